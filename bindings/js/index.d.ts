@@ -1,0 +1,212 @@
+// tensorcast — every tensor-broadcasting rule, one engine in WebAssembly.
+// Rules are specified in the project's broadcast-rules contract; section numbers (§) refer to it.
+
+/**
+ * A dimension: a non-negative safe integer; or, for partial shapes (§7), `'?'`
+ * (unknown) or an interval `'lo..hi'` (`'2..5'`, `'6..'` unbounded, `'..4'` = 0..4).
+ * In a {@link broadcastToShape} target with mode `'numpy'`, `-1` keeps the input's dim (§5).
+ */
+export type Dim = number | string;
+
+/** A shape: a list of dims (`[]` is a scalar), or `'[...]'` for a shape of unknown rank (§7). */
+export type Shape = readonly Dim[] | '[...]';
+
+/** A shape of plain numbers, as returned for static inputs. */
+export type StaticShape = number[];
+
+/** The marker of an unknown-rank shape: `'[...]'`. */
+export declare const UNKNOWN_RANK: '[...]';
+/** The largest rank a shape may have: 32. */
+export declare const MAX_RANK: 32;
+
+export interface InitOptions {
+  /** Where to fetch `tensorcast.wasm` from (browsers/bundlers; in Node, a file path or file: URL). */
+  wasmUrl?: string | URL;
+  /** The module's bytes, already loaded. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** A compiled module, e.g. one posted to a worker. */
+  module?: WebAssembly.Module;
+}
+
+/**
+ * Load the engine. Idempotent: every call returns the same promise. In Node the
+ * `.wasm` is read from the package; in browsers it is fetched beside the glue.
+ */
+export declare function init(options?: InitOptions): Promise<void>;
+
+/** True once {@link init} has resolved. */
+export declare function isReady(): boolean;
+
+/** Stable error codes of {@link BroadcastError} (§8). */
+export declare const ErrorCode: {
+  readonly INVALID_SHAPE: 'INVALID_SHAPE';
+  readonly INCOMPATIBLE_DIMS: 'INCOMPATIBLE_DIMS';
+  readonly SHAPE_MISMATCH: 'SHAPE_MISMATCH';
+  readonly RANK_MISMATCH: 'RANK_MISMATCH';
+  readonly INVALID_AXIS: 'INVALID_AXIS';
+  readonly INVALID_AXES_MAPPING: 'INVALID_AXES_MAPPING';
+  readonly MINUS_ONE_IN_NEW_AXIS: 'MINUS_ONE_IN_NEW_AXIS';
+  readonly DTYPE_MISMATCH: 'DTYPE_MISMATCH';
+  readonly LENGTH_MISMATCH: 'LENGTH_MISMATCH';
+  readonly TOO_LARGE: 'TOO_LARGE';
+};
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * Every rejection of a rule. The message reads like NumPy's and names the axis
+ * and both dims: `operands could not be broadcast together with shapes (3,) (4,): axis 0 has 3 vs 4`.
+ * Wrong argument *types* throw `TypeError` instead.
+ */
+export declare class BroadcastError extends Error {
+  readonly name: 'BroadcastError';
+  /** Stable code, see {@link ErrorCode}. */
+  readonly code: ErrorCode;
+  /** The shapes the call was given. */
+  readonly shapes: unknown[];
+  /** The output axis where the rule failed (or the offending dim's index for INVALID_SHAPE), else null. */
+  readonly axis: number | null;
+  /** The two dims that clashed (or the offending value), else null. */
+  readonly dims: Dim[] | null;
+  /** Indices of the two operands involved (-1 = the target), else null. */
+  readonly operands: number[] | null;
+  toJSON(): { name: string; code: ErrorCode; message: string; shapes: unknown[]; axis: number | null; dims: Dim[] | null; operands: number[] | null };
+}
+
+/**
+ * §1 NumPy / ONNX multidirectional broadcasting of any number of shapes.
+ * @example broadcastShapes([2, 1, 6], [3, 1]) // [2, 3, 6]
+ * @example broadcastShapes() // []
+ * @throws {BroadcastError} INCOMPATIBLE_DIMS, INVALID_SHAPE
+ */
+export declare function broadcastShapes(...shapes: Shape[]): Shape;
+
+export interface AutoBroadcastOptions {
+  /** 'numpy' (default, §1), 'none' (§2: identical shapes only) or 'pdpd' (§3). */
+  type?: 'numpy' | 'none' | 'pdpd';
+  /** pdpd only: where B starts in A; -1 (default) = rank(A) - rank(B). */
+  axis?: number;
+}
+
+/**
+ * Element-wise auto-broadcast of two shapes, as OpenVINO's AutoBroadcastSpec.
+ * @example autoBroadcastShape([2, 3, 4, 5], [3, 1], { type: 'pdpd', axis: 1 }) // [2, 3, 4, 5]
+ * @throws {BroadcastError} INCOMPATIBLE_DIMS, SHAPE_MISMATCH, RANK_MISMATCH, INVALID_AXIS, INVALID_SHAPE
+ */
+export declare function autoBroadcastShape(a: Shape, b: Shape, options?: AutoBroadcastOptions): Shape;
+
+export interface BroadcastToOptions {
+  /**
+   * 'numpy' (default; np.broadcast_to, with -1 keeping the input's dim as MindSpore
+   * broadcast_to / torch expand), 'explicit' (needs `axesMapping`), 'bidirectional'
+   * (ONNX Expand) or 'pdpd' (with `axis`).
+   */
+  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd';
+  /** explicit: the output axis of each input axis, strictly increasing. */
+  axesMapping?: readonly number[];
+  /** pdpd: where the input starts in the target; -1 (default) = rank(target) - rank(input). */
+  axis?: number;
+}
+
+/**
+ * The Broadcast operation (§4, §5): the shape of `input` broadcast to `target`.
+ * @example broadcastToShape([16], [1, 16, 50, 50], { mode: 'explicit', axesMapping: [1] }) // [1, 16, 50, 50]
+ * @example broadcastToShape([3, 1, 5, 1], [-1, -1, 5, 6]) // [3, 1, 5, 6]
+ * @throws {BroadcastError} INCOMPATIBLE_DIMS, RANK_MISMATCH, MINUS_ONE_IN_NEW_AXIS, INVALID_AXES_MAPPING, INVALID_AXIS, INVALID_SHAPE
+ */
+export declare function broadcastToShape(input: Shape, target: Shape, options?: BroadcastToOptions): Shape;
+
+/** A coordinate label of a named dim. */
+export type Label = string | number | boolean;
+
+/** An operand with named dims: sizes from `shape`, or from `coords` (labels per dim). */
+export interface NamedShapeInput {
+  dims: readonly (string | number)[];
+  shape?: readonly number[];
+  coords?: { readonly [dim: string]: readonly Label[] };
+}
+
+export interface NamedShapeResult {
+  dims: (string | number)[];
+  shape: number[];
+  /** Output coordinates of the labeled dims. */
+  coords?: { [dim: string]: Label[] };
+}
+
+export interface NamedBroadcastOptions {
+  /**
+   * How shared dims are reconciled: 'intersection' (default: labels both have,
+   * in the left's order), 'exact' (labels/sizes must be equal) or 'union'.
+   * Without labels a shared dim must have the same size on both sides.
+   */
+  shaping?: 'exact' | 'intersection' | 'union';
+}
+
+/**
+ * §6 named-dimension broadcasting: dims are matched by name, never by
+ * position; a dim one side lacks is inserted, a shared dim is never stretched.
+ * @example namedBroadcastShape({ dims: ['x'], shape: [2] }, { dims: ['y'], shape: [2] }) // { dims: ['x', 'y'], shape: [2, 2] }
+ */
+export declare function namedBroadcastShape(a: NamedShapeInput, b: NamedShapeInput, options?: NamedBroadcastOptions): NamedShapeResult;
+
+export type Verdict = 'equal' | 'stretched' | 'new' | 'clash';
+
+export interface OperandPlan {
+  /** 'A', 'B', … ('input' for broadcastTo). */
+  name: string;
+  shape: Shape;
+  /** Per output axis: the operand axis that feeds it, or null for a new axis. */
+  srcAxis: (number | null)[];
+  /** The operand's dims aligned to the output rank (1 on new axes). */
+  aligned: Dim[];
+  /** Element strides per output axis, 0 where stretched or new; null for partial shapes. */
+  strides: number[] | null;
+  verdicts: Verdict[];
+  /** Named rule: the operand's dim names. */
+  dims?: (string | number)[];
+}
+
+export interface ExplainRequest {
+  /** 'numpy' (default), 'none', 'pdpd', 'broadcastTo' or 'named'. */
+  rule?: 'numpy' | 'none' | 'pdpd' | 'broadcastTo' | 'named';
+  /** numpy: any number of shapes; none/pdpd: [A, B]; broadcastTo: [input, target]. */
+  shapes?: Shape[];
+  /** pdpd / broadcastTo mode pdpd. */
+  axis?: number;
+  /** broadcastTo. */
+  mode?: BroadcastToOptions['mode'];
+  axesMapping?: readonly number[];
+  /** named: [left, right]. */
+  operands?: [NamedShapeInput, NamedShapeInput];
+  shaping?: NamedBroadcastOptions['shaping'];
+}
+
+export interface Explanation {
+  ok: boolean;
+  rule: string | null;
+  mode?: string;
+  /** The output shape (best effort when ok is false), null when the request was malformed. */
+  shape: Shape | null;
+  rank: number | null;
+  static: boolean;
+  /** Output element count (static plans). */
+  size: number | null;
+  operands: OperandPlan[];
+  /** Per output axis: index, negative index, dim and the operands' verdicts. */
+  axes: { index: number; negative: number; dim: Dim; verdicts: Verdict[] }[];
+  /** The merged loop kernels run: adjacent axes that broadcast alike folded together. */
+  loop: { shape: number[]; strides: number[][]; inner: 'contiguous' | 'second-scalar' | 'first-scalar' | 'both-scalar' | 'strided' } | null;
+  error: ReturnType<BroadcastError['toJSON']> | { name: string; code: null; message: string } | null;
+  /** named rule */
+  named?: NamedShapeResult;
+  shaping?: string;
+  dimNames?: (string | number)[] | null;
+  needsGather?: boolean;
+}
+
+/**
+ * The plan of a rule as plain JSON. Never throws: failures (including wrong
+ * argument types) come back as `{ ok: false, error }`, with the clashing axis
+ * marked 'clash' in the operands' verdicts.
+ * @example explain({ rule: 'pdpd', shapes: [[2, 3, 4, 5], [3, 1]], axis: 1 })
+ */
+export declare function explain(request: ExplainRequest): Explanation;

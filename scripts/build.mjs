@@ -1,0 +1,23 @@
+// Build the WebAssembly module with CMake + Emscripten, and lay out dist/:
+// the glue, the .wasm beside it, and the JS API with its types.
+import { cpSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { root, run, ensureEmscripten, emEnv } from './lib.mjs';
+
+export function build({ quiet = false } = {}) {
+  ensureEmscripten();
+  const bdir = path.join(root, 'build', 'wasm');
+  if (!existsSync(path.join(bdir, 'CMakeCache.txt'))) {
+    run('emcmake', ['cmake', '-S', root, '-B', bdir, '-DCMAKE_BUILD_TYPE=Release'], { env: emEnv, stdio: quiet ? 'ignore' : 'inherit' });
+  }
+  run('cmake', ['--build', bdir, '-j2'], { env: emEnv });
+  const dist = path.join(root, 'dist');
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(dist, { recursive: true });
+  for (const f of ['tensorcast.mjs', 'tensorcast.wasm']) cpSync(path.join(bdir, f), path.join(dist, f));
+  const js = path.join(root, 'bindings', 'js');
+  for (const f of readdirSync(js)) if (/\.(js|d\.ts)$/.test(f)) cpSync(path.join(js, f), path.join(dist, f));
+  console.log('built dist/');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) build();

@@ -1,0 +1,104 @@
+// A plan is what every rule returns: the output shape, how each operand lines
+// up with it, and what a kernel needs to walk the data. Kernels, error messages
+// and the explorer page all read this one structure, so each rule exists once.
+//
+//   A: [8, 1, 6, 1]                 out: [8, 7, 6, 5]
+//   B:    [7, 1, 5]   aligned -> [1, 7, 1, 5]
+//   verdicts for B:            new equal stretched equal
+//   strides   for B (elements): [0,  5,   0,   1]
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "shape.hpp"
+
+namespace tc {
+
+// Stable error codes (spec §8). The numeric values are part of the wasm ABI.
+enum class Status : std::int32_t {
+  Ok = 0,
+  InvalidShape = 1,
+  IncompatibleDims = 2,
+  ShapeMismatch = 3,
+  RankMismatch = 4,
+  InvalidAxis = 5,
+  InvalidAxesMapping = 6,
+  MinusOneInNewAxis = 7,
+  DtypeMismatch = 8,
+  LengthMismatch = 9,
+  TooLarge = 10,
+};
+
+const char* status_name(Status s);
+
+// Where and why a rule refused. Fields that do not apply are -1.
+struct Error {
+  Status code = Status::Ok;
+  int axis = -1;       // output axis of the clash (or offending axis / mapping index)
+  int operand_a = -1;  // index of the operand holding dim_a
+  int operand_b = -1;  // index of the operand holding dim_b (or -1: the target)
+  Dim dim_a{-1, -1};
+  Dim dim_b{-1, -1};
+  int detail = -1;     // rule-specific: input axis, mapping index, ...
+};
+
+// Per output axis, per operand.
+enum class Verdict : std::uint8_t {
+  Equal = 0,      // operand dim is the output dim
+  Stretched = 1,  // operand dim 1, output dim is not: read repeatedly (stride 0)
+  New = 2,        // operand does not have this axis (rank padding / inserted)
+  Clash = 3,      // the axis the rule rejected
+};
+
+struct OperandPlan {
+  Shape shape;                 // the operand's own shape
+  int src_axis[kMaxRank];      // per output axis: operand axis feeding it, or -1
+  Dim aligned[kMaxRank];       // operand dim aligned to the output rank (1 on new axes)
+  i64 strides[kMaxRank];       // element strides into the operand; 0 where stretched/new
+  Verdict verdict[kMaxRank];
+};
+
+// Loop shape after merging adjacent axes that broadcast alike (xtensor / XNNPACK),
+// with size-1 axes dropped. A 1M-element row broadcast becomes [1024, 1024] with
+// strides A [1024, 1], B [0, 1]; a same-shape op becomes one axis.
+struct LoopPlan {
+  int rank = 0;
+  i64 shape[kMaxRank];
+  std::vector<std::vector<i64>> strides;  // [operand][loop axis]
+  // Which 1-d inner loop applies to operands 0 and 1 on the innermost loop axis.
+  enum Inner : std::int32_t { Contiguous = 0, SecondScalar = 1, FirstScalar = 2, BothScalar = 3, Strided = 4 };
+  Inner inner = Contiguous;
+};
+
+struct Plan {
+  Shape out;
+  std::vector<OperandPlan> ops;
+  bool is_static = false;  // strides and loop are only meaningful for static plans
+  i64 out_size = 0;        // product of out dims, saturated at INT64_MAX
+  LoopPlan loop;
+  // Set by callers that only want the output shape (the shape API's hot path):
+  // finalize_plan then skips verdicts, strides and the loop.
+  bool shape_only = false;
+
+  void reset(int n_operands) {
+    out.rank = 0;
+    ops.resize(static_cast<size_t>(n_operands));
+    is_static = false;
+    out_size = 0;
+    loop.rank = 0;
+  }
+};
+
+// After a rule has filled out, ops[i].shape, ops[i].src_axis and ops[i].aligned:
+// derive verdicts, strides, out_size and the merged loop. Shared by every rule.
+void finalize_plan(Plan& plan);
+
+// Mark one axis as the clash for the explorer (all operands that disagree there).
+void mark_clash(Plan& plan, int axis);
+
+// Element count of a static shape, saturated.
+i64 shape_size(const Shape& s);
+
+}  // namespace tc

@@ -1,0 +1,57 @@
+// §1 numpy — multidirectional (NumPy, ONNX, OpenVINO AutoBroadcastType NUMPY).
+//
+//   A: [8, 1, 6, 1]
+//   B:    [7, 1, 5]
+//   ->    [8, 7, 6, 5]   per axis: 1s are ignored, the rest must agree.
+//
+// Axes are compared from the trailing one, as NumPy describes it; the first
+// clash found that way is the one reported, but every axis is still aligned so
+// a refused plan can be drawn.
+#include "detail.hpp"
+
+namespace tc {
+
+Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
+  err = Error{};
+  plan.reset(n);
+  int out_rank = 0;
+  bool unknown = false;
+  for (int k = 0; k < n; ++k) {
+    if (validate_shape(shapes[k], k, false, err) != Status::Ok) return err.code;
+    if (!shapes[k].rank_known()) unknown = true;
+    else if (shapes[k].rank > out_rank) out_rank = shapes[k].rank;
+  }
+  if (unknown) {  // §7: unknown rank in gives unknown rank out
+    plan.out = Shape::unknown_rank();
+    for (int k = 0; k < n; ++k) plan.ops[k].shape = shapes[k];
+    finalize_plan(plan);
+    return Status::Ok;
+  }
+  plan.out.rank = out_rank;
+  for (int k = 0; k < n; ++k) detail::align_right(plan.ops[k], shapes[k], out_rank);
+
+  bool failed = false;
+  for (int a = out_rank - 1; a >= 0; --a) {
+    Dim cur = Dim::fixed(1);
+    int holder = -1;  // operand whose dim `cur` is (the first other than 1; with
+                      // intervals, the last one that changed `cur`)
+    for (int k = 0; k < n; ++k) {
+      if (plan.ops[k].src_axis[a] < 0) continue;
+      const Dim d = plan.ops[k].aligned[a];
+      Dim merged;
+      if (!broadcast_merge(cur, d, merged)) {
+        if (!failed) detail::fail(err, Status::IncompatibleDims, a, holder, k, cur, d);
+        failed = true;
+        break;
+      }
+      if (!d.is(1) && (holder < 0 || merged != cur)) holder = k;
+      cur = merged;
+    }
+    plan.out.dims[a] = cur;
+  }
+  if (failed) return detail::refuse(plan, err);
+  finalize_plan(plan);
+  return Status::Ok;
+}
+
+}  // namespace tc

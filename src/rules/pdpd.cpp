@@ -1,0 +1,83 @@
+// §3 pdpd — PaddlePaddle element-wise broadcasting (OpenVINO AutoBroadcastType PDPD).
+//
+//   A: [2, 3, 4, 5]        axis = 1
+//   B:    [3, 1]     -> trimmed [3] -> strides [0, 1, 0, 0]
+//   -> [2, 3, 4, 5]        the output is always A: B never enlarges A.
+//
+// Decisions (spec §3): the default axis is computed from B's rank *before*
+// trimming; trailing static 1s of B are then dropped (the documented rule,
+// which OpenVINO's shape inference skips); B[i] = 0 against A = 1 is refused.
+#include "detail.hpp"
+
+namespace tc {
+
+Status broadcast_pdpd(const Shape& a, const Shape& b, i64 axis, Plan& plan, Error& err) {
+  err = Error{};
+  plan.reset(2);
+  if (validate_shape(a, 0, false, err) != Status::Ok) return err.code;
+  if (validate_shape(b, 1, false, err) != Status::Ok) return err.code;
+  plan.ops[0].shape = a;
+  plan.ops[1].shape = b;
+  if (!a.rank_known()) {
+    plan.out = Shape::unknown_rank();
+    finalize_plan(plan);
+    return Status::Ok;
+  }
+  plan.out = a;
+  detail::align_right(plan.ops[0], a, a.rank);
+  for (int i = 0; i < a.rank; ++i) plan.ops[1].src_axis[i] = -1;
+  if (!b.rank_known()) {  // nothing to check: A's shape stands
+    finalize_plan(plan);
+    return Status::Ok;
+  }
+  if (axis < -1 || axis > a.rank) {
+    detail::fail(err, Status::InvalidAxis, -1, 0, 1, Dim::fixed(a.rank), Dim::fixed(b.rank),
+                 static_cast<int>(axis < -1 ? -2 : (axis > kMaxRank ? kMaxRank + 1 : axis)));
+    return detail::refuse(plan, err);
+  }
+  if (axis == -1) {
+    axis = a.rank - b.rank;
+    if (axis < 0) {
+      detail::fail(err, Status::RankMismatch, -1, 0, 1, Dim::fixed(a.rank), Dim::fixed(b.rank), -1);
+      return detail::refuse(plan, err);
+    }
+  }
+  int trimmed = b.rank;
+  while (trimmed > 0 && b.dims[trimmed - 1].is(1)) --trimmed;
+  if (axis + trimmed > a.rank) {
+    detail::fail(err, Status::RankMismatch, -1, 0, 1, Dim::fixed(a.rank), Dim::fixed(trimmed),
+                 static_cast<int>(axis));
+    return detail::refuse(plan, err);
+  }
+  // Map B's axes (the trimmed 1s too, where they still land inside A, so the
+  // explorer shows them as stretched).
+  for (int i = 0; i < b.rank && axis + i < a.rank; ++i) {
+    plan.ops[1].src_axis[axis + i] = i;
+    plan.ops[1].aligned[axis + i] = b.dims[i];
+  }
+  bool failed = false;
+  for (int i = trimmed - 1; i >= 0; --i) {
+    const int o = static_cast<int>(axis) + i;
+    const Dim ad = a.dims[o], bd = b.dims[i];
+    bool ok;
+    Dim out = ad;
+    if (ad.is_static()) {
+      // A is fixed: B must be able to equal it or be 1 (a static 0 in B
+      // against A = 1 would enlarge A).
+      ok = bd.is_static() ? (bd.lo == ad.lo || bd.lo == 1) : (bd.may_be(ad.lo) || bd.may_be(1));
+    } else {
+      ok = broadcast_merge(ad, bd, out);
+    }
+    if (!ok) {
+      if (!failed) detail::fail(err, Status::IncompatibleDims, o, 0, 1, ad, bd, i);
+      failed = true;
+      continue;
+    }
+    plan.out.dims[o] = out;
+  }
+  if (failed) return detail::refuse(plan, err);
+  finalize_plan(plan);
+  return Status::Ok;
+}
+
+}  // namespace tc

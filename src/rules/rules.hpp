@@ -1,0 +1,83 @@
+// Every broadcasting rule of shared/spec/broadcast-rules.md, one function per
+// family. Each fills a Plan (or, on refusal, an Error plus a best-effort Plan
+// with the clashing axis marked, so the explorer can still draw the alignment)
+// and returns a Status. Nothing here throws, allocates per element, or knows
+// about WebAssembly.
+#pragma once
+
+#include <vector>
+
+#include "../core/plan.hpp"
+#include "../core/shape.hpp"
+
+namespace tc {
+
+// Checks spec's notation rules: rank within [0, 32] (or unknown), every dim a
+// safe integer or a valid interval. `allow_keep`: -1 (Dim::keep) is allowed
+// (only in a §5 target). Reports INVALID_SHAPE with detail = offending axis.
+Status validate_shape(const Shape& s, int operand, bool allow_keep, Error& err);
+
+// §1 numpy / ONNX multidirectional, n-ary. n == 0 gives [].
+Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err);
+
+// §2 none: identical shapes only.
+Status broadcast_none(const Shape& a, const Shape& b, Plan& plan, Error& err);
+
+// §3 pdpd element-wise: B into A at `axis` (-1 = rank(A) - rank(B)); output is A.
+Status broadcast_pdpd(const Shape& a, const Shape& b, i64 axis, Plan& plan, Error& err);
+
+// §4.1 + §5 Broadcast mode numpy: input to exactly `target`; a Dim::keep()
+// (-1) in the target keeps the input's dim (MindSpore broadcast_to, torch expand).
+Status broadcast_to_numpy(const Shape& input, const Shape& target, Plan& plan, Error& err);
+
+// §4.2 Broadcast mode explicit. `mapping_known == false` models a mapping whose
+// values are not known yet (a non-constant input in OpenVINO): checks that need
+// it are skipped.
+Status broadcast_to_explicit(const Shape& input, const Shape& target, const i64* mapping,
+                             int mapping_len, bool mapping_known, Plan& plan, Error& err);
+
+// §4.3 Broadcast mode bidirectional (Broadcast-3, ONNX Expand).
+Status broadcast_to_bidirectional(const Shape& input, const Shape& target, Plan& plan, Error& err);
+
+// §4.4 Broadcast mode pdpd.
+Status broadcast_to_pdpd(const Shape& input, const Shape& target, i64 axis, Plan& plan, Error& err);
+
+// §6 named dimensions ------------------------------------------------------
+
+// Names and labels are interned ids (the JS layer maps strings to ids), so the
+// rule compares integers.
+struct NamedShape {
+  int rank = 0;
+  i64 name[kMaxRank];
+  i64 size[kMaxRank];
+  const i64* labels[kMaxRank] = {};  // size[i] coordinate ids, or nullptr = unlabeled
+};
+
+enum class Shaping : int { Exact = 0, Intersection = 1, Union = 2 };
+
+struct NamedAxis {
+  i64 name = 0;
+  i64 size = 0;
+  int left_axis = -1;   // axis in the left operand, -1 = broadcast (missing there)
+  int right_axis = -1;  // axis in the right operand
+  bool labeled = false;
+  std::vector<i64> labels;       // output coordinates (when labeled)
+  std::vector<i64> left_index;   // per output coordinate: index into left's, -1 = absent (union)
+  std::vector<i64> right_index;  // likewise for right
+};
+
+struct NamedPlan {
+  std::vector<NamedAxis> axes;
+  // True when some shared labeled dim is re-indexed (intersection/union that is
+  // not the identity): data must be gathered, plan strides alone do not suffice.
+  bool needs_gather = false;
+};
+
+// Broadcast missing dimensions only (tensorics): shared dims are matched by
+// name and never stretched; missing ones are inserted. Output order: left's
+// dims, then right's new dims. `plan` gets two operands whose src_axis may be
+// a permutation (the right operand's dims can come in another order).
+Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping shaping,
+                       NamedPlan& named, Plan& plan, Error& err);
+
+}  // namespace tc

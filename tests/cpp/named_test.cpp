@@ -1,0 +1,243 @@
+// rules/named.cpp — spec §6: named dimensions (tensorics "broadcast missing dimensions only").
+#include <string>
+#include <vector>
+
+#include "test_util.hpp"
+
+namespace {
+
+using namespace tct;
+using tc::NamedPlan;
+using tc::Shaping;
+
+// Builder: dim(name, size) is unlabeled, lab(name, {labels...}) labeled. Names and
+// labels are small integers here (the JS layer interns strings).
+// Label storage lives in the builder; shape() points into it, so keep the builder alive.
+class N {
+ public:
+  N& dim(i64 name, i64 size) {
+    names_.push_back(name);
+    sizes_.push_back(size);
+    labels_.emplace_back();
+    labeled_.push_back(false);
+    return *this;
+  }
+  N& lab(i64 name, std::vector<i64> labels) {
+    names_.push_back(name);
+    sizes_.push_back(static_cast<i64>(labels.size()));
+    labels_.push_back(std::move(labels));
+    labeled_.push_back(true);
+    return *this;
+  }
+  tc::NamedShape shape() const {
+    tc::NamedShape s;
+    s.rank = static_cast<int>(names_.size());
+    for (size_t i = 0; i < names_.size() && i < static_cast<size_t>(tc::kMaxRank); ++i) {
+      s.name[i] = names_[i];
+      s.size[i] = sizes_[i];
+      s.labels[i] = labeled_[i] ? labels_[i].data() : nullptr;
+    }
+    return s;
+  }
+
+ private:
+  std::vector<i64> names_, sizes_;
+  std::vector<std::vector<i64>> labels_;
+  std::vector<bool> labeled_;
+};
+
+struct NR {
+  Status st;
+  NamedPlan named;
+  Plan plan;
+  Error err;
+  std::vector<i64> names() const {
+    std::vector<i64> v;
+    for (const auto& a : named.axes) v.push_back(a.name);
+    return v;
+  }
+  std::vector<i64> sizes() const {
+    std::vector<i64> v;
+    for (const auto& a : named.axes) v.push_back(a.size);
+    return v;
+  }
+};
+
+NR bcast(const N& l, const N& r, Shaping shaping = Shaping::Intersection) {
+  NR out;
+  out.st = tc::broadcast_named(l.shape(), r.shape(), shaping, out.named, out.plan, out.err);
+  return out;
+}
+
+enum : i64 { X = 1, Y = 2, Z = 3, W = 4 };
+enum : i64 { x1 = 101, x2, x3, y1, y2, a, b, c, d };
+
+TEST(Named, MissingDimsAreBroadcast) {  // X{x1,x2} + Y{y1,y2} -> (X,Y), 4 elements
+  const NR r = bcast(N().lab(X, {x1, x2}), N().lab(Y, {y1, y2}));
+  ASSERT_EQ(r.st, Status::Ok) << str(r.err);
+  EXPECT_EQ(r.names(), (V{X, Y}));
+  EXPECT_EQ(r.sizes(), (V{2, 2}));
+  EXPECT_EQ(r.plan.out_size, 4);
+  EXPECT_SHAPE(r.plan.out, S({2, 2}));
+  EXPECT_EQ(r.named.axes[0].left_axis, 0);
+  EXPECT_EQ(r.named.axes[0].right_axis, -1);
+  EXPECT_EQ(r.named.axes[1].left_axis, -1);
+  EXPECT_EQ(r.named.axes[1].right_axis, 0);
+  EXPECT_EQ(r.named.axes[1].labels, (V{y1, y2}));
+  EXPECT_FALSE(r.named.needs_gather);
+  EXPECT_EQ(std::vector<i64>(r.plan.ops[0].strides, r.plan.ops[0].strides + 2), (V{1, 0}));
+  EXPECT_EQ(std::vector<i64>(r.plan.ops[1].strides, r.plan.ops[1].strides + 2), (V{0, 1}));
+  EXPECT_EQ(r.plan.ops[0].verdict[1], Verdict::New);
+}
+
+TEST(Named, SharedSizeOneDimIsNeverStretched) {  // X{x1,x2} + X{x1}
+  const NR inter = bcast(N().lab(X, {x1, x2}), N().lab(X, {x1}));
+  ASSERT_EQ(inter.st, Status::Ok);
+  EXPECT_EQ(inter.sizes(), (V{1})) << "intersection X{x1}, not a stretch to 2";
+  EXPECT_EQ(inter.named.axes[0].labels, (V{x1}));
+  EXPECT_EQ(inter.named.axes[0].left_index, (V{0}));
+  EXPECT_EQ(inter.named.axes[0].right_index, (V{0}));
+  EXPECT_TRUE(inter.named.needs_gather);
+
+  const NR exact = bcast(N().lab(X, {x1, x2}), N().lab(X, {x1}), Shaping::Exact);
+  ASSERT_EQ(exact.st, Status::IncompatibleDims);
+  EXPECT_EQ(exact.err.axis, 0);
+  EXPECT_DIM(exact.err.dim_a, D(2));
+  EXPECT_DIM(exact.err.dim_b, D(1));
+
+  // Without labels a shared dim must have the same size: 1 is a position, not a wildcard.
+  const NR plain = bcast(N().dim(X, 1), N().dim(X, 3));
+  ASSERT_EQ(plain.st, Status::IncompatibleDims);
+  EXPECT_DIM(plain.err.dim_a, D(1));
+  EXPECT_DIM(plain.err.dim_b, D(3));
+  EXPECT_EQ(bcast(N().dim(X, 3), N().dim(X, 1), Shaping::Union).st, Status::IncompatibleDims);
+  EXPECT_EQ(bcast(N().dim(X, 3), N().dim(X, 3)).st, Status::Ok);
+}
+
+TEST(Named, OutputOrderIsLeftThenRightsNewDims) {
+  const NR r = bcast(N().dim(X, 2).dim(Y, 3), N().dim(Z, 4).dim(Y, 3).dim(W, 5));
+  ASSERT_EQ(r.st, Status::Ok) << str(r.err);
+  EXPECT_EQ(r.names(), (V{X, Y, Z, W}));
+  EXPECT_SHAPE(r.plan.out, S({2, 3, 4, 5}));
+  // The right operand's axes are matched by name, not position.
+  EXPECT_EQ(r.plan.ops[1].src_axis[0], -1);
+  EXPECT_EQ(r.plan.ops[1].src_axis[1], 1);
+  EXPECT_EQ(r.plan.ops[1].src_axis[2], 0);
+  EXPECT_EQ(r.plan.ops[1].src_axis[3], 2);
+  EXPECT_EQ(std::vector<i64>(r.plan.ops[1].strides, r.plan.ops[1].strides + 4), (V{0, 5, 15, 1}));
+  // Swapping operands changes the order.
+  EXPECT_EQ(bcast(N().dim(Y, 3), N().dim(X, 2)).names(), (V{Y, X}));
+}
+
+TEST(Named, Scalars) {
+  const NR both = bcast(N(), N());
+  ASSERT_EQ(both.st, Status::Ok);
+  EXPECT_TRUE(both.named.axes.empty());
+  EXPECT_EQ(both.plan.out.rank, 0);
+  EXPECT_EQ(both.plan.out_size, 1) << "a scalar has one position";
+  const NR r = bcast(N(), N().lab(X, {a, b}));
+  ASSERT_EQ(r.st, Status::Ok);
+  EXPECT_EQ(r.names(), (V{X}));
+  EXPECT_EQ(r.named.axes[0].labels, (V{a, b}));
+  EXPECT_EQ(r.plan.ops[0].verdict[0], Verdict::New);
+}
+
+TEST(Named, IntersectionKeepsLeftOrder) {
+  const NR r = bcast(N().lab(X, {c, a, b}), N().lab(X, {b, d, c}));
+  ASSERT_EQ(r.st, Status::Ok);
+  const auto& ax = r.named.axes[0];
+  EXPECT_EQ(ax.labels, (V{c, b}));
+  EXPECT_EQ(ax.left_index, (V{0, 2}));
+  EXPECT_EQ(ax.right_index, (V{2, 0}));
+  EXPECT_EQ(ax.size, 2);
+  EXPECT_SHAPE(r.plan.out, S({2}));
+}
+
+TEST(Named, EmptyIntersectionIsSizeZero) {
+  const NR r = bcast(N().lab(X, {a, b}).dim(Y, 3), N().lab(X, {c, d}));
+  ASSERT_EQ(r.st, Status::Ok) << "an empty intersection is not an error";
+  EXPECT_EQ(r.sizes(), (V{0, 3}));
+  EXPECT_EQ(r.plan.out_size, 0);
+}
+
+TEST(Named, Union) {
+  const NR r = bcast(N().lab(X, {a, b}), N().lab(X, {b, c}), Shaping::Union);
+  ASSERT_EQ(r.st, Status::Ok);
+  const auto& ax = r.named.axes[0];
+  EXPECT_EQ(ax.labels, (V{a, b, c}));
+  EXPECT_EQ(ax.left_index, (V{0, 1, -1})) << "-1: filled with the fill value";
+  EXPECT_EQ(ax.right_index, (V{-1, 0, 1}));
+  EXPECT_TRUE(r.named.needs_gather);
+}
+
+TEST(Named, UnionNeverCallsASharedSizeOneDimStretched) {  // X{a} u X{a,b}
+  const NR r = bcast(N().lab(X, {a}), N().lab(X, {a, b}), Shaping::Union);
+  ASSERT_EQ(r.st, Status::Ok);
+  EXPECT_EQ(r.sizes(), (V{2}));
+  EXPECT_EQ(r.plan.ops[0].verdict[0], tc::Verdict::Equal);
+  EXPECT_EQ(r.plan.ops[1].verdict[0], tc::Verdict::Equal);
+  EXPECT_EQ(r.named.axes[0].left_index, (V{0, -1}));
+}
+
+TEST(Named, IdenticalLabelsNeedNoGather) {
+  for (Shaping s : {Shaping::Exact, Shaping::Intersection, Shaping::Union}) {
+    const NR r = bcast(N().lab(X, {a, b}), N().lab(X, {a, b}), s);
+    ASSERT_EQ(r.st, Status::Ok);
+    EXPECT_FALSE(r.named.needs_gather);
+    EXPECT_EQ(r.named.axes[0].labels, (V{a, b}));
+  }
+  // Same labels in another order are not identical.
+  const NR p = bcast(N().lab(X, {a, b}), N().lab(X, {b, a}));
+  ASSERT_EQ(p.st, Status::Ok);
+  EXPECT_TRUE(p.named.needs_gather);
+  EXPECT_EQ(p.named.axes[0].right_index, (V{1, 0}));
+  EXPECT_EQ(bcast(N().lab(X, {a, b}), N().lab(X, {b, a}), Shaping::Exact).st, Status::IncompatibleDims);
+}
+
+TEST(Named, OneSideLabeled) {
+  const NR r = bcast(N().lab(X, {a, b}), N().dim(X, 2));
+  ASSERT_EQ(r.st, Status::Ok);
+  EXPECT_TRUE(r.named.axes[0].labeled);
+  EXPECT_EQ(r.named.axes[0].labels, (V{a, b}));
+  EXPECT_EQ(bcast(N().lab(X, {a, b}), N().dim(X, 3)).st, Status::IncompatibleDims);
+}
+
+TEST(Named, ErrorAxisIsTheOutputAxis) {
+  const NR r = bcast(N().dim(X, 2).dim(Y, 3), N().dim(Y, 4));
+  ASSERT_EQ(r.st, Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 1);
+  EXPECT_EQ(r.err.operand_a, 0);
+  EXPECT_EQ(r.err.operand_b, 1);
+  EXPECT_DIM(r.err.dim_a, D(3));
+  EXPECT_DIM(r.err.dim_b, D(4));
+}
+
+TEST(NamedValidation, InvalidShapes) {
+  EXPECT_EQ(bcast(N().dim(X, 2).dim(X, 2), N()).st, Status::InvalidShape) << "duplicate names";
+  EXPECT_EQ(bcast(N(), N().dim(X, -1)).st, Status::InvalidShape) << "negative size";
+  EXPECT_EQ(bcast(N(), N().dim(X, tc::kMaxDim + 1)).st, Status::InvalidShape);
+  const NR dup = bcast(N(), N().lab(X, {a, b, a}));
+  EXPECT_EQ(dup.st, Status::InvalidShape) << "duplicate coordinates";
+  EXPECT_EQ(dup.err.operand_a, 1);
+  tc::NamedShape big = N().shape();
+  big.rank = 33;
+  NamedPlan np;
+  Plan plan;
+  Error err;
+  EXPECT_EQ(tc::broadcast_named(big, N().shape(), Shaping::Exact, np, plan, err), Status::InvalidShape);
+  big.rank = -1;
+  EXPECT_EQ(tc::broadcast_named(N().shape(), big, Shaping::Exact, np, plan, err), Status::InvalidShape);
+}
+
+TEST(NamedValidation, OutputRankAbove32) {
+  N l, r;
+  for (int i = 0; i < 20; ++i) l.dim(100 + i, 1);
+  for (int i = 0; i < 20; ++i) r.dim(200 + i, 1);
+  const NR out = bcast(l, r);
+  EXPECT_EQ(out.st, Status::InvalidShape) << "40 distinct names cannot be an output";
+  N r2;
+  for (int i = 0; i < 12; ++i) r2.dim(200 + i, 1);
+  EXPECT_EQ(bcast(l, r2).st, Status::Ok) << "exactly 32 is fine";
+}
+
+}  // namespace

@@ -1,0 +1,164 @@
+// rules/numpy.cpp — spec §1 (multidirectional) and §7 (dynamic dims).
+#include "test_util.hpp"
+
+namespace {
+
+using namespace tct;
+
+TEST(Numpy, SpecExamples) {
+  EXPECT_SHAPE(numpy({S({2, 1, 6}), S({3, 1})}).out(), S({2, 3, 6}));
+  EXPECT_SHAPE(numpy({S({1, 0}), S({0, 1})}).out(), S({0, 0}));
+  const R r = numpy({S({3}), S({2})});
+  EXPECT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 0);
+}
+
+TEST(Numpy, RightAlignsAndPadsWithOnes) {
+  EXPECT_SHAPE(numpy({S({8, 1, 6, 1}), S({7, 1, 5})}).out(), S({8, 7, 6, 5}));
+  EXPECT_SHAPE(numpy({S({5}), S({4, 1})}).out(), S({4, 5}));
+  EXPECT_SHAPE(numpy({S({}), S({2, 3})}).out(), S({2, 3}));
+  EXPECT_SHAPE(numpy({S({1, 1, 1}), S({})}).out(), S({1, 1, 1})) << "all ones: output 1";
+}
+
+TEST(Numpy, NAry) {
+  EXPECT_SHAPE(numpy({S({2, 1, 1}), S({1, 3, 1}), S({1, 1, 4})}).out(), S({2, 3, 4}));
+  EXPECT_SHAPE(numpy({S({7})}).out(), S({7}));
+  EXPECT_SHAPE(numpy({}).out(), S({})) << "no operands gives []";
+  std::vector<Shape> many(100, S({1, 2}));
+  many[57] = S({3, 1});
+  EXPECT_SHAPE(numpy(many).out(), S({3, 2}));
+}
+
+TEST(Numpy, ZeroIsAnOrdinarySize) {
+  EXPECT_SHAPE(numpy({S({1}), S({0})}).out(), S({0})) << "1 with 0 gives 0";
+  EXPECT_SHAPE(numpy({S({0}), S({0})}).out(), S({0}));
+  EXPECT_SHAPE(numpy({S({}), S({0})}).out(), S({0}));
+  const R r = numpy({S({0}), S({5})});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims) << "0 with 5 is an error";
+  EXPECT_DIM(r.err.dim_a, D(0));
+  EXPECT_DIM(r.err.dim_b, D(5));
+}
+
+// §8: the error names the output axis, the two operands and their dims.
+TEST(Numpy, ErrorReportsAxisOperandsDims) {
+  const R r = numpy({S({3}), S({4})});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.code, Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 0);
+  EXPECT_EQ(r.err.operand_a, 0);
+  EXPECT_EQ(r.err.operand_b, 1);
+  EXPECT_DIM(r.err.dim_a, D(3));
+  EXPECT_DIM(r.err.dim_b, D(4));
+}
+
+TEST(Numpy, ErrorAxisIsAnOutputAxis) {
+  // [2,1] vs [8,4,3]: aligned [1,2,1]; output axis 1 has 2 vs 4 (the last axis, 1 vs 3, is fine).
+  const R r = numpy({S({2, 1}), S({8, 4, 3})});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 1);
+  EXPECT_DIM(r.err.dim_a, D(2));
+  EXPECT_DIM(r.err.dim_b, D(4));
+}
+
+TEST(Numpy, ErrorNamesTheOperandsThatClash) {
+  // Operand 1 is a 1 on the clashing axis; the clash is between operands 0 and 2.
+  const R r = numpy({S({3, 5}), S({1, 5}), S({4, 5})});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 0);
+  EXPECT_EQ(r.err.operand_a, 0);
+  EXPECT_EQ(r.err.operand_b, 2);
+  EXPECT_DIM(r.err.dim_a, D(3));
+  EXPECT_DIM(r.err.dim_b, D(4));
+  // The holder is the first operand with a non-1 dim.
+  const R s = numpy({S({1, 5}), S({3, 5}), S({4, 5})});
+  EXPECT_EQ(s.err.operand_a, 1);
+  EXPECT_EQ(s.err.operand_b, 2);
+}
+
+TEST(Numpy, FirstClashFromTheTrailingAxis) {
+  const R r = numpy({S({2, 3}), S({4, 5})});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 1) << "NumPy compares from the trailing axis";
+  // The refused plan is still fully aligned (the explorer draws it).
+  EXPECT_EQ(r.out().rank, 2);
+  EXPECT_EQ(r.op(0).verdict[1], Verdict::Clash);
+  EXPECT_EQ(r.op(1).verdict[1], Verdict::Clash);
+  EXPECT_EQ(r.op(0).verdict[0], Verdict::Equal) << "only the reported clash is marked";
+}
+
+// §7 dynamic dims.
+TEST(NumpyDynamic, Intervals) {
+  const R r = numpy({P({Q, D(4), D(1), D(6), I(1, 6), I(2, 6)}), P({Q, D(1), D(5), D(6), I(5, 8), I(5, 8)})});
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_SHAPE(r.out(), P({Q, D(4), D(5), D(6), I(5, 8), I(5, 6)}));
+  EXPECT_FALSE(r.plan.is_static);
+  EXPECT_SHAPE(numpy({P({D(2), I(3, 5), Q, I(0, 5), From(6)}), P({D(2), I(3, 4), D(8)})}).out(),
+               P({D(2), I(3, 5), D(2), I(3, 4), D(8)}));
+  EXPECT_SHAPE(numpy({P({Q}), S({3, 4})}).out(), S({3, 4}));
+}
+
+TEST(NumpyDynamic, EmptyIntersectionIsAnError) {
+  const R r = numpy({P({I(2, 4)}), P({I(5, 8)})});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_DIM(r.err.dim_a, I(2, 4));
+  EXPECT_DIM(r.err.dim_b, I(5, 8));
+  EXPECT_EQ(numpy({P({D(1), D(2), Q}), S({1, 3, 3})}).code(), Status::IncompatibleDims);
+  EXPECT_EQ(numpy({P({D(2), Q, D(3), D(4)}), S({2, 5, 3, 3, 4})}).code(), Status::IncompatibleDims);
+}
+
+// Fixed in numpy.cpp: the reported operand_a is the one whose dim is dim_a. Here
+// operand 0 is "?", so the 3 that clashes with 4 comes from operand 1 (it used to
+// report operand 0 with dim 3).
+TEST(NumpyDynamic, ErrorNamesTheOperandHoldingDimA) {
+  const R r = numpy({P({Q}), S({3}), S({4})});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.operand_a, 1);
+  EXPECT_EQ(r.err.operand_b, 2);
+  EXPECT_DIM(r.err.dim_a, D(3));
+  EXPECT_DIM(r.err.dim_b, D(4));
+  const R s = numpy({S({3}), P({Q}), S({4})});
+  ASSERT_EQ(s.code(), Status::IncompatibleDims);
+  EXPECT_EQ(s.err.operand_a, 0) << "? merged with 3 leaves 3: still operand 0's";
+  EXPECT_DIM(s.err.dim_a, D(3));
+  const R t = numpy({P({I(2, 6)}), P({I(5, 8)}), S({7})});
+  ASSERT_EQ(t.code(), Status::IncompatibleDims);
+  EXPECT_EQ(t.err.operand_a, 1) << "5..6 is the intersection, last changed by operand 1";
+  EXPECT_DIM(t.err.dim_a, I(5, 6));
+}
+
+TEST(NumpyDynamic, UnknownRank) {
+  EXPECT_FALSE(numpy({U(), U()}).out().rank_known());
+  EXPECT_FALSE(numpy({U(), S({3, 2, 4})}).out().rank_known());
+  EXPECT_FALSE(numpy({P({D(2), Q}), U()}).out().rank_known());
+  // Unknown rank does not hide invalid shapes elsewhere.
+  EXPECT_EQ(numpy({U(), S({-3})}).code(), Status::InvalidShape);
+}
+
+TEST(NumpyDynamic, StaticInputGivesStaticResult) {
+  const R r = numpy({P({D(1), Q, D(3)}), P({D(1), D(2), Q})});
+  ASSERT_TRUE(r.ok());
+  EXPECT_SHAPE(r.out(), S({1, 2, 3}));
+  EXPECT_TRUE(r.out().is_static());
+  EXPECT_FALSE(r.plan.is_static) << "the operands are not static, so no strides";
+}
+
+TEST(Numpy, LargeDescriptionsAreFine) {
+  const i64 T = 1000000000000;
+  const R r = numpy({S({T, T}), S({1})});
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_SHAPE(r.out(), S({T, T}));
+  EXPECT_EQ(r.plan.out_size, INT64_MAX);
+  EXPECT_SHAPE(numpy({S({tc::kMaxDim}), S({1})}).out(), S({tc::kMaxDim}));
+}
+
+TEST(Numpy, Rank32IsAllowed) {
+  Shape big;
+  for (int i = 0; i < tc::kMaxRank; ++i) big.push(D(i % 2 ? 2 : 1));
+  const R r = numpy({big, S({3, 1})});
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.out().rank, 32);
+  EXPECT_DIM(r.out()[30], D(3));
+  EXPECT_DIM(r.out()[31], D(2));
+}
+
+}  // namespace

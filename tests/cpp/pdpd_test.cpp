@@ -1,0 +1,118 @@
+// rules/pdpd.cpp — spec §3: PaddlePaddle element-wise broadcasting; the output is always A.
+#include "test_util.hpp"
+
+namespace {
+
+using namespace tct;
+
+TEST(Pdpd, SpecExamples) {
+  const R r = pdpd(S({2, 3, 4, 5}), S({3, 1}), 1);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_SHAPE(r.out(), S({2, 3, 4, 5}));
+  EXPECT_EQ(r.strides(1), (V{0, 1, 0, 0})) << "the header's picture";
+  EXPECT_EQ(r.op(1).src_axis[1], 0);
+  EXPECT_EQ(r.op(1).src_axis[2], 1) << "a trimmed 1 still drawn where it lands";
+  EXPECT_EQ(r.op(1).verdict[2], Verdict::Stretched);
+  EXPECT_EQ(r.op(1).verdict[0], Verdict::New);
+
+  const R d = pdpd(S({2, 3, 4, 5}), S({4, 5}));
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d.op(1).src_axis[2], 0) << "default axis = 4 - 2 = 2";
+  EXPECT_EQ(d.strides(1), (V{0, 0, 5, 1}));
+
+  const R s = pdpd(S({2, 3, 4, 5}), S({}));
+  ASSERT_TRUE(s.ok());
+  EXPECT_SHAPE(s.out(), S({2, 3, 4, 5})) << "B [] gives A's shape";
+
+  const R bad = pdpd(S({8, 1, 6, 1}), S({7, 1, 5}), 1);
+  ASSERT_NE(bad.code(), Status::Ok) << "B may never enlarge A";
+  EXPECT_EQ(bad.code(), Status::IncompatibleDims);
+  EXPECT_EQ(bad.err.axis, 3) << "checked from B's last dim: B 5 against A 1";
+  EXPECT_DIM(bad.err.dim_a, D(1));
+  EXPECT_DIM(bad.err.dim_b, D(5));
+}
+
+TEST(Pdpd, ExplicitAxes) {
+  EXPECT_TRUE(pdpd(S({2, 3, 4, 5}), S({4, 5}), 2).ok());
+  EXPECT_TRUE(pdpd(S({2, 3, 4, 5}), S({1, 3}), 0).ok());
+  EXPECT_TRUE(pdpd(S({2, 3, 4, 5}), S({5}), 3).ok());
+  EXPECT_TRUE(pdpd(S({8, 7, 6, 5}), S({8, 1, 6, 5})).ok());
+  EXPECT_TRUE(pdpd(S({2, 3}), S({}), 2).ok()) << "axis == rank(A) is allowed";
+  const R r = pdpd(S({2, 3, 4, 5}), S({4, 5}), 1);
+  ASSERT_EQ(r.code(), Status::IncompatibleDims) << "B[0]=4 against A[1]=3";
+  EXPECT_EQ(r.err.axis, 2) << "checked from B's last dim: 5 vs A[2]=4";
+  EXPECT_DIM(r.err.dim_a, D(4));
+  EXPECT_DIM(r.err.dim_b, D(5));
+  EXPECT_EQ(r.err.detail, 1) << "B's axis";
+}
+
+// Decision §3.3: trailing 1s of B are dropped (OpenVINO's shape inference refuses this).
+TEST(Pdpd, TrailingOnesAreTrimmed) {
+  const R r = pdpd(S({2, 3}), S({3, 1, 1}), 1);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_SHAPE(r.out(), S({2, 3}));
+  EXPECT_EQ(r.strides(1), (V{0, 1}));
+  EXPECT_TRUE(pdpd(S({2, 3, 4}), S({3, 1}), 1).ok());
+  EXPECT_TRUE(pdpd(S({2}), S({1, 1, 1}), 0).ok()) << "all-ones B trims to a scalar";
+  // Without trimming it would not fit; with it, a dim that is not 1 still must.
+  EXPECT_EQ(pdpd(S({2, 3}), S({3, 1, 2}), 1).code(), Status::RankMismatch);
+}
+
+// Decision §3.1: the default axis uses B's rank before trimming.
+TEST(Pdpd, DefaultAxisIsComputedBeforeTrimming) {
+  const R r = pdpd(S({2, 3}), S({3, 1, 1}));
+  ASSERT_EQ(r.code(), Status::RankMismatch) << "rank(A) - rank(B) = -1 before trimming";
+  EXPECT_DIM(r.err.dim_a, D(2));
+  EXPECT_DIM(r.err.dim_b, D(3));
+  // A (2,3,4), B (3,1): default axis 1 (not 2, which trimming first would give).
+  const R s = pdpd(S({2, 3, 4}), S({3, 1}));
+  ASSERT_TRUE(s.ok()) << s.describe();
+  EXPECT_EQ(s.op(1).src_axis[1], 0);
+  // A (2,4,3), B (3,1): default axis 1 puts 3 against 4 -> error, even though axis 2 would fit.
+  EXPECT_EQ(pdpd(S({2, 4, 3}), S({3, 1})).code(), Status::IncompatibleDims);
+  EXPECT_TRUE(pdpd(S({2, 4, 3}), S({3, 1}), 2).ok());
+}
+
+// Decision §3.4: B = 0 against A = 1 would enlarge A to 0.
+TEST(Pdpd, ZeroInBAgainstOneInAIsRefused) {
+  const R r = pdpd(S({1, 3}), S({0, 3}));
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 0);
+  EXPECT_DIM(r.err.dim_a, D(1));
+  EXPECT_DIM(r.err.dim_b, D(0));
+  // A 1 in B stretches to A's dim, including 0.
+  const R z = pdpd(S({0, 3}), S({1, 3}));
+  ASSERT_TRUE(z.ok());
+  EXPECT_SHAPE(z.out(), S({0, 3}));
+  EXPECT_TRUE(pdpd(S({0, 3}), S({0, 3})).ok());
+}
+
+TEST(Pdpd, InvalidAxis) {
+  const R r = pdpd(S({2, 3, 4, 5}), S({3, 1}), -2);
+  ASSERT_EQ(r.code(), Status::InvalidAxis);
+  EXPECT_EQ(r.err.detail, -2);
+  EXPECT_EQ(pdpd(S({2, 3}), S({3}), 3).code(), Status::InvalidAxis) << "axis > rank(A)";
+  EXPECT_EQ(pdpd(S({2, 3}), S({3}), INT64_MIN).code(), Status::InvalidAxis);
+  const R big = pdpd(S({2, 3}), S({3}), INT64_MAX);
+  EXPECT_EQ(big.code(), Status::InvalidAxis);
+  EXPECT_EQ(big.err.detail, tc::kMaxRank + 1) << "clamped, no overflow";
+}
+
+TEST(Pdpd, BMayNotOutrankA) {
+  EXPECT_EQ(pdpd(S({3}), S({2, 3})).code(), Status::RankMismatch);
+  EXPECT_EQ(pdpd(S({3, 4}), S({3, 4}), 1).code(), Status::RankMismatch) << "axis + rank(B) > rank(A)";
+}
+
+TEST(PdpdDynamic, OutputIsA) {
+  const Shape a = P({I(1, 3), I(2, 7), I(1, 6), Q, D(8)});
+  const R r = pdpd(a, P({I(1, 3), I(2, 7), D(1), Q, D(8)}));
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_SHAPE(r.out(), a);
+  EXPECT_FALSE(pdpd(U(), S({3})).out().rank_known());
+  EXPECT_SHAPE(pdpd(S({2, 3}), U()).out(), S({2, 3})) << "unknown B: A's shape stands";
+  EXPECT_TRUE(pdpd(S({2, 3}), P({Q})).ok()) << "a dynamic B dim may be 3 or 1";
+  EXPECT_EQ(pdpd(S({2, 3}), P({I(4, 8)})).code(), Status::IncompatibleDims);
+  EXPECT_EQ(pdpd(P({I(4, 6)}), P({I(7, 8)})).code(), Status::IncompatibleDims);
+}
+
+}  // namespace
