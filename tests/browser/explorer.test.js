@@ -1,0 +1,349 @@
+// The broadcast explorer in a real headless Chromium (Debian's `chromium`,
+// driven by playwright-core; no browser is ever downloaded). The page is
+// bundled with Vite into build/web-test, served by scripts/serve.mjs on a free
+// port, and used the way a person would: typing shapes, switching rules,
+// dragging the axis slider, picking an axes mapping, clicking examples.
+//
+// Screenshots go to build/screenshots/. With UPDATE_SCREENSHOT=1 the desktop
+// one is also copied to docs/screenshot.png (the README's picture).
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync, mkdirSync, copyFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+import { buildWeb } from '../../scripts/start.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const shots = path.join(root, 'build', 'screenshots');
+
+let server;
+let url;
+let browser;
+let page;
+const problems = []; // console errors/warnings, page errors, CSP violations, failed requests
+let probed = false; // the CSP probe below provokes one console error on purpose
+
+function watch(p, tag) {
+  p.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${tag} console.${m.type()}: ${m.text()}`);
+  });
+  p.on('pageerror', (e) => problems.push(`${tag} pageerror: ${e.message}`));
+  p.on('requestfailed', (r) => problems.push(`${tag} request failed: ${r.url()} ${r.failure()?.errorText}`));
+  p.on('response', (r) => { if (r.status() >= 400) problems.push(`${tag} HTTP ${r.status()}: ${r.url()}`); });
+  // Init scripts run through the DevTools protocol, outside the page's CSP.
+  return p.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+}
+
+async function open(p, query = '') {
+  await p.goto(url + query);
+  await p.waitForSelector('html[data-ready="true"]', { timeout: 15_000 });
+}
+
+const status = () => page.getByRole('status');
+async function statusHas(text) {
+  await page.getByRole('status').filter({ hasText: text }).waitFor({ timeout: 5_000 });
+  return status().textContent();
+}
+const shape = (letter) => page.getByLabel(`Shape ${letter}`);
+
+beforeAll(async () => {
+  if (!existsSync(path.join(root, 'dist', 'index.js'))) {
+    const { build } = await import('../../scripts/build.mjs');
+    build();
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (scripts/test.mjs does)`);
+  const out = await buildWeb(path.join(root, 'build', 'web-test'));
+  ({ server, url } = await serve(out, 0));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await watch(page, 'desktop');
+  await open(page);
+  mkdirSync(shots, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => (server ? server.close(r) : r()));
+});
+
+describe('broadcast explorer in Chromium', () => {
+  it('loads under its CSP (no unsafe-eval) and shows the default NumPy example', async () => {
+    const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(csp).not.toContain("'unsafe-eval'");
+    expect(csp).not.toContain("'unsafe-inline'");
+    expect(await statusHas('[8, 7, 6, 5]')).toContain('1,680 elements');
+    expect(await page.getByRole('status').count()).toBe(1); // one live region, for tests and screen readers
+    expect(await page.locator('script:not([src])').count()).toBe(0);
+    expect(await page.evaluate(() => window.__csp)).toEqual([]); // loading the page violated nothing
+    // The CSP is enforced (the WebAssembly engine runs under it, see the status):
+    // an inline script is refused.
+    const verdict = await page.evaluate(() => new Promise((resolve) => {
+      window.__inlineRan = false;
+      document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true });
+      const s = document.createElement('script');
+      s.textContent = 'window.__inlineRan = true';
+      document.body.append(s);
+      setTimeout(() => resolve('no violation'), 2000);
+    }));
+    expect(verdict).toMatch(/^script-src/);
+    expect(await page.evaluate(() => { const ran = window.__inlineRan; window.__csp = []; return ran; })).toBe(false);
+    probed = true; // Chromium logs that refusal to the console, as it should
+  });
+
+  it('types shapes and draws the right-aligned table', async () => {
+    await shape('A').fill('[2, 1, 6]');
+    await shape('B').fill('3,1');
+    expect(await statusHas('[2, 3, 6]')).toContain('Result');
+    // B is padded with a ghost 1 on axis 0, A is stretched on axis 1.
+    const bAxis0 = page.locator('tr[data-operand="B"] td[data-axis="0"]');
+    expect(await bAxis0.getAttribute('class')).toContain('ghost');
+    expect(await bAxis0.getAttribute('data-verdict')).toBe('new');
+    expect(await page.locator('tr[data-operand="A"] td[data-axis="1"]').getAttribute('data-verdict')).toBe('stretched');
+    expect(await page.locator('thead tr.neg td[data-axis="0"]').innerText()).toBe('−3');
+    expect(await page.locator('tr.verdict-row td[data-verdict]').evaluateAll((tds) => tds.map((t) => t.dataset.verdict)))
+      .toEqual(['new', 'stretched', 'stretched']);
+    // Memory: 0 strides on the stretched axes.
+    expect(await page.locator('#memory .strides').first().innerText()).toBe('[24, 0, 4]');
+    // A scalar.
+    await shape('B').fill('()');
+    await statusHas('[2, 1, 6]');
+  });
+
+  it('shows the clash: message, code, highlighted axis and a verified suggestion', async () => {
+    await shape('A').fill('3');
+    await shape('B').fill('4');
+    const text = await statusHas('axis 0 has 3 vs 4');
+    expect(text).toContain('INCOMPATIBLE_DIMS');
+    expect(text).toContain('operands could not be broadcast together with shapes (3,) (4,): axis 0 has 3 vs 4');
+    const head = page.locator('thead th[data-axis="0"]');
+    expect(await head.getAttribute('data-clash')).toBe('true');
+    expect(await head.getAttribute('class')).toContain('col-error');
+    expect(await page.locator('tr.verdict-row td[data-axis="0"]').getAttribute('data-verdict')).toBe('clash');
+    await page.screenshot({ path: path.join(shots, 'explorer-error.png'), fullPage: true });
+    // A clash in the middle of longer shapes highlights only that axis.
+    await shape('A').fill('2, 3, 5');
+    await shape('B').fill('4, 5');
+    await statusHas('axis 1 has 3 vs 4');
+    expect(await page.locator('thead th[data-clash="true"]').evaluateAll((els) => els.map((e) => e.dataset.axis))).toEqual(['1']);
+    // The suggestion is one the library accepts: applying it succeeds.
+    await shape('A').fill('3, 4');
+    await shape('B').fill('3');
+    await statusHas('axis 1 has 4 vs 3');
+    const first = page.locator('#suggestion-list li').first();
+    expect(await first.innerText()).toContain('reshape B to [3, 1]');
+    await first.getByRole('button', { name: 'Apply' }).click();
+    await statusHas('[3, 4]');
+    expect(await shape('B').inputValue()).toBe('3, 1');
+  });
+
+  it('marks unreadable input without calling it a broadcast error', async () => {
+    await shape('B').fill('3, x');
+    const text = await statusHas('Cannot read the input');
+    expect(text).toContain('Shape B: "x" is not a dim');
+    expect(await shape('B').getAttribute('aria-invalid')).toBe('true');
+    await shape('B').fill('1');
+    await statusHas('[3, 4]');
+  });
+
+  it('adds and removes operands (numpy is n-ary)', async () => {
+    await page.getByRole('button', { name: '+ Add operand' }).click();
+    await shape('C').fill('5, 1, 1');
+    await statusHas('[5, 3, 4]');
+    await page.getByRole('button', { name: 'Remove C' }).click();
+    await statusHas('[3, 4]');
+    expect(await page.getByLabel('Shape C').count()).toBe(0);
+  });
+
+  it('switches to pdpd and moves the axis slider', async () => {
+    await page.getByLabel('Rule', { exact: true }).selectOption('pdpd');
+    await shape('A').fill('2, 3, 4, 5');
+    await shape('B').fill('3, 1');
+    await statusHas('axis 2 has 4 vs 3');
+    expect(await page.locator('thead th[data-axis="2"]').getAttribute('data-clash')).toBe('true');
+    expect(await page.locator('#suggestion-list').innerText()).toContain('use axis 1');
+    await page.getByLabel('Axis', { exact: true }).fill('1');
+    expect(await statusHas('[2, 3, 4, 5]')).toContain('Result');
+    expect(await page.locator('#axis-value').innerText()).toBe('1');
+    // Keyboard: one step left on the slider is axis 0, where B [3,1] no longer fits.
+    await page.getByLabel('Axis', { exact: true }).press('ArrowLeft');
+    await statusHas('pdpd, axis 0');
+    await page.getByLabel('Axis', { exact: true }).press('ArrowRight');
+    await statusHas('[2, 3, 4, 5]');
+    expect(page.url()).toContain('axis=1');
+  });
+
+  it('Broadcast explicit: types and picks the axes mapping', async () => {
+    await page.getByLabel('Rule', { exact: true }).selectOption('to-explicit');
+    await shape('A').fill('3, 1');
+    await shape('B').fill('2, 3, 3');
+    await page.getByLabel('Axes mapping', { exact: true }).fill('2, 1');
+    const text = await statusHas('INVALID_AXES_MAPPING');
+    expect(text).toContain('strictly increasing');
+    expect(await page.locator('#suggestion-list').innerText()).toContain('use axes mapping [1, 2]');
+    await page.getByLabel('Axes mapping', { exact: true }).fill('1, 2');
+    await statusHas('[2, 3, 3]');
+    // Pick input axis 0 -> output axis 0 in the grid: 3 against 2 clashes at axis 0.
+    await page.getByRole('radiogroup', { name: /Input dim 0/ }).getByRole('radio', { name: /out 0/ }).click();
+    expect(await page.getByLabel('Axes mapping', { exact: true }).inputValue()).toBe('0, 2');
+    await statusHas('axis 0 has 3 vs 2');
+    expect(await page.locator('thead th[data-axis="0"]').getAttribute('data-clash')).toBe('true');
+    // Arrow keys move the focused pick back.
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByLabel('Axes mapping', { exact: true }).inputValue()).toBe('1, 2');
+    await statusHas('[2, 3, 3]');
+    // Drag input axis 1 from output axis 2 to output axis 1 and back.
+    const cell = (i, j) => page.locator(`.map-cell[data-in="${i}"][data-out="${j}"]`);
+    const from = await cell(1, 2).boundingBox();
+    const to = await cell(1, 1).boundingBox();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+    await page.mouse.up();
+    expect(await page.getByLabel('Axes mapping', { exact: true }).inputValue()).toBe('1, 1');
+    await statusHas('INVALID_AXES_MAPPING');
+    await cell(1, 2).click();
+    await statusHas('[2, 3, 3]');
+    expect(await page.locator('tr.target-row').count()).toBe(1);
+  });
+
+  it('Broadcast numpy with -1 targets (MindSpore / torch expand)', async () => {
+    await page.getByLabel('Rule', { exact: true }).selectOption('to-numpy');
+    await shape('A').fill('3, 1, 5, 1');
+    await shape('B').fill('-1, -1, 5, 6');
+    await statusHas('[3, 1, 5, 6]');
+    await shape('A').fill('1, 5, 9');
+    await shape('B').fill('3, -1, 4, 1, 5, 9');
+    expect(await statusHas('MINUS_ONE_IN_NEW_AXIS')).toContain('-1 at axis 1 is on a new leading axis');
+    expect(await page.locator('thead th[data-axis="1"]').getAttribute('data-clash')).toBe('true');
+  });
+
+  it('named dimensions: dims per axis, never stretched by name', async () => {
+    await page.getByLabel('Rule', { exact: true }).selectOption('named');
+    await shape('A').fill('2, 3');
+    await page.getByLabel('Dims A').fill('x, t');
+    await shape('B').fill('4');
+    await page.getByLabel('Dims B').fill('t');
+    const text = await statusHas('dim "t" (axis 1) has 3 vs 4');
+    expect(text).toContain('INCOMPATIBLE_DIMS');
+    expect(await page.locator('thead th[data-axis="1"]').getAttribute('data-clash')).toBe('true');
+    await page.getByLabel('Dims B').fill('y');
+    expect(await statusHas('[2, 3, 4]')).toContain('dims (x, t, y)');
+    expect(await page.locator('thead tr.names td').allInnerTexts()).toEqual(['x', 't', 'y']);
+  });
+
+  it('keeps the state in the URL: a link reproduces the view', async () => {
+    const link = page.url();
+    expect(link).toContain('rule=named');
+    const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    await watch(p2, 'link');
+    await open(p2, link.slice(url.length));
+    await p2.locator('[role="status"]', { hasText: '[2, 3, 4]' }).waitFor({ timeout: 5_000 });
+    expect(await p2.getByLabel('Dims B').inputValue()).toBe('y');
+    expect(await p2.getByLabel('Rule', { exact: true }).inputValue()).toBe('named');
+    await p2.close();
+  });
+
+  it('runs every one-click example from the spec', async () => {
+    const want = {
+      numpy: '[8, 7, 6, 5]', clash: 'axis 0 has 3 vs 4', pdpd: '[2, 3, 4, 5]', explicit: '[1, 16, 50, 50]',
+      bidirectional: '[2, 3, 6]', mindspore: '[3, 1, 5, 6]', named: '[2, 2]', dynamic: '[?, 3, 2..224, 2..128]',
+    };
+    for (const [id, text] of Object.entries(want)) {
+      await page.locator(`button[data-example="${id}"]`).click();
+      await statusHas(text);
+    }
+    // Back goes to the previous example (examples push history entries).
+    await page.goBack();
+    await statusHas('[2, 2]');
+  });
+
+  it('data preview: hovering an output cell highlights the input cells it reads', async () => {
+    await page.locator('button[data-example="numpy-small"]').click();
+    await statusHas('[2, 2, 3]');
+    const out = page.locator('.tensor-out .cell');
+    expect(await out.count()).toBe(12);
+    await out.nth(4).hover(); // output[0, 1, 1] = A[0, 0, 1] + B[1, 0]
+    expect(await page.locator('.readout').innerText()).toBe('output[0, 1, 1] = A[0, 0, 1] + B[1, 0] = 1 + 1 = 2');
+    const read = await page.locator('.preview-inputs .cell.is-read').evaluateAll((els) => els.map((e) => e.dataset.flat));
+    expect(read).toEqual(['1', '1']); // A flat 1, B flat 1
+    // Keyboard: focus moves across output cells with the arrow keys.
+    await out.nth(0).focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.locator('.readout').innerText()).toContain('output[0, 1, 0] = A[0, 0, 0] + B[1, 0]');
+    await page.locator('.preview-inputs [data-name="B"] .cell').nth(0).hover();
+    expect(await page.locator('.readout').innerText()).toBe('B[0, 0] is read by 6 output cells');
+    expect(await page.locator('.tensor-out .cell.is-reader').count()).toBe(6);
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.locator('.tensor-out .cell').nth(4).hover();
+    await page.screenshot({ path: path.join(shots, 'explorer.png'), fullPage: true });
+  });
+
+  it('takes the README screenshot', async () => {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await watch(p, 'readme');
+    await open(p, '?rule=numpy&s=2,1,3&s=2,1');
+    await p.locator('.tensor-out .cell').nth(4).hover();
+    const file = path.join(shots, 'readme.png');
+    // The whole page without its footer (page coordinates, whatever the scroll).
+    const bottom = await p.evaluate(() => Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + window.scrollY));
+    await p.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: bottom } });
+    await p.close();
+    if (process.env.UPDATE_SCREENSHOT) {
+      expect(statSync(file).size).toBeLessThan(200_000); // small enough to commit
+      mkdirSync(path.join(root, 'docs'), { recursive: true });
+      copyFileSync(file, path.join(root, 'docs', 'screenshot.png'));
+    }
+  });
+
+  it('is usable at phone width (375 px): no sideways scrolling of the page', async () => {
+    const phone = await browser.newPage({ viewport: { width: 375, height: 800 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+    await watch(phone, 'phone');
+    await open(phone, '?rule=numpy&s=3&s=4');
+    await phone.locator('[role="status"]', { hasText: 'axis 0 has 3 vs 4' }).waitFor({ timeout: 5_000 });
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await phone.getByLabel('Shape A').fill('8,1,6,1');
+    await phone.getByLabel('Shape B').fill('7,1,5');
+    await phone.locator('[role="status"]', { hasText: '[8, 7, 6, 5]' }).waitFor({ timeout: 5_000 });
+    // The whole alignment table fits: no horizontal scrolling needed for rank 4.
+    const { scroll, client } = await phone.locator('#align-scroll').evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+    expect(scroll).toBeLessThanOrEqual(client);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await phone.screenshot({ path: path.join(shots, 'explorer-phone.png'), fullPage: true });
+    expect(await phone.evaluate(() => window.__csp)).toEqual([]);
+    await phone.close();
+  });
+
+  it('is keyboard friendly: Tab from the rule reaches the shapes, typing updates the result', async () => {
+    await page.locator('button[data-example="numpy"]').click();
+    await statusHas('[8, 7, 6, 5]');
+    await page.getByLabel('Rule', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement.getAttribute('aria-label') ?? document.activeElement.id)).toBe('Remove A');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement.id)).toBe('shape-0');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('1, 8, 1, 6, 1');
+    await statusHas('[1, 8, 7, 6, 5]');
+    // Enter on an example button loads it.
+    await page.locator('button[data-example="pdpd"]').focus();
+    await page.keyboard.press('Enter');
+    await statusHas('[2, 3, 4, 5]');
+    expect(await page.getByLabel('Rule', { exact: true }).inputValue()).toBe('pdpd');
+  });
+
+  it('had no console errors, page errors, failed requests or CSP violations', async () => {
+    expect(await page.evaluate(() => window.__csp)).toEqual([]);
+    const refusal = /^desktop console\.error: .*inline script.*Content Security Policy/;
+    expect(problems.filter((p) => !(probed && refusal.test(p)))).toEqual([]);
+  });
+});

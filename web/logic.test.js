@@ -1,0 +1,427 @@
+// The explorer's pure logic: parsing what a person types, URL state, the
+// explain() request, suggestions (each verified with the real library), the
+// memory view and the data preview's read indices.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as tc from '../dist/node.js';
+import {
+  parseShape, parseMapping, parseDimNames, formatShape, shapeToText, formatBytes, formatCount,
+  defaultState, stateToQuery, stateFromQuery, applyPatch, buildRequest, activeOperands,
+  axisVerdict, axisLabels, rightAlign, contiguousStrides, memoryView, previewable, unravel,
+  sourceIndexMaps, gridSlices, previewValues, reshapeCandidates, suggest, EXAMPLES, exampleState,
+  RULES, UNKNOWN_RANK, letter, withDefaultNames,
+} from './logic.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const plan = (state) => {
+  const b = buildRequest(state);
+  if (!b.ok) throw new Error(JSON.stringify(b.errors));
+  return tc.explain(b.request);
+};
+const st = (patch) => applyPatch(defaultState(), patch);
+
+describe('parseShape', () => {
+  it.each([
+    ['8,1,6,1', [8, 1, 6, 1]],
+    ['8, 1, 6, 1', [8, 1, 6, 1]],
+    [' 8 1 6 1 ', [8, 1, 6, 1]],
+    ['[2,3]', [2, 3]],
+    ['[2, 3]', [2, 3]],
+    ['(2, 3)', [2, 3]],
+    ['(3,)', [3]],
+    ['3', [3]],
+    ['()', []],
+    ['[]', []],
+    ['( )', []],
+    ['0', [0]],
+    ['-0', [0]],
+    ['-1, -1, 5, 6', [-1, -1, 5, 6]],
+    ['?, 3, 2..128', ['?', 3, '2..128']],
+    ['6.., ..4', ['6..', '..4']],
+    ['9007199254740991', [2 ** 53 - 1]],
+  ])('%j -> %j', (text, shape) => {
+    expect(parseShape(text)).toEqual({ ok: true, shape });
+  });
+
+  it('reads [...] and ... as a shape of unknown rank', () => {
+    expect(parseShape('[...]')).toEqual({ ok: true, shape: UNKNOWN_RANK });
+    expect(parseShape('...')).toEqual({ ok: true, shape: UNKNOWN_RANK });
+  });
+
+  it.each([
+    ['', /empty/],
+    ['   ', /empty/],
+    ['x', /"x" is not a dim/],
+    ['2, x', /"x" is not a dim/],
+    ['2,,3', /empty dim/],
+    ['[[2]]', /nested/],
+    ['[2, 3)', /brackets/],
+    ['1e3', /"1e3" is not a dim/],
+    ['2.5', /"2.5" is not a dim/],
+    ['9007199254740993', /too large/],
+    ['alert(1)', /brackets|not a dim/],
+    ['constructor', /not a dim/],
+    ['__proto__', /not a dim/],
+    [Array(33).fill(1).join(','), /at most 32/],
+  ])('%j is an input error', (text, msg) => {
+    const r = parseShape(text);
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(msg);
+  });
+
+  it('rejects non-strings without evaluating anything', () => {
+    expect(parseShape(undefined).ok).toBe(false);
+    expect(parseShape({ toString: () => '2' }).ok).toBe(false);
+  });
+});
+
+describe('parseMapping', () => {
+  it.each([
+    ['1, 2', [1, 2]],
+    ['[1,2]', [1, 2]],
+    ['1 2', [1, 2]],
+    ['', []],
+    ['[]', []],
+    ['2, 1', [2, 1]], // not increasing: the library, not the parser, rejects it
+    ['-1', [-1]],
+  ])('%j -> %j', (text, mapping) => {
+    expect(parseMapping(text)).toEqual({ ok: true, mapping });
+  });
+  it.each(['a', '1.5', '1,,x', '[[1]]'])('%j is an input error', (text) => {
+    expect(parseMapping(text).ok).toBe(false);
+  });
+});
+
+describe('parseDimNames', () => {
+  it('reads plain names', () => {
+    expect(parseDimNames('x, y')).toEqual({ ok: true, dims: ['x', 'y'], coords: null });
+    expect(parseDimNames('[batch time]')).toEqual({ ok: true, dims: ['batch', 'time'], coords: null });
+    expect(parseDimNames('')).toEqual({ ok: true, dims: [], coords: null });
+  });
+  it('reads coordinate labels in braces', () => {
+    expect(parseDimNames('X{x1,x2}, t')).toEqual({ ok: true, dims: ['X', 't'], coords: { X: ['x1', 'x2'] } });
+    expect(parseDimNames('X {x1, x2} Y{y1}')).toEqual({ ok: true, dims: ['X', 'Y'], coords: { X: ['x1', 'x2'], Y: ['y1'] } });
+    expect(parseDimNames('X{}')).toEqual({ ok: true, dims: ['X'], coords: { X: [] } });
+  });
+  it.each([
+    ['x, x', /twice/],
+    ['X{x1', /not closed/],
+    ['x}', /without/],
+    ['{a}', /unexpected/],
+  ])('%j is an input error', (text, msg) => {
+    const r = parseDimNames(text);
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(msg);
+  });
+});
+
+describe('formatting', () => {
+  it('prints shapes as the status shows them', () => {
+    expect(formatShape([8, 7, 6, 5])).toBe('[8, 7, 6, 5]');
+    expect(formatShape([])).toBe('[]');
+    expect(formatShape(['?', '2..5'])).toBe('[?, 2..5]');
+    expect(formatShape(UNKNOWN_RANK)).toBe('[...]');
+    expect(shapeToText([])).toBe('()');
+    expect(shapeToText([3, 1])).toBe('3, 1');
+    expect(parseShape(shapeToText([3, '?', 1])).shape).toEqual([3, '?', 1]);
+  });
+  it('prints counts and bytes', () => {
+    expect(formatCount(1680)).toBe('1,680');
+    expect(formatCount(1e24)).toBe('1.00e24');
+    expect(formatBytes(332)).toBe('332 B');
+    expect(formatBytes(13440)).toBe('13.1 KiB');
+    expect(formatBytes(4 * 2 ** 30)).toBe('4.00 GiB');
+  });
+  it('names operands A, B, …', () => {
+    expect(letter(0)).toBe('A');
+    expect(letter(25)).toBe('Z');
+    expect(letter(26)).toBe('#26');
+  });
+});
+
+describe('URL state', () => {
+  it('round-trips every example', () => {
+    for (const e of EXAMPLES) {
+      const s = exampleState(e);
+      expect(stateFromQuery(`?${stateToQuery(s)}`)).toEqual(s);
+    }
+  });
+  it('round-trips odd text without losing it', () => {
+    const s = st({ rule: 'to-explicit', shapes: ['[3, 1]', '(2,3,3)', '?, 2..5'], mapping: '[1, 2]', axis: 2, dtype: 'int8', names: ['a&b=c', '#x', ''] });
+    expect(stateFromQuery(stateToQuery(s))).toEqual(s);
+  });
+  it('keeps shapes readable in the address bar', () => {
+    expect(stateToQuery(st({ shapes: ['8, 1, 6, 1', '[7,1,5]'] }))).toBe('rule=numpy&s=8,+1,+6,+1&s=[7,1,5]');
+  });
+  it('falls back to defaults for anything unknown', () => {
+    expect(stateFromQuery('')).toEqual(defaultState());
+    const s = stateFromQuery('?rule=eval&axis=1e9&shaping=left&dtype=__proto__&s=3');
+    expect(s.rule).toBe('numpy');
+    expect(s.axis).toBe(-1);
+    expect(s.shaping).toBe('intersection');
+    expect(s.dtype).toBe('float32');
+    expect(s.shapes).toEqual(['3', '1']); // at least two operands
+  });
+  it('caps the number of operands', () => {
+    const s = stateFromQuery(Array(40).fill('s=1').join('&'));
+    expect(s.shapes.length).toBe(8);
+  });
+});
+
+describe('buildRequest', () => {
+  it('builds each rule family', () => {
+    expect(buildRequest(st({ shapes: ['2,1', '3', '()'] }))).toEqual({ ok: true, request: { rule: 'numpy', shapes: [[2, 1], [3], []] } });
+    expect(buildRequest(st({ rule: 'none', shapes: ['2', '2', '5'] })).request).toEqual({ rule: 'none', shapes: [[2], [2]] });
+    expect(buildRequest(st({ rule: 'pdpd', shapes: ['2,3,4,5', '3,1'], axis: 1 })).request).toEqual({ rule: 'pdpd', shapes: [[2, 3, 4, 5], [3, 1]], axis: 1 });
+    expect(buildRequest(st({ rule: 'to-explicit', shapes: ['16', '1,16,50,50'], mapping: '1' })).request)
+      .toEqual({ rule: 'broadcastTo', mode: 'explicit', shapes: [[16], [1, 16, 50, 50]], axesMapping: [1] });
+    expect(buildRequest(st({ rule: 'to-pdpd', shapes: ['3,1', '2,3,6'], axis: 1 })).request)
+      .toEqual({ rule: 'broadcastTo', mode: 'pdpd', shapes: [[3, 1], [2, 3, 6]], axis: 1 });
+    expect(buildRequest(st({ rule: 'to-numpy', shapes: ['3,1,5,1', '-1,-1,5,6'] })).request)
+      .toEqual({ rule: 'broadcastTo', mode: 'numpy', shapes: [[3, 1, 5, 1], [-1, -1, 5, 6]] });
+  });
+  it('builds named operands, with labels and an optional shape', () => {
+    const r = buildRequest(st({ rule: 'named', shapes: ['', '3'], names: ['X{x1,x2}', 't'], shaping: 'exact' }));
+    expect(r).toEqual({ ok: true, request: { rule: 'named', shaping: 'exact', operands: [{ dims: ['X'], coords: { X: ['x1', 'x2'] } }, { dims: ['t'], shape: [3] }] } });
+  });
+  it('reports which input does not parse', () => {
+    const r = buildRequest(st({ shapes: ['2', 'x', '3,,'] }));
+    expect(r.ok).toBe(false);
+    expect(r.errors.map((e) => [e.field, e.index])).toEqual([['shape', 1], ['shape', 2]]);
+    expect(r.errors[0].message).toMatch(/^Shape B: "x" is not a dim/);
+    const m = buildRequest(st({ rule: 'to-explicit', shapes: ['3', '3'], mapping: 'one' }));
+    expect(m.errors[0].field).toBe('mapping');
+    expect(m.errors[0].message).toMatch(/^Axes mapping:/);
+    const n = buildRequest(st({ rule: 'named', shapes: ['2', ''], names: ['x', 'y'] }));
+    expect(n.errors[0]).toMatchObject({ field: 'shape', index: 1 });
+  });
+  it('names axes from the right when switching to named dims with none typed', () => {
+    const s = withDefaultNames(st({ rule: 'named', shapes: ['8, 1, 6, 1', '7, 1, 5'] }));
+    expect(s.names).toEqual(['d4, d3, d2, d1', 'd3, d2, d1']);
+    // Shared names are never stretched: the 1 in A against B's 7 is now a clash.
+    expect(plan(s).error.message).toContain('dim "d3" (axis 1) has 1 vs 7');
+    const typed = st({ rule: 'named', names: ['x', ''] });
+    expect(withDefaultNames(typed)).toBe(typed);
+    const other = st({ rule: 'numpy' });
+    expect(withDefaultNames(other)).toBe(other);
+  });
+  it('uses only the operands a rule takes', () => {
+    expect(activeOperands(st({ rule: 'numpy', shapes: ['1', '2', '3'] }))).toEqual([0, 1, 2]);
+    expect(activeOperands(st({ rule: 'pdpd', shapes: ['1', '2', '3'] }))).toEqual([0, 1]);
+  });
+  it('every rule in the select builds a request the library understands', () => {
+    for (const r of RULES) {
+      const b = buildRequest(st({ rule: r.value, shapes: ['3', '2, 3'], names: ['a', 'b'], mapping: '1' }));
+      expect(b.ok).toBe(true);
+      expect(tc.explain(b.request).error?.name ?? 'ok').not.toBe('TypeError');
+    }
+  });
+});
+
+describe('reading a plan', () => {
+  it('one verdict per axis: clash > stretched > new > equal', () => {
+    expect(axisVerdict(['equal', 'new'])).toBe('new');
+    expect(axisVerdict(['stretched', 'new'])).toBe('stretched');
+    expect(axisVerdict(['equal', 'clash'])).toBe('clash');
+    expect(axisVerdict(['equal', 'equal'])).toBe('equal');
+    expect(axisVerdict(['new'], true)).toBe('clash');
+  });
+  it('labels axes both ways', () => {
+    expect(axisLabels(3)).toEqual([{ index: 0, negative: -3 }, { index: 1, negative: -2 }, { index: 2, negative: -1 }]);
+  });
+  it('right-aligns a target for display', () => {
+    expect(rightAlign([3, 1], 3)).toEqual([null, 3, 1]);
+    expect(rightAlign(UNKNOWN_RANK, 2)).toEqual([null, null]);
+  });
+});
+
+describe('memory view', () => {
+  it('has 0 strides on stretched axes and counts bytes', () => {
+    const r = plan(st({ shapes: ['8,1,6,1', '7,1,5'] }));
+    const mv = memoryView(r, 4);
+    expect(mv.operands[0].strides).toEqual([6, 6, 1, 1]);
+    expect(mv.operands[0].byteStrides).toEqual([24, 0, 4, 0]);
+    expect(mv.operands[1].byteStrides).toEqual([0, 20, 0, 4]);
+    expect(mv.operands[0].zeroAxes).toEqual([false, true, false, true]);
+    expect(mv.bytesRead).toBe((48 + 35) * 4);
+    expect(mv.bytesCopy).toBe(2 * 1680 * 4);
+    expect(mv.outBytes).toBe(1680 * 4);
+  });
+  it('is null for failures and dynamic shapes', () => {
+    expect(memoryView(plan(st({ shapes: ['3', '4'] })), 4)).toBeNull();
+    expect(memoryView(plan(st({ shapes: ['?, 3', '3'] })), 4)).toBeNull();
+  });
+  it('row-major strides', () => {
+    expect(contiguousStrides([2, 3, 4])).toEqual([12, 4, 1]);
+    expect(contiguousStrides([])).toEqual([]);
+  });
+});
+
+// An independent oracle for the read indices: NumPy's rule for one output
+// index, right-aligned, index 0 on size-1 and missing axes.
+function oracle(outShape, inShape, outIndex) {
+  const off = outShape.length - inShape.length;
+  let flat = 0;
+  for (let i = 0; i < inShape.length; i++) {
+    const ix = inShape[i] === 1 ? 0 : outIndex[off + i];
+    flat = flat * inShape[i] + ix;
+  }
+  return flat;
+}
+
+describe('data preview', () => {
+  it.each([
+    [['2,1,3', '2,1']],
+    [['3,1', '1,4']],
+    [['()', '2,3']],
+    [['4', '2,1,1', '1,3,1']],
+    [['1,1,1', '1']],
+  ])('sourceIndexMaps(%j) agrees with the NumPy oracle', (shapes) => {
+    const r = plan(st({ shapes }));
+    expect(previewable(r)).toBe(true);
+    const maps = sourceIndexMaps(r);
+    for (let f = 0; f < r.size; f++) {
+      const idx = unravel(f, r.shape);
+      r.operands.forEach((op, k) => expect(maps[k][f]).toBe(oracle(r.shape, op.shape, idx)));
+    }
+  });
+  it('follows explicit axes mappings and named-dim transposes', () => {
+    const r = plan(st({ rule: 'to-explicit', shapes: ['3,1', '2,3,3'], mapping: '1, 2' }));
+    expect(Array.from(sourceIndexMaps(r)[0])).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 0, 1, 1, 1, 2, 2, 2]);
+    const n = plan(st({ rule: 'named', shapes: ['2,3', '3,2'], names: ['x, y', 'y, x'] }));
+    // B is stored (y, x): output (x, y) element [i, j] reads B[j, i] = j*2 + i.
+    expect(Array.from(sourceIndexMaps(n)[1])).toEqual([0, 2, 4, 1, 3, 5]);
+  });
+  it('adds the inputs for the output values', () => {
+    const r = plan(st({ shapes: ['2,1,3', '2,1'] }));
+    const { inputs, output } = previewValues(r, sourceIndexMaps(r));
+    expect(inputs).toEqual([[0, 1, 2, 3, 4, 5], [0, 1]]);
+    expect(output).toEqual([0, 1, 2, 1, 2, 3, 3, 4, 5, 4, 5, 6]);
+  });
+  it('only for small static successes', () => {
+    expect(previewable(plan(st({ shapes: ['8,1,6,1', '7,1,5'] })))).toBe(false);
+    expect(previewable(plan(st({ shapes: ['3', '4'] })))).toBe(false);
+    expect(previewable(plan(st({ shapes: ['?', '3'] })))).toBe(false);
+    expect(previewable(plan(st({ shapes: ['0', '1'] })))).toBe(false);
+    expect(previewable(plan(st({ rule: 'named', shapes: ['', ''], names: ['X{a,b}', 'X{b,a}'] })))).toBe(false); // a gather
+  });
+  it('slices into 2-D grids', () => {
+    expect(gridSlices([2, 2, 3]).map((s) => [s.label, s.rows, s.cols, s.start])).toEqual([['[0, :, :]', 2, 3, 0], ['[1, :, :]', 2, 3, 6]]);
+    expect(gridSlices([3]).map((s) => [s.label, s.rows, s.cols])).toEqual([['', 1, 3]]);
+    expect(gridSlices([]).map((s) => [s.rows, s.cols])).toEqual([[1, 1]]);
+    expect(unravel(5, [2, 3])).toEqual([1, 2]);
+  });
+});
+
+describe('suggestions', () => {
+  const texts = (state) => suggest(state, plan(state), tc).map((s) => s.text);
+  // Every suggestion the explorer shows must be accepted by the library.
+  const allVerified = (state) => {
+    for (const s of suggest(state, plan(state), tc)) {
+      const r = plan(applyPatch(state, s.patch));
+      expect(r.ok, `${s.text} for ${JSON.stringify(state)}`).toBe(true);
+      expect(formatShape(r.shape)).toBe(s.result);
+    }
+  };
+
+  it('numpy: reshape the clashing operand with a 1', () => {
+    const s = st({ shapes: ['3, 4', '3'] });
+    expect(texts(s)[0]).toBe('reshape B to [3, 1]');
+    expect(suggest(s, plan(s), tc)[0]).toMatchObject({ result: '[3, 4]', patch: { shapes: ['3, 4', '3, 1'] } });
+    allVerified(s);
+  });
+  it('numpy: a pdpd axis where one works', () => {
+    expect(texts(st({ shapes: ['2,3,4,5', '3,1'] }))).toEqual(['reshape B to [3, 1, 1]', 'use rule pdpd with axis 1']);
+  });
+  it('numpy: [3] with [4] offers an outer broadcast', () => {
+    expect(texts(st({ shapes: ['3', '4'] }))).toEqual(['reshape A to [3, 1] for an outer broadcast']);
+  });
+  it('none: use numpy, or make the shapes identical', () => {
+    const s = st({ rule: 'none', shapes: ['2,4', '1,2,4'] });
+    expect(texts(s)).toEqual(['use rule numpy (implicit broadcasting)', 'reshape B to [2, 4]', 'reshape A to [1, 2, 4]']);
+    allVerified(s);
+  });
+  it('pdpd: use another axis', () => {
+    expect(texts(st({ rule: 'pdpd', shapes: ['2,3,4,5', '3,1'], axis: -1 }))[0]).toBe('use axis 1');
+    expect(texts(st({ rule: 'pdpd', shapes: ['8,1,6,1', '7,1,5'], axis: 1 }))).toEqual(['use rule numpy (there B may enlarge A)']);
+  });
+  it('explicit: a working axes mapping', () => {
+    const s = st({ rule: 'to-explicit', shapes: ['3,1', '2,3,3'], mapping: '2, 1' });
+    expect(texts(s)).toEqual(['use axes mapping [1, 2]']);
+    expect(suggest(s, plan(s), tc)[0].patch).toEqual({ rule: 'to-explicit', mapping: '1, 2' });
+  });
+  it('broadcast numpy: reshape the input, or map it explicitly', () => {
+    expect(texts(st({ rule: 'to-numpy', shapes: ['16', '1,16,50,50'] })))
+      .toEqual(['reshape the input to [16, 1, 1]', 'use mode explicit with axes mapping [1]']);
+  });
+  it('-1 on a new axis: put a size there', () => {
+    const s = st({ rule: 'to-numpy', shapes: ['1,5,9', '3,-1,4,1,5,9'] });
+    expect(texts(s)).toEqual(['put a size instead of −1 at axis 1, e.g. [3, 1, 4, 1, 5, 9]']);
+    allVerified(s);
+  });
+  it('broadcast pdpd: another axis', () => {
+    expect(texts(st({ rule: 'to-pdpd', shapes: ['3,1', '2,3,6'], axis: 0 }))[0]).toBe('use axis -1');
+  });
+  it('named: another shaping, or rename a dim that only shares a name', () => {
+    expect(texts(st({ rule: 'named', shapes: ['', ''], names: ['X{x1,x2}', 'X{x1}'], shaping: 'exact' })))
+      .toEqual(['use shaping intersection (keep the labels both sides have)', 'use shaping union (an outer join of the labels)']);
+    const s = st({ rule: 'named', shapes: ['2,3', '4'], names: ['X, t', 't'] });
+    expect(texts(s)).toEqual(['if B\'s "t" is a different dimension, rename it to "t_B" (then it broadcasts)']);
+    allVerified(s);
+  });
+  it('nothing for a success or an unparsed input', () => {
+    const ok = st({});
+    expect(suggest(ok, plan(ok), tc)).toEqual([]);
+    expect(suggest(st({ shapes: ['x', '3'] }), { ok: false, error: { code: 'INVALID_SHAPE' } }, tc)).toEqual([]);
+  });
+  it('never shows an unverified suggestion (random failing pairs, every rule)', () => {
+    let seed = 7;
+    const rnd = (n) => { // mulberry32
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const dims = [1, 1, 2, 3, 4];
+    const shape = () => Array.from({ length: rnd(4) }, () => dims[rnd(dims.length)]);
+    let failures = 0;
+    for (let i = 0; i < 150; i++) {
+      const rule = RULES[rnd(RULES.length)].value;
+      const a = shape();
+      const b = shape();
+      const s = st({ rule, shapes: [shapeToText(a), shapeToText(b)], axis: rnd(4) - 1, mapping: a.map((_, k) => k).join(', '), names: [a.map((_, k) => 'xyz'[k]).join(','), b.map((_, k) => 'zyx'[k]).join(',')] });
+      const r = plan(s);
+      if (!r.ok) { failures++; allVerified(s); }
+    }
+    expect(failures).toBeGreaterThan(30);
+  });
+  it('candidate reshapes keep data order: only 1s move', () => {
+    expect(reshapeCandidates([3], 2)).toEqual([[3, 1], [1, 3]]);
+    for (const c of reshapeCandidates([2, 1, 3], 4)) expect(c.filter((d) => d !== 1)).toEqual([2, 3]);
+  });
+});
+
+describe('examples from the spec', () => {
+  const expected = {
+    numpy: '[8, 7, 6, 5]',
+    'numpy-small': '[2, 2, 3]',
+    clash: null,
+    pdpd: '[2, 3, 4, 5]',
+    explicit: '[1, 16, 50, 50]',
+    'explicit-small': '[2, 3, 3]',
+    bidirectional: '[2, 3, 6]',
+    mindspore: '[3, 1, 5, 6]',
+    named: '[2, 2]',
+    dynamic: '[?, 3, 2..224, 2..128]',
+  };
+  it.each(EXAMPLES.map((e) => [e.id, e]))('%s', (id, e) => {
+    const r = plan(exampleState(e));
+    if (expected[id] === null) {
+      expect(r.ok).toBe(false);
+      expect(r.error.message).toContain('axis 0 has 3 vs 4');
+    } else {
+      expect(r.ok).toBe(true);
+      expect(formatShape(r.shape)).toBe(expected[id]);
+    }
+  });
+});

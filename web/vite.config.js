@@ -1,0 +1,28 @@
+// Vite config for the broadcast explorer (web/). The page imports the library
+// as `tensorcast`, aliased to the built browser entry in dist/ (scripts/build.mjs
+// makes it); the glue's `new URL('tensorcast.wasm', import.meta.url)` makes Vite
+// emit the .wasm as an asset beside the bundle.
+import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const web = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(web, '..');
+
+export default defineConfig({
+  root: web,
+  base: './',
+  publicDir: path.join(web, 'public'),
+  logLevel: 'warn',
+  resolve: {
+    alias: { tensorcast: path.join(root, 'dist', 'index.js') },
+  },
+  build: {
+    outDir: path.join(root, 'build', 'web'),
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0, // never inline the .wasm as a data: URL
+    modulePreload: { polyfill: false }, // no inline or injected scripts: the CSP allows 'self' only
+    reportCompressedSize: false,
+  },
+});
