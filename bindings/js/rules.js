@@ -131,9 +131,18 @@ function makeError(ctx, st, h, p) {
 
 // ---- calls -------------------------------------------------------------------
 
+// Each operand costs the engine a plan entry (~2 KB, more in an explain
+// response); millions of them would exhaust the wasm heap, which an instance
+// cannot survive. No real broadcast comes near this bound.
+const MAX_OPERANDS = 65536;
+
 function callNumpy(shapes, detail) {
   const M = mod();
   const n = shapes.length;
+  if (n > MAX_OPERANDS) {
+    throw new BroadcastError(`cannot broadcast ${n} shapes in one call: at most ${MAX_OPERANDS}`,
+      { code: 'TOO_LARGE', shapes, axis: null, dims: null });
+  }
   let need = 0;
   for (let k = 0; k < n; k++) need += shapeCost(shapes[k]);
   for (;;) {
@@ -230,7 +239,7 @@ function checkMapping(m, ctx) {
   for (let i = 0; i < m.length; i++) {
     const v = m[i];
     if (typeof v !== 'number' || !Number.isInteger(v)) {
-      throw new BroadcastError(`${head(ctx)}: axesMapping[${i}] = ${typeof v === 'string' ? JSON.stringify(v) : String(v)} is not an integer axis`,
+      throw new BroadcastError(`${head(ctx)}: axesMapping[${i}] = ${typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : String(v)} is not an integer axis`,
         { code: 'INVALID_AXES_MAPPING', shapes: ctx.shapes, axis: null, dims: null });
     }
     out[i] = v;
@@ -316,7 +325,7 @@ function checkNamed(t, which) {
   }
   if (coords) {
     for (const k of Object.keys(coords)) {
-      if (!dims.includes(k)) throw new BroadcastError(`namedBroadcastShape: ${which}.coords names "${k}", which is not one of its dims`, { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
+      if (!dims.some((d) => String(d) === k)) throw new BroadcastError(`namedBroadcastShape: ${which}.coords names "${k}", which is not one of its dims`, { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
     }
   }
   return { dims, sizes, labels };
@@ -563,6 +572,15 @@ export function explain(request) {
     return explainInner(request);
   } catch (e) {
     const error = e instanceof BroadcastError ? e.toJSON() : { name: e?.name ?? 'Error', code: null, message: String(e?.message ?? e), shapes: [], axis: null, dims: null };
-    return { ok: false, rule: request && typeof request === 'object' ? request.rule ?? 'numpy' : null, shape: null, rank: null, static: false, size: null, operands: [], axes: [], loop: null, error };
+    let rule = null;
+    try { rule = request && typeof request === 'object' ? request.rule ?? 'numpy' : null; } catch { /* a throwing getter: no rule to report */ }
+    return { ok: false, rule, shape: null, rank: null, static: false, size: null, operands: [], axes: [], loop: null, error };
   }
 }
+
+/** Internal: the data API (data.js) plans through these; not re-exported by the package. */
+export const internal = {
+  TYPES, MODES, SHAPING, callNumpy, callBinary, callNamed, throwIfFailed, outShape, prepareTo,
+  checkOptions, checkAxis, resolveType, checkNamed, resolveShaping, readNamedAxes, namedResult,
+  describeNamed, namedOutNames, operandName,
+};

@@ -11,7 +11,9 @@
 // Response (tc_out):
 //   status, then on Ok:     out shape
 //            on error:      axis, operand_a, operand_b, dim_a(lo,hi), dim_b(lo,hi), detail
-//   then, when `detail` is set: the plan (see write_plan) — also on error, best-effort.
+//   then, when `detail` is 1: the plan (see write_plan) — also on error, best-effort.
+// `detail` 0 computes the output shape only; 2 computes the whole plan (strides,
+// loop) without writing it, for a data call that runs it next.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 
@@ -20,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "abi.hpp"
 #include "rules/rules.hpp"
 
 using namespace tc;
@@ -27,6 +30,9 @@ using namespace tc;
 namespace {
 
 constexpr int kInitialScratch = 8192;  // doubles
+// Most operands one §1 call may have (bindings/js/rules.js MAX_OPERANDS): each
+// costs a Shape and an OperandPlan, and a failed allocation would abort.
+constexpr int kMaxOperands = 65536;
 
 std::vector<double> g_in(kInitialScratch);
 std::vector<double> g_out(kInitialScratch);
@@ -147,7 +153,7 @@ int respond(Status s, int detail) {
     w.raw_dim(g_err.dim_b);
     w.put(g_err.detail);
   }
-  if (detail) write_plan(w, g_plan);
+  if (detail == 1) write_plan(w, g_plan);
   return w.ok ? static_cast<int>(s) : -1;  // -1: response did not fit (JS grows and retries)
 }
 
@@ -162,6 +168,11 @@ Shape g_shapes_small[8];
 std::vector<Shape> g_shapes_big;
 
 }  // namespace
+
+// The last plan, for the data exports (data_abi.cpp) that run it.
+Plan& abi_plan() { return g_plan; }
+NamedPlan& abi_named_plan() { return g_named; }
+Error& abi_error() { return g_err; }
 
 extern "C" {
 
@@ -178,10 +189,15 @@ EMSCRIPTEN_KEEPALIVE void tc_reserve(int in_doubles, int out_doubles) {
 
 // §1: `n` shapes in the request.
 EMSCRIPTEN_KEEPALIVE int tc_numpy(int n, int in_len, int detail) {
-  g_plan.shape_only = !detail;
+  g_plan.shape_only = detail == 0;
   Reader r{g_in.data(), g_in.data() + (in_len < 0 ? 0 : in_len)};
   Shape* shapes = g_shapes_small;
   if (n < 0) return respond(bad_request(), detail);
+  if (n > kMaxOperands) {
+    bad_request();
+    g_err.code = Status::TooLarge;
+    return respond(Status::TooLarge, detail);
+  }
   if (n > 8) {
     g_shapes_big.resize(static_cast<size_t>(n));
     shapes = g_shapes_big.data();
@@ -201,7 +217,7 @@ EMSCRIPTEN_KEEPALIVE int tc_numpy(int n, int in_len, int detail) {
 // followed by the mapping: length (-1 = unknown) and entries).
 // rule: 0 none, 1 pdpd, 2 to_numpy, 3 to_explicit, 4 to_bidirectional, 5 to_pdpd
 EMSCRIPTEN_KEEPALIVE int tc_binary(int rule, double axis, int in_len, int detail) {
-  g_plan.shape_only = !detail;
+  g_plan.shape_only = detail == 0;
   Reader r{g_in.data(), g_in.data() + (in_len < 0 ? 0 : in_len)};
   Shape a, b;
   const bool ok_a = read_shape(r, a);
@@ -257,7 +273,7 @@ EMSCRIPTEN_KEEPALIVE int tc_binary(int rule, double axis, int in_len, int detail
 // size, left_axis, right_axis, labeled, n, labels[n], left_index[n],
 // right_index[n]) and the plan when `detail`.
 EMSCRIPTEN_KEEPALIVE int tc_named(int shaping, int in_len, int detail) {
-  g_plan.shape_only = !detail;
+  g_plan.shape_only = detail == 0;
   Reader r{g_in.data(), g_in.data() + (in_len < 0 ? 0 : in_len)};
   NamedShape s[2];
   for (auto& ns : s) {
@@ -304,7 +320,7 @@ EMSCRIPTEN_KEEPALIVE int tc_named(int shaping, int in_len, int detail) {
   Writer probe{g_out.data(), g_out.data() + g_out.size()};
   probe.put(0);
   probe.shape(g_plan.out);
-  if (detail) write_plan(probe, g_plan);
+  if (detail == 1) write_plan(probe, g_plan);
   w.p = probe.p;
   w.put(static_cast<double>(g_named.axes.size()));
   for (const auto& ax : g_named.axes) {

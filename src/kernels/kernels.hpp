@@ -1,0 +1,58 @@
+// Element-wise kernels: one naming grammar, one registry.
+//
+//   <dtype>_<op>_<form>__<isa>     e.g. f32_add_vs__wasmsimd, i32_div_vv__scalar
+//   form: vv = both operands contiguous, vs = second operand is one element
+//         (a scalar along the row), sv = first operand is one element.
+//   isa:  scalar = the reference (the test oracle and the fallback),
+//         wasmsimd = SIMD128 (wasm build only, where it exists).
+//
+// The registry (kernel_registry) lists every kernel of the build; dispatch
+// (find_kernel), the tests and the benchmarks all read it. Tails: SIMD kernels
+// run whole vectors and finish the last (n % lanes) elements with the scalar
+// reference's element function, so every length is exact.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tc {
+
+// Same order as the JS dtype table (bindings/js/data.js).
+enum class DType : int { f32, f64, i8, u8, u8c, i16, u16, i32, u32, i64, u64, count };
+enum class Op : int {
+  add, sub, mul, div, rem, pow, minimum, maximum,
+  equal, not_equal, less, less_equal, greater, greater_equal,
+  logical_and, logical_or, logical_xor,
+  bitwise_and, bitwise_or, bitwise_xor,
+  count
+};
+enum class Form : int { vv, vs, sv, count };
+
+using BinaryKernel = void (*)(const void* a, const void* b, void* out, size_t n);
+
+struct KernelInfo {
+  const char* name;  // the grammar above
+  DType dtype;
+  Op op;
+  Form form;
+  bool simd;
+  BinaryKernel fn;
+};
+
+// Every kernel of this build (references first, then SIMD ones).
+const KernelInfo* kernel_registry(size_t* count);
+
+// The kernel dispatch uses: SIMD where the build has one, else the reference.
+// nullptr when the (dtype, op) pair is not defined (bitwise on floats).
+BinaryKernel find_kernel(DType dt, Op op, Form form);
+// The scalar reference, always.
+BinaryKernel find_reference(DType dt, Op op, Form form);
+
+size_t dtype_size(DType dt);
+// Comparisons and logical ops produce uint8 0/1.
+bool op_yields_bool(Op op);
+bool op_defined(DType dt, Op op);
+const char* dtype_name(DType dt);
+const char* op_name(Op op);
+
+}  // namespace tc

@@ -1,0 +1,195 @@
+// SIMD128 kernels (wasm build only). Same section order as kernels_scalar.cpp:
+// element loop, table. Each kernel runs whole 16-byte vectors and finishes the
+// tail with the reference's element function (scalar_ops.hpp), so results
+// agree with the reference for every length.
+#include <wasm_simd128.h>
+
+#include <array>
+#include <utility>
+
+#include "scalar_ops.hpp"
+
+namespace tc {
+
+namespace {
+
+template <typename T>
+v128_t splat(T x) {
+  if constexpr (std::is_same_v<T, float>) return wasm_f32x4_splat(x);
+  else if constexpr (std::is_same_v<T, double>) return wasm_f64x2_splat(x);
+  else if constexpr (sizeof(T) == 1) return wasm_i8x16_splat(static_cast<int8_t>(x));
+  else if constexpr (sizeof(T) == 2) return wasm_i16x8_splat(static_cast<int16_t>(x));
+  else if constexpr (sizeof(T) == 4) return wasm_i32x4_splat(static_cast<int32_t>(x));
+  else return wasm_i64x2_splat(static_cast<int64_t>(x));
+}
+
+// Lane-wise "x != 0" mask (NaN counts as non-zero, -0 as zero).
+template <DType D>
+v128_t nonzero(v128_t x) {
+  using T = typename Storage<D>::T;
+  if constexpr (D == DType::f32) return wasm_f32x4_ne(x, wasm_f32x4_splat(0));
+  else if constexpr (D == DType::f64) return wasm_f64x2_ne(x, wasm_f64x2_splat(0));
+  else if constexpr (sizeof(T) == 1) return wasm_i8x16_ne(x, wasm_i8x16_splat(0));
+  else if constexpr (sizeof(T) == 2) return wasm_i16x8_ne(x, wasm_i16x8_splat(0));
+  else if constexpr (sizeof(T) == 4) return wasm_i32x4_ne(x, wasm_i32x4_splat(0));
+  else return wasm_i64x2_ne(x, wasm_i64x2_splat(0));
+}
+
+// Which (dtype, op) pairs have a vector form. Everything else uses the reference.
+template <DType D, Op op>
+constexpr bool has_vop() {
+  using T = typename Storage<D>::T;
+  constexpr bool F = is_float_dtype(D);
+  constexpr bool I64 = sizeof(T) == 8 && !F;
+  switch (op) {
+    case Op::add: case Op::sub: return true;
+    case Op::mul: return F || (sizeof(T) >= 2 && D != DType::u8c);
+    case Op::div: return F;
+    case Op::minimum: case Op::maximum: return !I64;
+    case Op::equal: case Op::not_equal: return true;
+    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: return D != DType::u64;
+    case Op::logical_and: case Op::logical_or: case Op::logical_xor: return true;
+    case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: return !F;
+    default: return false;
+  }
+}
+
+#define TC_BY_TYPE(vf32, vf64, vi8, vu8, vi16, vu16, vi32, vu32, vi64, vu64) \
+  if constexpr (D == DType::f32) return vf32;                             \
+  else if constexpr (D == DType::f64) return vf64;                        \
+  else if constexpr (D == DType::i8) return vi8;                          \
+  else if constexpr (D == DType::u8 || D == DType::u8c) return vu8;       \
+  else if constexpr (D == DType::i16) return vi16;                        \
+  else if constexpr (D == DType::u16) return vu16;                        \
+  else if constexpr (D == DType::i32) return vi32;                        \
+  else if constexpr (D == DType::u32) return vu32;                        \
+  else if constexpr (D == DType::i64) return vi64;                        \
+  else return vu64;
+
+template <DType D, Op op>
+v128_t vop(v128_t a, v128_t b) {
+  if constexpr (op == Op::add) {
+    if constexpr (D == DType::u8c) return wasm_u8x16_add_sat(a, b);
+    else { TC_BY_TYPE(wasm_f32x4_add(a, b), wasm_f64x2_add(a, b), wasm_i8x16_add(a, b), wasm_i8x16_add(a, b), wasm_i16x8_add(a, b), wasm_i16x8_add(a, b), wasm_i32x4_add(a, b), wasm_i32x4_add(a, b), wasm_i64x2_add(a, b), wasm_i64x2_add(a, b)) }
+  } else if constexpr (op == Op::sub) {
+    if constexpr (D == DType::u8c) return wasm_u8x16_sub_sat(a, b);
+    else { TC_BY_TYPE(wasm_f32x4_sub(a, b), wasm_f64x2_sub(a, b), wasm_i8x16_sub(a, b), wasm_i8x16_sub(a, b), wasm_i16x8_sub(a, b), wasm_i16x8_sub(a, b), wasm_i32x4_sub(a, b), wasm_i32x4_sub(a, b), wasm_i64x2_sub(a, b), wasm_i64x2_sub(a, b)) }
+  } else if constexpr (op == Op::mul) {
+    TC_BY_TYPE(wasm_f32x4_mul(a, b), wasm_f64x2_mul(a, b), a, a, wasm_i16x8_mul(a, b), wasm_i16x8_mul(a, b), wasm_i32x4_mul(a, b), wasm_i32x4_mul(a, b), wasm_i64x2_mul(a, b), wasm_i64x2_mul(a, b))
+  } else if constexpr (op == Op::div) {
+    TC_BY_TYPE(wasm_f32x4_div(a, b), wasm_f64x2_div(a, b), a, a, a, a, a, a, a, a)
+  } else if constexpr (op == Op::minimum) {
+    TC_BY_TYPE(wasm_f32x4_min(a, b), wasm_f64x2_min(a, b), wasm_i8x16_min(a, b), wasm_u8x16_min(a, b), wasm_i16x8_min(a, b), wasm_u16x8_min(a, b), wasm_i32x4_min(a, b), wasm_u32x4_min(a, b), a, a)
+  } else if constexpr (op == Op::maximum) {
+    TC_BY_TYPE(wasm_f32x4_max(a, b), wasm_f64x2_max(a, b), wasm_i8x16_max(a, b), wasm_u8x16_max(a, b), wasm_i16x8_max(a, b), wasm_u16x8_max(a, b), wasm_i32x4_max(a, b), wasm_u32x4_max(a, b), a, a)
+  } else if constexpr (op == Op::equal) {
+    TC_BY_TYPE(wasm_f32x4_eq(a, b), wasm_f64x2_eq(a, b), wasm_i8x16_eq(a, b), wasm_i8x16_eq(a, b), wasm_i16x8_eq(a, b), wasm_i16x8_eq(a, b), wasm_i32x4_eq(a, b), wasm_i32x4_eq(a, b), wasm_i64x2_eq(a, b), wasm_i64x2_eq(a, b))
+  } else if constexpr (op == Op::not_equal) {
+    TC_BY_TYPE(wasm_f32x4_ne(a, b), wasm_f64x2_ne(a, b), wasm_i8x16_ne(a, b), wasm_i8x16_ne(a, b), wasm_i16x8_ne(a, b), wasm_i16x8_ne(a, b), wasm_i32x4_ne(a, b), wasm_i32x4_ne(a, b), wasm_i64x2_ne(a, b), wasm_i64x2_ne(a, b))
+  } else if constexpr (op == Op::less) {
+    TC_BY_TYPE(wasm_f32x4_lt(a, b), wasm_f64x2_lt(a, b), wasm_i8x16_lt(a, b), wasm_u8x16_lt(a, b), wasm_i16x8_lt(a, b), wasm_u16x8_lt(a, b), wasm_i32x4_lt(a, b), wasm_u32x4_lt(a, b), wasm_i64x2_lt(a, b), a)
+  } else if constexpr (op == Op::less_equal) {
+    TC_BY_TYPE(wasm_f32x4_le(a, b), wasm_f64x2_le(a, b), wasm_i8x16_le(a, b), wasm_u8x16_le(a, b), wasm_i16x8_le(a, b), wasm_u16x8_le(a, b), wasm_i32x4_le(a, b), wasm_u32x4_le(a, b), wasm_i64x2_le(a, b), a)
+  } else if constexpr (op == Op::greater) {
+    TC_BY_TYPE(wasm_f32x4_gt(a, b), wasm_f64x2_gt(a, b), wasm_i8x16_gt(a, b), wasm_u8x16_gt(a, b), wasm_i16x8_gt(a, b), wasm_u16x8_gt(a, b), wasm_i32x4_gt(a, b), wasm_u32x4_gt(a, b), wasm_i64x2_gt(a, b), a)
+  } else if constexpr (op == Op::greater_equal) {
+    TC_BY_TYPE(wasm_f32x4_ge(a, b), wasm_f64x2_ge(a, b), wasm_i8x16_ge(a, b), wasm_u8x16_ge(a, b), wasm_i16x8_ge(a, b), wasm_u16x8_ge(a, b), wasm_i32x4_ge(a, b), wasm_u32x4_ge(a, b), wasm_i64x2_ge(a, b), a)
+  } else if constexpr (op == Op::logical_and) {
+    return wasm_v128_and(nonzero<D>(a), nonzero<D>(b));
+  } else if constexpr (op == Op::logical_or) {
+    return wasm_v128_or(nonzero<D>(a), nonzero<D>(b));
+  } else if constexpr (op == Op::logical_xor) {
+    return wasm_v128_xor(nonzero<D>(a), nonzero<D>(b));
+  } else if constexpr (op == Op::bitwise_and) {
+    return wasm_v128_and(a, b);
+  } else if constexpr (op == Op::bitwise_or) {
+    return wasm_v128_or(a, b);
+  } else {
+    return wasm_v128_xor(a, b);
+  }
+}
+#undef TC_BY_TYPE
+
+// K lane masks of K-byte lanes (16 elements in all) -> 16 bytes of 0 / 0xFF.
+template <size_t K>
+v128_t narrow_masks(const v128_t* m) {
+  if constexpr (K == 1) return m[0];
+  else if constexpr (K == 2) return wasm_i8x16_narrow_i16x8(m[0], m[1]);
+  else if constexpr (K == 4) {
+    return wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(m[0], m[1]), wasm_i16x8_narrow_i32x4(m[2], m[3]));
+  } else {
+    // 64-bit masks: keep the low half of each lane, then narrow as 32-bit.
+    v128_t q[4];
+    for (int k = 0; k < 4; ++k) q[k] = wasm_i32x4_shuffle(m[2 * k], m[2 * k + 1], 0, 2, 4, 6);
+    return narrow_masks<4>(q);
+  }
+}
+
+// The last n % lanes elements: the reference kernel on the remainder.
+template <DType D, Op op, Form f, typename T, typename O>
+void tail(const T* a, const T* b, O* o, size_t i, size_t n) {
+  find_reference(D, op, f)(f == Form::sv ? a : a + i, f == Form::vs ? b : b + i, o + i, n - i);
+}
+
+// ---- element loop --------------------------------------------------------------
+template <DType D, Op op, Form f>
+void simd_kernel(const void* pa, const void* pb, void* po, size_t n) {
+  using T = typename Storage<D>::T;
+  constexpr size_t L = 16 / sizeof(T);
+  const T* a = static_cast<const T*>(pa);
+  const T* b = static_cast<const T*>(pb);
+  const v128_t sa = f == Form::sv ? splat<T>(a[0]) : wasm_i32x4_splat(0);
+  const v128_t sb = f == Form::vs ? splat<T>(b[0]) : wasm_i32x4_splat(0);
+  size_t i = 0;
+  if constexpr (!is_bool_op(op)) {
+    T* o = static_cast<T*>(po);
+    for (; i + L <= n; i += L) {
+      const v128_t x = f == Form::sv ? sa : wasm_v128_load(a + i);
+      const v128_t y = f == Form::vs ? sb : wasm_v128_load(b + i);
+      wasm_v128_store(o + i, vop<D, op>(x, y));
+    }
+    if (i < n) tail<D, op, f>(a, b, o, i, n);
+  } else {
+    uint8_t* o = static_cast<uint8_t*>(po);
+    constexpr size_t K = sizeof(T);
+    const v128_t one = wasm_i8x16_splat(1);
+    for (; i + 16 <= n; i += 16) {
+      v128_t m[K];
+      for (size_t k = 0; k < K; ++k) {
+        const v128_t x = f == Form::sv ? sa : wasm_v128_load(a + i + k * L);
+        const v128_t y = f == Form::vs ? sb : wasm_v128_load(b + i + k * L);
+        m[k] = vop<D, op>(x, y);
+      }
+      wasm_v128_store(o + i, wasm_v128_and(narrow_masks<K>(m), one));
+    }
+    if (i < n) tail<D, op, f>(a, b, o, i, n);
+  }
+}
+
+}  // namespace
+
+// ---- table: [dtype][op][form], nullptr where there is no vector form ------------
+constexpr size_t kOps = static_cast<size_t>(Op::count);
+constexpr size_t kForms = static_cast<size_t>(Form::count);
+constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps * kForms;
+
+template <size_t I>
+constexpr BinaryKernel simd_entry() {
+  constexpr DType D = static_cast<DType>(I / (kOps * kForms));
+  constexpr Op O = static_cast<Op>((I / kForms) % kOps);
+  constexpr Form F = static_cast<Form>(I % kForms);
+  if constexpr (!defined_for(D, O) || !has_vop<D, O>()) return nullptr;
+  else return &simd_kernel<D, O, F>;
+}
+
+template <size_t... I>
+constexpr std::array<BinaryKernel, kEntries> make_simd_table(std::index_sequence<I...>) {
+  return {simd_entry<I>()...};
+}
+
+const BinaryKernel* simd_table() {
+  static constexpr std::array<BinaryKernel, kEntries> table = make_simd_table(std::make_index_sequence<kEntries>{});
+  return table.data();
+}
+
+}  // namespace tc
