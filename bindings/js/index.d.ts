@@ -210,3 +210,5 @@ export interface Explanation {
  * @example explain({ rule: 'pdpd', shapes: [[2, 3, 4, 5], [3, 1]], axis: 1 })
  */
 export declare function explain(request: ExplainRequest): Explanation;
+
+export * from './data.js';

@@ -1,0 +1,227 @@
+// kernels/ — the registry, the element semantics, and the driver over plans.
+// Natively every kernel is a scalar reference; the wasm SIMD kernels are swept
+// against these references by tests/js/kernels.test.js.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kernels/driver.hpp"
+#include "kernels/scalar_ops.hpp"
+#include "test_util.hpp"
+
+namespace {
+
+using namespace tct;
+using tc::DType;
+using tc::Form;
+using tc::Op;
+
+constexpr int kDTypes = static_cast<int>(DType::count);
+constexpr int kOps = static_cast<int>(Op::count);
+
+TEST(KernelRegistry, EveryDefinedPairHasAllThreeForms) {
+  size_t n = 0;
+  const tc::KernelInfo* k = tc::kernel_registry(&n);
+  ASSERT_GT(n, 0u);
+  std::set<std::string> names;
+  for (size_t i = 0; i < n; ++i) names.insert(k[i].name);
+  EXPECT_EQ(names.size(), n) << "kernel names are unique";
+  for (int d = 0; d < kDTypes; ++d)
+    for (int o = 0; o < kOps; ++o)
+      for (const char* f : {"vv", "vs", "sv"}) {
+        const auto dt = static_cast<DType>(d);
+        const auto op = static_cast<Op>(o);
+        const std::string name = std::string(tc::dtype_name(dt)) + "_" + tc::op_name(op) + "_" + f + "__scalar";
+        EXPECT_EQ(names.count(name) == 1, tc::op_defined(dt, op)) << name;
+      }
+  EXPECT_EQ(tc::find_kernel(DType::f32, Op::bitwise_and, Form::vv), nullptr);
+  EXPECT_NE(tc::find_kernel(DType::i32, Op::bitwise_and, Form::vv), nullptr);
+}
+
+// Sweep one kernel against element-by-element calls of the same semantics.
+template <DType D, Op op>
+void sweep_one() {
+  using T = typename tc::Storage<D>::T;
+  using O = tc::OutT<D, op>;
+  std::mt19937 rng(1234 + static_cast<int>(D) * 31 + static_cast<int>(op));
+  for (Form f : {Form::vv, Form::vs, Form::sv}) {
+    const tc::BinaryKernel k = tc::find_kernel(D, op, f);
+    ASSERT_NE(k, nullptr);
+    for (size_t n = 1; n <= 3 * 16 + 1; ++n) {
+      std::vector<T> a(n), b(n);
+      for (size_t i = 0; i < n; ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+          a[i] = static_cast<T>(std::uniform_real_distribution<double>(-8, 8)(rng));
+          b[i] = static_cast<T>(std::uniform_real_distribution<double>(-8, 8)(rng));
+        } else {
+          a[i] = static_cast<T>(rng() % 17) - static_cast<T>(std::is_signed_v<T> ? 8 : 0);
+          b[i] = static_cast<T>(rng() % 7) - static_cast<T>(std::is_signed_v<T> ? 3 : 0);
+        }
+      }
+      std::vector<O> out(n), want(n);
+      k(a.data(), b.data(), out.data(), n);
+      for (size_t i = 0; i < n; ++i)
+        want[i] = tc::ops::apply<D, op>(f == Form::sv ? a[0] : a[i], f == Form::vs ? b[0] : b[i]);
+      ASSERT_EQ(0, std::memcmp(out.data(), want.data(), n * sizeof(O)))
+          << tc::dtype_name(D) << " " << tc::op_name(op) << " form " << static_cast<int>(f) << " n " << n;
+    }
+  }
+}
+
+template <DType D, int O = 0>
+void sweep_dtype() {
+  if constexpr (O < kOps) {
+    if constexpr (tc::defined_for(D, static_cast<Op>(O))) sweep_one<D, static_cast<Op>(O)>();
+    sweep_dtype<D, O + 1>();
+  }
+}
+
+TEST(KernelSweep, EveryKernelEveryLengthMatchesTheElementSemantics) {
+  sweep_dtype<DType::f32>();
+  sweep_dtype<DType::f64>();
+  sweep_dtype<DType::i8>();
+  sweep_dtype<DType::u8>();
+  sweep_dtype<DType::u8c>();
+  sweep_dtype<DType::i16>();
+  sweep_dtype<DType::u16>();
+  sweep_dtype<DType::i32>();
+  sweep_dtype<DType::u32>();
+  sweep_dtype<DType::i64>();
+  sweep_dtype<DType::u64>();
+}
+
+TEST(ElementSemantics, IntegersWrapClampedClampsDivisionNeverTraps) {
+  using tc::ops::apply;
+  EXPECT_EQ((apply<DType::i8, Op::add>(127, 1)), -128);
+  EXPECT_EQ((apply<DType::u8, Op::sub>(0, 1)), 255);
+  EXPECT_EQ((apply<DType::u8c, Op::add>(200, 100)), 255);
+  EXPECT_EQ((apply<DType::u8c, Op::sub>(5, 10)), 0);
+  EXPECT_EQ((apply<DType::u8c, Op::mul>(16, 16)), 255);
+  EXPECT_EQ((apply<DType::i32, Op::div>(7, 0)), 0);
+  EXPECT_EQ((apply<DType::i32, Op::div>(-7, 2)), -3);
+  EXPECT_EQ((apply<DType::i32, Op::div>(INT32_MIN, -1)), INT32_MIN);
+  EXPECT_EQ((apply<DType::i64, Op::div>(INT64_MIN, -1)), INT64_MIN);
+  EXPECT_EQ((apply<DType::i32, Op::rem>(-7, 2)), -1);
+  EXPECT_EQ((apply<DType::i32, Op::rem>(7, 0)), 0);
+  EXPECT_EQ((apply<DType::i32, Op::rem>(INT32_MIN, -1)), 0);
+  EXPECT_EQ((apply<DType::i16, Op::mul>(300, 300)), static_cast<int16_t>(90000));
+  EXPECT_EQ((apply<DType::i32, Op::pow>(3, 40)), static_cast<int32_t>(static_cast<uint32_t>(12157665459056928801ull)));
+  EXPECT_EQ((apply<DType::i32, Op::pow>(2, -1)), 0);
+  EXPECT_EQ((apply<DType::i32, Op::pow>(-1, -3)), -1);
+  EXPECT_EQ((apply<DType::u8c, Op::pow>(2, 9)), 255);
+}
+
+TEST(ElementSemantics, FloatMinMaxPropagateNaNAndOrderSignedZeros) {
+  using tc::ops::apply;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(apply<DType::f32, Op::minimum>(nan, 1.f)));
+  EXPECT_TRUE(std::isnan(apply<DType::f32, Op::maximum>(1.f, nan)));
+  EXPECT_TRUE(std::signbit(apply<DType::f32, Op::minimum>(0.f, -0.f)));
+  EXPECT_FALSE(std::signbit(apply<DType::f32, Op::maximum>(-0.f, 0.f)));
+  EXPECT_EQ((apply<DType::f32, Op::logical_and>(nan, 1.f)), 1);
+  EXPECT_EQ((apply<DType::f64, Op::not_equal>(nan, nan)), 1);
+  EXPECT_EQ((apply<DType::f64, Op::equal>(nan, nan)), 0);
+  EXPECT_EQ((apply<DType::f64, Op::rem>(-5.5, 2)), -1.5);
+}
+
+// ---- the driver over real plans, against a naive index loop -------------------------
+std::vector<i64> own_strides(const Shape& s) {
+  std::vector<i64> st(static_cast<size_t>(s.rank));
+  i64 acc = 1;
+  for (int i = s.rank - 1; i >= 0; --i) { st[static_cast<size_t>(i)] = acc; acc *= s.dims[i].lo; }
+  return st;
+}
+
+// Offset of output element `e` in an operand right-aligned to `out`.
+i64 naive_offset(const Shape& out, const Shape& in, i64 e) {
+  const auto st = own_strides(in);
+  i64 off = 0;
+  for (int a = out.rank - 1; a >= 0; --a) {
+    const i64 idx = e % out.dims[a].lo;
+    e /= out.dims[a].lo;
+    const int s = a - (out.rank - in.rank);
+    if (s >= 0 && in.dims[s].lo != 1) off += idx * st[static_cast<size_t>(s)];
+  }
+  return off;
+}
+
+TEST(Driver, RandomNumpyBroadcastsMatchANaiveLoop) {
+  std::mt19937 rng(42);
+  int ran = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int rank = static_cast<int>(rng() % 6);
+    Shape out;
+    for (int i = 0; i < rank; ++i) out.push(D(static_cast<i64>(rng() % 4)));
+    Shape in[2];
+    for (auto& s : in) {
+      const int r = static_cast<int>(rng() % (rank + 1));
+      for (int i = rank - r; i < rank; ++i) s.push(rng() % 3 == 0 ? D(1) : out.dims[i]);
+    }
+    Plan plan;
+    Error err;
+    ASSERT_EQ(tc::broadcast_numpy(in, 2, plan, err), Status::Ok);
+    const i64 n = plan.out_size;
+    std::vector<float> a(static_cast<size_t>(tc::shape_size(in[0]))), b(static_cast<size_t>(tc::shape_size(in[1])));
+    for (auto& v : a) v = static_cast<float>(rng() % 100);
+    for (auto& v : b) v = static_cast<float>(rng() % 100);
+    std::vector<float> got(static_cast<size_t>(n) + 1, -1.f);
+    ASSERT_EQ(tc::run_binary(plan, DType::f32, Op::sub, a.data(), b.data(), got.data()), Status::Ok);
+    for (i64 e = 0; e < n; ++e) {
+      const float want = a[static_cast<size_t>(naive_offset(plan.out, in[0], e))] - b[static_cast<size_t>(naive_offset(plan.out, in[1], e))];
+      ASSERT_EQ(got[static_cast<size_t>(e)], want) << "trial " << trial << " element " << e;
+    }
+    EXPECT_EQ(got[static_cast<size_t>(n)], -1.f) << "wrote past the output";
+    // Materialise operand 0 to the output shape.
+    Plan to;
+    ASSERT_EQ(tc::broadcast_to_numpy(in[0], plan.out, to, err), Status::Ok);
+    std::vector<float> mat(static_cast<size_t>(n));
+    ASSERT_EQ(tc::run_copy(to, sizeof(float), a.data(), mat.data()), Status::Ok);
+    for (i64 e = 0; e < n; ++e) ASSERT_EQ(mat[static_cast<size_t>(e)], a[static_cast<size_t>(naive_offset(plan.out, in[0], e))]);
+    ++ran;
+  }
+  EXPECT_EQ(ran, 400);
+}
+
+TEST(Driver, WhereSelectsWithThreeWayBroadcasting) {
+  // cond [3,1], x [1,4], y [] -> [3,4]
+  const Shape s[3] = {S({3, 1}), S({1, 4}), S({})};
+  Plan plan;
+  Error err;
+  ASSERT_EQ(tc::broadcast_numpy(s, 3, plan, err), Status::Ok);
+  const uint8_t cond[3] = {1, 0, 1};
+  const int32_t x[4] = {1, 2, 3, 4};
+  const int32_t y = -1;
+  int32_t out[12];
+  ASSERT_EQ(tc::run_where(plan, DType::u8, 4, cond, x, &y, out), Status::Ok);
+  const int32_t want[12] = {1, 2, 3, 4, -1, -1, -1, -1, 1, 2, 3, 4};
+  EXPECT_EQ(0, std::memcmp(out, want, sizeof want));
+}
+
+TEST(Driver, PdpdAndNamedPermutedPlansRun) {
+  Plan plan;
+  Error err;
+  // pdpd: A [2,3,2], B [3] at axis 1 -> B stretched over axes 0 and 2
+  ASSERT_EQ(tc::broadcast_pdpd(S({2, 3, 2}), S({3, 1}), 1, plan, err), Status::Ok);
+  std::vector<double> a(12), out(12);
+  for (int i = 0; i < 12; ++i) a[static_cast<size_t>(i)] = i;
+  const double b[3] = {100, 200, 300};
+  ASSERT_EQ(tc::run_binary(plan, DType::f64, Op::add, a.data(), b, out.data()), Status::Ok);
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(out[static_cast<size_t>(i)], i + b[(i / 2) % 3]);
+}
+
+TEST(Driver, RefusesPlansItCannotRun) {
+  Plan plan;
+  Error err;
+  ASSERT_EQ(tc::broadcast_numpy(nullptr, 0, plan, err), Status::Ok);  // zero operands
+  float out[1];
+  EXPECT_EQ(tc::run_binary(plan, DType::f32, Op::add, out, out, out), Status::InvalidShape);
+  const Shape two[2] = {S({2}), S({2})};
+  ASSERT_EQ(tc::broadcast_numpy(two, 2, plan, err), Status::Ok);
+  EXPECT_EQ(tc::run_binary(plan, DType::f32, Op::bitwise_and, out, out, out), Status::DtypeMismatch);
+}
+
+}  // namespace
