@@ -146,6 +146,15 @@ function product(shape) {
 }
 
 function checkStaticShape(shape, what) {
+  // Fast path: a plain array of safe non-negative integers (the common case).
+  if (Array.isArray(shape) && shape.length <= 32) {
+    let ok = true;
+    for (let i = 0; i < shape.length; i++) {
+      const d = shape[i];
+      if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) { ok = false; break; }
+    }
+    if (ok) return shape;
+  }
   checkShape(shape, what, false, [shape]);
   if (shape === '[...]' || Array.prototype.some.call(shape, (d) => typeof d !== 'number')) {
     throw new BroadcastError(`${what} must be static (numbers only) to hold data, got ${formatShape(Array.from(shape))}`,
@@ -171,7 +180,7 @@ function checkData(data, what) {
  */
 export function tensor(data, shape, options) {
   const dt = checkData(data, 'tensor(data)');
-  const s = shape === undefined ? [data.length] : checkStaticShape(shape, 'tensor(shape)');
+  const s = shape === undefined ? [data.length] : checkStaticShape(shape, 'tensor(shape)').slice();
   const n = product(s);
   if (n !== data.length) {
     throw new BroadcastError(`tensor: data has ${data.length} elements but shape ${formatShape(s)} needs ${n}`,
@@ -285,7 +294,8 @@ function checkSize(shape, dt, shapes) {
 
 // Run `exec(outPtr)` into the right destination and package the result.
 function produce(ops, outDt, shape, size, options, exec, extra) {
-  const resident = ops.some((o) => o.resident);
+  let resident = false;
+  for (let k = 0; k < ops.length; k++) if (ops[k].resident) resident = true;
   const dest = options.out !== undefined ? checkOut(options.out, outDt, shape, size) : null;
   if (dest && dest.resident) {
     for (const o of ops) {
