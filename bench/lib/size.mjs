@@ -1,0 +1,81 @@
+// What a page downloads: gzip -9 of each file, summed (as a server sends them).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+
+const gz = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
+
+function files(list) {
+  let raw = 0;
+  let gzip = 0;
+  for (const f of list) {
+    const b = fs.readFileSync(f);
+    raw += b.length;
+    gzip += gz(b);
+  }
+  return { raw, gzip };
+}
+
+/** Minified ESM bundle of `code` (imports resolved from bench/node_modules) via the root's rolldown. */
+async function bundle(root, benchDir, name, code) {
+  const rd = path.join(root, 'node_modules', 'rolldown', 'dist', 'index.mjs');
+  if (!fs.existsSync(rd)) return null;
+  const { rolldown } = await import(pathToFileURL(rd).href);
+  const dir = path.join(benchDir, 'node_modules', '.tensorcast-bench');
+  fs.mkdirSync(dir, { recursive: true });
+  const entry = path.join(dir, `${name}.mjs`);
+  fs.writeFileSync(entry, code);
+  const b = await rolldown({ input: entry, platform: 'browser', logLevel: 'silent' });
+  const out = await b.generate({ format: 'esm', minify: true });
+  await b.close();
+  const js = Buffer.from(out.output[0].code);
+  return { raw: js.length, gzip: gz(js) };
+}
+
+export async function sizes(root, benchDir) {
+  const pkgDir = (p) => path.join(benchDir, 'node_modules', p);
+  const rows = [];
+  const dist = path.join(root, 'dist');
+  const glue = fs.readdirSync(dist).filter((f) => /\.(m?js)$/.test(f) && f !== 'node.js').sort();
+  const tcGlue = files(glue.map((f) => path.join(dist, f)));
+  const tcWasm = files([path.join(dist, 'tensorcast.wasm')]);
+  rows.push({
+    name: 'tensorcast', what: `dist/{${glue.join(',')}} + tensorcast.wasm`,
+    raw: tcGlue.raw + tcWasm.raw, gzip: tcGlue.gzip + tcWasm.gzip, glueGzip: tcGlue.gzip, wasmGzip: tcWasm.gzip,
+  });
+  {
+    const core = path.join(pkgDir('@tensorflow/tfjs-core'), 'dist', 'tf-core.min.js');
+    const be = path.join(pkgDir('@tensorflow/tfjs-backend-wasm'), 'dist');
+    const g = files([core, path.join(be, 'tf-backend-wasm.min.js')]);
+    const wsm = files([path.join(be, 'tfjs-backend-wasm-simd.wasm')]);
+    rows.push({ name: 'tfjs-wasm', what: 'tf-core.min.js + tf-backend-wasm.min.js + tfjs-backend-wasm-simd.wasm', raw: g.raw + wsm.raw, gzip: g.gzip + wsm.gzip, glueGzip: g.gzip, wasmGzip: wsm.gzip });
+  }
+  {
+    const d = path.join(pkgDir('onnxruntime-web'), 'dist');
+    const g = files([path.join(d, 'ort.wasm.min.mjs')]);
+    const wsm = files([path.join(d, 'ort-wasm-simd-threaded.wasm')]);
+    rows.push({ name: 'ort-web', what: 'ort.wasm.min.mjs + ort-wasm-simd-threaded.wasm', raw: g.raw + wsm.raw, gzip: g.gzip + wsm.gzip, glueGzip: g.gzip, wasmGzip: wsm.gzip });
+  }
+  try {
+    const s = await bundle(root, benchDir, 'stdlib', [
+      "import ctor from '@stdlib/ndarray/ctor';",
+      "import broadcastArrays from '@stdlib/ndarray/broadcast-arrays';",
+      "import broadcastArray from '@stdlib/ndarray/broadcast-array';",
+      "import binary from '@stdlib/ndarray/base/binary';",
+      "import assign from '@stdlib/ndarray/base/assign';",
+      "import broadcastShapes from '@stdlib/ndarray/base/broadcast-shapes';",
+      'globalThis.__keep = [ctor, broadcastArrays, broadcastArray, binary, assign, broadcastShapes];',
+    ].join('\n'));
+    if (s) rows.push({ name: '@stdlib/ndarray', what: 'minified bundle of the modules used here (ctor, broadcast-array(s), base/binary, base/assign, base/broadcast-shapes)', ...s, glueGzip: s.gzip, wasmGzip: 0 });
+  } catch (e) {
+    rows.push({ name: '@stdlib/ndarray', what: `bundle failed: ${e.message.split('\n')[0]}` });
+  }
+  try {
+    const s = await bundle(root, benchDir, 'ndarray', "import nd from 'ndarray'; import ops from 'ndarray-ops'; globalThis.__keep = [nd, ops];");
+    if (s) rows.push({ name: 'ndarray-ops', what: 'minified bundle of ndarray + ndarray-ops', ...s, glueGzip: s.gzip, wasmGzip: 0 });
+  } catch (e) {
+    rows.push({ name: 'ndarray-ops', what: `bundle failed: ${e.message.split('\n')[0]}` });
+  }
+  return rows;
+}

@@ -1,0 +1,318 @@
+// `npm run bench`: tensorcast against its peers.
+//
+// One child Node process per workload set (bench/lib/set.mjs) runs tensorcast,
+// every peer and the memory-traffic limit side by side; this script installs
+// what is missing, runs the sets one after another, measures init() in fresh
+// processes and the gzipped download sizes, prints the table as Markdown and
+// writes it to BENCHMARKS.md.
+//
+//   node bench/run.mjs [--quick] [--only=row,small,...] [--clock=min|wall|cpu] [--no-write]
+//
+// --quick: fewer and shorter runs (a smoke test; not for the report).
+// --clock: what the medians and ratios are computed from: per batch, min of
+//          wall and process CPU time (default; see bench/lib/timing.mjs), wall
+//          time, or CPU time. The wall (or, for wall, CPU) median is shown
+//          beside it.
+// --only:  a subset of the sets (ids from bench/lib/workloads.mjs, plus init
+//          and size); BENCHMARKS.md is only written by a full run.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WORKLOADS, describe, numel } from './lib/workloads.mjs';
+import { median } from './lib/timing.mjs';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(benchDir, '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const noWrite = args.includes('--no-write');
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const clockArg = args.find((a) => a.startsWith('--clock='));
+const clock = clockArg ? clockArg.slice(8) : 'min';
+if (!['min', 'cpu', 'wall'].includes(clock)) throw new Error('--clock=min|cpu|wall');
+const otherClock = clock === 'wall' ? 'cpu' : 'wall';
+const only = onlyArg ? new Set(onlyArg.slice(7).split(',')) : null;
+const started = Date.now();
+const log = (...a) => process.stderr.write(`${a.join(' ')}\n`);
+
+// ---- set-up: bench dependencies and dist/ ----------------------------------
+if (!fs.existsSync(path.join(benchDir, 'node_modules', '.package-lock.json'))) {
+  log('installing the peers (npm ci in bench/) ...');
+  // onnxruntime-node's install script would download from a host we cannot
+  // reach; the CPU binary is in the package, so skip it.
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+    cwd: benchDir, stdio: 'inherit', env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
+  });
+  if (r.status !== 0) {
+    log('npm ci in bench/ failed');
+    process.exit(1);
+  }
+}
+{
+  const dist = path.join(root, 'dist');
+  const src = path.join(root, 'bindings', 'js');
+  const missing = !fs.existsSync(path.join(dist, 'node.js'))
+    || fs.readdirSync(src).some((f) => /\.js$/.test(f) && !fs.existsSync(path.join(dist, f)));
+  if (missing) {
+    log('building dist/ ...');
+    const { build } = await import('../scripts/build.mjs');
+    build();
+  }
+}
+
+// ---- the workload sets, one process each -----------------------------------
+const results = [];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tensorcast-bench-'));
+for (const w of WORKLOADS) {
+  if (only && !only.has(w.id)) continue;
+  const file = path.join(tmp, `${w.id}.json`);
+  log(`\n== ${w.id}: ${describe(w)}`);
+  const r = spawnSync(process.execPath, [path.join(benchDir, 'lib', 'set.mjs'), w.id, file, `--clock=${clock}`, ...(quick ? ['--quick'] : [])], {
+    cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (r.status !== 0 || !fs.existsSync(file)) {
+    log(`set ${w.id} failed (exit ${r.status})`);
+    results.push({ id: w.id, title: w.title, description: describe(w), failed: true, unit: w.unit, impls: [] });
+    continue;
+  }
+  results.push(JSON.parse(fs.readFileSync(file, 'utf8')));
+}
+
+// ---- init() in fresh processes ---------------------------------------------
+const INIT_LIBS = ['tensorcast', 'tfjs-wasm', 'ort-web', 'ort-node (native)'];
+const initRuns = quick ? 3 : 9;
+const initSamples = Object.fromEntries(INIT_LIBS.map((l) => [l, []]));
+if (!only || only.has('init')) {
+  log(`\n== init: ${initRuns} fresh processes per library`);
+  for (let i = 0; i < initRuns; i++) {
+    for (const lib of INIT_LIBS) {
+      const r = spawnSync(process.execPath, [path.join(benchDir, 'lib', 'init-child.mjs'), lib], { cwd: root, encoding: 'utf8' });
+      const line = (r.stdout || '').trim().split('\n').pop();
+      try {
+        initSamples[lib].push(JSON.parse(line));
+      } catch {
+        log(`init ${lib} failed: ${(r.stderr || '').split('\n')[0]}`);
+      }
+    }
+  }
+}
+
+// ---- sizes -------------------------------------------------------------------
+let sizeRows = [];
+if (!only || only.has('size')) {
+  const { sizes } = await import('./lib/size.mjs');
+  sizeRows = await sizes(root, benchDir);
+}
+
+// ---- the report --------------------------------------------------------------
+const f3 = (x) => (x === undefined || Number.isNaN(x) ? '—' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
+const fx = (x) => (x === undefined || Number.isNaN(x) ? '—' : `${x.toFixed(2)}×`);
+const spread = (s) => (s && s.median ? `±${(((s.p75 - s.p25) / 2 / s.median) * 100).toFixed(0)}%` : '');
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+const tcInfo = (() => {
+  for (const r of results) {
+    const t = r.impls && r.impls.find((i) => i.name === 'tensorcast');
+    if (t && t.info) return t.info;
+  }
+  return '';
+})();
+const pendingTc = /pending/.test(tcInfo);
+
+const md = [];
+const cpu = os.cpus();
+md.push('# Benchmarks');
+md.push('');
+md.push('tensorcast against its peers. Generated by `npm run bench` (bench/run.mjs); numbers from one run on one machine.');
+md.push('');
+md.push(`- Machine: ${cpu[0] ? cpu[0].model : '?'}, ${cpu.length} cores (shared, noisy), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()} ${os.arch()}`);
+md.push(`- Node ${process.version} (V8 ${process.versions.v8}); date ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`);
+md.push(`- Command: \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` (${((Date.now() - started) / 60000).toFixed(1)} min)${quick ? ' — QUICK MODE: smoke-test numbers, not for citing' : ''}`);
+const opt = results.find((r) => r.options)?.options;
+if (opt) md.push(`- Per set: warm-up ${opt.warmupMs} ms per case, then ${opt.runs} interleaved runs of ~${opt.batchMs} ms batches (ns/call sets: ~${quick ? 5 : 15} ms); medians over runs`);
+md.push(`- Clock: ${{
+  min: 'per batch, the smaller of wall time (process.hrtime.bigint) and the process\'s CPU time (process.cpuUsage, user + system, all threads). Alone on the machine that is the wall time; when another process preempts a batch (the machine is shared), the CPU clock stops and the CPU time is used. The plain wall-clock median is shown beside it.',
+  wall: 'wall time (process.hrtime.bigint); the CPU-time median is shown beside it.',
+  cpu: 'the process\'s CPU time (process.cpuUsage, user + system, all threads); the wall-clock median is shown beside it.',
+}[clock]}`);
+if (pendingTc) md.push(`- **tensorcast rows are pending**: ${tcInfo}`);
+md.push('');
+
+// Targets
+const tgt = [];
+const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+const tcRow = (id) => byId[id] && byId[id].impls.find((i) => i.name === 'tensorcast');
+const verdict = (ok) => (ok === null ? 'pending' : ok ? 'met' : '**not met**');
+function statusOf(id) {
+  const t = tcRow(id);
+  if (!t) return { t: null, why: byId[id] ? 'no row' : 'not run' };
+  if (t.status !== 'ok') return { t: null, why: t.status };
+  return { t };
+}
+// One row per large workload: the three ratio targets.
+const mark = (x, ok) => (x === undefined || Number.isNaN(x) ? '—' : `${fx(x)} ${ok ? '✓' : '✗'}`);
+const perWorkload = [];
+for (const w of WORKLOADS.filter((x) => x.unit === 'elem')) {
+  if (!byId[w.id]) continue;
+  const { t, why } = statusOf(w.id);
+  const f32 = w.dtype === 'float32';
+  const big = numel(w.out) >= 1 << 20;
+  if (!t) {
+    perWorkload.push([w.id, f32 ? why : 'n/t', f32 ? why : 'n/t', big ? why : 'n/t']);
+    continue;
+  }
+  const fw = byId[w.id].fastest;
+  perWorkload.push([
+    w.id,
+    f32 ? mark(t.kernel.xLimit, t.kernel.xLimit <= 1.1) : `${fx(t.kernel.xLimit)} (n/t)`,
+    t.kernel.xWasm === undefined ? '— (no wasm peer)' : `${f32 ? mark(t.kernel.xWasm, t.kernel.xWasm <= 1 / 1.3) : `${fx(t.kernel.xWasm)} (n/t)`} vs ${fw.kernel.wasm}`,
+    t.e2e?.xWasm === undefined ? '— (no wasm peer)' : `${big ? mark(t.e2e.xWasm, t.e2e.xWasm <= 0.4) : `${fx(t.e2e.xWasm)} (n/t)`} vs ${fw.e2e.wasm}`,
+  ]);
+}
+for (const id of ['materialise']) {
+  if (!byId[id]) continue;
+  const { t, why } = statusOf(id);
+  for (const m of ['kernel', 'e2e']) {
+    const x = t && t[m] && t[m].xPlain;
+    tgt.push([`materialise ≥ 1.5× faster than best plain-JS copy (${m})`, id, t ? fx(x) : why, verdict(t && x !== undefined ? x <= 1 / 1.5 : null)]);
+    const y = t && t[m] && t[m].xPlainLoop;
+    if (y !== undefined) tgt.push([`(for reference) materialise vs a plain-JS element loop (${m})`, id, fx(y), y <= 1 / 1.5 ? '≥ 1.5× faster' : 'less than 1.5× faster']);
+  }
+}
+if (byId.small) {
+  const { t, why } = statusOf('small');
+  for (const m of ['kernel', 'e2e']) {
+    tgt.push([`small [3,1]+[1,4] ≤ 300 ns per call (${m})`, 'small', t ? `${f3(t[m].median)} ns` : why, verdict(t ? t[m].median <= 300 : null)]);
+  }
+}
+if (byId.shapes) {
+  const { t, why } = statusOf('shapes');
+  tgt.push(['broadcastShapes of two rank-4 shapes ≤ 300 ns per call', 'shapes', t ? `${f3(t.kernel.median)} ns` : why, verdict(t ? t.kernel.median <= 300 : null)]);
+}
+const tcSize = sizeRows.find((r) => r.name === 'tensorcast');
+if (tcSize) tgt.push(['glue + wasm ≤ 60 KB gzipped', 'size', kb(tcSize.gzip), verdict(tcSize.gzip <= 60 * 1024)]);
+const initMed = (lib) => median(initSamples[lib].map((s) => s.initMs));
+if (initSamples.tensorcast.length) tgt.push(['init() ≤ 30 ms in Node', 'init', `${initMed('tensorcast').toFixed(1)} ms`, verdict(initMed('tensorcast') <= 30)]);
+
+md.push('## Targets');
+md.push('');
+md.push('Ratios are tensorcast ÷ reference, medians of the per-run ratios measured in one process (below 1 = tensorcast faster). ✓ met, ✗ not met, n/t no target for this workload.');
+md.push('');
+md.push('| workload | kernel ÷ limit (target ≤ 1.10×) | kernel ÷ fastest wasm peer (target ≤ 0.77×, i.e. ≥ 1.3× faster) | e2e ÷ fastest wasm peer (target ≤ 0.40×, i.e. ≥ 2.5× faster; 1M-element sets) |');
+md.push('| --- | --- | --- | --- |');
+for (const r of perWorkload) md.push(`| ${r.join(' | ')} |`);
+md.push('');
+md.push('| target | workload | measured | verdict |');
+md.push('| --- | --- | --- | --- |');
+for (const r of tgt) md.push(`| ${r.join(' | ')} |`);
+md.push('');
+
+md.push('## Workloads');
+md.push('');
+md.push(`Per workload set, one Node process. **kernel**: operands resident in the library, output preallocated where the library allows it. **e2e**: JS typed arrays in, a fresh JS typed array out, allocation included. ns/el = median ns per output element (ns/call for the per-call sets) on the ${clock === 'min' ? 'min(wall, CPU)' : clock} clock, ± = half the interquartile range of the runs, ${otherClock} = the ${otherClock}-clock median. ×best = ratio to the fastest JS/wasm peer (every peer but the native ort-node) in the same mode; ×wasm = ratio to the fastest wasm peer (tfjs-wasm, ort-web); ×limit = ratio to the memory-traffic limit in the same mode; all ratios are medians of per-run ratios.`);
+md.push('');
+for (const r of results) {
+  const unit = r.unit === 'call' ? 'ns/call' : 'ns/el';
+  const head = r.unit === 'call' ? '' : ` — ${numel(r.out || []).toLocaleString('en-US')} output elements`;
+  md.push(`### ${r.id}: ${r.description}${head}`);
+  md.push('');
+  if (r.failed) {
+    md.push('_the set failed to run; see the console output_');
+    md.push('');
+    continue;
+  }
+  if (r.note) md.push(`_${r.note}_`), md.push('');
+  const f = r.fastest || {};
+  const oc = otherClock;
+  md.push(`| impl | kernel ${unit} | ${oc} | ×best | ×wasm | ×limit | e2e ${unit} | ${oc} | ×best | ×wasm | ×limit | notes |`);
+  md.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  for (const i of r.impls) {
+    const name = i.name === 'tensorcast' ? '**tensorcast**' : i.name;
+    if (i.status !== 'ok') {
+      md.push(`| ${name} | ${i.status} | | | | | | | | | | ${i.reason} |`);
+      continue;
+    }
+    const k = i.kernel || {};
+    const e = i.e2e;
+    const cells = [
+      `${f3(k.median)} ${spread(k)}`, f3(k.other?.median), fx(k.xPeer), fx(k.xWasm), fx(k.xLimit),
+      e ? `${f3(e.median)} ${spread(e)}` : 'same call', e ? f3(e.other?.median) : '', e ? fx(e.xPeer) : '', e ? fx(e.xWasm) : '', e ? fx(e.xLimit) : '',
+    ];
+    md.push(`| ${name} | ${cells.join(' | ')} | ${i.notes || ''} |`);
+  }
+  if (r.limit) {
+    const L = r.limit;
+    md.push(`| _limit_ | ${f3(L.kernel.median)} ${spread(L.kernel)} | ${f3(L.kernel.other?.median)} | | | 1.00× | ${f3(L.e2e.median)} ${spread(L.e2e)} | ${f3(L.e2e.other?.median)} | | | 1.00× | wasm memory.copy / new Uint8Array + set of ${L.bytes.toLocaleString('en-US')} B (op reads ${L.read.toLocaleString('en-US')} B, writes ${L.write.toLocaleString('en-US')} B) |`);
+  }
+  md.push('');
+  md.push(`Fastest wasm peer: kernel ${f.kernel?.wasm ?? '—'}, e2e ${f.e2e?.wasm ?? '—'}; fastest JS/wasm peer: kernel ${f.kernel?.peer ?? '—'}, e2e ${f.e2e?.peer ?? '—'}.`);
+  md.push('');
+}
+
+if (initSamples.tensorcast.length) {
+  md.push('## init()');
+  md.push('');
+  md.push(`Fresh Node process per sample, ${initRuns} samples, medians. import = loading the modules; init = from there until the library can compute (tensorcast \`init()\`; tfjs \`setBackend('wasm')\` + \`ready()\`; ORT the first \`InferenceSession.create\` of a one-node model).`);
+  md.push('');
+  md.push('| library | import ms | init ms | import + init ms |');
+  md.push('| --- | ---: | ---: | ---: |');
+  for (const lib of INIT_LIBS) {
+    const s = initSamples[lib];
+    if (!s.length) {
+      md.push(`| ${lib} | failed | | |`);
+      continue;
+    }
+    md.push(`| ${lib} | ${median(s.map((x) => x.importMs)).toFixed(1)} | ${median(s.map((x) => x.initMs)).toFixed(1)} | ${median(s.map((x) => x.importMs + x.initMs)).toFixed(1)} |`);
+  }
+  md.push('');
+}
+
+if (sizeRows.length) {
+  md.push('## Download size');
+  md.push('');
+  md.push('gzip -9 of each file, summed.');
+  md.push('');
+  md.push('| library | glue gz | wasm gz | total gz | total raw | files |');
+  md.push('| --- | ---: | ---: | ---: | ---: | --- |');
+  for (const s of sizeRows) {
+    if (s.gzip === undefined) md.push(`| ${s.name} | | | — | | ${s.what} |`);
+    else md.push(`| ${s.name} | ${kb(s.glueGzip)} | ${s.wasmGzip ? kb(s.wasmGzip) : '—'} | ${kb(s.gzip)} | ${kb(s.raw)} | ${s.what} |`);
+  }
+  md.push('');
+}
+
+// Peers: versions and configuration, from the first set that initialised each.
+md.push('## Peers');
+md.push('');
+md.push('| impl | version | configuration |');
+md.push('| --- | --- | --- |');
+const seen = new Set();
+for (const r of results) {
+  for (const i of r.impls) {
+    if (seen.has(i.name) || (!i.info && i.status !== 'ok')) continue;
+    seen.add(i.name);
+    md.push(`| ${i.name} | ${i.version || ''} | ${i.info || ''} |`);
+  }
+}
+md.push('');
+md.push('Every peer is checked once per set before it is timed: the kernel and the e2e output are compared element by element (2,000 sampled elements, or all of them for small outputs) with a plain index-arithmetic reference; a peer that gives a wrong answer is reported as `wrong` and not timed.');
+md.push('');
+
+const report = md.join('\n');
+process.stdout.write(report + '\n');
+
+if (!noWrite && !only) {
+  const file = path.join(root, 'BENCHMARKS.md');
+  // Keep the hand-written reading between the markers across re-runs.
+  let reading = '<!-- reading -->\n## Reading\n\n_(not written yet)_\n<!-- /reading -->';
+  if (fs.existsSync(file)) {
+    const m = /<!-- reading -->[\s\S]*?<!-- \/reading -->/.exec(fs.readFileSync(file, 'utf8'));
+    if (m) reading = m[0];
+  }
+  const [title, ...rest] = report.split('\n## Targets');
+  fs.writeFileSync(file, `${title}\n${reading}\n\n## Targets${rest.join('\n## Targets')}`);
+  log(`\nwrote ${path.relative(process.cwd(), file) || file}`);
+}
+fs.rmSync(tmp, { recursive: true, force: true });
