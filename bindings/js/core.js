@@ -18,11 +18,10 @@ let outCap = 0;
  * @param {{wasmUrl?: string|URL, wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module}} [options]
  */
 export function init(options = {}) {
+  checkInitOptions(options);
   if (loading) return loading;
-  if (options === null || typeof options !== 'object') throw new TypeError('init(options): options must be an object');
   const cfg = {};
   if (options.module !== undefined) {
-    if (!(options.module instanceof WebAssembly.Module)) throw new TypeError('init: options.module must be a WebAssembly.Module');
     const mod = options.module;
     cfg.instantiateWasm = (imports, done) => {
       WebAssembly.instantiate(mod, imports).then((inst) => done(inst, mod));
@@ -30,7 +29,6 @@ export function init(options = {}) {
     };
   } else if (options.wasmBinary !== undefined) {
     const b = options.wasmBinary;
-    if (!(b instanceof ArrayBuffer) && !ArrayBuffer.isView(b)) throw new TypeError('init: options.wasmBinary must be an ArrayBuffer or a typed array');
     cfg.wasmBinary = b instanceof ArrayBuffer ? new Uint8Array(b) : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   } else if (options.wasmUrl !== undefined) {
     const url = String(options.wasmUrl);
@@ -45,6 +43,20 @@ export function init(options = {}) {
     throw e;
   });
   return loading;
+}
+
+/**
+ * init()'s argument types, checked on every call (also once the engine is
+ * loaded, so a bad call fails the same way whichever call runs first).
+ */
+export function checkInitOptions(options) {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object') throw new TypeError('init(options): options must be an object');
+  if (options.module !== undefined && !(options.module instanceof WebAssembly.Module)) throw new TypeError('init: options.module must be a WebAssembly.Module');
+  const b = options.wasmBinary;
+  if (b !== undefined && !(b instanceof ArrayBuffer) && !ArrayBuffer.isView(b)) throw new TypeError('init: options.wasmBinary must be an ArrayBuffer or a typed array');
+  const u = options.wasmUrl;
+  if (u !== undefined && typeof u !== 'string' && !(u instanceof URL)) throw new TypeError('init: options.wasmUrl must be a string or a URL');
 }
 
 /** The pending or settled init() promise, or null before the first call. */
@@ -158,13 +170,30 @@ export function checkShape(shape, what, allowKeep, shapes) {
   }
 }
 
-/** Write a checked shape at heap index p; returns the next index. */
-export function writeShape(h, p, shape) {
+// Writing a request reads the caller's arrays again, and their getters (or a
+// Proxy) run then: they may have changed a shape since it was checked, or call
+// the library from inside. A nested call would move or overwrite the scratch
+// buffer being written, and a grown shape would write past it: refuse both.
+let writing = false;
+
+/** Mark the start of writing a request (with endRequest in a finally); refuses nesting. */
+export function beginRequest() {
+  if (writing) throw new TypeError('tensorcast was called from inside a getter of its own arguments');
+  writing = true;
+}
+
+export function endRequest() {
+  writing = false;
+}
+
+/** Write a checked shape at heap index p, never at or past `end`; returns the next index. */
+export function writeShape(h, p, shape, end) {
   if (shape === UNKNOWN_RANK) {
     h[p] = -1;
     return p + 1;
   }
   const n = shape.length;
+  if (!(n <= MAX_RANK) || p + shapeCost(shape) > end) throw new TypeError('a shape changed while it was being read');
   h[p++] = n;
   for (let i = 0; i < n; i++) {
     const d = shape[i];

@@ -36,8 +36,19 @@ export class BroadcastError extends Error {
   }
 
   toJSON() {
-    return { name: this.name, code: this.code, message: this.message, shapes: this.shapes, axis: this.axis, dims: this.dims, operands: this.operands };
+    return { name: this.name, code: this.code, message: this.message, shapes: jsonSafe(this.shapes), axis: this.axis, dims: jsonSafe(this.dims), operands: this.operands };
   }
+}
+
+// The shapes and dims of a rejected call are what the caller passed, which may
+// hold BigInts, symbols or cycles; toJSON() must still serialise.
+function jsonSafe(v, depth = 0) {
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'symbol' || typeof v === 'function') return String(v);
+  if (v === null || typeof v !== 'object') return v;
+  if (depth > 3) return '…';
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) return Array.from(v.length <= 64 ? v : Array.prototype.slice.call(v, 0, 64), (x) => jsonSafe(x, depth + 1));
+  return Object.fromEntries(Object.entries(v).slice(0, 64).map(([k, x]) => [k, jsonSafe(x, depth + 1)]));
 }
 
 /** Format a dim the way the library prints it: 3, ?, 2..5, 6.., ..4, -1. */

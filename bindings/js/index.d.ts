@@ -31,6 +31,8 @@ export interface InitOptions {
 /**
  * Load the engine. Idempotent: every call returns the same promise. In Node the
  * `.wasm` is read from the package; in browsers it is fetched beside the glue.
+ * Options of the wrong type throw a `TypeError` (also once loaded); a load that
+ * fails rejects, and init() may then be called again.
  */
 export declare function init(options?: InitOptions): Promise<void>;
 
@@ -76,7 +78,7 @@ export declare class BroadcastError extends Error {
  * §1 NumPy / ONNX multidirectional broadcasting of any number of shapes.
  * @example broadcastShapes([2, 1, 6], [3, 1]) // [2, 3, 6]
  * @example broadcastShapes() // []
- * @throws {BroadcastError} INCOMPATIBLE_DIMS, INVALID_SHAPE
+ * @throws {BroadcastError} INCOMPATIBLE_DIMS, INVALID_SHAPE; TOO_LARGE for more than 65536 shapes
  */
 export declare function broadcastShapes(...shapes: Shape[]): Shape;
 

@@ -2,7 +2,7 @@
 // This layer checks argument types, encodes, calls, and turns a status into a
 // BroadcastError with a message that names the axis and both dims.
 import {
-  mod, requestBase, responseBase, growResponse, checkShape, writeShape, shapeCost,
+  mod, requestBase, responseBase, growResponse, checkShape, writeShape, shapeCost, beginRequest, endRequest,
   readShape, readDim, setCursor, cursor, dimFrom, UNKNOWN_RANK,
 } from './core.js';
 import { BroadcastError, STATUS_CODES, formatShape } from './errors.js';
@@ -145,14 +145,19 @@ function callNumpy(shapes, detail) {
   }
   let need = 0;
   for (let k = 0; k < n; k++) need += shapeCost(shapes[k]);
-  for (;;) {
-    const base = requestBase(need);
-    const h = M.HEAPF64;
-    let p = base;
-    for (let k = 0; k < n; k++) p = writeShape(h, p, shapes[k]);
-    const st = M._tc_numpy(n, p - base, detail);
-    if (st !== -1) return st;
-    growResponse(); // the detailed plan did not fit: grow and ask again
+  beginRequest();
+  try {
+    for (;;) {
+      const base = requestBase(need);
+      const h = M.HEAPF64;
+      let p = base;
+      for (let k = 0; k < n; k++) p = writeShape(h, p, shapes[k], base + need);
+      const st = M._tc_numpy(n, p - base, detail);
+      if (st !== -1) return st;
+      growResponse(); // the detailed plan did not fit: grow and ask again
+    }
+  } finally {
+    endRequest();
   }
 }
 
@@ -162,17 +167,23 @@ function callBinary(rule, a, b, axis, mapping, detail) {
     const need = shapeCost(a) + shapeCost(b) + 2 + (mapping ? mapping.length : 0);
     const base = requestBase(need);
     const h = M.HEAPF64;
-    let p = writeShape(h, base, a);
-    p = writeShape(h, p, b);
+    const end = base + need - (rule === TO_EXPLICIT ? 1 + mapping.length : 0);
+    let p = writeShape(h, base, a, end);
+    p = writeShape(h, p, b, end);
     if (rule === TO_EXPLICIT) {
       h[p++] = mapping.length;
       for (let i = 0; i < mapping.length; i++) h[p++] = mapping[i];
     }
     return p - base;
   };
-  let st = M._tc_binary(rule, axis, write(), detail);
-  while (st === -1) { growResponse(); st = M._tc_binary(rule, axis, write(), detail); }
-  return st;
+  beginRequest();
+  try {
+    let st = M._tc_binary(rule, axis, write(), detail);
+    while (st === -1) { growResponse(); st = M._tc_binary(rule, axis, write(), detail); }
+    return st;
+  } finally {
+    endRequest();
+  }
 }
 
 function outShape() {
@@ -282,8 +293,10 @@ function checkNamed(t, which) {
   if (t === null || typeof t !== 'object' || Array.isArray(t)) {
     throw new TypeError(`namedBroadcastShape: ${which} must be { dims, shape } or { dims, coords }`);
   }
-  const dims = t.dims ?? [];
-  if (!Array.isArray(dims)) throw new TypeError(`namedBroadcastShape: ${which}.dims must be an array of dim names`);
+  // The caller's arrays are read once, here: what is checked is what is sent.
+  const dimsIn = t.dims ?? [];
+  if (!Array.isArray(dimsIn)) throw new TypeError(`namedBroadcastShape: ${which}.dims must be an array of dim names`);
+  const dims = Array.from(dimsIn);
   for (const d of dims) {
     if (typeof d !== 'string' && typeof d !== 'number') throw new TypeError(`namedBroadcastShape: ${which}.dims entries must be strings, got ${typeof d}`);
   }
@@ -291,9 +304,10 @@ function checkNamed(t, which) {
   if (coords !== null && (typeof coords !== 'object' || Array.isArray(coords))) {
     throw new TypeError(`namedBroadcastShape: ${which}.coords must be an object of { dimName: labels[] }`);
   }
-  const shape = t.shape;
+  let shape = t.shape;
   if (shape !== undefined) {
     checkShape(shape, `namedBroadcastShape: ${which}.shape`, false, [shape]);
+    if (shape !== UNKNOWN_RANK) checkShape(shape = Array.from(shape), `namedBroadcastShape: ${which}.shape`, false, [shape]);
     if (shape === UNKNOWN_RANK || shape.some((d) => typeof d !== 'number')) {
       throw new BroadcastError(`namedBroadcastShape: ${which}.shape must be static`, { code: 'INVALID_SHAPE', shapes: [shape] });
     }
@@ -305,9 +319,10 @@ function checkNamed(t, which) {
   const sizes = new Array(dims.length);
   const labels = new Array(dims.length);
   for (let i = 0; i < dims.length; i++) {
-    const c = coords && Object.prototype.hasOwnProperty.call(coords, dims[i]) ? coords[dims[i]] : undefined;
+    let c = coords && Object.prototype.hasOwnProperty.call(coords, dims[i]) ? coords[dims[i]] : undefined;
     if (c !== undefined) {
       if (!Array.isArray(c)) throw new TypeError(`namedBroadcastShape: ${which}.coords.${dims[i]} must be an array of labels`);
+      c = Array.from(c);
       for (const l of c) {
         if (typeof l !== 'string' && typeof l !== 'number' && typeof l !== 'boolean') throw new TypeError(`namedBroadcastShape: coordinate labels must be strings or numbers`);
       }
@@ -374,9 +389,14 @@ function callNamed(a, b, shaping, detail) {
     }
     return p - base;
   };
-  let st = M._tc_named(shaping, write(), detail);
-  while (st === -1) { growResponse(); st = M._tc_named(shaping, write(), detail); }
-  return { st, nameList, labelList };
+  beginRequest();
+  try {
+    let st = M._tc_named(shaping, write(), detail);
+    while (st === -1) { growResponse(); st = M._tc_named(shaping, write(), detail); }
+    return { st, nameList, labelList };
+  } finally {
+    endRequest();
+  }
 }
 
 function readNamedAxes(h, labelList) {
@@ -549,10 +569,11 @@ function explainInner(req) {
 function finishExplain(ctx, st, M, names) {
   const h = M.HEAPF64;
   const base = responseBase();
-  const error = st === 0 ? null : makeError(ctx, st, h, base);
   setCursor(base + (st === 0 ? 1 : 9));
   if (st === 0) readShape(h);
   const plan = readPlan(h, names);
+  // After the plan: formatting the message runs the caller's toString()s.
+  const error = st === 0 ? null : makeError(ctx, st, h, base);
   return {
     ok: st === 0,
     rule: ctx.kind === 'to' ? 'broadcastTo' : ctx.rule,

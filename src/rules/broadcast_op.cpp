@@ -142,6 +142,7 @@ Status broadcast_to_bidirectional(const Shape& input, const Shape& target, Plan&
   plan.ops.resize(1);
   finalize_plan(plan);
   if (s != Status::Ok) {
+    plan.loop.rank = 0;  // as detail::refuse: nothing to loop over in a refused plan
     mark_clash(plan, err.axis);
     if (err.operand_a == 1) {  // keep "input first, target second" in the report
       std::swap(err.operand_a, err.operand_b);
