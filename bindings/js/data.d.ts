@@ -71,9 +71,12 @@ export interface ElementwiseOptions extends NamedBroadcastOptions {
 
 /**
  * An element-wise op with broadcasting. Operands share a dtype (else
- * BroadcastError DTYPE_MISMATCH). Integers wrap like a typed-array store
- * (Uint8Clamped clamps); integer div truncates, x / 0 and x % 0 give 0; rem is
- * JS %; minimum/maximum propagate NaN and put -0 below +0.
+ * BroadcastError DTYPE_MISMATCH). Integers wrap like a typed-array store of the
+ * exact result (mul is Math.imul); Uint8Clamped results are a Uint8ClampedArray
+ * store of the JS result (clamped; div rounds half to even, x / 0 = 255);
+ * integer div truncates, x / 0 and x % 0 give 0; rem is JS %; float pow is
+ * computed in double and rounded once; minimum/maximum propagate NaN and put
+ * -0 below +0.
  * Returns a Tensor when any operand (or `out`) is resident, else TensorData.
  */
 export type ElementwiseOp = {

@@ -5,7 +5,7 @@
 // Memory: operands given as typed arrays are copied into reusable scratch
 // allocations (grown, never shrunk), results copied out with slice(). Heap
 // views are taken after the last call that may allocate, never kept across one.
-import { mod, checkShape } from './core.js';
+import { mod, checkShape, requestBase, responseBase, beginRequest, endRequest } from './core.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { internal as R } from './rules.js';
 
@@ -20,11 +20,24 @@ const DT_OF_CTOR = new Map(CTORS.map((c, i) => [c, i]));
 const UINT8 = 3;
 const MAX_BYTES = 2 ** 32 - 2 ** 26; // what wasm32 memory (4 GiB) can still hold beside the engine
 
+// A typed array's kind and length as the engine sees them: the intrinsic
+// getters, which neither a subclass, an own `length`/`constructor` property nor
+// a forged prototype can change (what set() copies is the real length; a
+// spoofed one would write past a scratch allocation).
+const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
+const taTag = Object.getOwnPropertyDescriptor(TA_PROTO, Symbol.toStringTag).get;
+const taLength = Object.getOwnPropertyDescriptor(TA_PROTO, 'length').get;
+const DT_OF_TAG = new Map(CTORS.map((c, i) => [c.name, i]));
+
+/** dtype index of a typed array (-1 for anything else). */
 function dtypeIndex(data) {
-  const d = DT_OF_CTOR.get(data.constructor);
-  if (d !== undefined) return d;
-  for (let i = 0; i < CTORS.length; i++) if (data instanceof CTORS[i]) return i;
-  return -1;
+  const d = DT_OF_TAG.get(taTag.call(data));
+  return d === undefined ? -1 : d;
+}
+
+/** Element count of a typed array (checked with dtypeIndex first). */
+function lengthOf(data) {
+  return taLength.call(data);
 }
 
 // Op codes (= the engine's Op enum); bool ops return Uint8Array.
@@ -38,15 +51,17 @@ const isBitwiseOp = (op) => op >= 17;
 const isFloat = (dt) => dt <= 1;
 
 // ---- heap views ---------------------------------------------------------------------
-let viewBuffer = null;
+// The glue replaces M.HEAPU8 whenever memory grows, so comparing that object
+// tells whether the cached views still see the current buffer.
+let viewHeap = null;
 const views = new Array(CTORS.length);
 function view(dt) {
-  const buf = mod().HEAPU8.buffer;
-  if (buf !== viewBuffer) {
-    viewBuffer = buf;
+  const heap = mod().HEAPU8;
+  if (heap !== viewHeap) {
+    viewHeap = heap;
     views.fill(undefined);
   }
-  return views[dt] ?? (views[dt] = new CTORS[dt](buf));
+  return views[dt] ?? (views[dt] = new CTORS[dt](heap.buffer));
 }
 
 function malloc(bytes) {
@@ -164,11 +179,10 @@ function checkStaticShape(shape, what) {
 }
 
 function checkData(data, what) {
-  if (!ArrayBuffer.isView(data) || data instanceof DataView) {
-    throw new TypeError(`${what} must be a typed array (Float32Array, Int32Array, …), got ${data === null ? 'null' : typeof data}`);
-  }
   const dt = dtypeIndex(data);
-  if (dt < 0) throw new TypeError(`${what}: unsupported typed array ${data.constructor?.name}`);
+  if (dt < 0) {
+    throw new TypeError(`${what} must be a typed array (Float32Array, Int32Array, …), got ${data === null ? 'null' : ArrayBuffer.isView(data) ? 'a DataView' : typeof data}`);
+  }
   return dt;
 }
 
@@ -180,11 +194,12 @@ function checkData(data, what) {
  */
 export function tensor(data, shape, options) {
   const dt = checkData(data, 'tensor(data)');
-  const s = shape === undefined ? [data.length] : checkStaticShape(shape, 'tensor(shape)').slice();
+  const len = lengthOf(data);
+  const s = shape === undefined ? [len] : checkStaticShape(shape, 'tensor(shape)').slice();
   const n = product(s);
-  if (n !== data.length) {
-    throw new BroadcastError(`tensor: data has ${data.length} elements but shape ${formatShape(s)} needs ${n}`,
-      { code: 'LENGTH_MISMATCH', shapes: [s], axis: null, dims: [data.length, n] });
+  if (n !== len) {
+    throw new BroadcastError(`tensor: data has ${len} elements but shape ${formatShape(s)} needs ${n}`,
+      { code: 'LENGTH_MISMATCH', shapes: [s], axis: null, dims: [len, n] });
   }
   let dims;
   let coords;
@@ -223,14 +238,17 @@ function operand(x, what) {
   if (x === null || typeof x !== 'object') {
     throw new TypeError(`${what} must be { data, shape }, a resident tensor or a number, got ${x === null ? 'null' : typeof x}`);
   }
-  const dt = checkData(x.data, `${what}.data`);
-  const shape = x.shape === undefined ? [x.data.length] : checkStaticShape(x.shape, `${what}.shape`);
+  const data = x.data; // read once: a getter may answer differently each time
+  const dt = checkData(data, `${what}.data`);
+  const len = lengthOf(data);
+  const xs = x.shape;
+  const shape = xs === undefined ? [len] : checkStaticShape(xs, `${what}.shape`).slice();
   const size = product(shape);
-  if (size !== x.data.length) {
-    throw new BroadcastError(`${what}: data has ${x.data.length} elements but shape ${formatShape(shape)} needs ${size}`,
-      { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [x.data.length, size] });
+  if (size !== len) {
+    throw new BroadcastError(`${what}: data has ${len} elements but shape ${formatShape(shape)} needs ${size}`,
+      { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [len, size] });
   }
-  const op = { resident: false, ptr: 0, data: x.data, shape, dt, size, dims: undefined, coords: undefined };
+  const op = { resident: false, ptr: 0, data, shape, dt, size, dims: undefined, coords: undefined };
   if (x.dims !== undefined) {
     R.checkNamed({ dims: x.dims, shape, coords: x.coords }, what);
     op.dims = x.dims;
@@ -276,9 +294,10 @@ function checkOut(out, dt, shape, size) {
     throw new BroadcastError(`out: a ${odt < 0 ? out.constructor?.name : DTYPES[odt]} array cannot hold a ${DTYPES[dt]} result`,
       { code: 'DTYPE_MISMATCH', shapes: [shape], axis: null, dims: null });
   }
-  if (out.length !== size) {
-    throw new BroadcastError(`out has ${out.length} elements but the result ${formatShape(shape)} has ${size}`,
-      { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [out.length, size] });
+  const olen = lengthOf(out);
+  if (olen !== size) {
+    throw new BroadcastError(`out has ${olen} elements but the result ${formatShape(shape)} has ${size}`,
+      { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [olen, size] });
   }
   return { resident: false, array: out };
 }
@@ -330,9 +349,159 @@ function produce(ops, outDt, shape, size, options, exec, extra) {
   return result;
 }
 
+// ---- the small-call fast path ----------------------------------------------------------------
+// Plain { data, shape } operands (or one JS number), no options but a
+// typed-array `out`: each
+// argument is read once, its shape written straight into the request, and
+// one wasm call plans and runs into the output scratch (tc_binary_run, which
+// reuses the plan when the shapes repeat). Anything else — resident tensors,
+// names, options — and every refusal returns undefined before any visible
+// effect and takes the general path, which reports it.
+const FAST_REQUEST = 2 * 33; // two shapes of up to 32 dims, in doubles
+let fastData = null; // the operand data fastShape() found (read once)
+let fastDt = -1;
+let fastSize = 0;
+
+// Check x as a plain operand and write its shape at h[p]; the next index, or
+// -1 when x is not one (or its shape does not hold its data).
+function fastShape(x, h, p) {
+  if (x === null || typeof x !== 'object' || x instanceof Tensor) return -1;
+  const data = x.data;
+  const dt = DT_OF_TAG.get(taTag.call(data));
+  if (dt === undefined || x.dims !== undefined) return -1;
+  const len = taLength.call(data);
+  const shape = x.shape;
+  if (shape === undefined) {
+    h[p++] = 1;
+    h[p++] = len;
+  } else {
+    if (!Array.isArray(shape)) return -1;
+    const n = shape.length;
+    if (n > 32) return -1;
+    h[p++] = n;
+    let size = 1;
+    for (let i = 0; i < n; i++) {
+      const d = shape[i];
+      if (typeof d !== 'number' || !(d >= 0 && d <= Number.MAX_SAFE_INTEGER) || Math.floor(d) !== d) return -1;
+      h[p++] = d;
+      size *= d;
+    }
+    if (size !== len) return -1;
+  }
+  fastData = data;
+  fastDt = dt;
+  fastSize = len;
+  return p;
+}
+
+// A JS number / bigint as one element of dtype dt at byte p; false when it
+// cannot be one (the general path throws the TypeError).
+function storeScalar(v, dt, p) {
+  if (dt >= 9) {
+    if (typeof v === 'number' && !Number.isInteger(v)) return false;
+    view(dt)[p / 8] = BigInt(v);
+  } else {
+    view(dt)[p / SIZES[dt]] = typeof v === 'bigint' ? Number(v) : v;
+  }
+  return true;
+}
+
+function fastBinary(op, a, b, dest) {
+  // Reading the operands runs the caller's getters while the request is being
+  // written: a nested call from one of them would reuse (or move) the request
+  // buffer under us, so it is refused, as in the rule calls.
+  beginRequest();
+  try {
+    return fastBinaryUnguarded(op, a, b, dest);
+  } finally {
+    endRequest();
+  }
+}
+
+function fastBinaryUnguarded(op, a, b, dest) {
+  const M = mod();
+  const base = requestBase(FAST_REQUEST);
+  const h = M.HEAPF64;
+  const scalarA = typeof a === 'number' || typeof a === 'bigint';
+  const scalarB = typeof b === 'number' || typeof b === 'bigint';
+  let p = base;
+  let dataA = null;
+  let dataB = null;
+  let dtA = -1;
+  let dtB = -1;
+  let sizeA = 1;
+  let sizeB = 1;
+  if (scalarA) h[p++] = 0;
+  else {
+    p = fastShape(a, h, p);
+    if (p < 0) return undefined;
+    dataA = fastData; dtA = fastDt; sizeA = fastSize;
+    fastData = null; // hold no caller data between calls
+  }
+  if (scalarB) h[p++] = 0;
+  else {
+    p = fastShape(b, h, p);
+    if (p < 0) return undefined;
+    dataB = fastData; dtB = fastDt; sizeB = fastSize;
+    fastData = null;
+  }
+  const dt = dtA >= 0 ? dtA : dtB;
+  if (dt < 0 || (dtA >= 0 && dtB >= 0 && dtA !== dtB) || (isBitwiseOp(op) && isFloat(dt))) return undefined;
+  const es = SIZES[dt];
+  // Scratch next (allocation may grow memory: heap views are taken after).
+  const pa = slot(0, sizeA * es || 1);
+  const pb = slot(1, sizeB * es || 1);
+  const outSlot = slot(7, 64);
+  if (scalarA) {
+    if (!storeScalar(a, dt, pa)) return undefined;
+  } else if (sizeA > 0) view(dt).set(dataA, pa / es);
+  if (scalarB) {
+    if (!storeScalar(b, dt, pb)) return undefined;
+  } else if (sizeB > 0) view(dt).set(dataB, pb / es);
+  let st = M._tc_binary_run(-1, -1, op, dt, p - base, pa, pb, outSlot, scratch[7].bytes);
+  if (st !== 0 && st !== -2) return undefined; // a refusal: the general path reports it
+  // The head of the response: status, rank, dims.
+  const r = M.HEAPF64;
+  const rb = responseBase();
+  const rank = r[rb + 1];
+  const shape = new Array(rank);
+  let size = 1;
+  for (let i = 0; i < rank; i++) size *= (shape[i] = r[rb + 2 + i]);
+  const outDt = isBoolOp(op) ? UINT8 : dt;
+  const os = SIZES[outDt];
+  // A typed-array `out` of another dtype or length: the general path reports it.
+  if (dest !== undefined && (DT_OF_TAG.get(taTag.call(dest)) !== outDt || taLength.call(dest) !== size)) return undefined;
+  let out = outSlot;
+  if (st === -2) {
+    if (size * os > MAX_BYTES) return undefined; // TOO_LARGE, reported by the general path
+    out = slot(7, size * os);
+    st = M._tc_binary_run(-1, -1, op, dt, p - base, pa, pb, out, scratch[7].bytes);
+    if (st !== 0) return undefined;
+  }
+  const off = out / os;
+  if (dest !== undefined) {
+    dest.set(view(outDt).subarray(off, off + size));
+    return { data: dest, shape, dtype: DTYPES[outDt] };
+  }
+  return { data: view(outDt).slice(off, off + size), shape, dtype: DTYPES[outDt] };
+}
+
 // ---- element-wise ----------------------------------------------------------------------------
 function binary(opName, a, b, options) {
   const op = OPS[opName];
+  if (options === undefined) {
+    const r = fastBinary(op, a, b, undefined);
+    if (r !== undefined) return r;
+  } else if (options !== null && typeof options === 'object' && options.broadcast === undefined
+    && options.shaping === undefined && options.fill === undefined) {
+    // `out` alone, as a typed array (a result written where the caller wants
+    // it, no allocation): also the fast path.
+    const dest = options.out;
+    if (dest !== undefined && DT_OF_TAG.get(taTag.call(dest)) !== undefined) {
+      const r = fastBinary(op, a, b, dest);
+      if (r !== undefined) return r;
+    }
+  }
   const o = R.checkOptions(options, opName);
   let A = typeof a === 'number' || typeof a === 'bigint' ? null : operand(a, `${opName}: a`);
   let B = typeof b === 'number' || typeof b === 'bigint' ? null : operand(b, `${opName}: b`);
@@ -476,6 +645,36 @@ export function kernels() {
     list.push({ index: i, name, dtype: DTYPES[info & 0xff], op: Object.keys(OPS)[(info >> 8) & 0xff], form: ['vv', 'vs', 'sv'][(info >> 16) & 0xff], simd: (info >> 24) === 1 });
   }
   return list;
+}
+
+/** The select (where) kernels of this build: { index, name, width (bytes), form, simd } (test hook). */
+export function selectKernels() {
+  const M = mod();
+  const n = M._tc_select_count();
+  const buf = slot(5, 64);
+  const list = [];
+  for (let i = 0; i < n; i++) {
+    const info = M._tc_select_info(i, buf);
+    const bytes = M.HEAPU8.subarray(buf, buf + 64);
+    const name = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+    list.push({ index: i, name, width: info & 0xff, form: ['vv', 'vs', 'sv', 'ss'][(info >> 16) & 0xff], simd: (info >> 24) === 1 });
+  }
+  return list;
+}
+
+/** Run select kernel `index` (test hook): out[i] = mask[i] ? x[i] : y[i] over n elements (Uint8Array views of the bytes). */
+export function runSelectKernel(index, mask, x, y, out, n) {
+  const M = mod();
+  const pm = slot(0, Math.max(mask.byteLength, 1));
+  const px = slot(1, Math.max(x.byteLength, 1));
+  const py = slot(2, Math.max(y.byteLength, 1));
+  const po = slot(3, Math.max(out.byteLength, 1));
+  M.HEAPU8.set(mask, pm);
+  M.HEAPU8.set(x, px);
+  M.HEAPU8.set(y, py);
+  if (M._tc_select_run(index, pm, px, py, po, n) !== 0) throw new RangeError(`no select kernel ${index}`);
+  out.set(M.HEAPU8.subarray(po, po + out.byteLength));
+  return out;
 }
 
 /** Run registry kernel `index` on typed arrays (test hook): out = a (op) b over n elements. */

@@ -174,6 +174,21 @@ Plan& abi_plan() { return g_plan; }
 NamedPlan& abi_named_plan() { return g_named; }
 Error& abi_error() { return g_err; }
 
+bool abi_read_shapes(int in_len, Shape* shapes, int n) {
+  const size_t len = in_len < 0 ? 0 : static_cast<size_t>(in_len) < g_in.size() ? static_cast<size_t>(in_len) : g_in.size();
+  Reader r{g_in.data(), g_in.data() + len};
+  for (int k = 0; k < n; ++k)
+    if (!read_shape(r, shapes[k])) return false;
+  return true;
+}
+
+const double* abi_request() { return g_in.data(); }
+int abi_request_capacity() { return static_cast<int>(g_in.size()); }
+double* abi_response(int* capacity) {
+  *capacity = static_cast<int>(g_out.size());
+  return g_out.data();
+}
+
 extern "C" {
 
 // Scratch buffers: JS writes requests to tc_in and reads tc_out. Both can be

@@ -113,6 +113,9 @@ Shape make_shape(It first, It last) {
 
 // Saturating multiply for sizes of shapes that are only descriptions ([1e12, 1e12]).
 inline i64 sat_mul(i64 a, i64 b) {
+  // Fast path for the common case: in wasm32 the overflow builtin becomes a
+  // 128-bit multiply helper call, which dominated plan building.
+  if (static_cast<std::uint64_t>(a) < (std::uint64_t{1} << 31) && static_cast<std::uint64_t>(b) < (std::uint64_t{1} << 31)) return a * b;
   i64 r;
   if (__builtin_mul_overflow(a, b, &r)) return INT64_MAX;
   return r;

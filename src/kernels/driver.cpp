@@ -47,23 +47,25 @@ Status run_binary(const Plan& plan, DType dt, Op op, const void* a, const void* 
   const i64 sa = L.strides[0][static_cast<size_t>(L.rank - 1)];
   const i64 sb = L.strides[1][static_cast<size_t>(L.rank - 1)];
   const LoopPlan::Inner inner = L.inner;
-  const BinaryKernel vv = find_kernel(dt, op, Form::vv);
-  const BinaryKernel vs = find_kernel(dt, op, Form::vs);
-  const BinaryKernel sv = find_kernel(dt, op, Form::sv);
+  // One 1-d kernel serves every row: the form the merged loop's inner axis has.
+  const Form form = inner == LoopPlan::SecondScalar ? Form::vs : inner == LoopPlan::FirstScalar ? Form::sv : Form::vv;
+  const BinaryKernel k = find_kernel(dt, op, form);
+  if (inner == LoopPlan::Contiguous || inner == LoopPlan::SecondScalar || inner == LoopPlan::FirstScalar) {
+    walk_rows<2>(L, [&](const i64* off, i64 r) {
+      k(pa + off[0] * static_cast<i64>(es), pb + off[1] * static_cast<i64>(es), po + r * n * static_cast<i64>(os),
+        static_cast<size_t>(n));
+    });
+    return Status::Ok;
+  }
   walk_rows<2>(L, [&](const i64* off, i64 r) {
     const char* ra = pa + off[0] * static_cast<i64>(es);
     const char* rb = pb + off[1] * static_cast<i64>(es);
     char* ro = po + r * n * static_cast<i64>(os);
-    switch (inner) {
-      case LoopPlan::Contiguous: vv(ra, rb, ro, static_cast<size_t>(n)); break;
-      case LoopPlan::SecondScalar: vs(ra, rb, ro, static_cast<size_t>(n)); break;
-      case LoopPlan::FirstScalar: sv(ra, rb, ro, static_cast<size_t>(n)); break;
-      case LoopPlan::BothScalar:
-        vv(ra, rb, ro, 1);
-        for (i64 i = 1; i < n; ++i) std::memcpy(ro + i * static_cast<i64>(os), ro, os);
-        break;
-      default:  // permuted operands (named dims): element by element
-        for (i64 i = 0; i < n; ++i) vv(ra + i * sa * static_cast<i64>(es), rb + i * sb * static_cast<i64>(es), ro + i * static_cast<i64>(os), 1);
+    if (inner == LoopPlan::BothScalar) {  // one result, repeated along the row
+      k(ra, rb, ro, 1);
+      for (i64 i = 1; i < n; ++i) std::memcpy(ro + i * static_cast<i64>(os), ro, os);
+    } else {  // permuted operands (named dims): element by element
+      for (i64 i = 0; i < n; ++i) k(ra + i * sa * static_cast<i64>(es), rb + i * sb * static_cast<i64>(es), ro + i * static_cast<i64>(os), 1);
     }
   });
   return Status::Ok;
@@ -109,61 +111,90 @@ Status run_copy(const Plan& plan, size_t es, const void* in, void* out) {
 
 namespace {
 
-template <typename C>
-bool truthy(const char* p) {
-  C v;
-  std::memcpy(&v, p, sizeof v);
-  return v != 0;
-}
-
-using TruthFn = bool (*)(const char*);
-
-TruthFn truth_fn(DType dt) {
+// One element of a condition of dtype dt is true where != 0 (NaN true, -0 false).
+bool truthy(DType dt, const char* p) {
   switch (dt) {
-    case DType::f32: return &truthy<float>;
-    case DType::f64: return &truthy<double>;
-    case DType::i8: case DType::u8: case DType::u8c: return &truthy<uint8_t>;
-    case DType::i16: case DType::u16: return &truthy<uint16_t>;
-    case DType::i32: case DType::u32: return &truthy<uint32_t>;
-    case DType::i64: case DType::u64: return &truthy<uint64_t>;
-    default: return nullptr;
+    case DType::f32: { float v; std::memcpy(&v, p, 4); return v != 0; }
+    case DType::f64: { double v; std::memcpy(&v, p, 8); return v != 0; }
+    case DType::i8: case DType::u8: case DType::u8c: return *p != 0;
+    case DType::i16: case DType::u16: { uint16_t v; std::memcpy(&v, p, 2); return v != 0; }
+    case DType::i32: case DType::u32: { uint32_t v; std::memcpy(&v, p, 4); return v != 0; }
+    default: { uint64_t v; std::memcpy(&v, p, 8); return v != 0; }
   }
 }
 
-template <size_t ES>
-void select_row(const char* c, i64 sc, size_t cs, TruthFn t, const char* x, i64 sx, const char* y, i64 sy, char* o, i64 n) {
-  for (i64 i = 0; i < n; ++i) {
-    const char* src = t(c + i * sc * static_cast<i64>(cs)) ? x + i * sx * static_cast<i64>(ES) : y + i * sy * static_cast<i64>(ES);
-    std::memcpy(o + i * static_cast<i64>(ES), src, ES);
+// A row of `n` elements of `es` bytes: one element repeated (stride 0) or contiguous.
+void fill_row(char* o, const char* src, i64 stride, size_t es, i64 n) {
+  if (stride == 1) {
+    std::memcpy(o, src, static_cast<size_t>(n) * es);
+    return;
+  }
+  if (n == 0) return;
+  std::memcpy(o, src, es);  // then double what is written
+  size_t done = es;
+  const size_t total = static_cast<size_t>(n) * es;
+  while (done < total) {
+    const size_t c = done < total - done ? done : total - done;
+    std::memcpy(o + done, o, c);
+    done += c;
   }
 }
 
 }  // namespace
 
+// Per row: the condition becomes a mask of bytes (a 1-byte condition already
+// is one; others go through the not_equal kernel, in chunks that stay in L1),
+// then the select kernel of the element width picks x or y.
+//   cond [3,1] x [1,4] y [] -> loop [3,4]; per row cond is one element (a whole
+//   row of x or of y is copied), x advances, y is one element.
 Status run_where(const Plan& plan, DType cond_dt, size_t es, const void* cond, const void* x, const void* y, void* out) {
   if (!runnable(plan, 3)) return Status::InvalidShape;
-  const TruthFn t = truth_fn(cond_dt);
-  if (!t || (es != 1 && es != 2 && es != 4 && es != 8)) return Status::DtypeMismatch;
+  if (cond_dt >= DType::count || !find_select(es, SelectForm::vv)) return Status::DtypeMismatch;
   if (plan.out_size == 0) return Status::Ok;
   const LoopPlan& L = plan.loop;
   const size_t last = static_cast<size_t>(L.rank - 1);
   const i64 n = L.shape[last];
   const size_t cs = dtype_size(cond_dt);
   const i64 sc = L.strides[0][last], sx = L.strides[1][last], sy = L.strides[2][last];
+  const bool unit = (sc == 0 || sc == 1) && (sx == 0 || sx == 1) && (sy == 0 || sy == 1);
+  const SelectForm form = sx == 1 ? (sy == 1 ? SelectForm::vv : SelectForm::vs) : (sy == 1 ? SelectForm::sv : SelectForm::ss);
+  const SelectKernel sel = find_select(es, form);
+  const bool byte_cond = cs == 1;  // its own mask
+  const BinaryKernel to_mask = find_kernel(cond_dt, Op::not_equal, Form::vs);
+  const uint64_t zero = 0;
   const auto* pc = static_cast<const char*>(cond);
   const auto* px = static_cast<const char*>(x);
   const auto* py = static_cast<const char*>(y);
   auto* po = static_cast<char*>(out);
+  constexpr i64 kChunk = 2048;
+  uint8_t mask[kChunk];
   walk_rows<3>(L, [&](const i64* off, i64 r) {
     const char* rc = pc + off[0] * static_cast<i64>(cs);
     const char* rx = px + off[1] * static_cast<i64>(es);
     const char* ry = py + off[2] * static_cast<i64>(es);
     char* ro = po + r * n * static_cast<i64>(es);
-    switch (es) {
-      case 1: select_row<1>(rc, sc, cs, t, rx, sx, ry, sy, ro, n); break;
-      case 2: select_row<2>(rc, sc, cs, t, rx, sx, ry, sy, ro, n); break;
-      case 4: select_row<4>(rc, sc, cs, t, rx, sx, ry, sy, ro, n); break;
-      default: select_row<8>(rc, sc, cs, t, rx, sx, ry, sy, ro, n); break;
+    if (!unit) {  // not produced by the numpy rule; kept correct, not fast
+      for (i64 i = 0; i < n; ++i) {
+        const char* src = truthy(cond_dt, rc + i * sc * static_cast<i64>(cs)) ? rx + i * sx * static_cast<i64>(es)
+                                                                              : ry + i * sy * static_cast<i64>(es);
+        std::memcpy(ro + i * static_cast<i64>(es), src, es);
+      }
+      return;
+    }
+    if (sc == 0) {  // one condition for the whole row: copy a row of x or of y
+      const bool t = truthy(cond_dt, rc);
+      fill_row(ro, t ? rx : ry, t ? sx : sy, es, n);
+      return;
+    }
+    for (i64 i = 0; i < n; i += kChunk) {
+      const i64 c = n - i < kChunk ? n - i : kChunk;
+      const uint8_t* m = reinterpret_cast<const uint8_t*>(rc + i);
+      if (!byte_cond) {
+        to_mask(rc + i * static_cast<i64>(cs), &zero, mask, static_cast<size_t>(c));
+        m = mask;
+      }
+      sel(m, rx + i * sx * static_cast<i64>(es), ry + i * sy * static_cast<i64>(es), ro + i * static_cast<i64>(es),
+          static_cast<size_t>(c));
     }
   });
   return Status::Ok;

@@ -48,6 +48,30 @@ BinaryKernel find_kernel(DType dt, Op op, Form form);
 // The scalar reference, always.
 BinaryKernel find_reference(DType dt, Op op, Form form);
 
+// where(): out[i] = mask[i] != 0 ? x[i] : y[i], for elements of 1, 2, 4 or 8
+// bytes (every dtype of that width: selecting moves bits, it never converts).
+//   x<bits>_where_<form>__<isa>     e.g. x32_where_vs__wasmsimd
+//   form: vv = x and y contiguous, vs = y one element, sv = x one element,
+//         ss = both one element.
+// The mask is one byte per element (a uint8 condition is its own mask; other
+// conditions are turned into 0/1 bytes by the not_equal kernel first).
+enum class SelectForm : int { vv, vs, sv, ss, count };
+using SelectKernel = void (*)(const uint8_t* mask, const void* x, const void* y, void* out, size_t n);
+
+struct SelectInfo {
+  const char* name;
+  size_t elem_size;
+  SelectForm form;
+  bool simd;
+  SelectKernel fn;
+};
+
+// Every select kernel of this build (references first, then SIMD ones).
+const SelectInfo* select_registry(size_t* count);
+// SIMD where the build has one, else the reference; nullptr for a bad size.
+SelectKernel find_select(size_t elem_size, SelectForm form);
+SelectKernel find_select_reference(size_t elem_size, SelectForm form);
+
 size_t dtype_size(DType dt);
 // Comparisons and logical ops produce uint8 0/1.
 bool op_yields_bool(Op op);

@@ -1,6 +1,7 @@
 // Scalar reference kernels: the oracle every SIMD kernel is tested against,
 // and the fallback where no SIMD kernel exists. Same section order as
-// kernels_wasmsimd.cpp: element loop, table, registry glue.
+// kernels_wasmsimd.cpp: element loop, table, select (where) loop and table;
+// then the registry glue, which only this file has.
 #include <array>
 #include <string>
 #include <utility>
@@ -58,8 +59,37 @@ const BinaryKernel* reference_table() {
   return table.data();
 }
 
+// ---- select (where) ------------------------------------------------------------------
+// One loop per element width; x and y strides are 0 (one element) or 1.
+template <typename U, SelectForm F>
+void ref_select(const uint8_t* m, const void* px, const void* py, void* po, size_t n) {
+  const U* x = static_cast<const U*>(px);
+  const U* y = static_cast<const U*>(py);
+  U* o = static_cast<U*>(po);
+  constexpr size_t sx = (F == SelectForm::sv || F == SelectForm::ss) ? 0 : 1;
+  constexpr size_t sy = (F == SelectForm::vs || F == SelectForm::ss) ? 0 : 1;
+  TC_SCALAR_LOOP
+  for (size_t i = 0; i < n; ++i) o[i] = m[i] ? x[i * sx] : y[i * sy];
+}
+
+constexpr size_t kSelectForms = static_cast<size_t>(SelectForm::count);
+constexpr size_t kSelectEntries = 4 * kSelectForms;  // [width 1, 2, 4, 8][form]
+
+template <typename U>
+constexpr std::array<SelectKernel, kSelectForms> ref_select_row() {
+  return {&ref_select<U, SelectForm::vv>, &ref_select<U, SelectForm::vs>, &ref_select<U, SelectForm::sv>,
+          &ref_select<U, SelectForm::ss>};
+}
+
+const SelectKernel* reference_select_table() {
+  static const std::array<std::array<SelectKernel, kSelectForms>, 4> table = {
+      ref_select_row<uint8_t>(), ref_select_row<uint16_t>(), ref_select_row<uint32_t>(), ref_select_row<uint64_t>()};
+  return table[0].data();
+}
+
 // ---- registry glue -------------------------------------------------------------------
-const BinaryKernel* simd_table();  // kernels_wasmsimd.cpp (or nullptr natively)
+const BinaryKernel* simd_table();         // kernels_wasmsimd.cpp (or nullptr natively)
+const SelectKernel* simd_select_table();  // likewise
 
 namespace {
 size_t slot(DType dt, Op op, Form f) {
@@ -125,8 +155,50 @@ const KernelInfo* kernel_registry(size_t* count) {
   return infos.data();
 }
 
+namespace {
+int width_slot(size_t es) { return es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : es == 8 ? 3 : -1; }
+}  // namespace
+
+SelectKernel find_select_reference(size_t es, SelectForm form) {
+  const int w = width_slot(es);
+  if (w < 0 || form >= SelectForm::count) return nullptr;
+  return reference_select_table()[static_cast<size_t>(w) * kSelectForms + static_cast<size_t>(form)];
+}
+
+SelectKernel find_select(size_t es, SelectForm form) {
+  const int w = width_slot(es);
+  if (w < 0 || form >= SelectForm::count) return nullptr;
+  const size_t i = static_cast<size_t>(w) * kSelectForms + static_cast<size_t>(form);
+  const SelectKernel* simd = simd_select_table();
+  return simd && simd[i] ? simd[i] : reference_select_table()[i];
+}
+
+const SelectInfo* select_registry(size_t* count) {
+  static std::vector<std::string> names;
+  static std::vector<SelectInfo> infos;
+  if (infos.empty()) {
+    static const char* forms[] = {"vv", "vs", "sv", "ss"};
+    static const char* widths[] = {"x8", "x16", "x32", "x64"};
+    for (int pass = 0; pass < 2; ++pass) {
+      const SelectKernel* table = pass == 0 ? reference_select_table() : simd_select_table();
+      if (!table) continue;
+      for (size_t i = 0; i < kSelectEntries; ++i) {
+        if (!table[i]) continue;
+        names.push_back(std::string(widths[i / kSelectForms]) + "_where_" + forms[i % kSelectForms] +
+                        (pass == 0 ? "__scalar" : "__wasmsimd"));
+        infos.push_back(SelectInfo{nullptr, size_t{1} << (i / kSelectForms), static_cast<SelectForm>(i % kSelectForms),
+                                   pass == 1, table[i]});
+      }
+    }
+    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
+  }
+  *count = infos.size();
+  return infos.data();
+}
+
 #if !defined(TC_HAVE_SIMD)
 const BinaryKernel* simd_table() { return nullptr; }
+const SelectKernel* simd_select_table() { return nullptr; }
 #endif
 
 }  // namespace tc

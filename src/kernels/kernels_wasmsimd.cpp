@@ -1,6 +1,6 @@
 // SIMD128 kernels (wasm build only). Same section order as kernels_scalar.cpp:
-// element loop, table. Each kernel runs whole 16-byte vectors and finishes the
-// tail with the reference's element function (scalar_ops.hpp), so results
+// element loop, table, select (where) loop and table. Each kernel runs whole
+// 16-byte vectors and finishes the tail with the reference kernel, so results
 // agree with the reference for every length.
 #include <wasm_simd128.h>
 
@@ -190,6 +190,87 @@ constexpr std::array<BinaryKernel, kEntries> make_simd_table(std::index_sequence
 const BinaryKernel* simd_table() {
   static constexpr std::array<BinaryKernel, kEntries> table = make_simd_table(std::make_index_sequence<kEntries>{});
   return table.data();
+}
+
+}  // namespace tc
+
+namespace tc {
+
+// ---- select (where) ---------------------------------------------------------------
+// 16 mask bytes per step: "!= 0" as 0x00/0xFF bytes, widened to the element
+// width by sign extension, then one bitselect per vector of x and y. The tail
+// runs the reference, as in the element loop above.
+namespace {
+
+template <size_t ES>
+v128_t splat_bits(const void* p) {
+  if constexpr (ES == 1) return wasm_v128_load8_splat(p);
+  else if constexpr (ES == 2) return wasm_v128_load16_splat(p);
+  else if constexpr (ES == 4) return wasm_v128_load32_splat(p);
+  else return wasm_v128_load64_splat(p);
+}
+
+template <size_t ES>
+void widen_mask(v128_t nz, v128_t* out) {
+  if constexpr (ES == 1) {
+    out[0] = nz;
+  } else if constexpr (ES == 2) {
+    out[0] = wasm_i16x8_extend_low_i8x16(nz);
+    out[1] = wasm_i16x8_extend_high_i8x16(nz);
+  } else if constexpr (ES == 4) {
+    const v128_t w0 = wasm_i16x8_extend_low_i8x16(nz), w1 = wasm_i16x8_extend_high_i8x16(nz);
+    out[0] = wasm_i32x4_extend_low_i16x8(w0);
+    out[1] = wasm_i32x4_extend_high_i16x8(w0);
+    out[2] = wasm_i32x4_extend_low_i16x8(w1);
+    out[3] = wasm_i32x4_extend_high_i16x8(w1);
+  } else {
+    v128_t q[4];
+    widen_mask<4>(nz, q);
+    for (int k = 0; k < 4; ++k) {
+      out[2 * k] = wasm_i64x2_extend_low_i32x4(q[k]);
+      out[2 * k + 1] = wasm_i64x2_extend_high_i32x4(q[k]);
+    }
+  }
+}
+
+template <size_t ES, SelectForm F>
+void simd_select(const uint8_t* m, const void* px, const void* py, void* po, size_t n) {
+  constexpr size_t L = 16 / ES;  // elements per vector; ES vectors per 16 mask bytes
+  constexpr bool xs = F == SelectForm::sv || F == SelectForm::ss;
+  constexpr bool ys = F == SelectForm::vs || F == SelectForm::ss;
+  const auto* x = static_cast<const uint8_t*>(px);
+  const auto* y = static_cast<const uint8_t*>(py);
+  auto* o = static_cast<uint8_t*>(po);
+  const v128_t zero = wasm_i32x4_splat(0);
+  const v128_t sx = xs ? splat_bits<ES>(x) : zero;
+  const v128_t sy = ys ? splat_bits<ES>(y) : zero;
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    v128_t mk[ES];
+    widen_mask<ES>(wasm_i8x16_ne(wasm_v128_load(m + i), zero), mk);
+    for (size_t k = 0; k < ES; ++k) {
+      const size_t e = (i + k * L) * ES;  // byte offset of this vector
+      const v128_t xv = xs ? sx : wasm_v128_load(x + e);
+      const v128_t yv = ys ? sy : wasm_v128_load(y + e);
+      wasm_v128_store(o + e, wasm_v128_bitselect(xv, yv, mk[k]));
+    }
+  }
+  if (i < n) find_select_reference(ES, F)(m + i, xs ? x : x + i * ES, ys ? y : y + i * ES, o + i * ES, n - i);
+}
+
+template <size_t ES>
+constexpr std::array<SelectKernel, 4> simd_select_row() {
+  return {&simd_select<ES, SelectForm::vv>, &simd_select<ES, SelectForm::vs>, &simd_select<ES, SelectForm::sv>,
+          &simd_select<ES, SelectForm::ss>};
+}
+
+}  // namespace
+
+// ---- table: [width 1, 2, 4, 8][form] ------------------------------------------------
+const SelectKernel* simd_select_table() {
+  static const std::array<std::array<SelectKernel, 4>, 4> table = {
+      simd_select_row<1>(), simd_select_row<2>(), simd_select_row<4>(), simd_select_row<8>()};
+  return table[0].data();
 }
 
 }  // namespace tc

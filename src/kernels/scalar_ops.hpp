@@ -3,8 +3,11 @@
 // agree with them bit for bit (tests sweep both).
 //
 // Decisions (documented in the README):
-// - Integers wrap like a typed-array store (mod 2^bits); Uint8Clamped clamps
-//   to [0, 255] instead. Integer div truncates toward zero; x / 0 and x % 0
+// - Integers wrap like a typed-array store (mod 2^bits) of the exact result
+//   (so mul is Math.imul, not a double product rounded first); Uint8Clamped
+//   results are what a Uint8ClampedArray store of the JS result gives: clamp
+//   to [0, 255], and div rounds half to even (7 / 2 = 4, 5 / 2 = 2, x / 0 =
+//   255, 0 / 0 = 0). Integer div truncates toward zero; x / 0 and x % 0
 //   give 0 (never a trap); INT_MIN / -1 wraps to INT_MIN; rem follows JS %
 //   (the sign of the dividend). Integer pow is the exact power wrapped (like
 //   NumPy); a negative exponent gives 1/a^|b| truncated (0 unless |a| == 1).
@@ -81,6 +84,14 @@ inline uint8_t pow_clamped(uint8_t a, uint8_t b) {
   return static_cast<uint8_t>(r > 255 ? 255 : r);
 }
 
+// Uint8Clamped division as a JS store of a / b: 0 / 0 = NaN -> 0, x / 0 =
+// Infinity -> 255, otherwise the quotient rounded half to even.
+inline uint8_t div_clamped(uint8_t a, uint8_t b) {
+  if (b == 0) return a == 0 ? 0 : 255;
+  const unsigned q = a / b, r2 = 2u * (a % b);
+  return static_cast<uint8_t>(q + (r2 > b || (r2 == b && (q & 1u))));
+}
+
 template <typename T>
 T fmin_js(T a, T b) {
   if (a != a) return a;
@@ -116,6 +127,7 @@ inline OutT<D, op> apply(typename Storage<D>::T a, typename Storage<D>::T b) {
     else return static_cast<T>(static_cast<W>(a) * static_cast<W>(b));
   } else if constexpr (op == Op::div) {
     if constexpr (F) return a / b;
+    else if constexpr (C) return div_clamped(a, b);
     else {
       if (b == 0) return 0;
       if constexpr (std::is_signed_v<T>) {

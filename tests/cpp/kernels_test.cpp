@@ -94,6 +94,34 @@ TEST(KernelSweep, EveryKernelEveryLengthMatchesTheElementSemantics) {
   sweep_dtype<DType::u64>();
 }
 
+TEST(SelectKernels, EveryWidthAndFormSelectsBytesAtEveryLength) {
+  size_t n = 0;
+  const tc::SelectInfo* k = tc::select_registry(&n);
+  ASSERT_GE(n, 16u);
+  std::mt19937 rng(77);
+  int swept = 0;
+  for (size_t j = 0; j < n; ++j) {
+    const size_t w = k[j].elem_size;
+    const bool xs = k[j].form == tc::SelectForm::sv || k[j].form == tc::SelectForm::ss;
+    const bool ys = k[j].form == tc::SelectForm::vs || k[j].form == tc::SelectForm::ss;
+    if (!k[j].simd) EXPECT_EQ(tc::find_select_reference(w, k[j].form), k[j].fn) << k[j].name;
+    for (size_t len = 1; len <= 49; ++len) {
+      std::vector<uint8_t> mask(len), x(len * w), y(len * w), out(len * w + 8, 0xEE);
+      for (auto& v : mask) v = rng() % 3 == 0 ? 0 : static_cast<uint8_t>(1 + rng() % 255);
+      for (auto& v : x) v = static_cast<uint8_t>(rng());
+      for (auto& v : y) v = static_cast<uint8_t>(rng());
+      k[j].fn(mask.data(), x.data(), y.data(), out.data(), len);
+      for (size_t i = 0; i < len; ++i)
+        for (size_t b = 0; b < w; ++b)
+          ASSERT_EQ(out[i * w + b], mask[i] ? x[(xs ? 0 : i) * w + b] : y[(ys ? 0 : i) * w + b]) << k[j].name << " n " << len;
+      for (size_t b = len * w; b < out.size(); ++b) ASSERT_EQ(out[b], 0xEE) << k[j].name << " wrote past the end";
+      ++swept;
+    }
+  }
+  EXPECT_EQ(swept, static_cast<int>(n) * 49);
+  EXPECT_EQ(tc::find_select(3, tc::SelectForm::vv), nullptr);
+}
+
 TEST(ElementSemantics, IntegersWrapClampedClampsDivisionNeverTraps) {
   using tc::ops::apply;
   EXPECT_EQ((apply<DType::i8, Op::add>(127, 1)), -128);
@@ -113,6 +141,14 @@ TEST(ElementSemantics, IntegersWrapClampedClampsDivisionNeverTraps) {
   EXPECT_EQ((apply<DType::i32, Op::pow>(2, -1)), 0);
   EXPECT_EQ((apply<DType::i32, Op::pow>(-1, -3)), -1);
   EXPECT_EQ((apply<DType::u8c, Op::pow>(2, 9)), 255);
+  // Uint8Clamped division is a Uint8ClampedArray store of a / b: half to even, x / 0 = 255, 0 / 0 = 0.
+  EXPECT_EQ((apply<DType::u8c, Op::div>(7, 2)), 4);
+  EXPECT_EQ((apply<DType::u8c, Op::div>(5, 2)), 2);
+  EXPECT_EQ((apply<DType::u8c, Op::div>(3, 2)), 2);
+  EXPECT_EQ((apply<DType::u8c, Op::div>(200, 3)), 67);
+  EXPECT_EQ((apply<DType::u8c, Op::div>(9, 0)), 255);
+  EXPECT_EQ((apply<DType::u8c, Op::div>(0, 0)), 0);
+  EXPECT_EQ((apply<DType::u8, Op::div>(7, 2)), 3);
 }
 
 TEST(ElementSemantics, FloatMinMaxPropagateNaNAndOrderSignedZeros) {
@@ -199,6 +235,28 @@ TEST(Driver, WhereSelectsWithThreeWayBroadcasting) {
   ASSERT_EQ(tc::run_where(plan, DType::u8, 4, cond, x, &y, out), Status::Ok);
   const int32_t want[12] = {1, 2, 3, 4, -1, -1, -1, -1, 1, 2, 3, 4};
   EXPECT_EQ(0, std::memcmp(out, want, sizeof want));
+}
+
+TEST(Driver, WhereTakesConditionsOfEveryDtypeAndRowsOfOneCondition) {
+  // cond [2,1] (one condition per row: whole rows of x or y), then cond [1,40]
+  // of float32 with NaN and -0 (a mask through not_equal, SIMD-length rows).
+  Plan plan;
+  Error err;
+  const Shape rows[3] = {S({2, 1}), S({2, 40}), S({40})};
+  ASSERT_EQ(tc::broadcast_numpy(rows, 3, plan, err), Status::Ok);
+  const double c2[2] = {0, 3};
+  std::vector<int64_t> x(80), y(40), out(80);
+  for (int i = 0; i < 80; ++i) x[static_cast<size_t>(i)] = i;
+  for (int i = 0; i < 40; ++i) y[static_cast<size_t>(i)] = -i;
+  ASSERT_EQ(tc::run_where(plan, DType::f64, 8, c2, x.data(), y.data(), out.data()), Status::Ok);
+  for (int i = 0; i < 80; ++i) EXPECT_EQ(out[static_cast<size_t>(i)], i < 40 ? -i : i);
+  const Shape cols[3] = {S({1, 40}), S({2, 40}), S({})};
+  ASSERT_EQ(tc::broadcast_numpy(cols, 3, plan, err), Status::Ok);
+  float c[40];
+  for (int i = 0; i < 40; ++i) c[i] = i % 4 == 0 ? 0.f : i % 4 == 1 ? -0.f : i % 4 == 2 ? NAN : 1.f;
+  const int64_t fill = 7;
+  ASSERT_EQ(tc::run_where(plan, DType::f32, 8, c, x.data(), &fill, out.data()), Status::Ok);
+  for (int i = 0; i < 80; ++i) EXPECT_EQ(out[static_cast<size_t>(i)], (i % 40) % 4 >= 2 ? i : 7) << i;
 }
 
 TEST(Driver, PdpdAndNamedPermutedPlansRun) {
