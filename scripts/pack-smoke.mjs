@@ -1,6 +1,7 @@
 // The tarball users get: pack it, install it into an empty project, import it
-// from Node (ESM), and check it holds only what it needs.
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+// from Node (ESM), bundle it with Vite (the installed package, resolved by
+// name), and check it holds only what it needs.
+import { mkdtempSync, writeFileSync, rmSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root, capture } from './lib.mjs';
@@ -37,6 +38,25 @@ console.log('pack-smoke: installed tarball imports and computes', JSON.stringify
   const r = capture('node', ['main.js'], { cwd: app });
   process.stdout.write(r.stdout);
   if (r.status !== 0) fail(r.stderr);
+  // A browser app bundled by Vite from the installed package: the wasm must be
+  // emitted as an asset and referenced by the bundle (new URL(..., import.meta.url)).
+  writeFileSync(path.join(app, 'index.html'), '<!doctype html><script type="module" src="./web.js"></script>');
+  writeFileSync(path.join(app, 'web.js'), `import { init, broadcastShapes, add } from 'tensorcast';
+await init();
+document.title = JSON.stringify([broadcastShapes([2, 1], [3]), Array.from(add({ data: Float32Array.of(1, 2) }, 1).data)]);
+`);
+  const { build } = await import('vite');
+  await build({
+    root: app, base: './', logLevel: 'warn', configFile: false,
+    build: { outDir: path.join(app, 'out'), emptyOutDir: true, target: 'es2022' },
+  });
+  const assets = readdirSync(path.join(app, 'out', 'assets'));
+  const wasm = assets.find((f) => f.endsWith('.wasm'));
+  const js = assets.filter((f) => f.endsWith('.js'));
+  if (!wasm) fail(`the Vite build emitted no .wasm asset (${assets.join(', ')})`);
+  if (!js.some((f) => readFileSync(path.join(app, 'out', 'assets', f), 'utf8').includes(wasm))) fail(`no bundle references ${wasm}`);
+  if (js.some((f) => readFileSync(path.join(app, 'out', 'assets', f), 'utf8').includes(root))) fail('the bundle holds a path of the build machine');
+  console.log(`pack-smoke: Vite bundled the installed package: ${assets.join(', ')}`);
   console.log(`pack-smoke: ${files.length} files, ${info.size} bytes packed`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

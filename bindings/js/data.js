@@ -40,6 +40,18 @@ function lengthOf(data) {
   return taLength.call(data);
 }
 
+// Copy `size` elements of `data` to byte `ptr` of the heap. The length is
+// checked again at the copy: a getter read after it was first checked may have
+// resized (or detached) the buffer, and a longer copy would overrun the slot.
+function copyIn(data, size, dt, ptr) {
+  const len = taLength.call(data);
+  if (len !== size) {
+    throw new BroadcastError(`data changed length from ${size} to ${len} while the call read its other arguments (a resizable or detached buffer)`,
+      { code: 'LENGTH_MISMATCH', shapes: [], axis: null, dims: [len, size] });
+  }
+  if (size > 0) view(dt).set(data, ptr / SIZES[dt]);
+}
+
 // Op codes (= the engine's Op enum); bool ops return Uint8Array.
 const OPS = {
   add: 0, sub: 1, mul: 2, div: 3, rem: 4, pow: 5, minimum: 6, maximum: 7,
@@ -208,12 +220,25 @@ export function tensor(data, shape, options) {
     if (options.dims !== undefined) {
       const nd = R.checkNamed({ dims: options.dims, shape: s, coords: options.coords }, 'tensor');
       dims = nd.dims.slice();
+      const seen = new Set();
+      for (let i = 0; i < dims.length; i++) {
+        if (seen.has(String(dims[i]))) {
+          throw new BroadcastError(`tensor: dim name "${dims[i]}" appears twice (axes ${dims.findIndex((d) => String(d) === String(dims[i]))} and ${i})`,
+            { code: 'INVALID_SHAPE', shapes: [s], axis: i, dims: null });
+        }
+        seen.add(String(dims[i]));
+      }
       coords = options.coords;
     }
   }
   const bytes = n * SIZES[dt];
   const ptr = malloc(Math.max(bytes, 1));
-  view(dt).set(data, ptr / SIZES[dt]);
+  try {
+    copyIn(data, n, dt, ptr);
+  } catch (e) {
+    mod()._tc_free(ptr);
+    throw e;
+  }
   return new Tensor(ptr, s, dt, dims, coords);
 }
 
@@ -233,10 +258,13 @@ export function memory() {
 function operand(x, what) {
   if (x instanceof Tensor) {
     const h = x._handle();
-    return { resident: true, ptr: h.ptr, data: null, shape: h.shape, dt: h.dt, size: h.size, dims: h.dims, coords: h.coords };
+    return { resident: true, tensor: x, ptr: h.ptr, data: null, shape: h.shape, dt: h.dt, size: h.size, dims: h.dims, coords: h.coords };
   }
   if (x === null || typeof x !== 'object') {
     throw new TypeError(`${what} must be { data, shape }, a resident tensor or a number, got ${x === null ? 'null' : typeof x}`);
+  }
+  if (ArrayBuffer.isView(x)) {
+    throw new TypeError(`${what} is a bare ${x.constructor?.name ?? 'typed array'}: pass { data, shape } (shape defaults to [data.length]) or tensor(data, shape)`);
   }
   const data = x.data; // read once: a getter may answer differently each time
   const dt = checkData(data, `${what}.data`);
@@ -271,12 +299,14 @@ function scalarOperand(v, dt, what) {
 }
 
 function place(ops) {
+  // A getter read after a resident operand was taken may have disposed it.
+  for (const o of ops) if (o.resident && o.tensor.disposed) throw new TypeError('tensorcast: an operand tensor was disposed during the call');
   // Allocate every scratch slot first (allocation may grow memory), then copy.
   for (let k = 0; k < ops.length; k++) {
     const o = ops[k];
     if (!o.resident) o.ptr = slot(k, Math.max(o.size * SIZES[o.dt], 1));
   }
-  for (const o of ops) if (!o.resident && o.size > 0) view(o.dt).set(o.data, o.ptr / SIZES[o.dt]);
+  for (const o of ops) if (!o.resident) copyIn(o.data, o.size, o.dt, o.ptr);
 }
 
 function checkOut(out, dt, shape, size) {
@@ -452,6 +482,8 @@ function fastBinaryUnguarded(op, a, b, dest) {
   const pa = slot(0, sizeA * es || 1);
   const pb = slot(1, sizeB * es || 1);
   const outSlot = slot(7, 64);
+  // A getter of b may have resized a's buffer: then the general path reports it.
+  if ((!scalarA && taLength.call(dataA) !== sizeA) || (!scalarB && taLength.call(dataB) !== sizeB)) return undefined;
   if (scalarA) {
     if (!storeScalar(a, dt, pa)) return undefined;
   } else if (sizeA > 0) view(dt).set(dataA, pa / es);
@@ -503,6 +535,9 @@ function binary(opName, a, b, options) {
     }
   }
   const o = R.checkOptions(options, opName);
+  if (o.fill !== undefined && typeof o.fill !== 'number' && typeof o.fill !== 'bigint') {
+    throw new TypeError(`${opName}: options.fill must be a number (or a bigint for 64-bit integers), got ${o.fill === null ? 'null' : typeof o.fill}`);
+  }
   let A = typeof a === 'number' || typeof a === 'bigint' ? null : operand(a, `${opName}: a`);
   let B = typeof b === 'number' || typeof b === 'bigint' ? null : operand(b, `${opName}: b`);
   if (!A && !B) throw new TypeError(`${opName}: at least one operand must be a tensor ({ data, shape } or a resident tensor)`);
