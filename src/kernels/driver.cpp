@@ -9,19 +9,35 @@ namespace {
 
 // Odometer over the outer loop axes (all but the innermost). Calls
 // row(offsets...) once per innermost row with each operand's element offset.
+// The axis next to the innermost runs as a tight loop (short rows are common:
+// a pdpd bias over [C, H, W] calls a row kernel C * H times).
 template <size_t N, typename Row>
 void walk_rows(const LoopPlan& L, Row&& row) {
   const int m = L.rank;
-  i64 idx[kMaxRank] = {0};
   i64 off[N] = {0};
-  i64 rows = 1;
-  for (int d = 0; d < m - 1; ++d) rows *= L.shape[d];
-  for (i64 r = 0; r < rows; ++r) {
-    row(off, r);
-    for (int d = m - 2; d >= 0; --d) {  // advance the odometer
-      for (size_t k = 0; k < N; ++k) off[k] += L.strides[k][static_cast<size_t>(d)];
+  if (m == 1) {
+    row(off, 0);
+    return;
+  }
+  const int d1 = m - 2;
+  const i64 len1 = L.shape[d1];
+  i64 step1[N];
+  for (size_t k = 0; k < N; ++k) step1[k] = L.strides[k][static_cast<size_t>(d1)];
+  i64 outer = 1;
+  for (int d = 0; d < d1; ++d) outer *= L.shape[d];
+  i64 idx[kMaxRank] = {0};
+  i64 base[N] = {0};
+  i64 r = 0;
+  for (i64 o = 0; o < outer; ++o) {
+    for (size_t k = 0; k < N; ++k) off[k] = base[k];
+    for (i64 j = 0; j < len1; ++j, ++r) {
+      row(static_cast<const i64*>(off), r);
+      for (size_t k = 0; k < N; ++k) off[k] += step1[k];
+    }
+    for (int d = d1 - 1; d >= 0; --d) {  // advance the odometer over the outer axes
+      for (size_t k = 0; k < N; ++k) base[k] += L.strides[k][static_cast<size_t>(d)];
       if (++idx[d] < L.shape[d]) break;
-      for (size_t k = 0; k < N; ++k) off[k] -= L.strides[k][static_cast<size_t>(d)] * L.shape[d];
+      for (size_t k = 0; k < N; ++k) base[k] -= L.strides[k][static_cast<size_t>(d)] * L.shape[d];
       idx[d] = 0;
     }
   }

@@ -133,7 +133,7 @@ void tail(const T* a, const T* b, O* o, size_t i, size_t n) {
 
 // ---- element loop --------------------------------------------------------------
 template <DType D, Op op, Form f>
-void simd_kernel(const void* pa, const void* pb, void* po, size_t n) {
+[[gnu::noinline]] void simd_kernel(const void* pa, const void* pb, void* po, size_t n) {
   using T = typename Storage<D>::T;
   constexpr size_t L = 16 / sizeof(T);
   const T* a = static_cast<const T*>(pa);
@@ -143,6 +143,21 @@ void simd_kernel(const void* pa, const void* pb, void* po, size_t n) {
   size_t i = 0;
   if constexpr (!is_bool_op(op)) {
     T* o = static_cast<T*>(po);
+    // Four vectors a step (64 bytes): fewer loop branches per byte moved.
+    for (; i + 4 * L <= n; i += 4 * L) {
+      const v128_t x0 = f == Form::sv ? sa : wasm_v128_load(a + i);
+      const v128_t x1 = f == Form::sv ? sa : wasm_v128_load(a + i + L);
+      const v128_t x2 = f == Form::sv ? sa : wasm_v128_load(a + i + 2 * L);
+      const v128_t x3 = f == Form::sv ? sa : wasm_v128_load(a + i + 3 * L);
+      const v128_t y0 = f == Form::vs ? sb : wasm_v128_load(b + i);
+      const v128_t y1 = f == Form::vs ? sb : wasm_v128_load(b + i + L);
+      const v128_t y2 = f == Form::vs ? sb : wasm_v128_load(b + i + 2 * L);
+      const v128_t y3 = f == Form::vs ? sb : wasm_v128_load(b + i + 3 * L);
+      wasm_v128_store(o + i, vop<D, op>(x0, y0));
+      wasm_v128_store(o + i + L, vop<D, op>(x1, y1));
+      wasm_v128_store(o + i + 2 * L, vop<D, op>(x2, y2));
+      wasm_v128_store(o + i + 3 * L, vop<D, op>(x3, y3));
+    }
     for (; i + L <= n; i += L) {
       const v128_t x = f == Form::sv ? sa : wasm_v128_load(a + i);
       const v128_t y = f == Form::vs ? sb : wasm_v128_load(b + i);
@@ -166,6 +181,27 @@ void simd_kernel(const void* pa, const void* pb, void* po, size_t n) {
   }
 }
 
+// op(x, y) == mirror(op)(y, x) for every x, y (Op::count where there is none).
+constexpr Op mirror(Op op) {
+  switch (op) {
+    case Op::add: case Op::mul: case Op::minimum: case Op::maximum: case Op::equal: case Op::not_equal:
+    case Op::logical_and: case Op::logical_or: case Op::logical_xor:
+    case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: return op;
+    case Op::less: return Op::greater;
+    case Op::greater: return Op::less;
+    case Op::less_equal: return Op::greater_equal;
+    case Op::greater_equal: return Op::less_equal;
+    default: return Op::count;
+  }
+}
+
+// scalar (op) vector as vector (mirror op) scalar: one loop body fewer per
+// (dtype, op), which keeps the wasm small.
+template <DType D, Op op>
+void simd_mirrored_sv(const void* pa, const void* pb, void* po, size_t n) {
+  simd_kernel<D, mirror(op), Form::vs>(pb, pa, po, n);
+}
+
 }  // namespace
 
 // ---- table: [dtype][op][form], nullptr where there is no vector form ------------
@@ -179,6 +215,7 @@ constexpr BinaryKernel simd_entry() {
   constexpr Op O = static_cast<Op>((I / kForms) % kOps);
   constexpr Form F = static_cast<Form>(I % kForms);
   if constexpr (!defined_for(D, O) || !has_vop<D, O>()) return nullptr;
+  else if constexpr (F == Form::sv && mirror(O) != Op::count && has_vop<D, mirror(O)>()) return &simd_mirrored_sv<D, O>;
   else return &simd_kernel<D, O, F>;
 }
 
