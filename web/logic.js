@@ -508,18 +508,6 @@ export function gridSlices(shape) {
   return slices;
 }
 
-/** The values of the preview: each operand is arange(size) (A = 0, 1, 2, …). */
-export function previewValues(plan, maps) {
-  const inputs = plan.operands.map((op) => Array.from({ length: product(op.shape) }, (_, i) => i));
-  const output = new Array(plan.size);
-  for (let f = 0; f < plan.size; f++) {
-    let v = 0;
-    for (let k = 0; k < maps.length; k++) v += inputs[k][maps[k][f]];
-    output[f] = v;
-  }
-  return { inputs, output };
-}
-
 // ---- suggestions -------------------------------------------------------------------
 
 function combinations(n, k, limit, visit) {

@@ -7,7 +7,7 @@ import {
   parseShape, parseMapping, parseDimNames, formatShape, shapeToText, formatBytes, formatCount,
   defaultState, stateToQuery, stateFromQuery, applyPatch, buildRequest, activeOperands,
   axisVerdict, axisLabels, rightAlign, contiguousStrides, memoryView, previewable, unravel,
-  sourceIndexMaps, gridSlices, previewValues, reshapeCandidates, suggest, EXAMPLES, exampleState,
+  sourceIndexMaps, gridSlices, reshapeCandidates, suggest, EXAMPLES, exampleState,
   RULES, UNKNOWN_RANK, letter, withDefaultNames,
 } from './logic.js';
 
@@ -291,12 +291,6 @@ describe('data preview', () => {
     const n = plan(st({ rule: 'named', shapes: ['2,3', '3,2'], names: ['x, y', 'y, x'] }));
     // B is stored (y, x): output (x, y) element [i, j] reads B[j, i] = j*2 + i.
     expect(Array.from(sourceIndexMaps(n)[1])).toEqual([0, 2, 4, 1, 3, 5]);
-  });
-  it('adds the inputs for the output values', () => {
-    const r = plan(st({ shapes: ['2,1,3', '2,1'] }));
-    const { inputs, output } = previewValues(r, sourceIndexMaps(r));
-    expect(inputs).toEqual([[0, 1, 2, 3, 4, 5], [0, 1]]);
-    expect(output).toEqual([0, 1, 2, 1, 2, 3, 3, 4, 5, 4, 5, 6]);
   });
   it('only for small static successes', () => {
     expect(previewable(plan(st({ shapes: ['8,1,6,1', '7,1,5'] })))).toBe(false);

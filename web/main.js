@@ -2,12 +2,12 @@
 // draws the plan it returns. Every verdict, stride and error comes from the
 // library; this file only builds DOM (createElement/textContent, never
 // innerHTML) and keeps the state in the URL.
-import { init, explain } from 'tensorcast';
+import { init, explain, add, broadcastTo } from 'tensorcast';
 import {
   RULES, DTYPES, EXAMPLES, MAX_OPERANDS, letter, operandArity,
   usesAxis, operandRole, parseShape, parseMapping, formatShape, formatCount, formatBytes,
   stateFromQuery, stateToQuery, applyPatch, buildRequest, axisVerdict,
-  rightAlign, memoryView, previewable, sourceIndexMaps, previewValues, gridSlices, unravel,
+  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel,
   suggest, exampleState, withDefaultNames, UNKNOWN_RANK,
 } from './logic.js';
 
@@ -206,7 +206,7 @@ function render() {
   renderSuggestions(result.ok ? [] : suggest(state, result, lib));
   renderTable(result, built.request);
   renderMemory(result);
-  renderPreview(result);
+  renderPreview(result, built.request);
   renderMappingEditor();
 }
 
@@ -456,9 +456,34 @@ function drawGrid(shape, values, attrs, cellAttrs) {
   return wrap;
 }
 
+// The preview's numbers come from the library's own data ops: each input holds
+// arange(size), and the output is broadcastTo(A) or A + B (+ C …) under the
+// chosen rule.
+function libraryValues(r, request) {
+  const size = (s) => s.reduce((p, d) => p * d, 1);
+  const inputs = r.operands.map((op) => Float64Array.from({ length: size(op.shape) }, (_, i) => i));
+  const operand = (k) => ({ data: inputs[k], shape: r.operands[k].shape });
+  let out;
+  if (request.rule === 'broadcastTo') {
+    const o = { mode: request.mode };
+    if (request.axesMapping !== undefined) o.axesMapping = request.axesMapping;
+    if (request.axis !== undefined) o.axis = request.axis;
+    out = broadcastTo(operand(0), request.shapes[1], o);
+  } else if (request.rule === 'named') {
+    const named = (k) => ({ ...operand(k), dims: request.operands[k].dims, coords: request.operands[k].coords });
+    out = add(named(0), named(1), request.shaping ? { shaping: request.shaping } : undefined);
+  } else {
+    const o = request.rule === 'pdpd' ? { broadcast: { type: 'pdpd', axis: request.axis } }
+      : request.rule === 'none' ? { broadcast: { type: 'none' } } : undefined;
+    out = operand(0);
+    for (let k = 1; k < inputs.length; k++) out = add(out, operand(k), o);
+  }
+  return { inputs: inputs.map((a) => Array.from(a)), output: Array.from(out.data) };
+}
+
 const fmtIndex = (flat, shape) => (shape.length ? `[${unravel(flat, shape).join(', ')}]` : '[]');
 
-function renderPreview(r) {
+function renderPreview(r, request) {
   const box = $('preview');
   box.replaceChildren();
   if (!r || !previewable(r)) {
@@ -470,7 +495,14 @@ function renderPreview(r) {
     return;
   }
   const maps = sourceIndexMaps(r);
-  const { inputs, output } = previewValues(r, maps);
+  let values;
+  try {
+    values = libraryValues(r, request);
+  } catch (e) {
+    box.append(h('p', { class: 'empty', text: `No data preview: ${e.message}` }));
+    return;
+  }
+  const { inputs, output } = values;
   const isTo = r.rule === 'broadcastTo';
   const names = r.operands.map((op) => op.name);
   const expr = isTo ? `broadcast(${names[0]})` : names.join(' + ');

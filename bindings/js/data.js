@@ -389,13 +389,29 @@ function produce(ops, outDt, shape, size, options, exec, extra) {
 // effect and takes the general path, which reports it.
 const FAST_REQUEST = 2 * 33; // two shapes of up to 32 dims, in doubles
 let fastData = null; // the operand data fastShape() found (read once)
+let fastPtr = 0; // or the resident tensor's bytes
 let fastDt = -1;
 let fastSize = 0;
+let fastRank = 0;
 
-// Check x as a plain operand and write its shape at h[p]; the next index, or
-// -1 when x is not one (or its shape does not hold its data).
+// Check x as a plain operand or an unnamed resident tensor and write its shape
+// at h[p]; the next index, or -1 when x is not one (or its shape does not hold
+// its data).
 function fastShape(x, h, p) {
-  if (x === null || typeof x !== 'object' || x instanceof Tensor) return -1;
+  if (x === null || typeof x !== 'object') return -1;
+  if (x instanceof Tensor) {
+    const t = x._handle(); // a disposed tensor: the TypeError of the general path
+    if (t.dims !== undefined) return -1;
+    const n = t.shape.length;
+    h[p++] = n;
+    for (let i = 0; i < n; i++) h[p++] = t.shape[i];
+    fastData = null;
+    fastPtr = t.ptr;
+    fastDt = t.dt;
+    fastSize = t.size;
+    fastRank = n;
+    return p;
+  }
   const data = x.data;
   const dt = DT_OF_TAG.get(taTag.call(data));
   if (dt === undefined || x.dims !== undefined) return -1;
@@ -404,6 +420,7 @@ function fastShape(x, h, p) {
   if (shape === undefined) {
     h[p++] = 1;
     h[p++] = len;
+    fastRank = 1;
   } else {
     if (!Array.isArray(shape)) return -1;
     const n = shape.length;
@@ -417,8 +434,10 @@ function fastShape(x, h, p) {
       size *= d;
     }
     if (size !== len) return -1;
+    fastRank = n;
   }
   fastData = data;
+  fastPtr = 0;
   fastDt = dt;
   fastSize = len;
   return p;
@@ -457,55 +476,94 @@ function fastBinaryUnguarded(op, a, b, dest) {
   let p = base;
   let dataA = null;
   let dataB = null;
+  let ptrA = 0;
+  let ptrB = 0;
   let dtA = -1;
   let dtB = -1;
   let sizeA = 1;
   let sizeB = 1;
+  let rankA = 0;
+  let rankB = 0;
   if (scalarA) h[p++] = 0;
   else {
     p = fastShape(a, h, p);
     if (p < 0) return undefined;
-    dataA = fastData; dtA = fastDt; sizeA = fastSize;
+    dataA = fastData; ptrA = fastPtr; dtA = fastDt; sizeA = fastSize; rankA = fastRank;
     fastData = null; // hold no caller data between calls
   }
   if (scalarB) h[p++] = 0;
   else {
     p = fastShape(b, h, p);
     if (p < 0) return undefined;
-    dataB = fastData; dtB = fastDt; sizeB = fastSize;
+    dataB = fastData; ptrB = fastPtr; dtB = fastDt; sizeB = fastSize; rankB = fastRank;
     fastData = null;
   }
   const dt = dtA >= 0 ? dtA : dtB;
   if (dt < 0 || (dtA >= 0 && dtB >= 0 && dtA !== dtB) || (isBitwiseOp(op) && isFloat(dt))) return undefined;
+  const outDt = isBoolOp(op) ? UINT8 : dt;
+  const os = SIZES[outDt];
+  // Where the result goes: a resident `out` (exactly its bytes), a typed-array
+  // `out` or a fresh array (through scratch), or a new resident tensor.
+  let outTensor = null;
+  if (dest instanceof Tensor) {
+    const t = dest._handle();
+    if (t.dt !== outDt || t.dims !== undefined) return undefined;
+    // In place over an operand: only where that operand is not broadcast (the
+    // general path refuses the rest), i.e. it has the result's rank and size.
+    const rank = Math.max(rankA, rankB); // numpy: the result's rank
+    if ((t.ptr === ptrA && (rankA !== rank || t.size !== sizeA))
+      || (t.ptr === ptrB && (rankB !== rank || t.size !== sizeB))) return undefined;
+    outTensor = t;
+  } else if (dest !== undefined && DT_OF_TAG.get(taTag.call(dest)) !== outDt) return undefined;
+  // A getter of b may have disposed a (or `out`): the general path throws the TypeError.
+  if ((ptrA !== 0 && a.disposed) || (ptrB !== 0 && b.disposed) || (outTensor !== null && dest.disposed)) return undefined;
+  const resident = ptrA !== 0 || ptrB !== 0 || outTensor !== null;
   const es = SIZES[dt];
   // Scratch next (allocation may grow memory: heap views are taken after).
-  const pa = slot(0, sizeA * es || 1);
-  const pb = slot(1, sizeB * es || 1);
-  const outSlot = slot(7, 64);
+  const pa = ptrA || slot(0, sizeA * es || 1);
+  const pb = ptrB || slot(1, sizeB * es || 1);
   // A getter of b may have resized a's buffer: then the general path reports it.
-  if ((!scalarA && taLength.call(dataA) !== sizeA) || (!scalarB && taLength.call(dataB) !== sizeB)) return undefined;
+  if ((dataA !== null && taLength.call(dataA) !== sizeA) || (dataB !== null && taLength.call(dataB) !== sizeB)) return undefined;
   if (scalarA) {
     if (!storeScalar(a, dt, pa)) return undefined;
-  } else if (sizeA > 0) view(dt).set(dataA, pa / es);
+  } else if (dataA !== null && sizeA > 0) view(dt).set(dataA, pa / es);
   if (scalarB) {
     if (!storeScalar(b, dt, pb)) return undefined;
-  } else if (sizeB > 0) view(dt).set(dataB, pb / es);
-  let st = M._tc_binary_run(-1, -1, op, dt, p - base, pa, pb, outSlot, scratch[7].bytes);
-  if (st !== 0 && st !== -2) return undefined; // a refusal: the general path reports it
+  } else if (dataB !== null && sizeB > 0) view(dt).set(dataB, pb / es);
+  let out;
+  let st;
+  if (outTensor) {
+    out = outTensor.ptr;
+    st = M._tc_binary_run(-1, -1, op, dt, p - base, pa, pb, out, -outTensor.size * os);
+    if (st !== 0) return undefined; // another size, or a refusal: the general path reports it
+  } else {
+    out = resident ? 0 : slot(7, 64);
+    st = M._tc_binary_run(-1, -1, op, dt, p - base, pa, pb, out, resident ? 0 : scratch[7].bytes);
+    if (st !== 0 && st !== -2) return undefined; // a refusal: the general path reports it
+  }
   // The head of the response: status, rank, dims.
   const r = M.HEAPF64;
   const rb = responseBase();
-  const rank = r[rb + 1];
-  const shape = new Array(rank);
+  const outRank = r[rb + 1];
+  const shape = new Array(outRank);
   let size = 1;
-  for (let i = 0; i < rank; i++) size *= (shape[i] = r[rb + 2 + i]);
-  const outDt = isBoolOp(op) ? UINT8 : dt;
-  const os = SIZES[outDt];
-  // A typed-array `out` of another dtype or length: the general path reports it.
-  if (dest !== undefined && (DT_OF_TAG.get(taTag.call(dest)) !== outDt || taLength.call(dest) !== size)) return undefined;
-  let out = outSlot;
+  for (let i = 0; i < outRank; i++) size *= (shape[i] = r[rb + 2 + i]);
+  if (outTensor) return dest;
+  // A typed-array `out` of another length: the general path reports it.
+  if (dest !== undefined && taLength.call(dest) !== size) return undefined;
+  if (size * os > MAX_BYTES) return undefined; // TOO_LARGE, reported by the general path
+  if (resident) {
+    out = malloc(Math.max(size * os, 1));
+    if (size > 0) {
+      st = M._tc_binary_run(-1, -1, op, dt, p - base, pa, pb, out, size * os);
+      if (st !== 0) {
+        M._tc_free(out);
+        return undefined;
+      }
+    }
+    return new Tensor(out, shape, outDt);
+  }
   if (st === -2) {
-    if (size * os > MAX_BYTES) return undefined; // TOO_LARGE, reported by the general path
     out = slot(7, size * os);
     st = M._tc_binary_run(-1, -1, op, dt, p - base, pa, pb, out, scratch[7].bytes);
     if (st !== 0) return undefined;
@@ -526,10 +584,10 @@ function binary(opName, a, b, options) {
     if (r !== undefined) return r;
   } else if (options !== null && typeof options === 'object' && options.broadcast === undefined
     && options.shaping === undefined && options.fill === undefined) {
-    // `out` alone, as a typed array (a result written where the caller wants
-    // it, no allocation): also the fast path.
+    // No options but `out` (a typed array or a resident tensor, written where
+    // the caller wants it, no allocation): also the fast path.
     const dest = options.out;
-    if (dest !== undefined && DT_OF_TAG.get(taTag.call(dest)) !== undefined) {
+    if (dest === undefined || dest instanceof Tensor || DT_OF_TAG.get(taTag.call(dest)) !== undefined) {
       const r = fastBinary(op, a, b, dest);
       if (r !== undefined) return r;
     }

@@ -82,8 +82,9 @@ EMSCRIPTEN_KEEPALIVE int tc_run_binary(int op, int dtype, const void* a, const v
 // Plan and run in one call (the small-call fast path): the two static shapes
 // are in the request; rule -1 numpy (§1), 0 none (§2), 1 pdpd with `axis` (§3).
 // On Ok the response head is status 0, then the out shape. -2: the result
-// needs more than `out_capacity` bytes and nothing ran (the head holds the
-// out shape: grow and call again). Any other status is a refusal whose
+// needs more than `out_capacity` bytes (or, for a negative capacity, other
+// than exactly -out_capacity bytes) and nothing ran (the head holds the out
+// shape: grow and call again). Any other status is a refusal whose
 // response is NOT written: the caller asks the rule exports for the error.
 // A call with the same request as the last successful one reuses its plan.
 EMSCRIPTEN_KEEPALIVE int tc_binary_run(int rule, double axis, int op, int dtype, int in_len, const void* a,
@@ -133,7 +134,8 @@ EMSCRIPTEN_KEEPALIVE int tc_binary_run(int rule, double axis, int op, int dtype,
   const DType dt = static_cast<DType>(dtype);
   const Op o = static_cast<Op>(op);
   const double bytes = static_cast<double>(plan.out_size) * static_cast<double>(op_yields_bool(o) ? 1 : dtype_size(dt));
-  if (!(bytes <= out_capacity)) return -2;
+  // A negative capacity asks for exactly -out_capacity bytes (a resident `out`).
+  if (out_capacity < 0 ? bytes != -out_capacity : !(bytes <= out_capacity)) return -2;
   return static_cast<int>(run_binary(plan, dt, o, a, b, out));
 }
 

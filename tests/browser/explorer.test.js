@@ -288,6 +288,33 @@ describe('broadcast explorer in Chromium', () => {
     await page.screenshot({ path: path.join(shots, 'explorer.png'), fullPage: true });
   });
 
+  it('data preview values are the library\'s own add / broadcastTo results, under every rule', async () => {
+    // Each input holds arange(size); an output cell is the sum of the input
+    // cells it reads (hover readout) — checked for every output cell.
+    const cases = [
+      ['?rule=numpy&s=2,1,3&s=2,1', 12],
+      ['?rule=pdpd&s=2,3,2&s=3&axis=1', 12],
+      ['?rule=to-explicit&s=3,1&s=2,3,3&map=1,2', 18],
+      ['?rule=to-bidirectional&s=3,1&s=2,1,2', 12],
+      ['?rule=numpy&s=2,1&s=3&s=1,1,1', 6],
+    ];
+    for (const [query, n] of cases) {
+      await open(page, query);
+      const cells = page.locator('.tensor-out .cell');
+      expect(await cells.count(), query).toBe(n);
+      const values = await cells.evaluateAll((els) => els.map((e) => Number(e.textContent)));
+      const inputs = await page.locator('.preview-inputs .grid-wrap').evaluateAll((ws) => ws.map((w) =>
+        [...w.querySelectorAll('.cell')].map((c) => Number(c.textContent))));
+      for (let f = 0; f < n; f++) {
+        await cells.nth(f).hover();
+        const reads = await page.locator('.preview-inputs .grid-wrap').evaluateAll((ws) => ws.map((w) =>
+          [...w.querySelectorAll('.cell.is-read')].map((c) => Number(c.dataset.flat))));
+        const want = reads.reduce((sum, r, k) => sum + r.reduce((a, i) => a + inputs[k][i], 0), 0);
+        expect(values[f], `${query} cell ${f}`).toBe(want);
+      }
+    }
+  });
+
   it('takes the README screenshot', async () => {
     const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await watch(p, 'readme');

@@ -230,6 +230,22 @@ add('out: resident of the wrong dtype', () => {
   const t = tc.tensor(new Int32Array(3));
   return { call: () => tc.add(T([3]), T([3]), { out: t }), cleanup: () => dispose(t) };
 }, err('DTYPE_MISMATCH'));
+add('out: resident, of the wrong size, is left untouched', () => {
+  const t = tc.tensor(Float32Array.of(7, 7, 7, 7));
+  return {
+    call: () => {
+      let code = null;
+      try { tc.add(T([3]), T([3]), { out: t }); } catch (e) { code = e.code; }
+      try { tc.add(t, T([2]), { out: t }); } catch (e) { code += ` ${e.code}`; } // [4] + [2]: a clash
+      return { code, data: Array.from(t.toArray()) };
+    },
+    cleanup: () => dispose(t),
+  };
+}, ok((r) => expect(r).toEqual({ code: 'LENGTH_MISMATCH INCOMPATIBLE_DIMS', data: [7, 7, 7, 7] })));
+add('out: resident, a rank-1 operand under a rank-2 result of the same size', () => {
+  const t = tc.tensor(iota(3));
+  return { call: () => tc.add(t, T([1, 3]), { out: t }), cleanup: () => dispose(t) };
+}, [TYPE, err('LENGTH_MISMATCH')]);
 add('out: resident, disposed', () => {
   const t = tc.tensor(iota(3));
   t.dispose();

@@ -1,5 +1,6 @@
 // The wasm build's kernels: every SIMD128 kernel of the registries (element-wise
-// and where's select) swept over lengths 1 … 3 vector widths (+1) against its
+// and where's select) swept over lengths 1 … 9 vector widths (+1: past two
+// steps of the four-vector main loop, and every tail) against its
 // scalar reference, run through the registry test hooks; then every dtype ×
 // op × inner loop (both contiguous, second scalar, first scalar, strided), and
 // where in every form, through the public API against a plain JS loop. (Natively both sides are the reference:
@@ -39,7 +40,7 @@ describe('kernel registry (wasm build)', () => {
     }
   });
 
-  it('every SIMD kernel equals its scalar reference at every length 1 … 3 vector widths + 1', () => {
+  it('every SIMD kernel equals its scalar reference at every length 1 … 9 vector widths + 1', () => {
     const ks = tc.kernels();
     const ref = new Map(ks.filter((k) => !k.simd).map((k) => [`${k.dtype} ${k.op} ${k.form}`, k]));
     const r = rng(99);
@@ -50,7 +51,8 @@ describe('kernel registry (wasm build)', () => {
       const odt = outDtype(k.dtype, k.op);
       // Bool kernels produce 16 results per step whatever the lane width.
       const width = odt === 'uint8' && k.dtype !== 'uint8' ? 16 : 16 / SIZE[k.dtype];
-      const maxN = Math.max(3 * width + 1, 49);
+      // The main loop takes four vectors a step: 9 widths run it twice, then the one-vector loop, then the tail.
+      const maxN = Math.max(9 * width + 1, 49);
       for (let n = 1; n <= maxN; n++) {
         const a = randomArray(r, k.dtype, n, k.op, 'a');
         const b = randomArray(r, k.dtype, n, k.op, 'b');
