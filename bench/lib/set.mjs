@@ -84,7 +84,7 @@ let limit = null;
 if (w.kind !== 'shapes') {
   limit = makeLimit(read, write);
   if (!limit.verify()) throw new Error('limit copy did not move the bytes');
-  cases.push({ id: 'limit|kernel', fn: limit.kernel }, { id: 'limit|e2e', fn: limit.e2e });
+  cases.push({ id: 'limit|kernel', fn: limit.kernel }, { id: 'limit|e2e', fn: limit.e2e }, { id: 'simdcopy|kernel', fn: limit.simd });
 }
 
 const big = w.unit === 'elem';
@@ -129,6 +129,7 @@ for (const p of prepared) {
     if (!s) continue;
     const r = { ...stats(s), other: stats(other[`${p.row.name}|${m}`]) };
     if (limit) r.xLimit = medianRatio(s, samples[`limit|${m}`]);
+    if (limit && m === 'kernel') r.xSimdCopy = medianRatio(s, samples['simdcopy|kernel']);
     if (fastest[m].wasm) r.xWasm = medianRatio(s, samples[`${fastest[m].wasm}|${m}`]);
     if (fastest[m].peer) r.xPeer = medianRatio(s, samples[`${fastest[m].peer}|${m}`]);
     const plain = samples[`plain JS|${m}`];
@@ -144,6 +145,7 @@ if (limit) {
     bytes: limit.bytes, read, write,
     kernel: { ...stats(samples['limit|kernel']), other: stats(other['limit|kernel']) },
     e2e: { ...stats(samples['limit|e2e']), other: stats(other['limit|e2e']) },
+    simd: { ...stats(samples['simdcopy|kernel']), other: stats(other['simdcopy|kernel']), xLimit: medianRatio(samples['simdcopy|kernel'], samples['limit|kernel']) },
   };
 }
 result.options = { ...opts, clock };

@@ -49,6 +49,14 @@ export async function sizes(root, benchDir) {
       raw: min.raw + tcWasm.raw, gzip: min.gzip + tcWasm.gzip, glueGzip: min.gzip, wasmGzip: tcWasm.gzip,
     });
   }
+  // The Emscripten glue alone (what "glue" means for an Emscripten module), minified.
+  const glueMin = await bundle(root, benchDir, 'tensorcast-glue', `export { default } from ${JSON.stringify(path.join(dist, 'tensorcast.mjs'))};`).catch(() => null);
+  if (glueMin) {
+    rows.push({
+      name: 'tensorcast (Emscripten glue + wasm)', what: 'minified tensorcast.mjs (the Emscripten glue, without the JS API) + tensorcast.wasm',
+      raw: glueMin.raw + tcWasm.raw, gzip: glueMin.gzip + tcWasm.gzip, glueGzip: glueMin.gzip, wasmGzip: tcWasm.gzip,
+    });
+  }
   rows.push({
     name: min ? 'tensorcast (unminified files)' : 'tensorcast', what: `dist/{${glue.join(',')}} + tensorcast.wasm, each gzipped`,
     raw: tcGlue.raw + tcWasm.raw, gzip: tcGlue.gzip + tcWasm.gzip, glueGzip: tcGlue.gzip, wasmGzip: tcWasm.gzip,
