@@ -725,34 +725,34 @@ export function where(cond, a, b, options) {
 }
 
 // ---- kernels registry (for tests and benchmarks) ---------------------------------------------
+// Each entry of a registry: its name (written into a 64-byte slot) and its packed info.
+function readRegistry(count, info) {
+  const buf = slot(5, 64);
+  const dec = new TextDecoder();
+  const list = [];
+  for (let i = 0, n = count(); i < n; i++) {
+    const bits = info(i, buf);
+    const bytes = mod().HEAPU8.subarray(buf, buf + 64); // after the call: a fresh view
+    list.push({ index: i, name: dec.decode(bytes.subarray(0, bytes.indexOf(0))), bits });
+  }
+  return list;
+}
+
 /** Every kernel in this build: { index, name, dtype, op, form, simd }. */
 export function kernels() {
   const M = mod();
-  const n = M._tc_kernel_count();
-  const buf = slot(5, 64);
-  const list = [];
-  for (let i = 0; i < n; i++) {
-    const info = M._tc_kernel_info(i, buf);
-    const bytes = M.HEAPU8.subarray(buf, buf + 64);
-    const name = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
-    list.push({ index: i, name, dtype: DTYPES[info & 0xff], op: Object.keys(OPS)[(info >> 8) & 0xff], form: ['vv', 'vs', 'sv'][(info >> 16) & 0xff], simd: (info >> 24) === 1 });
-  }
-  return list;
+  const ops = Object.keys(OPS);
+  return readRegistry(() => M._tc_kernel_count(), (i, buf) => M._tc_kernel_info(i, buf)).map(({ index, name, bits }) => ({
+    index, name, dtype: DTYPES[bits & 0xff], op: ops[(bits >> 8) & 0xff], form: ['vv', 'vs', 'sv'][(bits >> 16) & 0xff], simd: (bits >> 24) === 1,
+  }));
 }
 
 /** The select (where) kernels of this build: { index, name, width (bytes), form, simd } (test hook). */
 export function selectKernels() {
   const M = mod();
-  const n = M._tc_select_count();
-  const buf = slot(5, 64);
-  const list = [];
-  for (let i = 0; i < n; i++) {
-    const info = M._tc_select_info(i, buf);
-    const bytes = M.HEAPU8.subarray(buf, buf + 64);
-    const name = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
-    list.push({ index: i, name, width: info & 0xff, form: ['vv', 'vs', 'sv', 'ss'][(info >> 16) & 0xff], simd: (info >> 24) === 1 });
-  }
-  return list;
+  return readRegistry(() => M._tc_select_count(), (i, buf) => M._tc_select_info(i, buf)).map(({ index, name, bits }) => ({
+    index, name, width: bits & 0xff, form: ['vv', 'vs', 'sv', 'ss'][(bits >> 16) & 0xff], simd: (bits >> 24) === 1,
+  }));
 }
 
 /** Run select kernel `index` (test hook): out[i] = mask[i] ? x[i] : y[i] over n elements (Uint8Array views of the bytes). */
