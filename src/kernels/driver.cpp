@@ -43,6 +43,19 @@ void walk_rows(const LoopPlan& L, Row&& row) {
   }
 }
 
+// `bytes` bytes of one element of `es` bytes repeated: one element, then
+// doubling copies of what is written.
+void fill_repeat(char* o, const char* src, size_t es, size_t bytes) {
+  if (bytes == 0) return;
+  std::memcpy(o, src, es);
+  size_t done = es;
+  while (done < bytes) {
+    const size_t c = done < bytes - done ? done : bytes - done;
+    std::memcpy(o + done, o, c);
+    done += c;
+  }
+}
+
 bool runnable(const Plan& plan, size_t n_ops) {
   return plan.is_static && plan.ops.size() == n_ops && plan.loop.rank >= 1 && plan.loop.strides.size() == n_ops;
 }
@@ -96,6 +109,41 @@ Status run_copy(const Plan& plan, size_t es, const void* in, void* out) {
   const auto* pi = static_cast<const char*>(in);
   auto* po = static_cast<char*>(out);
   const size_t row_bytes = static_cast<size_t>(n) * es;
+  // Rows that repeat along the axis next to them (x [1024] to [1024, 1024]):
+  // write the first row of each block, then copy the block's start onto the
+  // rest in growing chunks of at most kChunk bytes, from a source that stays
+  // in cache, with far fewer calls than one per row.
+  if (L.rank >= 2 && L.strides[0][static_cast<size_t>(L.rank - 2)] == 0 && L.shape[L.rank - 2] > 1) {
+    constexpr size_t kChunk = 32 * 1024;  // about an L1 data cache: measured best of 4–128 KB
+    const int d1 = L.rank - 2;
+    const size_t block_bytes = row_bytes * static_cast<size_t>(L.shape[d1]);
+    i64 blocks = 1;
+    for (int d = 0; d < d1; ++d) blocks *= L.shape[d];
+    i64 idx[kMaxRank] = {0};
+    i64 off = 0;
+    for (i64 b = 0; b < blocks; ++b) {
+      char* bo = po + b * static_cast<i64>(block_bytes);
+      const char* src = pi + off * static_cast<i64>(es);
+      if (s == 1) std::memcpy(bo, src, row_bytes);
+      else if (s == 0) fill_repeat(bo, src, es, row_bytes);
+      else for (i64 i = 0; i < n; ++i) std::memcpy(bo + i * static_cast<i64>(es), src + i * s * static_cast<i64>(es), es);
+      size_t done = row_bytes;
+      while (done < block_bytes) {
+        size_t c = done < kChunk ? done : (kChunk / row_bytes) * row_bytes;  // whole rows once past kChunk
+        if (c == 0) c = row_bytes;
+        if (c > block_bytes - done) c = block_bytes - done;
+        std::memcpy(bo + done, bo, c);
+        done += c;
+      }
+      for (int d = d1 - 1; d >= 0; --d) {
+        off += L.strides[0][static_cast<size_t>(d)];
+        if (++idx[d] < L.shape[d]) break;
+        off -= L.strides[0][static_cast<size_t>(d)] * L.shape[d];
+        idx[d] = 0;
+      }
+    }
+    return Status::Ok;
+  }
   // A row whose input offset equals the previous row's is a repeat (an outer
   // stretched axis): copy it from the output, which is hot in cache.
   i64 prev_off = -1;
@@ -107,15 +155,7 @@ Status run_copy(const Plan& plan, size_t es, const void* in, void* out) {
     } else if (s == 1) {
       std::memcpy(ro, pi + off[0] * static_cast<i64>(es), row_bytes);
     } else if (s == 0) {
-      const char* src = pi + off[0] * static_cast<i64>(es);
-      // Fill by doubling: one element, then copies of what is written.
-      std::memcpy(ro, src, es);
-      size_t done = es;
-      while (done < row_bytes) {
-        const size_t c = done < row_bytes - done ? done : row_bytes - done;
-        std::memcpy(ro + done, ro, c);
-        done += c;
-      }
+      fill_repeat(ro, pi + off[0] * static_cast<i64>(es), es, row_bytes);
     } else {
       for (i64 i = 0; i < n; ++i) std::memcpy(ro + i * static_cast<i64>(es), pi + (off[0] + i * s) * static_cast<i64>(es), es);
     }

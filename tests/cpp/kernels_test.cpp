@@ -214,12 +214,37 @@ TEST(Driver, RandomNumpyBroadcastsMatchANaiveLoop) {
     // Materialise operand 0 to the output shape.
     Plan to;
     ASSERT_EQ(tc::broadcast_to_numpy(in[0], plan.out, to, err), Status::Ok);
-    std::vector<float> mat(static_cast<size_t>(n));
+    std::vector<float> mat(static_cast<size_t>(n) + 1, -1.f);
     ASSERT_EQ(tc::run_copy(to, sizeof(float), a.data(), mat.data()), Status::Ok);
     for (i64 e = 0; e < n; ++e) ASSERT_EQ(mat[static_cast<size_t>(e)], a[static_cast<size_t>(naive_offset(plan.out, in[0], e))]);
+    EXPECT_EQ(mat[static_cast<size_t>(n)], -1.f) << "materialise wrote past the output";
     ++ran;
   }
   EXPECT_EQ(ran, 400);
+}
+
+TEST(Driver, MaterialiseRepeatsRowBlocksOfEverySize) {
+  // Rows that repeat along the next axis are copied in growing chunks (capped
+  // at 32 KB, whole rows past the cap): rows far below, near and above the cap.
+  for (const auto& [in_shape, out_shape] : std::vector<std::pair<std::vector<i64>, std::vector<i64>>>{
+           {{2, 1, 3}, {2, 40000, 3}}, {{3, 1, 5000}, {3, 4, 5000}}, {{1, 9000}, {7, 9000}}, {{2, 1, 8192}, {2, 3, 8192}},
+           {{4, 1, 1, 2}, {4, 3, 5, 2}}}) {
+    Shape in, out;
+    for (i64 d : in_shape) in.push(tc::Dim::fixed(d));
+    for (i64 d : out_shape) out.push(tc::Dim::fixed(d));
+    Plan to;
+    Error err;
+    ASSERT_EQ(tc::broadcast_to_numpy(in, out, to, err), Status::Ok);
+    std::vector<int32_t> x(static_cast<size_t>(tc::shape_size(in)));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int32_t>(i * 7 + 1);
+    const i64 n = to.out_size;
+    std::vector<int32_t> mat(static_cast<size_t>(n) + 1, -1);
+    ASSERT_EQ(tc::run_copy(to, sizeof(int32_t), x.data(), mat.data()), Status::Ok);
+    for (i64 e = 0; e < n; ++e) {
+      ASSERT_EQ(mat[static_cast<size_t>(e)], x[static_cast<size_t>(naive_offset(out, in, e))]) << "element " << e << " of " << n;
+    }
+    EXPECT_EQ(mat[static_cast<size_t>(n)], -1) << "wrote past the output";
+  }
 }
 
 TEST(Driver, WhereSelectsWithThreeWayBroadcasting) {
