@@ -361,7 +361,7 @@ const SANITY = () => {
 };
 
 describe('data API adversarial corpus', () => {
-  it('has at least 200 malformed calls across the data functions, with every data error code', () => {
+  it(`has ${CORPUS.length} calls (${CORPUS.filter((e) => !e.expect.check).length} malformed, at least 200) across the data functions, with every data error code`, () => {
     const malformed = CORPUS.filter((e) => !e.expect.check);
     expect(malformed.length).toBeGreaterThanOrEqual(200);
     const codes = new Set(CORPUS.flatMap((e) => [e.expect].flat()).map((x) => x.code).filter(Boolean));
