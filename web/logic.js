@@ -385,7 +385,7 @@ export function rightAlign(shape, rank) {
 
 // ---- memory view ---------------------------------------------------------------
 
-function product(shape) {
+export function product(shape) {
   return shape.reduce((p, d) => p * d, 1);
 }
 

@@ -7,7 +7,7 @@ import {
   RULES, DTYPES, EXAMPLES, MAX_OPERANDS, letter, operandArity,
   usesAxis, operandRole, parseShape, parseMapping, formatShape, formatCount, formatBytes,
   stateFromQuery, stateToQuery, applyPatch, buildRequest, axisVerdict,
-  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel,
+  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, product,
   suggest, exampleState, withDefaultNames, UNKNOWN_RANK,
 } from './logic.js';
 
@@ -460,8 +460,7 @@ function drawGrid(shape, values, attrs, cellAttrs) {
 // arange(size), and the output is broadcastTo(A) or A + B (+ C …) under the
 // chosen rule.
 function libraryValues(r, request) {
-  const size = (s) => s.reduce((p, d) => p * d, 1);
-  const inputs = r.operands.map((op) => Float64Array.from({ length: size(op.shape) }, (_, i) => i));
+  const inputs = r.operands.map((op) => Float64Array.from({ length: product(op.shape) }, (_, i) => i));
   const operand = (k) => ({ data: inputs[k], shape: r.operands[k].shape });
   let out;
   if (request.rule === 'broadcastTo') {

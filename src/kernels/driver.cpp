@@ -7,34 +7,18 @@ namespace tc {
 
 namespace {
 
-// Odometer over the outer loop axes (all but the innermost). Calls
-// row(offsets...) once per innermost row with each operand's element offset.
-// The axis next to the innermost runs as a tight loop (short rows are common:
-// a pdpd bias over [C, H, W] calls a row kernel C * H times).
-template <size_t N, typename Row>
-void walk_rows(const LoopPlan& L, Row&& row) {
-  const int m = L.rank;
-  i64 off[N] = {0};
-  if (m == 1) {
-    row(off, 0);
-    return;
-  }
-  const int d1 = m - 2;
-  const i64 len1 = L.shape[d1];
-  i64 step1[N];
-  for (size_t k = 0; k < N; ++k) step1[k] = L.strides[k][static_cast<size_t>(d1)];
-  i64 outer = 1;
-  for (int d = 0; d < d1; ++d) outer *= L.shape[d];
+// Odometer over loop axes [0, end): calls at(base, i) for each of their index
+// tuples in row-major order, i counting from 0, base[k] = operand k's element
+// offset there.
+template <size_t N, typename At>
+void walk_outer(const LoopPlan& L, int end, At&& at) {
+  i64 count = 1;
+  for (int d = 0; d < end; ++d) count *= L.shape[d];
   i64 idx[kMaxRank] = {0};
   i64 base[N] = {0};
-  i64 r = 0;
-  for (i64 o = 0; o < outer; ++o) {
-    for (size_t k = 0; k < N; ++k) off[k] = base[k];
-    for (i64 j = 0; j < len1; ++j, ++r) {
-      row(static_cast<const i64*>(off), r);
-      for (size_t k = 0; k < N; ++k) off[k] += step1[k];
-    }
-    for (int d = d1 - 1; d >= 0; --d) {  // advance the odometer over the outer axes
+  for (i64 i = 0; i < count; ++i) {
+    at(static_cast<const i64*>(base), i);
+    for (int d = end - 1; d >= 0; --d) {
       for (size_t k = 0; k < N; ++k) base[k] += L.strides[k][static_cast<size_t>(d)];
       if (++idx[d] < L.shape[d]) break;
       for (size_t k = 0; k < N; ++k) base[k] -= L.strides[k][static_cast<size_t>(d)] * L.shape[d];
@@ -43,16 +27,50 @@ void walk_rows(const LoopPlan& L, Row&& row) {
   }
 }
 
-// `bytes` bytes of one element of `es` bytes repeated: one element, then
-// doubling copies of what is written.
-void fill_repeat(char* o, const char* src, size_t es, size_t bytes) {
-  if (bytes == 0) return;
-  std::memcpy(o, src, es);
-  size_t done = es;
-  while (done < bytes) {
-    const size_t c = done < bytes - done ? done : bytes - done;
-    std::memcpy(o + done, o, c);
-    done += c;
+// Calls row(offsets...) once per innermost row with each operand's element
+// offset. The axis next to the innermost runs as a tight loop (short rows are
+// common: a pdpd bias over [C, H, W] calls a row kernel C * H times).
+template <size_t N, typename Row>
+void walk_rows(const LoopPlan& L, Row&& row) {
+  const int m = L.rank;
+  if (m == 1) {
+    const i64 off[N] = {0};
+    row(off, 0);
+    return;
+  }
+  const int d1 = m - 2;
+  const i64 len1 = L.shape[d1];
+  i64 step1[N];
+  for (size_t k = 0; k < N; ++k) step1[k] = L.strides[k][static_cast<size_t>(d1)];
+  i64 off[N];
+  i64 r = 0;
+  walk_outer<N>(L, d1, [&](const i64* base, i64) {
+    for (size_t k = 0; k < N; ++k) off[k] = base[k];
+    for (i64 j = 0; j < len1; ++j, ++r) {
+      row(static_cast<const i64*>(off), r);
+      for (size_t k = 0; k < N; ++k) off[k] += step1[k];
+    }
+  });
+}
+
+// A row of `n` elements of `es` bytes read at `stride` elements apart:
+// contiguous (one memcpy), one element repeated (one element, then doubling
+// copies of what is written), or gathered element by element.
+void fill_row(char* o, const char* src, i64 stride, size_t es, i64 n) {
+  const size_t total = static_cast<size_t>(n) * es;
+  if (stride == 1) {
+    std::memcpy(o, src, total);
+  } else if (stride == 0) {
+    if (n == 0) return;
+    std::memcpy(o, src, es);
+    size_t done = es;
+    while (done < total) {
+      const size_t c = done < total - done ? done : total - done;
+      std::memcpy(o + done, o, c);
+      done += c;
+    }
+  } else {
+    for (i64 i = 0; i < n; ++i) std::memcpy(o + i * static_cast<i64>(es), src + i * stride * static_cast<i64>(es), es);
   }
 }
 
@@ -117,16 +135,9 @@ Status run_copy(const Plan& plan, size_t es, const void* in, void* out) {
     constexpr size_t kChunk = 32 * 1024;  // about an L1 data cache: measured best of 4–128 KB
     const int d1 = L.rank - 2;
     const size_t block_bytes = row_bytes * static_cast<size_t>(L.shape[d1]);
-    i64 blocks = 1;
-    for (int d = 0; d < d1; ++d) blocks *= L.shape[d];
-    i64 idx[kMaxRank] = {0};
-    i64 off = 0;
-    for (i64 b = 0; b < blocks; ++b) {
+    walk_outer<1>(L, d1, [&](const i64* off, i64 b) {
       char* bo = po + b * static_cast<i64>(block_bytes);
-      const char* src = pi + off * static_cast<i64>(es);
-      if (s == 1) std::memcpy(bo, src, row_bytes);
-      else if (s == 0) fill_repeat(bo, src, es, row_bytes);
-      else for (i64 i = 0; i < n; ++i) std::memcpy(bo + i * static_cast<i64>(es), src + i * s * static_cast<i64>(es), es);
+      fill_row(bo, pi + off[0] * static_cast<i64>(es), s, es, n);
       size_t done = row_bytes;
       while (done < block_bytes) {
         size_t c = done < kChunk ? done : (kChunk / row_bytes) * row_bytes;  // whole rows once past kChunk
@@ -135,13 +146,7 @@ Status run_copy(const Plan& plan, size_t es, const void* in, void* out) {
         std::memcpy(bo + done, bo, c);
         done += c;
       }
-      for (int d = d1 - 1; d >= 0; --d) {
-        off += L.strides[0][static_cast<size_t>(d)];
-        if (++idx[d] < L.shape[d]) break;
-        off -= L.strides[0][static_cast<size_t>(d)] * L.shape[d];
-        idx[d] = 0;
-      }
-    }
+    });
     return Status::Ok;
   }
   // A row whose input offset equals the previous row's is a repeat (an outer
@@ -150,15 +155,8 @@ Status run_copy(const Plan& plan, size_t es, const void* in, void* out) {
   char* prev_row = nullptr;
   walk_rows<1>(L, [&](const i64* off, i64 r) {
     char* ro = po + r * static_cast<i64>(row_bytes);
-    if (off[0] == prev_off && prev_row) {
-      std::memcpy(ro, prev_row, row_bytes);
-    } else if (s == 1) {
-      std::memcpy(ro, pi + off[0] * static_cast<i64>(es), row_bytes);
-    } else if (s == 0) {
-      fill_repeat(ro, pi + off[0] * static_cast<i64>(es), es, row_bytes);
-    } else {
-      for (i64 i = 0; i < n; ++i) std::memcpy(ro + i * static_cast<i64>(es), pi + (off[0] + i * s) * static_cast<i64>(es), es);
-    }
+    if (off[0] == prev_off && prev_row) std::memcpy(ro, prev_row, row_bytes);
+    else fill_row(ro, pi + off[0] * static_cast<i64>(es), s, es, n);
     prev_off = off[0];
     prev_row = ro;
   });
@@ -176,23 +174,6 @@ bool truthy(DType dt, const char* p) {
     case DType::i16: case DType::u16: { uint16_t v; std::memcpy(&v, p, 2); return v != 0; }
     case DType::i32: case DType::u32: { uint32_t v; std::memcpy(&v, p, 4); return v != 0; }
     default: { uint64_t v; std::memcpy(&v, p, 8); return v != 0; }
-  }
-}
-
-// A row of `n` elements of `es` bytes: one element repeated (stride 0) or contiguous.
-void fill_row(char* o, const char* src, i64 stride, size_t es, i64 n) {
-  if (stride == 1) {
-    std::memcpy(o, src, static_cast<size_t>(n) * es);
-    return;
-  }
-  if (n == 0) return;
-  std::memcpy(o, src, es);  // then double what is written
-  size_t done = es;
-  const size_t total = static_cast<size_t>(n) * es;
-  while (done < total) {
-    const size_t c = done < total - done ? done : total - done;
-    std::memcpy(o + done, o, c);
-    done += c;
   }
 }
 
