@@ -5,20 +5,12 @@
 namespace tc {
 
 const char* status_name(Status s) {
-  switch (s) {
-    case Status::Ok: return "OK";
-    case Status::InvalidShape: return "INVALID_SHAPE";
-    case Status::IncompatibleDims: return "INCOMPATIBLE_DIMS";
-    case Status::ShapeMismatch: return "SHAPE_MISMATCH";
-    case Status::RankMismatch: return "RANK_MISMATCH";
-    case Status::InvalidAxis: return "INVALID_AXIS";
-    case Status::InvalidAxesMapping: return "INVALID_AXES_MAPPING";
-    case Status::MinusOneInNewAxis: return "MINUS_ONE_IN_NEW_AXIS";
-    case Status::DtypeMismatch: return "DTYPE_MISMATCH";
-    case Status::LengthMismatch: return "LENGTH_MISMATCH";
-    case Status::TooLarge: return "TOO_LARGE";
-  }
-  return "UNKNOWN";
+  static constexpr const char* names[] = {
+#define TC_STATUS(e, code) code,
+#include "contract.def"
+  };
+  const auto i = static_cast<std::size_t>(s);
+  return i < sizeof names / sizeof names[0] ? names[i] : "UNKNOWN";
 }
 
 i64 shape_size(const Shape& s) {

@@ -12,24 +12,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "contract.hpp"
 #include "shape.hpp"
 
 namespace tc {
-
-// Stable error codes (spec §8). The numeric values are part of the wasm ABI.
-enum class Status : std::int32_t {
-  Ok = 0,
-  InvalidShape = 1,
-  IncompatibleDims = 2,
-  ShapeMismatch = 3,
-  RankMismatch = 4,
-  InvalidAxis = 5,
-  InvalidAxesMapping = 6,
-  MinusOneInNewAxis = 7,
-  DtypeMismatch = 8,
-  LengthMismatch = 9,
-  TooLarge = 10,
-};
 
 const char* status_name(Status s);
 
@@ -42,14 +28,9 @@ struct Error {
   Dim dim_a{-1, -1};
   Dim dim_b{-1, -1};
   int detail = -1;     // rule-specific: input axis, mapping index, ...
-};
-
-// Per output axis, per operand.
-enum class Verdict : std::uint8_t {
-  Equal = 0,      // operand dim is the output dim
-  Stretched = 1,  // operand dim 1, output dim is not: read repeatedly (stride 0)
-  New = 2,        // operand does not have this axis (rank padding / inserted)
-  Clash = 3,      // the axis the rule rejected
+  // Every output axis whose dims disagree (bit i = output axis i), not only
+  // `axis` (which stays the first one found, the one the message names).
+  std::uint64_t clash_axes = 0;
 };
 
 struct OperandPlan {
@@ -68,7 +49,10 @@ struct LoopPlan {
   i64 shape[kMaxRank];
   std::vector<std::vector<i64>> strides;  // [operand][loop axis]
   // Which 1-d inner loop applies to operands 0 and 1 on the innermost loop axis.
-  enum Inner : std::int32_t { Contiguous = 0, SecondScalar = 1, FirstScalar = 2, BothScalar = 3, Strided = 4 };
+  enum Inner : std::int32_t {
+#define TC_INNER(e, name) e,
+#include "contract.def"
+  };
   Inner inner = Contiguous;
 };
 

@@ -11,7 +11,7 @@
 #include <cstddef>
 
 #include "../core/plan.hpp"
-#include "../rules/rules.hpp"
+#include "../core/named_plan.hpp"
 #include "kernels.hpp"
 
 namespace tc {

@@ -17,15 +17,32 @@
 
 namespace tc {
 
-// Same order as the JS dtype table (bindings/js/data.js).
-enum class DType : int { f32, f64, i8, u8, u8c, i16, u16, i32, u32, i64, u64, count };
-enum class Op : int {
-  add, sub, mul, div, rem, pow, minimum, maximum,
-  equal, not_equal, less, less_equal, greater, greater_equal,
-  logical_and, logical_or, logical_xor,
-  bitwise_and, bitwise_or, bitwise_xor,
+// Generated from dtypes.def and ops.def: the one declaration of each.
+enum class DType : int {
+#define TC_DTYPE(e, name, ctype, array, kind) e,
+#include "dtypes.def"
   count
 };
+enum class Op : int {
+#define TC_OP(e, js, result, domain) e,
+#include "ops.def"
+  count
+};
+
+// What ops.def says of an op: the dtype of its result and the dtypes it takes.
+enum class OpResult : int { same, boolean };
+enum class OpDomain : int { any, integer, floating };
+struct OpTraits {
+  const char* name;  // the JS name (add, notEqual, floorDiv, ...)
+  OpResult result;
+  OpDomain domain;
+};
+inline constexpr OpTraits kOpTraits[] = {
+#define TC_OP(e, js, result, domain) {js, OpResult::result, OpDomain::domain},
+#include "ops.def"
+};
+constexpr const OpTraits& op_traits(Op op) { return kOpTraits[static_cast<int>(op)]; }
+
 enum class Form : int { vv, vs, sv, count };
 
 using BinaryKernel = void (*)(const void* a, const void* b, void* out, size_t n);
@@ -76,7 +93,12 @@ size_t dtype_size(DType dt);
 // Comparisons and logical ops produce uint8 0/1.
 bool op_yields_bool(Op op);
 bool op_defined(DType dt, Op op);
+// Short names for kernel names (f32, u8c, i64) and the JS names (float32, ...).
 const char* dtype_name(DType dt);
+const char* dtype_js_name(DType dt);
+const char* dtype_array_name(DType dt);  // the JS typed-array constructor
+const char* dtype_kind(DType dt);        // float | int | uint | clamped | bigint | biguint
+// The op's name in kernel names: snake_case of the enumerator (not_equal, floor_div).
 const char* op_name(Op op);
 
 }  // namespace tc

@@ -1,7 +1,7 @@
 // Scalar reference kernels: the oracle every SIMD kernel is tested against,
 // and the fallback where no SIMD kernel exists. Same section order as
-// kernels_wasmsimd.cpp: element loop, table, select (where) loop and table;
-// then the registry glue, which only this file has.
+// kernels_wasmsimd.cpp: element loop, table, select (where) loop and table.
+// The registry and dispatch over both tables are in registry.cpp.
 #include <array>
 #include <string>
 #include <utility>
@@ -85,115 +85,6 @@ const SelectKernel* reference_select_table() {
   static const std::array<std::array<SelectKernel, kSelectForms>, 4> table = {
       ref_select_row<uint8_t>(), ref_select_row<uint16_t>(), ref_select_row<uint32_t>(), ref_select_row<uint64_t>()};
   return table[0].data();
-}
-
-// ---- registry glue -------------------------------------------------------------------
-const BinaryKernel* simd_table();         // kernels_wasmsimd.cpp (or nullptr natively)
-const SelectKernel* simd_select_table();  // likewise
-
-namespace {
-size_t slot(DType dt, Op op, Form f) {
-  return (static_cast<size_t>(dt) * kOps + static_cast<size_t>(op)) * kForms + static_cast<size_t>(f);
-}
-}  // namespace
-
-BinaryKernel find_reference(DType dt, Op op, Form form) {
-  if (dt >= DType::count || op >= Op::count || form >= Form::count) return nullptr;
-  return reference_table()[slot(dt, op, form)];
-}
-
-BinaryKernel find_kernel(DType dt, Op op, Form form) {
-  if (dt >= DType::count || op >= Op::count || form >= Form::count) return nullptr;
-  const BinaryKernel* simd = simd_table();
-  if (simd && simd[slot(dt, op, form)]) return simd[slot(dt, op, form)];
-  return reference_table()[slot(dt, op, form)];
-}
-
-const char* dtype_name(DType dt) {
-  static const char* names[] = {"f32", "f64", "i8", "u8", "u8c", "i16", "u16", "i32", "u32", "i64", "u64"};
-  return dt < DType::count ? names[static_cast<int>(dt)] : "?";
-}
-
-const char* op_name(Op op) {
-  static const char* names[] = {"add", "sub", "mul", "div", "rem", "pow", "minimum", "maximum",
-                                "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
-                                "logical_and", "logical_or", "logical_xor",
-                                "bitwise_and", "bitwise_or", "bitwise_xor"};
-  return op < Op::count ? names[static_cast<int>(op)] : "?";
-}
-
-size_t dtype_size(DType dt) {
-  static const size_t sizes[] = {4, 8, 1, 1, 1, 2, 2, 4, 4, 8, 8};
-  return dt < DType::count ? sizes[static_cast<int>(dt)] : 0;
-}
-
-bool op_yields_bool(Op op) { return is_bool_op(op); }
-bool op_defined(DType dt, Op op) { return dt < DType::count && op < Op::count && defined_for(dt, op); }
-
-const KernelInfo* kernel_registry(size_t* count) {
-  static std::vector<std::string> names;
-  static std::vector<KernelInfo> infos;
-  if (infos.empty()) {
-    static const char* forms[] = {"vv", "vs", "sv"};
-    const BinaryKernel* simd = simd_table();
-    for (int pass = 0; pass < 2; ++pass) {
-      const BinaryKernel* table = pass == 0 ? reference_table() : simd;
-      if (!table) continue;
-      for (size_t i = 0; i < kEntries; ++i) {
-        if (!table[i]) continue;
-        const DType d = static_cast<DType>(i / (kOps * kForms));
-        const Op o = static_cast<Op>((i / kForms) % kOps);
-        const Form f = static_cast<Form>(i % kForms);
-        names.push_back(std::string(dtype_name(d)) + "_" + op_name(o) + "_" + forms[static_cast<int>(f)] +
-                        (pass == 0 ? "__scalar" : "__wasmsimd"));
-        infos.push_back(KernelInfo{nullptr, d, o, f, pass == 1, table[i]});
-      }
-    }
-    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
-  }
-  *count = infos.size();
-  return infos.data();
-}
-
-namespace {
-int width_slot(size_t es) { return es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : es == 8 ? 3 : -1; }
-}  // namespace
-
-SelectKernel find_select_reference(size_t es, SelectForm form) {
-  const int w = width_slot(es);
-  if (w < 0 || form >= SelectForm::count) return nullptr;
-  return reference_select_table()[static_cast<size_t>(w) * kSelectForms + static_cast<size_t>(form)];
-}
-
-SelectKernel find_select(size_t es, SelectForm form) {
-  const int w = width_slot(es);
-  if (w < 0 || form >= SelectForm::count) return nullptr;
-  const size_t i = static_cast<size_t>(w) * kSelectForms + static_cast<size_t>(form);
-  const SelectKernel* simd = simd_select_table();
-  return simd && simd[i] ? simd[i] : reference_select_table()[i];
-}
-
-const SelectInfo* select_registry(size_t* count) {
-  static std::vector<std::string> names;
-  static std::vector<SelectInfo> infos;
-  if (infos.empty()) {
-    static const char* forms[] = {"vv", "vs", "sv", "ss"};
-    static const char* widths[] = {"x8", "x16", "x32", "x64"};
-    for (int pass = 0; pass < 2; ++pass) {
-      const SelectKernel* table = pass == 0 ? reference_select_table() : simd_select_table();
-      if (!table) continue;
-      for (size_t i = 0; i < kSelectEntries; ++i) {
-        if (!table[i]) continue;
-        names.push_back(std::string(widths[i / kSelectForms]) + "_where_" + forms[i % kSelectForms] +
-                        (pass == 0 ? "__scalar" : "__wasmsimd"));
-        infos.push_back(SelectInfo{nullptr, size_t{1} << (i / kSelectForms), static_cast<SelectForm>(i % kSelectForms),
-                                   pass == 1, table[i]});
-      }
-    }
-    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
-  }
-  *count = infos.size();
-  return infos.data();
 }
 
 #if !defined(TC_HAVE_SIMD)

@@ -50,7 +50,8 @@ constexpr bool has_vop() {
     case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: return D != DType::u64;
     case Op::logical_and: case Op::logical_or: case Op::logical_xor: return true;
     case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: return !F;
-    default: return false;
+    case Op::hypot: return D == DType::f32;  // f64 keeps libm's scaled hypot
+    default: return false;  // no SIMD128 instructions: rem, pow, mod, floor_div, atan2, integer div
   }
 }
 
@@ -104,8 +105,22 @@ v128_t vop(v128_t a, v128_t b) {
     return wasm_v128_and(a, b);
   } else if constexpr (op == Op::bitwise_or) {
     return wasm_v128_or(a, b);
-  } else {
+  } else if constexpr (op == Op::bitwise_xor) {
     return wasm_v128_xor(a, b);
+  } else {
+    static_assert(op == Op::hypot && D == DType::f32, "has_vop() lists the ops with a vector form");
+    // float32 hypot in double, as the reference: two f64x2 halves, squares
+    // exact, one rounding of the sum, sqrt, then round to float32. An
+    // infinite side gives +inf even beside NaN.
+    const v128_t alo = wasm_f64x2_promote_low_f32x4(a), blo = wasm_f64x2_promote_low_f32x4(b);
+    const v128_t ahi = wasm_f64x2_promote_low_f32x4(wasm_i64x2_shuffle(a, a, 1, 0));
+    const v128_t bhi = wasm_f64x2_promote_low_f32x4(wasm_i64x2_shuffle(b, b, 1, 0));
+    const v128_t lo = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(alo, alo), wasm_f64x2_mul(blo, blo))));
+    const v128_t hi = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(ahi, ahi), wasm_f64x2_mul(bhi, bhi))));
+    const v128_t r = wasm_i64x2_shuffle(lo, hi, 0, 2);
+    const v128_t inf = wasm_f32x4_splat(__builtin_inff());
+    const v128_t any_inf = wasm_v128_or(wasm_f32x4_eq(wasm_f32x4_abs(a), inf), wasm_f32x4_eq(wasm_f32x4_abs(b), inf));
+    return wasm_v128_bitselect(inf, r, any_inf);
   }
 }
 #undef TC_BY_TYPE
@@ -186,7 +201,7 @@ constexpr Op mirror(Op op) {
   switch (op) {
     case Op::add: case Op::mul: case Op::minimum: case Op::maximum: case Op::equal: case Op::not_equal:
     case Op::logical_and: case Op::logical_or: case Op::logical_xor:
-    case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: return op;
+    case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: case Op::hypot: return op;
     case Op::less: return Op::greater;
     case Op::greater: return Op::less;
     case Op::less_equal: return Op::greater_equal;

@@ -29,22 +29,19 @@
 namespace tc {
 
 template <DType> struct Storage;
-template <> struct Storage<DType::f32> { using T = float; };
-template <> struct Storage<DType::f64> { using T = double; };
-template <> struct Storage<DType::i8> { using T = int8_t; };
-template <> struct Storage<DType::u8> { using T = uint8_t; };
-template <> struct Storage<DType::u8c> { using T = uint8_t; };
-template <> struct Storage<DType::i16> { using T = int16_t; };
-template <> struct Storage<DType::u16> { using T = uint16_t; };
-template <> struct Storage<DType::i32> { using T = int32_t; };
-template <> struct Storage<DType::u32> { using T = uint32_t; };
-template <> struct Storage<DType::i64> { using T = int64_t; };
-template <> struct Storage<DType::u64> { using T = uint64_t; };
+#define TC_DTYPE(e, name, ctype, array, kind) \
+  template <> struct Storage<DType::e> { using T = ctype; };
+#include "dtypes.def"
 
-constexpr bool is_bool_op(Op op) { return op >= Op::equal && op <= Op::logical_xor; }
-constexpr bool is_bitwise_op(Op op) { return op >= Op::bitwise_and; }
+constexpr bool is_bool_op(Op op) { return op_traits(op).result == OpResult::boolean; }
 constexpr bool is_float_dtype(DType d) { return d == DType::f32 || d == DType::f64; }
-constexpr bool defined_for(DType d, Op op) { return !(is_bitwise_op(op) && is_float_dtype(d)); }
+constexpr bool defined_for(DType d, Op op) {
+  switch (op_traits(op).domain) {
+    case OpDomain::integer: return !is_float_dtype(d);
+    case OpDomain::floating: return is_float_dtype(d);
+    default: return true;
+  }
+}
 
 template <DType D, Op op>
 using OutT = std::conditional_t<is_bool_op(op), uint8_t, typename Storage<D>::T>;
@@ -107,6 +104,72 @@ T fmax_js(T a, T b) {
   return a > b ? a : b;
 }
 
+// NumPy's divmod for floats (np.mod, np.floor_divide; ONNX Mod with fmod=0):
+// the remainder takes the divisor's sign; the quotient is floor((a - mod) / b),
+// rounded to the nearest integer first so that 1 // 0.1 is 9 as in NumPy.
+// Division by zero gives what a / b gives (inf or NaN) and fmod's NaN.
+template <typename T>
+T mod_float(T a, T b) {
+  T m = std::fmod(a, b);
+  if (b == 0) return m;
+  if (m != 0) {
+    if ((b < 0) != (m < 0)) m += b;
+  } else {
+    m = std::copysign(T(0), b);
+  }
+  return m;
+}
+template <typename T>
+T floor_div_float(T a, T b) {
+  if (b == 0) return a / b;
+  T m = std::fmod(a, b);
+  T d = (a - m) / b;
+  if (m != 0 && ((b < 0) != (m < 0))) d -= T(1);
+  if (d == 0) return std::copysign(T(0), a / b);
+  T f = std::floor(d);
+  if (d - f > T(0.5)) f += T(1);
+  return f;
+}
+// Integers: the remainder takes the divisor's sign; x // 0 and x % 0 give 0
+// (as NumPy, without its warning); INT_MIN // -1 wraps like div.
+template <typename T>
+T mod_int(T a, T b) {
+  if (b == 0) return 0;
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return 0;
+    const T r = static_cast<T>(a % b);
+    return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
+  } else {
+    return static_cast<T>(a % b);
+  }
+}
+template <typename T>
+T floor_div_int(T a, T b) {
+  using W = std::conditional_t<(sizeof(T) <= 4), uint32_t, uint64_t>;
+  if (b == 0) return 0;
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return static_cast<T>(W(0) - static_cast<W>(a));
+    const T q = static_cast<T>(a / b);
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(q - 1) : q;
+  } else {
+    return static_cast<T>(a / b);
+  }
+}
+// Uint8Clamped: a Uint8ClampedArray store of Math.floor(a / b), like div.
+inline uint8_t floor_div_clamped(uint8_t a, uint8_t b) {
+  if (b == 0) return a == 0 ? 0 : 255;
+  return static_cast<uint8_t>(a / b);
+}
+// hypot: float32 in double (exact squares, one rounding of the sum, as
+// glibc's hypotf and the SIMD kernel do), float64 through the C library.
+// An infinite side gives +inf even beside NaN (IEEE 754).
+inline float hypot_js(float a, float b) {
+  if (std::isinf(a) || std::isinf(b)) return std::numeric_limits<float>::infinity();
+  const double x = a, y = b;
+  return static_cast<float>(std::sqrt(x * x + y * y));
+}
+inline double hypot_js(double a, double b) { return std::hypot(a, b); }
+
 template <DType D, Op op>
 inline OutT<D, op> apply(typename Storage<D>::T a, typename Storage<D>::T b) {
   using T = typename Storage<D>::T;
@@ -165,7 +228,19 @@ inline OutT<D, op> apply(typename Storage<D>::T a, typename Storage<D>::T b) {
   } else if constexpr (op == Op::logical_xor) { return (a != 0) != (b != 0);
   } else if constexpr (op == Op::bitwise_and) { return static_cast<T>(a & b);
   } else if constexpr (op == Op::bitwise_or) { return static_cast<T>(a | b);
-  } else { return static_cast<T>(a ^ b);
+  } else if constexpr (op == Op::bitwise_xor) { return static_cast<T>(a ^ b);
+  } else if constexpr (op == Op::mod) {
+    if constexpr (F) return mod_float(a, b);
+    else return mod_int(a, b);
+  } else if constexpr (op == Op::floor_div) {
+    if constexpr (F) return floor_div_float(a, b);
+    else if constexpr (C) return floor_div_clamped(a, b);
+    else return floor_div_int(a, b);
+  } else if constexpr (op == Op::atan2) {
+    return std::atan2(a, b);
+  } else {
+    static_assert(op == Op::hypot, "every op of ops.def needs its element function here");
+    return hypot_js(a, b);
   }
 }
 

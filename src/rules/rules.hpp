@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "../core/named_plan.hpp"
 #include "../core/plan.hpp"
 #include "../core/shape.hpp"
 
@@ -43,35 +44,6 @@ Status broadcast_to_bidirectional(const Shape& input, const Shape& target, Plan&
 Status broadcast_to_pdpd(const Shape& input, const Shape& target, i64 axis, Plan& plan, Error& err);
 
 // §6 named dimensions ------------------------------------------------------
-
-// Names and labels are interned ids (the JS layer maps strings to ids), so the
-// rule compares integers.
-struct NamedShape {
-  int rank = 0;
-  i64 name[kMaxRank];
-  i64 size[kMaxRank];
-  const i64* labels[kMaxRank] = {};  // size[i] coordinate ids, or nullptr = unlabeled
-};
-
-enum class Shaping : int { Exact = 0, Intersection = 1, Union = 2 };
-
-struct NamedAxis {
-  i64 name = 0;
-  i64 size = 0;
-  int left_axis = -1;   // axis in the left operand, -1 = broadcast (missing there)
-  int right_axis = -1;  // axis in the right operand
-  bool labeled = false;
-  std::vector<i64> labels;       // output coordinates (when labeled)
-  std::vector<i64> left_index;   // per output coordinate: index into left's, -1 = absent (union)
-  std::vector<i64> right_index;  // likewise for right
-};
-
-struct NamedPlan {
-  std::vector<NamedAxis> axes;
-  // True when some shared labeled dim is re-indexed (intersection/union that is
-  // not the identity): data must be gathered, plan strides alone do not suffice.
-  bool needs_gather = false;
-};
 
 // Broadcast missing dimensions only (tensorics): shared dims are matched by
 // name and never stretched; missing ones are inserted. Output order: left's

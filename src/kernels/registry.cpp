@@ -1,0 +1,149 @@
+// The kernel registry and dispatch: every kernel of this build, reference
+// and SIMD, listed once with its name in the naming grammar (kernels.hpp).
+// Dispatch, the native tests, the JS registry (embind) and the benchmarks all
+// read these lists; names and sizes come from dtypes.def and ops.def.
+#include <string>
+#include <vector>
+
+#include "kernels.hpp"
+
+namespace tc {
+
+const BinaryKernel* reference_table();     // kernels_scalar.cpp
+const SelectKernel* reference_select_table();
+const BinaryKernel* simd_table();          // kernels_wasmsimd.cpp (nullptr natively)
+const SelectKernel* simd_select_table();
+
+namespace {
+constexpr size_t kOps = static_cast<size_t>(Op::count);
+constexpr size_t kForms = static_cast<size_t>(Form::count);
+constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps * kForms;
+constexpr size_t kSelectForms = static_cast<size_t>(SelectForm::count);
+constexpr size_t kSelectEntries = 4 * kSelectForms;
+}  // namespace
+
+const BinaryKernel* simd_table();         // kernels_wasmsimd.cpp (or nullptr natively)
+const SelectKernel* simd_select_table();  // likewise
+
+namespace {
+size_t slot(DType dt, Op op, Form f) {
+  return (static_cast<size_t>(dt) * kOps + static_cast<size_t>(op)) * kForms + static_cast<size_t>(f);
+}
+}  // namespace
+
+BinaryKernel find_reference(DType dt, Op op, Form form) {
+  if (dt >= DType::count || op >= Op::count || form >= Form::count) return nullptr;
+  return reference_table()[slot(dt, op, form)];
+}
+
+BinaryKernel find_kernel(DType dt, Op op, Form form) {
+  if (dt >= DType::count || op >= Op::count || form >= Form::count) return nullptr;
+  const BinaryKernel* simd = simd_table();
+  if (simd && simd[slot(dt, op, form)]) return simd[slot(dt, op, form)];
+  return reference_table()[slot(dt, op, form)];
+}
+
+namespace {
+struct DTypeInfo {
+  const char* short_name;
+  const char* js_name;
+  const char* array;
+  const char* kind;
+  size_t size;
+};
+constexpr DTypeInfo kDTypes[] = {
+#define TC_DTYPE(e, name, ctype, array, kind) {#e, name, array, kind, sizeof(ctype)},
+#include "dtypes.def"
+};
+constexpr const char* kOpNames[] = {
+#define TC_OP(e, js, result, domain) #e,
+#include "ops.def"
+};
+}  // namespace
+
+const char* dtype_name(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].short_name : "?"; }
+const char* dtype_js_name(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].js_name : "?"; }
+const char* dtype_array_name(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].array : "?"; }
+const char* dtype_kind(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].kind : "?"; }
+size_t dtype_size(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].size : 0; }
+const char* op_name(Op op) { return op < Op::count ? kOpNames[static_cast<int>(op)] : "?"; }
+
+bool op_yields_bool(Op op) { return op < Op::count && op_traits(op).result == OpResult::boolean; }
+bool op_defined(DType dt, Op op) {
+  if (dt >= DType::count || op >= Op::count) return false;
+  const bool f = dt == DType::f32 || dt == DType::f64;
+  switch (op_traits(op).domain) {
+    case OpDomain::integer: return !f;
+    case OpDomain::floating: return f;
+    default: return true;
+  }
+}
+
+const KernelInfo* kernel_registry(size_t* count) {
+  static std::vector<std::string> names;
+  static std::vector<KernelInfo> infos;
+  if (infos.empty()) {
+    static const char* forms[] = {"vv", "vs", "sv"};
+    const BinaryKernel* simd = simd_table();
+    for (int pass = 0; pass < 2; ++pass) {
+      const BinaryKernel* table = pass == 0 ? reference_table() : simd;
+      if (!table) continue;
+      for (size_t i = 0; i < kEntries; ++i) {
+        if (!table[i]) continue;
+        const DType d = static_cast<DType>(i / (kOps * kForms));
+        const Op o = static_cast<Op>((i / kForms) % kOps);
+        const Form f = static_cast<Form>(i % kForms);
+        names.push_back(std::string(dtype_name(d)) + "_" + op_name(o) + "_" + forms[static_cast<int>(f)] +
+                        (pass == 0 ? "__scalar" : "__wasmsimd"));
+        infos.push_back(KernelInfo{nullptr, d, o, f, pass == 1, table[i]});
+      }
+    }
+    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
+  }
+  *count = infos.size();
+  return infos.data();
+}
+
+namespace {
+int width_slot(size_t es) { return es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : es == 8 ? 3 : -1; }
+}  // namespace
+
+SelectKernel find_select_reference(size_t es, SelectForm form) {
+  const int w = width_slot(es);
+  if (w < 0 || form >= SelectForm::count) return nullptr;
+  return reference_select_table()[static_cast<size_t>(w) * kSelectForms + static_cast<size_t>(form)];
+}
+
+SelectKernel find_select(size_t es, SelectForm form) {
+  const int w = width_slot(es);
+  if (w < 0 || form >= SelectForm::count) return nullptr;
+  const size_t i = static_cast<size_t>(w) * kSelectForms + static_cast<size_t>(form);
+  const SelectKernel* simd = simd_select_table();
+  return simd && simd[i] ? simd[i] : reference_select_table()[i];
+}
+
+const SelectInfo* select_registry(size_t* count) {
+  static std::vector<std::string> names;
+  static std::vector<SelectInfo> infos;
+  if (infos.empty()) {
+    static const char* forms[] = {"vv", "vs", "sv", "ss"};
+    static const char* widths[] = {"x8", "x16", "x32", "x64"};
+    for (int pass = 0; pass < 2; ++pass) {
+      const SelectKernel* table = pass == 0 ? reference_select_table() : simd_select_table();
+      if (!table) continue;
+      for (size_t i = 0; i < kSelectEntries; ++i) {
+        if (!table[i]) continue;
+        names.push_back(std::string(widths[i / kSelectForms]) + "_where_" + forms[i % kSelectForms] +
+                        (pass == 0 ? "__scalar" : "__wasmsimd"));
+        infos.push_back(SelectInfo{nullptr, size_t{1} << (i / kSelectForms), static_cast<SelectForm>(i % kSelectForms),
+                                   pass == 1, table[i]});
+      }
+    }
+    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
+  }
+  *count = infos.size();
+  return infos.data();
+}
+
+
+}  // namespace tc
