@@ -1,6 +1,9 @@
-// BroadcastError: every rejection of a broadcasting rule (spec §8).
+// BroadcastError (every refusal of a rule, spec §8) and how a refusal the
+// engine reports becomes one: the message names the axis, both dims and the
+// operands, like NumPy's.
+import { C } from './contract.js';
 
-/** Stable error codes, in the order of the engine's Status enum. */
+/** Stable error codes. */
 export const ErrorCode = Object.freeze({
   INVALID_SHAPE: 'INVALID_SHAPE',
   INCOMPATIBLE_DIMS: 'INCOMPATIBLE_DIMS',
@@ -14,16 +17,10 @@ export const ErrorCode = Object.freeze({
   TOO_LARGE: 'TOO_LARGE',
 });
 
-/** Engine status number -> code (index = status). */
-export const STATUS_CODES = [
-  'OK', 'INVALID_SHAPE', 'INCOMPATIBLE_DIMS', 'SHAPE_MISMATCH', 'RANK_MISMATCH', 'INVALID_AXIS',
-  'INVALID_AXES_MAPPING', 'MINUS_ONE_IN_NEW_AXIS', 'DTYPE_MISMATCH', 'LENGTH_MISMATCH', 'TOO_LARGE',
-];
-
 export class BroadcastError extends Error {
   /**
    * @param {string} message
-   * @param {{code: string, shapes?: unknown[], axis?: number|null, dims?: unknown[]|null, operands?: number[]|null}} info
+   * @param {{code: string, shapes?: unknown[], axis?: number|null, dims?: unknown[]|null, operands?: number[]|null, clashes?: number[]|null}} info
    */
   constructor(message, info) {
     super(message);
@@ -33,10 +30,11 @@ export class BroadcastError extends Error {
     this.axis = info.axis ?? null;
     this.dims = info.dims ?? null;
     this.operands = info.operands ?? null;
+    this.clashes = info.clashes ?? null;
   }
 
   toJSON() {
-    return { name: this.name, code: this.code, message: this.message, shapes: jsonSafe(this.shapes), axis: this.axis, dims: jsonSafe(this.dims), operands: this.operands };
+    return { name: this.name, code: this.code, message: this.message, shapes: jsonSafe(this.shapes), axis: this.axis, dims: jsonSafe(this.dims), operands: this.operands, clashes: this.clashes };
   }
 }
 
@@ -53,7 +51,7 @@ function jsonSafe(v, depth = 0) {
 
 /** Format a dim the way the library prints it: 3, ?, 2..5, 6.., ..4, -1. */
 export function formatDim(d) {
-  return typeof d === 'number' ? String(d) : String(d);
+  return String(d);
 }
 
 /** NumPy-style tuple: () for a scalar, (3,) for rank 1, (2,3) otherwise; [...] for unknown rank. */
@@ -61,4 +59,102 @@ export function formatShape(shape) {
   if (!Array.isArray(shape)) return shape === '[...]' ? '[...]' : String(shape);
   if (shape.length === 1) return `(${formatDim(shape[0])},)`;
   return `(${shape.map(formatDim).join(',')})`;
+}
+
+const OPERAND_NAMES = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+export function operandName(i) {
+  return i < OPERAND_NAMES.length ? OPERAND_NAMES[i] : `#${i}`;
+}
+
+/** The first words of a refusal: the call and its shapes. */
+export function head(ctx) {
+  if (ctx.kind === 'to') {
+    return `cannot broadcast shape ${formatShape(ctx.shapes[0])} to ${formatShape(ctx.shapes[1])} (mode ${ctx.mode}${ctx.mode === 'pdpd' && ctx.axis !== undefined ? `, axis ${ctx.axis}` : ''})`;
+  }
+  if (ctx.kind === 'named') return `cannot broadcast named dims ${ctx.describe[0]} with ${ctx.describe[1]}`;
+  const tail = ctx.rule === 'pdpd' ? ` (pdpd, axis ${ctx.axis === undefined ? -1 : ctx.axis})` : ctx.rule === 'none' ? ' (broadcast none: shapes must be identical)' : '';
+  return `operands could not be broadcast together with shapes ${ctx.shapes.map(formatShape).join(' ')}${tail}`;
+}
+
+/** A BroadcastError from the engine's refusal `e` (Response.error()) of the call described by `ctx`. */
+export function makeError(ctx, e) {
+  const code = C.statuses[e.status] ?? 'INVALID_SHAPE';
+  const { axis, opA, opB, a, b, detail } = e;
+  const H = head(ctx);
+  let msg;
+  let outAxis = axis >= 0 ? axis : null;
+  let dims = null;
+  const name = (k) => (ctx.kind === 'to' ? (k === 0 ? 'input' : 'target') : operandName(k));
+  const others = e.clashes.filter((x) => x !== axis);
+  const more = others.length ? `; axes ${others.join(', ')} clash too` : '';
+  switch (code) {
+    case 'INCOMPATIBLE_DIMS':
+    case 'SHAPE_MISMATCH':
+      dims = [a, b];
+      if (axis < 0) { msg = `${H}: rank ${a} vs ${b}`; break; } // §2 rank difference
+      if (ctx.kind === 'named') {
+        msg = `${H}: dim "${ctx.names[axis]}" (axis ${axis}) has ${a} vs ${b}${detail === 1 ? ' with different coordinates (shaping exact)' : ''}; a shared named dim is never stretched${more}`;
+      } else if (detail === -5) {
+        msg = `${H}: whether axis ${axis} is summed is not known (the input's ${a} may or may not be 1 against ${b})`;
+      } else {
+        msg = `${H}: axis ${axis} has ${a} vs ${b}`;
+        if (ctx.kind !== 'to' && ctx.shapes.length > 2 && opA >= 0) msg += ` (${name(opA)} vs ${name(opB)})`;
+        msg += more;
+      }
+      break;
+    case 'RANK_MISMATCH':
+      dims = [a, b];
+      if (ctx.kind === 'to') {
+        if (ctx.mode === 'pdpd') msg = `${H}: the input (rank ${a}) does not fit into the target (rank ${b}) at axis ${detail < 0 ? ctx.axis ?? -1 : detail}`;
+        else msg = `${H}: the target has rank ${b}, lower than the input's rank ${a}`;
+      } else if (detail < 0) {
+        msg = `${H}: B has rank ${b}, higher than A's rank ${a}, so the default axis -1 (rank(A) - rank(B)) is negative`;
+      } else {
+        msg = `${H}: B (rank ${b} after dropping trailing 1s) does not fit into A (rank ${a}) at axis ${detail}`;
+      }
+      break;
+    case 'INVALID_AXIS':
+      msg = `${H}: axis ${ctx.axis} is out of range: use -1 or an axis from 0 to ${ctx.kind === 'to' ? b : a}`;
+      outAxis = null;
+      break;
+    case 'INVALID_AXES_MAPPING': {
+      const m = ctx.axesMapping ?? [];
+      const rank = Array.isArray(ctx.shapes[1]) ? ctx.shapes[1].length : null;
+      if (detail < 0) {
+        msg = `${H}: axesMapping [${m}] has ${m.length} entries; it needs one per input axis (${Array.isArray(ctx.shapes[0]) ? ctx.shapes[0].length : '?'})`;
+      } else {
+        const v = m[detail];
+        if (!(Number.isInteger(v) && v >= 0 && (rank === null || v < rank))) {
+          msg = `${H}: axesMapping[${detail}] = ${v} is not an output axis (${rank === null ? 'axes are non-negative' : `0 to ${rank - 1}`})`;
+        } else {
+          msg = `${H}: axesMapping must be strictly increasing, but axesMapping[${detail}] = ${v} follows ${m[detail - 1]}`;
+        }
+      }
+      outAxis = null;
+      break;
+    }
+    case 'MINUS_ONE_IN_NEW_AXIS':
+      msg = `${H}: -1 at axis ${axis} is on a new leading axis, where the input has no dim to keep`;
+      dims = [-1];
+      break;
+    case 'INVALID_SHAPE':
+      if (detail === -2) {
+        msg = `${H}: the result would have rank ${a} > ${C.limits.maxRank}, the most a shape may have`;
+      } else if (detail === -3) {
+        msg = `${H}: ${ctx.kind === 'named' ? ['left', 'right'][opA] ?? name(opA) : name(opA)} has the dim name "${ctx.dimNames?.[opA]?.[axis] ?? axis}" twice (axis ${axis}): duplicate dim names`;
+      } else if (detail === -4) {
+        msg = `${H}: ${ctx.kind === 'named' ? ['left', 'right'][opA] ?? name(opA) : name(opA)} has duplicate coordinate labels in dim ${ctx.dimNames?.[opA]?.[axis] !== undefined ? `"${ctx.dimNames[opA][axis]}"` : axis}`;
+      } else {
+        msg = `${H}: invalid shape${opA >= 0 ? ` (${name(opA)})` : ''}${detail >= 0 ? `, dim ${detail}` : ''}`;
+      }
+      outAxis = null;
+      break;
+    default:
+      msg = `${H}: ${code}`;
+  }
+  return new BroadcastError(msg, {
+    code, shapes: ctx.shapes, axis: outAxis, dims,
+    operands: opA >= 0 || opB >= 0 ? [opA, opB] : null,
+    clashes: e.clashes.length ? e.clashes : (outAxis !== null && (code === 'INCOMPATIBLE_DIMS' || code === 'SHAPE_MISMATCH') ? [outAxis] : null),
+  });
 }

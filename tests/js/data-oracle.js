@@ -15,13 +15,15 @@ export const CTORS = {
 };
 export const OPS = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'minimum', 'maximum',
   'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
-  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor'];
-export const BOOL_OPS = new Set(OPS.slice(8, 17));
-export const BITWISE = new Set(OPS.slice(17));
+  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor',
+  'mod', 'floorDiv', 'atan2', 'hypot'];
+export const BOOL_OPS = new Set(['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor']);
+export const BITWISE = new Set(['bitwiseAnd', 'bitwiseOr', 'bitwiseXor']);
+export const FLOAT_ONLY = new Set(['atan2', 'hypot']);
 const INT_BITS = { int8: [8, true], uint8: [8, false], uint8clamped: [8, false], int16: [16, true], uint16: [16, false], int32: [32, true], uint32: [32, false], bigint64: [64, true], biguint64: [64, false] };
 
 export const isFloat = (dt) => dt === 'float32' || dt === 'float64';
-export const defined = (dt, op) => !(BITWISE.has(op) && isFloat(dt));
+export const defined = (dt, op) => !(BITWISE.has(op) && isFloat(dt)) && !(FLOAT_ONLY.has(op) && !isFloat(dt));
 export const outDtype = (dt, op) => (BOOL_OPS.has(op) ? 'uint8' : dt);
 
 // ---- deterministic randomness ----------------------------------------------------
@@ -124,13 +126,17 @@ export function apply(dt, op, a, b) {
       case 'pow': v = a ** b; break;
       case 'minimum': v = jsMin(a, b); break;
       case 'maximum': v = jsMax(a, b); break;
+      case 'mod': v = npMod(a, b, dt === 'float32' ? Math.fround : (x) => x); break;
+      case 'floorDiv': v = npFloorDiv(a, b, dt === 'float32' ? Math.fround : (x) => x); break;
+      case 'atan2': v = Math.atan2(a, b); break;
+      case 'hypot': v = dt === 'float32' && !(Math.abs(a) === Infinity || Math.abs(b) === Infinity) ? Math.sqrt(a * a + b * b) : Math.hypot(a, b); break;
       default: throw new Error(op);
     }
     if (dt === 'float32') { f32[0] = v; return f32[0]; }
     return v;
   }
-  if (dt === 'uint8clamped' && (op === 'add' || op === 'sub' || op === 'mul' || op === 'div' || op === 'pow' || op === 'rem')) {
-    clamped[0] = op === 'add' ? a + b : op === 'sub' ? a - b : op === 'mul' ? a * b : op === 'div' ? a / b : op === 'rem' ? a % b : a ** b;
+  if (dt === 'uint8clamped' && (op === 'add' || op === 'sub' || op === 'mul' || op === 'div' || op === 'pow' || op === 'rem' || op === 'floorDiv')) {
+    clamped[0] = op === 'add' ? a + b : op === 'sub' ? a - b : op === 'mul' ? a * b : op === 'div' ? a / b : op === 'rem' ? a % b : op === 'floorDiv' ? Math.floor(a / b) : a ** b;
     return clamped[0];
   }
   const A = BigInt(a);
@@ -147,8 +153,40 @@ export function apply(dt, op, a, b) {
     case 'bitwiseAnd': return wrap(dt, A & B);
     case 'bitwiseOr': return wrap(dt, A | B);
     case 'bitwiseXor': return wrap(dt, A ^ B);
+    case 'mod': {
+      if (B === 0n) return wrap(dt, 0n);
+      let r = A % B;
+      if (r !== 0n && (r < 0n) !== (B < 0n)) r += B;
+      return wrap(dt, r);
+    }
+    case 'floorDiv': {
+      if (B === 0n) return wrap(dt, 0n);
+      let q = A / B;
+      if (A % B !== 0n && (A < 0n) !== (B < 0n)) q -= 1n;
+      return wrap(dt, q);
+    }
     default: throw new Error(op);
   }
+}
+
+// NumPy's float divmod, each step rounded to the dtype (`r`): the remainder
+// takes the divisor's sign; the quotient is floor((a - mod) / b) rounded to
+// the nearest integer first; x / 0 is what IEEE division gives.
+function npMod(a, b, r) {
+  let m = r(a % b);
+  if (b === 0) return m;
+  if (m !== 0) { if ((b < 0) !== (m < 0)) m = r(m + b); } else m = b < 0 ? -0 : 0;
+  return m;
+}
+function npFloorDiv(a, b, r) {
+  if (b === 0) return r(a / b);
+  const m = r(a % b);
+  let d = r(r(a - m) / b);
+  if (m !== 0 && (b < 0) !== (m < 0)) d = r(d - 1);
+  if (d === 0) return Object.is(r(a / b), -0) || r(a / b) < 0 ? -0 : 0;
+  let f = Math.floor(d);
+  if (r(d - f) > 0.5) f += 1;
+  return f;
 }
 
 /**
@@ -160,8 +198,9 @@ export function same(dt, op, got, want) {
   if (typeof want === 'bigint' || typeof got === 'bigint') return got === want;
   if (Number.isNaN(want)) return Number.isNaN(got);
   if (Object.is(got, want)) return true;
-  if (op === 'pow' && isFloat(dt) && Number.isFinite(want)) {
-    return Math.abs(got - want) <= Math.abs(want) * (dt === 'float32' ? 2 ** -23 : 2 ** -52);
+  // The C library's atan2 and float64 hypot may differ from V8's in the last place.
+  if ((op === 'pow' || op === 'atan2' || op === 'hypot') && isFloat(dt) && Number.isFinite(want)) {
+    return Math.abs(got - want) <= Math.abs(want) * (dt === 'float32' ? 2 ** -23 : 2 ** -51);
   }
   return false;
 }

@@ -198,11 +198,15 @@ function namedOperand(t) {
     if (bad === 'type') throw new TypeError('shape');
     if (bad || t.shape.length !== dims.length) return { bad: f('INVALID_SHAPE') };
   }
-  if (new Set(dims).size !== dims.length) return { bad: f('INVALID_SHAPE') };
+  // Dim names are compared as strings (coords keys are strings: 1 and '1' are one name);
+  // a duplicate is reported at its second occurrence.
+  const keys = dims.map(String);
+  const dup = keys.findIndex((k, i) => keys.indexOf(k) !== i);
+  if (dup >= 0) return { bad: f('INVALID_SHAPE', dup) };
   const axes = [];
   for (let i = 0; i < dims.length; i++) {
     const labels = Object.hasOwn(coords, dims[i]) ? coords[dims[i]] : null;
-    if (labels && new Set(labels.map((l) => `${typeof l}:${l}`)).size !== labels.length) return { bad: f('INVALID_SHAPE') };
+    if (labels && new Set(labels.map((l) => `${typeof l}:${l}`)).size !== labels.length) return { bad: f('INVALID_SHAPE', i) };
     const size = labels ? labels.length : t.shape?.[i];
     if (size === undefined) return { bad: f('INVALID_SHAPE') };
     if (labels && t.shape !== undefined && t.shape[i] !== labels.length) return { bad: f('INVALID_SHAPE') };

@@ -1,0 +1,89 @@
+// WebAssembly memory: allocation, scratch slots and typed views.
+//
+// Views are taken from the module at the point of use and never kept across a
+// call that may allocate: memory growth replaces the buffer (the glue then
+// replaces M.HEAPU8, which is how view() notices).
+import { mod } from './loader.js';
+import { C } from './contract.js';
+import { BroadcastError } from './errors.js';
+
+let viewHeap = null;
+let views = [];
+
+/** A typed view of the whole heap for dtype `d` (a C.dtypes entry). */
+export function view(d) {
+  const heap = mod().HEAPU8;
+  if (heap !== viewHeap) {
+    viewHeap = heap;
+    views = new Array(C.dtypes.length);
+  }
+  return views[d.id] ?? (views[d.id] = new d.ctor(heap.buffer));
+}
+
+/** Allocate `bytes` in wasm memory (TOO_LARGE when it cannot). */
+export function malloc(bytes) {
+  const p = mod()._tc_malloc(bytes);
+  if (p === 0) {
+    throw new BroadcastError(`cannot allocate ${bytes} bytes in WebAssembly memory`, { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
+  }
+  return p;
+}
+
+export function free(p) {
+  if (p) mod()._tc_free(p);
+}
+
+// Scratch slots hold copies of plain operands and plain results for the
+// length of one call. Small ones are kept for the next call; one larger than
+// KEEP is given back when its call ends, so a single large result does not
+// hold its memory for the life of the process (releaseScratch() frees all).
+const KEEP = 1 << 20;
+const slots = [];
+let scratchBytes = 0;
+
+/** Scratch slot k, holding at least `bytes`. */
+export function slot(k, bytes) {
+  let s = slots[k];
+  if (!s) s = slots[k] = { ptr: 0, bytes: 0 };
+  if (s.bytes < bytes || s.ptr === 0) {
+    const want = Math.max(bytes, 64, Math.min(s.bytes * 2, KEEP));
+    const p = malloc(want);
+    free(s.ptr);
+    scratchBytes += want - s.bytes;
+    s.ptr = p;
+    s.bytes = want;
+  }
+  return s.ptr;
+}
+
+export function slotBytes(k) {
+  return slots[k] ? slots[k].bytes : 0;
+}
+
+/** End of a call: give back the slots that grew past KEEP. */
+export function trimScratch() {
+  for (const s of slots) {
+    if (s && s.bytes > KEEP) {
+      free(s.ptr);
+      scratchBytes -= s.bytes;
+      s.ptr = 0;
+      s.bytes = 0;
+    }
+  }
+}
+
+/** Free every scratch slot now (they are made again when needed). */
+export function releaseScratch() {
+  for (const s of slots) {
+    if (s && s.ptr) {
+      free(s.ptr);
+      scratchBytes -= s.bytes;
+      s.ptr = 0;
+      s.bytes = 0;
+    }
+  }
+}
+
+export function scratchInUse() {
+  return scratchBytes;
+}

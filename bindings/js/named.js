@@ -1,0 +1,168 @@
+// Named operands (§6): { dims, shape } or { dims, coords }, read once into
+// owned arrays, and their encoding (names and labels become integer ids).
+import { BroadcastError, formatShape } from './errors.js';
+import { copyShape, checkShape, isStatic, UNKNOWN_RANK } from './shapes.js';
+import { C } from './contract.js';
+
+/** A dim name's identity: coords keys are strings, so 1 and '1' are the same name. */
+export const nameKey = (d) => String(d);
+
+/**
+ * Read a named operand once: { dims, sizes, labels } with owned arrays.
+ * `which` names it in messages ('left', 'right', 'tensor', 'add: a').
+ */
+export function readNamed(t, which, fn = 'namedBroadcastShape') {
+  if (t === null || typeof t !== 'object' || Array.isArray(t)) throw new TypeError(`${fn}: ${which} must be { dims, shape } or { dims, coords }`);
+  const dimsIn = t.dims;
+  const coords = t.coords ?? null;
+  const shapeIn = t.shape;
+  return namedFrom(dimsIn ?? [], coords, shapeIn, which, fn);
+}
+
+/** The same from separately read parts (a data operand has read its shape already). */
+export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
+  if (!Array.isArray(dimsIn)) throw new TypeError(`${fn}: ${which}.dims must be an array of dim names`);
+  const dims = Array.from(dimsIn);
+  for (const d of dims) {
+    if (typeof d !== 'string' && typeof d !== 'number') throw new TypeError(`${fn}: ${which}.dims entries must be strings or numbers, got ${typeof d}`);
+  }
+  const seen = new Map();
+  for (let i = 0; i < dims.length; i++) {
+    const k = nameKey(dims[i]);
+    if (seen.has(k)) {
+      throw new BroadcastError(`${fn}: ${which} has the dim name "${k}" twice (axes ${seen.get(k)} and ${i}): duplicate dim names (1 and '1' are the same name)`,
+        { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
+    }
+    seen.set(k, i);
+  }
+  if (coords !== null && (typeof coords !== 'object' || Array.isArray(coords))) {
+    throw new TypeError(`${fn}: ${which}.coords must be an object of { dimName: labels[] }`);
+  }
+  let shape;
+  if (shapeIn !== undefined) {
+    shape = copyShape(shapeIn, `${fn}: ${which}.shape`);
+    checkShape(shape, false, [shape]);
+    if (!isStatic(shape)) {
+      throw new BroadcastError(`${fn}: ${which}.shape must be static`, { code: 'INVALID_SHAPE', shapes: [shape] });
+    }
+    if (shape.length !== dims.length) {
+      throw new BroadcastError(`${fn}: ${which} has ${dims.length} dim names but shape ${formatShape(shape)}`,
+        { code: 'INVALID_SHAPE', shapes: [shape], axis: null, dims: null });
+    }
+  }
+  const sizes = new Array(dims.length);
+  const labels = new Array(dims.length);
+  const coordKeys = coords ? Object.keys(coords) : [];
+  for (let i = 0; i < dims.length; i++) {
+    let c = coords && Object.prototype.hasOwnProperty.call(coords, nameKey(dims[i])) ? coords[nameKey(dims[i])] : undefined;
+    if (c !== undefined) {
+      if (!Array.isArray(c)) throw new TypeError(`${fn}: ${which}.coords.${dims[i]} must be an array of labels`);
+      c = Array.from(c);
+      if (c.length > C.limits.maxLabels) {
+        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has ${c.length} coordinates; at most ${C.limits.maxLabels}`, { code: 'TOO_LARGE', shapes: [], axis: i, dims: null });
+      }
+      const keys = new Set();
+      for (const l of c) {
+        if (typeof l !== 'string' && typeof l !== 'number' && typeof l !== 'boolean') throw new TypeError(`${fn}: coordinate labels must be strings, numbers or booleans, got ${typeof l}`);
+        const k = labelKey(l);
+        if (keys.has(k)) {
+          throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has the coordinate ${JSON.stringify(l)} twice: duplicate labels`,
+            { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
+        }
+        keys.add(k);
+      }
+      // With coords, the dim's size is its number of labels; a shape given too must agree.
+      if (shape !== undefined && shape[i] !== c.length) {
+        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has size ${shape[i]} but ${c.length} coordinates`,
+          { code: 'INVALID_SHAPE', shapes: [shape], axis: i, dims: [shape[i], c.length] });
+      }
+      labels[i] = c;
+      sizes[i] = c.length;
+    } else {
+      if (shape === undefined) {
+        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has neither a size (shape) nor coordinates`, { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
+      }
+      labels[i] = null;
+      sizes[i] = shape[i];
+    }
+  }
+  for (const k of coordKeys) {
+    if (!seen.has(k)) {
+      throw new BroadcastError(`${fn}: ${which}.coords names "${k}", which is not one of its dims`, { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
+    }
+  }
+  return { dims, sizes, labels };
+}
+
+function labelKey(l) {
+  return `${typeof l}:${String(l)}`;
+}
+
+export function describeNamed(n) {
+  return `(${n.dims.map((d, i) => `${d}: ${n.sizes[i]}`).join(', ')})`;
+}
+
+/** Names of the output dims: left's, then the right's new ones. */
+export function namedOutNames(na, nb) {
+  const out = [...na.dims];
+  const have = new Set(na.dims.map(nameKey));
+  for (const d of nb.dims) if (!have.has(nameKey(d))) out.push(d);
+  return out;
+}
+
+/** The ids a named request uses, and the request body's length. */
+export function internNamed(a, b) {
+  const names = new Map();
+  const nameList = [];
+  const labelIds = new Map();
+  const labelList = [];
+  const nameId = (d) => {
+    const k = nameKey(d);
+    let id = names.get(k);
+    if (id === undefined) { id = nameList.length; names.set(k, id); nameList.push(d); }
+    return id;
+  };
+  const labelId = (l) => {
+    const k = labelKey(l);
+    let id = labelIds.get(k);
+    if (id === undefined) { id = labelList.length; labelIds.set(k, id); labelList.push(l); }
+    return id;
+  };
+  let need = 2;
+  const enc = [a, b].map((t) => {
+    const ids = t.dims.map(nameId);
+    const lab = t.labels.map((ls) => (ls ? ls.map(labelId) : null));
+    for (let i = 0; i < t.dims.length; i++) need += 3 + (lab[i] ? lab[i].length : 0);
+    return { ids, lab, sizes: t.sizes };
+  });
+  return { enc, need, nameList, labelList };
+}
+
+/** Write the interned operands at h[p]; returns the next index. */
+export function writeNamed(h, p, enc) {
+  for (const t of enc) {
+    h[p++] = t.ids.length;
+    for (let i = 0; i < t.ids.length; i++) {
+      h[p++] = t.ids[i];
+      h[p++] = t.sizes[i];
+      const ls = t.lab[i];
+      h[p++] = ls ? ls.length : -1;
+      if (ls) for (let j = 0; j < ls.length; j++) h[p++] = ls[j];
+    }
+  }
+  return p;
+}
+
+/** The { dims, shape, coords? } of a named result. */
+export function namedResult(nameList, axes) {
+  const out = { dims: axes.map((ax) => nameList[ax.name]), shape: axes.map((ax) => ax.size) };
+  const coords = {};
+  let any = false;
+  for (const ax of axes) {
+    if (ax.labeled) { coords[nameList[ax.name]] = ax.labels; any = true; }
+  }
+  if (any) out.coords = coords;
+  return out;
+}
+
+export { UNKNOWN_RANK };

@@ -1,0 +1,110 @@
+// Data operands and `out`, read once. An operand is a plain { data, shape,
+// dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
+// or a JS number / bigint (a scalar of the other operand's dtype).
+import { BroadcastError, formatShape } from './errors.js';
+import { handleOf, dtypeOf, notTypedArray, taLength, isDetached } from './tensor.js';
+import { copyShape, checkShape, isStatic, product } from './shapes.js';
+import { namedFrom } from './named.js';
+
+export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
+
+/**
+ * Snapshot of operand `x`: every property read once. The data's length is
+ * read later (settle()), after the last user code of the call has run.
+ */
+export function readOperand(x, what) {
+  const h = handleOf(x);
+  if (h) {
+    return { resident: true, ptr: h.ptr, data: null, shape: h.shape, dtype: h.dtype, size: h.size, dims: h.dims,
+      labels: h.dims ? h.dims.map((d) => h.coords?.[String(d)] ?? null) : undefined, tensor: h.tensor };
+  }
+  if (x === null || typeof x !== 'object') {
+    throw new TypeError(`${what} must be { data, shape }, a resident tensor or a number, got ${x === null ? 'null' : typeof x}`);
+  }
+  if (ArrayBuffer.isView(x)) {
+    throw new TypeError(`${what} is a bare ${x.constructor?.name ?? 'typed array'}: pass { data, shape } (shape defaults to [data.length]) or tensor(data, shape)`);
+  }
+  if (Array.isArray(x)) {
+    throw new TypeError(`${what} is a plain Array; pass { data: Float32Array.from(${what.split(': ').pop()}), shape: [${x.length}] } or tensor(Float32Array.from(...), shape)`);
+  }
+  const data = x.data;
+  const shapeIn = x.shape;
+  const dimsIn = x.dims;
+  const coords = x.coords;
+  if (data === undefined && shapeIn === undefined && Object.keys(x).length === 0) {
+    throw new TypeError(`${what} is an empty object. If it was a Tensor sent through postMessage or structuredClone: tensors stay in the thread that made them; send { data: t.toArray(), shape: t.shape } instead`);
+  }
+  if (!ArrayBuffer.isView(data)) {
+    if (Array.isArray(data)) throw new TypeError(`${what}.data is a plain Array; use a typed array, e.g. { data: Float32Array.from(data), shape }`);
+    throw notTypedArray(data, `${what}.data`);
+  }
+  const dtype = dtypeOf(data);
+  if (!dtype) throw notTypedArray(data, `${what}.data`);
+  let shape = null;
+  if (shapeIn !== undefined) {
+    shape = checkShape(copyShape(shapeIn, `${what}.shape`), false);
+    if (!isStatic(shape)) {
+      throw new BroadcastError(`${what}.shape must be static (numbers only) to hold data, got ${formatShape(shape)}`, { code: 'INVALID_SHAPE', shapes: [shape], axis: null, dims: null });
+    }
+  }
+  const op = { resident: false, ptr: 0, data, shape, dtype, size: 0, dims: undefined, labels: undefined, tensor: null };
+  if (dimsIn !== undefined) {
+    op.named = { dims: dimsIn, coords: coords ?? null };
+  }
+  return op;
+}
+
+/**
+ * Finish a snapshot once no user code can run any more: the data's length
+ * (the intrinsic getter), the shape it defaults to, and names checked
+ * against the shape.
+ */
+export function settle(o, what) {
+  if (o.resident) {
+    if (o.tensor.disposed) throw new TypeError(`tensorcast: ${what} was disposed during the call`);
+    return o;
+  }
+  const len = taLength.call(o.data);
+  if (o.shape === null) o.shape = [len];
+  o.size = product(o.shape);
+  if (o.size !== len) {
+    if (len === 0 && isDetached(o.data)) throw new TypeError(`${what}.data: its ArrayBuffer was detached (transferred to another thread or context)`);
+    throw new BroadcastError(`${what}: data has ${len} elements but shape ${formatShape(o.shape)} needs ${o.size}`,
+      { code: 'LENGTH_MISMATCH', shapes: [o.shape], axis: null, dims: [len, o.size] });
+  }
+  return o;
+}
+
+/** Names of a plain operand, read (once) after its shape is known. */
+export function readNames(o, what, fn) {
+  if (o.resident || !o.named) return o;
+  // A shape left to default takes the data's length now; settle() checks it again last.
+  if (o.shape === null) o.shape = [taLength.call(o.data)];
+  const nd = namedFrom(o.named.dims, o.named.coords, o.shape, what, fn);
+  o.dims = nd.dims;
+  o.labels = nd.labels;
+  return o;
+}
+
+/** A number or bigint as one element of `dtype`. */
+export function scalarOperand(v, dtype, what) {
+  const arr = new dtype.ctor(1);
+  if (dtype.big) {
+    if (typeof v === 'number' && !Number.isInteger(v)) throw new TypeError(`${what}: ${v} is not an integer, needed for a ${dtype.name} scalar`);
+    arr[0] = BigInt(v);
+  } else {
+    arr[0] = typeof v === 'bigint' ? Number(v) : v;
+  }
+  return { resident: false, ptr: 0, data: arr, shape: [], dtype, size: 1, dims: undefined, labels: undefined, tensor: null, scalar: true };
+}
+
+/** Snapshot of options.out: a resident Tensor or a typed array. */
+export function readOut(out, fn) {
+  if (out === undefined) return null;
+  const h = handleOf(out);
+  if (h) return { resident: true, ptr: h.ptr, dtype: h.dtype, size: h.size, shape: h.shape, tensor: h.tensor };
+  if (!ArrayBuffer.isView(out) || out instanceof DataView) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
+  const dtype = dtypeOf(out);
+  if (!dtype) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
+  return { resident: false, array: out, dtype };
+}

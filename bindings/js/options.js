@@ -1,0 +1,31 @@
+// Option objects: refused when they hold a key the function does not take
+// (a misspelling must not silently select a default), and read once.
+export const EMPTY = Object.freeze({});
+
+/**
+ * The options the caller passed, as a plain object with only `keys`, each read
+ * once. TypeError for a non-object or an unknown own key (listing the accepted ones).
+ */
+export function readOptions(options, fn, keys) {
+  if (options === undefined) return EMPTY;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${fn}: options must be an object`);
+  }
+  for (const k of Object.keys(options)) {
+    if (!keys.includes(k)) throw new TypeError(`${fn}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
+  }
+  const o = {};
+  for (const k of keys) o[k] = options[k];
+  return o;
+}
+
+/**
+ * A named choice (rule, mode, shaping): `value` must be one of the map's own
+ * keys (never an inherited one such as 'toString'); undefined or null give `dflt`.
+ */
+export function choose(value, map, dflt, fn, what) {
+  const v = value ?? dflt;
+  if (typeof v === 'string' && map.has(v)) return v;
+  const names = [...map.keys()].map((k) => `'${k}'`);
+  throw new TypeError(`${fn}: ${what} must be ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}, got ${typeof v === 'string' ? JSON.stringify(v) : String(typeof v === 'symbol' ? 'a symbol' : v)}`);
+}

@@ -1,0 +1,117 @@
+// Shape arguments: read once into arrays the library owns, then checked.
+//
+// copyShape() is the only place a caller's shape is read: its length once,
+// each element once (a getter or Proxy trap runs then, and never again).
+// Everything after works on the copy, so a shape cannot change under a call.
+import { BroadcastError } from './errors.js';
+import { C } from './contract.js';
+
+export const UNKNOWN_RANK = '[...]';
+export const INTERVAL = /^\s*(\d*)\s*\.\.\s*(\d*)\s*$/;
+
+const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
+const taLength = Object.getOwnPropertyDescriptor(TA_PROTO, 'length').get;
+
+export function describe(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'symbol') return 'a symbol';
+  return String(v);
+}
+
+function isShapeLike(s) {
+  return Array.isArray(s) || (ArrayBuffer.isView(s) && !(s instanceof DataView));
+}
+
+/**
+ * The caller's shape as an owned array (or UNKNOWN_RANK). TypeError for a
+ * non-shape; INVALID_SHAPE for a rank over the limit. Dims are not checked yet.
+ */
+export function copyShape(shape, what) {
+  if (shape === UNKNOWN_RANK) return shape;
+  if (!isShapeLike(shape)) throw new TypeError(`${what} must be an array of dims (e.g. [2, 3]), got ${describe(shape)}`);
+  const n = Array.isArray(shape) ? shape.length : taLength.call(shape);
+  const max = C.limits.maxRank;
+  if (!(n <= max)) {
+    throw new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${max} dims`,
+      { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
+  }
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const d = shape[i];
+    out[i] = typeof d === 'bigint' ? d : d;
+  }
+  return out;
+}
+
+function invalidDim(shape, i, d, why, shapes) {
+  return new BroadcastError(`invalid shape ${safeFormat(shape)}: dim ${i} is ${describe(d)}; ${why}`,
+    { code: 'INVALID_SHAPE', shapes: shapes ?? [shape], axis: i, dims: [d] });
+}
+
+function safeFormat(shape) {
+  return `[${shape.map((d) => (typeof d === 'string' ? JSON.stringify(d) : describe(d))).join(', ')}]`;
+}
+
+/**
+ * Check a copied shape (no user code runs): dims are safe integers, '?' or
+ * intervals; `allowKeep` lets -1 through (a §5 target). Strings are trimmed in
+ * place. `shapes` is the call's list for the error.
+ */
+export function checkShape(s, allowKeep, shapes) {
+  if (s === UNKNOWN_RANK) return s;
+  for (let i = 0; i < s.length; i++) {
+    const d = s[i];
+    if (typeof d === 'number') {
+      if (Number.isSafeInteger(d) && d >= 0) continue;
+      if (d === -1 && allowKeep) continue;
+      throw invalidDim(s, i, d, d === -1
+        ? '-1 is only meaningful in a broadcastTo target (mode numpy)'
+        : 'dims must be integers from 0 to 2^53-1', shapes);
+    }
+    if (typeof d === 'string') {
+      const t = d.trim();
+      if (t === '?') { s[i] = t; continue; }
+      const m = INTERVAL.exec(t);
+      if (m) {
+        const lo = m[1] === '' ? 0 : Number(m[1]);
+        const hi = m[2] === '' ? Infinity : Number(m[2]);
+        if (Number.isSafeInteger(lo) && (hi === Infinity || Number.isSafeInteger(hi)) && lo <= hi) { s[i] = t; continue; }
+      }
+      throw invalidDim(s, i, d, 'a dim is a number, "?" or an interval like "2..5"', shapes);
+    }
+    throw invalidDim(s, i, d, 'dims must be integers from 0 to 2^53-1', shapes);
+  }
+  return s;
+}
+
+/** copyShape + checkShape, for a call with one shape argument. */
+export function readShape(shape, what, allowKeep = false) {
+  return checkShape(copyShape(shape, what), allowKeep);
+}
+
+/** True when every dim is a number (a shape that can hold data). */
+export function isStatic(s) {
+  if (s === UNKNOWN_RANK) return false;
+  for (let i = 0; i < s.length; i++) if (typeof s[i] !== 'number') return false;
+  return true;
+}
+
+/** Product of a static shape, as a number (may be inexact past 2^53). */
+export function product(s) {
+  let n = 1;
+  for (let i = 0; i < s.length; i++) n *= s[i];
+  return n;
+}
+
+/** The exact element count of a static shape: a number when it is a safe integer, else null; and its decimal text. */
+export function exactSize(s) {
+  const n = product(s);
+  if (Number.isSafeInteger(n)) return { size: n, text: String(n) };
+  let b = 1n;
+  for (const d of s) b *= BigInt(d);
+  return { size: b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : null, text: b.toString() };
+}

@@ -1,0 +1,189 @@
+// Resident tensors: data copied into wasm memory once, read in place by every
+// op. Only the library makes a Tensor (tensor() and op results); what it holds
+// is private, and its dims and coords are the library's own copies.
+import { C } from './contract.js';
+import { mod } from './loader.js';
+import { BroadcastError, formatShape } from './errors.js';
+import { view, malloc, free } from './heap.js';
+import { readNamed } from './named.js';
+import { readOptions } from './options.js';
+import { copyShape, checkShape, isStatic, product } from './shapes.js';
+
+const TOKEN = Symbol('tensorcast.Tensor');
+let liveTensors = 0;
+const registry = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((ptr) => {
+    // Safety net only: the tensor was collected without dispose().
+    liveTensors--;
+    try { mod()._tc_free(ptr); } catch { /* module gone */ }
+  })
+  : null;
+const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/** The library's view of a tensor: { ptr, shape, dtype, size, dims, coords }, or null for anything else. */
+export let handleOf;
+
+/** A tensor resident in WebAssembly memory (made by `tensor()` and by ops on resident operands). */
+export class Tensor {
+  #ptr;
+  #shape;
+  #dtype;
+  #size;
+  #dims;
+  #coords;
+
+  static {
+    handleOf = (x) => {
+      if (x === null || typeof x !== 'object' || !(#ptr in x)) return null;
+      if (x.#ptr === 0) throw new TypeError('tensorcast: this tensor has been disposed');
+      return { ptr: x.#ptr, shape: x.#shape, dtype: x.#dtype, size: x.#size, dims: x.#dims, coords: x.#coords, tensor: x };
+    };
+  }
+
+  /** @internal Only the library makes tensors: use tensor(data, shape). */
+  constructor(token, ptr, shape, dtype, dims, coords) {
+    if (token !== TOKEN) throw new TypeError('tensorcast: use tensor(data, shape) to make a Tensor');
+    this.#ptr = ptr;
+    this.#shape = Object.freeze(shape.slice());
+    this.#dtype = dtype;
+    this.#size = product(shape);
+    this.#dims = dims ? Object.freeze(dims.slice()) : undefined;
+    this.#coords = coords ? Object.freeze(Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, Object.freeze(v.slice())]))) : undefined;
+    liveTensors++;
+    registry?.register(this, ptr, this);
+  }
+
+  get shape() { return this.#shape.slice(); }
+  get dtype() { return this.#dtype.name; }
+  get size() { return this.#size; }
+  get byteLength() { return this.#size * this.#dtype.size; }
+  get disposed() { return this.#ptr === 0; }
+  get dims() { return this.#dims ? this.#dims.slice() : undefined; }
+  get coords() { return this.#coords; }
+
+  /** Copy the data out into a new typed array. */
+  toArray() {
+    if (this.#ptr === 0) throw new TypeError('tensorcast: this tensor has been disposed');
+    const off = this.#ptr / this.#dtype.size;
+    return view(this.#dtype).slice(off, off + this.#size);
+  }
+
+  /** Free the wasm memory now. Disposing again does nothing (using it afterwards throws). */
+  dispose() {
+    if (this.#ptr === 0) return;
+    registry?.unregister(this);
+    free(this.#ptr);
+    this.#ptr = 0;
+    liveTensors--;
+  }
+
+  [disposeSymbol]() {
+    this.dispose();
+  }
+
+  /** `Tensor float32 [2,3] [1, 2, 3, 4, 5, 6]` (the first 8 values). */
+  toString() {
+    const head = `Tensor ${this.#dtype.name} ${formatShape(this.#shape)}${this.#dims ? ` dims [${this.#dims.join(', ')}]` : ''}`;
+    if (this.#ptr === 0) return `${head} (disposed)`;
+    const off = this.#ptr / this.#dtype.size;
+    const first = Array.from(view(this.#dtype).subarray(off, off + Math.min(this.#size, 8)), String);
+    return `${head} [${first.join(', ')}${this.#size > 8 ? `, … ${this.#size - 8} more` : ''}]`;
+  }
+
+  toJSON() {
+    return { dtype: this.#dtype.name, shape: this.#shape.slice(), ...(this.#dims ? { dims: this.#dims.slice() } : {}), disposed: this.#ptr === 0 };
+  }
+
+  [inspectSymbol]() {
+    return this.toString();
+  }
+
+  get [Symbol.toStringTag]() { return 'Tensor'; }
+}
+
+/** Make a Tensor over `bytes` at `ptr` (the library's own allocation). */
+export function makeTensor(ptr, shape, dtype, dims, coords) {
+  return new Tensor(TOKEN, ptr, shape, dtype, dims, coords);
+}
+
+export function liveTensorCount() {
+  return liveTensors;
+}
+
+// A typed array's kind and length as the engine sees them: the intrinsic
+// getters, which neither a subclass, an own property nor a forged prototype can change.
+const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
+const taTag = Object.getOwnPropertyDescriptor(TA_PROTO, Symbol.toStringTag).get;
+export const taLength = Object.getOwnPropertyDescriptor(TA_PROTO, 'length').get;
+
+/** The dtype of a typed array, or undefined. */
+export function dtypeOf(data) {
+  return C.dtypeByTag.get(taTag.call(data));
+}
+
+/** Why `data` is not a typed array, for a message. */
+export function notTypedArray(data, what) {
+  if (Array.isArray(data)) {
+    return new TypeError(`${what} is a plain Array; pass a typed array, e.g. Float32Array.from(${data.length <= 4 ? JSON.stringify(data) : 'array'})`);
+  }
+  return new TypeError(`${what} must be a typed array (Float32Array, Int32Array, …), got ${data === null ? 'null' : ArrayBuffer.isView(data) ? 'a DataView' : typeof data}`);
+}
+
+/** True when a typed array's buffer was detached (transferred). */
+export function isDetached(data) {
+  try {
+    new Uint8Array(data.buffer, 0, 0); // throws on a detached buffer
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Copy data into wasm memory once; ops on resident tensors read it in place.
+ * @param {ArrayBufferView} data
+ * @param {number[]} [shape] defaults to [data.length]
+ * @param {{dims?: (string|number)[], coords?: object}} [options]
+ */
+export function tensor(data, shape, options) {
+  mod();
+  // Every user value first (options, shape, dims: getters run now, once), the data's length last.
+  const o = readOptions(options, 'tensor', ['dims', 'coords']);
+  if (!ArrayBuffer.isView(data)) throw notTypedArray(data, 'tensor(data)');
+  const dt = dtypeOf(data);
+  if (!dt) throw notTypedArray(data, 'tensor(data)');
+  let s = null;
+  if (shape !== undefined) {
+    s = checkShape(copyShape(shape, 'tensor(shape)'), false);
+    if (!isStatic(s)) {
+      throw new BroadcastError(`tensor(shape) must be static (numbers only) to hold data, got ${formatShape(s)}`, { code: 'INVALID_SHAPE', shapes: [s], axis: null, dims: null });
+    }
+  }
+  let named = null;
+  if (o.dims !== undefined) named = { dims: o.dims, coords: o.coords };
+  else if (o.coords !== undefined) throw new TypeError('tensor: coords need dims (name the dims the coords label)');
+  const len = taLength.call(data);
+  if (s === null) s = [len];
+  const n = product(s);
+  if (n !== len) {
+    if (len === 0 && isDetached(data)) throw new TypeError('tensor(data): its ArrayBuffer was detached (transferred to another thread or context)');
+    throw new BroadcastError(`tensor: data has ${len} elements but shape ${formatShape(s)} needs ${n}`,
+      { code: 'LENGTH_MISMATCH', shapes: [s], axis: null, dims: [len, n] });
+  }
+  let dims;
+  let coords;
+  if (named) {
+    const nd = readNamed({ dims: named.dims, shape: s, coords: named.coords }, 'tensor', 'tensor');
+    dims = nd.dims;
+    if (nd.labels.some((l) => l)) coords = Object.fromEntries(nd.dims.map((d, i) => [String(d), nd.labels[i]]).filter(([, l]) => l));
+    if (taLength.call(data) !== len) throw new TypeError('tensor(data): the data changed length while its dims were read');
+  }
+  const bytes = n * dt.size;
+  if (bytes > C.limits.maxBytes) {
+    throw new BroadcastError(`tensor: ${bytes} bytes do not fit WebAssembly memory`, { code: 'TOO_LARGE', shapes: [s], axis: null, dims: null });
+  }
+  const ptr = malloc(Math.max(bytes, 1));
+  if (n > 0) view(dt).set(data, ptr / dt.size);
+  return makeTensor(ptr, s, dt, dims, coords);
+}

@@ -1,0 +1,209 @@
+// The wire codec: writing a request (header + body, bindings/wasm/wire.hpp)
+// into the engine's request buffer and reading its response. Field positions
+// come from the contract (C.REQ, C.RESP), never from literals here.
+//
+// Callers take a snapshot of every user value first (shapes.js, operands.js,
+// options.js): from the first write of a request to the end of its call, no
+// user code runs, so nothing can move the buffers or change the request.
+import { C } from './contract.js';
+import { UNKNOWN_RANK, INTERVAL } from './shapes.js';
+
+let reqPtr = 0; // request buffer start, in doubles
+let reqCap = 0;
+let M = null;
+
+export function refreshRequest(module) {
+  M = module;
+  reqCap = 4096;
+  reqPtr = M._tc_request(reqCap) >>> 3;
+}
+
+/** Doubles a (snapshot) shape needs in a request. */
+export function shapeCost(shape) {
+  return shape === UNKNOWN_RANK ? 1 : 1 + 3 * shape.length;
+}
+
+/**
+ * Start a request of at most `bodyDoubles` after the header; returns the heap
+ * index of the body. May allocate (and grow memory): call it before taking
+ * any other heap view.
+ */
+export function begin(bodyDoubles) {
+  const need = C.REQ_LEN + bodyDoubles;
+  if (need > reqCap) {
+    reqPtr = M._tc_request(need) >>> 3;
+    reqCap = need;
+  }
+  return reqPtr + C.REQ_LEN;
+}
+
+/** The header: every field the call uses (the others are 0). */
+export function header(h, action, rule, axis = -1, operands = 2) {
+  const b = reqPtr;
+  h.fill(0, b, b + C.REQ_LEN);
+  h[b + C.REQ.action] = action;
+  h[b + C.REQ.rule] = rule;
+  h[b + C.REQ.axis] = axis;
+  h[b + C.REQ.operands] = operands;
+}
+
+export function setField(h, name, v) {
+  h[reqPtr + C.REQ[name]] = v;
+}
+
+/** Write a (snapshot) shape at h[p]; returns the next index. */
+export function writeShape(h, p, shape) {
+  if (shape === UNKNOWN_RANK) {
+    h[p] = -1;
+    return p + 1;
+  }
+  const n = shape.length;
+  h[p++] = n;
+  for (let i = 0; i < n; i++) {
+    const d = shape[i];
+    if (typeof d === 'number') {
+      h[p++] = d;
+    } else if (d === '?') {
+      h[p++] = -2; h[p++] = 0; h[p++] = -1;
+    } else {
+      const m = INTERVAL.exec(d);
+      const lo = m[1] === '' ? 0 : Number(m[1]);
+      const hi = m[2] === '' ? -1 : Number(m[2]);
+      if (lo === hi) h[p++] = lo;
+      else { h[p++] = -2; h[p++] = lo; h[p++] = hi; }
+    }
+  }
+  return p;
+}
+
+/** Send the request whose body ends before heap index `end`; returns a Response. */
+export function call(end) {
+  const rp = M._tc_call(end - reqPtr) >>> 3;
+  return new Response(M.HEAPF64, rp);
+}
+
+/** Call again with the same request (after changing header fields). */
+export function recall(len) {
+  const rp = M._tc_call(len) >>> 3;
+  return new Response(M.HEAPF64, rp);
+}
+
+export function requestLength(end) {
+  return end - reqPtr;
+}
+
+export function requestBuffer() {
+  return M.HEAPF64;
+}
+
+/** A dim from its (lo, hi) pair as the library prints it. */
+export function dimFrom(lo, hi) {
+  if (lo === hi) return lo;
+  if (hi === -1) return lo === 0 ? '?' : `${lo}..`;
+  return lo === 0 ? `..${hi}` : `${lo}..${hi}`;
+}
+
+/** A response: its head as fields, then a cursor over what follows. */
+export class Response {
+  constructor(h, base) {
+    this.h = h;
+    this.base = base;
+    this.p = base + C.RESP_LEN;
+  }
+
+  field(name) { return this.h[this.base + C.RESP[name]]; }
+  get status() { return this.h[this.base + C.RESP.status]; }
+
+  /** The head's error fields, decoded. */
+  error() {
+    const f = (n) => this.field(n);
+    const bits = f('clashAxes');
+    const clashes = [];
+    for (let i = 0, b = bits; b > 0 && i < 64; i++, b = Math.floor(b / 2)) if (b % 2 === 1) clashes.push(i);
+    return {
+      status: f('status'), axis: f('axis'), opA: f('operandA'), opB: f('operandB'),
+      a: dimFrom(f('dimALo'), f('dimAHi')), b: dimFrom(f('dimBLo'), f('dimBHi')), detail: f('detail'), clashes,
+    };
+  }
+
+  next() { return this.h[this.p++]; }
+
+  dim() {
+    const v = this.h[this.p++];
+    if (v >= 0 || v === -1) return v;
+    const lo = this.h[this.p++];
+    const hi = this.h[this.p++];
+    return dimFrom(lo, hi);
+  }
+
+  shape() {
+    const rank = this.h[this.p++];
+    if (rank === -1) return UNKNOWN_RANK;
+    const out = new Array(rank);
+    for (let i = 0; i < rank; i++) out[i] = this.dim();
+    return out;
+  }
+
+  /** The plan (write_plan); `names` labels the operands. */
+  plan(names) {
+    const isStatic = this.next() === 1;
+    this.next(); // out_size, saturated: the exact size is computed from the shape
+    const shape = this.shape();
+    const nOps = this.next();
+    const rank = shape === UNKNOWN_RANK ? 0 : shape.length;
+    const operands = [];
+    for (let k = 0; k < nOps; k++) {
+      const opShape = this.shape();
+      const srcAxis = new Array(rank);
+      const aligned = new Array(rank);
+      const strides = new Array(rank);
+      const verdicts = new Array(rank);
+      for (let a = 0; a < rank; a++) {
+        const s = this.next();
+        srcAxis[a] = s < 0 ? null : s;
+        aligned[a] = this.dim();
+        strides[a] = this.next();
+        verdicts[a] = C.verdicts[this.next()];
+      }
+      operands.push({ name: names(k), shape: opShape, srcAxis, aligned, strides: isStatic ? strides : null, verdicts });
+    }
+    const lr = this.next();
+    let loop = null;
+    if (lr > 0) {
+      const lshape = Array.from(this.h.subarray(this.p, this.p + lr));
+      this.p += lr;
+      const lstrides = [];
+      for (let k = 0; k < nOps; k++) {
+        lstrides.push(Array.from(this.h.subarray(this.p, this.p + lr)));
+        this.p += lr;
+      }
+      loop = { shape: lshape, strides: lstrides, inner: C.inner[this.next()] };
+    } else {
+      this.next();
+    }
+    return { shape, isStatic, rank, operands, loop };
+  }
+
+  /** The named axes (write_named), labels mapped back through `labelList`. */
+  namedAxes(labelList) {
+    const h = this.h;
+    const n = this.next();
+    const axes = [];
+    let p = this.p;
+    for (let i = 0; i < n; i++) {
+      const ax = { name: h[p], size: h[p + 1], left: h[p + 2], right: h[p + 3], labeled: h[p + 4] === 1 };
+      const k = h[p + 5];
+      p += 6;
+      if (ax.labeled) {
+        ax.labels = Array.from(h.subarray(p, p + k), (id) => labelList[id]);
+        ax.leftIndex = Array.from(h.subarray(p + k, p + 2 * k));
+        ax.rightIndex = Array.from(h.subarray(p + 2 * k, p + 3 * k));
+      }
+      p += 3 * k;
+      axes.push(ax);
+    }
+    const needsGather = h[p] === 1;
+    this.p = p + 1;
+    return { axes, needsGather };
+  }
+}

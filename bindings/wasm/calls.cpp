@@ -1,0 +1,337 @@
+// The hot boundary: raw, underscore-named C exports. Every call carries its
+// whole request (header + body, wire.hpp) and is answered in one go: plan,
+// and for a data action run the kernel, then write the response. Nothing is
+// left for a later call to depend on: a plan cache keyed by the request's
+// rule part lets repeated shapes skip planning, never changes an answer.
+// Nothing here throws; failures are status values.
+#include <emscripten/emscripten.h>
+#include <malloc.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "kernels/driver.hpp"
+#include "rules/rules.hpp"
+#include "wire.hpp"
+
+using namespace tc;
+using namespace tc::wire;
+
+namespace {
+
+std::vector<double> g_req(4096);  // requests: JS writes here (tc_request)
+std::vector<double> g_resp;       // responses: read by JS right after the call
+
+struct Planned {
+  Plan plan;
+  NamedPlan named;
+  Error err;
+  Status st = Status::Ok;
+};
+
+// ---- planning a request ---------------------------------------------------------
+
+i64 axis_of(double axis) {
+  return (axis >= -4.0e18 && axis <= 4.0e18) ? static_cast<i64>(axis) : (axis < 0 ? INT64_MIN : INT64_MAX);
+}
+
+Status refuse(Planned& P, Status s, int operand) {
+  P.plan.reset(0);
+  P.err = Error{};
+  P.err.code = s;
+  P.err.operand_a = operand;
+  return s;
+}
+
+std::vector<Shape> g_shapes;
+std::vector<i64> g_labels;
+
+Status plan_request(const double* h, Reader& r, Planned& P) {
+  P.err = Error{};
+  const double rule = h[req_rule];
+  const i64 axis = axis_of(h[req_axis]);
+  if (rule == static_cast<int>(Rule::numpy)) {
+    const double n = h[req_operands];
+    if (!(n >= 0) || n != static_cast<double>(static_cast<int>(n))) return refuse(P, Status::InvalidShape, -1);
+    if (n > kMaxOperands) return refuse(P, Status::TooLarge, -1);
+    g_shapes.resize(static_cast<size_t>(n));
+    for (int k = 0; k < static_cast<int>(n); ++k) {
+      if (!read_shape(r, g_shapes[static_cast<size_t>(k)])) {
+        refuse(P, Status::InvalidShape, k);
+        validate_shape(g_shapes[static_cast<size_t>(k)], k, false, P.err);
+        if (P.err.code == Status::Ok) P.err.code = Status::InvalidShape;
+        P.err.operand_a = k;
+        return P.err.code;
+      }
+    }
+    return broadcast_numpy(g_shapes.data(), static_cast<int>(n), P.plan, P.err);
+  }
+  if (rule == static_cast<int>(Rule::named)) {
+    NamedShape s[2];
+    size_t offsets[2][kMaxRank];
+    g_labels.clear();
+    for (int k = 0; k < 2; ++k)
+      if (!read_named(r, s[k], g_labels, offsets[k])) return refuse(P, Status::InvalidShape, k);
+    static const i64 kNoLabels = 0;  // a labeled dim with no labels is still labeled: never nullptr
+    for (int k = 0; k < 2; ++k)
+      for (int i = 0; i < s[k].rank; ++i)
+        s[k].labels[i] = offsets[k][i] == SIZE_MAX ? nullptr
+                         : g_labels.empty() ? &kNoLabels : g_labels.data() + offsets[k][i];
+    const double sh = h[req_shaping];
+    if (!(sh >= 0 && sh <= static_cast<int>(Shaping::Union))) return refuse(P, Status::InvalidShape, -1);
+    return broadcast_named(s[0], s[1], static_cast<Shaping>(static_cast<int>(sh)), P.named, P.plan, P.err);
+  }
+  Shape a, b;
+  if (!read_shape(r, a)) return refuse(P, Status::InvalidShape, 0);
+  if (!read_shape(r, b)) return refuse(P, Status::InvalidShape, 1);
+  switch (static_cast<Rule>(static_cast<int>(rule))) {
+    case Rule::none: return broadcast_none(a, b, P.plan, P.err);
+    case Rule::pdpd: return broadcast_pdpd(a, b, axis, P.plan, P.err);
+    case Rule::to_numpy: return broadcast_to_numpy(a, b, P.plan, P.err);
+    case Rule::to_bidirectional: return broadcast_to_bidirectional(a, b, P.plan, P.err);
+    case Rule::to_pdpd: return broadcast_to_pdpd(a, b, axis, P.plan, P.err);
+    case Rule::to_explicit: {
+      const double len = r.next();
+      const bool known = len >= 0;
+      if (known && (len > kMaxRank + 1 || len != static_cast<double>(static_cast<int>(len)))) {
+        refuse(P, Status::InvalidAxesMapping, 0);
+        P.plan.reset(1);
+        return Status::InvalidAxesMapping;
+      }
+      i64 mapping[kMaxRank + 1];
+      const int n = known ? static_cast<int>(len) : 0;
+      for (int i = 0; i < n; ++i) {
+        const double v = r.next();
+        // Out of range or not an integer: an axis no output has.
+        mapping[i] = (v >= -1 && v <= kMaxRank + 1 && v == static_cast<double>(static_cast<i64>(v))) ? static_cast<i64>(v) : -1;
+      }
+      if (!r.ok) return refuse(P, Status::InvalidShape, -1);
+      return broadcast_to_explicit(a, b, mapping, n, known, P.plan, P.err);
+    }
+    default: return refuse(P, Status::InvalidShape, -1);
+  }
+}
+
+// ---- the plan cache of data calls ---------------------------------------------------
+// Keyed by everything that decides a plan: rule, axis, shaping, operand count
+// and the body (shapes, mapping, names, labels); never by buffers or dtype.
+// A few entries, so code that alternates between some shapes plans each once.
+struct CacheEntry {
+  std::vector<double> key;
+  Planned p;
+  bool valid = false;
+};
+constexpr size_t kCacheKeyMax = 512;  // doubles; longer requests are planned every time
+constexpr int kCacheEntries = 4;
+CacheEntry g_cache[kCacheEntries];
+int g_cache_last = 0;
+int g_cache_next = 0;
+Planned g_uncached;
+
+bool same_key(const std::vector<double>& key, const double* h, const double* body, size_t n) {
+  return key.size() == n + 4 && key[0] == h[req_rule] && key[1] == h[req_axis] && key[2] == h[req_shaping] &&
+         key[3] == h[req_operands] && std::memcmp(key.data() + 4, body, n * sizeof(double)) == 0;
+}
+
+const Planned& cached_plan(const double* h, const double* body, size_t n) {
+  if (g_cache[g_cache_last].valid && same_key(g_cache[g_cache_last].key, h, body, n)) return g_cache[g_cache_last].p;
+  for (int k = 0; k < kCacheEntries; ++k)
+    if (g_cache[k].valid && same_key(g_cache[k].key, h, body, n)) return g_cache[g_cache_last = k].p;
+  Reader r{body, body + n};
+  if (n > kCacheKeyMax) {
+    g_uncached.plan.shape_only = false;
+    g_uncached.st = plan_request(h, r, g_uncached);
+    return g_uncached;
+  }
+  CacheEntry& e = g_cache[g_cache_next];
+  e.valid = false;
+  e.p.plan.shape_only = false;
+  e.p.st = plan_request(h, r, e.p);
+  if (e.p.st == Status::Ok) {  // refusals are answered afresh (they are rare and carry the error)
+    e.key.assign({h[req_rule], h[req_axis], h[req_shaping], h[req_operands]});
+    e.key.insert(e.key.end(), body, body + n);
+    e.valid = true;
+    g_cache_last = g_cache_next;
+    g_cache_next = (g_cache_next + 1) % kCacheEntries;
+  }
+  return e.p;
+}
+
+// ---- allocation (every block carries its size: memory() and the leak tests) -------
+constexpr size_t kHeader = 64;  // data starts on a cache line
+size_t g_allocated = 0;
+size_t g_allocations = 0;
+
+void* allocate(double bytes) {
+  if (!(bytes >= 0) || bytes > kMaxBytes) return nullptr;
+  const size_t n = static_cast<size_t>(bytes);
+  auto* p = static_cast<unsigned char*>(memalign(kHeader, n + kHeader));
+  if (!p) return nullptr;
+  std::memcpy(p, &n, sizeof n);
+  g_allocated += n;
+  ++g_allocations;
+  return p + kHeader;
+}
+
+void release(void* ptr) {
+  if (!ptr) return;
+  auto* p = static_cast<unsigned char*>(ptr) - kHeader;
+  size_t n;
+  std::memcpy(&n, p, sizeof n);
+  g_allocated -= n;
+  --g_allocations;
+  std::free(p);
+}
+
+// ---- running ------------------------------------------------------------------------
+
+void* ptr(double v) { return reinterpret_cast<void*>(static_cast<uintptr_t>(v)); }
+
+// In place is safe only where the operand is read exactly as the output is
+// written: same element strides (not broadcast, not reordered).
+bool aliases_unsafely(const Plan& plan, int k, const void* in, const void* out) {
+  if (in != out) return false;
+  const OperandPlan& op = plan.ops[static_cast<size_t>(k)];
+  i64 stride = 1;
+  for (int a = plan.out.rank - 1; a >= 0; --a) {
+    const i64 d = plan.out.dims[a].lo;
+    if (d != 1 && op.strides[a] != stride) return true;
+    stride *= d;
+  }
+  return false;
+}
+
+int run(const double* h, const Planned& P, std::vector<double>& resp) {
+  const Plan& plan = P.plan;
+  const auto action = static_cast<Action>(static_cast<int>(h[req_action]));
+  if (!plan.is_static) {  // a data call needs a static result
+    Error e;
+    e.code = Status::InvalidShape;
+    write_head(resp, static_cast<int>(Status::InvalidShape), e);
+    return static_cast<int>(Status::InvalidShape);
+  }
+  double elem = h[req_elem];
+  DType dt = DType::count;
+  Op op = Op::count;
+  if (action == Action::binary) {
+    const double d = h[req_dtype], o = h[req_op];
+    if (!(d >= 0 && d < static_cast<int>(DType::count)) || !(o >= 0 && o < static_cast<int>(Op::count)))
+      return static_cast<int>(Status::DtypeMismatch);
+    dt = static_cast<DType>(static_cast<int>(d));
+    op = static_cast<Op>(static_cast<int>(o));
+    if (!op_defined(dt, op)) return static_cast<int>(Status::DtypeMismatch);
+    elem = op_yields_bool(op) ? 1 : static_cast<double>(dtype_size(dt));
+  } else if (action == Action::where) {
+    const double d = h[req_dtype];
+    if (!(d >= 0 && d < static_cast<int>(DType::count))) return static_cast<int>(Status::DtypeMismatch);
+    dt = static_cast<DType>(static_cast<int>(d));
+  }
+  if (!(elem == 1 || elem == 2 || elem == 4 || elem == 8)) return static_cast<int>(Status::DtypeMismatch);
+  const double bytes = static_cast<double>(plan.out_size) * elem;
+  if (!(bytes <= kMaxBytes)) return static_cast<int>(Status::TooLarge);
+  const double cap = h[req_capacity];
+  void* out = ptr(h[req_out]);
+  const void* in[4] = {ptr(h[req_in0]), ptr(h[req_in1]), ptr(h[req_in2]), ptr(h[req_in3])};
+  if (out != nullptr && (cap < 0 ? bytes != -cap : !(bytes <= cap))) return signal_outTooSmall;
+  for (size_t k = 0; k < plan.ops.size() && k < 3; ++k)
+    if (out != nullptr && aliases_unsafely(plan, static_cast<int>(k), in[k], out)) return signal_outOverlaps;
+  if (out != nullptr && P.named.needs_gather && h[req_rule] == static_cast<int>(Rule::named) && (in[0] == out || in[1] == out))
+    return signal_outOverlaps;  // a gather reads cells in another order
+  void* fresh = nullptr;
+  if (out == nullptr) {
+    out = fresh = allocate(bytes > 0 ? bytes : 1);
+    if (!out) return static_cast<int>(Status::TooLarge);
+  }
+  Status st;
+  switch (action) {
+    case Action::binary:
+      st = (h[req_rule] == static_cast<int>(Rule::named) && P.named.needs_gather)
+               ? run_binary_gather(plan, P.named, dt, op, in[0], in[1], in[2], in[3], out)
+               : run_binary(plan, dt, op, in[0], in[1], out);
+      break;
+    case Action::where: st = run_where(plan, dt, static_cast<size_t>(elem), in[0], in[1], in[2], out); break;
+    case Action::copy: st = run_copy(plan, static_cast<size_t>(elem), in[0], out); break;
+    default: st = Status::InvalidShape; break;
+  }
+  if (st != Status::Ok) {
+    release(fresh);
+    return static_cast<int>(st);
+  }
+  resp[resp_result] = static_cast<double>(reinterpret_cast<uintptr_t>(fresh));
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+// The request buffer, grown to hold `doubles` (its address may change then:
+// JS asks before writing each request, and no user code runs in between).
+EMSCRIPTEN_KEEPALIVE double* tc_request(int doubles) {
+  if (doubles > 0 && static_cast<size_t>(doubles) > g_req.size()) g_req.resize(static_cast<size_t>(doubles) * 2);
+  return g_req.data();
+}
+
+// Answer the request of `len` doubles; returns the response's address.
+EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
+  const size_t n = len < 0 ? 0 : static_cast<size_t>(len) < g_req.size() ? static_cast<size_t>(len) : g_req.size();
+  const double* h = g_req.data();
+  Error none;
+  if (n < kReqHeader) {
+    none.code = Status::InvalidShape;
+    write_head(g_resp, static_cast<int>(Status::InvalidShape), none);
+    return g_resp.data();
+  }
+  const double* body = h + kReqHeader;
+  const size_t body_len = n - kReqHeader;
+  const double action = h[req_action];
+  Writer w{g_resp};
+  if (action == static_cast<int>(Action::shape) || action == static_cast<int>(Action::explain)) {
+    const bool explain = action == static_cast<int>(Action::explain);
+    Planned& P = g_uncached;
+    P.plan.shape_only = !explain;
+    Reader r{body, body + body_len};
+    P.st = plan_request(h, r, P);
+    write_head(g_resp, static_cast<int>(P.st), P.err);
+    if (P.st == Status::Ok) w.shape(P.plan.out);
+    if (explain) write_plan(w, P.plan);
+    if (P.st == Status::Ok && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named);
+    return g_resp.data();
+  }
+  const Planned& P = cached_plan(h, body, body_len);
+  if (P.st != Status::Ok) {
+    write_head(g_resp, static_cast<int>(P.st), P.err);
+    return g_resp.data();
+  }
+  write_head(g_resp, 0, none);
+  const int st = run(h, P, g_resp);
+  g_resp[resp_status] = st;
+  w.shape(P.plan.out);
+  if (st == 0 && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named);
+  return g_resp.data();
+}
+
+EMSCRIPTEN_KEEPALIVE void* tc_malloc(double bytes) { return allocate(bytes); }
+EMSCRIPTEN_KEEPALIVE void tc_free(void* p) { release(p); }
+EMSCRIPTEN_KEEPALIVE double tc_allocated_bytes() { return static_cast<double>(g_allocated); }
+EMSCRIPTEN_KEEPALIVE int tc_allocation_count() { return static_cast<int>(g_allocations); }
+
+// Test hooks: run one registry kernel on raw buffers (the JS kernel sweeps).
+EMSCRIPTEN_KEEPALIVE int tc_kernel_run(int i, const void* a, const void* b, void* out, int n) {
+  size_t count;
+  const KernelInfo* k = kernel_registry(&count);
+  if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
+  k[i].fn(a, b, out, static_cast<size_t>(n));
+  return 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int tc_select_run(int i, const uint8_t* mask, const void* x, const void* y, void* out, int n) {
+  size_t count;
+  const SelectInfo* k = select_registry(&count);
+  if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
+  k[i].fn(mask, x, y, out, static_cast<size_t>(n));
+  return 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,74 @@
+// The wire format between JavaScript and the engine: float64 words, so every
+// safe-integer dim is exact. One request format serves every call; its header
+// fields and the response head are declared in src/core/contract.def
+// (TC_REQ, TC_RESP) and reach JS through embind, so both sides read one list.
+//
+// Request  := header[TC_REQ...] body
+//   body for the elementwise and `to` rules: `operands` shapes; for
+//   to_explicit, then the mapping: length (-1 = unknown) and entries
+//   body for the named rule: two operands, each: rank, then per dim
+//   name id, size, n_labels (-1 = unlabeled), label ids...
+//   shape := rank dim*            rank -1 = unknown rank (no dims follow)
+//   dim   := d                    d >= 0: static
+//          | -1                   keep (a -1 in a §5 target)
+//          | -2 lo hi             interval [lo, hi]; hi = -1: unbounded ("?" = -2 0 -1)
+// Response := head[TC_RESP...] then, on Ok (or -2: out too small), the output
+//   shape; with action explain the plan (write_plan, also on error, best
+//   effort); for the named rule on Ok the named axes (write_named).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/named_plan.hpp"
+#include "core/plan.hpp"
+
+namespace tc::wire {
+
+enum Req : int {
+#define TC_REQ(f) req_##f,
+#include "core/contract.def"
+  kReqHeader
+};
+enum Resp : int {
+#define TC_RESP(f) resp_##f,
+#include "core/contract.def"
+  kRespHead
+};
+
+enum Signal : int {
+#define TC_SIGNAL(name, value) signal_##name = value,
+#include "core/contract.def"
+};
+
+struct Reader {
+  const double* p;
+  const double* end;
+  bool ok = true;
+  double next() {
+    if (p >= end) { ok = false; return 0; }
+    return *p++;
+  }
+};
+
+// A growable response: the engine never fails for lack of room.
+struct Writer {
+  std::vector<double>& buf;
+  void put(double v) { buf.push_back(v); }
+  void dim(Dim d);
+  void shape(const Shape& s);
+};
+
+// Decoders refuse anything malformed (INVALID_SHAPE through validate_shape),
+// so no input can read out of bounds or overflow a Shape.
+bool read_shape(Reader& r, Shape& s);
+// Labels go to `store`; offsets[i] is where dim i's start (SIZE_MAX: none).
+// The store may move while it grows: point labels at it once all are read.
+bool read_named(Reader& r, NamedShape& s, std::vector<i64>& store, size_t* offsets);
+
+void write_head(std::vector<double>& out, int status, const Error& err);
+void write_plan(Writer& w, const Plan& plan);
+void write_named(Writer& w, const NamedPlan& named);
+
+}  // namespace tc::wire
