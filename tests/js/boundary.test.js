@@ -1,0 +1,207 @@
+// The C++/JS boundary (issue 12): a call reads every user value once, before
+// it touches the heap, and plans and runs in one wasm call, so user code that
+// runs inside a getter, a Proxy trap or valueOf (calling the library again,
+// allocating, growing memory, lying about a length) can never make a kernel
+// run over another call's plan or buffers. And the JS view of the engine's
+// tables is built from the module, checked here against what JS knows.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as tc from '../../dist/node.js';
+import { mod } from '../../dist/loader.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const f32 = (...v) => Float32Array.from(v);
+const A = () => ({ data: f32(1, 2, 3), shape: [3, 1] });
+const B = () => ({ data: f32(10, 20), shape: [1, 2] });
+const RIGHT = [11, 21, 12, 22, 13, 23];
+const values = (r) => Array.from(r instanceof tc.Tensor ? r.toArray() : r.data);
+
+// What user code does while the library reads its arguments.
+const nested = {
+  'another add (another plan)': () => tc.add({ data: new Float32Array(8).fill(5), shape: [8] }, { data: new Float32Array(8).fill(1), shape: [8, 1] }),
+  'a much larger plan': () => tc.explain({ shapes: [[200000], [200000]] }),
+  'a broadcastTo': () => tc.broadcastTo({ data: f32(1, 2), shape: [2] }, [64, 2]),
+  'a where': () => tc.where({ data: new Uint8Array([1, 0]) }, { data: f32(7, 8) }, 0),
+  // 48 MiB at a time: past the heap the first time (memory grows), reused afterwards.
+  'memory growth (a large tensor)': () => { const t = tc.tensor(new Float32Array(12 << 20)); t.dispose(); },
+  'a named add with fill': () => tc.add({ data: f32(1, 2), dims: ['x'], coords: { x: ['a', 'b'] } }, { data: f32(3), dims: ['x'], coords: { x: ['c'] } }, { shaping: 'union' }),
+};
+
+function sane() {
+  expect(tc.broadcastShapes([3, 1], [1, 4])).toEqual([3, 4]);
+  expect(values(tc.add(A(), B()))).toEqual(RIGHT);
+  const t = tc.tensor(f32(0.5, 1.5, 2.5, 3.5));
+  expect(values(tc.mul(t, 2))).toEqual([1, 3, 5, 7]);
+  t.dispose();
+}
+
+describe('user code inside a call never changes the call', () => {
+  it('the memory-growth hook does grow wasm memory', () => {
+    const before = tc.memory().wasmHeapBytes;
+    const out = new Float32Array(6);
+    const r = tc.add(A(), B(), { get out() { nested['memory growth (a large tensor)'](); return out; } });
+    expect(tc.memory().wasmHeapBytes).toBeGreaterThan(before);
+    expect(Array.from(r.data)).toEqual(RIGHT);
+  });
+
+  for (const [what, act] of Object.entries(nested)) {
+    it(`the out getter runs ${what}`, () => {
+      const out = new Float32Array(6);
+      const r = tc.add(A(), B(), { broadcast: { type: 'numpy' }, get out() { act(); return out; } });
+      expect(Array.from(r.data)).toEqual(RIGHT);
+      expect(r.data).toBe(out);
+      sane();
+    });
+    it(`a resident out's getter runs ${what}`, () => {
+      const keep = tc.tensor(f32(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5));
+      const out = tc.tensor(new Float32Array(6), [3, 2]);
+      const r = tc.add(A(), B(), { get out() { act(); return out; } });
+      expect(r).toBe(out);
+      expect(values(out)).toEqual(RIGHT);
+      expect(values(keep)).toEqual([0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5]);
+      keep.dispose();
+      out.dispose();
+      sane();
+    });
+    it(`the broadcast getter runs ${what}`, () => {
+      const r = tc.add(A(), B(), { get broadcast() { act(); return { type: 'numpy' }; } });
+      expect(values(r)).toEqual(RIGHT);
+      sane();
+    });
+    it(`the data getter runs ${what}`, () => {
+      const a = { get data() { act(); return f32(1, 2, 3); }, shape: [3, 1] };
+      expect(values(tc.add(a, B()))).toEqual(RIGHT);
+      sane();
+    });
+    it(`the shape getter runs ${what}`, () => {
+      const b = { data: f32(10, 20), get shape() { act(); return [1, 2]; } };
+      expect(values(tc.add(A(), b))).toEqual(RIGHT);
+      sane();
+    });
+    it(`a dim's getter runs ${what} (broadcastTo, where, fill)`, () => {
+      const target = [3, 2];
+      Object.defineProperty(target, 0, { get() { act(); return 3; } });
+      expect(values(tc.broadcastTo({ data: f32(1, 2), shape: [2] }, target))).toEqual([1, 2, 1, 2, 1, 2]);
+      const c = { data: new Uint8Array([1, 0, 1]), get shape() { act(); return [3]; } };
+      expect(values(tc.where(c, { data: f32(1, 2, 3) }, 9))).toEqual([1, 9, 3]);
+      const r = tc.add({ data: f32(1, 12, 20), dims: ['x'], coords: { x: ['a', 'b', 'c'] } }, { data: f32(20), dims: ['x'], coords: { x: ['d'] } },
+        { shaping: 'union', get fill() { act(); return 0; } });
+      expect(values(r)).toEqual([1, 12, 20, 20]);
+      expect(r.coords).toEqual({ x: ['a', 'b', 'c', 'd'] });
+      sane();
+    });
+    it(`a Proxy shape's traps run ${what} (broadcastShapes)`, () => {
+      const p = new Proxy([3, 1], { get(t, k) { if (k === '0') act(); return Reflect.get(t, k); } });
+      expect(tc.broadcastShapes(p, [1, 4])).toEqual([3, 4]);
+      sane();
+    });
+  }
+
+  it("a dim's valueOf is never called: a dim must be a number", () => {
+    let called = 0;
+    const d = { valueOf() { called++; return 3; } };
+    expect(() => tc.broadcastShapes([d], [3])).toThrow(tc.BroadcastError);
+    expect(called).toBe(0);
+    sane();
+  });
+
+  it('a Proxy shape whose length answers differently each time is read once', () => {
+    let k = 0;
+    const p = new Proxy([2, 3], { get: (t, key) => (key === 'length' ? (k++ === 0 ? 2 : 40000) : Reflect.get(t, key) ?? 1) });
+    expect(tc.broadcastShapes(p, [4, 1, 1])).toEqual([4, 2, 3]);
+    for (let i = 0; i < 3; i++) expect(tc.broadcastShapes([2, 3, 4, 5], [5])).toEqual([2, 3, 4, 5]);
+    expect(tc.explain({ shapes: [[2, 3], [3]] }).ok).toBe(true);
+    sane();
+  });
+
+  it('a Proxy over [3, 1] whose trap grows memory gives [3, 4]', () => {
+    const p = new Proxy([3, 1], { get(t, key) { if (key === '1') nested['memory growth (a large tensor)'](); return Reflect.get(t, key); } });
+    expect(tc.broadcastShapes(p, [1, 4])).toEqual([3, 4]);
+    expect(values(tc.add({ data: f32(1, 2, 3, 4), shape: p.length === 2 ? [4] : [4] }, { data: f32(1, 1, 1, 1), get shape() { nested['memory growth (a large tensor)'](); return [4]; } }))).toEqual([2, 3, 4, 5]);
+    sane();
+  });
+
+  it('a getter that disposes a resident operand is refused with a TypeError, and nothing leaks', () => {
+    const before = tc.memory();
+    const t = tc.tensor(f32(1, 2, 3));
+    expect(() => tc.add(t, { data: f32(1, 1, 1), get shape() { t.dispose(); return [3]; } })).toThrow(TypeError);
+    const after = tc.memory();
+    expect(after.allocatedBytes).toBe(before.allocatedBytes);
+    expect(after.liveTensors).toBe(before.liveTensors);
+    sane();
+  });
+
+  it('scratch larger than 1 MiB is given back when its call ends; releaseScratch() frees the rest', () => {
+    const big = new Float32Array(1 << 20);
+    const r = tc.add({ data: big }, 1);
+    expect(r.data.length).toBe(1 << 20);
+    expect(tc.memory().scratchBytes).toBeLessThanOrEqual(4 << 20);
+    tc.releaseScratch();
+    expect(tc.memory().scratchBytes).toBe(0);
+    sane();
+  });
+});
+
+describe('in place: never reads a cell it already wrote', () => {
+  it('a resident out that is a transposed named operand is refused', () => {
+    const a = tc.tensor(f32(1, 2, 3, 4, 5, 6), [2, 3], { dims: ['x', 'y'] });
+    const b = tc.tensor(f32(10, 20, 30, 40, 50, 60), [3, 2], { dims: ['y', 'x'] });
+    expect(() => tc.add(a, b, { out: b })).toThrow(TypeError);
+    expect(values(b)).toEqual([10, 20, 30, 40, 50, 60]);
+    expect(values(tc.add(a, b))).toEqual([11, 32, 53, 24, 45, 66]);
+    // In place over the operand read in output order is fine.
+    expect(values(tc.add(a, b, { out: a }))).toEqual([11, 32, 53, 24, 45, 66]);
+    a.dispose();
+    b.dispose();
+  });
+  it('a resident out that is a broadcast operand is refused', () => {
+    const a = tc.tensor(f32(1, 2, 3), [3]);
+    const out = tc.tensor(new Float32Array(3), [3]);
+    expect(() => tc.add(a, { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] }, { out: a })).toThrow(tc.BroadcastError);
+    a.dispose();
+    out.dispose();
+  });
+});
+
+describe('the contract: one declaration in C++, one view in JS', () => {
+  it('JS builds its tables from the module, and they agree with JS itself and with embind', () => {
+    const c = tc.contract();
+    expect(c.dtypes.map((d) => d.name)).toEqual([...tc.DTYPES]);
+    for (const d of c.dtypes) {
+      expect(globalThis[d.array].BYTES_PER_ELEMENT, d.name).toBe(d.size);
+      expect(globalThis[d.array].name).toBe(d.array);
+    }
+    // Every op of the engine's table is exported, under its own name.
+    for (const o of c.ops) expect(typeof tc[o.name], o.name).toBe('function');
+    // embind's enum and the contract's status list are the same list.
+    const M = mod();
+    c.statuses.forEach((code, i) => {
+      const key = code.toLowerCase().replace(/_([a-z])/g, (_, x) => x.toUpperCase()).replace(/^./, (x) => x.toUpperCase());
+      expect(M.Status[key === 'Ok' ? 'Ok' : key].value, code).toBe(i);
+    });
+    for (const code of c.statuses.slice(1)) expect(tc.ErrorCode[code]).toBe(code);
+    expect(c.limits.maxRank).toBe(tc.MAX_RANK);
+    expect(c.verdicts).toEqual(['equal', 'stretched', 'new', 'clash']);
+    expect(c.rules.map((r) => `${r.family}:${r.name}`)).toContain('to:explicit');
+    // Each kernel of the registry names a dtype and an op of the contract.
+    const ops = new Set(c.ops.map((o) => o.name));
+    for (const k of tc.kernels()) {
+      expect(tc.DTYPES).toContain(k.dtype);
+      expect(ops.has(k.op), k.name).toBe(true);
+    }
+    // SIMD availability in the contract is what the registry holds.
+    for (const o of c.ops) {
+      const simd = new Set(tc.kernels().filter((k) => k.simd && k.op === o.name).map((k) => k.dtype));
+      expect([...simd].sort(), o.name).toEqual([...o.simd].sort());
+    }
+  });
+
+  it('no JS file keeps a copy of a C++ table', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../../bindings/js/', import.meta.url);
+    const src = readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => [f, readFileSync(new URL(f, dir), 'utf8')]);
+    const tables = [/'INVALID_SHAPE',\s*'INCOMPATIBLE_DIMS'/, /Float32Array,\s*Float64Array,\s*Int8Array/, /\[\s*4,\s*8,\s*1,\s*1,\s*1,\s*2/,
+      /add:\s*0,\s*sub:\s*1/, /'equal',\s*'stretched',\s*'new'/, /'contiguous',\s*'second-scalar'/, /_tc_numpy|_tc_binary|_tc_run_/, /op >= 8/];
+    for (const [f, text] of src) for (const t of tables) expect(t.test(text), `${f} holds ${t}`).toBe(false);
+  });
+});
