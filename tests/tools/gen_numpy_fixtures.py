@@ -54,6 +54,10 @@ OPS = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'minimum', 'maximum',
        'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor']
 BOOL_OPS = set(OPS[8:17])
 BITWISE = set(OPS[17:])
+# Ops added later are generated after the others, so the earlier cases (and
+# their random draws) stay exactly as they were.
+LATER_OPS = ['mod', 'floorDiv', 'atan2', 'hypot']
+FLOAT_ONLY = {'atan2', 'hypot'}
 MAX_ELEMS = 48
 
 
@@ -156,7 +160,17 @@ def np_op(op, dt, a, b):
                                       'div': np.true_divide}[op](fa, fb))
             if op == 'pow':
                 return clamped_store(np.power(fa, fb))
-            # rem, min/max, comparisons, logical, bitwise: as uint8
+            if op == 'floorDiv':  # a Uint8ClampedArray store of Math.floor(a / b), like div
+                return clamped_store(np.floor(fa / fb))
+            # rem, mod, min/max, comparisons, logical, bitwise: as uint8
+        if op == 'mod':
+            return np.mod(a, b)  # the divisor's sign; x % 0 = 0 for integers, NaN for floats
+        if op == 'floorDiv':
+            return np.floor_divide(a, b)
+        if op == 'atan2':
+            return np.arctan2(a, b)
+        if op == 'hypot':
+            return np.hypot(a, b)
         if op == 'add':
             return a + b
         if op == 'sub':
@@ -334,6 +348,17 @@ def main():
                 n += 1
         for _ in range(3):
             cases.append(gen_where(dt))
+    for dt in DTYPES:
+        for op in LATER_OPS:
+            if op in FLOAT_ONLY and dt not in FLOATS:
+                continue
+            n = 0
+            while n < 4:
+                c = gen_binary(dt, op)
+                if c:
+                    cases.append(c)
+                    n += 1
+            cases.append(gen_scalar(dt, op))
     doc = {
         'generator': 'tests/tools/gen_numpy_fixtures.py',
         'numpy': np.__version__,
