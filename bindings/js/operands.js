@@ -14,10 +14,7 @@ export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
  */
 export function readOperand(x, what) {
   const h = handleOf(x);
-  if (h) {
-    return { resident: true, ptr: h.ptr, data: null, shape: h.shape, dtype: h.dtype, size: h.size, dims: h.dims,
-      labels: h.dims ? h.dims.map((d) => h.coords?.[String(d)] ?? null) : undefined, tensor: h.tensor };
-  }
+  if (h) return h; // the tensor's own (frozen) record: resident operands allocate nothing
   if (x === null || typeof x !== 'object') {
     throw new TypeError(`${what} must be { data, shape }, a resident tensor or a number, got ${x === null ? 'null' : typeof x}`);
   }
@@ -64,6 +61,7 @@ export function settle(o, what) {
     if (o.tensor.disposed) throw new TypeError(`tensorcast: ${what} was disposed during the call`);
     return o;
   }
+  if (o.scalar) return o;
   const len = taLength.call(o.data);
   if (o.shape === null) o.shape = [len];
   o.size = product(o.shape);
@@ -102,7 +100,7 @@ export function scalarOperand(v, dtype, what) {
 export function readOut(out, fn) {
   if (out === undefined) return null;
   const h = handleOf(out);
-  if (h) return { resident: true, ptr: h.ptr, dtype: h.dtype, size: h.size, shape: h.shape, tensor: h.tensor };
+  if (h) return h;
   if (!ArrayBuffer.isView(out) || out instanceof DataView) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
   const dtype = dtypeOf(out);
   if (!dtype) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);

@@ -13,7 +13,7 @@ import { makeTensor } from './tensor.js';
 import { readOptions, choose, EMPTY } from './options.js';
 import { readType, readTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
-import { begin, header, setField, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
+import { begin, dataHeader, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
 import { internNamed, writeNamed, namedResult } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
 
@@ -62,15 +62,8 @@ function executeInner(req) {
   // The request: no allocation from here to the call.
   const h = requestBuffer();
   let p = begin(0);
-  header(h, req.action, req.rule, req.axis, req.named ? 2 : req.shapes.length);
-  if (req.named) setField(h, 'shaping', C.shapings.get(req.shaping));
-  setField(h, 'op', req.op ?? 0);
-  setField(h, 'dtype', req.dtype ?? 0);
-  setField(h, 'elem', req.elem ?? 0);
-  const inFields = ['in0', 'in1', 'in2', 'in3'];
-  for (let k = 0; k < ops.length; k++) setField(h, inFields[k], ops[k].ptr);
-  setField(h, 'out', out);
-  setField(h, 'capacity', cap);
+  dataHeader(h, req.action, req.rule, req.axis, req.named ? 2 : req.shapes.length, req.named ? C.shapings.get(req.shaping) : 0,
+    req.op ?? 0, req.dtype ?? 0, req.elem ?? 0, ops, out, cap);
   if (req.named) p = writeNamed(h, p, req.named.enc);
   else {
     for (const s of req.shapes) p = writeShape(h, p, s);
@@ -91,9 +84,7 @@ function executeInner(req) {
     }
     const bytes = size * outDtype.size;
     out = slot(OUT_SLOT, Math.max(bytes, 1));
-    const h2 = requestBuffer();
-    setField(h2, 'out', out);
-    setField(h2, 'capacity', slotBytes(OUT_SLOT));
+    setOut(requestBuffer(), out, slotBytes(OUT_SLOT));
     res = recall(len);
   }
   const st = res.status;
@@ -165,8 +156,9 @@ function binary(name, a, b, options) {
     throw new TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);
   }
   if (A.dims !== undefined || B.dims !== undefined) {
-    if (A.dims === undefined && A.shape.length === 0) { A.dims = []; A.labels = []; }
-    if (B.dims === undefined && B.shape.length === 0) { B.dims = []; B.labels = []; }
+    // A rank-0 operand without names joins a named one (a resident record is frozen: copy it).
+    if (A.dims === undefined && A.shape.length === 0) A = { ...A, dims: [], labels: [] };
+    if (B.dims === undefined && B.shape.length === 0) B = { ...B, dims: [], labels: [] };
     if (A.dims === undefined || B.dims === undefined) throw new TypeError(`${name}: give dims to both operands (or neither) to broadcast by name`);
     const shaping = choose(shapingIn, C.shapings, 'intersection', name, 'shaping');
     const na = { dims: A.dims, sizes: A.shape, labels: A.labels };

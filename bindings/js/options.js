@@ -11,7 +11,8 @@ export function readOptions(options, fn, keys) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${fn}: options must be an object`);
   }
-  for (const k of Object.keys(options)) {
+  // for-in (own and inherited enumerable keys) needs no array per call, unlike Object.keys.
+  for (const k in options) {
     if (!keys.includes(k)) throw new TypeError(`${fn}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
   }
   const o = {};

@@ -26,55 +26,58 @@ export let handleOf;
 
 /** A tensor resident in WebAssembly memory (made by `tensor()` and by ops on resident operands). */
 export class Tensor {
-  #ptr;
-  #shape;
-  #dtype;
-  #size;
-  #dims;
-  #coords;
+  // The library's record of this tensor: what operands and `out` read. One
+  // object for the tensor's life (no allocation per use); null once disposed.
+  #h;
 
   static {
     handleOf = (x) => {
-      if (x === null || typeof x !== 'object' || !(#ptr in x)) return null;
-      if (x.#ptr === 0) throw new TypeError('tensorcast: this tensor has been disposed');
-      return { ptr: x.#ptr, shape: x.#shape, dtype: x.#dtype, size: x.#size, dims: x.#dims, coords: x.#coords, tensor: x };
+      if (x === null || typeof x !== 'object' || !(#h in x)) return null;
+      if (x.#h === null) throw new TypeError('tensorcast: this tensor has been disposed');
+      return x.#h;
     };
   }
 
   /** @internal Only the library makes tensors: use tensor(data, shape). */
   constructor(token, ptr, shape, dtype, dims, coords) {
     if (token !== TOKEN) throw new TypeError('tensorcast: use tensor(data, shape) to make a Tensor');
-    this.#ptr = ptr;
-    this.#shape = Object.freeze(shape.slice());
-    this.#dtype = dtype;
-    this.#size = product(shape);
-    this.#dims = dims ? Object.freeze(dims.slice()) : undefined;
-    this.#coords = coords ? Object.freeze(Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, Object.freeze(v.slice())]))) : undefined;
+    const sh = Object.freeze(shape.slice());
+    const ds = dims ? Object.freeze(dims.slice()) : undefined;
+    const cs = coords ? Object.freeze(Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, Object.freeze(v.slice())]))) : undefined;
+    this.#h = Object.freeze({
+      resident: true, ptr, data: null, shape: sh, dtype, size: product(sh), dims: ds,
+      labels: ds ? Object.freeze(ds.map((d) => cs?.[String(d)] ?? null)) : undefined, coords: cs, tensor: this,
+    });
     liveTensors++;
     registry?.register(this, ptr, this);
   }
 
-  get shape() { return this.#shape.slice(); }
-  get dtype() { return this.#dtype.name; }
-  get size() { return this.#size; }
-  get byteLength() { return this.#size * this.#dtype.size; }
-  get disposed() { return this.#ptr === 0; }
-  get dims() { return this.#dims ? this.#dims.slice() : undefined; }
-  get coords() { return this.#coords; }
+  // Shape, dtype and names stay readable after dispose(); the data does not.
+  #meta() { return this.#h ?? this.#gone; }
+  #gone = null;
+
+  get shape() { return this.#meta().shape.slice(); }
+  get dtype() { return this.#meta().dtype.name; }
+  get size() { return this.#meta().size; }
+  get byteLength() { return this.#meta().size * this.#meta().dtype.size; }
+  get disposed() { return this.#h === null; }
+  get dims() { const d = this.#meta().dims; return d ? d.slice() : undefined; }
+  get coords() { return this.#meta().coords; }
 
   /** Copy the data out into a new typed array. */
   toArray() {
-    if (this.#ptr === 0) throw new TypeError('tensorcast: this tensor has been disposed');
-    const off = this.#ptr / this.#dtype.size;
-    return view(this.#dtype).slice(off, off + this.#size);
+    const h = handleOf(this);
+    const off = h.ptr / h.dtype.size;
+    return view(h.dtype).slice(off, off + h.size);
   }
 
   /** Free the wasm memory now. Disposing again does nothing (using it afterwards throws). */
   dispose() {
-    if (this.#ptr === 0) return;
+    if (this.#h === null) return;
     registry?.unregister(this);
-    free(this.#ptr);
-    this.#ptr = 0;
+    free(this.#h.ptr);
+    this.#gone = this.#h;
+    this.#h = null;
     liveTensors--;
   }
 
@@ -84,15 +87,17 @@ export class Tensor {
 
   /** `Tensor float32 [2,3] [1, 2, 3, 4, 5, 6]` (the first 8 values). */
   toString() {
-    const head = `Tensor ${this.#dtype.name} ${formatShape(this.#shape)}${this.#dims ? ` dims [${this.#dims.join(', ')}]` : ''}`;
-    if (this.#ptr === 0) return `${head} (disposed)`;
-    const off = this.#ptr / this.#dtype.size;
-    const first = Array.from(view(this.#dtype).subarray(off, off + Math.min(this.#size, 8)), String);
-    return `${head} [${first.join(', ')}${this.#size > 8 ? `, … ${this.#size - 8} more` : ''}]`;
+    const m = this.#meta();
+    const head = `Tensor ${m.dtype.name} ${formatShape(m.shape)}${m.dims ? ` dims [${m.dims.join(', ')}]` : ''}`;
+    if (this.#h === null) return `${head} (disposed)`;
+    const off = m.ptr / m.dtype.size;
+    const first = Array.from(view(m.dtype).subarray(off, off + Math.min(m.size, 8)), String);
+    return `${head} [${first.join(', ')}${m.size > 8 ? `, … ${m.size - 8} more` : ''}]`;
   }
 
   toJSON() {
-    return { dtype: this.#dtype.name, shape: this.#shape.slice(), ...(this.#dims ? { dims: this.#dims.slice() } : {}), disposed: this.#ptr === 0 };
+    const m = this.#meta();
+    return { dtype: m.dtype.name, shape: m.shape.slice(), ...(m.dims ? { dims: m.dims.slice() } : {}), disposed: this.#h === null };
   }
 
   [inspectSymbol]() {

@@ -14,6 +14,7 @@ let M = null;
 
 export function refreshRequest(module) {
   M = module;
+  headerOffsets();
   reqCap = 4096;
   reqPtr = M._tc_request(reqCap) >>> 3;
 }
@@ -37,18 +38,46 @@ export function begin(bodyDoubles) {
   return reqPtr + C.REQ_LEN;
 }
 
-/** The header: every field the call uses (the others are 0). */
+// Header field offsets, from the contract (set at init).
+let H_ACTION = 0; let H_RULE = 0; let H_AXIS = 0; let H_SHAPING = 0; let H_OPERANDS = 0; let H_OP = 0;
+let H_DTYPE = 0; let H_ELEM = 0; let H_IN = [0, 0, 0, 0]; let H_OUT = 0; let H_CAPACITY = 0;
+
+function headerOffsets() {
+  const R = C.REQ;
+  H_ACTION = R.action; H_RULE = R.rule; H_AXIS = R.axis; H_SHAPING = R.shaping; H_OPERANDS = R.operands;
+  H_OP = R.op; H_DTYPE = R.dtype; H_ELEM = R.elem; H_IN = [R.in0, R.in1, R.in2, R.in3]; H_OUT = R.out; H_CAPACITY = R.capacity;
+}
+
+/** The header of a shape call (the data fields are 0). */
 export function header(h, action, rule, axis = -1, operands = 2) {
   const b = reqPtr;
   h.fill(0, b, b + C.REQ_LEN);
-  h[b + C.REQ.action] = action;
-  h[b + C.REQ.rule] = rule;
-  h[b + C.REQ.axis] = axis;
-  h[b + C.REQ.operands] = operands;
+  h[b + H_ACTION] = action;
+  h[b + H_RULE] = rule;
+  h[b + H_AXIS] = axis;
+  h[b + H_OPERANDS] = operands;
 }
 
-export function setField(h, name, v) {
-  h[reqPtr + C.REQ[name]] = v;
+/** The header of a data call: every field. */
+export function dataHeader(h, action, rule, axis, operands, shaping, op, dtype, elem, ops, out, capacity) {
+  const b = reqPtr;
+  h[b + H_ACTION] = action;
+  h[b + H_RULE] = rule;
+  h[b + H_AXIS] = axis;
+  h[b + H_OPERANDS] = operands;
+  h[b + H_SHAPING] = shaping;
+  h[b + H_OP] = op;
+  h[b + H_DTYPE] = dtype;
+  h[b + H_ELEM] = elem;
+  for (let k = 0; k < 4; k++) h[b + H_IN[k]] = k < ops.length ? ops[k].ptr : 0;
+  h[b + H_OUT] = out;
+  h[b + H_CAPACITY] = capacity;
+}
+
+/** Point the request at another result buffer (after an outTooSmall answer). */
+export function setOut(h, out, capacity) {
+  h[reqPtr + H_OUT] = out;
+  h[reqPtr + H_CAPACITY] = capacity;
 }
 
 /** Write a (snapshot) shape at h[p]; returns the next index. */
