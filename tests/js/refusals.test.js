@@ -1,0 +1,137 @@
+// Issue 11, the API's half: misspelt options, inherited names as values,
+// first-time mistakes, forged tensors, detached buffers, names 1 and '1',
+// sizes past 2^53. Each refusal says what is wrong and how to fix it.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as tc from '../../dist/node.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const f32 = (...v) => Float32Array.from(v);
+const thrown = (f) => { try { f(); } catch (e) { return e; } return null; };
+
+describe('an unknown option key is a TypeError naming it and the accepted ones', () => {
+  const cases = [
+    ['autoBroadcastShape typ', () => tc.autoBroadcastShape([2, 3], [3], { typ: 'none' }), 'typ', ['type', 'axis']],
+    ['broadcastToShape axes_mapping', () => tc.broadcastToShape([3], [2, 3], { axes_mapping: [1] }), 'axes_mapping', ['mode', 'axesMapping', 'axis']],
+    ['namedBroadcastShape shape', () => tc.namedBroadcastShape({ dims: [], shape: [] }, { dims: [], shape: [] }, { shapeing: 'union' }), 'shapeing', ['shaping']],
+    ['add brodcast', () => tc.add({ data: f32(1) }, { data: f32(1) }, { brodcast: { type: 'none' } }), 'brodcast', ['out', 'broadcast', 'shaping', 'fill']],
+    ['add broadcast.tpye (nested)', () => tc.add({ data: f32(1) }, { data: f32(1) }, { broadcast: { tpye: 'none' } }), 'tpye', ['type', 'axis']],
+    ['broadcastTo mdoe', () => tc.broadcastTo({ data: f32(1) }, [2], { mdoe: 'numpy' }), 'mdoe', ['mode']],
+    ['where outt', () => tc.where({ data: new Uint8Array([1]) }, { data: f32(1) }, 0, { outt: null }), 'outt', ['out']],
+    ['tensor dim', () => tc.tensor(f32(1, 2), [2], { dim: ['x'] }), 'dim', ['dims', 'coords']],
+    ['explain shape', () => tc.explain({ shape: [[2]] }), null, null],
+    ['init wasmURL', () => tc.init({ wasmURL: 'x' }), 'wasmURL', ['wasmUrl']],
+  ];
+  it.each(cases)('%s', (_, call, key, accepted) => {
+    if (key === null) {
+      const r = call(); // explain never throws: it reports
+      expect(r.ok).toBe(false);
+      expect(r.error.message).toMatch(/unknown option "shape"/);
+      return;
+    }
+    const e = thrown(call);
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toContain(`"${key}"`);
+    for (const k of accepted) expect(e.message).toContain(k);
+  });
+  it('options that are spelt right still work, and undefined values are fine', () => {
+    expect(tc.autoBroadcastShape([2, 3], [3], { type: 'numpy', axis: undefined })).toEqual([2, 3]);
+    expect(tc.broadcastToShape([3], [2, 3], { axesMapping: [1], mode: 'explicit' })).toEqual([2, 3]);
+  });
+});
+
+describe("inherited names are not rules: 'valueOf', 'toString', 'constructor', '__proto__', 'hasOwnProperty'", () => {
+  const NAMES = ['valueOf', 'toString', 'constructor', '__proto__', 'hasOwnProperty'];
+  it.each(NAMES)('%s', (n) => {
+    for (const f of [
+      () => tc.autoBroadcastShape([3], [3], { type: n }),
+      () => tc.broadcastToShape([3], [3], { mode: n }),
+      () => tc.namedBroadcastShape({ dims: ['x'], shape: [3] }, { dims: ['x'], shape: [3] }, { shaping: n }),
+      () => tc.add({ data: f32(1) }, { data: f32(1) }, { broadcast: { type: n } }),
+    ]) {
+      const e = thrown(f);
+      expect(e).toBeInstanceOf(TypeError);
+      expect(e.message).toMatch(/must be '/);
+    }
+    expect(tc.explain({ rule: n, shapes: [[3], [3]] }).ok).toBe(false);
+  });
+});
+
+describe('first mistakes get a message with the fix', () => {
+  it('a plain Array operand', () => {
+    const e = thrown(() => tc.add([1, 2, 3], [4, 5, 6]));
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toMatch(/plain Array/);
+    expect(e.message).toMatch(/Float32Array\.from/);
+    expect(e.message).toMatch(/shape: \[3\]/);
+  });
+  it('plain Array data', () => {
+    expect(thrown(() => tc.add({ data: [1, 2], shape: [2] }, 1)).message).toMatch(/plain Array.*Float32Array\.from/);
+  });
+  it('a Tensor that went through structuredClone (postMessage) says so', () => {
+    const t = tc.tensor(f32(1, 2));
+    const copy = structuredClone(t);
+    const e = thrown(() => tc.add(copy, 1));
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toMatch(/postMessage|structuredClone/);
+    t.dispose();
+  });
+  it('a detached buffer says so', () => {
+    const a = f32(1, 2, 3);
+    structuredClone(a.buffer, { transfer: [a.buffer] });
+    expect(thrown(() => tc.add({ data: a, shape: [3] }, 1)).message).toMatch(/detached/);
+    expect(thrown(() => tc.tensor(a, [3])).message).toMatch(/detached/);
+  });
+  it('before init, every call says to call init()', async () => {
+    const { vi } = await import('vitest');
+    vi.resetModules();
+    const fresh = await import('../../dist/node.js');
+    expect(thrown(() => fresh.broadcastShapes([1], [2])).message).toMatch(/init\(\)/);
+  });
+});
+
+describe('only the library makes a Tensor', () => {
+  it('new Tensor(...) is refused and reads nothing', () => {
+    expect(thrown(() => new tc.Tensor(8, [4], 0))).toBeInstanceOf(TypeError);
+    expect(Object.keys(tc.tensor(f32(1)))).toEqual([]);
+  });
+  it('a tensor prints its dtype, shape and first values; dispose twice is safe', () => {
+    const t = tc.tensor(Float32Array.from({ length: 10 }, (_, i) => i), [2, 5]);
+    expect(String(t)).toBe('Tensor float32 (2,5) [0, 1, 2, 3, 4, 5, 6, 7, … 2 more]');
+    expect(JSON.parse(JSON.stringify(t))).toEqual({ dtype: 'float32', shape: [2, 5], disposed: false });
+    t.dispose();
+    t.dispose();
+    expect(String(t)).toMatch(/disposed/);
+    expect(t.shape).toEqual([2, 5]);
+    expect(() => t.toArray()).toThrow(TypeError);
+  });
+});
+
+describe("dim names 1 and '1' are one name everywhere", () => {
+  it('tensor(), namedBroadcastShape and data ops call them duplicates', () => {
+    expect(thrown(() => tc.tensor(f32(1, 2), [1, 2], { dims: [1, '1'] })).message).toMatch(/duplicate/);
+    const e = thrown(() => tc.namedBroadcastShape({ dims: [1, '1'], shape: [2, 2] }, { dims: [], shape: [] }));
+    expect(e.code).toBe('INVALID_SHAPE');
+    expect(e.message).toMatch(/duplicate/);
+    expect(thrown(() => tc.add({ data: f32(1, 2, 3, 4), shape: [2, 2], dims: ['1', 1] }, { data: f32(1), shape: [], dims: [] })).message).toMatch(/duplicate/);
+  });
+  it('and coords keyed "1" label the dim named 1', () => {
+    expect(tc.namedBroadcastShape({ dims: [1], coords: { 1: ['a', 'b'] } }, { dims: [], shape: [] })).toEqual({ dims: [1], shape: [2], coords: { 1: ['a', 'b'] } });
+  });
+  it('duplicate labels say so', () => {
+    expect(thrown(() => tc.namedBroadcastShape({ dims: ['x'], coords: { x: ['a', 'a'] } }, { dims: [], shape: [] })).message).toMatch(/duplicate/);
+  });
+});
+
+describe('sizes that do not fit a JS number are reported exactly', () => {
+  it('explain: size null and sizeText the exact count', () => {
+    const M = 2 ** 53 - 1;
+    const r = tc.explain({ shapes: [[M, M, M], [1]] });
+    expect(r.ok).toBe(true);
+    expect(r.size).toBe(null);
+    expect(r.sizeText).toBe((BigInt(M) ** 3n).toString());
+    const small = tc.explain({ shapes: [[2, 3], [3]] });
+    expect(small.size).toBe(6);
+    expect(small.sizeText).toBeUndefined();
+  });
+});
