@@ -57,16 +57,14 @@ Status broadcast_to_numpy(const Shape& input, const Shape& target, Plan& plan, E
     const Dim t = target.dims[a];
     if (plan.ops[0].src_axis[a] < 0) {
       if (t.is_keep()) {
-        if (!failed) detail::fail(err, Status::MinusOneInNewAxis, a, -1, -1, t, t);
-        failed = true;
+        detail::clash(err, failed, Status::MinusOneInNewAxis, a, -1, -1, t, t);
       }
       continue;
     }
     const Dim in = plan.ops[0].aligned[a];
     if (t.is_keep()) { plan.out.dims[a] = in; continue; }
     if (one_way_clash(in, t)) {
-      if (!failed) detail::fail(err, Status::IncompatibleDims, a, 0, -1, in, t);
-      failed = true;
+      detail::clash(err, failed, Status::IncompatibleDims, a, 0, -1, in, t);
     }
     // Partial shapes: no check when either side is dynamic; the output is the target.
   }
@@ -123,8 +121,7 @@ Status broadcast_to_explicit(const Shape& input, const Shape& target, const i64*
   for (int i = mapping_len - 1; i >= 0; --i) {
     const int a = static_cast<int>(mapping[i]);
     if (one_way_clash(in.dims[i], target.dims[a])) {
-      if (!failed) detail::fail(err, Status::IncompatibleDims, a, 0, -1, in.dims[i], target.dims[a], i);
-      failed = true;
+      detail::clash(err, failed, Status::IncompatibleDims, a, 0, -1, in.dims[i], target.dims[a], i);
     }
   }
   if (failed) return detail::refuse(plan, err);
@@ -143,7 +140,7 @@ Status broadcast_to_bidirectional(const Shape& input, const Shape& target, Plan&
   finalize_plan(plan);
   if (s != Status::Ok) {
     plan.loop.rank = 0;  // as detail::refuse: nothing to loop over in a refused plan
-    mark_clash(plan, err.axis);
+    detail::mark_clashes(plan, err);
     if (err.operand_a == 1) {  // keep "input first, target second" in the report
       std::swap(err.operand_a, err.operand_b);
       std::swap(err.dim_a, err.dim_b);
@@ -193,8 +190,7 @@ Status broadcast_to_pdpd(const Shape& input, const Shape& target, i64 axis, Plan
     const int a = static_cast<int>(start) + i;
     Dim out;
     if (!broadcast_merge(input.dims[i], target.dims[a], out)) {
-      if (!failed) detail::fail(err, Status::IncompatibleDims, a, 0, -1, input.dims[i], target.dims[a], i);
-      failed = true;
+      detail::clash(err, failed, Status::IncompatibleDims, a, 0, -1, input.dims[i], target.dims[a], i);
       continue;
     }
     plan.out.dims[a] = out;

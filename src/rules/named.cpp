@@ -106,8 +106,7 @@ Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping 
     if (!ll || !rl) {
       // Positions only (at most one side labeled): sizes must match, never stretched.
       if (ln != rn) {
-        if (!failed) detail::fail(err, Status::IncompatibleDims, a, 0, 1, Dim::fixed(ln), Dim::fixed(rn));
-        failed = true;
+        detail::clash(err, failed, Status::IncompatibleDims, a, 0, 1, Dim::fixed(ln), Dim::fixed(rn));
         plan.out.dims[a] = Dim::fixed(ln);
         continue;
       }
@@ -124,8 +123,7 @@ Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping 
     const bool same = ln == rn && std::equal(ll, ll + ln, rl);
     if (shaping == Shaping::Exact || same) {
       if (!same) {
-        if (!failed) detail::fail(err, Status::IncompatibleDims, a, 0, 1, Dim::fixed(ln), Dim::fixed(rn), 1);
-        failed = true;
+        detail::clash(err, failed, Status::IncompatibleDims, a, 0, 1, Dim::fixed(ln), Dim::fixed(rn), 1);
         plan.out.dims[a] = Dim::fixed(ln);
         continue;
       }

@@ -45,8 +45,7 @@ Status broadcast_none(const Shape& a, const Shape& b, Plan& plan, Error& err) {
   for (int i = out_rank - 1; i >= 0; --i) {
     Dim m;
     if (!intersect(a.dims[i], b.dims[i], m)) {
-      if (!failed) detail::fail(err, Status::ShapeMismatch, i, 0, 1, a.dims[i], b.dims[i]);
-      failed = true;
+      detail::clash(err, failed, Status::ShapeMismatch, i, 0, 1, a.dims[i], b.dims[i]);
       continue;
     }
     plan.out.dims[i] = m;

@@ -40,8 +40,7 @@ Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
       const Dim d = plan.ops[k].aligned[a];
       Dim merged;
       if (!broadcast_merge(cur, d, merged)) {
-        if (!failed) detail::fail(err, Status::IncompatibleDims, a, holder, k, cur, d);
-        failed = true;
+        detail::clash(err, failed, Status::IncompatibleDims, a, holder, k, cur, d);
         break;
       }
       if (!d.is(1) && (holder < 0 || merged != cur)) holder = k;

@@ -69,8 +69,7 @@ Status broadcast_pdpd(const Shape& a, const Shape& b, i64 axis, Plan& plan, Erro
       ok = broadcast_merge(ad, bd, out);
     }
     if (!ok) {
-      if (!failed) detail::fail(err, Status::IncompatibleDims, o, 0, 1, ad, bd, i);
-      failed = true;
+      detail::clash(err, failed, Status::IncompatibleDims, o, 0, 1, ad, bd, i);
       continue;
     }
     plan.out.dims[o] = out;

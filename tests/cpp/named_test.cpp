@@ -241,3 +241,15 @@ TEST(NamedValidation, OutputRankAbove32) {
 }
 
 }  // namespace
+
+namespace {
+// Issue 11: every shared dim that disagrees is marked, not only the first.
+TEST(Named, EveryClashingSharedDimIsMarked) {
+  const NR r = bcast(N().dim(1, 2).dim(2, 3).dim(3, 4), N().dim(1, 5).dim(3, 6));
+  ASSERT_EQ(r.st, Status::IncompatibleDims);
+  EXPECT_EQ(r.err.clash_axes, 0b101u) << "dims 1 (axis 0) and 3 (axis 2) disagree";
+  EXPECT_EQ(r.plan.ops[0].verdict[0], tc::Verdict::Clash);
+  EXPECT_EQ(r.plan.ops[0].verdict[2], tc::Verdict::Clash);
+  EXPECT_NE(r.plan.ops[0].verdict[1], tc::Verdict::Clash);
+}
+}  // namespace

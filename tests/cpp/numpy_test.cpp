@@ -1,4 +1,6 @@
 // rules/numpy.cpp — spec §1 (multidirectional) and §7 (dynamic dims).
+#include <algorithm>
+
 #include "test_util.hpp"
 
 namespace {
@@ -75,15 +77,86 @@ TEST(Numpy, ErrorNamesTheOperandsThatClash) {
   EXPECT_EQ(s.err.operand_b, 2);
 }
 
-TEST(Numpy, FirstClashFromTheTrailingAxis) {
+TEST(Numpy, EveryClashIsMarkedTheFirstFromTheTrailingAxisIsReported) {
   const R r = numpy({S({2, 3}), S({4, 5})});
   ASSERT_EQ(r.code(), Status::IncompatibleDims);
-  EXPECT_EQ(r.err.axis, 1) << "NumPy compares from the trailing axis";
+  EXPECT_EQ(r.err.axis, 1) << "NumPy compares from the trailing axis: the message names axis 1";
+  EXPECT_EQ(r.err.clash_axes, 0b11u) << "both axes disagree";
   // The refused plan is still fully aligned (the explorer draws it).
   EXPECT_EQ(r.out().rank, 2);
-  EXPECT_EQ(r.op(0).verdict[1], Verdict::Clash);
-  EXPECT_EQ(r.op(1).verdict[1], Verdict::Clash);
-  EXPECT_EQ(r.op(0).verdict[0], Verdict::Equal) << "only the reported clash is marked";
+  for (int a = 0; a < 2; ++a)
+    for (int k = 0; k < 2; ++k) EXPECT_EQ(r.op(k).verdict[a], Verdict::Clash) << "axis " << a << " operand " << k;
+}
+
+// Issue 11's cases: [4,3] vs [7,5] (axis 0 was shown "equal"); three operands.
+TEST(Numpy, EveryClashAcrossOperands) {
+  const R r = numpy({S({4, 3}), S({7, 5})});
+  EXPECT_EQ(r.err.clash_axes, 0b11u);
+  EXPECT_EQ(r.op(0).verdict[0], Verdict::Clash);
+  EXPECT_EQ(r.op(1).verdict[0], Verdict::Clash);
+  const R t = numpy({S({8, 4, 6, 1}), S({7, 3, 5})});
+  ASSERT_EQ(t.code(), Status::IncompatibleDims);
+  EXPECT_EQ(t.err.clash_axes, 0b0110u) << "4 vs 7 and 6 vs 3; 1 vs 5 stretches";
+  EXPECT_EQ(t.err.axis, 2);
+  EXPECT_EQ(t.op(0).verdict[1], Verdict::Clash);
+  EXPECT_EQ(t.op(1).verdict[1], Verdict::Clash);
+  EXPECT_EQ(t.op(0).verdict[3], Verdict::Stretched);
+  // A 1 on a clashing axis stretches; it is not part of the clash.
+  const R u = numpy({S({3}), S({4}), S({1})});
+  EXPECT_EQ(u.err.clash_axes, 0b1u);
+  EXPECT_EQ(u.op(0).verdict[0], Verdict::Clash);
+  EXPECT_EQ(u.op(1).verdict[0], Verdict::Clash);
+  EXPECT_NE(u.op(2).verdict[0], Verdict::Clash);
+}
+
+// Property: for random 2–4 operand shapes, the axes marked Clash are exactly
+// those where the operands' non-1 dims disagree; per operand, Clash is set
+// exactly where its dim is not 1 on such an axis.
+TEST(Numpy, ClashPropertyOnRandomShapes) {
+  std::uint64_t seed = 0x9e3779b97f4a7c15ull;
+  auto rnd = [&](int n) { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return static_cast<int>(seed % static_cast<std::uint64_t>(n)); };
+  int refused = 0;
+  for (int c = 0; c < 3000; ++c) {
+    const int n = 2 + rnd(3);
+    const int rank = 1 + rnd(5);
+    std::vector<Shape> shapes;
+    std::vector<std::vector<i64>> dims;
+    for (int k = 0; k < n; ++k) {
+      const int r = rank - rnd(2);
+      std::vector<i64> d;
+      for (int i = 0; i < r; ++i) d.push_back(rnd(3) == 0 ? 1 : 2 + rnd(3));
+      Shape s = S({});
+      for (i64 x : d) s.push(Dim::fixed(x));
+      shapes.push_back(s);
+      dims.push_back(d);
+    }
+    const R res = numpy(shapes);
+    int rank_out = 0;
+    for (const auto& d : dims) rank_out = std::max(rank_out, static_cast<int>(d.size()));
+    std::uint64_t want = 0;
+    for (int a = 0; a < rank_out; ++a) {
+      i64 seen = 1;
+      bool bad = false;
+      for (int k = 0; k < n; ++k) {
+        const int i = a - (rank_out - static_cast<int>(dims[k].size()));
+        if (i < 0 || dims[k][i] == 1) continue;
+        if (seen != 1 && seen != dims[k][i]) bad = true;
+        seen = dims[k][i];
+      }
+      if (bad) want |= std::uint64_t{1} << a;
+    }
+    if (want == 0) { EXPECT_TRUE(res.ok()); continue; }
+    ++refused;
+    ASSERT_EQ(res.code(), Status::IncompatibleDims);
+    EXPECT_EQ(res.err.clash_axes, want);
+    for (int a = 0; a < rank_out; ++a)
+      for (int k = 0; k < n; ++k) {
+        const int i = a - (rank_out - static_cast<int>(dims[k].size()));
+        const bool part = (want >> a & 1) && i >= 0 && dims[k][i] != 1;
+        EXPECT_EQ(res.op(k).verdict[a] == Verdict::Clash, part) << "case " << c << " axis " << a << " operand " << k;
+      }
+  }
+  EXPECT_GT(refused, 500) << "the generator makes enough clashes";
 }
 
 // §7 dynamic dims.

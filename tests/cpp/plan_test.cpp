@@ -226,3 +226,29 @@ TEST(Plan, ResetClearsPreviousResults) {
 }
 
 }  // namespace
+
+namespace {
+using namespace tct;
+// Issue 11: every rule marks every axis whose dims disagree, and lists them in
+// err.clash_axes; err.axis stays the first one found (from the trailing axis).
+TEST(Clashes, EveryRuleMarksEveryDisagreeingAxis) {
+  struct Case { const char* name; R r; std::uint64_t axes; int first; };
+  const Case cases[] = {
+      {"none", none(S({2, 3}), S({4, 5})), 0b11, 1},
+      {"pdpd", pdpd(S({2, 3, 4}), S({5, 6}), 1), 0b110, 2},
+      {"to numpy", to_numpy(S({2, 3}), S({4, 5})), 0b11, 1},
+      {"to explicit", to_explicit(S({2, 3}), S({4, 5, 6}), {0, 2}), 0b101, 2},
+      {"to bidirectional", to_bidirectional(S({2, 3}), S({4, 5})), 0b11, 1},
+      {"to pdpd", to_pdpd(S({2, 3}), S({4, 5, 6}), 1), 0b110, 2},
+  };
+  for (const auto& c : cases) {
+    EXPECT_NE(c.r.code(), Status::Ok) << c.name;
+    EXPECT_EQ(c.r.err.clash_axes, c.axes) << c.name;
+    EXPECT_EQ(c.r.err.axis, c.first) << c.name;
+    for (int a = 0; a < 3; ++a) {
+      if (!(c.axes >> a & 1)) continue;
+      EXPECT_EQ(c.r.op(0).verdict[a], Verdict::Clash) << c.name << " axis " << a;
+    }
+  }
+}
+}  // namespace

@@ -135,3 +135,41 @@ describe('sizes that do not fit a JS number are reported exactly', () => {
     expect(small.sizeText).toBeUndefined();
   });
 });
+
+describe('explain marks every clash (issue 11)', () => {
+  it('[4,3] vs [7,5]: both axes, both operands; the error names axis 1 and lists both', () => {
+    const r = tc.explain({ shapes: [[4, 3], [7, 5]] });
+    expect(r.operands.map((o) => o.verdicts)).toEqual([['clash', 'clash'], ['clash', 'clash']]);
+    expect(r.axes.map((a) => a.verdicts)).toEqual([['clash', 'clash'], ['clash', 'clash']]);
+    expect(r.error.axis).toBe(1);
+    expect(r.error.clashes).toEqual([0, 1]);
+    const e = thrown(() => tc.broadcastShapes([8, 4, 6, 1], [7, 3, 5]));
+    expect(e.axis).toBe(2);
+    expect(e.clashes).toEqual([1, 2]);
+    expect(e.message).toMatch(/axis 2 has 6 vs 3; axes 1 clash too/);
+  });
+  it('property: random 2–4 operand shapes; marked axes = axes where the non-1 dims disagree', () => {
+    let seed = 12345;
+    const rnd = (n) => { seed = (seed * 1103515245 + 12345) >>> 0; return (seed >>> 8) % n; };
+    let refused = 0;
+    for (let c = 0; c < 2000; c++) {
+      const n = 2 + rnd(3);
+      const shapes = Array.from({ length: n }, () => Array.from({ length: 1 + rnd(4) }, () => (rnd(3) === 0 ? 1 : 2 + rnd(3))));
+      const rank = Math.max(...shapes.map((s) => s.length));
+      const want = [];
+      for (let a = 0; a < rank; a++) {
+        const ds = shapes.map((s) => s[a - (rank - s.length)]).filter((d) => d !== undefined && d !== 1);
+        if (new Set(ds).size > 1) want.push(a);
+      }
+      const r = tc.explain({ shapes });
+      const marked = r.axes.filter((ax) => ax.verdicts.includes('clash')).map((ax) => ax.index);
+      expect(marked, JSON.stringify(shapes)).toEqual(want);
+      if (want.length) {
+        refused++;
+        expect(r.error.clashes).toEqual(want);
+        expect(want).toContain(r.error.axis);
+      }
+    }
+    expect(refused).toBeGreaterThan(300);
+  });
+});
