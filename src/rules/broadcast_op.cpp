@@ -82,9 +82,25 @@ Status broadcast_to_explicit(const Shape& input, const Shape& target, const i64*
   if (check_two(input, target, false, err) != Status::Ok) return err.code;
   plan.ops[0].shape = input;
   if (!target.rank_known()) {
-    // Without a target rank no mapping check can run (OpenVINO: unsorted axes
-    // go undetected while the target is unknown).
+    // Without a target rank, the checks that need it wait (is an axis below
+    // the rank, which target dims do the input's meet); the others run now:
+    // one entry per input axis, each non-negative, strictly increasing.
     plan.out = Shape::unknown_rank();
+    if (mapping_known && input.rank_known()) {
+      const int want = input.rank == 0 && mapping_len == 1 ? 1 : input.rank;
+      if (mapping_len != want) {
+        detail::fail(err, Status::InvalidAxesMapping, -1, 0, -1, Dim::fixed(mapping_len), Dim::fixed(input.rank), -1);
+        return detail::refuse(plan, err);
+      }
+    }
+    for (int i = 0; mapping_known && i < mapping_len; ++i) {
+      if (mapping[i] < 0 || (i > 0 && mapping[i] <= mapping[i - 1])) {
+        const i64 m = mapping[i];
+        detail::fail(err, Status::InvalidAxesMapping, -1, 0, -1, Dim::fixed(m < 0 ? -1 : (m > kMaxDim ? kMaxDim : m)),
+                     Dim::fixed(i == 0 ? -1 : mapping[i - 1]), i);
+        return detail::refuse(plan, err);
+      }
+    }
     finalize_plan(plan);
     return Status::Ok;
   }

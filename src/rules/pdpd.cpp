@@ -59,20 +59,22 @@ Status broadcast_pdpd(const Shape& a, const Shape& b, i64 axis, Plan& plan, Erro
   for (int i = trimmed - 1; i >= 0; --i) {
     const int o = static_cast<int>(axis) + i;
     const Dim ad = a.dims[o], bd = b.dims[i];
+    // The output is A's dim, always: B never enlarges or narrows it, it is
+    // only checked (OpenVINO type_prop dynamic_shape_intervals_broadcast_pdpd).
+    // A fixed: B must be able to equal it or be 1 (a static 0 in B against
+    // A = 1 would enlarge A). A dynamic: B must be able to be 1 or some value
+    // A can take.
     bool ok;
-    Dim out = ad;
+    Dim common;
     if (ad.is_static()) {
-      // A is fixed: B must be able to equal it or be 1 (a static 0 in B
-      // against A = 1 would enlarge A).
       ok = bd.is_static() ? (bd.lo == ad.lo || bd.lo == 1) : (bd.may_be(ad.lo) || bd.may_be(1));
     } else {
-      ok = broadcast_merge(ad, bd, out);
+      ok = bd.may_be(1) || intersect(ad, bd, common);
     }
     if (!ok) {
       detail::clash(err, failed, Status::IncompatibleDims, o, 0, 1, ad, bd, i);
       continue;
     }
-    plan.out.dims[o] = out;
   }
   if (failed) return detail::refuse(plan, err);
   finalize_plan(plan);

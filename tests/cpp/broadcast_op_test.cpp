@@ -259,3 +259,21 @@ TEST(ToPdpdDynamic, UnknownRanks) {
 }
 
 }  // namespace
+
+namespace {
+using namespace tct;
+// Issue 11: with the target's rank unknown, the mapping checks that do not need
+// it still run (non-negative, strictly increasing, one entry per input axis).
+TEST(BroadcastExplicit, MappingCheckedWithoutTargetRank) {
+  const Shape unknown = Shape::unknown_rank();
+  EXPECT_EQ(to_explicit(S({3}), unknown, {-4}).code(), Status::InvalidAxesMapping);
+  EXPECT_EQ(to_explicit(S({2, 3}), unknown, {1, 0}).code(), Status::InvalidAxesMapping);
+  EXPECT_EQ(to_explicit(S({2, 3}), unknown, {0, 0}).code(), Status::InvalidAxesMapping);
+  EXPECT_EQ(to_explicit(S({2, 3}), unknown, {0}).code(), Status::InvalidAxesMapping) << "one entry per input axis";
+  EXPECT_EQ(to_explicit(S({2, 3}), unknown, {1, 0}).err.detail, 1) << "the entry that breaks the order";
+  const R ok = to_explicit(S({2, 3}), unknown, {1, 4});
+  EXPECT_TRUE(ok.ok()) << "4 may be below the rank: that check waits";
+  EXPECT_FALSE(ok.out().rank_known());
+  EXPECT_TRUE(to_explicit(S({2, 3}), unknown, {}, false).ok()) << "an unknown mapping checks nothing";
+}
+}  // namespace

@@ -116,3 +116,19 @@ TEST(PdpdDynamic, OutputIsA) {
 }
 
 }  // namespace
+
+namespace {
+using namespace tct;
+// OpenVINO type_prop/arithmetic_ops.hpp, dynamic_shape_intervals_broadcast_pdpd:
+// in PDPD the output is A's shape; dynamic B dims are only checked.
+TEST(PdpdDynamic, BNeverChangesA) {
+  EXPECT_SHAPE(pdpd(P({I(1, 3), I(2, 7)}), P({Q, Q}), 0).out(), P({I(1, 3), I(2, 7)}));
+  EXPECT_SHAPE(pdpd(P({Q, Q}), P({I(1, 3), I(2, 7)}), 0).out(), P({Q, Q}));
+  EXPECT_SHAPE(pdpd(P({I(1, 5)}), P({I(3, 9)})).out(), P({I(1, 5)})) << "never wider than A can be";
+  EXPECT_SHAPE(pdpd(P({I(2, 5), D(4)}), P({D(3)}), 0).out(), P({I(2, 5), D(4)}));
+  // Still refused where B can be neither 1 nor any value of A.
+  const R r = pdpd(P({I(1, 5)}), P({I(6, 9)}));
+  EXPECT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 0);
+}
+}  // namespace
