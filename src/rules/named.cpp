@@ -72,7 +72,8 @@ Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping 
   }
   const int out_rank = static_cast<int>(named.axes.size());
   if (out_rank > kMaxRank)
-    return detail::fail(err, Status::InvalidShape, -1, 0, 1, Dim::fixed(out_rank), Dim::fixed(kMaxRank), -1);
+    // The result, not an operand, is too large: detail -2, dim_a the rank it would have.
+    return detail::fail(err, Status::InvalidShape, -1, -1, -1, Dim::fixed(out_rank), Dim::fixed(kMaxRank), -2);
 
   for (int k = 0; k < 2; ++k) {
     const NamedShape& s = k == 0 ? left : right;

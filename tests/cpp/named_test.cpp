@@ -253,3 +253,18 @@ TEST(Named, EveryClashingSharedDimIsMarked) {
   EXPECT_NE(r.plan.ops[0].verdict[1], tc::Verdict::Clash);
 }
 }  // namespace
+
+namespace {
+// Issue 11: a union of rank 40 blames the result, not an operand.
+TEST(NamedValidation, ResultRankOverTheLimitBlamesNoOperand) {
+  N l, r;
+  for (i64 i = 0; i < 20; ++i) l.dim(100 + i, 2);
+  for (i64 i = 0; i < 20; ++i) r.dim(200 + i, 2);
+  const NR res = bcast(l, r);
+  ASSERT_EQ(res.st, Status::InvalidShape);
+  EXPECT_EQ(res.err.detail, -2);
+  EXPECT_EQ(res.err.operand_a, -1);
+  EXPECT_EQ(res.err.operand_b, -1);
+  EXPECT_EQ(res.err.dim_a.lo, 40);
+}
+}  // namespace

@@ -173,3 +173,14 @@ describe('explain marks every clash (issue 11)', () => {
     expect(refused).toBeGreaterThan(300);
   });
 });
+
+describe('a named union too large to be a shape says so', () => {
+  it('rank 40 > 32, no operand blamed', () => {
+    const a = { dims: Array.from({ length: 20 }, (_, i) => `a${i}`), shape: Array(20).fill(2) };
+    const b = { dims: Array.from({ length: 20 }, (_, i) => `b${i}`), shape: Array(20).fill(2) };
+    const e = thrown(() => tc.namedBroadcastShape(a, b));
+    expect(e.code).toBe('INVALID_SHAPE');
+    expect(e.message).toMatch(/the result would have rank 40 > 32/);
+    expect(e.operands).toBe(null);
+  });
+});
