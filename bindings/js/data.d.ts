@@ -1,16 +1,60 @@
 // Data with broadcasting: element-wise ops, broadcastTo and where on every JS typed array.
+//
+// The declarations narrow: a plain operand ({ data, shape }) gives plain data of
+// the same dtype (comparisons and logical ops give Uint8Array), a resident
+// operand (Tensor<D>) gives a Tensor<D>, and operands of different dtypes do
+// not compile. They need lib es2020 (BigInt64Array) or later, and nothing from
+// @types/node or lib esnext.
 import type { Shape, NamedBroadcastOptions, Label } from './index.js';
 
-/** Every JS typed array is a dtype. */
-export type DType =
-  | 'float32' | 'float64' | 'int8' | 'uint8' | 'uint8clamped' | 'int16' | 'uint16' | 'int32' | 'uint32'
-  | 'bigint64' | 'biguint64';
+/** Each dtype and its typed array: every JS typed array is a dtype. */
+export interface DTypeArrays {
+  float32: Float32Array;
+  float64: Float64Array;
+  int8: Int8Array;
+  uint8: Uint8Array;
+  uint8clamped: Uint8ClampedArray;
+  int16: Int16Array;
+  uint16: Uint16Array;
+  int32: Int32Array;
+  uint32: Uint32Array;
+  bigint64: BigInt64Array;
+  biguint64: BigUint64Array;
+}
 
-export type TypedArray =
-  | Float32Array | Float64Array | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array
-  | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
+/** A dtype name: `'float32'`, `'int32'`, … */
+export type DType = keyof DTypeArrays;
+/** The float dtypes (the only ones `atan2` and `hypot` take). */
+export type FloatDType = 'float32' | 'float64';
+/** The integer dtypes (the only ones the bitwise ops take), 64-bit ones included. */
+export type IntegerDType = Exclude<DType, FloatDType>;
+/** The dtypes whose elements are bigints. */
+export type BigIntDType = 'bigint64' | 'biguint64';
 
-/** The dtypes, in the engine's order. */
+export type TypedArray = DTypeArrays[DType];
+
+/** The typed array of dtype `D`: `ArrayOf<'int32'>` is `Int32Array`. */
+export type ArrayOf<D extends DType> = DTypeArrays[D];
+
+/** The dtype of typed array `A`: `DTypeOf<Float32Array>` is `'float32'` (a Node Buffer is `'uint8'`). */
+export type DTypeOf<A extends TypedArray> =
+  A extends Float32Array ? 'float32'
+  : A extends Float64Array ? 'float64'
+  : A extends Int8Array ? 'int8'
+  : A extends Uint8ClampedArray ? 'uint8clamped'
+  : A extends Uint8Array ? 'uint8'
+  : A extends Int16Array ? 'int16'
+  : A extends Uint16Array ? 'uint16'
+  : A extends Int32Array ? 'int32'
+  : A extends Uint32Array ? 'uint32'
+  : A extends BigInt64Array ? 'bigint64'
+  : A extends BigUint64Array ? 'biguint64'
+  : never;
+
+/** A JS scalar of dtype `D`: a number, or for 64-bit integer dtypes also a bigint. */
+export type ScalarOf<D extends DType> = D extends BigIntDType ? bigint | number : number;
+
+/** The dtype names of this build, in the engine's order (filled by init()). */
 export declare const DTYPES: readonly DType[];
 
 /** Data with a shape (default `[data.length]`); `dims` (and `coords`) make it a named operand (§6). */
@@ -21,103 +65,185 @@ export interface TensorLike<A extends TypedArray = TypedArray> {
   coords?: { readonly [dim: string]: readonly Label[] };
 }
 
-/** A result copied out to JS. */
+/** A result copied out to JS: `data` is a new typed array of the result's dtype (or the `out` you passed). */
 export interface TensorData<A extends TypedArray = TypedArray> {
   data: A;
   shape: number[];
-  dtype: DType;
+  dtype: DTypeOf<A>;
   dims?: (string | number)[];
   coords?: { [dim: string]: Label[] };
 }
+
+// `[Symbol.dispose]` where the project's lib declares Symbol.dispose (esnext.disposable,
+// or @types/node); nothing where it does not, so a browser-only project with
+// lib es2022 still compiles. `using t = tensor(...)` type-checks where it exists.
+type DisposeSymbol = SymbolConstructor extends { readonly dispose: infer K } ? K & symbol : never;
+type DisposableMember = { [K in DisposeSymbol]: () => void };
 
 /**
  * A tensor resident in WebAssembly memory: ops on resident tensors read and
  * write in place (no copies) and return resident tensors. Free it with
  * `dispose()` (or `using`); a FinalizationRegistry frees forgotten ones as a
- * safety net only. Using a disposed tensor, or disposing twice, is a TypeError.
+ * safety net only. A second `dispose()` does nothing; using a disposed tensor
+ * throws a TypeError. `String(t)` (and, in Node, `console.log(t)`) shows the
+ * dtype, shape and first elements: `Tensor float32 (2,3) [1, 2, 3, 4, 5, 6]`.
  */
-export declare class Tensor {
+export declare class Tensor<D extends DType = DType> {
   private constructor();
+  /** A copy of the shape. */
   readonly shape: number[];
-  readonly dtype: DType;
+  readonly dtype: D;
+  /** Element count. */
   readonly size: number;
   readonly byteLength: number;
   readonly disposed: boolean;
   readonly dims?: (string | number)[];
-  readonly coords?: { [dim: string]: Label[] };
-  /** Copy the data out into a new typed array. */
-  toArray(): TypedArray;
+  readonly coords?: { readonly [dim: string]: readonly Label[] };
+  /** Copy the data out into a new typed array of the tensor's dtype. */
+  toArray(): ArrayOf<D>;
+  /** Free the wasm memory now. Disposing again does nothing. */
   dispose(): void;
-  [Symbol.dispose](): void;
+  /** `Tensor float32 (2,3) [1, 2, 3, 4, 5, 6]` (the first 8 elements; `(disposed)` once disposed). */
+  toString(): string;
+  /** What JSON.stringify shows: dtype, shape, dims, whether disposed (never the data). */
+  toJSON(): { dtype: D; shape: number[]; dims?: (string | number)[]; disposed: boolean };
+  readonly [Symbol.toStringTag]: 'Tensor';
 }
+export interface Tensor<D extends DType = DType> extends DisposableMember {}
 
 /** Copy data into wasm memory once. `shape` defaults to `[data.length]`. */
-export declare function tensor(data: TypedArray, shape?: readonly number[], options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] } }): Tensor;
+export declare function tensor<A extends TypedArray>(
+  data: A,
+  shape?: readonly number[],
+  options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] } },
+): Tensor<DTypeOf<A>>;
 
 /** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch. */
 export declare function memory(): { wasmHeapBytes: number; allocatedBytes: number; scratchBytes: number; liveTensors: number };
 
-/** An operand: data with a shape, a resident tensor, or a JS number / bigint (a scalar of the other operand's dtype). */
-export type Operand = TensorLike | Tensor | number | bigint;
+/** Free the scratch memory kept between calls (it is reused, and regrown when needed). */
+export declare function releaseScratch(): void;
 
-export interface ElementwiseOptions extends NamedBroadcastOptions {
+// Inference goes from the first operand that can carry it; `NoInferFrom<T>`
+// keeps a later operand from widening a dtype (so float32 + int32 is an error,
+// not a union), and works before TypeScript 5.4's NoInfer.
+type NoInferFrom<T> = [T][T extends unknown ? 0 : never];
+
+/** A plain operand of dtype `D`: data with a shape, or a JS scalar. */
+export type PlainOperand<D extends DType> = TensorLike<ArrayOf<D>> | ScalarOf<D>;
+
+/** An operand of dtype `D`: data with a shape, a resident tensor, or a JS number / bigint (a scalar of the other operand's dtype). */
+export type Operand<D extends DType = DType> = TensorLike<ArrayOf<D>> | Tensor<D> | ScalarOf<D>;
+
+export interface ElementwiseOptions<R extends DType = DType> extends NamedBroadcastOptions {
   /** The element-wise rule: numpy (default), none, or pdpd with axis (§1–§3). */
   broadcast?: { type?: 'numpy' | 'none' | 'pdpd'; axis?: number };
-  /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
-  out?: TypedArray | Tensor;
+  /** Write the result here: a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor). */
+  out?: ArrayOf<R> | Tensor<R>;
   /** Named union: the value of cells one side lacks (default NaN for floats, 0 for integers). */
   fill?: number | bigint;
 }
 
+/** The dtype an op gives for operands of dtype `D`: `D`, or `'uint8'` for comparisons and logical ops. */
+type Result<D extends DType, Bool extends boolean> = Bool extends true ? 'uint8' : D;
+
 /**
- * An element-wise op with broadcasting. Operands share a dtype (else
- * BroadcastError DTYPE_MISMATCH). Integers wrap like a typed-array store of the
- * exact result (mul is Math.imul); Uint8Clamped results are a Uint8ClampedArray
+ * An element-wise op with broadcasting, over operands of the dtypes `In`.
+ * Operands share a dtype (else BroadcastError DTYPE_MISMATCH at run time; a
+ * compile error here). Integers wrap like a typed-array store of the exact
+ * result (mul is Math.imul); Uint8Clamped results are a Uint8ClampedArray
  * store of the JS result (clamped; div rounds half to even, x / 0 = 255);
  * integer div truncates, x / 0 and x % 0 give 0; rem is JS %; float pow is
  * computed in double and rounded once; minimum/maximum propagate NaN and put
  * -0 below +0.
- * Returns a Tensor when any operand (or `out`) is resident, else TensorData.
+ *
+ * Returns a `Tensor` when any operand (or `out`) is resident, else `TensorData`.
  */
-export type ElementwiseOp = {
-  (a: Tensor | Operand, b: Tensor | Operand, options?: ElementwiseOptions): TensorData | Tensor;
-};
+export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = false> {
+  /** A resident first operand: a resident result. */
+  <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: ElementwiseOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
+  /** A resident second operand: a resident result. */
+  <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: ElementwiseOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
+  /** Plain operands written into a resident `out`: that tensor. */
+  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
+  <A extends ArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
+  /** Plain operands: plain data of their dtype (Uint8Array for comparisons and logical ops). */
+  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): TensorData<ArrayOf<Result<DTypeOf<A>, Bool>>>;
+  <A extends ArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): TensorData<ArrayOf<Result<DTypeOf<A>, Bool>>>;
+}
+
+/** Element-wise ops giving uint8 0/1. Truthiness is `!= 0` (NaN is true, as in NumPy). */
+export type ComparisonOp = ElementwiseOp<DType, true>;
 
 export declare const add: ElementwiseOp;
 export declare const sub: ElementwiseOp;
 export declare const mul: ElementwiseOp;
+/** a / b (integers: truncated toward zero, x / 0 = 0). */
 export declare const div: ElementwiseOp;
+/** a % b, JS semantics: the result takes the dividend's sign (integers: x % 0 = 0). */
 export declare const rem: ElementwiseOp;
+/** a mod b, NumPy's np.mod (ONNX Mod with fmod=0): the result takes the divisor's sign (integers: x mod 0 = 0). */
+export declare const mod: ElementwiseOp;
+/** floor(a / b), NumPy's np.floor_divide (integers: x // 0 = 0). */
+export declare const floorDiv: ElementwiseOp;
 export declare const pow: ElementwiseOp;
+/** Element-wise minimum (NaN propagates, -0 < +0). */
 export declare const minimum: ElementwiseOp;
+/** Element-wise maximum (NaN propagates, -0 < +0). */
 export declare const maximum: ElementwiseOp;
+/** atan2(a, b), the angle of the point (b, a). Float dtypes only. */
+export declare const atan2: ElementwiseOp<FloatDType>;
+/** sqrt(a² + b²) without undue overflow or underflow. Float dtypes only. */
+export declare const hypot: ElementwiseOp<FloatDType>;
 /** Comparisons and logical ops return uint8 0/1 data. Truthiness is `!= 0` (NaN is true, as in NumPy). */
-export declare const equal: ElementwiseOp;
-export declare const notEqual: ElementwiseOp;
-export declare const less: ElementwiseOp;
-export declare const lessEqual: ElementwiseOp;
-export declare const greater: ElementwiseOp;
-export declare const greaterEqual: ElementwiseOp;
-export declare const logicalAnd: ElementwiseOp;
-export declare const logicalOr: ElementwiseOp;
-export declare const logicalXor: ElementwiseOp;
-/** Bitwise ops take integer dtypes only (a float operand is a TypeError). */
-export declare const bitwiseAnd: ElementwiseOp;
-export declare const bitwiseOr: ElementwiseOp;
-export declare const bitwiseXor: ElementwiseOp;
+export declare const equal: ComparisonOp;
+export declare const notEqual: ComparisonOp;
+export declare const less: ComparisonOp;
+export declare const lessEqual: ComparisonOp;
+export declare const greater: ComparisonOp;
+export declare const greaterEqual: ComparisonOp;
+export declare const logicalAnd: ComparisonOp;
+export declare const logicalOr: ComparisonOp;
+export declare const logicalXor: ComparisonOp;
+/** Bitwise ops take integer dtypes only (a float operand is a TypeError at run time, a compile error here). */
+export declare const bitwiseAnd: ElementwiseOp<IntegerDType>;
+export declare const bitwiseOr: ElementwiseOp<IntegerDType>;
+export declare const bitwiseXor: ElementwiseOp<IntegerDType>;
+
+export interface BroadcastToDataOptions<D extends DType = DType> {
+  /** 'numpy' (default, with -1 keeping the input's dim), 'explicit' (with axesMapping), 'bidirectional' or 'pdpd' (with axis). */
+  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd';
+  axesMapping?: readonly number[];
+  axis?: number;
+  /** Write the result here: a typed array of x's dtype and the result's size, or a resident tensor. */
+  out?: ArrayOf<D> | Tensor<D>;
+}
 
 /**
  * Materialise `x` broadcast to `target`: every Broadcast-op mode (numpy with
- * -1, explicit with axesMapping, bidirectional, pdpd with axis).
+ * -1, explicit with axesMapping, bidirectional, pdpd with axis). The target
+ * must be static.
  */
-export declare function broadcastTo(
-  x: TensorLike | Tensor,
-  target: Shape,
-  options?: { mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd'; axesMapping?: readonly number[]; axis?: number; out?: TypedArray | Tensor },
-): TensorData | Tensor;
+export declare function broadcastTo<D extends DType>(x: Tensor<D>, target: Shape, options?: BroadcastToDataOptions<NoInferFrom<D>>): Tensor<D>;
+export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options: BroadcastToDataOptions<DTypeOf<A>> & { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options?: BroadcastToDataOptions<DTypeOf<A>> & { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
 
-/** a where cond != 0, else b, with three-way numpy broadcasting. */
-export declare function where(cond: TensorLike | Tensor, a: Operand, b: Operand, options?: { out?: TypedArray | Tensor }): TensorData | Tensor;
+/** `cond` of {@link where}: data of any dtype, or a resident tensor; truthy where `!= 0`. */
+export type Condition = TensorLike | Tensor;
+
+/**
+ * `a` where `cond != 0`, else `b`, with three-way numpy broadcasting. `a` and
+ * `b` share a dtype (the result's); `cond` may have any dtype. Returns a
+ * `Tensor` when any of the three (or `out`) is resident.
+ */
+export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
+export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
+export declare function where<A extends TypedArray>(cond: Tensor, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: Tensor, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
+export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
 
 /** The kernel registry of this build. */
 export declare function kernels(): { index: number; name: string; dtype: DType; op: string; form: 'vv' | 'vs' | 'sv'; simd: boolean }[];

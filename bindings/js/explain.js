@@ -72,14 +72,14 @@ function explainInner(req) {
   const shaping = choose(o.shaping, C.shapings, 'intersection', 'explain', 'shaping');
   const na = readNamed(o.operands[0], 'left', 'explain');
   const nb = readNamed(o.operands[1], 'right', 'explain');
-  const { res, nameList, labelList } = namedCall(C.A.explain, na, nb, shaping);
+  const { res, nameList, labelList, rawName } = namedCall(C.A.explain, na, nb, shaping);
   const ctx = namedContext(na, nb);
   const out = finish(ctx, res, operandName);
   out.rule = 'named';
   out.shaping = shaping;
   out.dimNames = ctx.names;
   if (out.ok) {
-    const { axes, needsGather } = res.namedAxes(labelList);
+    const { axes, needsGather } = res.namedAxes(labelList, rawName, true);
     out.named = namedResult(nameList, axes);
     out.dimNames = out.named.dims;
     out.needsGather = needsGather;

@@ -14,30 +14,71 @@ export type Shape = readonly Dim[] | '[...]';
 /** A shape of plain numbers, as returned for static inputs. */
 export type StaticShape = number[];
 
+/** A shape the rules return: a fresh array (or `'[...]'`); `number[]` when every input is static. */
+export type ShapeResult = Dim[] | '[...]';
+
 /** The marker of an unknown-rank shape: `'[...]'`. */
 export declare const UNKNOWN_RANK: '[...]';
 /** The largest rank a shape may have: 32. */
 export declare const MAX_RANK: 32;
 
+// The platform's WebAssembly.Module and URL types where the project's lib has
+// them (dom, or @types/node); `object` / nothing where it has neither.
+type WasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: never[]) => infer M } } ? M : object;
+type URLType = typeof globalThis extends { URL: abstract new (...args: never[]) => infer U } ? U : never;
+
 export interface InitOptions {
-  /** Where to fetch `tensorcast.wasm` from (browsers/bundlers; in Node, a file path or file: URL). */
-  wasmUrl?: string | URL;
+  /**
+   * Where to fetch `tensorcast.wasm` from, when a bundler did not emit it beside
+   * the JavaScript (browsers/bundlers; in Node, a file path or file: URL).
+   */
+  wasmUrl?: string | URLType;
   /** The module's bytes, already loaded. */
-  wasmBinary?: ArrayBuffer | Uint8Array;
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
   /** A compiled module, e.g. one posted to a worker. */
-  module?: WebAssembly.Module;
+  module?: WasmModule;
+}
+
+export interface InitSyncOptions {
+  /** The bytes of `tensorcast.wasm`. */
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  /** A compiled module. */
+  module?: WasmModule;
 }
 
 /**
  * Load the engine. Idempotent: every call returns the same promise. In Node the
- * `.wasm` is read from the package; in browsers it is fetched beside the glue.
+ * `.wasm` is read from the package; in browsers it is fetched beside the glue
+ * (or from `wasmUrl`); `tensorcast/inline` uses the bytes it carries.
  * Options of the wrong type throw a `TypeError` (also once loaded); a load that
- * fails rejects, and init() may then be called again.
+ * fails rejects with an Error naming the URL, the status and the fix, and
+ * init() may then be called again.
  */
 export declare function init(options?: InitOptions): Promise<void>;
 
-/** True once {@link init} has resolved. */
+/**
+ * Load the engine synchronously (build tools, CLIs, CommonJS, tests): no
+ * `await` before the first call. In Node (ESM or `require`) and with
+ * `tensorcast/inline`, the options may be left out; in browsers with the
+ * default entry, pass `{ wasmBinary }` or `{ module }`. Idempotent.
+ */
+export declare function initSync(options?: InitSyncOptions): void;
+
+/** True once the engine is loaded. */
 export declare function isReady(): boolean;
+
+/** The contract the engine declares (its dtypes, ops, rules and limits), as plain JSON. */
+export declare function contract(): {
+  version: string;
+  statuses: string[];
+  dtypes: { name: DType; short: string; array: string; kind: string; size: number }[];
+  ops: { name: string; kernel: string; result: 'bool' | 'same'; domain: 'any' | 'integer' | 'float'; simd: string[] }[];
+  verdicts: string[];
+  inner: string[];
+  rules: { family: string; name: string; [key: string]: unknown }[];
+  shapings: string[];
+  limits: { [name: string]: number };
+};
 
 /** Stable error codes of {@link BroadcastError} (§8). */
 export declare const ErrorCode: {
@@ -71,8 +112,16 @@ export declare class BroadcastError extends Error {
   readonly dims: Dim[] | null;
   /** Indices of the two operands involved (-1 = the target), else null. */
   readonly operands: number[] | null;
-  toJSON(): { name: string; code: ErrorCode; message: string; shapes: unknown[]; axis: number | null; dims: Dim[] | null; operands: number[] | null };
+  /** Every output axis that clashes (the first is `axis`), else null. */
+  readonly clashes: number[] | null;
+  constructor(message: string, info: { code: ErrorCode; shapes?: unknown[]; axis?: number | null; dims?: Dim[] | null; operands?: number[] | null; clashes?: number[] | null });
+  toJSON(): { name: string; code: ErrorCode; message: string; shapes: unknown[]; axis: number | null; dims: Dim[] | null; operands: number[] | null; clashes: number[] | null };
 }
+
+/** A shape as messages print it, NumPy's tuple: `()`, `(3,)`, `(2,?,2..5)`; `[...]` for unknown rank. */
+export declare function formatShape(shape: Shape): string;
+/** A dim as messages print it: `3`, `?`, `2..5`, `6..`, `..4`, `-1`. */
+export declare function formatDim(d: Dim): string;
 
 /**
  * §1 NumPy / ONNX multidirectional broadcasting of any number of shapes.
@@ -80,7 +129,8 @@ export declare class BroadcastError extends Error {
  * @example broadcastShapes() // []
  * @throws {BroadcastError} INCOMPATIBLE_DIMS, INVALID_SHAPE; TOO_LARGE for more than 65536 shapes
  */
-export declare function broadcastShapes(...shapes: Shape[]): Shape;
+export declare function broadcastShapes(...shapes: (readonly number[])[]): number[];
+export declare function broadcastShapes(...shapes: Shape[]): ShapeResult;
 
 export interface AutoBroadcastOptions {
   /** 'numpy' (default, §1), 'none' (§2: identical shapes only) or 'pdpd' (§3). */
@@ -94,7 +144,8 @@ export interface AutoBroadcastOptions {
  * @example autoBroadcastShape([2, 3, 4, 5], [3, 1], { type: 'pdpd', axis: 1 }) // [2, 3, 4, 5]
  * @throws {BroadcastError} INCOMPATIBLE_DIMS, SHAPE_MISMATCH, RANK_MISMATCH, INVALID_AXIS, INVALID_SHAPE
  */
-export declare function autoBroadcastShape(a: Shape, b: Shape, options?: AutoBroadcastOptions): Shape;
+export declare function autoBroadcastShape(a: readonly number[], b: readonly number[], options?: AutoBroadcastOptions): number[];
+export declare function autoBroadcastShape(a: Shape, b: Shape, options?: AutoBroadcastOptions): ShapeResult;
 
 export interface BroadcastToOptions {
   /**
@@ -115,7 +166,8 @@ export interface BroadcastToOptions {
  * @example broadcastToShape([3, 1, 5, 1], [-1, -1, 5, 6]) // [3, 1, 5, 6]
  * @throws {BroadcastError} INCOMPATIBLE_DIMS, RANK_MISMATCH, MINUS_ONE_IN_NEW_AXIS, INVALID_AXES_MAPPING, INVALID_AXIS, INVALID_SHAPE
  */
-export declare function broadcastToShape(input: Shape, target: Shape, options?: BroadcastToOptions): Shape;
+export declare function broadcastToShape(input: readonly number[], target: readonly number[], options?: BroadcastToOptions): number[];
+export declare function broadcastToShape(input: Shape, target: Shape, options?: BroadcastToOptions): ShapeResult;
 
 /** A coordinate label of a named dim. */
 export type Label = string | number | boolean;
@@ -190,8 +242,10 @@ export interface Explanation {
   shape: Shape | null;
   rank: number | null;
   static: boolean;
-  /** Output element count (static plans). */
+  /** Output element count of a static plan, when it is a safe integer (else null). */
   size: number | null;
+  /** The exact element count as decimal text, when it is past 2^53 (`size` is then null). */
+  sizeText?: string;
   operands: OperandPlan[];
   /** Per output axis: index, negative index, dim and the operands' verdicts. */
   axes: { index: number; negative: number; dim: Dim; verdicts: Verdict[] }[];
@@ -213,4 +267,5 @@ export interface Explanation {
  */
 export declare function explain(request: ExplainRequest): Explanation;
 
+import type { DType } from './data.js';
 export * from './data.js';

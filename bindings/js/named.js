@@ -61,15 +61,8 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
       if (c.length > C.limits.maxLabels) {
         throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has ${c.length} coordinates; at most ${C.limits.maxLabels}`, { code: 'TOO_LARGE', shapes: [], axis: i, dims: null });
       }
-      const keys = new Set();
       for (const l of c) {
         if (typeof l !== 'string' && typeof l !== 'number' && typeof l !== 'boolean') throw new TypeError(`${fn}: coordinate labels must be strings, numbers or booleans, got ${typeof l}`);
-        const k = labelKey(l);
-        if (keys.has(k)) {
-          throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has the coordinate ${JSON.stringify(l)} twice: duplicate labels`,
-            { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
-        }
-        keys.add(k);
       }
       // With coords, the dim's size is its number of labels; a shape given too must agree.
       if (shape !== undefined && shape[i] !== c.length) {
@@ -94,8 +87,15 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
   return { dims, sizes, labels };
 }
 
-function labelKey(l) {
-  return `${typeof l}:${String(l)}`;
+// Labels keyed by type then value (1 and '1' are different labels; -0 and 0,
+// and NaN and NaN, the same): one Map per type, so no key string is built per
+// label — a million-label axis is interned in milliseconds.
+class LabelMap {
+  constructor() { this.n = new Map(); this.s = new Map(); this.b = new Map(); }
+  map(l) { return typeof l === 'number' ? this.n : typeof l === 'string' ? this.s : this.b; }
+  get(l) { return this.map(l).get(l); }
+  has(l) { return this.map(l).has(l); }
+  set(l, v) { this.map(l).set(l, v); }
 }
 
 export function describeNamed(n) {
@@ -110,12 +110,25 @@ export function namedOutNames(na, nb) {
   return out;
 }
 
-/** The ids a named request uses, and the request body's length. */
+const isRawLabel = (l) => typeof l === 'number' && Number.isSafeInteger(l) && l >= 0 && !Object.is(l, -0);
+const allRaw = (ls) => {
+  for (let i = 0; i < ls.length; i++) if (!isRawLabel(ls[i])) return false;
+  return true;
+};
+
+/**
+ * The ids a named request uses, and the request body's length. Labels of a
+ * shared dim are ids the engine compares (and hashes): where both sides' labels
+ * are non-negative integers (indices, timestamps) a label is its own id;
+ * otherwise labels are interned, keyed by type then value (1 and '1' differ).
+ * Duplicates are found by the engine in both cases.
+ */
 export function internNamed(a, b) {
   const names = new Map();
   const nameList = [];
-  const labelIds = new Map();
+  const labelIds = new LabelMap();
   const labelList = [];
+  const rawName = new Set(); // name ids whose labels go raw
   const nameId = (d) => {
     const k = nameKey(d);
     let id = names.get(k);
@@ -123,19 +136,22 @@ export function internNamed(a, b) {
     return id;
   };
   const labelId = (l) => {
-    const k = labelKey(l);
-    let id = labelIds.get(k);
-    if (id === undefined) { id = labelList.length; labelIds.set(k, id); labelList.push(l); }
+    let id = labelIds.get(l);
+    if (id === undefined) { id = labelList.length; labelIds.set(l, id); labelList.push(l); }
     return id;
   };
+  const ids = [a, b].map((t) => t.dims.map(nameId));
+  // A name's labels go raw only when every labeled occurrence of it is all integers.
+  const notRaw = new Set();
+  [a, b].forEach((t, k) => t.labels.forEach((ls, i) => { if (ls && !allRaw(ls)) notRaw.add(ids[k][i]); }));
+  for (const id of ids.flat()) if (!notRaw.has(id)) rawName.add(id);
   let need = 2;
-  const enc = [a, b].map((t) => {
-    const ids = t.dims.map(nameId);
-    const lab = t.labels.map((ls) => (ls ? ls.map(labelId) : null));
+  const enc = [a, b].map((t, k) => {
+    const lab = t.labels.map((ls, i) => (ls ? (rawName.has(ids[k][i]) ? ls : ls.map(labelId)) : null));
     for (let i = 0; i < t.dims.length; i++) need += 3 + (lab[i] ? lab[i].length : 0);
-    return { ids, lab, sizes: t.sizes };
+    return { ids: ids[k], lab, sizes: t.sizes };
   });
-  return { enc, need, nameList, labelList };
+  return { enc, need, nameList, labelList, rawName };
 }
 
 /** Write the interned operands at h[p]; returns the next index. */

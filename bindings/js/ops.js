@@ -99,7 +99,7 @@ function executeInner(req) {
   }
   const shape = res.shape();
   let named = null;
-  if (req.named) named = namedResult(req.named.nameList, res.namedAxes(req.named.labelList).axes);
+  if (req.named) named = namedResult(req.named.nameList, res.namedAxes(req.named.labelList, req.named.rawName).axes);
   if (dest && dest.resident) return dest.tensor;
   if (out === 0) return makeTensor(res.field('result'), shape, outDtype, named?.dims, named?.coords);
   const size = shape.reduce((a, d) => a * d, 1);

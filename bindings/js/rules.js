@@ -85,12 +85,12 @@ export function shapeCall(action, rule, axis, shapes, mapping) {
 
 /** One call over two named operands. */
 export function namedCall(action, na, nb, shaping) {
-  const { enc, need, nameList, labelList } = internNamed(na, nb);
+  const { enc, need, nameList, labelList, rawName } = internNamed(na, nb);
   const p = begin(need);
   const h = requestBuffer();
   header(h, action, C.namedRule, -1, 2);
   h[p - C.REQ_LEN + C.REQ.shaping] = C.shapings.get(shaping);
-  return { res: call(writeNamed(h, p, enc)), nameList, labelList };
+  return { res: call(writeNamed(h, p, enc)), nameList, labelList, rawName };
 }
 
 export function namedContext(na, nb) {
@@ -163,10 +163,10 @@ export function namedBroadcastShape(a, b, options) {
   const shaping = choose(o.shaping, C.shapings, 'intersection', 'namedBroadcastShape', 'shaping');
   const na = readNamed(a, 'left');
   const nb = readNamed(b, 'right');
-  const { res, nameList, labelList } = namedCall(C.A.shape, na, nb, shaping);
+  const { res, nameList, labelList, rawName } = namedCall(C.A.shape, na, nb, shaping);
   if (res.status !== 0) throw makeError(namedContext(na, nb), res.error());
   res.shape();
-  return namedResult(nameList, res.namedAxes(labelList).axes);
+  return namedResult(nameList, res.namedAxes(labelList, rawName).axes);
 }
 
 export { UNKNOWN_RANK };

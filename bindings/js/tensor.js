@@ -180,6 +180,11 @@ export function tensor(data, shape, options) {
   let coords;
   if (named) {
     const nd = readNamed({ dims: named.dims, shape: s, coords: named.coords }, 'tensor', 'tensor');
+    nd.labels.forEach((l, i) => {
+      if (l && new Set(l).size !== l.length) {
+        throw new BroadcastError(`tensor: dim "${nd.dims[i]}" has a coordinate twice: duplicate labels`, { code: 'INVALID_SHAPE', shapes: [s], axis: i, dims: null });
+      }
+    });
     dims = nd.dims;
     if (nd.labels.some((l) => l)) coords = Object.fromEntries(nd.dims.map((d, i) => [String(d), nd.labels[i]]).filter(([, l]) => l));
     if (taLength.call(data) !== len) throw new TypeError('tensor(data): the data changed length while its dims were read');

@@ -213,8 +213,11 @@ export class Response {
     return { shape, isStatic, rank, operands, loop };
   }
 
-  /** The named axes (write_named), labels mapped back through `labelList`. */
-  namedAxes(labelList) {
+  /**
+   * The named axes (write_named), labels mapped back through `labelList` (raw
+   * for the names in `rawName`); the per-label index lists only `withIndex`.
+   */
+  namedAxes(labelList, rawName, withIndex = false) {
     const h = this.h;
     const n = this.next();
     const axes = [];
@@ -224,9 +227,11 @@ export class Response {
       const k = h[p + 5];
       p += 6;
       if (ax.labeled) {
-        ax.labels = Array.from(h.subarray(p, p + k), (id) => labelList[id]);
-        ax.leftIndex = Array.from(h.subarray(p + k, p + 2 * k));
-        ax.rightIndex = Array.from(h.subarray(p + 2 * k, p + 3 * k));
+        ax.labels = rawName && rawName.has(ax.name) ? Array.from(h.subarray(p, p + k)) : Array.from(h.subarray(p, p + k), (id) => labelList[id]);
+        if (withIndex) {
+          ax.leftIndex = Array.from(h.subarray(p + k, p + 2 * k));
+          ax.rightIndex = Array.from(h.subarray(p + 2 * k, p + 3 * k));
+        }
       }
       p += 3 * k;
       axes.push(ax);

@@ -268,3 +268,27 @@ TEST(NamedValidation, ResultRankOverTheLimitBlamesNoOperand) {
   EXPECT_EQ(res.err.dim_a.lo, 40);
 }
 }  // namespace
+
+namespace {
+// Issue 11: labels are matched by hashing. 200k-label axes (a disjoint union,
+// a reversed intersection) give the right labels; pairwise matching made
+// these take seconds.
+TEST(Named, LargeLabelAxes) {
+  const i64 n = 200000;
+  std::vector<i64> a(n), b(n), rev(n);
+  for (i64 i = 0; i < n; ++i) { a[i] = i; b[i] = n + i; rev[i] = n - 1 - i; }
+  const NR u = bcast(N().lab(1, a), N().lab(1, b), Shaping::Union);
+  ASSERT_EQ(u.st, Status::Ok);
+  ASSERT_EQ(u.named.axes[0].labels.size(), static_cast<size_t>(2 * n));
+  EXPECT_EQ(u.named.axes[0].labels[n - 1], n - 1);
+  EXPECT_EQ(u.named.axes[0].labels[n], n) << "the right's new labels follow the left's";
+  EXPECT_EQ(u.named.axes[0].left_index[n], -1);
+  EXPECT_EQ(u.named.axes[0].right_index[n], 0);
+  const NR x = bcast(N().lab(1, a), N().lab(1, rev), Shaping::Intersection);
+  ASSERT_EQ(x.st, Status::Ok);
+  ASSERT_EQ(x.named.axes[0].labels.size(), static_cast<size_t>(n));
+  EXPECT_EQ(x.named.axes[0].labels[0], 0) << "left's order";
+  EXPECT_EQ(x.named.axes[0].right_index[0], n - 1);
+  EXPECT_EQ(x.named.axes[0].right_index[n - 1], 0);
+}
+}  // namespace
