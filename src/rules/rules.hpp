@@ -1,4 +1,4 @@
-// Every broadcasting rule of shared/spec/broadcast-rules.md, one function per
+// Every broadcasting rule of docs/broadcast-rules.md, one function per
 // family. Each fills a Plan (or, on refusal, an Error plus a best-effort Plan
 // with the clashing axis marked, so the explorer can still draw the alignment)
 // and returns a Status. Nothing here throws, allocates per element, or knows
