@@ -9,6 +9,7 @@ export const C = {
   dtypeByTag: new Map(), // typed-array constructor name -> dtype
   ops: [],             // [{ id, name, kernel, bool, domain, simd }]
   opByName: new Map(),
+  reduceOps: new Map(), // reduction name -> number
   statuses: [],        // status number -> code
   signals: {},         // outTooSmall, outOverlaps
   verdicts: [],
@@ -51,6 +52,7 @@ export function buildContract(M) {
   C.dtypeByTag = new Map(C.dtypes.map((d) => [d.array, d]));
   C.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
   C.opByName = new Map(C.ops.map((o) => [o.name, o]));
+  C.reduceOps = new Map(c.reduceOps.map((n, i) => [n, i]));
   C.statuses = Object.freeze(c.statuses.slice());
   C.signals = Object.freeze({ ...c.signals });
   C.verdicts = Object.freeze(c.verdicts.slice());

@@ -12,6 +12,7 @@ export { explain } from './explain.js';
 export { Tensor, tensor } from './tensor.js';
 export { broadcastTo, where } from './ops.js';
 export { memory, releaseScratch, kernels } from './introspect.js';
+export { reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays } from './reduce.js';
 
 /** The most dims a shape may have. */
 export const MAX_RANK = 32;

@@ -21,7 +21,7 @@ const OUT_SLOT = 7;
 
 // ---- the one call ---------------------------------------------------------------------
 // req: { action, rule, axis, shaping, ops, op, dtype, elem, outDtype, dest, shapes, mapping, named, ctx, fn }
-function execute(req) {
+export function execute(req) {
   try {
     return executeInner(req);
   } finally {
@@ -36,6 +36,7 @@ function executeInner(req) {
   if (req.named) need = req.named.need;
   else {
     need = req.mapping ? 1 + req.mapping.length : 0;
+    if (req.tail) need += req.tail.length;
     for (const s of req.shapes) need += shapeCost(s);
   }
   begin(need);
@@ -63,7 +64,7 @@ function executeInner(req) {
   const h = requestBuffer();
   let p = begin(0);
   dataHeader(h, req.action, req.rule, req.axis, req.named ? 2 : req.shapes.length, req.named ? C.shapings.get(req.shaping) : 0,
-    req.op ?? 0, req.dtype ?? 0, req.elem ?? 0, ops, out, cap);
+    req.op ?? 0, req.dtype ?? 0, req.elem ?? 0, ops, out, cap, req.acc ?? -1, req.keepdims ? 1 : 0);
   if (req.named) p = writeNamed(h, p, req.named.enc);
   else {
     for (const s of req.shapes) p = writeShape(h, p, s);
@@ -71,6 +72,7 @@ function executeInner(req) {
       h[p++] = req.mapping.length;
       for (const v of req.mapping) h[p++] = v;
     }
+    if (req.tail) for (const v of req.tail) h[p++] = v;
   }
   const len = requestLength(p);
   let res = call(p);
@@ -95,7 +97,7 @@ function executeInner(req) {
       throw new BroadcastError(`${req.fn}: the result ${formatShape(shape)} would need more bytes than WebAssembly memory can hold`,
         { code: 'TOO_LARGE', shapes: ops.map((o) => o.shape), axis: null, dims: null });
     }
-    throw makeError(req.ctx, res.error());
+    throw req.refuse ? req.refuse(res) : makeError(req.ctx, res.error());
   }
   const shape = res.shape();
   let named = null;

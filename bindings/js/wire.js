@@ -40,12 +40,13 @@ export function begin(bodyDoubles) {
 
 // Header field offsets, from the contract (set at init).
 let H_ACTION = 0; let H_RULE = 0; let H_AXIS = 0; let H_SHAPING = 0; let H_OPERANDS = 0; let H_OP = 0;
-let H_DTYPE = 0; let H_ELEM = 0; let H_IN = [0, 0, 0, 0]; let H_OUT = 0; let H_CAPACITY = 0;
+let H_DTYPE = 0; let H_ELEM = 0; let H_IN = [0, 0, 0, 0]; let H_OUT = 0; let H_CAPACITY = 0; let H_ACC = 0; let H_KEEPDIMS = 0;
 
 function headerOffsets() {
   const R = C.REQ;
   H_ACTION = R.action; H_RULE = R.rule; H_AXIS = R.axis; H_SHAPING = R.shaping; H_OPERANDS = R.operands;
   H_OP = R.op; H_DTYPE = R.dtype; H_ELEM = R.elem; H_IN = [R.in0, R.in1, R.in2, R.in3]; H_OUT = R.out; H_CAPACITY = R.capacity;
+  H_ACC = R.acc; H_KEEPDIMS = R.keepdims;
 }
 
 /** The header of a shape call (the data fields are 0). */
@@ -59,7 +60,7 @@ export function header(h, action, rule, axis = -1, operands = 2) {
 }
 
 /** The header of a data call: every field. */
-export function dataHeader(h, action, rule, axis, operands, shaping, op, dtype, elem, ops, out, capacity) {
+export function dataHeader(h, action, rule, axis, operands, shaping, op, dtype, elem, ops, out, capacity, acc = -1, keepdims = 0) {
   const b = reqPtr;
   h[b + H_ACTION] = action;
   h[b + H_RULE] = rule;
@@ -72,6 +73,8 @@ export function dataHeader(h, action, rule, axis, operands, shaping, op, dtype, 
   for (let k = 0; k < 4; k++) h[b + H_IN[k]] = k < ops.length ? ops[k].ptr : 0;
   h[b + H_OUT] = out;
   h[b + H_CAPACITY] = capacity;
+  h[b + H_ACC] = acc;
+  h[b + H_KEEPDIMS] = keepdims;
 }
 
 /** Point the request at another result buffer (after an outTooSmall answer). */

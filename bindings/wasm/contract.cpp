@@ -10,6 +10,7 @@
 
 #include "core/contract.hpp"
 #include "kernels/kernels.hpp"
+#include "kernels/reduce.hpp"
 
 using emscripten::val;
 using namespace tc;
@@ -101,6 +102,9 @@ val contract() {
     push(ops, o);
   }
   c.set("ops", ops);
+  val reduce_ops = list();
+  for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) push(reduce_ops, str(reduce_op_name(static_cast<ReduceOp>(i))));
+  c.set("reduceOps", reduce_ops);
   return c;
 }
 
@@ -142,6 +146,24 @@ val select_kernels() {
   return out;
 }
 
+// Every reduction kernel: { index, name, dtype, op, shape (row | col), simd }.
+val reduce_kernels() {
+  val out = list();
+  size_t n;
+  const ReduceKernelInfo* k = reduce_registry(&n);
+  for (size_t i = 0; i < n; ++i) {
+    val o = val::object();
+    o.set("index", static_cast<int>(i));
+    o.set("name", str(k[i].name));
+    o.set("dtype", str(dtype_js_name(k[i].dtype)));
+    o.set("op", str(reduce_op_name(k[i].op)));
+    o.set("shape", str(reduce_shape_name(k[i].shape)));
+    o.set("simd", k[i].simd);
+    push(out, o);
+  }
+  return out;
+}
+
 std::string version() { return "0.2.0"; }
 
 }  // namespace
@@ -150,6 +172,7 @@ EMSCRIPTEN_BINDINGS(tensorcast) {
   emscripten::function("contract", &contract);
   emscripten::function("kernels", &kernels);
   emscripten::function("selectKernels", &select_kernels);
+  emscripten::function("reduceKernels", &reduce_kernels);
   emscripten::function("version", &version);
   // The status enum as embind's own type too (Module.Status.InvalidShape.value),
   // for bindings that prefer it; the JS layer cross-checks it against contract().

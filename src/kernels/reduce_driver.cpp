@@ -1,0 +1,464 @@
+// The reduction driver: axes to a merged loop, the loop to row and col kernel
+// calls, partial results combined pairwise. See reduce.hpp for the contract.
+//
+//   [8, 64, 56, 56] keeping axis 1 -> loop [8, 64, 3136] (R, K, R)
+//   -> for each of the 8 outer indices: 64 row-kernel calls of 3136 elements
+//      give a partial row of 64 results; the 8 partial rows are combined
+//      pairwise (binary counter) into the output. One pass over the data.
+//   [1024, 1024] keeping axis 1 -> loop [1024, 1024] (R, K): one col call.
+//   [1024, 1024] keeping axis 0 -> loop [1024, 1024] (K, R): 1024 row calls.
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "reduce.hpp"
+#include "scalar_ops.hpp"
+
+namespace tc {
+
+// ---- conversion --------------------------------------------------------------------
+namespace {
+
+template <typename To, DType ToD, typename From>
+To convert_one(From v) {
+  if constexpr (std::is_same_v<To, From> && ToD != DType::u8c) {
+    return v;
+  } else if constexpr (std::is_floating_point_v<To>) {
+    return static_cast<To>(v);
+  } else if constexpr (ToD == DType::u8c) {
+    if constexpr (std::is_floating_point_v<From>) {
+      if (!(v > 0)) return 0;  // NaN, -0, negatives
+      if (v >= 255) return 255;
+      return static_cast<To>(std::nearbyint(static_cast<double>(v)));  // ties to even (default rounding)
+    } else if constexpr (std::is_signed_v<From>) {
+      return static_cast<To>(v < 0 ? 0 : v > 255 ? 255 : v);
+    } else {
+      return static_cast<To>(v > 255 ? 255 : v);
+    }
+  } else {
+    using U = std::make_unsigned_t<To>;
+    if constexpr (std::is_floating_point_v<From>) {
+      const double d = static_cast<double>(v);
+      if (!std::isfinite(d)) return 0;
+      const double t = std::trunc(d);
+      // Wrap mod 2^64 (exact in double arithmetic: fmod is exact), then to To.
+      const double m = std::fmod(t, 18446744073709551616.0);
+      std::uint64_t u = m >= 0 ? static_cast<std::uint64_t>(m) : std::uint64_t{0} - static_cast<std::uint64_t>(-m);
+      return static_cast<To>(static_cast<U>(u));
+    } else {
+      return static_cast<To>(static_cast<U>(v));
+    }
+  }
+}
+
+template <DType F, DType T>
+void convert_loop(const void* src, void* dst, size_t n) {
+  using FT = typename Storage<F>::T;
+  using TT = typename Storage<T>::T;
+  const FT* s = static_cast<const FT*>(src);
+  TT* d = static_cast<TT*>(dst);
+  for (size_t i = 0; i < n; ++i) d[i] = convert_one<TT, T, FT>(s[i]);
+}
+
+using ConvertFn = void (*)(const void*, void*, size_t);
+constexpr size_t kDT = static_cast<size_t>(DType::count);
+
+template <size_t I>
+constexpr ConvertFn convert_entry() {
+  return &convert_loop<static_cast<DType>(I / kDT), static_cast<DType>(I % kDT)>;
+}
+template <size_t... I>
+constexpr std::array<ConvertFn, kDT * kDT> make_convert_table(std::index_sequence<I...>) {
+  return {convert_entry<I>()...};
+}
+
+}  // namespace
+
+void convert_elements(DType from, DType to, const void* src, void* dst, size_t n) {
+  if (from >= DType::count || to >= DType::count || n == 0) return;
+  static constexpr std::array<ConvertFn, kDT * kDT> table = make_convert_table(std::make_index_sequence<kDT * kDT>{});
+  table[static_cast<size_t>(from) * kDT + static_cast<size_t>(to)](src, dst, n);
+}
+
+// ---- axes ----------------------------------------------------------------------------
+Status normalize_axes(int rank, const i64* axes, int n, std::uint64_t& mask, Error& err) {
+  err = Error{};
+  mask = 0;
+  if (rank < 0 || rank > kMaxRank) {
+    err.code = Status::InvalidShape;
+    return err.code;
+  }
+  for (int i = 0; i < n; ++i) {
+    const i64 v = axes[i];
+    const i64 a = v < 0 ? v + rank : v;
+    const bool in_range = v >= -static_cast<i64>(rank) && v < rank;
+    if (!in_range || (mask >> a & 1u)) {
+      err.code = Status::InvalidAxis;
+      err.axis = i;
+      err.detail = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : static_cast<int>(v);
+      err.dim_a = Dim::fixed(rank);
+      mask = 0;
+      return err.code;
+    }
+    mask |= std::uint64_t{1} << a;
+  }
+  return Status::Ok;
+}
+
+Status reduce_out_shape(const Shape& in, std::uint64_t mask, bool keepdims, Shape& out) {
+  if (!in.rank_known() || in.rank < 0 || in.rank > kMaxRank) return Status::InvalidShape;
+  if (in.rank < 64 && (mask >> in.rank) != 0) return Status::InvalidAxis;
+  out = Shape{};
+  for (int a = 0; a < in.rank; ++a) {
+    if (mask >> a & 1u) {
+      if (keepdims) out.push(Dim::fixed(1));
+    } else {
+      out.push(in.dims[a]);
+    }
+  }
+  return Status::Ok;
+}
+
+i64 reduce_count(const Shape& in, std::uint64_t mask) {
+  i64 n = 1;
+  for (int a = 0; a < in.rank; ++a)
+    if (mask >> a & 1u) n = sat_mul(n, in.dims[a].lo);
+  return n;
+}
+
+DType reduce_default_acc(ReduceOp op, DType in_dt) {
+  if (op == ReduceOp::mean && !is_float_dtype(in_dt)) return DType::f64;
+  return in_dt;
+}
+
+// ---- the driver ------------------------------------------------------------------------
+namespace {
+
+// Partial results of `width` elements combined pairwise as they arrive (a
+// binary counter: two partials of the same level merge into one of the next),
+// then the rest from the newest to the oldest.
+class PairStack {
+ public:
+  PairStack(BinaryKernel merge, size_t es) : merge_(merge), es_(es) {}
+
+  // Room for `pushes` partials of `width` elements.
+  void reset(size_t width, size_t pushes) {
+    width_ = width;
+    depth_ = 0;
+    int levels = 2;
+    while (pushes > 1) { pushes >>= 1; ++levels; }
+    const size_t need = static_cast<size_t>(levels) * width * es_;
+    if (buf_.size() < need) buf_.resize(need);
+  }
+  // Where the next partial goes.
+  void* slot() { return at(depth_); }
+  void commit() {
+    level_[depth_++] = 0;
+    while (depth_ >= 2 && level_[depth_ - 1] == level_[depth_ - 2]) {
+      merge_(at(depth_ - 2), at(depth_ - 1), at(depth_ - 2), width_);
+      ++level_[depth_ - 2];
+      --depth_;
+    }
+  }
+  void finish(void* out) {
+    for (int i = depth_ - 1; i >= 2; --i) merge_(at(i - 1), at(i), at(i - 1), width_);
+    if (depth_ >= 2) merge_(at(0), at(1), out, width_);
+    else if (depth_ == 1) std::memcpy(out, at(0), width_ * es_);
+  }
+
+ private:
+  char* at(int i) { return buf_.data() + static_cast<size_t>(i) * width_ * es_; }
+  BinaryKernel merge_;
+  size_t es_;
+  size_t width_ = 0;
+  int depth_ = 0;
+  int level_[72] = {};
+  std::vector<char> buf_;
+};
+
+// An odometer over a list of (extent, stride) axes: the element offsets of
+// every index tuple in row-major order.
+struct Axes {
+  int n = 0;
+  i64 ext[kMaxRank];
+  i64 stride[kMaxRank];
+  i64 count() const {
+    i64 c = 1;
+    for (int i = 0; i < n; ++i) c *= ext[i];
+    return c;
+  }
+  template <typename F>
+  void each(F&& f) const {
+    i64 idx[kMaxRank] = {0};
+    i64 off = 0;
+    const i64 total = count();
+    for (i64 k = 0; k < total; ++k) {
+      f(off);
+      for (int d = n - 1; d >= 0; --d) {
+        off += stride[d];
+        if (++idx[d] < ext[d]) break;
+        off -= stride[d] * ext[d];
+        idx[d] = 0;
+      }
+    }
+  }
+};
+
+// Bytes of acc-typed scratch for converted elements.
+constexpr size_t kConvBytes = 32768;
+
+struct Run {
+  DType in_dt, acc_dt;
+  size_t es_in, es_acc;
+  bool convert;
+  ReduceRowKernel row;
+  ReduceColKernel col;
+  BinaryKernel merge;
+  const char* x;
+  char* out;
+  std::vector<char> scratch;
+
+  const char* in_at(i64 elem) const { return x + elem * static_cast<i64>(es_in); }
+
+  // One row of c contiguous input elements to one acc-typed result.
+  void row_of(i64 off, i64 c, void* dst, PairStack* chunks) {
+    if (!convert) {
+      row(in_at(off), static_cast<size_t>(c), dst);
+      return;
+    }
+    const i64 cap = static_cast<i64>(kConvBytes / es_acc);
+    if (c <= cap) {
+      convert_elements(in_dt, acc_dt, in_at(off), scratch.data(), static_cast<size_t>(c));
+      row(scratch.data(), static_cast<size_t>(c), dst);
+      return;
+    }
+    chunks->reset(1, static_cast<size_t>((c + cap - 1) / cap));
+    for (i64 i = 0; i < c; i += cap) {
+      const i64 k = c - i < cap ? c - i : cap;
+      convert_elements(in_dt, acc_dt, in_at(off + i), scratch.data(), static_cast<size_t>(k));
+      row(scratch.data(), static_cast<size_t>(k), chunks->slot());
+      chunks->commit();
+    }
+    chunks->finish(dst);
+  }
+};
+
+template <DType D>
+void fill_t(void* out, i64 n, double v) {
+  using T = typename Storage<D>::T;
+  const T c = convert_one<T, D, double>(v);
+  T* o = static_cast<T*>(out);
+  for (i64 i = 0; i < n; ++i) o[i] = c;
+}
+
+// mean: out[i] = out[i] / count in acc_dt (see reduce.hpp).
+template <DType D>
+void divide_t(void* out, i64 n, double count) {
+  using T = typename Storage<D>::T;
+  T* o = static_cast<T*>(out);
+  for (i64 i = 0; i < n; ++i) {
+    if constexpr (D == DType::f64) o[i] = o[i] / count;
+    else o[i] = convert_one<T, D, double>(static_cast<double>(o[i]) / count);
+  }
+}
+
+void fill_value(DType dt, void* out, i64 n, double v) {
+  switch (dt) {
+#define TC_DTYPE(e, name, ctype, array, kind) \
+  case DType::e: fill_t<DType::e>(out, n, v); break;
+#include "dtypes.def"
+    default: break;
+  }
+}
+
+void divide(DType dt, void* out, i64 n, i64 count) {
+  switch (dt) {
+#define TC_DTYPE(e, name, ctype, array, kind) \
+  case DType::e: divide_t<DType::e>(out, n, static_cast<double>(count)); break;
+#include "dtypes.def"
+    default: break;
+  }
+}
+
+}  // namespace
+
+Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt, DType acc_dt, const void* in_data,
+                  void* out, Error* err) {
+  Error local;
+  Error& e = err ? *err : local;
+  e = Error{};
+  auto fail = [&](Status s, int axis, int detail, Dim d) {
+    e.code = s;
+    e.axis = axis;
+    e.detail = detail;
+    e.dim_a = d;
+    e.operand_a = 0;
+    return s;
+  };
+  if (op >= ReduceOp::count || in_dt >= DType::count || acc_dt >= DType::count)
+    return fail(Status::DtypeMismatch, -1, -1, Dim{-1, -1});
+  if (!in.is_static() || in.rank > kMaxRank) return fail(Status::InvalidShape, -1, -1, Dim{-1, -1});
+  const int rank = in.rank;
+  if (rank < 64 && (mask >> rank) != 0) {
+    int bit = rank;
+    while (!(mask >> bit & 1u)) ++bit;
+    return fail(Status::InvalidAxis, bit, -1, Dim{-1, -1});
+  }
+  i64 out_size = 1, count = 1;
+  int zero_axis = -1;
+  for (int a = 0; a < rank; ++a) {
+    const i64 d = in.dims[a].lo;
+    if (mask >> a & 1u) {
+      count *= d;
+      if (d == 0 && zero_axis < 0) zero_axis = a;
+    } else {
+      out_size *= d;
+    }
+  }
+  if (out_size == 0) return Status::Ok;
+  const ReduceOp kop = reduce_kernel_op(op);
+  if (count == 0) {
+    switch (kop) {
+      case ReduceOp::sum:
+        fill_value(acc_dt, out, out_size, op == ReduceOp::mean ? std::numeric_limits<double>::quiet_NaN() : 0.0);
+        return Status::Ok;
+      case ReduceOp::prod: fill_value(acc_dt, out, out_size, 1.0); return Status::Ok;
+      default: return fail(Status::InvalidAxis, zero_axis, kDetailEmptyReduction, Dim::fixed(0));
+    }
+  }
+
+  // Merged loop: size-1 axes dropped, neighbours that are both reduced or both kept merged.
+  int m = 0;
+  i64 len[kMaxRank];
+  bool red[kMaxRank];
+  for (int a = 0; a < rank; ++a) {
+    const i64 d = in.dims[a].lo;
+    if (d == 1) continue;
+    const bool r = (mask >> a & 1u) != 0;
+    if (m > 0 && red[m - 1] == r) {
+      len[m - 1] *= d;
+    } else {
+      len[m] = d;
+      red[m] = r;
+      ++m;
+    }
+  }
+  if (m == 0) {  // one element: keep it
+    len[0] = 1;
+    red[0] = false;
+    m = 1;
+  }
+  i64 stride[kMaxRank];
+  {
+    i64 s = 1;
+    for (int d = m - 1; d >= 0; --d) { stride[d] = s; s *= len[d]; }
+  }
+
+  Run run;
+  run.in_dt = in_dt;
+  run.acc_dt = acc_dt;
+  run.es_in = dtype_size(in_dt);
+  run.es_acc = dtype_size(acc_dt);
+  run.convert = in_dt != acc_dt;
+  run.row = find_reduce_row(acc_dt, kop);
+  run.col = find_reduce_col(acc_dt, kop);
+  run.merge = find_kernel(acc_dt, reduce_merge_op(kop), Form::vv);
+  run.x = static_cast<const char*>(in_data);
+  run.out = static_cast<char*>(out);
+  if (!run.row || !run.col || !run.merge) return fail(Status::DtypeMismatch, -1, -1, Dim{-1, -1});
+  if (run.convert) run.scratch.resize(kConvBytes);
+
+  // t: the innermost kept axis (-1: everything is reduced).
+  int t = m - 1;
+  while (t >= 0 && red[t]) --t;
+  const bool r_inner = t < m - 1;
+  const i64 b = t >= 0 ? len[t] : 1;       // results per segment
+  const i64 c = r_inner ? len[m - 1] : 1;  // R-inner: row length
+  // K-inner: the R axis before t is the rows of the col kernel.
+  const bool has_rows = !r_inner && t >= 1;
+  const i64 a = has_rows ? len[t - 1] : 1;
+  const int outer_end = r_inner ? (t >= 0 ? t : 0) : (has_rows ? t - 1 : (t >= 0 ? t : 0));
+  Axes seg, combos;  // outer kept axes (segments), outer reduced axes (partials)
+  for (int d = 0; d < outer_end; ++d) {
+    Axes& ax = red[d] ? combos : seg;
+    ax.ext[ax.n] = len[d];
+    ax.stride[ax.n] = stride[d];
+    ++ax.n;
+  }
+  const i64 p = combos.count();
+  PairStack stack(run.merge, run.es_acc);
+  PairStack chunks(run.merge, run.es_acc);
+  const i64 esa = static_cast<i64>(run.es_acc);
+  i64 s = 0;  // segment index
+
+  if (r_inner) {
+    seg.each([&](i64 seg_off) {
+      char* dst = run.out + s * b * esa;
+      if (p == 1) {
+        for (i64 k = 0; k < b; ++k) run.row_of(seg_off + k * c, c, dst + k * esa, &chunks);
+      } else {
+        stack.reset(static_cast<size_t>(b), static_cast<size_t>(p));
+        combos.each([&](i64 off) {
+          char* v = static_cast<char*>(stack.slot());
+          for (i64 k = 0; k < b; ++k) run.row_of(seg_off + off + k * c, c, v + k * esa, &chunks);
+          stack.commit();
+        });
+        stack.finish(dst);
+      }
+      ++s;
+    });
+    if (op == ReduceOp::mean) divide(acc_dt, out, out_size, count);
+    return Status::Ok;
+  }
+
+  // K-inner: blocks of `a` rows of `b` contiguous elements.
+  if (!run.convert) {
+    seg.each([&](i64 seg_off) {
+      char* dst = run.out + s * b * esa;
+      if (p == 1) {
+        run.col(run.in_at(seg_off), static_cast<size_t>(a), static_cast<size_t>(b), static_cast<size_t>(b), dst);
+      } else {
+        stack.reset(static_cast<size_t>(b), static_cast<size_t>(p));
+        combos.each([&](i64 off) {
+          run.col(run.in_at(seg_off + off), static_cast<size_t>(a), static_cast<size_t>(b), static_cast<size_t>(b),
+                  stack.slot());
+          stack.commit();
+        });
+        stack.finish(dst);
+      }
+      ++s;
+    });
+  } else {
+    // Converted tiles of at most kConvBytes: wc columns by ar rows.
+    const i64 cap = static_cast<i64>(kConvBytes / run.es_acc);
+    const i64 wc = b < cap / 8 ? b : cap / 8;
+    const i64 ar = cap / wc;
+    seg.each([&](i64 seg_off) {
+      for (i64 j0 = 0; j0 < b; j0 += wc) {
+        const i64 w = b - j0 < wc ? b - j0 : wc;
+        stack.reset(static_cast<size_t>(w), static_cast<size_t>(p * ((a + ar - 1) / ar)));
+        combos.each([&](i64 off) {
+          for (i64 r0 = 0; r0 < a; r0 += ar) {
+            const i64 rr = a - r0 < ar ? a - r0 : ar;
+            for (i64 r = 0; r < rr; ++r)
+              convert_elements(in_dt, acc_dt, run.in_at(seg_off + off + (r0 + r) * b + j0),
+                               run.scratch.data() + r * w * esa, static_cast<size_t>(w));
+            run.col(run.scratch.data(), static_cast<size_t>(rr), static_cast<size_t>(w), static_cast<size_t>(w),
+                    stack.slot());
+            stack.commit();
+          }
+        });
+        stack.finish(run.out + (s * b + j0) * esa);
+      }
+      ++s;
+    });
+  }
+  if (op == ReduceOp::mean) divide(acc_dt, out, out_size, count);
+  return Status::Ok;
+}
+
+}  // namespace tc

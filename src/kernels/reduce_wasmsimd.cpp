@@ -1,0 +1,219 @@
+// SIMD128 reduction kernels (wasm build only). The order of operations is the
+// skeleton's (reduce_pairwise.hpp), the one the references follow, so each
+// kernel equals its reference bit for bit; 4 vectors (64 bytes) a step, the
+// last n % lanes elements (or columns) one by one with the same element
+// function as the reference.
+//
+// Vector forms: sum for every dtype (uint8clamped: saturating add); prod for
+// floats and 16/32/64-bit integers (SIMD128 has no 8-bit multiply); min/max
+// for every dtype (64-bit integers through a compare and a select).
+#include <wasm_simd128.h>
+
+#include <array>
+#include <utility>
+
+#include "reduce_pairwise.hpp"
+
+namespace tc {
+
+namespace {
+
+template <DType D, ReduceOp op>
+constexpr bool has_vector_form() {
+  using T = typename Storage<D>::T;
+  if constexpr (op == ReduceOp::prod) return is_float_dtype(D) || sizeof(T) >= 2;
+  else return op == ReduceOp::sum || op == ReduceOp::min || op == ReduceOp::max;
+}
+
+#define TC_BY_TYPE(vf32, vf64, vi8, vu8, vi16, vu16, vi32, vu32, vi64, vu64) \
+  if constexpr (D == DType::f32) return vf32;                             \
+  else if constexpr (D == DType::f64) return vf64;                        \
+  else if constexpr (D == DType::i8) return vi8;                          \
+  else if constexpr (D == DType::u8 || D == DType::u8c) return vu8;       \
+  else if constexpr (D == DType::i16) return vi16;                        \
+  else if constexpr (D == DType::u16) return vu16;                        \
+  else if constexpr (D == DType::i32) return vi32;                        \
+  else if constexpr (D == DType::u32) return vu32;                        \
+  else if constexpr (D == DType::i64) return vi64;                        \
+  else return vu64;
+
+// 64-bit lanes: a < b, signed or unsigned (flip the sign bits for unsigned).
+inline v128_t lt_i64(v128_t a, v128_t b) { return wasm_i64x2_lt(a, b); }
+inline v128_t lt_u64(v128_t a, v128_t b) {
+  const v128_t m = wasm_i64x2_splat(INT64_MIN);
+  return wasm_i64x2_lt(wasm_v128_xor(a, m), wasm_v128_xor(b, m));
+}
+
+// The element function of reduce::apply, lane-wise.
+template <DType D, ReduceOp op>
+v128_t vop(v128_t a, v128_t b) {
+  if constexpr (op == ReduceOp::sum) {
+    if constexpr (D == DType::u8c) return wasm_u8x16_add_sat(a, b);
+    else { TC_BY_TYPE(wasm_f32x4_add(a, b), wasm_f64x2_add(a, b), wasm_i8x16_add(a, b), wasm_i8x16_add(a, b), wasm_i16x8_add(a, b), wasm_i16x8_add(a, b), wasm_i32x4_add(a, b), wasm_i32x4_add(a, b), wasm_i64x2_add(a, b), wasm_i64x2_add(a, b)) }
+  } else if constexpr (op == ReduceOp::prod) {
+    TC_BY_TYPE(wasm_f32x4_mul(a, b), wasm_f64x2_mul(a, b), a, a, wasm_i16x8_mul(a, b), wasm_i16x8_mul(a, b), wasm_i32x4_mul(a, b), wasm_i32x4_mul(a, b), wasm_i64x2_mul(a, b), wasm_i64x2_mul(a, b))
+  } else if constexpr (op == ReduceOp::min) {
+    TC_BY_TYPE(wasm_f32x4_min(a, b), wasm_f64x2_min(a, b), wasm_i8x16_min(a, b), wasm_u8x16_min(a, b), wasm_i16x8_min(a, b), wasm_u16x8_min(a, b), wasm_i32x4_min(a, b), wasm_u32x4_min(a, b), wasm_v128_bitselect(a, b, lt_i64(a, b)), wasm_v128_bitselect(a, b, lt_u64(a, b)))
+  } else {
+    static_assert(op == ReduceOp::max, "every kernel op of reduce_ops.def needs its vector form here");
+    TC_BY_TYPE(wasm_f32x4_max(a, b), wasm_f64x2_max(a, b), wasm_i8x16_max(a, b), wasm_u8x16_max(a, b), wasm_i16x8_max(a, b), wasm_u16x8_max(a, b), wasm_i32x4_max(a, b), wasm_u32x4_max(a, b), wasm_v128_bitselect(b, a, lt_i64(a, b)), wasm_v128_bitselect(b, a, lt_u64(a, b)))
+  }
+}
+#undef TC_BY_TYPE
+
+template <DType D>
+typename Storage<D>::T lane0(v128_t v) {
+  using T = typename Storage<D>::T;
+  if constexpr (D == DType::f32) return wasm_f32x4_extract_lane(v, 0);
+  else if constexpr (D == DType::f64) return wasm_f64x2_extract_lane(v, 0);
+  else if constexpr (sizeof(T) == 1) return static_cast<T>(wasm_u8x16_extract_lane(v, 0));
+  else if constexpr (sizeof(T) == 2) return static_cast<T>(wasm_u16x8_extract_lane(v, 0));
+  else if constexpr (sizeof(T) == 4) return static_cast<T>(wasm_i32x4_extract_lane(v, 0));
+  else return static_cast<T>(wasm_i64x2_extract_lane(v, 0));
+}
+
+// ---- row -------------------------------------------------------------------------
+template <DType D, ReduceOp op>
+typename Storage<D>::T simd_row_leaf(const typename Storage<D>::T* x, size_t n) {
+  using T = typename Storage<D>::T;
+  constexpr size_t L = reduce::kLanes<T>;
+  constexpr size_t K = reduce::kRowAcc<T>;
+  if (n < K) {
+    T r = x[0];
+    for (size_t i = 1; i < n; ++i) r = reduce::apply<D, op>(r, x[i]);
+    return r;
+  }
+  v128_t a0 = wasm_v128_load(x), a1 = wasm_v128_load(x + L), a2 = wasm_v128_load(x + 2 * L),
+         a3 = wasm_v128_load(x + 3 * L);
+  size_t i = K;
+  for (; i + K <= n; i += K) {
+    a0 = vop<D, op>(a0, wasm_v128_load(x + i));
+    a1 = vop<D, op>(a1, wasm_v128_load(x + i + L));
+    a2 = vop<D, op>(a2, wasm_v128_load(x + i + 2 * L));
+    a3 = vop<D, op>(a3, wasm_v128_load(x + i + 3 * L));
+  }
+  // Per lane l: (acc[l] op acc[L + l]) op (acc[2L + l] op acc[3L + l]), then
+  // the halving w[l] = w[l] op w[l + s] for s = L/2, ..., 1.
+  v128_t w = vop<D, op>(vop<D, op>(a0, a1), vop<D, op>(a2, a3));
+  w = vop<D, op>(w, wasm_i64x2_shuffle(w, w, 1, 0));
+  if constexpr (sizeof(T) <= 4) w = vop<D, op>(w, wasm_i32x4_shuffle(w, w, 1, 0, 3, 2));
+  if constexpr (sizeof(T) <= 2) w = vop<D, op>(w, wasm_i16x8_shuffle(w, w, 1, 0, 3, 2, 5, 4, 7, 6));
+  if constexpr (sizeof(T) == 1)
+    w = vop<D, op>(w, wasm_i8x16_shuffle(w, w, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+  T r = lane0<D>(w);
+  for (; i < n; ++i) r = reduce::apply<D, op>(r, x[i]);
+  return r;
+}
+
+template <DType D, ReduceOp op>
+[[gnu::noinline]] void simd_row(const void* px, size_t n, void* out) {
+  using T = typename Storage<D>::T;
+  const T* x = static_cast<const T*>(px);
+  auto leaf = [](const T* p, size_t m) { return simd_row_leaf<D, op>(p, m); };
+  auto f = [](T a, T b) { return reduce::apply<D, op>(a, b); };
+  T r;
+  if constexpr (reduce::is_pairwise<D, op>()) r = reduce::row_pairwise<T>(x, n, leaf, f);
+  else r = leaf(x, n);
+  *static_cast<T*>(out) = r;
+}
+
+// ---- col -------------------------------------------------------------------------
+// Leaf: up to 16 rows combined in registers, 4 vectors of columns at a time.
+template <DType D, ReduceOp op>
+void simd_col_leaf(const typename Storage<D>::T* x, size_t rows, size_t w, size_t stride,
+                   typename Storage<D>::T* dst) {
+  using T = typename Storage<D>::T;
+  constexpr size_t L = reduce::kLanes<T>;
+  size_t j = 0;
+  for (; j + 4 * L <= w; j += 4 * L) {
+    const T* p = x + j;
+    v128_t a0 = wasm_v128_load(p), a1 = wasm_v128_load(p + L), a2 = wasm_v128_load(p + 2 * L),
+           a3 = wasm_v128_load(p + 3 * L);
+    for (size_t r = 1; r < rows; ++r) {
+      p += stride;
+      a0 = vop<D, op>(a0, wasm_v128_load(p));
+      a1 = vop<D, op>(a1, wasm_v128_load(p + L));
+      a2 = vop<D, op>(a2, wasm_v128_load(p + 2 * L));
+      a3 = vop<D, op>(a3, wasm_v128_load(p + 3 * L));
+    }
+    wasm_v128_store(dst + j, a0);
+    wasm_v128_store(dst + j + L, a1);
+    wasm_v128_store(dst + j + 2 * L, a2);
+    wasm_v128_store(dst + j + 3 * L, a3);
+  }
+  for (; j + L <= w; j += L) {
+    const T* p = x + j;
+    v128_t a = wasm_v128_load(p);
+    for (size_t r = 1; r < rows; ++r) {
+      p += stride;
+      a = vop<D, op>(a, wasm_v128_load(p));
+    }
+    wasm_v128_store(dst + j, a);
+  }
+  for (; j < w; ++j) {
+    T a = x[j];
+    for (size_t r = 1; r < rows; ++r) a = reduce::apply<D, op>(a, x[r * stride + j]);
+    dst[j] = a;
+  }
+}
+
+template <DType D, ReduceOp op>
+void simd_col_merge(typename Storage<D>::T* dst, const typename Storage<D>::T* t, size_t w) {
+  using T = typename Storage<D>::T;
+  constexpr size_t L = reduce::kLanes<T>;
+  size_t j = 0;
+  for (; j + 4 * L <= w; j += 4 * L) {
+    for (size_t k = 0; k < 4; ++k)
+      wasm_v128_store(dst + j + k * L, vop<D, op>(wasm_v128_load(dst + j + k * L), wasm_v128_load(t + j + k * L)));
+  }
+  for (; j + L <= w; j += L) wasm_v128_store(dst + j, vop<D, op>(wasm_v128_load(dst + j), wasm_v128_load(t + j)));
+  for (; j < w; ++j) dst[j] = reduce::apply<D, op>(dst[j], t[j]);
+}
+
+template <DType D, ReduceOp op>
+[[gnu::noinline]] void simd_col(const void* px, size_t rows, size_t n, size_t stride, void* po) {
+  using T = typename Storage<D>::T;
+  auto leaf = [](const T* x, size_t r, size_t w, size_t st, T* dst) { simd_col_leaf<D, op>(x, r, w, st, dst); };
+  auto merge = [](T* dst, const T* t, size_t w) { simd_col_merge<D, op>(dst, t, w); };
+  reduce::col_run<T>(static_cast<const T*>(px), rows, n, stride, static_cast<T*>(po), leaf, merge);
+}
+
+// ---- tables: [dtype][kernel op], nullptr where there is no vector form -------------
+constexpr size_t kOps = static_cast<size_t>(kReduceKernelOps);
+constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps;
+
+template <size_t I>
+constexpr ReduceRowKernel simd_row_entry() {
+  constexpr DType D = static_cast<DType>(I / kOps);
+  constexpr ReduceOp O = static_cast<ReduceOp>(I % kOps);
+  if constexpr (!has_vector_form<D, O>()) return nullptr;
+  else return &simd_row<D, O>;
+}
+template <size_t I>
+constexpr ReduceColKernel simd_col_entry() {
+  constexpr DType D = static_cast<DType>(I / kOps);
+  constexpr ReduceOp O = static_cast<ReduceOp>(I % kOps);
+  if constexpr (!has_vector_form<D, O>()) return nullptr;
+  else return &simd_col<D, O>;
+}
+template <size_t... I>
+constexpr std::array<ReduceRowKernel, kEntries> make_row_table(std::index_sequence<I...>) {
+  return {simd_row_entry<I>()...};
+}
+template <size_t... I>
+constexpr std::array<ReduceColKernel, kEntries> make_col_table(std::index_sequence<I...>) {
+  return {simd_col_entry<I>()...};
+}
+
+}  // namespace
+
+const ReduceRowKernel* reduce_simd_row_table() {
+  static constexpr std::array<ReduceRowKernel, kEntries> table = make_row_table(std::make_index_sequence<kEntries>{});
+  return table.data();
+}
+const ReduceColKernel* reduce_simd_col_table() {
+  static constexpr std::array<ReduceColKernel, kEntries> table = make_col_table(std::make_index_sequence<kEntries>{});
+  return table.data();
+}
+
+}  // namespace tc

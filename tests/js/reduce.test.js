@@ -1,0 +1,266 @@
+// The backward direction (issue 13) through the package: reductionAxes,
+// unbroadcast, sum/prod/min/max/mean, broadcastArrays; the reduction kernels
+// of the wasm build (SIMD) against their scalar references.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as tc from '../../dist/node.js';
+import { mod } from '../../dist/loader.js';
+import { DTYPES, CTORS, rng, isFloat } from './data-oracle.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const prod = (s) => s.reduce((a, b) => a * b, 1);
+const INT_BITS = { int8: [8, true], uint8: [8, false], uint8clamped: [8, false], int16: [16, true], uint16: [16, false], int32: [32, true], uint32: [32, false], bigint64: [64, true], biguint64: [64, false] };
+
+// ---- a naive oracle -----------------------------------------------------------------
+function naiveReduce(op, dt, data, shape, axes, outDt = dt) {
+  const rank = shape.length;
+  const mask = axes === undefined ? shape.map(() => true) : shape.map((_, a) => axes.map((x) => (x + rank) % rank).includes(a));
+  const outShape = shape.filter((_, a) => !mask[a]);
+  const n = prod(outShape);
+  const acc = Array.from({ length: n }, () => []);
+  const idx = new Array(rank).fill(0);
+  for (let e = 0; e < data.length; e++) {
+    let o = 0;
+    for (let a = 0; a < rank; a++) if (!mask[a]) o = o * shape[a] + idx[a];
+    acc[o].push(data[e]);
+    for (let a = rank - 1; a >= 0; a--) { if (++idx[a] < shape[a]) break; idx[a] = 0; }
+  }
+  const out = new CTORS[outDt](n);
+  for (let o = 0; o < n; o++) {
+    const v = acc[o];
+    if (isFloat(outDt)) {
+      const xs = v.map(Number);
+      let r;
+      if (op === 'sum' || op === 'mean') r = xs.reduce((a, b) => a + b, 0);
+      else if (op === 'prod') r = xs.reduce((a, b) => a * b, 1);
+      else if (op === 'min') r = xs.reduce((a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.min(a, b)), Infinity);
+      else r = xs.reduce((a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b)), -Infinity);
+      if (op === 'mean') r /= v.length;
+      out[o] = r;
+    } else {
+      const xs = v.map((x) => BigInt(x));
+      let r;
+      if (op === 'sum') r = xs.reduce((a, b) => a + b, 0n);
+      else if (op === 'prod') r = xs.reduce((a, b) => a * b, 1n);
+      else if (op === 'min') r = xs.reduce((a, b) => (b < a ? b : a));
+      else r = xs.reduce((a, b) => (b > a ? b : a));
+      const [bits, signed] = INT_BITS[outDt];
+      if (outDt === 'uint8clamped') r = r < 0n ? 0n : r > 255n ? 255n : r;
+      const w = signed ? BigInt.asIntN(bits, r) : BigInt.asUintN(bits, r);
+      out[o] = bits === 64 ? w : Number(w);
+    }
+  }
+  return { data: out, shape: outShape };
+}
+
+function randomData(r, dt, n, small) {
+  const a = new CTORS[dt](n);
+  for (let i = 0; i < n; i++) {
+    if (isFloat(dt)) a[i] = small ? r.int(-3, 3) : Math.round((r() * 20 - 10) * 8) / 8;
+    else if (dt === 'bigint64') a[i] = BigInt(r.int(-5, 5));
+    else if (dt === 'biguint64') a[i] = BigInt(r.int(0, 5));
+    else a[i] = INT_BITS[dt][1] ? r.int(-5, 5) : r.int(0, 5);
+  }
+  return a;
+}
+
+describe('reduction kernels of the wasm build', () => {
+  it('every SIMD kernel equals its scalar reference at every length 1 … 9 vector widths + 1, rows 1 … 9', () => {
+    const M = mod();
+    const ks = M.reduceKernels();
+    const ref = new Map(ks.filter((k) => !k.simd).map((k) => [`${k.dtype} ${k.op} ${k.shape}`, k]));
+    expect(ks.filter((k) => k.simd).length).toBeGreaterThan(20);
+    const r = rng(7);
+    let swept = 0;
+    for (const k of ks.filter((x) => x.simd)) {
+      const R = ref.get(`${k.dtype} ${k.op} ${k.shape}`);
+      expect(R, k.name).toBeDefined();
+      const C = CTORS[k.dtype];
+      const width = 16 / C.BYTES_PER_ELEMENT;
+      const rowsList = k.shape === 'row' ? [1] : [1, 2, 3, 5, 9];
+      for (const rows of rowsList) {
+        for (let n = 1; n <= 9 * width + 1; n++) {
+          const x = randomData(r, k.dtype, rows * n, k.op === 'prod');
+          const run = (idx) => {
+            const px = M._tc_malloc(Math.max(x.byteLength, 1));
+            const outN = k.shape === 'row' ? 1 : n;
+            const po = M._tc_malloc(outN * C.BYTES_PER_ELEMENT);
+            new Uint8Array(M.HEAPU8.buffer, px, x.byteLength).set(new Uint8Array(x.buffer));
+            expect(M._tc_reduce_kernel_run(idx, px, rows, n, n, po)).toBe(0);
+            const out = new C(M.HEAPU8.buffer.slice(po, po + outN * C.BYTES_PER_ELEMENT));
+            M._tc_free(px);
+            M._tc_free(po);
+            return out;
+          };
+          const got = run(k.index);
+          const want = run(R.index);
+          for (let i = 0; i < got.length; i++) {
+            if (!(Object.is(got[i], want[i]) || (Number.isNaN(got[i]) && Number.isNaN(want[i])))) {
+              throw new Error(`${k.name} rows ${rows} n ${n} [${i}]: ${got[i]} vs ${want[i]}`);
+            }
+          }
+          swept++;
+        }
+      }
+    }
+    expect(swept).toBeGreaterThan(1000);
+  });
+});
+
+describe('sum, prod, min, max, mean', () => {
+  const SHAPES = [[7], [3, 5], [2, 3, 4], [4, 1, 6], [2, 3, 2, 5]];
+  for (const op of ['sum', 'prod', 'min', 'max', 'mean']) {
+    it(`${op}: every dtype, several axes sets and keepdims, against a naive loop`, () => {
+      const r = rng(op.length * 31);
+      for (const dt of DTYPES) {
+        if (op === 'mean' && !isFloat(dt)) continue; // below
+        for (const shape of SHAPES) {
+          const data = randomData(r, dt, prod(shape), op === 'prod');
+          const sets = [undefined, [0], [-1], shape.length > 1 ? [0, shape.length - 1] : [0]];
+          for (const axes of sets) {
+            for (const keepdims of [false, true]) {
+              const got = tc[op]({ data, shape }, { axes, keepdims });
+              const want = naiveReduce(op, dt, data, shape, axes);
+              const rank = shape.length;
+              const ks = axes === undefined ? shape.map((_, a) => a) : axes.map((a) => (a + rank) % rank);
+              expect(got.shape).toEqual(keepdims ? shape.map((d, a) => (ks.includes(a) ? 1 : d)) : want.shape);
+              expect(got.dtype).toBe(dt);
+              for (let i = 0; i < want.data.length; i++) {
+                const g = got.data[i];
+                const w = want.data[i];
+                if (isFloat(dt) && (op === 'sum' || op === 'mean' || op === 'prod')) expect(Math.abs(g - w)).toBeLessThanOrEqual(Math.abs(w) * 1e-6 + 1e-6);
+                else expect(Object.is(g, w) || (Number.isNaN(g) && Number.isNaN(w)), `${op} ${dt} ${shape} ${axes} [${i}] ${g} vs ${w}`).toBe(true);
+              }
+            }
+          }
+        }
+      }
+    });
+  }
+  it('mean of integers is float64 (NumPy); dtype accumulates in another dtype', () => {
+    expect(tc.mean({ data: new Int8Array([1, 2, 4]) })).toEqual({ data: Float64Array.of(7 / 3), shape: [], dtype: 'float64' });
+    expect(tc.sum({ data: new Int8Array(200).fill(100) }).data[0]).toBe(32); // 20000 wraps in int8
+    expect(tc.sum({ data: new Int8Array(200).fill(100) }, { dtype: 'int32' }).data[0]).toBe(20000);
+    expect(tc.sum({ data: new Int8Array(200).fill(100) }, { dtype: 'float64' }).data[0]).toBe(20000);
+    expect(tc.sum({ data: new BigInt64Array([2n ** 62n, 2n ** 62n]) }).data[0]).toBe(-(2n ** 63n));
+  });
+  it('NaN propagates in min and max; zero elements: sum 0, prod 1, min/max refused', () => {
+    expect(tc.min({ data: Float32Array.of(1, NaN, -3) }).data[0]).toBeNaN();
+    expect(tc.max({ data: Float64Array.of(NaN, 5) }).data[0]).toBeNaN();
+    expect(tc.sum({ data: new Float32Array(0), shape: [0, 3] }, { axes: 0 }).data).toEqual(new Float32Array(3));
+    expect(Array.from(tc.prod({ data: new Int32Array(0), shape: [0, 2] }, { axes: 0 }).data)).toEqual([1, 1]);
+    for (const op of ['min', 'max']) {
+      let e = null;
+      try { tc[op]({ data: new Float32Array(0), shape: [2, 0] }, { axes: 1 }); } catch (x) { e = x; }
+      expect(e).toBeInstanceOf(tc.BroadcastError);
+      expect(e.code).toBe('INVALID_AXIS');
+      expect(e.message).toMatch(/no elements/);
+    }
+  });
+  it('bad axes: duplicates and out of range are INVALID_AXIS; bad options are TypeErrors', () => {
+    const x = { data: new Float32Array(6), shape: [2, 3] };
+    for (const axes of [[0, 0], [0, -2], [2], [-3]]) {
+      let e = null;
+      try { tc.sum(x, { axes }); } catch (err) { e = err; }
+      expect(e?.code, JSON.stringify(axes)).toBe('INVALID_AXIS');
+    }
+    expect(() => tc.sum(x, { axis: 0 })).toThrow(TypeError);
+    expect(() => tc.sum(x, { dtype: 'float16' })).toThrow(TypeError);
+    expect(() => tc.sum(x, { keepdims: 1 })).toThrow(TypeError);
+  });
+  it('float32 sums are accurate: 2^20 values in [0, 1) within 1e-6 relative of the exact sum', () => {
+    const r = rng(2024);
+    const n = 1 << 20;
+    const x = new Float32Array(n);
+    let exact = 0;
+    for (let i = 0; i < n; i++) { x[i] = r(); exact += x[i]; } // float64 accumulation of float32 values: exact enough here
+    const got = tc.sum({ data: x }).data[0];
+    expect(Math.abs(got - exact) / exact).toBeLessThan(1e-6);
+    const cols = tc.sum({ data: x, shape: [1024, 1024] }, { axes: 0 }).data;
+    let exact0 = 0;
+    for (let i = 0; i < 1024; i++) exact0 += x[i * 1024];
+    expect(Math.abs(cols[0] - exact0) / exact0).toBeLessThan(1e-6);
+  });
+  it('resident in, resident out; out accepted; nothing leaks', () => {
+    const before = tc.memory();
+    const t = tc.tensor(Float32Array.from({ length: 24 }, (_, i) => i), [2, 3, 4]);
+    const s = tc.sum(t, { axes: [0, 2] });
+    expect(s).toBeInstanceOf(tc.Tensor);
+    expect(Array.from(s.toArray())).toEqual([60, 92, 124]);
+    const out = new Float32Array(3);
+    expect(tc.sum(t, { axes: [0, 2], out }).data).toBe(out);
+    expect(() => tc.sum(t, { axes: [0], out })).toThrow(tc.BroadcastError);
+    s.dispose();
+    t.dispose();
+    expect(tc.memory().allocatedBytes).toBe(before.allocatedBytes);
+    expect(tc.memory().liveTensors).toBe(before.liveTensors);
+  });
+});
+
+describe('reductionAxes and unbroadcast', () => {
+  it('each mode (tfjs getReductionAxes / TensorFlow BroadcastGradientArgs / OpenVINO Broadcast spec cases)', () => {
+    expect(tc.reductionAxes([3, 1], [2, 3, 5])).toEqual([0, 2]);
+    expect(tc.reductionAxes([1, 1], [4, 1, 2])).toEqual([0, 2]); // both-1 axes are not listed
+    expect(tc.reductionAxes([2, 3], [2, 3])).toEqual([]);
+    expect(tc.reductionAxes([1], [0])).toEqual([0]); // 1 -> 0 is summed
+    expect(tc.reductionAxes([16], [1, 16, 50, 50], { mode: 'explicit', axesMapping: [1] })).toEqual([0, 2, 3]);
+    expect(tc.reductionAxes([3, 1], [2, 3, 6], { mode: 'pdpd', axis: 1 })).toEqual([0, 2]);
+    expect(tc.reductionAxes([1, 3, 1], [2, 3, 4], { mode: 'bidirectional' })).toEqual([0, 2]);
+    // A forward broadcast that is refused is refused here too; an undecidable axis is named.
+    expect(() => tc.reductionAxes([3], [4])).toThrow(tc.BroadcastError);
+    let e = null;
+    try { tc.reductionAxes([2, '?'], [2, 5]); } catch (x) { e = x; }
+    expect(e.code).toBe('INCOMPATIBLE_DIMS');
+    expect(e.axis).toBe(1);
+    expect(e.message).toMatch(/not known/);
+  });
+  it('property: unbroadcast(broadcastTo(x, target, o), x.shape, o) is x times the copies of each element', () => {
+    const r = rng(99);
+    let n = 0;
+    for (let c = 0; c < 300; c++) {
+      const mode = r.pick(['numpy', 'numpy', 'explicit', 'bidirectional', 'pdpd']);
+      const target = Array.from({ length: 1 + r.int(0, 3) }, () => r.int(1, 4));
+      let shape;
+      const o = { mode };
+      if (mode === 'explicit') {
+        const keep = target.map((_, a) => a).filter(() => r() < 0.6);
+        o.axesMapping = keep;
+        shape = keep.map((a) => (r() < 0.4 ? 1 : target[a]));
+      } else if (mode === 'pdpd') {
+        const start = r.int(0, target.length - 1);
+        const len = r.int(1, target.length - start);
+        o.axis = start;
+        shape = target.slice(start, start + len).map((d) => (r() < 0.4 ? 1 : d));
+      } else {
+        const len = r.int(0, target.length);
+        shape = target.slice(target.length - len).map((d) => (r() < 0.4 ? 1 : d));
+      }
+      const x = { data: Float64Array.from({ length: prod(shape) }, () => r.int(-9, 9)), shape };
+      const b = tc.broadcastTo(x, target, o);
+      const copies = prod(b.shape) / Math.max(prod(shape), 1);
+      const g = tc.unbroadcast(b, shape, o);
+      expect(g.shape, JSON.stringify({ shape, target, o })).toEqual(shape);
+      expect(Array.from(g.data)).toEqual(Array.from(x.data, (v) => v * copies));
+      expect(tc.sum(b).data[0]).toBe(Array.from(x.data).reduce((s, v) => s + v, 0) * copies);
+      n++;
+    }
+    expect(n).toBe(300);
+  });
+  it('unbroadcast of an NCHW gradient to a per-channel bias, resident', () => {
+    const g = tc.tensor(Float32Array.from({ length: 2 * 3 * 2 * 2 }, (_, i) => i % 5), [2, 3, 2, 2]);
+    const db = tc.unbroadcast(g, [1, 3, 1, 1]);
+    expect(db.shape).toEqual([1, 3, 1, 1]);
+    const want = [0, 0, 0];
+    const d = g.toArray();
+    for (let i = 0; i < d.length; i++) want[Math.floor(i / 4) % 3] += d[i];
+    expect(Array.from(db.toArray())).toEqual(want);
+    db.dispose();
+    g.dispose();
+  });
+  it('broadcastArrays gives each operand at the common shape', () => {
+    const [a, b] = tc.broadcastArrays({ data: Float32Array.of(1, 2), shape: [2] }, { data: Float32Array.of(10, 20, 30), shape: [3, 1] });
+    expect(a.shape).toEqual([3, 2]);
+    expect(Array.from(a.data)).toEqual([1, 2, 1, 2, 1, 2]);
+    expect(Array.from(b.data)).toEqual([10, 10, 20, 20, 30, 30]);
+  });
+});
