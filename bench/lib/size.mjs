@@ -33,11 +33,32 @@ async function bundle(root, benchDir, name, code) {
   return { raw: js.length, gzip: gz(js) };
 }
 
+/** Relative ES module imports reachable from dist/<entry>, as file names (sorted). */
+export function importGraph(dir, entry) {
+  const seen = new Set();
+  const todo = [entry];
+  while (todo.length) {
+    const f = todo.pop();
+    if (seen.has(f)) continue;
+    seen.add(f);
+    const src = fs.readFileSync(path.join(dir, f), 'utf8');
+    const re = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.\/[^'"]+)['"]/g;
+    for (let m = re.exec(src); m; m = re.exec(src)) {
+      const g = path.posix.normalize(path.posix.join(path.posix.dirname(f), m[1]));
+      if (fs.existsSync(path.join(dir, g))) todo.push(g);
+    }
+  }
+  return [...seen].sort();
+}
+
 export async function sizes(root, benchDir) {
   const pkgDir = (p) => path.join(benchDir, 'node_modules', p);
   const rows = [];
   const dist = path.join(root, 'dist');
-  const glue = fs.readdirSync(dist).filter((f) => /\.(m?js)$/.test(f) && f !== 'node.js').sort();
+  // The files a page loads: dist/index.js and what it imports, followed from the
+  // source (not a glob of dist/, which also holds the Node entry and, in some
+  // builds, an inline variant carrying the wasm as text).
+  const glue = importGraph(dist, 'index.js');
   const tcGlue = files(glue.map((f) => path.join(dist, f)));
   const tcWasm = files([path.join(dist, 'tensorcast.wasm')]);
   // As a page ships it: the whole JS API bundled and minified (as the peers'

@@ -1,0 +1,84 @@
+// The page side of bench/browser/run.mjs and bench/boundary/run.mjs.
+//   page.html?suite=group&group=percall[&tf=1][&quick=1]   one group of groups.mjs
+//   page.html?suite=boundary[&quick=1]                      the embind-vs-raw cases
+//   page.html?suite=init                                    import + init() of dist/index.js
+// Sets window.__result (or window.__error) when done.
+import { clockStep } from '../lib/wall.mjs';
+
+const q = new URLSearchParams(location.search);
+const quick = q.get('quick') === '1';
+const pause = () => new Promise((r) => setTimeout(r, 0));
+
+function script(src) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.onload = resolve;
+    s.onerror = () => reject(new Error(`could not load ${src}`));
+    document.head.appendChild(s);
+  });
+}
+
+async function loadTf() {
+  const base = '/bench/node_modules/@tensorflow/';
+  await script(`${base}tfjs-core/dist/tf-core.min.js`);
+  await script(`${base}tfjs-backend-wasm/dist/tf-backend-wasm.min.js`);
+  const tf = globalThis.tf;
+  tf.wasm.setWasmPaths(`${base}tfjs-backend-wasm/dist/`);
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  tf.enableProdMode();
+  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: setBackend(wasm) failed');
+  await tf.ready();
+  return tf;
+}
+
+async function main() {
+  const suite = q.get('suite');
+  const env = { name: 'Chromium', version: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent, crossOriginIsolated: globalThis.crossOriginIsolated === true };
+  if (suite === 'init') {
+    const t0 = performance.now();
+    const tc = await import('/dist/index.js');
+    const t1 = performance.now();
+    await tc.init();
+    const t2 = performance.now();
+    if (tc.add({ data: new Float32Array([1, 2, 3]), shape: [3, 1] }, { data: new Float32Array([10, 20]), shape: [1, 2] }).data.join() !== '11,21,12,22,13,23') throw new Error('wrong answer after init()');
+    return { env: { ...env, importMs: t1 - t0, initMs: t2 - t1 } };
+  }
+  if (suite === 'group') {
+    const t0 = performance.now();
+    const tc = await import('/dist/index.js');
+    const t1 = performance.now();
+    await tc.init();
+    const t2 = performance.now();
+    Object.assign(env, { importMs: t1 - t0, initMs: t2 - t1 });
+    let tf = null;
+    if (q.get('tf') === '1') {
+      try {
+        tf = await loadTf();
+        env.tf = `tfjs-wasm ${tf.version_core}, SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT') ? 'on' : 'off'}, threads ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'on' : 'off'}`;
+      } catch (e) {
+        tf = null;
+        env.tf = `tfjs-wasm did not load: ${e.message}`;
+      }
+    }
+    const { runGroup } = await import('./groups.mjs');
+    const r = await runGroup(q.get('group'), { tc, tf }, { pause, ...(quick ? { runs: 7, warmupMs: 60 } : {}) });
+    env.clockStepMs = clockStep();
+    r.env = env;
+    return r;
+  }
+  if (suite === 'boundary') {
+    const { instantiate, runBoundary } = await import('../boundary/cases.mjs');
+    const load = async (mjs, wasm) => instantiate((await import(mjs)).default, await WebAssembly.compileStreaming(fetch(wasm)));
+    const de0 = await load('/boundary/measure-de0.mjs', '/boundary/measure-de0.wasm');
+    const de1 = await load('/boundary/measure-de1.mjs', '/boundary/measure-de1.wasm');
+    const real = await load('/dist/tensorcast.mjs', '/dist/tensorcast.wasm');
+    const r = await runBoundary({ de0, de1, real }, { pause, ...(quick ? { runs: 7, warmupMs: 40 } : {}) });
+    env.clockStepMs = clockStep();
+    r.env = env;
+    return r;
+  }
+  throw new Error(`unknown suite ${suite}`);
+}
+
+main().then((r) => { window.__result = r; }, (e) => { window.__error = String(e && e.stack ? e.stack : e); });
