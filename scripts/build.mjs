@@ -3,6 +3,7 @@
 import { cpSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { root, run, ensureEmscripten, emEnv } from './lib.mjs';
+import { entries } from './entries.mjs';
 
 export function build({ quiet = false } = {}) {
   ensureEmscripten();
@@ -17,6 +18,7 @@ export function build({ quiet = false } = {}) {
   for (const f of ['tensorcast.mjs', 'tensorcast.wasm']) cpSync(path.join(bdir, f), path.join(dist, f));
   const js = path.join(root, 'bindings', 'js');
   for (const f of readdirSync(js)) if (/\.(js|d\.ts)$/.test(f)) cpSync(path.join(js, f), path.join(dist, f));
+  entries(dist); // tensorcast/inline, the CommonJS builds and their .d.cts (scripts/entries.mjs)
   console.log('built dist/');
 }
 

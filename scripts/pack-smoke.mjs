@@ -1,63 +1,386 @@
-// The tarball users get: pack it, install it into an empty project, import it
-// from Node (ESM), bundle it with Vite (the installed package, resolved by
-// name), and check it holds only what it needs.
-import { mkdtempSync, writeFileSync, rmSync, readdirSync, readFileSync } from 'node:fs';
+// The tarball users get, used the ways users use it. `npm pack`, then install
+// the .tgz into fresh temp projects and check, each as its own test:
+//   - the tarball holds what it needs (LICENSE included) and nothing else;
+//   - Node: ESM import, `tensorcast/inline`, a plain .cjs script (require + initSync);
+//   - Jest 30 in its default CommonJS mode: require('tensorcast') + initSync();
+//   - the declarations: tsc --noEmit over tests/types/ probes under module
+//     resolutions bundler, node16 and nodenext and a browser-only lib, with
+//     TypeScript 7 and 5, and every runtime export declared;
+//   - browsers: a small app bundled by Vite, webpack, esbuild and Rollup (the
+//     default entry with the README recipe where the bundler does not copy the
+//     .wasm; `tensorcast/inline` with none), run in Chromium over loopback,
+//     checking the numbers it computes; a CommonJS app bundled for the browser
+//     (require resolves to the inline build there); and the error a page gets
+//     without the recipe.
+// The bundlers, Jest and TypeScript are the root's devDependencies (pinned in
+// package-lock.json), run against the temp projects, which hold only the tarball.
+// Prints one line per check and closes with `pack-smoke: N passed, M failed`;
+// exits non-zero on any failure.
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readdirSync, readFileSync, cpSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root, capture } from './lib.mjs';
+import { serve } from './serve.mjs';
 
-function fail(msg) {
-  console.error(`pack-smoke: ${msg}`);
-  process.exit(1);
+const results = [];
+const t0 = Date.now();
+const secs = (t) => ((Date.now() - t) / 1000).toFixed(1);
+
+/** Run one check: `fn` throws to fail, and may return a note to print. */
+async function check(name, fn) {
+  const t = Date.now();
+  try {
+    const note = await fn();
+    results.push({ name, ok: true });
+    console.log(`pack-smoke: ok   ${name} (${secs(t)} s)${note ? ` — ${note}` : ''}`);
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`pack-smoke: FAIL ${name} (${secs(t)} s)\n${String(e?.stack ?? e).split('\n').map((l) => `    ${l}`).join('\n')}`);
+  }
 }
 
-const dir = mkdtempSync(path.join(tmpdir(), 'tensorcast-pack-'));
+function must(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+/** Run a command; throw with its output unless it exits 0. */
+function sh(cmd, args, opts = {}) {
+  const r = capture(cmd, args, { timeout: 180_000, ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}\n${r.stdout}\n${r.stderr}`.trim());
+  return r.stdout;
+}
+
+const write = (file, text) => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+};
+
+/** A fresh project in `dir` with the tarball installed (no registry: the package has no dependencies). */
+function project(dir, pkg) {
+  write(path.join(dir, 'package.json'), JSON.stringify({ name: path.basename(dir), version: '1.0.0', private: true, ...pkg }, null, 2));
+  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', '--no-package-lock', tarball], { cwd: dir });
+  return dir;
+}
+
+const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
+
+const work = mkdtempSync(path.join(tmpdir(), 'tensorcast-pack-'));
+let tarball = '';
+let files = [];
+let browser = null;
 try {
-  const packed = capture('npm', ['pack', '--json', '--pack-destination', dir]);
-  if (packed.status !== 0) fail(packed.stderr);
+  // ---- the tarball --------------------------------------------------------------------
+  // PACK_SMOKE_PACKAGE: pack another copy of the package (a staged dist/) instead of the repository.
+  const packed = capture('npm', ['pack', '--json', '--pack-destination', work], { cwd: process.env.PACK_SMOKE_PACKAGE || root });
+  if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
   const info = JSON.parse(packed.stdout)[0];
-  const files = info.files.map((f) => f.path);
-  for (const need of ['dist/node.js', 'dist/index.js', 'dist/index.d.ts', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm', 'package.json', 'README.md']) {
-    if (!files.includes(need)) fail(`tarball lacks ${need}`);
-  }
-  const stray = files.filter((f) => /^(tests|src|bench|build|web|scripts|bindings)\//.test(f));
-  if (stray.length) fail(`tarball carries files users do not need: ${stray.join(', ')}`);
-  const app = path.join(dir, 'app');
-  capture('mkdir', ['-p', app]);
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'smoke', version: '1.0.0', type: 'module', private: true }));
-  const inst = capture('npm', ['install', '--no-audit', '--no-fund', '--offline', path.join(dir, info.filename)], { cwd: app });
-  if (inst.status !== 0) fail(inst.stderr);
-  writeFileSync(path.join(app, 'main.js'), `
-import { init, broadcastShapes, BroadcastError } from 'tensorcast';
+  tarball = path.join(work, info.filename);
+  files = info.files.map((f) => f.path);
+
+  await check('tarball contents', () => {
+    const need = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md',
+      'dist/index.js', 'dist/node.js', 'dist/inline.js', 'dist/node.cjs', 'dist/inline.cjs', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm',
+      'dist/index.d.ts', 'dist/data.d.ts', 'dist/inline.d.ts', 'dist/index.d.cts', 'dist/data.d.cts', 'dist/inline.d.cts'];
+    const missing = need.filter((f) => !files.includes(f));
+    must(missing.length === 0, `the tarball lacks ${missing.join(', ')}`);
+    const stray = files.filter((f) => /^(tests|src|bench|build|web|scripts|bindings|docs|node_modules)\//.test(f));
+    must(stray.length === 0, `the tarball carries files users do not need: ${stray.join(', ')}`);
+    must(/Apache License[\s\S]*Version 2\.0/.test(readFileSync(path.join(process.env.PACK_SMOKE_PACKAGE || root, 'LICENSE'), 'utf8')), 'LICENSE is not the Apache-2.0 text');
+    return `${files.length} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked`;
+  });
+
+  // ---- Node -----------------------------------------------------------------------------
+  const app = project(path.join(work, 'app'), { type: 'module' });
+  await check('node ESM import', () => {
+    write(path.join(app, 'main.js'), `import { init, broadcastShapes, BroadcastError, add } from 'tensorcast';
 await init();
 const s = broadcastShapes([8, 1, 6, 1], [7, 1, 5]);
 if (JSON.stringify(s) !== '[8,7,6,5]') throw new Error('wrong shape ' + JSON.stringify(s));
 try { broadcastShapes([3], [4]); throw new Error('no error'); } catch (e) { if (!(e instanceof BroadcastError) || e.code !== 'INCOMPATIBLE_DIMS') throw e; }
-console.log('pack-smoke: installed tarball imports and computes', JSON.stringify(s));
+console.log(JSON.stringify(Array.from(add({ data: Float32Array.of(1, 2), shape: [2, 1] }, { data: Float32Array.of(10, 20, 30) }).data)));
 `);
-  const r = capture('node', ['main.js'], { cwd: app });
-  process.stdout.write(r.stdout);
-  if (r.status !== 0) fail(r.stderr);
-  // A browser app bundled by Vite from the installed package: the wasm must be
-  // emitted as an asset and referenced by the bundle (new URL(..., import.meta.url)).
-  writeFileSync(path.join(app, 'index.html'), '<!doctype html><script type="module" src="./web.js"></script>');
-  writeFileSync(path.join(app, 'web.js'), `import { init, broadcastShapes, add } from 'tensorcast';
-await init();
-document.title = JSON.stringify([broadcastShapes([2, 1], [3]), Array.from(add({ data: Float32Array.of(1, 2) }, 1).data)]);
-`);
-  const { build } = await import('vite');
-  await build({
-    root: app, base: './', logLevel: 'warn', configFile: false,
-    build: { outDir: path.join(app, 'out'), emptyOutDir: true, target: 'es2022' },
+    const out = sh('node', ['main.js'], { cwd: app }).trim();
+    must(out === '[11,21,31,12,22,32]', `printed ${out}`);
   });
-  const assets = readdirSync(path.join(app, 'out', 'assets'));
-  const wasm = assets.find((f) => f.endsWith('.wasm'));
-  const js = assets.filter((f) => f.endsWith('.js'));
-  if (!wasm) fail(`the Vite build emitted no .wasm asset (${assets.join(', ')})`);
-  if (!js.some((f) => readFileSync(path.join(app, 'out', 'assets', f), 'utf8').includes(wasm))) fail(`no bundle references ${wasm}`);
-  if (js.some((f) => readFileSync(path.join(app, 'out', 'assets', f), 'utf8').includes(root))) fail('the bundle holds a path of the build machine');
-  console.log(`pack-smoke: Vite bundled the installed package: ${assets.join(', ')}`);
-  console.log(`pack-smoke: ${files.length} files, ${info.size} bytes packed`);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  await check('node ESM tensorcast/inline (initSync, no file read)', () => {
+    write(path.join(app, 'inline.js'), `import { initSync, broadcastShapes, hypot } from 'tensorcast/inline';
+initSync();
+console.log(JSON.stringify([broadcastShapes([2, 1], [3]), Array.from(hypot({ data: Float64Array.of(3, 5) }, 4).data)]));
+`);
+    // Moving the package's .wasm away proves the inline entry does not read it.
+    const wasm = path.join(app, 'node_modules', 'tensorcast', 'dist', 'tensorcast.wasm');
+    cpSync(wasm, `${wasm}.away`);
+    rmSync(wasm);
+    try {
+      const out = sh('node', ['inline.js'], { cwd: app }).trim();
+      must(out === '[[2,3],[5,6.4031242374328485]]', `printed ${out}`);
+    } finally {
+      cpSync(`${wasm}.away`, wasm);
+      rmSync(`${wasm}.away`);
+    }
+  });
+  await check('plain .cjs script: require + initSync', () => {
+    write(path.join(app, 'script.cjs'), `const tc = require('tensorcast');
+tc.initSync();
+const t = tc.tensor(Int32Array.of(1, 2, 3, 4, 5, 6), tc.broadcastShapes([2, 1], [3]));
+const r = tc.mul(t, { data: Int32Array.of(10, 20, 30) });
+const inline = require('tensorcast/inline');
+inline.initSync();
+console.log(JSON.stringify([Array.from(r.toArray()), String(t), inline.broadcastShapes([4, 1], [1, 5])]));
+t.dispose(); t.dispose();
+`);
+    const out = sh('node', ['script.cjs'], { cwd: app }).trim();
+    must(out === '[[10,40,90,40,100,180],"Tensor int32 (2,3) [1, 2, 3, 4, 5, 6]",[4,5]]', `printed ${out}`);
+  });
+
+  // ---- Jest 30, default (CommonJS) mode ---------------------------------------------------
+  await check('jest 30 default CommonJS mode: require + initSync', () => {
+    const dir = project(path.join(work, 'jest'), { scripts: { test: 'jest' } });
+    write(path.join(dir, 'broadcast.test.js'), `const { initSync, broadcastShapes, add, BroadcastError } = require('tensorcast');
+beforeAll(() => initSync());
+test('the require condition', () => {
+  expect(require.resolve('tensorcast')).toMatch(/dist[\\\\/]node\\.cjs$/);
+});
+test('shapes', () => {
+  expect(broadcastShapes([8, 1, 6, 1], [7, 1, 5])).toEqual([8, 7, 6, 5]);
+  expect(() => broadcastShapes([3], [4])).toThrow(BroadcastError);
+});
+test('data', () => {
+  expect(Array.from(add({ data: Float32Array.of(1, 2) }, 1).data)).toEqual([2, 3]);
+});
+`);
+    const r = capture('node', [bin('jest', 'bin/jest.js'), '--ci', '--rootDir', dir, '--cacheDirectory', path.join(work, 'jest-cache'), '--watchman=false'], { cwd: dir, timeout: 180_000 });
+    const tests = /Tests:\s+(.*)/.exec(r.stderr)?.[1] ?? '?';
+    must(r.status === 0, `jest exited with ${r.status}\n${r.stdout}\n${r.stderr}`);
+    must(/3 passed, 3 total/.test(tests), `jest ran: ${tests}`);
+    return `jest: ${tests}; require('tensorcast') is dist/node.cjs`;
+  });
+
+  // ---- the declarations ---------------------------------------------------------------
+  const typesDir = project(path.join(work, 'types'), { type: 'module' });
+  cpSync(path.join(root, 'tests', 'types'), typesDir, { recursive: true });
+  // Every name the runtime exports (ESM, inline, CommonJS) must be declared.
+  const names = JSON.parse(sh('node', ['-e', `(async () => {
+  const esm = Object.keys(await import('tensorcast')).sort();
+  const inline = Object.keys(await import('tensorcast/inline')).sort();
+  const cjs = Object.keys(require('tensorcast')).filter((k) => k !== '__esModule').sort();
+  console.log(JSON.stringify({ esm, inline, cjs }));
+})()`], { cwd: typesDir }));
+  await check('runtime exports: ESM, inline and CommonJS alike', () => {
+    must(JSON.stringify(names.esm) === JSON.stringify(names.cjs), `require('tensorcast') exports differ from the ESM entry: ${names.cjs.join(',')} vs ${names.esm.join(',')}`);
+    must(JSON.stringify(names.esm) === JSON.stringify(names.inline), `tensorcast/inline exports differ: ${names.inline.join(',')}`);
+    return `${names.esm.length} names`;
+  });
+  write(path.join(typesDir, 'exports.ts'), `// Generated by pack-smoke: every name the runtime exports, used once (a missing declaration fails).
+import * as esm from 'tensorcast';
+import * as inline from 'tensorcast/inline';
+export const declared = [
+${names.esm.map((n) => `  esm.${n},`).join('\n')}
+${names.inline.map((n) => `  inline.${n},`).join('\n')}
+];
+`);
+  const configs = ['bundler', 'node16', 'nodenext', 'browser'];
+  // TypeScript 7 (native) checks each setting on its own in about a second.
+  const tsc7 = bin('typescript', 'bin/tsc');
+  const v7 = sh('node', [tsc7, '--version'], { cwd: typesDir }).trim();
+  for (const cfg of configs) {
+    await check(`tsc ${cfg} (TypeScript 7)`, () => {
+      sh('node', [tsc7, '-p', `tsconfig.${cfg}.json`], { cwd: typesDir });
+      return v7;
+    });
+  }
+  // TypeScript 5 (what most projects still use) checks all four settings in one
+  // build-mode process (the libs parsed once); on a failure, each again to name it.
+  const tsc5 = bin('typescript5', 'bin/tsc');
+  const v5 = sh('node', [tsc5, '--version'], { cwd: typesDir }).trim();
+  const t5 = Date.now();
+  const all5 = capture('node', [tsc5, '-b', ...configs.map((c) => `tsconfig.${c}.json`)], { cwd: typesDir, timeout: 180_000 });
+  const took5 = secs(t5);
+  for (const cfg of configs) {
+    await check(`tsc ${cfg} (TypeScript 5)`, () => {
+      if (all5.status !== 0) sh('node', [tsc5, '-p', `tsconfig.${cfg}.json`], { cwd: typesDir });
+      return `${v5}; the four settings in one tsc -b, ${took5} s`;
+    });
+  }
+
+  // ---- browsers: bundled apps in Chromium -------------------------------------------------
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+  // The app: shapes, plain data and a resident tensor; the numbers land in document.title.
+  const EXPECT = JSON.stringify({ s: [2, 3], d: [11, 21, 31, 12, 22, 32], t: 'Tensor float32 (3,) [10, 20, 30]' });
+  const appJs = (from, initArg = '') => `import { init, broadcastShapes, add, tensor } from '${from}';
+async function main() {
+  await init(${initArg});
+  const t = tensor(Float32Array.of(10, 20, 30));
+  const d = add({ data: Float32Array.of(1, 2), shape: [2, 1] }, t).toArray();
+  document.title = JSON.stringify({ s: broadcastShapes([2, 1], [3]), d: Array.from(d), t: String(t) });
+  t.dispose();
 }
+main().catch((e) => { document.title = 'error: ' + (e && e.message); });
+`;
+  const html = (script, classic = false) => `<!doctype html><html><head><meta charset="utf-8"><title>pending</title>
+<script ${classic ? 'defer' : 'type="module"'} src="${script}"></script></head><body></body></html>`;
+
+  /** Serve `dir`, open `page` in Chromium, return { title, wasmRequests, errors }. */
+  async function run(dir, page = 'index.html') {
+    const { server, url } = await serve(dir, 0);
+    const ctx = await browser.newContext();
+    try {
+      const p = await ctx.newPage();
+      const wasmRequests = [];
+      const errors = [];
+      p.on('request', (r) => { if (/\.wasm(\?|$)/.test(r.url())) wasmRequests.push(r.url().slice(url.length - 1)); });
+      p.on('pageerror', (e) => errors.push(e.message));
+      await p.goto(url + page);
+      await p.waitForFunction(() => document.title !== 'pending', null, { timeout: 30_000 });
+      return { title: await p.title(), wasmRequests, errors };
+    } finally {
+      await ctx.close();
+      await new Promise((r) => server.close(r));
+    }
+  }
+  const wasmFiles = (dir) => readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.wasm'));
+  /** The page computed the right numbers; the inline entry fetched no .wasm. */
+  async function expectApp(dir, { inline = false, page } = {}) {
+    const r = await run(dir, page);
+    must(r.title === EXPECT, `the page says ${r.title}${r.errors.length ? `; errors: ${r.errors.join('; ')}` : ''}`);
+    if (inline) must(r.wasmRequests.length === 0, `the inline entry fetched ${r.wasmRequests.join(', ')}`);
+    return `${r.wasmRequests.length ? `fetched ${r.wasmRequests.join(', ')}` : 'no .wasm fetched'}; emitted ${wasmFiles(dir).join(', ') || 'no .wasm'}`;
+  }
+  const src = (name, text) => write(path.join(app, 'src', name), text);
+  src('default.js', appJs('tensorcast'));
+  src('inline.js', appJs('tensorcast/inline'));
+  src('wasm-url.js', appJs('tensorcast', "{ wasmUrl: '/static/engine/tensorcast.wasm' }"));
+  src('file-loader.js', `import wasmUrl from 'tensorcast/tensorcast.wasm';\n${appJs('tensorcast', '{ wasmUrl }')}`);
+  const dist = path.join(app, 'node_modules', 'tensorcast', 'dist');
+
+  // Vite: emits the .wasm as an asset by itself (new URL(..., import.meta.url)).
+  const { build: vite } = await import('vite');
+  for (const entry of ['default', 'inline']) {
+    await check(`vite ${entry === 'default' ? 'default entry' : 'tensorcast/inline'} in Chromium`, async () => {
+      const dir = path.join(work, `vite-${entry}`);
+      write(path.join(app, `vite-${entry}.html`), html(`./src/${entry}.js`));
+      await vite({
+        root: app, base: './', logLevel: 'silent', configFile: false,
+        build: { outDir: dir, emptyOutDir: true, target: 'es2022', rollupOptions: { input: path.join(app, `vite-${entry}.html`) } },
+      });
+      const js = readdirSync(path.join(dir, 'assets')).filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(dir, 'assets', f), 'utf8'));
+      must(!js.some((t) => t.includes(root) || t.includes(app)), 'the bundle holds a path of the build machine');
+      if (entry === 'default') must(wasmFiles(dir).length > 0, 'Vite emitted no .wasm asset');
+      return expectApp(dir, { inline: entry === 'inline', page: `vite-${entry}.html` });
+    });
+  }
+
+  // webpack 5: emits the .wasm as an asset by itself (new URL(..., import.meta.url)).
+  const webpack = (await import('webpack')).default;
+  for (const entry of ['default', 'inline']) {
+    await check(`webpack ${entry === 'default' ? 'default entry' : 'tensorcast/inline'} in Chromium`, async () => {
+      const dir = path.join(work, `webpack-${entry}`);
+      const stats = await new Promise((resolve, reject) => webpack({
+        mode: 'production', context: app, entry: `./src/${entry}.js`, target: 'web', devtool: false,
+        output: { path: dir, filename: 'main.js', clean: true },
+        performance: { hints: false }, infrastructureLogging: { level: 'error' },
+      }, (err, s) => (err ? reject(err) : resolve(s))));
+      must(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
+      write(path.join(dir, 'index.html'), html('main.js', true));
+      if (entry === 'default') must(wasmFiles(dir).length > 0, 'webpack emitted no .wasm asset');
+      return expectApp(dir, { inline: entry === 'inline' });
+    });
+  }
+
+  // esbuild: emits no .wasm. Recipes: copy it beside the bundle, or import it with the file loader.
+  const esbuild = await import('esbuild');
+  const esb = (entry, dir, extra = {}) => esbuild.build({
+    entryPoints: [path.join(app, 'src', `${entry}.js`)], absWorkingDir: app, bundle: true, format: 'esm', platform: 'browser',
+    target: 'es2022', minify: true, outfile: path.join(dir, 'app.js'), logLevel: 'silent', ...extra,
+  });
+  await check('esbuild default entry + tensorcast.wasm copied beside the bundle, in Chromium', async () => {
+    const dir = path.join(work, 'esbuild-default');
+    await esb('default', dir);
+    cpSync(path.join(dist, 'tensorcast.wasm'), path.join(dir, 'tensorcast.wasm'));
+    write(path.join(dir, 'index.html'), html('app.js'));
+    return expectApp(dir);
+  });
+  await check("esbuild default entry + init({ wasmUrl }) from --loader:.wasm=file, in Chromium", async () => {
+    const dir = path.join(work, 'esbuild-file-loader');
+    await esb('file-loader', dir, { loader: { '.wasm': 'file' }, assetNames: 'assets/[name]-[hash]' });
+    write(path.join(dir, 'index.html'), html('app.js'));
+    must(wasmFiles(dir).length === 1, `esbuild emitted ${wasmFiles(dir).join(', ') || 'no .wasm'}`);
+    return expectApp(dir);
+  });
+  await check('esbuild tensorcast/inline (no recipe) in Chromium', async () => {
+    const dir = path.join(work, 'esbuild-inline');
+    await esb('inline', dir);
+    write(path.join(dir, 'index.html'), html('app.js'));
+    must(wasmFiles(dir).length === 0, 'unexpected .wasm in the output');
+    return expectApp(dir, { inline: true });
+  });
+  await check('esbuild default entry without the recipe: a load error naming the URL, the status and the fix', async () => {
+    const dir = path.join(work, 'esbuild-no-recipe');
+    await esb('default', dir);
+    write(path.join(dir, 'index.html'), html('app.js'));
+    const r = await run(dir);
+    must(/^error: /.test(r.title), `expected a load error, the page says ${r.title}`);
+    for (const want of ['tensorcast.wasm', '404', 'wasmUrl', 'tensorcast/inline']) must(r.title.includes(want), `the load error does not mention ${want}: ${r.title}`);
+    must(!/Aborted\(|ASSERTIONS/.test(r.title), `Emscripten's abort text reached the user: ${r.title}`);
+    return r.title.slice(7, 140) + '…';
+  });
+
+  // CommonJS bundled for the browser: `require` outside Node resolves to the inline build.
+  await check("esbuild CommonJS app for the browser: require('tensorcast') + initSync(), in Chromium", async () => {
+    const dir = path.join(work, 'esbuild-cjs-browser');
+    src('cjs-browser.cjs', `const { initSync, broadcastShapes, add, tensor } = require('tensorcast');
+initSync();
+const t = tensor(Float32Array.of(10, 20, 30));
+const d = add({ data: Float32Array.of(1, 2), shape: [2, 1] }, t).toArray();
+document.title = JSON.stringify({ s: broadcastShapes([2, 1], [3]), d: Array.from(d), t: String(t) });
+`);
+    await esbuild.build({
+      entryPoints: [path.join(app, 'src', 'cjs-browser.cjs')], absWorkingDir: app, bundle: true, format: 'iife', platform: 'browser',
+      target: 'es2022', minify: true, outfile: path.join(dir, 'app.js'), logLevel: 'silent',
+    });
+    write(path.join(dir, 'index.html'), html('app.js', true));
+    must(wasmFiles(dir).length === 0, 'unexpected .wasm in the output');
+    return expectApp(dir, { inline: true });
+  });
+
+  // Rollup + @rollup/plugin-node-resolve: emits no .wasm. Recipe: init({ wasmUrl }) where it is served.
+  const { rollup } = await import('rollup');
+  const { nodeResolve } = await import('@rollup/plugin-node-resolve');
+  const roll = async (entry, dir) => {
+    const bundle = await rollup({ input: path.join(app, 'src', `${entry}.js`), plugins: [nodeResolve({ browser: true })], logLevel: 'silent' });
+    await bundle.write({ dir, format: 'es', entryFileNames: 'app.js' });
+    await bundle.close();
+  };
+  await check('rollup default entry + init({ wasmUrl }), in Chromium', async () => {
+    const dir = path.join(work, 'rollup-wasm-url');
+    await roll('wasm-url', dir);
+    cpSync(path.join(dist, 'tensorcast.wasm'), path.join(dir, 'static', 'engine', 'tensorcast.wasm'));
+    write(path.join(dir, 'index.html'), html('app.js'));
+    return expectApp(dir);
+  });
+  await check('rollup tensorcast/inline (no recipe) in Chromium', async () => {
+    const dir = path.join(work, 'rollup-inline');
+    await roll('inline', dir);
+    write(path.join(dir, 'index.html'), html('app.js'));
+    must(wasmFiles(dir).length === 0, 'unexpected .wasm in the output');
+    return expectApp(dir, { inline: true });
+  });
+} catch (e) {
+  // A failure outside any check (npm pack, an install, launching Chromium) fails the run.
+  results.push({ name: 'setup', ok: false });
+  console.log(`pack-smoke: FAIL setup\n${String(e?.stack ?? e)}`);
+} finally {
+  if (browser) await browser.close().catch(() => {});
+  if (!process.env.PACK_SMOKE_KEEP) rmSync(work, { recursive: true, force: true });
+  else console.log(`pack-smoke: kept ${work}`);
+}
+
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`pack-smoke: took ${secs(t0)} s`);
+console.log(`pack-smoke: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -5,7 +5,7 @@
 // operand (Tensor<D>) gives a Tensor<D>, and operands of different dtypes do
 // not compile. They need lib es2020 (BigInt64Array) or later, and nothing from
 // @types/node or lib esnext.
-import type { Shape, NamedBroadcastOptions, Label } from './index.js';
+import type { Shape, NamedBroadcastOptions, Label, BroadcastToOptions } from './index.js';
 
 /** Each dtype and its typed array: every JS typed array is a dtype. */
 export interface DTypeArrays {
@@ -164,12 +164,13 @@ export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = 
   <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: ElementwiseOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
   /** A resident second operand: a resident result. */
   <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: ElementwiseOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
-  /** Plain operands written into a resident `out`: that tensor. */
-  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
+  /** A scalar first and plain data second: into a resident `out`, that tensor; else plain data. */
   <A extends ArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
-  /** Plain operands: plain data of their dtype (Uint8Array for comparisons and logical ops). */
-  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): TensorData<ArrayOf<Result<DTypeOf<A>, Bool>>>;
   <A extends ArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): TensorData<ArrayOf<Result<DTypeOf<A>, Bool>>>;
+  /** Plain data first, written into a resident `out`: that tensor. */
+  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
+  /** Plain operands: plain data of their dtype (Uint8Array for comparisons and logical ops). Last, so a mismatch is reported against it. */
+  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): TensorData<ArrayOf<Result<DTypeOf<A>, Bool>>>;
 }
 
 /** Element-wise ops giving uint8 0/1. Truthiness is `!= 0` (NaN is true, as in NumPy). */
@@ -244,6 +245,74 @@ export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorL
 export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
 export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
+
+// ---- the backward direction: reductionAxes, unbroadcast, reductions, broadcastArrays ----
+
+/**
+ * The output axes, ascending, over which a gradient of shape `outShape` (what
+ * broadcasting `inShape` with `options`, as {@link broadcastToShape} takes them,
+ * produced) is summed to come back to `inShape`. Partial shapes: an axis that
+ * may or may not be summed is refused (INCOMPATIBLE_DIMS, the axis named).
+ * @example reductionAxes([3, 1], [2, 3, 5]) // [0, 2]
+ */
+export declare function reductionAxes(inShape: Shape, outShape: Shape, options?: BroadcastToOptions): number[];
+
+/** Options of {@link unbroadcast}: the forward broadcast's mode, and the result's dtype. */
+export interface UnbroadcastOptions<R extends DType = DType> extends BroadcastToOptions {
+  /** Accumulate (and return) in this dtype; default the gradient's. */
+  dtype?: R;
+  /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
+  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>>;
+}
+
+/**
+ * `grad` summed over {@link reductionAxes}(inShape, grad.shape, options) and
+ * given exactly `inShape` (its 1s kept): the gradient of a broadcast operand.
+ * Same result forms as the other data calls.
+ * @example unbroadcast(grad, [1, 64, 1, 1]) // an NCHW gradient summed to a per-channel bias
+ */
+export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: Shape, options?: UnbroadcastOptions<R>): Tensor<R>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: Shape, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: Shape, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+
+/** Options of the reductions. */
+export interface ReduceOptions<R extends DType = DType> {
+  /** An axis or a list of axes (negative count from the end); default all. Duplicates and out-of-range axes are refused (INVALID_AXIS). */
+  axes?: number | readonly number[];
+  /** Keep the reduced axes as 1s. */
+  keepdims?: boolean;
+  /** Accumulate (and return) in this dtype, e.g. int8 data summed as int32. */
+  dtype?: R;
+  /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
+  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>>;
+}
+
+/** The dtype a reduction gives without `dtype`: the input's, or float64 for the mean of integers (NumPy). */
+export type ReducedDType<D extends DType, Mean extends boolean = false> = Mean extends true ? (D extends FloatDType ? D : 'float64') : D;
+
+/** A reduction over axes: a resident input gives a Tensor, plain data gives plain data. */
+export interface Reduction<Mean extends boolean = false> {
+  <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options?: ReduceOptions<R>): Tensor<R>;
+  <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
+  <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+}
+
+/** Sum over `axes` (default all); integers wrap in their dtype unless `dtype` says otherwise; floats are summed pairwise. Zero elements sum to 0. */
+export declare const sum: Reduction;
+/** Product over `axes`. Zero elements give 1. */
+export declare const prod: Reduction;
+/** Minimum over `axes` (NaN propagates; over zero elements: a BroadcastError). */
+export declare const min: Reduction;
+/** Maximum over `axes` (NaN propagates; over zero elements: a BroadcastError). */
+export declare const max: Reduction;
+/** Mean over `axes`; of integers it is float64 (NumPy). */
+export declare const mean: Reduction<true>;
+
+/** What {@link broadcastArrays} gives for each operand: a Tensor for a resident one, else plain data. */
+export type Broadcasted<T> = T extends Tensor<infer D> ? Tensor<D> : T extends { data: infer A extends TypedArray } ? TensorData<ArrayOf<DTypeOf<A>>> : never;
+
+/** Every operand materialised to the common NumPy shape (numpy.broadcast_arrays), in the order given. */
+export declare function broadcastArrays<T extends readonly (TensorLike | Tensor)[]>(...xs: T): { -readonly [K in keyof T]: Broadcasted<T[K]> };
 
 /** The kernel registry of this build. */
 export declare function kernels(): { index: number; name: string; dtype: DType; op: string; form: 'vv' | 'vs' | 'sv'; simd: boolean }[];

@@ -1,0 +1,245 @@
+// Type probe: compiled with `tsc --noEmit` against the packed tarball,
+// installed into a temp project, under each tsconfig.*.json beside this file
+// (scripts/pack-smoke.mjs). Every `@ts-expect-error` line must not compile.
+import {
+  init, initSync, isReady, add, sub, mul, div, mod, floorDiv, atan2, hypot, less, equal, logicalAnd, bitwiseAnd, where,
+  broadcastTo, broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape, tensor, explain,
+  formatShape, formatDim, BroadcastError, ErrorCode, UNKNOWN_RANK, MAX_RANK, DTYPES, memory, releaseScratch, kernels, contract, Tensor,
+  reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays,
+} from 'tensorcast';
+import type { TensorData, TensorLike, DType, Shape, TypedArray, Operand, ElementwiseOp, Explanation } from 'tensorcast';
+
+// Exact-type assertion: Equal<X, Y> is true only when X and Y are the same type.
+type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
+function expectType<T>(_: T): void {}
+function same<X, Y>(_: Equal<X, Y>): void {}
+
+export async function loading(bytes: Uint8Array, buf: ArrayBuffer): Promise<void> {
+  await init();
+  await init({ wasmUrl: '/assets/tensorcast.wasm' });
+  await init({ wasmBinary: bytes });
+  initSync();
+  initSync({ wasmBinary: buf });
+  initSync({ wasmBinary: new DataView(buf) });
+  const ready: boolean = isReady();
+  // @ts-expect-error initSync takes no URL: it cannot fetch
+  initSync({ wasmUrl: '/x.wasm' });
+  // @ts-expect-error wasmBinary is bytes, not a string
+  await init({ wasmBinary: 'tensorcast.wasm' });
+  void ready;
+}
+
+export function plainData(): void {
+  const a = { data: new Float32Array(6), shape: [2, 3] };
+  const b = { data: Float32Array.of(1, 2, 3) };
+  const r = add(a, b);
+  const d: Float32Array = r.data; // `add(a, b).data` compiles: a plain operand gives plain data
+  same<typeof r.dtype, 'float32'>(true);
+  const shape: number[] = r.shape;
+  expectType<TensorData<Float32Array>>(add(a, 2));
+  expectType<TensorData<Float32Array>>(mul(2, a));
+  expectType<Float64Array>(sub({ data: new Float64Array(2) }, { data: new Float64Array(1) }).data);
+  expectType<Int32Array>(floorDiv({ data: Int32Array.of(7, -7) }, 2).data);
+  expectType<Int32Array>(mod({ data: Int32Array.of(7, -7) }, { data: Int32Array.of(-2) }).data);
+  expectType<BigInt64Array>(div({ data: BigInt64Array.of(7n) }, 2n).data);
+  expectType<Uint8ClampedArray>(add({ data: new Uint8ClampedArray(2) }, 300).data);
+  expectType<Float32Array>(atan2({ data: Float32Array.of(1) }, { data: Float32Array.of(1) }).data);
+  expectType<Float64Array>(hypot({ data: Float64Array.of(3) }, 4).data);
+  // Comparisons and logical ops give Uint8Array.
+  const c = less(a, b);
+  same<typeof c.data, Uint8Array>(true);
+  same<typeof c.dtype, 'uint8'>(true);
+  expectType<Uint8Array>(equal({ data: new Int16Array(2) }, 0).data);
+  expectType<Uint8Array>(logicalAnd({ data: new Float64Array(2) }, { data: new Float64Array(2) }).data);
+  expectType<Int8Array>(bitwiseAnd({ data: Int8Array.of(3) }, 1).data);
+  // out: a typed array of the result's dtype.
+  add(a, b, { out: new Float32Array(6) });
+  less(a, b, { out: new Uint8Array(6) });
+  // @ts-expect-error out of the wrong dtype
+  add(a, b, { out: new Float64Array(6) });
+  // @ts-expect-error a comparison writes uint8, not float32
+  less(a, b, { out: new Float32Array(6) });
+  // @ts-expect-error float32 + int32: operands share a dtype
+  add(a, { data: new Int32Array(3) });
+  // @ts-expect-error float64 * float32
+  mul({ data: new Float64Array(3) }, a);
+  // @ts-expect-error a bigint scalar for float data
+  add(a, 1n);
+  // @ts-expect-error atan2 takes float data only
+  atan2({ data: Int32Array.of(1) }, { data: Int32Array.of(1) });
+  // @ts-expect-error hypot takes float data only
+  hypot({ data: new Uint8Array(1) }, 4);
+  // @ts-expect-error bitwise ops take integer data only
+  bitwiseAnd({ data: new Float32Array(1) }, 1);
+  // @ts-expect-error plain data has no dispose(): only resident tensors do
+  add(a, b).dispose();
+  // @ts-expect-error a bare typed array is not an operand: pass { data, shape }
+  add(new Float32Array(2), 1);
+  void d; void shape;
+}
+
+export function resident(): void {
+  const t = tensor(new Float32Array(6), [2, 3]);
+  same<typeof t, Tensor<'float32'>>(true);
+  same<typeof t.dtype, 'float32'>(true);
+  const arr: Float32Array = t.toArray();
+  same<ReturnType<typeof t.toArray>, Float32Array>(true);
+  const u = add(t, t);
+  u.dispose(); // `add(t, t).dispose()` compiles
+  u.dispose(); // a second dispose is a no-op
+  expectType<Tensor<'float32'>>(add(t, 1));
+  expectType<Tensor<'float32'>>(add(1, t));
+  expectType<Tensor<'float32'>>(add(t, { data: new Float32Array(3) }));
+  expectType<Tensor<'float32'>>(add({ data: new Float32Array(3) }, t));
+  expectType<Tensor<'uint8'>>(greaterEq(t));
+  expectType<Tensor<'float32'>>(add({ data: new Float32Array(3) }, 1, { out: t }));
+  expectType<Tensor<'float32'>>(broadcastTo(t, [4, 2, 3]));
+  expectType<TensorData<Float32Array>>(broadcastTo({ data: new Float32Array(3) }, [2, 3]));
+  expectType<Tensor<'float32'>>(broadcastTo({ data: new Float32Array(3) }, [2, 3], { out: t }));
+  const i = tensor(Int32Array.of(1, 2, 3));
+  same<typeof i.dtype, 'int32'>(true);
+  expectType<Int32Array>(i.toArray());
+  const big = tensor(BigUint64Array.of(1n));
+  expectType<BigUint64Array>(big.toArray());
+  expectType<Tensor<'biguint64'>>(add(big, 2n));
+  expectType<string>(String(t));
+  expectType<string>(t.toString());
+  expectType<{ dtype: 'float32'; shape: number[]; dims?: (string | number)[]; disposed: boolean }>(t.toJSON());
+  // @ts-expect-error float32 tensor + int32 tensor
+  add(t, i);
+  // @ts-expect-error float32 tensor + int32 data
+  sub(t, { data: new Int32Array(3) });
+  // @ts-expect-error int32 data + float32 tensor
+  mul({ data: new Int32Array(3) }, t);
+  // @ts-expect-error out tensor of another dtype
+  add(t, 1, { out: i });
+  // @ts-expect-error broadcastTo into an out tensor of another dtype
+  broadcastTo(t, [2, 3], { out: i });
+  // @ts-expect-error where into an out tensor of another dtype
+  where({ data: Uint8Array.of(1) }, t, 0, { out: i });
+  // @ts-expect-error hypot on an int32 tensor
+  hypot(i, i);
+  // @ts-expect-error a Tensor cannot be made with new: use tensor(data, shape)
+  new Tensor();
+  expectType<boolean>(t instanceof Tensor);
+  // @ts-expect-error the handle is not public
+  t._handle;
+  // A tensor of unknown dtype still works, with an unknown-dtype result.
+  const any: Tensor = t;
+  expectType<Tensor>(add(any, 1));
+  expectType<DType>(any.dtype);
+  expectType<TypedArray>(any.toArray());
+  void arr;
+}
+
+function greaterEq(t: Tensor<'float32'>): Tensor<'uint8'> {
+  return less(t, 0);
+}
+
+export function whereOps(): void {
+  const cond = { data: Uint8Array.of(1, 0, 1) };
+  expectType<Float32Array>(where(cond, { data: new Float32Array(3) }, 0).data);
+  expectType<Int32Array>(where(cond, 1, { data: new Int32Array(1) }).data);
+  const t = tensor(new Float64Array(3));
+  expectType<Tensor<'float64'>>(where(cond, t, 0));
+  expectType<Tensor<'float64'>>(where(tensor(Uint8Array.of(1)), { data: new Float64Array(3) }, 0));
+  // @ts-expect-error a and b share a dtype
+  where(cond, { data: new Float32Array(3) }, { data: new Float64Array(3) });
+  // @ts-expect-error a and b share a dtype (resident)
+  where(cond, t, { data: new Float32Array(3) });
+}
+
+export function shapes(dyn: Shape): void {
+  const s = broadcastShapes([2, 1], [3]);
+  same<typeof s, number[]>(true);
+  tensor(new Float32Array(6), s); // static shapes out are accepted by tensor(data, s)
+  tensor(new Float32Array(6), broadcastToShape([3, 1], [-1, 2]));
+  tensor(new Float32Array(6), autoBroadcastShape([2, 3], [3]));
+  const p = broadcastShapes([2, '?'], [3, 1]);
+  // @ts-expect-error a partial shape's result is not a static shape
+  tensor(new Float32Array(6), p);
+  // @ts-expect-error neither is a shape of unknown rank
+  tensor(new Float32Array(6), broadcastShapes(dyn, [1]));
+  const ro: readonly number[] = [4, 1];
+  expectType<number[]>(broadcastShapes(ro, [3]));
+  expectType<number[]>(broadcastShapes());
+  const n = namedBroadcastShape({ dims: ['x'], shape: [2] }, { dims: ['y'], coords: { y: ['a', 'b'] } });
+  expectType<number[]>(n.shape);
+  expectType<string>(formatShape([2, '?', '2..5']));
+  expectType<string>(formatShape(UNKNOWN_RANK));
+  expectType<string>(formatDim('6..'));
+  expectType<32>(MAX_RANK);
+  expectType<readonly DType[]>(DTYPES);
+  // @ts-expect-error a dim is a number or a string
+  broadcastShapes([true]);
+}
+
+export function errorsAndPlans(): void {
+  try {
+    broadcastShapes([3], [4]);
+  } catch (e) {
+    if (e instanceof BroadcastError) {
+      expectType<'BroadcastError'>(e.name);
+      expectType<ErrorCode>(e.code);
+      expectType<number[] | null>(e.clashes);
+      expectType<number | null>(e.axis);
+      const j = e.toJSON();
+      expectType<number[] | null>(j.clashes);
+      if (e.code === ErrorCode.INCOMPATIBLE_DIMS) void 0;
+      // @ts-expect-error not a code
+      if (e.code === 'NOPE') void 0;
+    }
+  }
+  const x: Explanation = explain({ rule: 'pdpd', shapes: [[2, 3, 4, 5], [3, 1]], axis: 1 });
+  expectType<number | null>(x.size);
+  expectType<string | undefined>(x.sizeText);
+  // @ts-expect-error no such rule
+  explain({ rule: 'numpyy', shapes: [] });
+  const m = memory();
+  expectType<number>(m.liveTensors);
+  releaseScratch();
+  expectType<string>(kernels()[0].name);
+  expectType<DType>(contract().dtypes[0].name);
+}
+
+// The generic surface stays usable for code that does not know its dtype.
+export function generic(op: ElementwiseOp, x: TensorLike, y: Operand): void {
+  const r = op(x, 1);
+  expectType<TypedArray>(r.data);
+  void y;
+}
+
+export function backward(): void {
+  expectType<number[]>(reductionAxes([3, 1], [2, 3, 5]));
+  expectType<number[]>(reductionAxes([16], [1, 16, 50, 50], { mode: 'explicit', axesMapping: [1] }));
+  const g = { data: new Float32Array(30), shape: [2, 3, 5] };
+  expectType<TensorData<Float32Array>>(unbroadcast(g, [3, 1]));
+  expectType<TensorData<Float64Array>>(unbroadcast(g, [3, 1], { dtype: 'float64' }));
+  const tg = tensor(new Float32Array(30), [2, 3, 5]);
+  expectType<Tensor<'float32'>>(unbroadcast(tg, [1, 3, 1]));
+  expectType<Tensor<'float32'>>(unbroadcast(g, [3, 1], { out: tensor(new Float32Array(3), [3, 1]) }));
+  // Reductions: the input's dtype, `dtype` to accumulate in another, mean of integers in float64.
+  const i8 = { data: Int8Array.of(1, 2, 4), shape: [3] };
+  expectType<TensorData<Int8Array>>(sum(i8));
+  expectType<TensorData<Int32Array>>(sum(i8, { dtype: 'int32' }));
+  expectType<TensorData<Float64Array>>(mean(i8));
+  expectType<TensorData<Float32Array>>(mean(g, { axes: [0, -1], keepdims: true }));
+  expectType<TensorData<Float32Array>>(max(g, { axes: 1 }));
+  expectType<Tensor<'float32'>>(min(tg));
+  expectType<Tensor<'float64'>>(prod(tg, { dtype: 'float64' }));
+  expectType<Tensor<'float64'>>(mean(tensor(new Int32Array(4))));
+  sum(g, { out: new Float32Array(1) });
+  // @ts-expect-error out of the wrong dtype (the result is float32)
+  sum(g, { out: new Float64Array(1) });
+  // @ts-expect-error out tensor of the wrong dtype
+  sum(tg, { out: tensor(new Int32Array(1)) });
+  // @ts-expect-error not a dtype
+  sum(g, { dtype: 'float16' });
+  // @ts-expect-error axes are numbers
+  sum(g, { axes: ['0'] });
+  const [ba, bb] = broadcastArrays({ data: new Float32Array(2), shape: [2, 1] }, tg);
+  expectType<TensorData<Float32Array>>(ba);
+  expectType<Tensor<'float32'>>(bb);
+  // @ts-expect-error a scalar is not an operand of broadcastArrays
+  broadcastArrays(1);
+}
