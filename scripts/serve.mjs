@@ -1,6 +1,9 @@
 // A tiny static file server for the built explorer (node:http, no
 // dependencies). Binds 127.0.0.1 only, serves .wasm as application/wasm (so
 // WebAssembly.instantiateStreaming works) and never leaves its directory.
+// An HTML page's own Content-Security-Policy (its <meta http-equiv>) is also
+// sent as a response header, with `frame-ancestors 'none'` added: a <meta>
+// policy cannot set frame-ancestors, so only the header stops framing.
 //
 //   import { serve } from './serve.mjs';
 //   const { server, url } = await serve('build/web', 0);   // 0: a free port
@@ -8,7 +11,7 @@
 //   node scripts/serve.mjs [dir] [port]
 import http from 'node:http';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { stat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +28,26 @@ export const MIME = {
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/** What every response may not be framed by (and what a page's header adds to its meta policy). */
+export const FRAME_ANCESTORS = "frame-ancestors 'none'";
+
+/**
+ * The Content-Security-Policy of an HTML document: its <meta http-equiv> policy
+ * (the first one) with frame-ancestors 'none' added; frame-ancestors alone
+ * when the page has none.
+ */
+export function pageCsp(html) {
+  let meta = null;
+  for (const tag of html.match(/<meta\b[^>]*>/gi) ?? []) {
+    if (!/http-equiv\s*=\s*["']?content-security-policy["']?/i.test(tag)) continue;
+    const m = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag);
+    if (m) { meta = (m[1] ?? m[2]).trim(); break; }
+  }
+  if (!meta) return FRAME_ANCESTORS;
+  const directives = meta.split(';').map((d) => d.trim()).filter((d) => d && !/^frame-ancestors\b/i.test(d));
+  return [...directives, FRAME_ANCESTORS].join('; ');
+}
 
 /** Resolve a URL path inside `root`, or null if it would leave it. */
 export function resolveInside(root, urlPath) {
@@ -48,7 +71,7 @@ export function serve(dir, port = 8080) {
   const root = path.resolve(dir);
   const server = http.createServer(async (req, res) => {
     const send = (code, text) => {
-      res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+      res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-security-policy': FRAME_ANCESTORS });
       res.end(text);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
@@ -60,13 +83,24 @@ export function serve(dir, port = 8080) {
         file = path.join(file, 'index.html');
         st = await stat(file);
       }
-      const type = MIME[path.extname(file).toLowerCase()] || 'application/octet-stream';
-      res.writeHead(200, {
+      const ext = path.extname(file).toLowerCase();
+      const type = MIME[ext] || 'application/octet-stream';
+      const headers = {
         'content-type': type,
         'content-length': st.size,
         'cache-control': 'no-cache',
         'x-content-type-options': 'nosniff',
-      });
+        'content-security-policy': FRAME_ANCESTORS,
+        'x-frame-options': 'DENY', // for browsers without frame-ancestors
+      };
+      if (ext === '.html') {
+        const html = await readFile(file);
+        headers['content-security-policy'] = pageCsp(html.toString('utf8'));
+        headers['content-length'] = html.length;
+        res.writeHead(200, headers);
+        return res.end(req.method === 'HEAD' ? undefined : html);
+      }
+      res.writeHead(200, headers);
       if (req.method === 'HEAD') return res.end();
       createReadStream(file).on('error', () => res.destroy()).pipe(res);
     } catch {

@@ -6,6 +6,12 @@
 // library's explain(). Suggestions are candidates that are only kept after the
 // library accepted them (see `suggest`, which is handed the library).
 // No DOM, no globals: everything is unit-tested under Vitest in Node.
+//
+// Shapes are printed and dtypes listed by the library itself (its
+// formatShape/formatDim and DTYPES, filled by init()), never by a copy here.
+import { formatShape, formatDim, DTYPES, contract } from 'tensorcast';
+
+export { formatShape, formatDim };
 
 export const OPERAND_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export const MAX_OPERANDS = 8;
@@ -30,7 +36,25 @@ export const RULES = [
 ];
 const RULE_VALUES = new Set(RULES.map((r) => r.value));
 export const SHAPINGS = ['intersection', 'exact', 'union'];
-export const DTYPES = { float64: 8, float32: 4, float16: 2, int64: 8, int32: 4, int8: 1, bool: 1 };
+
+/**
+ * The library's dtypes with their element size and typed-array name, in the
+ * engine's order: [{ name, size, array }]. Empty before init().
+ */
+let dtypeCache = { from: null, list: [] };
+export function dtypeList() {
+  if (!DTYPES.length) return [];
+  if (dtypeCache.from !== DTYPES) { // DTYPES is replaced (not mutated) when init() fills it
+    const info = new Map(contract().dtypes.map((d) => [d.name, d]));
+    dtypeCache = { from: DTYPES, list: DTYPES.map((name) => ({ name, size: info.get(name)?.size ?? null, array: info.get(name)?.array ?? null })) };
+  }
+  return dtypeCache.list;
+}
+
+/** Bytes per element of a dtype the library knows, else null. */
+export function itemSize(dtype) {
+  return dtypeList().find((d) => d.name === dtype)?.size ?? null;
+}
 
 export function isBroadcastTo(rule) {
   return rule.startsWith('to-');
@@ -162,17 +186,6 @@ export function parseDimNames(text) {
 
 // ---- formatting --------------------------------------------------------------
 
-export function formatDim(d) {
-  return String(d);
-}
-
-/** `[8, 7, 6, 5]`, `[]` for a scalar, `[...]` for an unknown rank. */
-export function formatShape(shape) {
-  if (shape === UNKNOWN_RANK) return '[...]';
-  if (!Array.isArray(shape)) return String(shape);
-  return `[${shape.map(formatDim).join(', ')}]`;
-}
-
 /** The text a shape input shows for a shape: `8, 1, 6, 1`; `()` for a scalar. */
 export function shapeToText(shape) {
   if (shape === UNKNOWN_RANK) return '[...]';
@@ -180,26 +193,67 @@ export function shapeToText(shape) {
   return shape.map(formatDim).join(', ');
 }
 
-/** 1234567 -> "1,234,567"; huge or inexact counts in exponent form. */
+/** A list of numbers (strides, a mapping) as `[24, 0, 4]`. */
+export function formatList(list) {
+  return `[${list.map(String).join(', ')}]`;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An exact count as a Number when it is a safe integer, else as a BigInt. */
+function exact(b) {
+  return b <= MAX_SAFE && b >= -MAX_SAFE ? Number(b) : b;
+}
+
+/** Digits in groups of three: "1234567" -> "1,234,567" (exact, never rounded). */
+function groupDigits(text) {
+  return text.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * 1234567 -> "1,234,567". BigInts and decimal strings (explain's `sizeText`)
+ * print exactly, whatever their size; only a Number that is not a safe
+ * integer (an approximate ratio) uses exponent form.
+ */
 export function formatCount(n) {
-  if (n === null || n === undefined || Number.isNaN(n)) return '?';
+  if (typeof n === 'bigint') return groupDigits(n.toString());
+  if (typeof n === 'string' && /^\d+$/.test(n)) return groupDigits(n);
+  if (n === null || n === undefined || Number.isNaN(n) || typeof n !== 'number') return '?';
   if (!Number.isFinite(n)) return '∞';
+  if (Number.isSafeInteger(n)) return groupDigits(String(n));
   if (n > Number.MAX_SAFE_INTEGER) return n.toExponential(2).replace('e+', 'e');
   return Math.round(n).toLocaleString('en-US');
 }
 
-/** Bytes in B / KiB / MiB / GiB / TiB (and exponent form beyond). */
+/**
+ * The exact element count of a plan: explain's `size` when it is a safe
+ * integer, else its `sizeText` as a BigInt; null when there is none (dynamic).
+ */
+export function planSize(plan) {
+  if (!plan) return null;
+  if (typeof plan.size === 'number') return plan.size;
+  if (typeof plan.sizeText === 'string' && /^\d+$/.test(plan.sizeText)) return exact(BigInt(plan.sizeText));
+  return null;
+}
+
+/** Bytes in B / KiB / MiB / GiB / TiB / PiB; past 2^53 bytes, the exact count in B. */
 export function formatBytes(n) {
+  if (typeof n === 'bigint') {
+    if (n > MAX_SAFE) return `${groupDigits(n.toString())} B`;
+    n = Number(n);
+  }
   if (n === null || n === undefined || Number.isNaN(n)) return '?';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
   let v = n;
   let u = 0;
   while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
-  if (v >= 1024) return `${n.toExponential(2).replace('e+', 'e')} B`;
   return u === 0 ? `${formatCount(v)} B` : `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ${units[u]}`;
 }
 
 // ---- state and URL -------------------------------------------------------------
+
+/** The "Copy as code" tabs, in order; the first is the default. */
+export const CODE_TABS = ['tensorcast', 'numpy', 'torch', 'openvino'];
 
 /**
  * The page state. Shapes, names and the mapping are kept as the text the
@@ -214,6 +268,33 @@ export function defaultState() {
     mapping: '',
     shaping: 'intersection',
     dtype: 'float32',
+    code: CODE_TABS[0],
+  };
+}
+
+/**
+ * The state as the screen shows it: only what the rule uses. A rule with two
+ * operands keeps two shapes; names and shaping belong to named dims, the axis
+ * to the pdpd rules, the mapping to explicit mode. Switching rule goes through
+ * here, so nothing the new rule does not show lingers (in the page or the URL).
+ */
+export function canonicalState(state) {
+  const d = defaultState();
+  const rule = RULE_VALUES.has(state.rule) ? state.rule : d.rule;
+  let shapes = [...state.shapes];
+  if (operandArity(rule) !== null) shapes = shapes.slice(0, operandArity(rule));
+  while (shapes.length < 2) shapes.push('1');
+  shapes = shapes.slice(0, MAX_OPERANDS);
+  const names = rule === 'named' ? shapes.map((_, i) => state.names[i] ?? '') : shapes.map(() => '');
+  return {
+    rule,
+    shapes,
+    names,
+    axis: usesAxis(rule) ? state.axis : d.axis,
+    mapping: rule === 'to-explicit' ? state.mapping : d.mapping,
+    shaping: rule === 'named' ? state.shaping : d.shaping,
+    dtype: state.dtype,
+    code: CODE_TABS.includes(state.code) ? state.code : d.code,
   };
 }
 
@@ -223,22 +304,29 @@ function enc(v) {
     .replace(/%7B/gi, '{').replace(/%7D/gi, '}').replace(/%3F/gi, '?');
 }
 
-/** State -> query string (without "?"). Defaults are left out. */
+/**
+ * State -> query string (without "?"): the canonical state only, defaults
+ * left out, so no parameter of another rule survives a switch.
+ */
 export function stateToQuery(state) {
+  const s = canonicalState(state);
   const d = defaultState();
-  const parts = [`rule=${enc(state.rule)}`];
-  for (const s of state.shapes) parts.push(`s=${enc(s)}`);
-  if (state.rule === 'named' || state.names.some((n) => n !== '')) {
-    for (const n of state.names) parts.push(`n=${enc(n)}`);
-  }
-  if (state.axis !== d.axis) parts.push(`axis=${state.axis}`);
-  if (state.mapping !== '') parts.push(`map=${enc(state.mapping)}`);
-  if (state.shaping !== d.shaping) parts.push(`shaping=${enc(state.shaping)}`);
-  if (state.dtype !== d.dtype) parts.push(`dtype=${enc(state.dtype)}`);
+  const parts = [`rule=${enc(s.rule)}`];
+  for (const x of s.shapes) parts.push(`s=${enc(x)}`);
+  if (s.rule === 'named') for (const n of s.names) parts.push(`n=${enc(n)}`);
+  if (s.axis !== d.axis) parts.push(`axis=${s.axis}`);
+  if (s.mapping !== d.mapping) parts.push(`map=${enc(s.mapping)}`);
+  if (s.shaping !== d.shaping) parts.push(`shaping=${enc(s.shaping)}`);
+  if (s.dtype !== d.dtype) parts.push(`dtype=${enc(s.dtype)}`);
+  if (s.code !== d.code) parts.push(`code=${enc(s.code)}`);
   return parts.join('&');
 }
 
-/** Query string (with or without "?") -> state; anything unknown falls back to the default. */
+/**
+ * Query string (with or without "?") -> canonical state; anything unknown
+ * falls back to the default. The dtype must be one of the library's DTYPES
+ * (so call this after init()).
+ */
 export function stateFromQuery(query) {
   const state = defaultState();
   if (typeof query !== 'string') return state;
@@ -258,8 +346,10 @@ export function stateFromQuery(query) {
   const shaping = p.get('shaping');
   if (shaping !== null && SHAPINGS.includes(shaping)) state.shaping = shaping;
   const dtype = p.get('dtype');
-  if (dtype !== null && Object.prototype.hasOwnProperty.call(DTYPES, dtype)) state.dtype = dtype;
-  return state;
+  if (dtype !== null && DTYPES.includes(dtype)) state.dtype = dtype;
+  const code = p.get('code');
+  if (code !== null && CODE_TABS.includes(code)) state.code = code;
+  return canonicalState(state);
 }
 
 /** A copy of `state` with `patch` applied (arrays are replaced, not merged). */
@@ -285,6 +375,36 @@ export function withDefaultNames(state) {
     names[i] = p.shape.map((_, k) => `d${p.shape.length - k}`).join(', ');
   }
   return { ...state, names };
+}
+
+/**
+ * Named dims: the coordinates decide a labelled dim's size. After operand i's
+ * dim names changed (from `prevNames`), rewrite its shape so every dim with
+ * labels has as many elements as labels; dims without labels keep the size
+ * they had (found by name, else by position when the rank is unchanged).
+ * When a dim's size is unknown (a new dim without labels) the shape is left
+ * as typed, for the person to complete.
+ */
+export function withNamedSizes(state, i, prevNames = '') {
+  if (state.rule !== 'named') return state;
+  const nm = parseDimNames(state.names[i] ?? '');
+  if (!nm.ok || !nm.coords) return state;
+  const old = parseShape(state.shapes[i] ?? '');
+  const oldShape = old.ok && Array.isArray(old.shape) ? old.shape : [];
+  const prev = parseDimNames(prevNames);
+  const byName = new Map();
+  if (prev.ok && prev.dims.length === oldShape.length) prev.dims.forEach((d, k) => byName.set(d, oldShape[k]));
+  const sizes = nm.dims.map((d, k) => {
+    if (nm.coords[d]) return nm.coords[d].length;
+    if (byName.has(d)) return byName.get(d);
+    return oldShape.length === nm.dims.length ? oldShape[k] : undefined;
+  });
+  if (sizes.some((x) => x === undefined)) return state;
+  const text = shapeToText(sizes);
+  if (text === state.shapes[i]) return state;
+  const shapes = [...state.shapes];
+  shapes[i] = text;
+  return { ...state, shapes };
 }
 
 /** The operand indices a rule reads from the state. */
@@ -366,6 +486,37 @@ export function axisVerdict(verdicts, isErrorAxis = false) {
   return 'equal';
 }
 
+/**
+ * Every clashing output axis of a failed plan, ascending: the error's
+ * `clashes` list (when the library gives one), its `axis`, and every axis
+ * where some operand's verdict is `clash`.
+ */
+export function clashAxes(plan) {
+  const set = new Set();
+  if (!plan || plan.ok) return [];
+  const e = plan.error;
+  if (e && Array.isArray(e.clashes)) for (const a of e.clashes) if (Number.isInteger(a)) set.add(a);
+  if (e && Number.isInteger(e.axis)) set.add(e.axis); // the axis the message names
+  (plan.axes ?? []).forEach((ax, a) => { if (ax.verdicts.includes('clash')) set.add(a); });
+  return [...set].filter((a) => a >= 0 && a < (plan.axes?.length ?? 0)).sort((x, y) => x - y);
+}
+
+/**
+ * The axes of operand k (its own axis numbers) that its rule drops before
+ * aligning it: the plan's own list when explain() gives one (`dropped`);
+ * otherwise, under pdpd, B's trailing 1s (§3: they are trimmed before B is
+ * placed at the axis). The page greys them and marks them "dropped".
+ */
+export function droppedAxes(plan, k) {
+  const op = plan?.operands?.[k];
+  if (!op || !Array.isArray(op.shape)) return [];
+  if (Array.isArray(op.dropped)) return op.dropped.slice();
+  if (plan.rule !== 'pdpd' || k !== 1) return [];
+  const out = [];
+  for (let i = op.shape.length - 1; i >= 0 && op.shape[i] === 1; i--) out.unshift(i);
+  return out;
+}
+
 /** Output axis labels: [{ index: 0, negative: -4 }, ...]. */
 export function axisLabels(rank) {
   return Array.from({ length: rank }, (_, a) => ({ index: a, negative: a - rank }));
@@ -399,36 +550,61 @@ export function contiguousStrides(shape) {
   let acc = 1;
   for (let i = shape.length - 1; i >= 0; i--) {
     s[i] = acc;
-    acc *= Math.max(shape[i], 1);
+    acc = exactMul(acc, Math.max(shape[i], 1)); // exact past 2^53 (a BigInt)
   }
   return s;
+}
+
+/** Exact product of a static shape: a Number when safe, else a BigInt. */
+export function exactProduct(shape) {
+  const n = product(shape);
+  if (Number.isSafeInteger(n)) return n;
+  return exact(shape.reduce((p, d) => p * BigInt(d), 1n));
+}
+
+/** a * b or a + b, exact: Numbers while the result is a safe integer, else BigInts. */
+function exactMul(a, b) {
+  const n = Number(a) * Number(b);
+  return Number.isSafeInteger(n) && typeof a === 'number' && typeof b === 'number' ? n : exact(BigInt(a) * BigInt(b));
+}
+function exactAdd(a, b) {
+  const n = Number(a) + Number(b);
+  return Number.isSafeInteger(n) && typeof a === 'number' && typeof b === 'number' ? n : exact(BigInt(a) + BigInt(b));
 }
 
 /**
  * The memory view of a plan: per operand its own contiguous strides, the
  * broadcast strides the plan gives (0 on stretched and new axes), the bytes it
  * holds, and the bytes a materialised (copied-out) broadcast would take.
+ * Every count is exact: a Number while it is a safe integer, a BigInt past
+ * 2^53 (the plan's `sizeText` then gives the element count). A plan stride
+ * that is not a safe integer (the engine saturates there) is null.
  */
 export function memoryView(plan, itemsize) {
   if (!plan || !plan.ok || !plan.static || !Array.isArray(plan.shape)) return null;
-  const outElems = plan.size;
+  const outElems = planSize(plan);
+  if (outElems === null) return null;
+  const safe = (x) => (Number.isSafeInteger(x) ? x : null);
   const operands = plan.operands.map((op) => {
     const shape = op.shape;
-    const elems = isStaticShape(shape) ? product(shape) : null;
+    const elems = isStaticShape(shape) ? exactProduct(shape) : null;
+    const own = isStaticShape(shape) ? contiguousStrides(shape) : null;
     return {
       name: op.name,
       shape,
-      strides: isStaticShape(shape) ? contiguousStrides(shape) : null,
-      broadcastStrides: op.strides,
-      byteStrides: op.strides ? op.strides.map((s) => s * itemsize) : null,
+      strides: own,
+      byteStrides: op.strides ? op.strides.map((s) => (safe(s) === null ? null : exactMul(s, itemsize))) : null,
+      ownByteStrides: own ? own.map((s) => exactMul(s, itemsize)) : null,
+      broadcastStrides: op.strides ? op.strides.map(safe) : null,
       zeroAxes: op.strides ? op.strides.map((s, a) => s === 0 && plan.shape[a] > 1) : null,
-      bytesRead: elems === null ? null : elems * itemsize,
-      bytesCopy: outElems * itemsize,
+      bytesRead: elems === null ? null : exactMul(elems, itemsize),
+      bytesCopy: exactMul(outElems, itemsize),
     };
   });
-  const read = operands.reduce((s, o) => s + (o.bytesRead ?? 0), 0);
-  const copy = operands.reduce((s, o) => s + o.bytesCopy, 0);
-  return { operands, outBytes: outElems * itemsize, bytesRead: read, bytesCopy: copy, saved: copy - read };
+  const read = operands.reduce((s, o) => exactAdd(s, o.bytesRead ?? 0), 0);
+  const copy = operands.reduce((s, o) => exactAdd(s, o.bytesCopy), 0);
+  const saved = typeof copy === 'number' && typeof read === 'number' ? copy - read : exact(BigInt(copy) - BigInt(read));
+  return { operands, outBytes: exactMul(outElems, itemsize), bytesRead: read, bytesCopy: copy, saved };
 }
 
 // ---- data preview ------------------------------------------------------------------
@@ -443,7 +619,7 @@ export const PREVIEW_LIMIT = 64;
 export function previewable(plan, limit = PREVIEW_LIMIT) {
   if (!plan || !plan.ok || !plan.static || !Array.isArray(plan.shape)) return false;
   if (plan.needsGather) return false;
-  if (plan.size > limit || plan.size < 1) return false;
+  if (typeof plan.size !== 'number' || plan.size > limit || plan.size < 1) return false;
   return plan.operands.every((op) => op.strides && isStaticShape(op.shape) && product(op.shape) <= limit);
 }
 

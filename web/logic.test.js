@@ -4,11 +4,11 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../dist/node.js';
 import {
-  parseShape, parseMapping, parseDimNames, formatShape, shapeToText, formatBytes, formatCount,
-  defaultState, stateToQuery, stateFromQuery, applyPatch, buildRequest, activeOperands,
-  axisVerdict, axisLabels, rightAlign, contiguousStrides, memoryView, previewable, unravel,
-  sourceIndexMaps, gridSlices, reshapeCandidates, suggest, EXAMPLES, exampleState,
-  RULES, UNKNOWN_RANK, letter, withDefaultNames,
+  parseShape, parseMapping, parseDimNames, formatShape, formatDim, shapeToText, formatBytes, formatCount, formatList,
+  defaultState, stateToQuery, stateFromQuery, canonicalState, applyPatch, buildRequest, activeOperands,
+  axisVerdict, axisLabels, rightAlign, contiguousStrides, memoryView, previewable, unravel, planSize, exactProduct,
+  sourceIndexMaps, gridSlices, reshapeCandidates, suggest, EXAMPLES, exampleState, clashAxes, droppedAxes,
+  RULES, UNKNOWN_RANK, CODE_TABS, letter, withDefaultNames, withNamedSizes, dtypeList, itemSize,
 } from './logic.js';
 
 beforeAll(async () => { await tc.init(); });
@@ -116,21 +116,54 @@ describe('parseDimNames', () => {
 });
 
 describe('formatting', () => {
-  it('prints shapes as the status shows them', () => {
-    expect(formatShape([8, 7, 6, 5])).toBe('[8, 7, 6, 5]');
-    expect(formatShape([])).toBe('[]');
-    expect(formatShape(['?', '2..5'])).toBe('[?, 2..5]');
+  it('prints shapes with the library\'s own formatShape / formatDim (no copy in the page)', () => {
+    expect(formatShape).toBe(tc.formatShape);
+    expect(formatDim).toBe(tc.formatDim);
+    expect(formatShape([8, 7, 6, 5])).toBe('(8,7,6,5)');
+    expect(formatShape([])).toBe('()');
+    expect(formatShape([3])).toBe('(3,)');
+    expect(formatShape(['?', '2..5'])).toBe('(?,2..5)');
     expect(formatShape(UNKNOWN_RANK)).toBe('[...]');
     expect(shapeToText([])).toBe('()');
     expect(shapeToText([3, 1])).toBe('3, 1');
     expect(parseShape(shapeToText([3, '?', 1])).shape).toEqual([3, '?', 1]);
+    expect(formatList([24, 0, 4])).toBe('[24, 0, 4]');
+  });
+  it('lists the library\'s own dtypes, with its element sizes', () => {
+    expect(dtypeList().map((d) => d.name)).toEqual([...tc.DTYPES]);
+    for (const d of tc.contract().dtypes) expect(itemSize(d.name)).toBe(d.size);
+    expect(itemSize('float16x')).toBeNull();
+    expect(tc.DTYPES).toContain(defaultState().dtype);
   });
   it('prints counts and bytes', () => {
     expect(formatCount(1680)).toBe('1,680');
-    expect(formatCount(1e24)).toBe('1.00e24');
+    expect(formatCount(1e24)).toBe('1.00e24'); // an approximate Number stays approximate
     expect(formatBytes(332)).toBe('332 B');
     expect(formatBytes(13440)).toBe('13.1 KiB');
     expect(formatBytes(4 * 2 ** 30)).toBe('4.00 GiB');
+  });
+  it('prints sizes past 2^53 exactly (explain\'s sizeText), never rounded', () => {
+    const M = 2 ** 53 - 1;
+    const r = tc.explain({ shapes: [[M, M, M], [1]] });
+    const exact = (BigInt(M) ** 3n).toString();
+    if (r.size === null) expect(r.sizeText).toBe(exact); // the library reports it exactly
+    expect(planSize(r)).toBe(BigInt(exact));
+    expect(formatCount(planSize(r)).replace(/,/g, '')).toBe(exact);
+    expect(formatCount(exact)).toBe('730,750,818,665,451,215,712,927,172,538,123,444,058,715,062,271');
+    expect(formatCount(12345678901234567890n)).toBe('12,345,678,901,234,567,890');
+    expect(planSize({ size: 12 })).toBe(12);
+    expect(planSize({ size: null })).toBeNull();
+    expect(exactProduct([M, 2])).toBe(BigInt(M) * 2n);
+    expect(exactProduct([3, 4])).toBe(12);
+    // Bytes too: exact past 2^53, with units below.
+    expect(formatBytes(BigInt(M) * 4n)).toBe(`${formatCount(BigInt(M) * 4n)} B`);
+    expect(formatBytes(2n ** 20n)).toBe('1.00 MiB');
+    const mv = memoryView(r, 4);
+    expect(mv.outBytes).toBe(BigInt(exact) * 4n);
+    expect(mv.operands[0].bytesRead).toBe(BigInt(exact) * 4n);
+    expect(mv.operands[0].ownByteStrides).toEqual([BigInt(M) * BigInt(M) * 4n, BigInt(M) * 4n, 4]);
+    // A plan stride the engine cannot represent is null, never a rounded number.
+    for (const s of mv.operands[0].broadcastStrides) expect(s === null || Number.isSafeInteger(s)).toBe(true);
   });
   it('names operands A, B, …', () => {
     expect(letter(0)).toBe('A');
@@ -147,8 +180,42 @@ describe('URL state', () => {
     }
   });
   it('round-trips odd text without losing it', () => {
-    const s = st({ rule: 'to-explicit', shapes: ['[3, 1]', '(2,3,3)', '?, 2..5'], mapping: '[1, 2]', axis: 2, dtype: 'int8', names: ['a&b=c', '#x', ''] });
+    const s = st({ rule: 'named', shapes: ['[3, 1]', '(2,3)'], shaping: 'union', dtype: 'int8', names: ['a&b=c, d', '#x{1,2}, y'], code: 'torch' });
     expect(stateFromQuery(stateToQuery(s))).toEqual(s);
+    const t = st({ rule: 'to-explicit', shapes: ['[3, 1]', '(2,3,3)'], mapping: '[1, 2]', dtype: 'uint16' });
+    expect(stateFromQuery(stateToQuery(t))).toEqual(t);
+  });
+  it('holds the current state only: switching rule leaves no parameter of the old one', () => {
+    const dirty = st({ rule: 'named', shapes: ['2, 3', '4', '5'], names: ['x, t', 'y', 'z'], axis: 3, mapping: '0', shaping: 'exact', dtype: 'int32' });
+    const params = (q) => [...new URLSearchParams(q).keys()];
+    const want = {
+      numpy: ['rule', 's', 's', 's', 'dtype'],
+      none: ['rule', 's', 's', 'dtype'],
+      pdpd: ['rule', 's', 's', 'axis', 'dtype'],
+      'to-numpy': ['rule', 's', 's', 'dtype'],
+      'to-explicit': ['rule', 's', 's', 'map', 'dtype'],
+      'to-bidirectional': ['rule', 's', 's', 'dtype'],
+      'to-pdpd': ['rule', 's', 's', 'axis', 'dtype'],
+      named: ['rule', 's', 's', 'n', 'n', 'shaping', 'dtype'],
+    };
+    for (const r of RULES) {
+      const q = stateToQuery({ ...dirty, rule: r.value });
+      expect(params(q), r.value).toEqual(want[r.value]);
+      // What the URL holds is exactly the state the page keeps (and shows).
+      const c = canonicalState({ ...dirty, rule: r.value });
+      expect(stateFromQuery(q), r.value).toEqual(c);
+      expect(stateToQuery(c)).toBe(q);
+    }
+    expect(stateToQuery({ ...dirty, rule: 'numpy' })).toBe('rule=numpy&s=2,+3&s=4&s=5&dtype=int32');
+    // A link with stale parameters loads as the canonical state.
+    expect(stateFromQuery('?rule=numpy&s=3&s=4&n=x&n=y&axis=3&map=0&shaping=exact')).toEqual(st({ shapes: ['3', '4'] }));
+    expect(canonicalState({ ...dirty, rule: 'pdpd' })).toMatchObject({ shapes: ['2, 3', '4'], names: ['', ''], axis: 3, mapping: '', shaping: 'intersection' });
+  });
+  it('keeps the code tab in the link', () => {
+    expect(CODE_TABS[0]).toBe(defaultState().code);
+    expect(stateToQuery(st({ code: 'openvino' }))).toContain('code=openvino');
+    expect(stateFromQuery('?code=numpy').code).toBe('numpy');
+    expect(stateFromQuery('?code=tf').code).toBe(CODE_TABS[0]);
   });
   it('keeps shapes readable in the address bar', () => {
     expect(stateToQuery(st({ shapes: ['8, 1, 6, 1', '[7,1,5]'] }))).toBe('rule=numpy&s=8,+1,+6,+1&s=[7,1,5]');
@@ -156,6 +223,7 @@ describe('URL state', () => {
   it('falls back to defaults for anything unknown', () => {
     expect(stateFromQuery('')).toEqual(defaultState());
     const s = stateFromQuery('?rule=eval&axis=1e9&shaping=left&dtype=__proto__&s=3');
+    expect(stateFromQuery('?dtype=toString').dtype).toBe('float32');
     expect(s.rule).toBe('numpy');
     expect(s.axis).toBe(-1);
     expect(s.shaping).toBe('intersection');
@@ -232,6 +300,51 @@ describe('reading a plan', () => {
   it('right-aligns a target for display', () => {
     expect(rightAlign([3, 1], 3)).toEqual([null, 3, 1]);
     expect(rightAlign(UNKNOWN_RANK, 2)).toEqual([null, null]);
+  });
+});
+
+describe('named dims: coordinates decide the size', () => {
+  const named = (names, shapes, prev) => withNamedSizes(st({ rule: 'named', names, shapes }), 0, prev);
+  it('editing labels rewrites the labelled dim\'s size', () => {
+    expect(named(['X{x1}', 'Y{y1,y2}'], ['2', '2'], 'X{x1,x2}').shapes).toEqual(['1', '2']);
+    expect(named(['X{x1,x2,x3}, t', 't'], ['2, 3', '3'], 'X{x1,x2}, t').shapes[0]).toBe('3, 3');
+    // Unlabelled dims keep their size, found by name when they move.
+    expect(named(['t, X{x1}', 't'], ['2, 3', '3'], 'X{x1,x2}, t').shapes[0]).toBe('3, 1');
+    // Labels typed before any shape: the shape is derived.
+    expect(named(['X{a,b,c}', 'y'], ['', '1'], '').shapes[0]).toBe('3');
+  });
+  it('leaves the shape alone when a size is unknown or nothing is labelled', () => {
+    const s = named(['X{x1}, u', 'y'], ['2', '1'], 'X{x1,x2}');
+    expect(s.shapes[0]).toBe('2'); // u has no size yet: the person types it
+    expect(named(['x, y', 'y'], ['2, 3', '3'], 'x').shapes[0]).toBe('2, 3');
+    const other = st({ rule: 'numpy', names: ['X{a}', ''] });
+    expect(withNamedSizes(other, 0)).toBe(other);
+  });
+  it('X{x1} no longer clashes with a stale size', () => {
+    const s = named(['X{x1}', 'Y{y1,y2}'], ['2', '2'], 'X{x1,x2}');
+    const r = plan(s);
+    expect(r.ok).toBe(true);
+    expect(formatShape(r.shape)).toBe('(1,2)');
+  });
+});
+
+describe('every clash, every dropped dim', () => {
+  it('lists every clashing axis', () => {
+    expect(clashAxes(plan(st({ shapes: ['4, 3', '7, 5'] })))).toEqual([0, 1]);
+    expect(clashAxes(plan(st({ shapes: ['8, 4, 6, 1', '7, 3, 5'] })))).toEqual([1, 2]);
+    expect(clashAxes(plan(st({ shapes: ['2, 3, 5', '4, 5'] })))).toEqual([1]);
+    expect(clashAxes(plan(st({})))).toEqual([]);
+    // Without the library's list (an older build), the axis and the verdicts still count.
+    expect(clashAxes({ ok: false, error: { axis: 1 }, axes: [{ verdicts: ['clash', 'clash'] }, { verdicts: ['equal', 'equal'] }] })).toEqual([0, 1]);
+  });
+  it('PDPD: B\'s trailing 1s are dropped', () => {
+    const r = plan(st({ rule: 'pdpd', shapes: ['2, 3, 4, 5', '3, 1'], axis: 1 }));
+    expect(droppedAxes(r, 1)).toEqual([1]);
+    expect(droppedAxes(r, 0)).toEqual([]);
+    expect(droppedAxes(plan(st({ rule: 'pdpd', shapes: ['2, 3', '3, 1, 1'], axis: 1 })), 1)).toEqual([1, 2]);
+    expect(droppedAxes(plan(st({ rule: 'numpy', shapes: ['2, 3', '3, 1'] })), 1)).toEqual([]);
+    // The plan's own list wins once explain() gives one.
+    expect(droppedAxes({ rule: 'pdpd', operands: [{ shape: [2] }, { shape: [1, 1], dropped: [1] }] }, 1)).toEqual([1]);
   });
 });
 
@@ -320,19 +433,19 @@ describe('suggestions', () => {
 
   it('numpy: reshape the clashing operand with a 1', () => {
     const s = st({ shapes: ['3, 4', '3'] });
-    expect(texts(s)[0]).toBe('reshape B to [3, 1]');
-    expect(suggest(s, plan(s), tc)[0]).toMatchObject({ result: '[3, 4]', patch: { shapes: ['3, 4', '3, 1'] } });
+    expect(texts(s)[0]).toBe('reshape B to (3,1)');
+    expect(suggest(s, plan(s), tc)[0]).toMatchObject({ result: '(3,4)', patch: { shapes: ['3, 4', '3, 1'] } });
     allVerified(s);
   });
   it('numpy: a pdpd axis where one works', () => {
-    expect(texts(st({ shapes: ['2,3,4,5', '3,1'] }))).toEqual(['reshape B to [3, 1, 1]', 'use rule pdpd with axis 1']);
+    expect(texts(st({ shapes: ['2,3,4,5', '3,1'] }))).toEqual(['reshape B to (3,1,1)', 'use rule pdpd with axis 1']);
   });
   it('numpy: [3] with [4] offers an outer broadcast', () => {
-    expect(texts(st({ shapes: ['3', '4'] }))).toEqual(['reshape A to [3, 1] for an outer broadcast']);
+    expect(texts(st({ shapes: ['3', '4'] }))).toEqual(['reshape A to (3,1) for an outer broadcast']);
   });
   it('none: use numpy, or make the shapes identical', () => {
     const s = st({ rule: 'none', shapes: ['2,4', '1,2,4'] });
-    expect(texts(s)).toEqual(['use rule numpy (implicit broadcasting)', 'reshape B to [2, 4]', 'reshape A to [1, 2, 4]']);
+    expect(texts(s)).toEqual(['use rule numpy (implicit broadcasting)', 'reshape B to (2,4)', 'reshape A to (1,2,4)']);
     allVerified(s);
   });
   it('pdpd: use another axis', () => {
@@ -346,11 +459,11 @@ describe('suggestions', () => {
   });
   it('broadcast numpy: reshape the input, or map it explicitly', () => {
     expect(texts(st({ rule: 'to-numpy', shapes: ['16', '1,16,50,50'] })))
-      .toEqual(['reshape the input to [16, 1, 1]', 'use mode explicit with axes mapping [1]']);
+      .toEqual(['reshape the input to (16,1,1)', 'use mode explicit with axes mapping [1]']);
   });
   it('-1 on a new axis: put a size there', () => {
     const s = st({ rule: 'to-numpy', shapes: ['1,5,9', '3,-1,4,1,5,9'] });
-    expect(texts(s)).toEqual(['put a size instead of −1 at axis 1, e.g. [3, 1, 4, 1, 5, 9]']);
+    expect(texts(s)).toEqual(['put a size instead of −1 at axis 1, e.g. (3,1,4,1,5,9)']);
     allVerified(s);
   });
   it('broadcast pdpd: another axis', () => {
@@ -397,16 +510,16 @@ describe('suggestions', () => {
 
 describe('examples from the spec', () => {
   const expected = {
-    numpy: '[8, 7, 6, 5]',
-    'numpy-small': '[2, 2, 3]',
+    numpy: '(8,7,6,5)',
+    'numpy-small': '(2,2,3)',
     clash: null,
-    pdpd: '[2, 3, 4, 5]',
-    explicit: '[1, 16, 50, 50]',
-    'explicit-small': '[2, 3, 3]',
-    bidirectional: '[2, 3, 6]',
-    mindspore: '[3, 1, 5, 6]',
-    named: '[2, 2]',
-    dynamic: '[?, 3, 2..224, 2..128]',
+    pdpd: '(2,3,4,5)',
+    explicit: '(1,16,50,50)',
+    'explicit-small': '(2,3,3)',
+    bidirectional: '(2,3,6)',
+    mindspore: '(3,1,5,6)',
+    named: '(2,2)',
+    dynamic: '(?,3,2..224,2..128)',
   };
   it.each(EXAMPLES.map((e) => [e.id, e]))('%s', (id, e) => {
     const r = plan(exampleState(e));

@@ -4,12 +4,13 @@
 // innerHTML) and keeps the state in the URL.
 import { init, explain, add, broadcastTo } from 'tensorcast';
 import {
-  RULES, DTYPES, EXAMPLES, MAX_OPERANDS, letter, operandArity,
-  usesAxis, operandRole, parseShape, parseMapping, formatShape, formatCount, formatBytes,
-  stateFromQuery, stateToQuery, applyPatch, buildRequest, axisVerdict,
-  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, product,
-  suggest, exampleState, withDefaultNames, UNKNOWN_RANK,
+  RULES, EXAMPLES, MAX_OPERANDS, CODE_TABS, letter, operandArity,
+  usesAxis, operandRole, parseShape, parseMapping, formatShape, formatList, formatCount, formatBytes,
+  stateFromQuery, stateToQuery, canonicalState, applyPatch, buildRequest, axisVerdict, clashAxes, droppedAxes,
+  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, product, planSize,
+  suggest, exampleState, withDefaultNames, withNamedSizes, dtypeList, itemSize, UNKNOWN_RANK,
 } from './logic.js';
+import { codeFor, CODE_LABELS } from './code.js';
 
 const lib = { explain };
 const $ = (id) => document.getElementById(id);
@@ -32,7 +33,8 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
-let state = stateFromQuery(location.search);
+// Read from the URL once the engine is loaded (the dtype list is the library's).
+let state = null;
 let result = null;
 
 // ---- controls ---------------------------------------------------------------
@@ -49,7 +51,7 @@ function buildStaticControls() {
     groups.get(r.group).append(h('option', { value: r.value, text: r.label }));
   }
   const dtype = $('dtype');
-  for (const [name, size] of Object.entries(DTYPES)) dtype.append(h('option', { value: name, text: `${name} (${size} B)` }));
+  for (const d of dtypeList()) dtype.append(h('option', { value: d.name, text: d.size ? `${d.name} (${d.size} B)` : d.name }));
   const ex = $('examples');
   for (const e of EXAMPLES) {
     const b = h('button', { type: 'button', class: 'example', 'data-example': e.id, title: e.note },
@@ -58,7 +60,8 @@ function buildStaticControls() {
     ex.append(b);
   }
 
-  rule.addEventListener('change', () => setState(withDefaultNames({ ...state, rule: rule.value }), { structure: true }));
+  // A new rule keeps only what it uses (canonicalState), so no stale parameter stays on screen or in the URL.
+  rule.addEventListener('change', () => setState(withDefaultNames(canonicalState({ ...state, rule: rule.value })), { structure: true }));
   $('add-operand').addEventListener('click', () => {
     if (state.shapes.length >= MAX_OPERANDS) return;
     setState(applyPatch(state, { shapes: [...state.shapes, '1'], names: [...state.names, ''] }), { structure: true });
@@ -72,6 +75,24 @@ function buildStaticControls() {
   $('shaping').addEventListener('change', (e) => setState({ ...state, shaping: e.target.value }));
   dtype.addEventListener('change', (e) => setState({ ...state, dtype: e.target.value }));
   window.addEventListener('popstate', () => setState(stateFromQuery(location.search), { structure: true, noUrl: true }));
+
+  // "Copy as code": one tab per framework (arrow keys move between them).
+  const tabs = $('code-tabs');
+  for (const t of CODE_TABS) {
+    const b = h('button', { type: 'button', role: 'tab', id: `code-tab-${t}`, class: 'tab', 'data-tab': t, 'aria-controls': 'code-panel', text: CODE_LABELS[t] });
+    b.addEventListener('click', () => setState({ ...state, code: t }));
+    tabs.append(b);
+  }
+  tabs.addEventListener('keydown', (e) => {
+    const i = CODE_TABS.indexOf(state.code);
+    const j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: CODE_TABS.length - 1 }[e.key];
+    if (j === undefined) return;
+    e.preventDefault();
+    const t = CODE_TABS[(j + CODE_TABS.length) % CODE_TABS.length];
+    setState({ ...state, code: t });
+    $(`code-tab-${t}`).focus();
+  });
+  $('copy-code').addEventListener('click', copyCode);
 }
 
 /** Rebuild the operand rows (only when their number or kind changes, so typing keeps focus). */
@@ -120,10 +141,13 @@ function buildOperandRows() {
       names.value = state.names[i] ?? '';
       names.addEventListener('input', () => {
         const ns = [...state.names];
+        const prev = ns[i];
         ns[i] = names.value;
-        setState({ ...state, names: ns });
+        // Coordinates decide a labelled dim's size: the shape follows them.
+        setState(withNamedSizes({ ...state, names: ns }, i, prev));
       });
       row.append(h('label', { for: nid, class: 'sub-label', text: `Dims ${L}` }), names);
+      if (i === 0) row.append(h('p', { class: 'hint', text: 'A dim with coordinates, X{x1,x2}, takes its size from them.' }));
     }
     row.append(h('p', { class: 'field-error', id: errId, 'aria-live': 'off' }));
     box.append(row);
@@ -165,6 +189,7 @@ function syncControls() {
 // ---- state ------------------------------------------------------------------
 
 function setState(next, opts = {}) {
+  next = canonicalState(next);
   const structural = opts.structure
     || next.rule !== state.rule
     || next.shapes.length !== state.shapes.length;
@@ -199,6 +224,7 @@ function render() {
     renderMemory(null);
     renderPreview(null);
     renderMappingEditor();
+    renderCode(built, null);
     return;
   }
   result = explain(built.request);
@@ -208,6 +234,7 @@ function render() {
   renderMemory(result);
   renderPreview(result, built.request);
   renderMappingEditor();
+  renderCode(built, result);
 }
 
 function resultText(r) {
@@ -229,7 +256,10 @@ function renderStatus({ result: r, parseErrors }) {
   if (r.ok) {
     st.classList.add('is-ok');
     const bits = [];
-    if (r.static && r.size !== null) bits.push(`${formatCount(r.size)} element${r.size === 1 ? '' : 's'}`);
+    // The exact count: explain's sizeText past 2^53, never a rounded number.
+    const size = r.static ? planSize(r) : null;
+    if (size !== null) bits.push(`${formatCount(size)} element${size === 1 ? '' : 's'}`);
+    else if (r.static) bits.push('size unknown');
     else if (r.shape === UNKNOWN_RANK) bits.push('unknown rank');
     else bits.push('dynamic dims');
     st.append(
@@ -245,6 +275,14 @@ function renderStatus({ result: r, parseErrors }) {
     h('span', { class: 'status-kind' }, 'Error ', h('code', { class: 'code', 'data-code': e.code ?? e.name, text: e.code ?? e.name })), h('span', { class: 'sr-only', text: ': ' }),
     h('span', { class: 'status-msg', text: e.message }),
   );
+  // Every clashing axis (the error's `clashes` list, or the plan's clash verdicts), not only the one the message names.
+  const clashes = clashAxes(r);
+  if (clashes.length) {
+    const names = r.rule === 'named' && Array.isArray(r.dimNames) ? r.dimNames : null;
+    st.append(h('span', { class: 'status-clashes', 'data-clashes': clashes.join(',') },
+      clashes.length === 1 ? 'Clashing axis: ' : 'Clashing axes: ',
+      clashes.map((a) => (names && names[a] !== undefined ? `${a} (${names[a]})` : String(a))).join(', ')));
+  }
 }
 
 function renderSuggestions(list) {
@@ -292,12 +330,13 @@ function renderTable(r, request) {
     return;
   }
   const rank = r.axes.length;
-  const errAxis = !r.ok && r.error && typeof r.error.axis === 'number' ? r.error.axis : null;
-  const verdictOf = (a) => axisVerdict(r.axes[a].verdicts, a === errAxis);
+  // Every clashing axis is drawn as one: the error's list and every clash verdict.
+  const clash = new Set(clashAxes(r));
+  const verdictOf = (a) => axisVerdict(r.axes[a].verdicts, clash.has(a));
   const colAttrs = (a) => ({
     'data-axis': a,
-    'data-clash': a === errAxis || r.axes[a].verdicts.includes('clash') ? 'true' : null,
-    class: a === errAxis ? 'col-error' : null,
+    'data-clash': clash.has(a) ? 'true' : null,
+    class: clash.has(a) ? 'col-error' : null,
   });
 
   const table = h('table', { class: 'align', 'data-rank': rank });
@@ -319,20 +358,36 @@ function renderTable(r, request) {
   table.append(thead);
 
   const tbody = h('tbody');
+  const dropNotes = [];
   r.operands.forEach((op, k) => {
     const label = op.name === 'input' ? 'input' : op.name;
-    const tr = h('tr', { class: 'operand-row', 'data-operand': op.name },
-      h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: label }), h('span', { class: 'op-shape', text: formatShape(op.shape) })));
+    // Dims the rule drops before aligning (PDPD: B's trailing 1s): greyed, marked "dropped".
+    const dropped = new Set(droppedAxes(r, k));
+    const head = h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: label }), h('span', { class: 'op-shape', text: formatShape(op.shape) }));
+    if (dropped.size) {
+      head.append(h('span', { class: 'op-dropped', text: `${dropped.size} trailing 1${dropped.size === 1 ? '' : 's'} dropped` }));
+      const kept = op.shape.slice(0, Math.min(...dropped));
+      const outside = [...dropped].filter((i) => !op.srcAxis.includes(i)).length;
+      const past = `past ${r.operands[0].name}'s last axis: no column`;
+      const where = !outside ? '' : outside === dropped.size ? ` (${outside === 1 ? 'it' : 'they'} would fall ${past})` : ` (${outside} of them would fall ${past})`;
+      dropNotes.push(`PDPD drops ${label}'s trailing 1${dropped.size === 1 ? '' : 's'} before placing it: ${label} ${formatShape(op.shape)} is aligned as ${formatShape(kept)}${where}.`);
+    }
+    const tr = h('tr', { class: 'operand-row', 'data-operand': op.name }, head);
     for (let a = 0; a < rank; a++) {
       const v = op.verdicts[a];
       const ghost = op.srcAxis[a] === null;
+      const drop = !ghost && dropped.has(op.srcAxis[a]);
       const cell = h('td', {
         ...colAttrs(a),
-        class: ['dim', `v-${v}`, ghost ? 'ghost' : null, a === errAxis ? 'col-error' : null].filter(Boolean).join(' '),
+        class: ['dim', `v-${v}`, ghost ? 'ghost' : null, drop ? 'dropped' : null, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '),
         'data-verdict': v,
-        title: ghost ? `${label} has no axis here: a padded 1 (${v})` : `${label} axis ${op.srcAxis[a]}: ${op.aligned[a]} (${v})`,
+        'data-dropped': drop ? 'true' : null,
+        title: ghost ? `${label} has no axis here: a padded 1 (${v})`
+          : drop ? `${label} axis ${op.srcAxis[a]}: a trailing 1, dropped before ${label} is placed`
+            : `${label} axis ${op.srcAxis[a]}: ${op.aligned[a]} (${v})`,
       }, h('span', { class: 'dim-val' }, String(op.aligned[a]),
-        v === 'stretched' || (v === 'new' && r.ok) ? h('span', { class: 'dim-mark', 'aria-hidden': 'true', text: `→${r.axes[a].dim}` }) : null));
+        drop ? h('span', { class: 'dim-mark dim-dropped', text: 'dropped' })
+          : v === 'stretched' || (v === 'new' && r.ok) ? h('span', { class: 'dim-mark', 'aria-hidden': 'true', text: `→${r.axes[a].dim}` }) : null));
       tr.append(cell);
     }
     tbody.append(tr);
@@ -343,7 +398,7 @@ function renderTable(r, request) {
       h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: 'target' }), h('span', { class: 'op-shape', text: formatShape(request.shapes[1]) })));
     for (let a = 0; a < rank; a++) {
       const d = target[a];
-      tr.append(h('td', { ...colAttrs(a), class: ['dim', d === null ? 'ghost' : null, d === -1 ? 'keep' : null, a === errAxis ? 'col-error' : null].filter(Boolean).join(' '), title: d === -1 ? '−1: keep the input’s dim' : null },
+      tr.append(h('td', { ...colAttrs(a), class: ['dim', d === null ? 'ghost' : null, d === -1 ? 'keep' : null, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '), title: d === -1 ? '−1: keep the input’s dim' : null },
         h('span', { class: 'dim-val', text: d === null ? '1' : String(d) })));
     }
     tbody.append(tr);
@@ -351,19 +406,20 @@ function renderTable(r, request) {
   const res = h('tr', { class: r.ok ? 'result-row' : 'result-row failed' }, h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: 'result' }),
     h('span', { class: 'op-shape', text: r.ok ? formatShape(r.shape) : '—' })));
   for (let a = 0; a < rank; a++) {
-    res.append(h('td', { ...colAttrs(a), class: ['dim', a === errAxis ? 'col-error' : null].filter(Boolean).join(' ') },
-      h('span', { class: 'dim-val', text: r.ok ? String(r.axes[a].dim) : a === errAxis ? '✕' : '·' })));
+    res.append(h('td', { ...colAttrs(a), class: ['dim', clash.has(a) ? 'col-error' : null].filter(Boolean).join(' ') },
+      h('span', { class: 'dim-val', text: r.ok ? String(r.axes[a].dim) : clash.has(a) ? '✕' : '·' })));
   }
   tbody.append(res);
   const vr = h('tr', { class: 'verdict-row' }, h('th', { scope: 'row', class: 'row-head', text: 'verdict' }));
   for (let a = 0; a < rank; a++) {
     const v = verdictOf(a);
-    vr.append(h('td', { ...colAttrs(a), class: ['verdict', `verdict-${v}`, a === errAxis ? 'col-error' : null].filter(Boolean).join(' '), 'data-verdict': v },
+    vr.append(h('td', { ...colAttrs(a), class: ['verdict', `verdict-${v}`, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '), 'data-verdict': v },
       h('span', { class: `chip v-${v}` }, h('span', { class: 'long', text: v }), h('span', { class: 'short', 'aria-hidden': 'true', text: SHORT[v] }))));
   }
   tbody.append(vr);
   table.append(tbody);
   box.append(table);
+  for (const note of dropNotes) box.append(h('p', { class: 'hint dropped-note', text: note }));
   if (rank === 0) box.append(h('p', { class: 'empty', text: 'Rank 0: every operand is a scalar, and so is the result.' }));
   if (r.ok && r.named && r.named.coords) {
     const p = h('p', { class: 'hint coords' }, 'Coordinates of the result: ');
@@ -382,7 +438,7 @@ function renderMemory(r) {
     box.append(h('p', { class: 'empty', text: r ? 'No memory plan for a failed broadcast.' : 'Fix the input to see the memory plan.' }));
     return;
   }
-  const itemsize = DTYPES[state.dtype] ?? 4;
+  const itemsize = itemSize(state.dtype) ?? 4; // the library's own dtype table
   const mv = memoryView(r, itemsize);
   if (!mv) {
     box.append(h('p', { class: 'empty', text: 'Dynamic dims: strides and byte counts are only known for static shapes.' }));
@@ -400,12 +456,13 @@ function renderMemory(r) {
     const bs = h('code', { class: 'strides' }, '[');
     (o.byteStrides ?? []).forEach((s, a) => {
       if (a) bs.append(', ');
-      bs.append(h('span', { class: o.zeroAxes && s === 0 ? 'zero' : null, text: String(s) }));
+      // A stride the engine could not represent (past 2^53) is shown as such, never rounded.
+      bs.append(h('span', { class: o.zeroAxes && s === 0 ? 'zero' : null, text: s === null ? '>2⁵³' : String(s) }));
     });
     bs.append(']');
     tb.append(h('tr', null,
       h('th', { scope: 'row' }, h('span', { class: 'op-name', text: o.name }), ' ', h('code', { class: 'op-shape', text: formatShape(o.shape) })),
-      h('td', { 'data-label': 'own strides' }, h('code', { text: o.strides ? formatShape(o.strides.map((s) => s * itemsize)) : '?' })),
+      h('td', { 'data-label': 'own strides' }, h('code', { text: o.ownByteStrides ? formatList(o.ownByteStrides) : '?' })),
       h('td', { 'data-label': 'broadcast strides' }, bs),
       h('td', { class: 'num', 'data-label': 'bytes held', text: formatBytes(o.bytesRead) }),
       h('td', { class: 'num', 'data-label': 'copy would need', text: formatBytes(o.bytesCopy) })));
@@ -417,22 +474,67 @@ function renderMemory(r) {
     box.append(h('p', { class: 'hint', text: 'The coordinate labels select or reorder elements here, so the kernel gathers them: these strides do not describe that read.' }));
   }
 
-  const max = Math.max(mv.bytesRead, mv.bytesCopy, 1);
+  // Bar widths only: an approximate ratio is fine here (the numbers beside them are exact).
+  const max = Math.max(Number(mv.bytesRead), Number(mv.bytesCopy), 1);
   const bar = (label, bytes, cls) => {
     const fill = h('span', { class: `bar-fill ${cls}` });
-    fill.style.width = `${Math.max(1.5, (bytes / max) * 100)}%`; // CSSOM, allowed under style-src 'self'
+    fill.style.width = `${Math.max(1.5, (Number(bytes) / max) * 100)}%`; // CSSOM, allowed under style-src 'self'
     return h('div', { class: 'bar-row' }, h('span', { class: 'bar-label', text: label }), h('span', { class: 'bar' }, fill), h('span', { class: 'bar-val num', text: formatBytes(bytes) }));
   };
-  const ratio = mv.bytesRead > 0 ? mv.bytesCopy / mv.bytesRead : null;
+  const ratio = typeof mv.bytesRead === 'number' && typeof mv.bytesCopy === 'number' && mv.bytesRead > 0 ? mv.bytesCopy / mv.bytesRead : null;
   box.append(h('div', { class: 'bars' },
     bar('read (broadcast)', mv.bytesRead, 'is-read'),
     bar('materialised', mv.bytesCopy, 'is-copy')));
   box.append(h('p', { class: 'mem-summary' },
     `Broadcasting reads ${formatBytes(mv.bytesRead)}; copying every operand out to ${formatShape(r.shape)} would take ${formatBytes(mv.bytesCopy)}`,
     ratio && ratio > 1 ? ` (${ratio < 100 ? ratio.toFixed(1) : formatCount(ratio)}× more).` : '.'));
-  if (r.loop) {
+  if (r.loop && r.loop.shape.every((d) => Number.isSafeInteger(d))) {
     box.append(h('p', { class: 'hint' }, 'The kernel runs a merged loop of shape ', h('code', { text: formatShape(r.loop.shape) }),
       `, inner loop ${r.loop.inner}.`));
+  }
+}
+
+// ---- copy as code ---------------------------------------------------------------
+
+function renderCode(built, r) {
+  const dtype = dtypeList().find((d) => d.name === state.dtype);
+  const c = codeFor(state.code, state, built, r, dtype);
+  for (const b of $('code-tabs').querySelectorAll('[role="tab"]')) {
+    const on = b.dataset.tab === state.code;
+    b.setAttribute('aria-selected', on ? 'true' : 'false');
+    b.tabIndex = on ? 0 : -1;
+  }
+  const panel = $('code-panel');
+  panel.setAttribute('aria-labelledby', `code-tab-${state.code}`);
+  panel.dataset.tab = state.code;
+  panel.dataset.lang = c.lang;
+  $('code-note').textContent = c.note ?? '';
+  $('code-note').hidden = !c.note;
+  $('code-text').textContent = c.code ?? '';
+  $('code-pre').hidden = c.code === null;
+  $('copy-code').disabled = c.code === null;
+  $('copy-status').textContent = '';
+  $('copy-code').textContent = 'Copy';
+}
+
+async function copyCode() {
+  const text = $('code-text').textContent;
+  if (!text) return;
+  const done = (msg) => {
+    $('copy-status').textContent = msg;
+    $('copy-code').textContent = msg === 'Copied' ? 'Copied ✓' : 'Copy';
+  };
+  try {
+    await navigator.clipboard.writeText(text);
+    done('Copied');
+  } catch {
+    // No clipboard permission: select the code so Ctrl+C / ⌘C copies it.
+    const range = document.createRange();
+    range.selectNodeContents($('code-text'));
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    done('Selected: press Ctrl+C (⌘C) to copy');
   }
 }
 
@@ -690,9 +792,6 @@ function renderMappingEditor() {
 // ---- start --------------------------------------------------------------------
 
 async function start() {
-  buildStaticControls();
-  buildOperandRows();
-  syncControls();
   try {
     await init();
   } catch (e) {
@@ -701,6 +800,11 @@ async function start() {
     st.textContent = `Could not load the WebAssembly engine: ${e && e.message ? e.message : e}`;
     return;
   }
+  // After init(): the dtype list (and so the dtypes a link may name) is the library's.
+  state = stateFromQuery(location.search);
+  buildStaticControls();
+  buildOperandRows();
+  syncControls();
   document.documentElement.dataset.ready = 'true';
   history.replaceState(null, '', `${location.pathname}?${stateToQuery(state)}`);
   render();

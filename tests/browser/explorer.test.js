@@ -7,7 +7,8 @@
 // Screenshots go to build/screenshots/. With UPDATE_SCREENSHOT=1 the desktop
 // one is also copied to docs/screenshot.png (the README's picture).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdirSync, copyFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, copyFileSync, statSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -45,11 +46,69 @@ async function open(p, query = '') {
 }
 
 const status = () => page.getByRole('status');
-async function statusHas(text) {
-  await page.getByRole('status').filter({ hasText: text }).waitFor({ timeout: 5_000 });
-  return status().textContent();
+// A result shape, "(2,3,6)", waits for exactly that result (an error message
+// may quote the same tuple); any other text, for the status to contain it.
+async function statusHas(text, p = page) {
+  if (/^\([^()]*\)$/.test(text)) await p.locator(`[role="status"] .status-shape[data-shape="${text}"]`).waitFor({ timeout: 5_000 });
+  else await p.getByRole('status').filter({ hasText: text }).waitFor({ timeout: 5_000 });
+  return p.getByRole('status').textContent();
 }
 const shape = (letter) => page.getByLabel(`Shape ${letter}`);
+
+// Runs in the page: the WCAG 2 contrast ratio of every visible text against
+// what is painted behind it (backgrounds composited up the tree, opacity
+// included). Disabled controls and visually hidden text are exempt, as WCAG
+// makes them. Returns the failures (< 4.5) and the body's own colours.
+function measureContrast() {
+  const parse = (c) => {
+    const m = /rgba?\(([^)]+)\)/.exec(c);
+    if (!m) return { r: 0, g: 0, b: 0, a: 0 };
+    const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+  };
+  const over = (top, under) => {
+    const a = top.a + under.a * (1 - top.a);
+    if (a === 0) return { r: 0, g: 0, b: 0, a: 0 };
+    const ch = (k) => (top[k] * top.a + under[k] * under.a * (1 - top.a)) / a;
+    return { r: ch('r'), g: ch('g'), b: ch('b'), a };
+  };
+  const mix = (c, under, o) => ({ r: c.r * o + under.r * (1 - o), g: c.g * o + under.g * (1 - o), b: c.b * o + under.b * (1 - o), a: 1 });
+  const lum = (c) => {
+    const f = (v) => { const x = v / 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+  };
+  const ratio = (x, y) => { const [a, b] = [lum(x), lum(y)].sort((p, q) => q - p); return (a + 0.05) / (b + 0.05); };
+  const paint = (list, i, under, fg) => {
+    const cs = getComputedStyle(list[i]);
+    let c = over(parse(cs.backgroundColor), under);
+    c = i === list.length - 1 ? (fg ? over(fg, c) : c) : paint(list, i + 1, c, fg);
+    const o = Number(cs.opacity);
+    return o < 1 ? mix(c, under, o) : c;
+  };
+  const canvas = { r: 255, g: 255, b: 255, a: 1 };
+  const measure = (el) => {
+    const list = [];
+    for (let e = el; e; e = e.parentElement) list.unshift(e);
+    const fg = parse(getComputedStyle(el).color);
+    return ratio(paint(list, 0, canvas, fg), paint(list, 0, canvas, null));
+  };
+  const failures = [];
+  let checked = 0;
+  for (const el of document.body.querySelectorAll('*')) {
+    if (['OPTION', 'SCRIPT', 'STYLE', 'TITLE'].includes(el.tagName)) continue;
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (el.closest('.sr-only, [hidden], :disabled')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1 || !el.checkVisibility({ visibilityProperty: true })) continue;
+    const cs = getComputedStyle(el);
+    if (cs.clipPath !== 'none' && cs.position === 'absolute') continue;
+    checked++;
+    const v = measure(el);
+    if (v < 4.5) failures.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 24)}" ${v.toFixed(2)}`);
+  }
+  const body = parse(getComputedStyle(document.body).backgroundColor);
+  return { failures, checked, body: { luminance: lum(body), ratio: measure(document.body) } };
+}
 
 beforeAll(async () => {
   if (!existsSync(path.join(root, 'dist', 'index.js'))) {
@@ -81,7 +140,7 @@ describe('broadcast explorer in Chromium', () => {
     expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
     expect(csp).not.toContain("'unsafe-eval'");
     expect(csp).not.toContain("'unsafe-inline'");
-    expect(await statusHas('[8, 7, 6, 5]')).toContain('1,680 elements');
+    expect(await statusHas('(8,7,6,5)')).toContain('1,680 elements');
     expect(await page.getByRole('status').count()).toBe(1); // one live region, for tests and screen readers
     expect(await page.locator('script:not([src])').count()).toBe(0);
     expect(await page.evaluate(() => window.__csp)).toEqual([]); // loading the page violated nothing
@@ -103,7 +162,7 @@ describe('broadcast explorer in Chromium', () => {
   it('types shapes and draws the right-aligned table', async () => {
     await shape('A').fill('[2, 1, 6]');
     await shape('B').fill('3,1');
-    expect(await statusHas('[2, 3, 6]')).toContain('Result');
+    expect(await statusHas('(2,3,6)')).toContain('Result');
     // B is padded with a ghost 1 on axis 0, A is stretched on axis 1.
     const bAxis0 = page.locator('tr[data-operand="B"] td[data-axis="0"]');
     expect(await bAxis0.getAttribute('class')).toContain('ghost');
@@ -116,7 +175,7 @@ describe('broadcast explorer in Chromium', () => {
     expect(await page.locator('#memory .strides').first().innerText()).toBe('[24, 0, 4]');
     // A scalar.
     await shape('B').fill('()');
-    await statusHas('[2, 1, 6]');
+    await statusHas('(2,1,6)');
   });
 
   it('shows the clash: message, code, highlighted axis and a verified suggestion', async () => {
@@ -140,9 +199,9 @@ describe('broadcast explorer in Chromium', () => {
     await shape('B').fill('3');
     await statusHas('axis 1 has 4 vs 3');
     const first = page.locator('#suggestion-list li').first();
-    expect(await first.innerText()).toContain('reshape B to [3, 1]');
+    expect(await first.innerText()).toContain('reshape B to (3,1)');
     await first.getByRole('button', { name: 'Apply' }).click();
-    await statusHas('[3, 4]');
+    await statusHas('(3,4)');
     expect(await shape('B').inputValue()).toBe('3, 1');
   });
 
@@ -152,15 +211,15 @@ describe('broadcast explorer in Chromium', () => {
     expect(text).toContain('Shape B: "x" is not a dim');
     expect(await shape('B').getAttribute('aria-invalid')).toBe('true');
     await shape('B').fill('1');
-    await statusHas('[3, 4]');
+    await statusHas('(3,4)');
   });
 
   it('adds and removes operands (numpy is n-ary)', async () => {
     await page.getByRole('button', { name: '+ Add operand' }).click();
     await shape('C').fill('5, 1, 1');
-    await statusHas('[5, 3, 4]');
+    await statusHas('(5,3,4)');
     await page.getByRole('button', { name: 'Remove C' }).click();
-    await statusHas('[3, 4]');
+    await statusHas('(3,4)');
     expect(await page.getByLabel('Shape C').count()).toBe(0);
   });
 
@@ -172,13 +231,13 @@ describe('broadcast explorer in Chromium', () => {
     expect(await page.locator('thead th[data-axis="2"]').getAttribute('data-clash')).toBe('true');
     expect(await page.locator('#suggestion-list').innerText()).toContain('use axis 1');
     await page.getByLabel('Axis', { exact: true }).fill('1');
-    expect(await statusHas('[2, 3, 4, 5]')).toContain('Result');
+    expect(await statusHas('(2,3,4,5)')).toContain('Result');
     expect(await page.locator('#axis-value').innerText()).toBe('1');
     // Keyboard: one step left on the slider is axis 0, where B [3,1] no longer fits.
     await page.getByLabel('Axis', { exact: true }).press('ArrowLeft');
     await statusHas('pdpd, axis 0');
     await page.getByLabel('Axis', { exact: true }).press('ArrowRight');
-    await statusHas('[2, 3, 4, 5]');
+    await statusHas('(2,3,4,5)');
     expect(page.url()).toContain('axis=1');
   });
 
@@ -191,7 +250,7 @@ describe('broadcast explorer in Chromium', () => {
     expect(text).toContain('strictly increasing');
     expect(await page.locator('#suggestion-list').innerText()).toContain('use axes mapping [1, 2]');
     await page.getByLabel('Axes mapping', { exact: true }).fill('1, 2');
-    await statusHas('[2, 3, 3]');
+    await statusHas('(2,3,3)');
     // Pick input axis 0 -> output axis 0 in the grid: 3 against 2 clashes at axis 0.
     await page.getByRole('radiogroup', { name: /Input dim 0/ }).getByRole('radio', { name: /out 0/ }).click();
     expect(await page.getByLabel('Axes mapping', { exact: true }).inputValue()).toBe('0, 2');
@@ -200,7 +259,7 @@ describe('broadcast explorer in Chromium', () => {
     // Arrow keys move the focused pick back.
     await page.keyboard.press('ArrowRight');
     expect(await page.getByLabel('Axes mapping', { exact: true }).inputValue()).toBe('1, 2');
-    await statusHas('[2, 3, 3]');
+    await statusHas('(2,3,3)');
     // Drag input axis 1 from output axis 2 to output axis 1 and back.
     const cell = (i, j) => page.locator(`.map-cell[data-in="${i}"][data-out="${j}"]`);
     const from = await cell(1, 2).boundingBox();
@@ -212,7 +271,7 @@ describe('broadcast explorer in Chromium', () => {
     expect(await page.getByLabel('Axes mapping', { exact: true }).inputValue()).toBe('1, 1');
     await statusHas('INVALID_AXES_MAPPING');
     await cell(1, 2).click();
-    await statusHas('[2, 3, 3]');
+    await statusHas('(2,3,3)');
     expect(await page.locator('tr.target-row').count()).toBe(1);
   });
 
@@ -220,7 +279,7 @@ describe('broadcast explorer in Chromium', () => {
     await page.getByLabel('Rule', { exact: true }).selectOption('to-numpy');
     await shape('A').fill('3, 1, 5, 1');
     await shape('B').fill('-1, -1, 5, 6');
-    await statusHas('[3, 1, 5, 6]');
+    await statusHas('(3,1,5,6)');
     await shape('A').fill('1, 5, 9');
     await shape('B').fill('3, -1, 4, 1, 5, 9');
     expect(await statusHas('MINUS_ONE_IN_NEW_AXIS')).toContain('-1 at axis 1 is on a new leading axis');
@@ -237,7 +296,7 @@ describe('broadcast explorer in Chromium', () => {
     expect(text).toContain('INCOMPATIBLE_DIMS');
     expect(await page.locator('thead th[data-axis="1"]').getAttribute('data-clash')).toBe('true');
     await page.getByLabel('Dims B').fill('y');
-    expect(await statusHas('[2, 3, 4]')).toContain('dims (x, t, y)');
+    expect(await statusHas('(2,3,4)')).toContain('dims (x, t, y)');
     expect(await page.locator('thead tr.names td').allInnerTexts()).toEqual(['x', 't', 'y']);
   });
 
@@ -247,7 +306,7 @@ describe('broadcast explorer in Chromium', () => {
     const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     await watch(p2, 'link');
     await open(p2, link.slice(url.length));
-    await p2.locator('[role="status"]', { hasText: '[2, 3, 4]' }).waitFor({ timeout: 5_000 });
+    await p2.locator('[role="status"]', { hasText: '(2,3,4)' }).waitFor({ timeout: 5_000 });
     expect(await p2.getByLabel('Dims B').inputValue()).toBe('y');
     expect(await p2.getByLabel('Rule', { exact: true }).inputValue()).toBe('named');
     await p2.close();
@@ -255,8 +314,8 @@ describe('broadcast explorer in Chromium', () => {
 
   it('runs every one-click example from the spec', async () => {
     const want = {
-      numpy: '[8, 7, 6, 5]', clash: 'axis 0 has 3 vs 4', pdpd: '[2, 3, 4, 5]', explicit: '[1, 16, 50, 50]',
-      bidirectional: '[2, 3, 6]', mindspore: '[3, 1, 5, 6]', named: '[2, 2]', dynamic: '[?, 3, 2..224, 2..128]',
+      numpy: '(8,7,6,5)', clash: 'axis 0 has 3 vs 4', pdpd: '(2,3,4,5)', explicit: '(1,16,50,50)',
+      bidirectional: '(2,3,6)', mindspore: '(3,1,5,6)', named: '(2,2)', dynamic: '(?,3,2..224,2..128)',
     };
     for (const [id, text] of Object.entries(want)) {
       await page.locator(`button[data-example="${id}"]`).click();
@@ -264,12 +323,12 @@ describe('broadcast explorer in Chromium', () => {
     }
     // Back goes to the previous example (examples push history entries).
     await page.goBack();
-    await statusHas('[2, 2]');
+    await statusHas('(2,2)');
   });
 
   it('data preview: hovering an output cell highlights the input cells it reads', async () => {
     await page.locator('button[data-example="numpy-small"]').click();
-    await statusHas('[2, 2, 3]');
+    await statusHas('(2,2,3)');
     const out = page.locator('.tensor-out .cell');
     expect(await out.count()).toBe(12);
     await out.nth(4).hover(); // output[0, 1, 1] = A[0, 0, 1] + B[1, 0]
@@ -321,8 +380,8 @@ describe('broadcast explorer in Chromium', () => {
     await open(p, '?rule=numpy&s=2,1,3&s=2,1');
     await p.locator('.tensor-out .cell').nth(4).hover();
     const file = path.join(shots, 'readme.png');
-    // The whole page without its footer (page coordinates, whatever the scroll).
-    const bottom = await p.evaluate(() => Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + window.scrollY));
+    // The page down to the data preview (page coordinates, whatever the scroll); the code panel below it is left out.
+    const bottom = await p.evaluate(() => Math.ceil(document.querySelector('#preview-section').getBoundingClientRect().bottom + 20 + window.scrollY));
     await p.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: bottom } });
     await p.close();
     if (process.env.UPDATE_SCREENSHOT) {
@@ -340,7 +399,7 @@ describe('broadcast explorer in Chromium', () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await phone.getByLabel('Shape A').fill('8,1,6,1');
     await phone.getByLabel('Shape B').fill('7,1,5');
-    await phone.locator('[role="status"]', { hasText: '[8, 7, 6, 5]' }).waitFor({ timeout: 5_000 });
+    await phone.locator('[role="status"]', { hasText: '(8,7,6,5)' }).waitFor({ timeout: 5_000 });
     // The whole alignment table fits: no horizontal scrolling needed for rank 4.
     const { scroll, client } = await phone.locator('#align-scroll').evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
     expect(scroll).toBeLessThanOrEqual(client);
@@ -352,7 +411,7 @@ describe('broadcast explorer in Chromium', () => {
 
   it('is keyboard friendly: Tab from the rule reaches the shapes, typing updates the result', async () => {
     await page.locator('button[data-example="numpy"]').click();
-    await statusHas('[8, 7, 6, 5]');
+    await statusHas('(8,7,6,5)');
     await page.getByLabel('Rule', { exact: true }).focus();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement.getAttribute('aria-label') ?? document.activeElement.id)).toBe('Remove A');
@@ -360,12 +419,277 @@ describe('broadcast explorer in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement.id)).toBe('shape-0');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('1, 8, 1, 6, 1');
-    await statusHas('[1, 8, 7, 6, 5]');
+    await statusHas('(1,8,7,6,5)');
     // Enter on an example button loads it.
     await page.locator('button[data-example="pdpd"]').focus();
     await page.keyboard.press('Enter');
-    await statusHas('[2, 3, 4, 5]');
+    await statusHas('(2,3,4,5)');
     expect(await page.getByLabel('Rule', { exact: true }).inputValue()).toBe('pdpd');
+  });
+
+  // ---- issue 14 §5 and issue 11: the explorer, finished ------------------------
+
+  it('URL holds the current state only: switching rule drops the old rule\'s parameters', async () => {
+    const params = () => [...new URL(page.url()).searchParams.keys()];
+    await open(page, '?rule=pdpd&s=2,3,4,5&s=3&axis=1');
+    await statusHas('(2,3,4,5)');
+    expect(params()).toEqual(['rule', 's', 's', 'axis']);
+    await page.getByLabel('Rule', { exact: true }).selectOption('named');
+    await statusHas(/Result|Error/);
+    expect(params()).toEqual(['rule', 's', 's', 'n', 'n']); // no axis
+    await page.getByLabel('Rule', { exact: true }).selectOption('to-explicit');
+    await page.getByLabel('Axes mapping', { exact: true }).fill('1');
+    expect(params()).toEqual(['rule', 's', 's', 'map']); // no n, no axis
+    await page.getByLabel('Rule', { exact: true }).selectOption('numpy');
+    await statusHas(/Result|Error/);
+    expect(params()).toEqual(['rule', 's', 's']);
+    expect(new URL(page.url()).search).not.toMatch(/axis=|map=|n=|shaping=/);
+    // The page itself kept nothing either: back to pdpd starts from the default axis.
+    await page.getByLabel('Rule', { exact: true }).selectOption('pdpd');
+    expect(await page.locator('#axis-value').innerText()).toBe('-1');
+    expect(params()).toEqual(['rule', 's', 's']);
+  });
+
+  it('every shared link restores exactly what was on screen', async () => {
+    // Build a state by hand: named dims with labels, union shaping, int16, the PyTorch code tab.
+    await page.getByLabel('Rule', { exact: true }).selectOption('named');
+    await shape('A').fill('2, 3');
+    await page.getByLabel('Dims A').fill('X{x1,x2}, t');
+    await shape('B').fill('3');
+    await page.getByLabel('Dims B').fill('t');
+    await page.getByLabel('Shaping', { exact: true }).selectOption('union');
+    await page.getByLabel('Data type').selectOption('int16');
+    await page.getByRole('tab', { name: 'PyTorch' }).click();
+    await statusHas('(2,3)');
+    const screen = async (p) => ({
+      rule: await p.getByLabel('Rule', { exact: true }).inputValue(),
+      shapes: await p.locator('input.shape-input').evaluateAll((els) => els.map((e) => e.value)),
+      names: await p.locator('input.names-input').evaluateAll((els) => els.map((e) => e.value)),
+      shaping: await p.getByLabel('Shaping', { exact: true }).inputValue(),
+      dtype: await p.getByLabel('Data type').inputValue(),
+      tab: await p.locator('[role="tab"][aria-selected="true"]').innerText(),
+      status: await p.getByRole('status').innerText(),
+      table: await p.locator('#align-scroll').innerText(),
+      code: await p.locator('#code-text').textContent(),
+      memory: await p.locator('#memory').innerText(),
+    });
+    const before = await screen(page);
+    expect(before.shapes).toEqual(['2, 3', '3']);
+    const link = page.url();
+    const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    await watch(p2, 'link');
+    await open(p2, link.slice(url.length));
+    await statusHas('(2,3)', p2);
+    expect(await screen(p2)).toEqual(before);
+    // The same for a pdpd link with an axis and an explicit link with a mapping.
+    for (const q of ['?rule=pdpd&s=2,3,4,5&s=3,1&axis=1&dtype=uint8&code=openvino', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2&code=numpy']) {
+      await open(page, q);
+      await statusHas('Result');
+      const shown = await screen(page);
+      expect(new URL(page.url()).search).toBe(q);
+      await open(p2, page.url().slice(url.length));
+      await statusHas('Result', p2);
+      expect(await screen(p2)).toEqual(shown);
+    }
+    expect(await p2.locator('#axis-value').count()).toBe(1);
+    await p2.close();
+  });
+
+  it('named: editing coordinates sets the dim\'s size (no separate shape edit)', async () => {
+    await page.locator('button[data-example="named"]').click();
+    await statusHas('(2,2)');
+    await page.getByLabel('Dims A').fill('X{x1}');
+    await statusHas('(1,2)');
+    expect(await shape('A').inputValue()).toBe('1');
+    await page.getByLabel('Dims B').fill('Y{y1,y2,y3}');
+    await statusHas('(1,3)');
+    expect(await shape('B').inputValue()).toBe('3');
+    // A dim without labels keeps its size; the labelled one follows its labels.
+    await page.getByLabel('Dims A').fill('X{x1,x2}, t');
+    expect(await page.getByRole('status').innerText()).toMatch(/dim names|shape|Cannot read|Error/); // t has no size yet
+    await shape('A').fill('2, 4');
+    await statusHas('(2,4,3)');
+    await page.getByLabel('Dims A').fill('X{x1,x2,x3}, t');
+    await statusHas('(3,4,3)');
+    expect(await shape('A').inputValue()).toBe('3, 4');
+    expect(page.url()).toContain('s=3,+4');
+  });
+
+  it('shows every clashing axis in red: [4,3] with [7,5]', async () => {
+    await open(page, '?rule=numpy&s=4,3&s=7,5');
+    const text = await statusHas('INCOMPATIBLE_DIMS');
+    expect(text).toContain('Clashing axes: 0, 1');
+    expect(await page.locator('[role="status"] .status-clashes').getAttribute('data-clashes')).toBe('0,1');
+    expect(await page.locator('thead th[data-clash="true"]').evaluateAll((els) => els.map((e) => e.dataset.axis))).toEqual(['0', '1']);
+    expect(await page.locator('thead th.col-error').count()).toBe(2);
+    // Every operand cell on both axes is a clash, drawn in the clash colours.
+    const cells = page.locator('tr.operand-row td.dim');
+    expect(await cells.evaluateAll((els) => els.map((e) => `${e.closest('tr').dataset.operand}${e.dataset.axis}:${e.dataset.verdict}`)))
+      .toEqual(['A0:clash', 'A1:clash', 'B0:clash', 'B1:clash']);
+    const clashInk = await page.locator('[role="status"] .status-clashes').evaluate((e) => getComputedStyle(e).color);
+    for (const c of await cells.evaluateAll((els) => els.map((e) => getComputedStyle(e.querySelector('.dim-val')).borderTopColor))) expect(c).toBe(clashInk);
+    expect(await page.locator('tr.verdict-row td[data-verdict="clash"]').count()).toBe(2);
+    // Three operands: 4 vs 7 is shown as a clash too (issue 11's second case).
+    await open(page, '?rule=numpy&s=8,4,6,1&s=7,3,5');
+    await statusHas('INCOMPATIBLE_DIMS');
+    expect(await page.locator('thead th[data-clash="true"]').evaluateAll((els) => els.map((e) => e.dataset.axis))).toEqual(['1', '2']);
+    await page.screenshot({ path: path.join(shots, 'explorer-clashes.png'), fullPage: true });
+  });
+
+  it('prints a size past 2^53 exactly (sizeText), never rounded', async () => {
+    const M = 2 ** 53 - 1;
+    await open(page, `?rule=numpy&s=${M},${M},${M}&s=1`);
+    const exact = (BigInt(M) ** 3n).toString();
+    const grouped = exact.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    const text = await statusHas('elements');
+    expect(text).toContain(`${grouped} elements`);
+    expect(text).not.toMatch(/e\+?4\d|9,223,372,036,854,775,807|9223372036854776000/);
+    const memory = await page.locator('#memory').innerText();
+    expect(memory).toContain(`${(BigInt(exact) * 4n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')} B`);
+    expect(memory).not.toMatch(/9223372036854776000|e\+?4\d/);
+  });
+
+  it('PDPD: B\'s trailing 1s are drawn greyed and marked "dropped"', async () => {
+    await open(page, '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1');
+    await statusHas('(2,3,4,5)');
+    const cell = page.locator('tr[data-operand="B"] td[data-axis="2"]');
+    expect(await cell.getAttribute('data-dropped')).toBe('true');
+    expect(await cell.innerText()).toMatch(/1\s*dropped/);
+    expect(await page.locator('tr[data-operand="B"] td[data-dropped]').count()).toBe(1);
+    expect(await page.locator('tr[data-operand="B"] th').innerText()).toContain('1 trailing 1 dropped');
+    expect(await page.locator('#align-scroll .dropped-note').innerText()).toContain('B (3,1) is aligned as (3,)');
+    const [ink, muted] = await cell.evaluate((td) => [getComputedStyle(td.querySelector('.dim-val')).color, getComputedStyle(document.querySelector('.hint')).color]);
+    expect(ink).toBe(muted); // greyed
+    // A trailing 1 that would fall past A's end has no column: the note says so.
+    await open(page, '?rule=pdpd&s=2,3&s=3,1&axis=1');
+    await statusHas('(2,3)');
+    expect(await page.locator('#align-scroll .dropped-note').innerText()).toContain('past A\'s last axis');
+    expect(await page.locator('tr[data-operand="B"] td[data-dropped]').count()).toBe(0);
+    // Other rules drop nothing.
+    await open(page, '?rule=numpy&s=2,3&s=3,1');
+    await statusHas('INCOMPATIBLE_DIMS');
+    expect(await page.locator('.op-dropped, td[data-dropped]').count()).toBe(0);
+  });
+
+  it('copy as code: each framework\'s call, tensorcast\'s reproducing the page exactly', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const p = await ctx.newPage();
+    await watch(p, 'code');
+    const lib = await import('../../dist/node.js');
+    await lib.init();
+    const runSnippet = async (code) => {
+      const body = code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
+      // eslint-disable-next-line no-new-func
+      return new Function('lib', `return (async () => { ${body}\n; return { plan, out: typeof out === 'undefined' ? undefined : out }; })();`)(lib);
+    };
+    for (const q of ['?rule=numpy&s=8,1,6,1&s=7,1,5', '?rule=numpy&s=4,3&s=7,5', '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2',
+      '?rule=to-numpy&s=3,1,5,1&s=-1,-1,5,6&dtype=bigint64', '?rule=named&s=2&s=2&n=X{x1,x2}&n=Y{y1,y2}', '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1']) {
+      await open(p, q);
+      await p.getByRole('tab', { name: 'tensorcast' }).click();
+      const code = await p.locator('#code-text').textContent();
+      const { plan, out } = await runSnippet(code);
+      // Same result and same per-axis verdicts as the page shows.
+      if (plan.ok) expect(await p.locator('.status-shape').getAttribute('data-shape'), q).toBe(lib.formatShape(plan.shape));
+      else expect(await p.getByRole('status').innerText(), q).toContain(plan.error.message);
+      const shown = await p.locator('tr.operand-row').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td.dim')].map((td) => td.dataset.verdict)));
+      expect(shown, q).toEqual(plan.operands.map((o) => o.verdicts));
+      if (out) expect([...out.shape]).toEqual(plan.shape);
+      // Copy puts exactly that text on the clipboard.
+      await p.getByRole('button', { name: 'Copy' }).click();
+      await p.locator('#copy-status', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+      expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    }
+    // The other frameworks: their call, or a sentence saying they have none.
+    await open(p, '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1');
+    await p.getByRole('tab', { name: 'NumPy' }).click();
+    expect(p.url()).toContain('code=numpy');
+    expect(await p.locator('#code-note').innerText()).toContain('NumPy has no PDPD');
+    expect(await p.locator('#code-text').textContent()).toContain('b.reshape((1, 3, 1, 1))');
+    await p.getByRole('tab', { name: 'NumPy' }).press('ArrowRight'); // keyboard: the next tab
+    expect(await p.locator('[role="tab"][aria-selected="true"]').innerText()).toBe('PyTorch');
+    await p.getByRole('tab', { name: 'OpenVINO' }).click();
+    expect(await p.locator('#code-text').textContent()).toContain('AutoBroadcastSpec(ov::op::AutoBroadcastType::PDPD, 1)');
+    await open(p, '?rule=numpy&s=8,1,6,1&s=7,1,5&code=openvino');
+    expect(await p.locator('#code-text').textContent()).toContain('out = ops.add(a, b, auto_broadcast="numpy")');
+    await open(p, '?rule=named&s=2&s=2&n=X{x1,x2}&n=Y{y1,y2}&code=numpy');
+    expect(await p.locator('#code-note').innerText()).toContain('NumPy has no named dims');
+    expect(await p.locator('#code-pre').isHidden()).toBe(true);
+    expect(await p.getByRole('button', { name: 'Copy' }).isDisabled()).toBe(true);
+    await p.screenshot({ path: path.join(shots, 'explorer-code.png'), fullPage: false });
+    expect(await p.evaluate(() => window.__csp)).toEqual([]);
+    await ctx.close();
+  });
+
+  it('rank 8 on a 390 px phone: only the table scrolls, never the page (light and dark)', async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, colorScheme });
+      await watch(phone, `phone-390-${colorScheme}`);
+      for (const q of ['?rule=numpy&s=8,1,6,1,2,3,4,5&s=7,1,5,1,1,1,1,1', '?rule=numpy&s=8,1,6,1,2,3,4,5&s=7,1,5,1,3,4,1', '?rule=to-explicit&s=3,1&s=2,3,3,4,5,6,7,8&map=1,+2',
+        '?rule=named&s=2,3,4,5,6,7,8,9&s=9&n=a,b,c,d,e,f,g,h&n=h']) {
+        await open(phone, q);
+        await phone.getByRole('status').filter({ hasText: /Result|Error/ }).waitFor({ timeout: 5_000 });
+        const m = await phone.evaluate(() => ({
+          page: document.scrollingElement.scrollWidth, inner: innerWidth,
+          table: document.querySelector('#align-scroll').scrollWidth, box: document.querySelector('#align-scroll').clientWidth,
+        }));
+        expect(m.inner).toBe(390);
+        expect(m.page, `${colorScheme} ${q}`).toBeLessThanOrEqual(m.inner);
+        expect(m.table, q).toBeGreaterThan(m.box); // the table is wider than the phone: it scrolls inside its box
+      }
+      await open(phone, '?rule=numpy&s=8,1,6,1,2,3,4,5&s=7,1,5,1,3,4,1');
+      await phone.screenshot({ path: path.join(shots, `explorer-phone-rank8-${colorScheme}.png`), fullPage: true });
+      expect(await phone.evaluate(() => window.__csp)).toEqual([]);
+      await phone.close();
+    }
+  });
+
+  it('dark mode follows prefers-color-scheme; every text passes WCAG AA (4.5:1) in both themes', async () => {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await watch(p, 'contrast');
+    const states = ['?rule=numpy&s=8,1,6,1&s=7,1,5', '?rule=numpy&s=4,3&s=7,5', '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1&code=openvino',
+      '?rule=named&s=2,3&s=4&n=x,+t&n=t&code=numpy', '?rule=numpy&s=3,x&s=3', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2', '?rule=numpy&s=2,1,3&s=2,1'];
+    const backgrounds = {};
+    for (const colorScheme of ['light', 'dark']) {
+      await p.emulateMedia({ colorScheme });
+      for (const q of states) {
+        await open(p, q);
+        if (q.endsWith('s=2,1')) await p.locator('.tensor-out .cell').nth(4).hover(); // the preview's highlight colours
+        const { failures, checked, body } = await p.evaluate(measureContrast);
+        expect(checked, q).toBeGreaterThan(30);
+        expect(failures, `${colorScheme} ${q}`).toEqual([]);
+        backgrounds[colorScheme] = body;
+      }
+      await p.screenshot({ path: path.join(shots, `explorer-${colorScheme}.png`), fullPage: true });
+    }
+    expect(backgrounds.light.luminance).toBeGreaterThan(0.8);
+    expect(backgrounds.dark.luminance).toBeLessThan(0.05); // dark really is dark
+    expect(backgrounds.dark.ratio).toBeGreaterThanOrEqual(7);
+    expect(backgrounds.light.ratio).toBeGreaterThanOrEqual(7);
+    await p.close();
+  });
+
+  it('its server sends the CSP as a header with frame-ancestors \'none\': no other site can frame it', async () => {
+    const res = await page.goto(url);
+    const header = res.headers()['content-security-policy'];
+    const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    expect(header).toBe(`${meta}; frame-ancestors 'none'`);
+    await page.waitForSelector('html[data-ready="true"]');
+    // Another origin (another port) framing the explorer gets nothing.
+    const dir = mkdtempSync(path.join(tmpdir(), 'tc-frame-'));
+    writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>framer</title><iframe src="${url}" width="400" height="300"></iframe>`);
+    const other = await serve(dir, 0);
+    const p = await browser.newPage();
+    const blocked = [];
+    p.on('console', (m) => blocked.push(m.text()));
+    await p.goto(other.url);
+    await p.waitForTimeout(1500);
+    const framed = p.frames().find((f) => f !== p.mainFrame());
+    const ready = framed ? await framed.evaluate(() => document.documentElement.dataset.ready ?? null).catch(() => null) : null;
+    expect(ready).toBeNull();
+    expect(blocked.join('\n')).toMatch(/frame-ancestors/);
+    await p.close();
+    await new Promise((r) => other.server.close(r));
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('had no console errors, page errors, failed requests or CSP violations', async () => {

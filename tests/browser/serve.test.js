@@ -1,10 +1,17 @@
-// scripts/serve.mjs: the explorer's static server (no dependencies).
+// scripts/serve.mjs: the explorer's static server (no dependencies), the
+// page's CSP sent as a header too; scripts/fresh.mjs: when `npm start` may
+// reuse dist/ and the page build.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
-import { serve, resolveInside } from '../../scripts/serve.mjs';
+import { fileURLToPath } from 'node:url';
+import { serve, resolveInside, pageCsp, FRAME_ANCESTORS } from '../../scripts/serve.mjs';
+import { checkFresh, startPlan, LIB, WEB } from '../../scripts/fresh.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PAGE_META = "default-src 'self'; script-src 'self'; object-src 'none'";
 
 let dir;
 let server;
@@ -14,6 +21,8 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'tc-serve-'));
   mkdirSync(path.join(dir, 'assets'));
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>x</title>');
+  mkdirSync(path.join(dir, 'page'));
+  writeFileSync(path.join(dir, 'page', 'index.html'), `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${PAGE_META}"><title>p</title>`);
   writeFileSync(path.join(dir, 'assets', 'a.js'), 'export const a = 1;');
   writeFileSync(path.join(dir, 'assets', 'b.mjs'), 'export const b = 1;');
   writeFileSync(path.join(dir, 'assets', 'e.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
@@ -33,7 +42,7 @@ function get(p, method = 'GET') {
     const req = http.request({ host: u.hostname, port: u.port, path: p, method }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], headers: res.headers, body: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
     req.end();
@@ -73,6 +82,29 @@ describe('serve()', () => {
     expect((await get('/nope.js')).status).toBe(404);
     expect((await get('/favicon.ico')).status).toBe(204);
   });
+  it('sends the page\'s CSP as a header too, with frame-ancestors \'none\' (a <meta> cannot set it)', async () => {
+    const r = await get('/page/');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-security-policy']).toBe(`${PAGE_META}; frame-ancestors 'none'`);
+    expect(r.headers['x-frame-options']).toBe('DENY');
+    expect(r.body.toString()).toContain('http-equiv="Content-Security-Policy"'); // the meta stays
+    expect(Number(r.headers['content-length'])).toBe(r.body.length);
+    const head = await get('/page/index.html', 'HEAD');
+    expect(head.headers['content-security-policy']).toBe(`${PAGE_META}; frame-ancestors 'none'`);
+    expect(head.body.length).toBe(0);
+    // Pages without a meta policy, other files and errors still refuse framing.
+    expect((await get('/')).headers['content-security-policy']).toBe(FRAME_ANCESTORS);
+    expect((await get('/assets/a.js')).headers['content-security-policy']).toBe(FRAME_ANCESTORS);
+    expect((await get('/nope.js')).headers['content-security-policy']).toBe(FRAME_ANCESTORS);
+  });
+  it('takes the explorer\'s policy from its own <meta>, so header and meta never drift apart', () => {
+    const html = readFileSync(path.join(repo, 'web', 'index.html'), 'utf8');
+    const meta = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)[1];
+    expect(pageCsp(html)).toBe(`${meta}; frame-ancestors 'none'`);
+    expect(meta).not.toContain('frame-ancestors');
+    expect(pageCsp(`<meta content="default-src 'none'; frame-ancestors *" http-equiv='content-security-policy'>`)).toBe(`default-src 'none'; frame-ancestors 'none'`);
+    expect(pageCsp('<title>no policy</title>')).toBe(FRAME_ANCESTORS);
+  });
   it('never leaves its directory', async () => {
     for (const p of ['/../package.json', '/assets/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/..%2fetc%2fpasswd']) {
       const r = await get(p);
@@ -82,5 +114,59 @@ describe('serve()', () => {
     expect(resolveInside('/srv/site', '/../x')).toBe('/srv/site/x');
     expect(resolveInside('/srv/site', '/%00')).toBeNull();
     expect(resolveInside('/srv/site', '/%E0%A4%A')).toBeNull();
+  });
+});
+
+describe('fresh(): npm start reuses an up-to-date dist/ and page build', () => {
+  let tree;
+  const touch = (rel, t) => {
+    const f = path.join(tree, rel);
+    mkdirSync(path.dirname(f), { recursive: true });
+    writeFileSync(f, rel);
+    utimesSync(f, t, t);
+  };
+  beforeAll(() => {
+    tree = mkdtempSync(path.join(tmpdir(), 'tc-fresh-'));
+    for (const f of ['src/core/a.cpp', 'bindings/js/index.js', 'CMakeLists.txt', 'scripts/build.mjs', 'web/main.js', 'web/logic.test.js']) touch(f, 1000);
+    for (const f of LIB.required) touch(f, 2000);
+    touch('build/web/index.html', 3000);
+    touch('build/web/assets/x.js', 3000);
+  });
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+  it('reuses both when every output is newer than every input', () => {
+    const p = startPlan({ root: tree });
+    expect(p.lib.fresh).toBe(true);
+    expect(p.web.fresh).toBe(true);
+    expect(startPlan({ root: tree, force: true }).lib.fresh).toBe(false);
+  });
+  it('rebuilds the page (only) when web/ changed; a test file does not count', () => {
+    touch('web/logic.test.js', 4000);
+    expect(startPlan({ root: tree }).web.fresh).toBe(true);
+    touch('web/style.css', 4000);
+    const p = startPlan({ root: tree });
+    expect(p.lib.fresh).toBe(true);
+    expect(p.web).toEqual({ fresh: false, reason: 'web/style.css is newer than build/web' });
+    touch('web/style.css', 1000);
+  });
+  it('rebuilds both when src/, bindings/ or CMakeLists.txt changed', () => {
+    for (const f of ['src/core/a.cpp', 'bindings/js/index.js', 'CMakeLists.txt']) {
+      touch(f, 2500);
+      const p = startPlan({ root: tree });
+      expect(p.lib.fresh, f).toBe(false);
+      expect(p.lib.reason).toBe(`${f} is newer than dist`);
+      expect(p.web.fresh).toBe(false);
+      touch(f, 1000);
+    }
+    expect(startPlan({ root: tree }).lib.fresh).toBe(true);
+  });
+  it('rebuilds the page when dist/ is newer than it, and both when an output is missing', () => {
+    touch('dist/index.js', 3500);
+    expect(startPlan({ root: tree }).web.fresh).toBe(false);
+    touch('dist/index.js', 2000);
+    rmSync(path.join(tree, 'dist', 'tensorcast.wasm'));
+    expect(startPlan({ root: tree }).lib).toEqual({ fresh: false, reason: 'dist/tensorcast.wasm missing' });
+    touch('dist/tensorcast.wasm', 2000);
+    expect(checkFresh({ ...WEB, root: tree }).fresh).toBe(true);
   });
 });

@@ -1,0 +1,171 @@
+// "Copy as code": tensorcast's snippet is run against the library and must
+// reproduce the page's plan exactly; the NumPy snippet is run by Debian's
+// python3-numpy when it is installed; the other frameworks' snippets are
+// checked for the calls they must make, and for saying so where the
+// framework has no such rule.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as tc from '../dist/node.js';
+import { codeFor, jsLiteral, pyTuple } from './code.js';
+import { applyPatch, defaultState, buildRequest, dtypeList, EXAMPLES, exampleState, formatShape } from './logic.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const st = (patch) => applyPatch(defaultState(), patch);
+const dtypeOf = (name) => dtypeList().find((d) => d.name === name);
+function snippet(tab, state) {
+  const built = buildRequest(state);
+  const plan = built.ok ? tc.explain(built.request) : null;
+  return { ...codeFor(tab, state, built, plan, dtypeOf(state.dtype)), built, plan };
+}
+
+// Run a tensorcast snippet: its import line becomes a destructuring of the
+// library, the rest runs as written (top-level await inside an async function).
+async function runTensorcast(code) {
+  const body = code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
+  expect(body).not.toContain('import ');
+  // eslint-disable-next-line no-new-func
+  const run = new Function('lib', `return (async () => { ${body}\n; return { plan, out: typeof out === 'undefined' ? undefined : out }; })();`);
+  return run(tc);
+}
+
+const states = [
+  ...EXAMPLES.map((e) => [e.id, exampleState(e)]),
+  ['numpy 3 operands', st({ shapes: ['2, 1', '3', '1, 1, 1'] })],
+  ['numpy clash', st({ shapes: ['4, 3', '7, 5'] })],
+  ['none', st({ rule: 'none', shapes: ['2, 3', '2, 3'] })],
+  ['pdpd -1', st({ rule: 'pdpd', shapes: ['2, 3, 4', '4, 1'] })],
+  ['to-pdpd', st({ rule: 'to-pdpd', shapes: ['3, 1', '2, 3, 6'], axis: 1 })],
+  ['named exact', st({ rule: 'named', shapes: ['', ''], names: ['X{x1,x2}', 'X{x1,x2}'], shaping: 'exact' })],
+  ['int8', st({ shapes: ['2, 1', '3'], dtype: 'int8' })],
+  ['bigint64', st({ shapes: ['2, 1', '3'], dtype: 'bigint64' })],
+  ['scalar', st({ shapes: ['()', '2, 3'] })],
+  ['huge', st({ shapes: ['9007199254740991, 9007199254740991', '1'] })],
+];
+
+describe('tensorcast snippet: exactly the page\'s call', () => {
+  it.each(states)('%s', async (_, state) => {
+    const c = snippet('tensorcast', state);
+    expect(c.lang).toBe('js');
+    const { plan, out } = await runTensorcast(c.code);
+    // The plan the snippet computes is the one the page draws.
+    expect(JSON.parse(JSON.stringify(plan))).toEqual(JSON.parse(JSON.stringify(c.plan)));
+    if (out !== undefined) {
+      expect([...out.shape]).toEqual(c.plan.shape);
+      expect(out.data.constructor.name).toBe(dtypeOf(state.dtype).array);
+    }
+  });
+  it('prints the request as a readable literal', () => {
+    expect(snippet('tensorcast', st({})).code).toContain("explain({ rule: 'numpy', shapes: [[8, 1, 6, 1], [7, 1, 5]] })");
+    expect(jsLiteral({ a: "it's", 'b-c': ['x', 1] })).toBe(`{ a: "it's", 'b-c': ['x', 1] }`);
+    expect(jsLiteral({ q: 'say "hi"' })).toBe(`{ q: 'say "hi"' }`);
+    expect(pyTuple([3])).toBe('(3,)');
+    expect(pyTuple([])).toBe('()');
+  });
+  it('names the refusal when the plan fails', () => {
+    expect(snippet('tensorcast', st({ shapes: ['3', '4'] })).code).toContain("plan.error.code: 'INCOMPATIBLE_DIMS'");
+  });
+  it('says why when the input does not parse', () => {
+    const c = codeFor('tensorcast', st({ shapes: ['x', '3'] }), buildRequest(st({ shapes: ['x', '3'] })), null, dtypeOf('float32'));
+    expect(c.code).toBeNull();
+    expect(c.note).toMatch(/Fix the input/);
+  });
+});
+
+const python = '/usr/bin/python3';
+const hasNumpy = existsSync(python) && spawnSync(python, ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0;
+
+describe('NumPy snippet', () => {
+  it.skipIf(!hasNumpy).each(states.filter(([name]) => name !== 'huge'))('%s runs in NumPy and gives the page\'s shape', (_, state) => {
+    const c = snippet('numpy', state);
+    if (c.code === null) {
+      expect(c.note).toMatch(/NumPy (has no|always)/);
+      return;
+    }
+    const r = spawnSync(python, ['-c', c.code], { encoding: 'utf8', timeout: 30_000 });
+    if (!c.plan.ok) {
+      expect(r.status).not.toBe(0); // NumPy refuses too
+      return;
+    }
+    expect(r.status, r.stderr).toBe(0);
+    const printed = r.stdout.trim().split('\n');
+    expect(printed.at(-1)).toBe(pyTuple(c.plan.shape));
+  });
+  it('says where NumPy has no such rule', () => {
+    expect(snippet('numpy', st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] })).note).toMatch(/NumPy has no named dims/);
+    expect(snippet('numpy', st({ rule: 'none', shapes: ['2', '2'] })).note).toMatch(/NumPy always broadcasts/);
+    expect(snippet('numpy', st({ shapes: ['?, 3', '3'] })).note).toMatch(/NumPy has no dynamic dims/);
+    const p = snippet('numpy', st({ rule: 'pdpd', shapes: ['2, 3, 4, 5', '3, 1'], axis: 1 }));
+    expect(p.note).toMatch(/NumPy has no PDPD/);
+    expect(p.code).toContain('b.reshape((1, 3, 1, 1))');
+    expect(snippet('numpy', st({ rule: 'pdpd', shapes: ['2, 3, 4, 5', '3, 1'], axis: 0 })).code).toBeNull();
+    const m = snippet('numpy', exampleState(EXAMPLES.find((e) => e.id === 'mindspore')));
+    expect(m.note).toMatch(/no −1/);
+    expect(m.code).toContain('np.broadcast_to(x, (3, 1, 5, 6))');
+  });
+  it('maps the dtype', () => {
+    expect(snippet('numpy', st({ shapes: ['2', '2'], dtype: 'bigint64' })).code).toContain('dtype=np.int64');
+    expect(snippet('numpy', st({ shapes: ['2', '2'], dtype: 'uint8clamped' })).code).toMatch(/no twin here: uint8/);
+  });
+});
+
+describe('PyTorch snippet', () => {
+  it('broadcast_shapes and data for numpy rules', () => {
+    const c = snippet('torch', st({}));
+    expect(c.code).toContain('torch.broadcast_shapes((8, 1, 6, 1), (7, 1, 5))');
+    expect(c.code).toContain('a = torch.zeros((8, 1, 6, 1), dtype=torch.float32)');
+  });
+  it('expand keeps -1 (torch has it)', () => {
+    const c = snippet('torch', exampleState(EXAMPLES.find((e) => e.id === 'mindspore')));
+    expect(c.code).toContain('x.expand((-1, -1, 5, 6))');
+  });
+  it('explicit mapping via the plan\'s alignment, and no named broadcasting', () => {
+    const c = snippet('torch', exampleState(EXAMPLES.find((e) => e.id === 'explicit')));
+    expect(c.code).toContain('x.reshape((1, 16, 1, 1)).expand((1, 16, 50, 50))');
+    expect(snippet('torch', st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] })).note).toMatch(/PyTorch has no broadcasting by name/);
+  });
+});
+
+describe('OpenVINO snippet', () => {
+  it('ops.add with auto_broadcast, Python API', () => {
+    const c = snippet('openvino', st({}));
+    expect(c.lang).toBe('python');
+    expect(c.code).toContain('import openvino.opset13 as ops');
+    expect(c.code).toContain('a = ops.parameter([8, 1, 6, 1], ov.Type.f32)');
+    expect(c.code).toContain('out = ops.add(a, b, auto_broadcast="numpy")');
+    expect(snippet('openvino', st({ rule: 'none', shapes: ['2', '2'] })).code).toContain('auto_broadcast="none"');
+  });
+  it('dynamic dims as ov.Dimension', () => {
+    const c = snippet('openvino', exampleState(EXAMPLES.find((e) => e.id === 'dynamic')));
+    expect(c.code).toContain('ov.PartialShape([ov.Dimension(), ov.Dimension(3), ov.Dimension(1), ov.Dimension(2, 128)])');
+  });
+  it('Broadcast modes, and the PDPD axis in C++ (the Python API cannot set it)', () => {
+    expect(snippet('openvino', exampleState(EXAMPLES.find((e) => e.id === 'explicit'))).code)
+      .toContain('ops.broadcast(x, np.array([1, 16, 50, 50], dtype=np.int64), np.array([1], dtype=np.int64), broadcast_spec="EXPLICIT")');
+    expect(snippet('openvino', exampleState(EXAMPLES.find((e) => e.id === 'bidirectional'))).code).toContain('broadcast_spec="BIDIRECTIONAL"');
+    const p = snippet('openvino', exampleState(EXAMPLES.find((e) => e.id === 'pdpd')));
+    expect(p.lang).toBe('cpp');
+    expect(p.code).toContain('ov::op::AutoBroadcastSpec(ov::op::AutoBroadcastType::PDPD, 1)');
+    expect(p.note).toMatch(/Python ops\.add\(\) takes auto_broadcast by name only/);
+    expect(snippet('openvino', st({ rule: 'to-pdpd', shapes: ['3, 1', '2, 3, 6'], axis: 1 })).code).toContain('ov::op::BroadcastModeSpec(ov::op::BroadcastType::PDPD, 1)');
+    expect(snippet('openvino', st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] })).note).toMatch(/OpenVINO has no named dims/);
+  });
+  it('no -1 in target_shape: filled in from the plan', () => {
+    const c = snippet('openvino', exampleState(EXAMPLES.find((e) => e.id === 'mindspore')));
+    expect(c.code).toContain('np.array([3, 1, 5, 6], dtype=np.int64)');
+    expect(formatShape(c.plan.shape)).toBe('(3,1,5,6)');
+  });
+});
+
+describe('layout of long literals', () => {
+  it('breaks a long request one key per line, still the same value', async () => {
+    const { jsBlock } = await import('./code.js');
+    const req = { rule: 'named', operands: [{ dims: ['X', 't'], shape: [2, 3], coords: { X: ['x1', 'x2'] } }, { dims: ['t'], shape: [3] }], shaping: 'union' };
+    const text = jsBlock(req, 64);
+    expect(text.split('\n').length).toBeGreaterThan(3);
+    // eslint-disable-next-line no-new-func
+    expect(new Function(`return ${text}`)()).toEqual(req);
+    expect(jsBlock({ rule: 'numpy', shapes: [[2], [3]] }, 64)).toBe("{ rule: 'numpy', shapes: [[2], [3]] }");
+  });
+});
