@@ -12,11 +12,16 @@
 //     checking the numbers it computes; a CommonJS app bundled for the browser
 //     (require resolves to the inline build there); and the error a page gets
 //     without the recipe.
-// The bundlers, Jest and TypeScript are the root's devDependencies (pinned in
-// package-lock.json), run against the temp projects, which hold only the tarball.
+// Vite, webpack, esbuild and TypeScript are the root's devDependencies (pinned in
+// package-lock.json). Rollup and Jest cannot be: the registry this project
+// uses lacks some of their platform packages, so `npm ci` would refuse the
+// lock. They are installed, at pinned versions, into build/pack-smoke-tools
+// (kept while the pins do not change; npm's cache serves a fresh machine's
+// second run). Each tool runs against the temp projects, which hold only the tarball.
 // Prints one line per check and closes with `pack-smoke: N passed, M failed`;
 // exits non-zero on any failure.
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readdirSync, readFileSync, cpSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root, capture } from './lib.mjs';
@@ -63,6 +68,21 @@ function project(dir, pkg) {
 }
 
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
+
+// Rollup and Jest, at pinned versions, in a project of their own (see the top).
+const TOOLS = { '@rollup/plugin-node-resolve': '16.0.3', jest: '30.5.2', rollup: '4.68.7' };
+const toolsDir = path.join(root, 'build', 'pack-smoke-tools');
+function installTools() {
+  const want = JSON.stringify(TOOLS);
+  const stamp = path.join(toolsDir, 'node_modules', '.pack-smoke-tools.json');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return 'already installed';
+  rmSync(toolsDir, { recursive: true, force: true });
+  write(path.join(toolsDir, 'package.json'), JSON.stringify({ name: 'pack-smoke-tools', private: true, devDependencies: TOOLS }, null, 2));
+  sh('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline'], { cwd: toolsDir, timeout: 600_000 });
+  writeFileSync(stamp, want);
+  return 'installed now';
+}
+const toolRequire = createRequire(path.join(toolsDir, 'package.json'));
 
 const work = mkdtempSync(path.join(tmpdir(), 'tensorcast-pack-'));
 let tarball = '';
@@ -134,6 +154,7 @@ t.dispose(); t.dispose();
   });
 
   // ---- Jest 30, default (CommonJS) mode ---------------------------------------------------
+  await check(`tools: ${Object.entries(TOOLS).map(([k, v]) => `${k}@${v}`).join(', ')}`, installTools);
   await check('jest 30 default CommonJS mode: require + initSync', () => {
     const dir = project(path.join(work, 'jest'), { scripts: { test: 'jest' } });
     write(path.join(dir, 'broadcast.test.js'), `const { initSync, broadcastShapes, add, BroadcastError } = require('tensorcast');
@@ -149,7 +170,7 @@ test('data', () => {
   expect(Array.from(add({ data: Float32Array.of(1, 2) }, 1).data)).toEqual([2, 3]);
 });
 `);
-    const r = capture('node', [bin('jest', 'bin/jest.js'), '--ci', '--rootDir', dir, '--cacheDirectory', path.join(work, 'jest-cache'), '--watchman=false'], { cwd: dir, timeout: 180_000 });
+    const r = capture('node', [path.join(toolsDir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--rootDir', dir, '--cacheDirectory', path.join(work, 'jest-cache'), '--watchman=false'], { cwd: dir, timeout: 180_000 });
     const tests = /Tests:\s+(.*)/.exec(r.stderr)?.[1] ?? '?';
     must(r.status === 0, `jest exited with ${r.status}\n${r.stdout}\n${r.stderr}`);
     must(/3 passed, 3 total/.test(tests), `jest ran: ${tests}`);
@@ -282,6 +303,8 @@ main().catch((e) => { document.title = 'error: ' + (e && e.message); });
       const stats = await new Promise((resolve, reject) => webpack({
         mode: 'production', context: app, entry: `./src/${entry}.js`, target: 'web', devtool: false,
         output: { path: dir, filename: 'main.js', clean: true },
+        // Terser over the inline entry's 0.6 MB of text proves nothing and costs seconds.
+        optimization: { minimize: entry === 'default' },
         performance: { hints: false }, infrastructureLogging: { level: 'error' },
       }, (err, s) => (err ? reject(err) : resolve(s))));
       must(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
@@ -348,9 +371,14 @@ document.title = JSON.stringify({ s: broadcastShapes([2, 1], [3]), d: Array.from
   });
 
   // Rollup + @rollup/plugin-node-resolve: emits no .wasm. Recipe: init({ wasmUrl }) where it is served.
-  const { rollup } = await import('rollup');
-  const { nodeResolve } = await import('@rollup/plugin-node-resolve');
+  let rollup = null;
+  let nodeResolve = null;
+  const loadRollup = () => {
+    rollup ??= toolRequire('rollup').rollup;
+    nodeResolve ??= toolRequire('@rollup/plugin-node-resolve').nodeResolve;
+  };
   const roll = async (entry, dir) => {
+    loadRollup();
     const bundle = await rollup({ input: path.join(app, 'src', `${entry}.js`), plugins: [nodeResolve({ browser: true })], logLevel: 'silent' });
     await bundle.write({ dir, format: 'es', entryFileNames: 'app.js' });
     await bundle.close();
