@@ -76,58 +76,48 @@ Status broadcast_to_numpy(const Shape& input, const Shape& target, Plan& plan, E
 // §4.2
 //   input:  [16]   axesMapping [1]
 //   target: [1, 16, 50, 50] -> [1, 16, 50, 50]
+//
+// The mapping is checked as far as what is known allows, whatever else is
+// unknown: each entry non-negative and above the one before (needs nothing),
+// one entry per input axis (needs the input's rank), each below the target's
+// rank (needs the target's rank). Errors, all INVALID_AXES_MAPPING:
+//   wrong length:   detail -1, dim_a = mapping length, dim_b = input rank
+//   bad entry i:    detail i,  dim_a = the entry (-1 if negative), dim_b = the
+//                   entry before it (-1 for i = 0); axis = the entry when it is
+//                   an output axis (out of order), else -1
 Status broadcast_to_explicit(const Shape& input, const Shape& target, const i64* mapping,
                              int mapping_len, bool mapping_known, Plan& plan, Error& err) {
   plan.reset(1);
   if (check_two(input, target, false, err) != Status::Ok) return err.code;
   plan.ops[0].shape = input;
-  if (!target.rank_known()) {
-    // Without a target rank, the checks that need it wait (is an axis below
-    // the rank, which target dims do the input's meet); the others run now:
-    // one entry per input axis, each non-negative, strictly increasing.
-    plan.out = Shape::unknown_rank();
-    if (mapping_known && input.rank_known()) {
-      const int want = input.rank == 0 && mapping_len == 1 ? 1 : input.rank;
-      if (mapping_len != want) {
-        detail::fail(err, Status::InvalidAxesMapping, -1, 0, -1, Dim::fixed(mapping_len), Dim::fixed(input.rank), -1);
-        return detail::refuse(plan, err);
-      }
-    }
-    for (int i = 0; mapping_known && i < mapping_len; ++i) {
-      if (mapping[i] < 0 || (i > 0 && mapping[i] <= mapping[i - 1])) {
-        const i64 m = mapping[i];
-        detail::fail(err, Status::InvalidAxesMapping, -1, 0, -1, Dim::fixed(m < 0 ? -1 : (m > kMaxDim ? kMaxDim : m)),
-                     Dim::fixed(i == 0 ? -1 : mapping[i - 1]), i);
-        return detail::refuse(plan, err);
-      }
-    }
-    finalize_plan(plan);
-    return Status::Ok;
-  }
-  plan.out = target;
-  for (int a = 0; a < target.rank; ++a) plan.ops[0].src_axis[a] = -1;
-  if (!mapping_known || !input.rank_known()) {
-    finalize_plan(plan);
-    return Status::Ok;
-  }
+  plan.out = target.rank_known() ? target : Shape::unknown_rank();
+  for (int a = 0; target.rank_known() && a < target.rank; ++a) plan.ops[0].src_axis[a] = -1;
   // A scalar takes an empty mapping, or a one-entry one (as OpenVINO does: the
   // scalar is then [1]).
   Shape in = input;
-  if (in.rank == 0 && mapping_len == 1) in.push(Dim::fixed(1));
-  if (mapping_len != in.rank) {
-    detail::fail(err, Status::InvalidAxesMapping, -1, 0, -1, Dim::fixed(mapping_len), Dim::fixed(in.rank), -1);
-    return detail::refuse(plan, err);
-  }
-  for (int i = 0; i < mapping_len; ++i) {
-    const i64 m = mapping[i];
-    const bool in_range = m >= 0 && m < target.rank;
-    const bool increasing = i == 0 || m > mapping[i - 1];
-    if (!in_range || !increasing) {
-      detail::fail(err, Status::InvalidAxesMapping, in_range ? static_cast<int>(m) : -1, 0, -1,
-                   Dim::fixed(m < 0 ? -1 : (m > kMaxDim ? kMaxDim : m)),
-                   Dim::fixed(i == 0 ? -1 : mapping[i - 1]), i);
+  if (in.rank_known() && in.rank == 0 && mapping_len == 1) in.push(Dim::fixed(1));
+  if (mapping_known) {
+    auto clamp = [](i64 m) { return Dim::fixed(m < 0 ? -1 : (m > kMaxDim ? kMaxDim : m)); };
+    if (in.rank_known() && mapping_len != in.rank) {
+      detail::fail(err, Status::InvalidAxesMapping, -1, 0, -1, Dim::fixed(mapping_len), Dim::fixed(in.rank), -1);
       return detail::refuse(plan, err);
     }
+    for (int i = 0; i < mapping_len; ++i) {
+      const i64 m = mapping[i];
+      const bool non_negative = m >= 0;
+      const bool increasing = i == 0 || m > mapping[i - 1];
+      const bool below_rank = !target.rank_known() || m < target.rank;
+      if (!non_negative || !increasing || !below_rank) {
+        const bool is_axis = non_negative && below_rank && target.rank_known();
+        detail::fail(err, Status::InvalidAxesMapping, is_axis ? static_cast<int>(m) : -1, 0, -1, clamp(m),
+                     i == 0 ? Dim::fixed(-1) : clamp(mapping[i - 1]), i);
+        return detail::refuse(plan, err);
+      }
+    }
+  }
+  if (!mapping_known || !input.rank_known() || !target.rank_known()) {
+    finalize_plan(plan);
+    return Status::Ok;
   }
   for (int i = 0; i < mapping_len; ++i) {
     plan.ops[0].src_axis[mapping[i]] = input.rank == 0 ? -1 : i;
@@ -156,7 +146,7 @@ Status broadcast_to_bidirectional(const Shape& input, const Shape& target, Plan&
   finalize_plan(plan);
   if (s != Status::Ok) {
     plan.loop.rank = 0;  // as detail::refuse: nothing to loop over in a refused plan
-    detail::mark_clashes(plan, err);
+    detail::mark_clashes(plan, err, detail::Takers::Every);  // the input takes part in every clash
     if (err.operand_a == 1) {  // keep "input first, target second" in the report
       std::swap(err.operand_a, err.operand_b);
       std::swap(err.dim_a, err.dim_b);
@@ -170,6 +160,13 @@ Status broadcast_to_bidirectional(const Shape& input, const Shape& target, Plan&
 // §4.4
 //   input:     [3, 1]   axis 1
 //   target: [2, 3, 6] -> [2, 3, 6]   input 1 -> target dim; target 1 -> input dim
+//
+// With dynamic dims (§7) the output is the target's dim and the input never
+// widens it: a static 1 on either side yields to the other side, as for static
+// shapes; otherwise an input that may be 1 leaves the target's dim as it is,
+// and one that cannot be 1 narrows it to the values both can take (none: a
+// clash). OpenVINO narrows in the "may be 1" case too; that would drop target
+// values an input 1 keeps.
 Status broadcast_to_pdpd(const Shape& input, const Shape& target, i64 axis, Plan& plan, Error& err) {
   plan.reset(1);
   if (check_two(input, target, false, err) != Status::Ok) return err.code;
@@ -181,15 +178,18 @@ Status broadcast_to_pdpd(const Shape& input, const Shape& target, i64 axis, Plan
   }
   plan.out = target;
   for (int a = 0; a < target.rank; ++a) plan.ops[0].src_axis[a] = -1;
+  // The axis is checked even when the input's rank is unknown (it needs only the target's).
+  if (axis < -1 || axis > target.rank) {
+    detail::fail(err, Status::InvalidAxis, -1, 0, -1, input.rank_known() ? Dim::fixed(input.rank) : Dim::dynamic(),
+                 Dim::fixed(target.rank), static_cast<int>(axis < -1 ? -2 : (axis > kMaxRank ? kMaxRank + 1 : axis)));
+    return detail::refuse(plan, err);
+  }
   if (!input.rank_known()) {
-    for (int a = 0; a < target.rank; ++a) plan.out.dims[a] = Dim::dynamic();
+    // Only a target 1 can take the input's (unknown) dim; the rest stand.
+    for (int a = 0; a < target.rank; ++a)
+      if (target.dims[a].is(1)) plan.out.dims[a] = Dim::dynamic();
     finalize_plan(plan);
     return Status::Ok;
-  }
-  if (axis < -1 || axis > target.rank) {
-    detail::fail(err, Status::InvalidAxis, -1, 0, -1, Dim::fixed(input.rank), Dim::fixed(target.rank),
-                 static_cast<int>(axis < -1 ? -2 : (axis > kMaxRank ? kMaxRank + 1 : axis)));
-    return detail::refuse(plan, err);
   }
   const i64 start = axis == -1 ? target.rank - input.rank : axis;
   if (start < 0 || start + input.rank > target.rank) {
@@ -204,9 +204,12 @@ Status broadcast_to_pdpd(const Shape& input, const Shape& target, i64 axis, Plan
   bool failed = false;
   for (int i = input.rank - 1; i >= 0; --i) {
     const int a = static_cast<int>(start) + i;
-    Dim out;
-    if (!broadcast_merge(input.dims[i], target.dims[a], out)) {
-      detail::clash(err, failed, Status::IncompatibleDims, a, 0, -1, input.dims[i], target.dims[a], i);
+    const Dim in = input.dims[i], t = target.dims[a];
+    Dim out = t;
+    if (in.is(1)) out = t;
+    else if (t.is(1)) out = in;
+    else if (!in.may_be(1) && !intersect(in, t, out)) {
+      detail::clash(err, failed, Status::IncompatibleDims, a, 0, -1, in, t, i);
       continue;
     }
     plan.out.dims[a] = out;

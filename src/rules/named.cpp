@@ -5,8 +5,13 @@
 //   left:  (x: [x1, x2])     right: (x: [x1])
 //   ->     intersection (x: [x1]); exact: error — a shared dim is never stretched,
 //                            even when one side has size 1.
+//
+// Shared dims are scanned in output order; the first that clashes fills the
+// error (so err.axis is the lowest clashing axis here), every one goes into
+// err.clash_axes, and both operands are marked on each (a 1 is no wildcard).
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "detail.hpp"
 
@@ -20,61 +25,87 @@ int find_name(const NamedShape& s, i64 name) {
   return -1;
 }
 
-// Duplicate names, sizes out of range, duplicate coordinates: INVALID_SHAPE.
-Status validate_named(const NamedShape& s, int operand, Error& err) {
-  if (s.rank < 0 || s.rank > kMaxRank) return detail::fail(err, Status::InvalidShape, -1, operand, -1, Dim::fixed(s.rank), Dim::fixed(s.rank), -1);
-  for (int i = 0; i < s.rank; ++i) {
-    if (s.size[i] < 0 || s.size[i] > kMaxDim)
-      return detail::fail(err, Status::InvalidShape, -1, operand, -1, Dim::fixed(0), Dim::fixed(0), i);
-    // Duplicate name: detail -3, axis = the second occurrence.
-    for (int j = 0; j < i; ++j)
-      if (s.name[j] == s.name[i])
-        return detail::fail(err, Status::InvalidShape, i, operand, -1, Dim::fixed(j), Dim::fixed(i), -3);
-    // Duplicate coordinate within a dim: detail -4, axis = that dim.
-    if (s.labels[i]) {
-      std::vector<i64> sorted(s.labels[i], s.labels[i] + s.size[i]);
-      std::sort(sorted.begin(), sorted.end());
-      if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-        return detail::fail(err, Status::InvalidShape, i, operand, -1, Dim::fixed(s.size[i]), Dim::fixed(s.size[i]), -4);
-    }
-  }
-  return Status::Ok;
-}
-
-// Label -> index over one dim's labels: open addressing in one allocation
-// (a node per label, as std::unordered_map makes, costs a malloc each).
+// Label -> index over one dim's labels: open addressing in one allocation of
+// 32-bit slots (position + 1; 0 = empty), the labels themselves read from the
+// caller's array. A node per label, as std::unordered_map makes, costs a malloc
+// each; 16-byte slots cost four times the memory to fault in. Building it finds
+// a repeated label on the way, so checking a dim for duplicates and matching it
+// against the other side share one O(n) pass. Needs n <= kMaxLabels (< 2^32).
 class LabelIndex {
  public:
-  LabelIndex(const i64* labels, i64 n) {
+  // Index labels[0..n); on a label seen before, stops and reports the two
+  // positions in dup_first / dup_second (else both stay -1).
+  void build(const i64* labels, i64 n) {
+    labels_ = labels;
     size_t cap = 16;
-    while (cap < static_cast<size_t>(n) * 2) cap <<= 1;
+    while (cap < static_cast<size_t>(n) + static_cast<size_t>(n) / 2) cap <<= 1;  // load <= 2/3
     mask_ = cap - 1;
-    slots_.assign(cap, Slot{0, -1});
+    slots_.assign(cap, 0);
+    dup_first = dup_second = -1;
     for (i64 i = 0; i < n; ++i) {
       size_t h = hash(labels[i]);
-      while (slots_[h].index >= 0) h = (h + 1) & mask_;
-      slots_[h] = Slot{labels[i], i};
+      for (; slots_[h] != 0; h = (h + 1) & mask_) {
+        if (labels[slots_[h] - 1] == labels[i]) {
+          dup_first = slots_[h] - 1;
+          dup_second = i;
+          return;
+        }
+      }
+      slots_[h] = static_cast<std::uint32_t>(i + 1);
     }
   }
+  bool built() const { return !slots_.empty(); }
   i64 find(i64 label) const {
     for (size_t h = hash(label);; h = (h + 1) & mask_) {
-      if (slots_[h].index < 0) return -1;
-      if (slots_[h].label == label) return slots_[h].index;
+      if (slots_[h] == 0) return -1;
+      if (labels_[slots_[h] - 1] == label) return slots_[h] - 1;
     }
   }
+  i64 dup_first = -1, dup_second = -1;
 
  private:
-  struct Slot {
-    i64 label;
-    i64 index;  // -1: empty
-  };
   size_t hash(i64 x) const {
     auto v = static_cast<std::uint64_t>(x) * 0x9e3779b97f4a7c15ull;
     return static_cast<size_t>(v ^ (v >> 29)) & mask_;
   }
+  const i64* labels_ = nullptr;
   size_t mask_ = 0;
-  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> slots_;
 };
+
+// Refusals of one operand, all INVALID_SHAPE with operand_a = the operand
+// (0 left, 1 right), operand_b = -1, checked in this order:
+//   rank outside [0, 32]      axis -1, detail -1, dim_a = dim_b = the rank
+//   a size outside [0, 2^53)  axis -1, detail = that dim
+//   a dim name twice          axis = the second occurrence, detail -3,
+//                             dim_a = the first occurrence, dim_b = axis
+//   a label twice in one dim  axis = that dim, detail -4, dim_a / dim_b = the
+//                             positions of its first and second occurrence
+// and TOO_LARGE for a labeled dim of more than kMaxLabels labels (axis = that
+// dim, dim_a = its size, dim_b = the limit).
+// (A result of rank over 32 is refused by broadcast_named: detail -2.)
+// `index`, when given, keeps each labeled dim's label index for matching.
+Status validate_named(const NamedShape& s, int operand, Error& err, LabelIndex* index) {
+  if (s.rank < 0 || s.rank > kMaxRank) return detail::fail(err, Status::InvalidShape, -1, operand, -1, Dim::fixed(s.rank), Dim::fixed(s.rank), -1);
+  for (int i = 0; i < s.rank; ++i) {
+    if (s.size[i] < 0 || s.size[i] > kMaxDim)
+      return detail::fail(err, Status::InvalidShape, -1, operand, -1, Dim::fixed(0), Dim::fixed(0), i);
+    for (int j = 0; j < i; ++j)
+      if (s.name[j] == s.name[i])
+        return detail::fail(err, Status::InvalidShape, i, operand, -1, Dim::fixed(j), Dim::fixed(i), -3);
+  }
+  LabelIndex scratch;
+  for (int i = 0; i < s.rank; ++i) {
+    if (s.labels[i] && s.size[i] > kMaxLabels)  // (the wasm decoder refuses these first)
+      return detail::fail(err, Status::TooLarge, i, operand, -1, Dim::fixed(s.size[i]), Dim::fixed(kMaxLabels), -1);
+    if (!s.labels[i] || s.size[i] < 2) continue;
+    LabelIndex& ix = index ? index[i] : scratch;
+    ix.build(s.labels[i], s.size[i]);
+    if (ix.dup_first >= 0)
+      return detail::fail(err, Status::InvalidShape, i, operand, -1, Dim::fixed(ix.dup_first), Dim::fixed(ix.dup_second), -4);
+  }
+  return Status::Ok;
+}
 
 std::vector<i64> iota_index(i64 n) {
   std::vector<i64> v(static_cast<size_t>(n));
@@ -90,8 +121,9 @@ Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping 
   named.axes.clear();
   named.needs_gather = false;
   plan.reset(2);
-  if (validate_named(left, 0, err) != Status::Ok) return err.code;
-  if (validate_named(right, 1, err) != Status::Ok) return err.code;
+  LabelIndex right_index[kMaxRank];  // built while checking right for duplicates
+  if (validate_named(left, 0, err, nullptr) != Status::Ok) return err.code;
+  if (validate_named(right, 1, err, right_index) != Status::Ok) return err.code;
 
   // Output axes: left's in order, then right's new ones in theirs.
   for (int i = 0; i < left.rank; ++i) {
@@ -110,7 +142,8 @@ Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping 
   }
   const int out_rank = static_cast<int>(named.axes.size());
   if (out_rank > kMaxRank)
-    // The result, not an operand, is too large: detail -2, dim_a the rank it would have.
+    // The result, not an operand, is too large: INVALID_SHAPE, axis -1, no
+    // operand (-1, -1), detail -2, dim_a = the rank it would have, dim_b = 32.
     return detail::fail(err, Status::InvalidShape, -1, -1, -1, Dim::fixed(out_rank), Dim::fixed(kMaxRank), -2);
 
   for (int k = 0; k < 2; ++k) {
@@ -173,7 +206,17 @@ Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping 
       // appends right's extra labels after left's (missing cells are filled).
       // Hashed, so matching is O(n + m): a timestamp axis of millions of
       // labels matches in well under a second, where a pairwise scan took hours.
-      const LabelIndex right_at(rl, rn);
+      LabelIndex& right_at = right_index[r];
+      if (!right_at.built()) right_at.build(rl, rn);
+      // Two passes: count the shared labels, then fill lists reserved to
+      // their exact length (no regrowth copies; in wasm, no memory grown for
+      // nothing).
+      i64 shared = 0;
+      for (i64 i = 0; i < ln; ++i) shared += right_at.find(ll[i]) >= 0;
+      const size_t len = static_cast<size_t>(shaping == Shaping::Union ? ln + rn - shared : shared);
+      ax.labels.reserve(len);
+      ax.left_index.reserve(len);
+      ax.right_index.reserve(len);
       std::vector<char> matched(shaping == Shaping::Union ? static_cast<size_t>(rn) : 0);
       for (i64 i = 0; i < ln; ++i) {
         const i64 j = right_at.find(ll[i]);

@@ -4,6 +4,9 @@
 //
 // With partial shapes (§7) the dims are merged by intersection: "2..6" and
 // "5..8" give "5..6"; an empty intersection is a mismatch.
+//
+// A 1 is no wildcard here, so on every axis whose dims differ both operands
+// take part in the clash:  [2, 1] vs [2, 3] -> axis 1 marked for A and B.
 #include "detail.hpp"
 
 namespace tc {

@@ -5,8 +5,15 @@
 //   ->    [8, 7, 6, 5]   per axis: 1s are ignored, the rest must agree.
 //
 // Axes are compared from the trailing one, as NumPy describes it; the first
-// clash found that way is the one reported, but every axis is still aligned so
-// a refused plan can be drawn.
+// clash found that way (the highest-numbered clashing axis) fills the error,
+// every clashing axis goes into err.clash_axes, and the refused plan is still
+// aligned with each operand that takes part in a clash marked on that axis:
+//
+//   A: [8, 4, 6, 1]
+//   B:    [7, 3, 5]
+//          ^  ^        axes 1 (4 vs 7) and 2 (6 vs 3) clash for A and B;
+//                      err.axis = 2, err.clash_axes = 0b0110
+//   [3], [4], [1]  ->  axis 0 clashes for operands 0 and 1; the 1 stretches.
 #include "detail.hpp"
 
 namespace tc {
@@ -48,7 +55,7 @@ Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
     }
     plan.out.dims[a] = cur;
   }
-  if (failed) return detail::refuse(plan, err);
+  if (failed) return detail::refuse(plan, err, detail::Takers::Numpy);
   finalize_plan(plan);
   return Status::Ok;
 }

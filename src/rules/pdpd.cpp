@@ -7,6 +7,13 @@
 // Decisions (spec §3): the default axis is computed from B's rank *before*
 // trimming; trailing static 1s of B are then dropped (the documented rule,
 // which OpenVINO's shape inference skips); B[i] = 0 against A = 1 is refused.
+//
+// With dynamic dims (§7) B is only checked, never merged into the output
+// (OpenVINO type_prop dynamic_shape_intervals_broadcast_pdpd):
+//   A: [1..3, 2..7]  B: [?, ?]        -> [1..3, 2..7]
+//   A: [?, ?]        B: [1..3, 2..7]  -> [?, ?]
+// A clash is between A's dim and B's, so both are marked (a 1 in A is no
+// wildcard: B may not enlarge it).
 #include "detail.hpp"
 
 namespace tc {
@@ -26,14 +33,15 @@ Status broadcast_pdpd(const Shape& a, const Shape& b, i64 axis, Plan& plan, Erro
   plan.out = a;
   detail::align_right(plan.ops[0], a, a.rank);
   for (int i = 0; i < a.rank; ++i) plan.ops[1].src_axis[i] = -1;
-  if (!b.rank_known()) {  // nothing to check: A's shape stands
-    finalize_plan(plan);
-    return Status::Ok;
-  }
+  // The axis needs only A's rank: it is checked even when B's rank is unknown.
   if (axis < -1 || axis > a.rank) {
-    detail::fail(err, Status::InvalidAxis, -1, 0, 1, Dim::fixed(a.rank), Dim::fixed(b.rank),
+    detail::fail(err, Status::InvalidAxis, -1, 0, 1, Dim::fixed(a.rank), b.rank_known() ? Dim::fixed(b.rank) : Dim::dynamic(),
                  static_cast<int>(axis < -1 ? -2 : (axis > kMaxRank ? kMaxRank + 1 : axis)));
     return detail::refuse(plan, err);
+  }
+  if (!b.rank_known()) {  // nothing else to check: A's shape stands
+    finalize_plan(plan);
+    return Status::Ok;
   }
   if (axis == -1) {
     axis = a.rank - b.rank;

@@ -1,7 +1,8 @@
 // Every broadcasting rule of docs/broadcast-rules.md, one function per
 // family. Each fills a Plan (or, on refusal, an Error plus a best-effort Plan
-// with the clashing axis marked, so the explorer can still draw the alignment)
-// and returns a Status. Nothing here throws, allocates per element, or knows
+// with every clashing axis marked on the operands that take part, and listed
+// in Error::clash_axes, so the explorer can still draw the alignment) and
+// returns a Status. Nothing here throws, allocates per element, or knows
 // about WebAssembly.
 #pragma once
 
@@ -33,14 +34,15 @@ Status broadcast_to_numpy(const Shape& input, const Shape& target, Plan& plan, E
 
 // §4.2 Broadcast mode explicit. `mapping_known == false` models a mapping whose
 // values are not known yet (a non-constant input in OpenVINO): checks that need
-// it are skipped.
+// it are skipped. With a rank unknown, the mapping checks that do not need it
+// still run (non-negative, strictly increasing, one entry per input axis).
 Status broadcast_to_explicit(const Shape& input, const Shape& target, const i64* mapping,
                              int mapping_len, bool mapping_known, Plan& plan, Error& err);
 
 // §4.3 Broadcast mode bidirectional (Broadcast-3, ONNX Expand).
 Status broadcast_to_bidirectional(const Shape& input, const Shape& target, Plan& plan, Error& err);
 
-// §4.4 Broadcast mode pdpd.
+// §4.4 Broadcast mode pdpd. With dynamic dims the input never widens the target.
 Status broadcast_to_pdpd(const Shape& input, const Shape& target, i64 axis, Plan& plan, Error& err);
 
 // §6 named dimensions ------------------------------------------------------

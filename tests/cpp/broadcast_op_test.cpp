@@ -177,9 +177,13 @@ TEST(ToExplicit, MinusOneIsNotATargetHere) {
 TEST(ToExplicitDynamic, UnknownMappingOrRanks) {
   EXPECT_SHAPE(to_explicit(S({4}), S({1, 4, 2, 3}), {}, false).out(), S({1, 4, 2, 3}));
   EXPECT_SHAPE(to_explicit(U(), S({1, 2, 3}), {}, false).out(), S({1, 2, 3}));
-  EXPECT_SHAPE(to_explicit(U(), S({1, 2, 3}), {0, 1}).out(), S({1, 2, 3})) << "no check without the input rank";
-  EXPECT_FALSE(to_explicit(P({Q, Q, Q}), U(), {0, 2, 1}).out().rank_known())
-      << "unsorted axes go undetected while the target rank is unknown";
+  EXPECT_SHAPE(to_explicit(U(), S({1, 2, 3}), {0, 1}).out(), S({1, 2, 3})) << "the length check waits for the input rank";
+  // OpenVINO type_prop/broadcast.cpp broadcast_explicit_input_rank_static lets
+  // unsorted axes through while the target is unknown; strict increase needs
+  // no rank, so it is checked here (the golden case carries a contract_note).
+  const R unsorted = to_explicit(P({Q, Q, Q}), U(), {0, 2, 1});
+  EXPECT_EQ(unsorted.code(), Status::InvalidAxesMapping);
+  EXPECT_FALSE(unsorted.out().rank_known()) << "the refused plan still has the target's (unknown) rank";
   const Shape target = P({D(2), Q, I(6, 8), Q, D(5)});
   EXPECT_SHAPE(to_explicit(P({D(2), I(6, 8), Q}), target, {0, 2, 3}).out(), target);
   EXPECT_EQ(to_explicit(P({D(3), Q}), P({D(2), Q}), {0, 1}).code(), Status::IncompatibleDims);
@@ -254,7 +258,8 @@ TEST(ToPdpd, Errors) {
 
 TEST(ToPdpdDynamic, UnknownRanks) {
   EXPECT_FALSE(to_pdpd(S({3}), U(), 1).out().rank_known());
-  EXPECT_SHAPE(to_pdpd(U(), S({2, 3}), 1).out(), P({Q, Q})) << "any target dim may be overridden";
+  EXPECT_SHAPE(to_pdpd(U(), S({2, 3}), 1).out(), S({2, 3})) << "an input dim can only be 1 or equal against a target 2 or 3";
+  EXPECT_SHAPE(to_pdpd(U(), S({2, 1, 3})).out(), P({D(2), Q, D(3)})) << "only a target 1 may take the input's dim";
   EXPECT_SHAPE(to_pdpd(P({Q}), S({2, 3}), 1).out(), S({2, 3}));
 }
 
@@ -275,5 +280,134 @@ TEST(BroadcastExplicit, MappingCheckedWithoutTargetRank) {
   EXPECT_TRUE(ok.ok()) << "4 may be below the rank: that check waits";
   EXPECT_FALSE(ok.out().rank_known());
   EXPECT_TRUE(to_explicit(S({2, 3}), unknown, {}, false).ok()) << "an unknown mapping checks nothing";
+}
+}  // namespace
+
+namespace {
+using namespace tct;
+
+// Issue 11 item 3, the error fields of each mapping refusal (the JS layer words
+// its messages from them): detail = the mapping index, dim_a = the entry (-1
+// when negative), dim_b = the entry before it (-1 for the first), axis = the
+// entry when it is an output axis, else -1; a wrong length: detail -1, dim_a =
+// the mapping's length, dim_b = the input's rank.
+TEST(BroadcastExplicit, MappingErrorFields) {
+  const Shape unknown = Shape::unknown_rank();
+  const R neg = to_explicit(S({3}), unknown, {-4});
+  ASSERT_EQ(neg.code(), Status::InvalidAxesMapping);
+  EXPECT_EQ(neg.err.detail, 0);
+  EXPECT_EQ(neg.err.axis, -1);
+  EXPECT_EQ(neg.err.operand_a, 0);
+  EXPECT_EQ(neg.err.operand_b, -1);
+  EXPECT_EQ(neg.err.dim_a.lo, -1) << "a negative entry reads -1";
+  EXPECT_EQ(neg.err.dim_b.lo, -1) << "no entry before the first";
+  const R dup = to_explicit(S({2, 3}), unknown, {0, 0});
+  ASSERT_EQ(dup.code(), Status::InvalidAxesMapping);
+  EXPECT_EQ(dup.err.detail, 1);
+  EXPECT_DIM(dup.err.dim_a, D(0));
+  EXPECT_DIM(dup.err.dim_b, D(0));
+  EXPECT_EQ(dup.err.axis, -1) << "no output axis to name while the rank is unknown";
+  const R len = to_explicit(S({2, 3}), unknown, {0, 1, 2});
+  ASSERT_EQ(len.code(), Status::InvalidAxesMapping);
+  EXPECT_EQ(len.err.detail, -1);
+  EXPECT_DIM(len.err.dim_a, D(3));
+  EXPECT_DIM(len.err.dim_b, D(2));
+  const R scalar = to_explicit(S({}), unknown, {0});
+  EXPECT_TRUE(scalar.ok()) << "a scalar's one-entry mapping, as with a known target";
+  EXPECT_EQ(to_explicit(S({}), unknown, {-1}).code(), Status::InvalidAxesMapping);
+  EXPECT_EQ(to_explicit(S({}), unknown, {0, 1}).code(), Status::InvalidAxesMapping);
+  // Known target: an out-of-order entry that is an output axis is named.
+  const R order = to_explicit(S({2, 3}), S({3, 2, 4}), {2, 1});
+  ASSERT_EQ(order.code(), Status::InvalidAxesMapping);
+  EXPECT_EQ(order.err.axis, 1);
+  EXPECT_EQ(order.err.detail, 1);
+  EXPECT_DIM(order.err.dim_b, D(2));
+  const R huge = to_explicit(S({3}), unknown, {INT64_MAX});
+  EXPECT_TRUE(huge.ok()) << "a large entry may still be below a rank not known yet";
+  const R past = to_explicit(S({3, 4}), unknown, {INT64_MAX, INT64_MAX});
+  ASSERT_EQ(past.code(), Status::InvalidAxesMapping);
+  EXPECT_DIM(past.err.dim_a, D(tc::kMaxDim)) << "clamped to a safe integer";
+}
+
+// The checks that need no input rank run when only the target's is known.
+TEST(BroadcastExplicit, MappingCheckedWithoutInputRank) {
+  EXPECT_EQ(to_explicit(U(), S({2, 3, 4}), {1, 0}).code(), Status::InvalidAxesMapping);
+  EXPECT_EQ(to_explicit(U(), S({2, 3, 4}), {-1}).code(), Status::InvalidAxesMapping);
+  const R past = to_explicit(U(), S({2, 3, 4}), {0, 3});
+  ASSERT_EQ(past.code(), Status::InvalidAxesMapping) << "3 is not an axis of a rank-3 target";
+  EXPECT_EQ(past.err.detail, 1);
+  EXPECT_EQ(past.err.axis, -1);
+  const R ok = to_explicit(U(), S({2, 3, 4}), {0, 2});
+  ASSERT_TRUE(ok.ok());
+  EXPECT_SHAPE(ok.out(), S({2, 3, 4}));
+  EXPECT_TRUE(to_explicit(U(), U(), {3, 7}).ok());
+  EXPECT_EQ(to_explicit(U(), U(), {3, 3}).code(), Status::InvalidAxesMapping);
+}
+
+// Issue 11 item 2 for the Broadcast op (§4.4 with dynamic dims): the output is
+// the target's dim and the input never widens it. A static 1 yields as for
+// static shapes; an input that may be 1 leaves the target as it is; one that
+// cannot be 1 narrows it to what both can be (nothing in common: a clash).
+// Compare OpenVINO type_prop/arithmetic_ops.hpp dynamic_shape_intervals_broadcast_pdpd
+// (the element-wise form) and broadcast_shape_inference.hpp set_result_shape_pdpd.
+TEST(ToPdpdDynamic, TheInputNeverWidensTheTarget) {
+  EXPECT_SHAPE(to_pdpd(P({Q, Q}), P({I(1, 3), I(2, 7)}), 0).out(), P({I(1, 3), I(2, 7)}));
+  EXPECT_SHAPE(to_pdpd(P({I(1, 3), I(2, 7)}), P({Q, Q}), 0).out(), P({Q, I(2, 7)}))
+      << "1..3 may be 1: the target stays; 2..7 cannot: the target narrows to it";
+  EXPECT_SHAPE(to_pdpd(P({I(1, 5)}), P({I(3, 9)})).out(), P({I(3, 9)}));
+  EXPECT_SHAPE(to_pdpd(P({I(2, 8)}), P({I(1, 6)})).out(), P({I(2, 6)}));
+  EXPECT_SHAPE(to_pdpd(S({3}), P({Q})).out(), S({3}));
+  EXPECT_SHAPE(to_pdpd(P({I(2, 4)}), S({1})).out(), P({I(2, 4)})) << "a target 1 takes the input's dim";
+  EXPECT_SHAPE(to_pdpd(S({1}), P({I(2, 4)})).out(), P({I(2, 4)})) << "an input 1 takes the target's";
+  const R r = to_pdpd(S({5}), P({I(0, 2)}));
+  ASSERT_EQ(r.code(), Status::IncompatibleDims) << "5 can meet 0..2 only if the target is 1, which is not static";
+  EXPECT_EQ(r.err.axis, 0);
+  EXPECT_EQ(r.op(0).verdict[0], Verdict::Clash);
+  // Static shapes are unchanged.
+  EXPECT_SHAPE(to_pdpd(S({3, 1}), S({2, 1, 6}), 1).out(), S({2, 3, 6}));
+}
+
+TEST(ToPdpdDynamic, AxisCheckedWhateverTheInputRank) {
+  const R r = to_pdpd(U(), S({2, 3}), 3);
+  ASSERT_EQ(r.code(), Status::InvalidAxis);
+  EXPECT_EQ(r.err.detail, 3);
+  EXPECT_DIM(r.err.dim_b, D(2)) << "the target's rank";
+  EXPECT_EQ(to_pdpd(U(), S({2, 3}), -2).code(), Status::InvalidAxis);
+}
+
+// Issue 11 item 1: every clashing axis is marked on the input, for each mode.
+TEST(BroadcastOpClashes, EveryAxisMarkedOnTheInput) {
+  const R n = to_numpy(S({2, 3, 5}), S({4, 6, 5}));
+  ASSERT_EQ(n.code(), Status::IncompatibleDims);
+  EXPECT_EQ(n.err.clash_axes, 0b011u);
+  EXPECT_EQ(n.err.axis, 1);
+  EXPECT_EQ(n.verdicts(0), (std::vector<Verdict>{Verdict::Clash, Verdict::Clash, Verdict::Equal}));
+  // -1 keeps one axis; the others still clash.
+  const R k = to_numpy(S({3, 4, 2}), S({5, -1, 7}));
+  EXPECT_EQ(k.err.clash_axes, 0b101u);
+  // A new-axis -1 is not a dim clash: not in clash_axes, and the clash found first is reported.
+  const R m = to_numpy(S({4, 5}), S({-1, 4, 6}));
+  ASSERT_EQ(m.code(), Status::IncompatibleDims);
+  EXPECT_EQ(m.err.clash_axes, 0b100u);
+  const R mo = to_numpy(S({4, 5}), S({-1, 4, 5}));
+  ASSERT_EQ(mo.code(), Status::MinusOneInNewAxis);
+  EXPECT_EQ(mo.err.clash_axes, 0u);
+  const R e = to_explicit(S({2, 3, 4}), S({5, 2, 6, 7}), {1, 2, 3});
+  ASSERT_EQ(e.code(), Status::IncompatibleDims);
+  EXPECT_EQ(e.err.clash_axes, 0b1100u);
+  EXPECT_EQ(e.err.axis, 3);
+  EXPECT_EQ(e.err.detail, 2) << "the input axis of the reported clash";
+  EXPECT_EQ(e.verdicts(0), (std::vector<Verdict>{Verdict::New, Verdict::Equal, Verdict::Clash, Verdict::Clash}));
+  const R b = to_bidirectional(S({2, 1, 3}), S({4, 5, 6}));
+  ASSERT_EQ(b.code(), Status::IncompatibleDims);
+  EXPECT_EQ(b.err.clash_axes, 0b101u);
+  EXPECT_EQ(b.verdicts(0), (std::vector<Verdict>{Verdict::Clash, Verdict::Stretched, Verdict::Clash}));
+  EXPECT_EQ(b.err.operand_a, 0);
+  EXPECT_EQ(b.err.operand_b, -1);
+  const R p = to_pdpd(S({2, 1, 3}), S({4, 5, 6, 7}), 1);
+  ASSERT_EQ(p.code(), Status::IncompatibleDims);
+  EXPECT_EQ(p.err.clash_axes, 0b1010u);
+  EXPECT_EQ(p.err.axis, 3);
+  EXPECT_EQ(p.verdicts(0), (std::vector<Verdict>{Verdict::New, Verdict::Clash, Verdict::Stretched, Verdict::Clash}));
 }
 }  // namespace

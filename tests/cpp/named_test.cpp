@@ -292,3 +292,108 @@ TEST(Named, LargeLabelAxes) {
   EXPECT_EQ(x.named.axes[0].right_index[n - 1], 0);
 }
 }  // namespace
+
+namespace {
+// Issue 11 item 1 for §6: both operands are marked on every shared dim that
+// clashes, a size-1 side too (it is a position, not a wildcard); err.axis is
+// the first clashing shared dim in output order (the lowest).
+TEST(Named, ClashMarksBothSidesEvenASizeOne) {
+  const NR r = bcast(N().dim(X, 1).dim(Y, 3).dim(Z, 4), N().dim(Z, 6).dim(X, 7).dim(W, 2));
+  ASSERT_EQ(r.st, Status::IncompatibleDims);
+  EXPECT_EQ(r.err.clash_axes, 0b101u) << "X (axis 0) and Z (axis 2)";
+  EXPECT_EQ(r.err.axis, 0) << "the lowest";
+  EXPECT_EQ(r.err.operand_a, 0);
+  EXPECT_EQ(r.err.operand_b, 1);
+  EXPECT_DIM(r.err.dim_a, D(1));
+  EXPECT_DIM(r.err.dim_b, D(7));
+  EXPECT_EQ(r.err.detail, -1) << "sizes, not labels";
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(r.plan.ops[static_cast<size_t>(k)].verdict[0], Verdict::Clash) << k;
+    EXPECT_EQ(r.plan.ops[static_cast<size_t>(k)].verdict[2], Verdict::Clash) << k;
+  }
+  EXPECT_NE(r.plan.ops[1].verdict[1], Verdict::Clash) << "Y is new to the right";
+  EXPECT_NE(r.plan.ops[0].verdict[3], Verdict::Clash) << "W is new to the left";
+  // Exact shaping: different labels are a clash with detail 1.
+  const NR e = bcast(N().lab(X, {a, b}).lab(Y, {c}), N().lab(X, {b, a}).lab(Y, {d}), Shaping::Exact);
+  ASSERT_EQ(e.st, Status::IncompatibleDims);
+  EXPECT_EQ(e.err.clash_axes, 0b11u);
+  EXPECT_EQ(e.err.detail, 1) << "the labels differ";
+}
+
+// Issue 11 item 5: the error fields of each named refusal.
+TEST(NamedValidation, ErrorFields) {
+  // A dim name twice: detail -3, axis = the second occurrence, dim_a = the first.
+  const NR n = bcast(N().dim(X, 2), N().dim(Y, 2).dim(Z, 3).dim(Y, 4));
+  ASSERT_EQ(n.st, Status::InvalidShape);
+  EXPECT_EQ(n.err.detail, -3);
+  EXPECT_EQ(n.err.axis, 2);
+  EXPECT_EQ(n.err.operand_a, 1);
+  EXPECT_EQ(n.err.operand_b, -1);
+  EXPECT_DIM(n.err.dim_a, D(0));
+  EXPECT_DIM(n.err.dim_b, D(2));
+  // A label twice in one dim: detail -4, axis = that dim, dims = the two positions.
+  const NR l = bcast(N().dim(X, 2).lab(Y, {a, b, c, b}), N());
+  ASSERT_EQ(l.st, Status::InvalidShape);
+  EXPECT_EQ(l.err.detail, -4);
+  EXPECT_EQ(l.err.axis, 1);
+  EXPECT_EQ(l.err.operand_a, 0);
+  EXPECT_EQ(l.err.operand_b, -1);
+  EXPECT_DIM(l.err.dim_a, D(1));
+  EXPECT_DIM(l.err.dim_b, D(3));
+  // Names are checked before labels, the left operand before the right.
+  EXPECT_EQ(bcast(N().lab(X, {a, a}).dim(Y, 1).dim(Y, 1), N()).err.detail, -3);
+  EXPECT_EQ(bcast(N().lab(X, {a, a}), N().dim(Y, 1).dim(Y, 1)).err.operand_a, 0);
+  // The same label in two dims, or on both sides, is no duplicate.
+  EXPECT_EQ(bcast(N().lab(X, {a, b}).lab(Y, {a, b}), N().lab(X, {b, a})).st, Status::Ok);
+  // A result of rank over 32: detail -2, no operand, no axis, dim_a = its rank, dim_b = 32.
+  N big_l, big_r;
+  for (i64 i = 0; i < 30; ++i) big_l.dim(100 + i, 1);
+  for (i64 i = 0; i < 5; ++i) big_r.dim(200 + i, 1);
+  const NR big = bcast(big_l, big_r);
+  ASSERT_EQ(big.st, Status::InvalidShape);
+  EXPECT_EQ(big.err.detail, -2);
+  EXPECT_EQ(big.err.axis, -1);
+  EXPECT_EQ(big.err.operand_a, -1);
+  EXPECT_EQ(big.err.operand_b, -1);
+  EXPECT_DIM(big.err.dim_a, D(35));
+  EXPECT_DIM(big.err.dim_b, D(32));
+  EXPECT_EQ(big.err.clash_axes, 0u);
+}
+
+// Large axes: a duplicate among 200k labels is found (hashed, with its
+// positions); a union of partly shared labels keeps left's then right's new.
+TEST(Named, LargeLabelAxesDuplicatesAndOverlap) {
+  const i64 n = 200000;
+  std::vector<i64> big(n);
+  for (i64 i = 0; i < n; ++i) big[static_cast<size_t>(i)] = i * 1024;  // a power-of-two stride
+  std::vector<i64> dup = big;
+  dup[static_cast<size_t>(n - 1)] = big[12345];
+  const NR d = bcast(N().lab(X, big), N().lab(X, dup));
+  ASSERT_EQ(d.st, Status::InvalidShape);
+  EXPECT_EQ(d.err.detail, -4);
+  EXPECT_EQ(d.err.operand_a, 1);
+  EXPECT_DIM(d.err.dim_a, D(12345));
+  EXPECT_DIM(d.err.dim_b, D(n - 1));
+  // Right: every other label of left (descending) plus n new ones.
+  std::vector<i64> right;
+  for (i64 i = n - 2; i >= 0; i -= 2) right.push_back(i * 1024);
+  for (i64 i = 0; i < n / 2; ++i) right.push_back(-1 - i);
+  const NR u = bcast(N().lab(X, big), N().lab(X, right), Shaping::Union);
+  ASSERT_EQ(u.st, Status::Ok);
+  const auto& ax = u.named.axes[0];
+  ASSERT_EQ(ax.labels.size(), static_cast<size_t>(n + n / 2));
+  for (i64 i = 0; i < n; ++i) {
+    ASSERT_EQ(ax.labels[static_cast<size_t>(i)], i * 1024);
+    ASSERT_EQ(ax.left_index[static_cast<size_t>(i)], i);
+    ASSERT_EQ(ax.right_index[static_cast<size_t>(i)], i % 2 == 0 ? (n - 2 - i) / 2 : -1) << i;
+  }
+  EXPECT_EQ(ax.labels[static_cast<size_t>(n)], -1) << "right's new labels follow, in right's order";
+  EXPECT_EQ(ax.right_index[static_cast<size_t>(n)], n / 2);
+  EXPECT_EQ(ax.labels.back(), -n / 2);
+  const NR x = bcast(N().lab(X, right), N().lab(X, big), Shaping::Intersection);
+  ASSERT_EQ(x.st, Status::Ok);
+  ASSERT_EQ(x.named.axes[0].labels.size(), static_cast<size_t>(n / 2));
+  EXPECT_EQ(x.named.axes[0].labels[0], (n - 2) * 1024) << "left's (descending) order";
+  EXPECT_EQ(x.named.axes[0].right_index[0], n - 2);
+}
+}  // namespace

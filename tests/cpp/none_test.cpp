@@ -69,3 +69,50 @@ TEST(None, InvalidShapes) {
 }
 
 }  // namespace
+
+namespace {
+using namespace tct;
+// Issue 11 item 1: every axis whose dims differ is a clash, for both operands
+// (a 1 is no wildcard under none); err.axis is the trailing-most.
+TEST(None, EveryClashMarkedOnBothOperands) {
+  const R r = none(S({4, 3, 2}), S({5, 3, 1}));
+  ASSERT_EQ(r.code(), Status::ShapeMismatch);
+  EXPECT_EQ(r.err.clash_axes, 0b101u);
+  EXPECT_EQ(r.err.axis, 2);
+  EXPECT_DIM(r.err.dim_a, D(2));
+  EXPECT_DIM(r.err.dim_b, D(1));
+  for (int k = 0; k < 2; ++k)
+    EXPECT_EQ(r.verdicts(k), (std::vector<Verdict>{Verdict::Clash, Verdict::Equal, Verdict::Clash})) << k;
+  // A rank difference names no axis and marks none.
+  const R rank = none(S({2, 4}), S({1, 2, 4}));
+  EXPECT_EQ(rank.err.clash_axes, 0u);
+  for (int k = 0; k < 2; ++k)
+    for (Verdict v : rank.verdicts(k)) EXPECT_NE(v, Verdict::Clash);
+  // Intervals: only the axes with an empty intersection.
+  const R d = none(P({I(2, 4), Q, D(3)}), P({I(5, 8), D(7), D(4)}));
+  ASSERT_EQ(d.code(), Status::ShapeMismatch);
+  EXPECT_EQ(d.err.clash_axes, 0b101u);
+}
+
+// Property: for random same-rank static pairs, the clash axes are where the dims differ.
+TEST(None, ClashPropertyOnRandomShapes) {
+  std::uint64_t seed = 0x2545f4914f6cdd1dull;
+  auto rnd = [&](int n) { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return static_cast<int>(seed % static_cast<std::uint64_t>(n)); };
+  for (int c = 0; c < 1000; ++c) {
+    const int rank = 1 + rnd(6);
+    Shape a, b;
+    std::uint64_t want = 0;
+    for (int i = 0; i < rank; ++i) {
+      const i64 x = rnd(4), y = rnd(4);
+      a.push(D(x));
+      b.push(D(y));
+      if (x != y) want |= std::uint64_t{1} << i;
+    }
+    const R r = none(a, b);
+    EXPECT_EQ(r.err.clash_axes, want) << "case " << c;
+    if (!want) continue;
+    for (int i = 0; i < rank; ++i)
+      for (int k = 0; k < 2; ++k) EXPECT_EQ(r.op(k).verdict[i] == Verdict::Clash, (want >> i & 1) != 0) << c;
+  }
+}
+}  // namespace

@@ -115,7 +115,7 @@ TEST(Numpy, EveryClashAcrossOperands) {
 TEST(Numpy, ClashPropertyOnRandomShapes) {
   std::uint64_t seed = 0x9e3779b97f4a7c15ull;
   auto rnd = [&](int n) { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return static_cast<int>(seed % static_cast<std::uint64_t>(n)); };
-  int refused = 0;
+  int refused = 0, several = 0;
   for (int c = 0; c < 3000; ++c) {
     const int n = 2 + rnd(3);
     const int rank = 1 + rnd(5);
@@ -147,6 +147,21 @@ TEST(Numpy, ClashPropertyOnRandomShapes) {
     }
     if (want == 0) { EXPECT_TRUE(res.ok()); continue; }
     ++refused;
+    if (want & (want - 1)) ++several;
+    // The reported clash is one of them, the trailing-most.
+    EXPECT_EQ(res.err.axis, 63 - __builtin_clzll(want)) << "case " << c;
+    // Per operand: Clash exactly where its dim is not 1 and differs from
+    // another operand's non-1 dim.
+    for (int a = 0; a < rank_out; ++a)
+      for (int k = 0; k < n; ++k) {
+        const int i = a - (rank_out - static_cast<int>(dims[k].size()));
+        bool differs = false;
+        for (int j = 0; j < n && i >= 0 && dims[k][i] != 1; ++j) {
+          const int q = a - (rank_out - static_cast<int>(dims[j].size()));
+          if (j != k && q >= 0 && dims[j][q] != 1 && dims[j][q] != dims[k][i]) differs = true;
+        }
+        EXPECT_EQ(res.op(k).verdict[a] == Verdict::Clash, differs) << "case " << c << " axis " << a << " operand " << k;
+      }
     ASSERT_EQ(res.code(), Status::IncompatibleDims);
     EXPECT_EQ(res.err.clash_axes, want);
     for (int a = 0; a < rank_out; ++a)
@@ -157,6 +172,7 @@ TEST(Numpy, ClashPropertyOnRandomShapes) {
       }
   }
   EXPECT_GT(refused, 500) << "the generator makes enough clashes";
+  EXPECT_GT(several, 200) << "and enough refusals with several clashing axes";
 }
 
 // §7 dynamic dims.
@@ -234,4 +250,72 @@ TEST(Numpy, Rank32IsAllowed) {
   EXPECT_DIM(r.out()[31], D(2));
 }
 
+}  // namespace
+
+namespace {
+using namespace tct;
+
+// Issue 11 item 1 with dynamic dims: an operand takes part in a clash when its
+// dim cannot be 1 and cannot equal another such dim; "?" or "1..n" never clash.
+TEST(NumpyDynamic, WhoTakesPartInAClash) {
+  const R r = numpy({P({Q}), S({3}), S({4})});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.clash_axes, 0b1u);
+  EXPECT_NE(r.op(0).verdict[0], Verdict::Clash) << "? may be 1, 3 or 4";
+  EXPECT_EQ(r.op(1).verdict[0], Verdict::Clash);
+  EXPECT_EQ(r.op(2).verdict[0], Verdict::Clash);
+  const R s = numpy({P({I(2, 5)}), S({3}), S({7}), P({I(1, 9)})});
+  ASSERT_EQ(s.code(), Status::IncompatibleDims);
+  EXPECT_EQ(s.op(0).verdict[0], Verdict::Clash) << "2..5 can never be 7";
+  EXPECT_EQ(s.op(1).verdict[0], Verdict::Clash);
+  EXPECT_EQ(s.op(2).verdict[0], Verdict::Clash);
+  EXPECT_NE(s.op(3).verdict[0], Verdict::Clash) << "1..9 may be 1";
+  const R t = numpy({P({I(2, 4)}), P({I(3, 6)}), S({5})});
+  ASSERT_EQ(t.code(), Status::IncompatibleDims) << "3..4 (the common part of the first two) cannot be 5";
+  EXPECT_EQ(t.op(0).verdict[0], Verdict::Clash) << "2..4 vs 5";
+  EXPECT_NE(t.op(1).verdict[0], Verdict::Clash) << "3..6 can meet both others";
+  EXPECT_EQ(t.op(2).verdict[0], Verdict::Clash);
+  const R z = numpy({S({0}), S({5}), S({0})});
+  EXPECT_EQ(z.op(0).verdict[0], Verdict::Clash) << "0 is an ordinary size";
+  EXPECT_EQ(z.op(2).verdict[0], Verdict::Clash);
+}
+
+// The error fields of an n-ary refusal: axis = the trailing-most clashing axis;
+// operand_a holds dim_a, the value the earlier operands merged to on that axis
+// (the first non-1 dim); operand_b is the first operand that disagrees with it.
+TEST(Numpy, NAryErrorFields) {
+  const R r = numpy({S({2, 1}), S({3, 5}), S({1, 6}), S({4, 5})});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 1);
+  EXPECT_EQ(r.err.clash_axes, 0b11u);
+  EXPECT_EQ(r.err.operand_a, 1);
+  EXPECT_EQ(r.err.operand_b, 2);
+  EXPECT_DIM(r.err.dim_a, D(5));
+  EXPECT_DIM(r.err.dim_b, D(6));
+  EXPECT_EQ(r.err.detail, -1);
+  // Every operand with a non-1 dim on axis 0 differs from another: all marked.
+  EXPECT_EQ(r.op(0).verdict[0], Verdict::Clash);
+  EXPECT_EQ(r.op(1).verdict[0], Verdict::Clash);
+  EXPECT_NE(r.op(2).verdict[0], Verdict::Clash);
+  EXPECT_EQ(r.op(3).verdict[0], Verdict::Clash);
+  // On axis 1 the 5s disagree with the 6.
+  EXPECT_NE(r.op(0).verdict[1], Verdict::Clash);
+  EXPECT_EQ(r.op(1).verdict[1], Verdict::Clash);
+  EXPECT_EQ(r.op(2).verdict[1], Verdict::Clash);
+  EXPECT_EQ(r.op(3).verdict[1], Verdict::Clash);
+}
+
+// Marking costs O(operands) per axis (not operand pairs): 4096 operands.
+TEST(Numpy, ManyOperandsClash) {
+  std::vector<Shape> many(4096, S({1, 2}));
+  many[100] = S({3, 2});
+  many[4000] = S({4, 5});
+  const R r = numpy(many);
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.clash_axes, 0b11u);
+  EXPECT_EQ(r.op(100).verdict[0], Verdict::Clash);
+  EXPECT_EQ(r.op(4000).verdict[0], Verdict::Clash);
+  EXPECT_EQ(r.op(0).verdict[1], Verdict::Clash) << "every 2 differs from the 5";
+  EXPECT_NE(r.op(0).verdict[0], Verdict::Clash);
+}
 }  // namespace

@@ -132,3 +132,59 @@ TEST(PdpdDynamic, BNeverChangesA) {
   EXPECT_EQ(r.err.axis, 0);
 }
 }  // namespace
+
+namespace {
+using namespace tct;
+// OpenVINO type_prop/arithmetic_ops.hpp dynamic_shape_intervals_broadcast_pdpd,
+// the other cases of that test: B is checked against A, the output stays A.
+TEST(PdpdDynamic, BIsOnlyChecked) {
+  const Shape a = P({I(1, 3), I(2, 7), I(1, 6), Q, D(8)});
+  EXPECT_SHAPE(pdpd(a, P({Q, Q, Q, Q, Q})).out(), a);
+  EXPECT_SHAPE(pdpd(a, P({D(1), D(1), D(1), D(1), D(1)})).out(), a);
+  EXPECT_SHAPE(pdpd(P({Q, Q, Q}), P({I(1, 3), I(2, 7), D(8)})).out(), P({Q, Q, Q}));
+  // A static B dim that can never be A's dim (nor 1) is still refused.
+  const R z = pdpd(P({I(1, 3)}), S({0}));
+  ASSERT_EQ(z.code(), Status::IncompatibleDims) << "a 0 in B cannot fit 1..3";
+  EXPECT_DIM(z.err.dim_a, I(1, 3));
+  EXPECT_DIM(z.err.dim_b, D(0));
+  EXPECT_TRUE(pdpd(P({Q}), S({0})).ok()) << "A may be 0";
+  EXPECT_TRUE(pdpd(P({I(4, 6)}), S({5})).ok());
+  EXPECT_EQ(pdpd(P({I(4, 6)}), S({7})).code(), Status::IncompatibleDims);
+  EXPECT_TRUE(pdpd(S({4}), P({I(0, 9)})).ok()) << "B may be 4";
+  EXPECT_EQ(pdpd(S({4}), P({I(5, 9)})).code(), Status::IncompatibleDims);
+}
+
+TEST(Pdpd, AxisCheckedWhenBsRankIsUnknown) {
+  const R r = pdpd(S({2, 3}), U(), 3);
+  ASSERT_EQ(r.code(), Status::InvalidAxis) << "the axis needs only A's rank";
+  EXPECT_EQ(r.err.detail, 3);
+  EXPECT_DIM(r.err.dim_a, D(2));
+  EXPECT_DIM(r.err.dim_b, Q) << "B's rank is not known";
+  EXPECT_TRUE(pdpd(S({2, 3}), U(), 2).ok());
+}
+
+// Issue 11 item 1: every clashing axis, both operands marked (in PDPD a 1 in A
+// is no wildcard: B may not enlarge it, so A's dim takes part in the clash).
+TEST(Pdpd, EveryClashMarkedOnBothOperands) {
+  const R r = pdpd(S({2, 3, 4}), S({5, 6}), 1);
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.clash_axes, 0b110u);
+  EXPECT_EQ(r.err.axis, 2) << "from B's last dim";
+  EXPECT_EQ(r.err.detail, 1) << "B's axis of the reported clash";
+  EXPECT_EQ(r.err.operand_a, 0);
+  EXPECT_EQ(r.err.operand_b, 1);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_NE(r.op(k).verdict[0], Verdict::Clash) << k;
+    EXPECT_EQ(r.op(k).verdict[1], Verdict::Clash) << k;
+    EXPECT_EQ(r.op(k).verdict[2], Verdict::Clash) << k;
+  }
+  const R one = pdpd(S({8, 1, 6, 1}), S({7, 1, 5}), 1);
+  ASSERT_EQ(one.code(), Status::IncompatibleDims);
+  EXPECT_EQ(one.err.clash_axes, 0b1010u) << "7 vs A's 1 and 5 vs A's 1; B's 1 stretches to 6";
+  EXPECT_EQ(one.op(0).verdict[1], Verdict::Clash) << "A's 1 takes part";
+  EXPECT_EQ(one.op(1).verdict[1], Verdict::Clash);
+  EXPECT_EQ(one.op(0).verdict[3], Verdict::Clash);
+  EXPECT_NE(one.op(1).verdict[2], Verdict::Clash);
+  EXPECT_SHAPE(one.out(), S({8, 1, 6, 1})) << "the refused plan keeps A's shape";
+}
+}  // namespace

@@ -252,3 +252,36 @@ TEST(Clashes, EveryRuleMarksEveryDisagreeingAxis) {
   }
 }
 }  // namespace
+
+namespace {
+using namespace tct;
+// Issue 11: who is marked, per rule. Rules where a 1 stretches (§1, §4.3) mark
+// the operands whose dims cannot meet another's; the others mark both sides of
+// each clash (§2, §3, §6) or the input (§4.1, §4.2, §4.4). A refused plan
+// still has every axis aligned, and no loop.
+TEST(Clashes, WhoIsMarkedPerRule) {
+  const R n = numpy({S({4, 3}), S({7, 5})});
+  for (int k = 0; k < 2; ++k) EXPECT_EQ(n.verdicts(k), (VV{Cl, Cl})) << k;
+  EXPECT_EQ(n.plan.loop.rank, 0);
+  const R three = numpy({S({8, 4, 6, 1}), S({7, 3, 5})});
+  EXPECT_EQ(three.verdicts(0), (VV{Eq, Cl, Cl, St}));
+  EXPECT_EQ(three.verdicts(1), (VV{Nw, Cl, Cl, Eq}));
+  const R none_r = none(S({2, 1}), S({2, 3}));
+  EXPECT_EQ(none_r.verdicts(0), (VV{Eq, Cl}));
+  EXPECT_EQ(none_r.verdicts(1), (VV{Eq, Cl})) << "a 1 is no wildcard in §2";
+  const R pd = pdpd(S({2, 1}), S({3}), 1);
+  EXPECT_EQ(pd.verdicts(0), (VV{Eq, Cl}));
+  EXPECT_EQ(pd.verdicts(1), (VV{Nw, Cl}));
+  const R to = to_numpy(S({3, 1}), S({4, 1}));
+  EXPECT_EQ(to.verdicts(0), (VV{Cl, Eq}));
+}
+
+// mark_clash (one axis) stays for refusals that name one axis without a dim
+// clash; it marks nothing on an axis no operand has.
+TEST(Clashes, MinusOneInANewAxisMarksNothing) {
+  const R r = to_numpy(S({5}), S({-1, 5}));
+  ASSERT_EQ(r.code(), Status::MinusOneInNewAxis);
+  EXPECT_EQ(r.err.axis, 0);
+  EXPECT_EQ(r.verdicts(0), (VV{Nw, Eq}));
+}
+}  // namespace

@@ -10,8 +10,10 @@
 // whose output has rank <= 32 and valid dims, that agrees with the rule (for
 // static inputs: numpy dims are the one non-1 value or 1, pdpd gives A, explicit
 // gives the target, ...), and whose strides and merged loop are consistent.
-// Each call is also repeated on a Plan dirty from another call: the answer
-// must not depend on what a reused Plan held before (the wasm ABI reuses one).
+// A refusal records every clashing axis in err.clash_axes and marks exactly
+// those axes Clash in its plan. Each call is also repeated on a Plan dirty from
+// another call: the answer (status, error fields, output) must not depend on
+// what a reused Plan held before (the wasm ABI reuses one).
 //
 // Input format (tests/fuzz/make_seeds.mjs writes seeds in it; a short input
 // reads as zeros):
@@ -146,6 +148,26 @@ void check_common(Status st, const Error& err, const Plan& plan) {
   if (st != Status::Ok) {
     CHECK(err.code == st);
     CHECK(err.axis >= -1 && err.axis < kMaxRank);
+    // Every clash is recorded (issue 11): only dim clashes, on output axes, the
+    // reported one among them; the refused plan marks each on some operand and
+    // marks nothing else.
+    CHECK((err.clash_axes >> kMaxRank) == 0);
+    const bool dim_clash = st == Status::IncompatibleDims || st == Status::ShapeMismatch;
+    if (err.clash_axes != 0) CHECK(dim_clash && err.axis >= 0 && (err.clash_axes >> err.axis & 1));
+    if (err.clash_axes != 0 && !plan.shape_only) {
+      CHECK(plan.out.rank_known());
+      for (int a = 0; a < plan.out.rank; ++a) {
+        bool marked = false;
+        for (const OperandPlan& op : plan.ops) {
+          if (op.verdict[a] != Verdict::Clash) continue;
+          marked = true;
+          CHECK(op.src_axis[a] >= 0);
+        }
+        CHECK(marked == ((err.clash_axes >> a & 1) != 0));
+      }
+      CHECK((err.clash_axes >> plan.out.rank) == 0);
+      CHECK(plan.loop.rank == 0);
+    }
     return;
   }
   CHECK(plan.out.rank == kUnknownRank || (plan.out.rank >= 0 && plan.out.rank <= kMaxRank));
@@ -212,6 +234,8 @@ Status run_twice(F&& rule, Plan& fresh, Error& err, bool shape_only) {
   check_common(st2, err2, g_dirty);
   CHECK(st == st2);
   CHECK(err.axis == err2.axis);
+  CHECK(err.clash_axes == err2.clash_axes);
+  CHECK(err.detail == err2.detail && err.operand_a == err2.operand_a && err.operand_b == err2.operand_b);
   if (st == Status::Ok) CHECK(same_shape(fresh.out, g_dirty.out));
   return st;
 }
