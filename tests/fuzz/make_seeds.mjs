@@ -103,6 +103,17 @@ const seeds = {
   'named-duplicate-labels': [RULE.named, 0, 1, ...named([[0, 2, [4, 4]]]), ...named([])],
   'named-rank-33': [RULE.named, 0, 1, ...named({ rank: 33 }), ...named([])],
   'named-huge-size': [RULE.named, 0, 1, ...named([[0, 2 ** 53 - 1]]), ...named([[1, 2 ** 53]])],
+  // Issue 11: several clashes, dynamic PDPD, mapping checks with a rank unknown.
+  'numpy-several-clashes': [RULE.numpy, 0, 3, ...shape([8, 4, 6, 1]), ...shape([7, 3, 5]), ...shape([1])],
+  'numpy-clash-beside-unknown': [RULE.numpy, 0, 3, ...shape(['?']), ...shape([3]), ...shape([4])],
+  'none-several-clashes': [RULE.none, 0, ...shape([4, 3, 2]), ...shape([5, 3, 1])],
+  'pdpd-dynamic-b-only-checked': [RULE.pdpd, 0, ...shape(['1..3', '2..7']), ...shape(['?', '?']), ...axis(0)],
+  'pdpd-axis-with-unknown-b': [RULE.pdpd, 0, ...shape([2, 3]), ...shape('[...]'), ...axis(3)],
+  'to-pdpd-dynamic-target-kept': [RULE.to_pdpd, 0, ...shape(['?', '?']), ...shape(['1..3', '2..7']), ...axis(0)],
+  'to-pdpd-unknown-input': [RULE.to_pdpd, 0, ...shape('[...]'), ...shape([2, 1, 3]), ...axis(-1)],
+  'explicit-unknown-target-negative': [RULE.explicit, 0, ...shape([3]), ...shape('[...]'), ...mapping([-4])],
+  'explicit-unknown-input-unsorted': [RULE.explicit, 0, ...shape('[...]'), ...shape([2, 3, 4]), ...mapping([1, 0])],
+  'named-several-clashes': [RULE.named, 0, 0, ...named([[0, 1], [1, 3], [2, 4]]), ...named([[2, 6], [0, 7]])],
 };
 
 rmSync(dir, { recursive: true, force: true });
