@@ -236,7 +236,7 @@ export class Response {
           ax.rightIndex = Array.from(h.subarray(p + 2 * k, p + 3 * k));
         }
       }
-      p += 3 * k;
+      p += (withIndex ? 3 : 1) * k; // the index lists come with explain only
       axes.push(ax);
     }
     const needsGather = h[p] === 1;

@@ -468,7 +468,7 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
     write_head(g_resp, static_cast<int>(P.st), P.err);
     if (P.st == Status::Ok) w.shape(P.plan.out);
     if (explain) write_plan(w, P.plan);
-    if (P.st == Status::Ok && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named);
+    if (P.st == Status::Ok && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named, explain);
     return g_resp.data();
   }
   const Planned& P = cached_plan(h, body, body_len);
@@ -480,7 +480,7 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
   const int st = run(h, P, g_resp);
   g_resp[resp_status] = st;
   w.shape(P.plan.out);
-  if (st == 0 && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named);
+  if (st == 0 && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named, false);
   return g_resp.data();
 }
 

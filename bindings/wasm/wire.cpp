@@ -124,8 +124,13 @@ void write_plan(Writer& w, const Plan& plan) {
 }
 
 // Named axes: count, then per axis name, size, left_axis, right_axis, labeled,
-// n, labels[n], left_index[n], right_index[n]; then needs_gather.
-void write_named(Writer& w, const NamedPlan& named) {
+// n, labels[n], and with `with_index` left_index[n], right_index[n]; then
+// needs_gather. (Only explain shows the index lists; a million-label union
+// would otherwise carry four million numbers nobody reads.)
+void write_named(Writer& w, const NamedPlan& named, bool with_index) {
+  size_t total = 2;
+  for (const auto& ax : named.axes) total += 6 + (ax.labeled ? ax.labels.size() * (with_index ? 3 : 1) : 0);
+  w.buf.reserve(w.buf.size() + total);
   w.put(static_cast<double>(named.axes.size()));
   for (const auto& ax : named.axes) {
     w.put(static_cast<double>(ax.name));
@@ -136,6 +141,7 @@ void write_named(Writer& w, const NamedPlan& named) {
     const size_t n = ax.labeled ? ax.labels.size() : 0;
     w.put(static_cast<double>(n));
     for (size_t i = 0; i < n; ++i) w.put(static_cast<double>(ax.labels[i]));
+    if (!with_index) continue;
     for (size_t i = 0; i < n; ++i) w.put(static_cast<double>(ax.left_index[i]));
     for (size_t i = 0; i < n; ++i) w.put(static_cast<double>(ax.right_index[i]));
   }

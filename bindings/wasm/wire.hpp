@@ -69,6 +69,6 @@ bool read_named(Reader& r, NamedShape& s, std::vector<i64>& store, size_t* offse
 
 void write_head(std::vector<double>& out, int status, const Error& err);
 void write_plan(Writer& w, const Plan& plan);
-void write_named(Writer& w, const NamedPlan& named);
+void write_named(Writer& w, const NamedPlan& named, bool with_index);
 
 }  // namespace tc::wire
