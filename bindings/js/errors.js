@@ -86,7 +86,7 @@ export function makeError(ctx, e) {
   let dims = null;
   const name = (k) => (ctx.kind === 'to' ? (k === 0 ? 'input' : 'target') : operandName(k));
   const others = e.clashes.filter((x) => x !== axis);
-  const more = others.length ? `; axes ${others.join(', ')} clash too` : '';
+  const more = others.length === 1 ? `; axis ${others[0]} clashes too` : others.length ? `; axes ${others.join(', ')} clash too` : '';
   switch (code) {
     case 'INCOMPATIBLE_DIMS':
     case 'SHAPE_MISMATCH':

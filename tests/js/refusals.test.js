@@ -146,7 +146,8 @@ describe('explain marks every clash (issue 11)', () => {
     const e = thrown(() => tc.broadcastShapes([8, 4, 6, 1], [7, 3, 5]));
     expect(e.axis).toBe(2);
     expect(e.clashes).toEqual([1, 2]);
-    expect(e.message).toMatch(/axis 2 has 6 vs 3; axes 1 clash too/);
+    expect(e.message).toMatch(/axis 2 has 6 vs 3; axis 1 clashes too/);
+    expect(thrown(() => tc.broadcastShapes([2, 3, 4], [5, 6, 7])).message).toMatch(/axis 2 has 4 vs 7; axes 0, 1 clash too/);
   });
   it('property: random 2–4 operand shapes; marked axes = axes where the non-1 dims disagree', () => {
     let seed = 12345;
