@@ -1,7 +1,7 @@
 // Shared by the build, test and start scripts: run commands, and install what
 // a fresh Debian 12 machine lacks (emscripten, npm dependencies, chromium).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -44,7 +44,9 @@ export function ensureEmscripten() {
 }
 
 export function ensureNodeModules() {
-  if (!existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
+  const installed = path.join(root, 'node_modules', '.package-lock.json');
+  // Missing, or older than the lock (a dependency was added since): install.
+  if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(path.join(root, 'package-lock.json')).mtimeMs) {
     run('npm', ['ci', '--no-audit', '--no-fund']);
   }
 }
