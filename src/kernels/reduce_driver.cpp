@@ -55,33 +55,72 @@ To convert_one(From v) {
   }
 }
 
-template <DType F, DType T>
-void convert_loop(const void* src, void* dst, size_t n) {
-  using FT = typename Storage<F>::T;
-  using TT = typename Storage<T>::T;
-  const FT* s = static_cast<const FT*>(src);
-  TT* d = static_cast<TT*>(dst);
-  for (size_t i = 0; i < n; ++i) d[i] = convert_one<TT, T, FT>(s[i]);
+// Two steps through a wide value that holds every element exactly: int64 for
+// the signed integers and the 8-32-bit unsigned ones, uint64 for uint64,
+// double for the floats (44 loops instead of 121, the same results).
+enum class Wide { i64, u64, f64 };
+constexpr Wide wide_of(DType f) { return is_float_dtype(f) ? Wide::f64 : f == DType::u64 ? Wide::u64 : Wide::i64; }
+template <Wide W>
+using WideT = std::conditional_t<W == Wide::f64, double, std::conditional_t<W == Wide::u64, std::uint64_t, std::int64_t>>;
+
+constexpr size_t kWideChunk = 256;
+union WideBuf {
+  std::int64_t i64[kWideChunk];
+  std::uint64_t u64[kWideChunk];
+  double f64[kWideChunk];
+};
+template <Wide W>
+WideT<W>* member(WideBuf& b) {
+  if constexpr (W == Wide::f64) return b.f64;
+  else if constexpr (W == Wide::u64) return b.u64;
+  else return b.i64;
 }
 
-using ConvertFn = void (*)(const void*, void*, size_t);
+template <DType F>
+void widen(const void* src, WideBuf& buf, size_t n) {
+  using FT = typename Storage<F>::T;
+  const FT* s = static_cast<const FT*>(src);
+  auto* d = member<wide_of(F)>(buf);
+  for (size_t i = 0; i < n; ++i) d[i] = static_cast<WideT<wide_of(F)>>(s[i]);
+}
+
+template <Wide W, DType T>
+void narrow(WideBuf& buf, void* dst, size_t n) {
+  using TT = typename Storage<T>::T;
+  const auto* s = member<W>(buf);
+  TT* d = static_cast<TT*>(dst);
+  for (size_t i = 0; i < n; ++i) d[i] = convert_one<TT, T, WideT<W>>(s[i]);
+}
+
+using WidenFn = void (*)(const void*, WideBuf&, size_t);
+using NarrowFn = void (*)(WideBuf&, void*, size_t);
 constexpr size_t kDT = static_cast<size_t>(DType::count);
 
-template <size_t I>
-constexpr ConvertFn convert_entry() {
-  return &convert_loop<static_cast<DType>(I / kDT), static_cast<DType>(I % kDT)>;
+template <size_t... I>
+constexpr std::array<WidenFn, kDT> make_widen_table(std::index_sequence<I...>) {
+  return {&widen<static_cast<DType>(I)>...};
 }
 template <size_t... I>
-constexpr std::array<ConvertFn, kDT * kDT> make_convert_table(std::index_sequence<I...>) {
-  return {convert_entry<I>()...};
+constexpr std::array<NarrowFn, 3 * kDT> make_narrow_table(std::index_sequence<I...>) {
+  return {&narrow<static_cast<Wide>(I / kDT), static_cast<DType>(I % kDT)>...};
 }
 
 }  // namespace
 
 void convert_elements(DType from, DType to, const void* src, void* dst, size_t n) {
   if (from >= DType::count || to >= DType::count || n == 0) return;
-  static constexpr std::array<ConvertFn, kDT * kDT> table = make_convert_table(std::make_index_sequence<kDT * kDT>{});
-  table[static_cast<size_t>(from) * kDT + static_cast<size_t>(to)](src, dst, n);
+  static constexpr std::array<WidenFn, kDT> widen_table = make_widen_table(std::make_index_sequence<kDT>{});
+  static constexpr std::array<NarrowFn, 3 * kDT> narrow_table =
+      make_narrow_table(std::make_index_sequence<3 * kDT>{});
+  const WidenFn w = widen_table[static_cast<size_t>(from)];
+  const NarrowFn nw = narrow_table[static_cast<size_t>(wide_of(from)) * kDT + static_cast<size_t>(to)];
+  WideBuf buf;
+  const size_t fs = dtype_size(from), ts = dtype_size(to);
+  for (size_t i = 0; i < n; i += kWideChunk) {
+    const size_t c = n - i < kWideChunk ? n - i : kWideChunk;
+    w(static_cast<const char*>(src) + i * fs, buf, c);
+    nw(buf, static_cast<char*>(dst) + i * ts, c);
+  }
 }
 
 // ---- axes ----------------------------------------------------------------------------

@@ -4,28 +4,39 @@
 // merge, so a SIMD kernel equals its reference bit for bit.
 //
 // row (n contiguous elements -> one), in the shape of NumPy's pairwise sum:
-//   K = 4 vectors of lanes (float32: 16 accumulators, float64: 8; 64 bytes)
-//   leaf (n <= B = 16 K elements, 1 KiB):
-//     n < K : r = x[0]; r = r op x[i] for i = 1 .. n-1
-//     else  : acc[k] = x[k]; acc[k] = acc[k] op x[i + k] for each further
-//             whole group of K; then per lane l of a vector
-//               w[l] = (acc[l] op acc[L + l]) op (acc[2L + l] op acc[3L + l])
-//             then halving: w[l] = w[l] op w[l + s] for s = L/2, ..., 1;
-//             r = w[0], then the last n % K elements one by one.
-//   above B (float sum and prod only): split at h = n/2 rounded down to a
-//     multiple of K and combine the halves: row(x, h) op row(x + h, n - h).
-//   Integer ops and min/max give the same result in any order; they run the
-//   leaf over all n.
+//   K = 4 vectors of L lanes (float32: 16 accumulators, float64: 8; 64 bytes)
+//   n < K: r = x[0]; r = r op x[i] for i = 1 .. n-1. Otherwise:
+//   blocks: from the start, blocks of B elements, the last one shorter (the
+//     whole groups of K that are left; the last n % K elements are in no
+//     block). B = 64 K (4 KiB). Per block: acc[k] = x[k], then
+//     acc[k] = acc[k] op x[j + k] for each further group of K; then its 4
+//     vectors v0..v3 (v_j = acc[jL .. jL + L)) lane-wise as a tree:
+//     (v0 op v1) op (v2 op v3).
+//   blocks combined pairwise, lane-wise, by a binary counter: each block's
+//     vector is pushed in order, and while the newest two entries have the
+//     same level they merge (older op newer) into one of the next level. At
+//     the end the entries combine from the newest: v = older op v.
+//   lanes: halving, w[l] = w[l] op w[l + s] for s = L/2, ..., 1; r = w[0];
+//     then the last n % K elements one by one: r = r op x[i].
+//   This order binds float sums and products. Integer sums and products
+//   (mod 2^bits, or clamped for uint8clamped: the clamped sum of
+//   non-negative terms is the clamp of the exact sum) and min / max (NaN if
+//   any term is NaN, -0 below +0) give the same result in any order: their
+//   references are plain loops and their SIMD kernels run one pass.
 //
 // col (rows of n elements -> a row of n results), per column:
-//   rows <= R = 16: sequential, r = row0 op row1 op ... (the leaf)
+//   rows <= R = 8: sequential, r = row0 op row1 op ... (the leaf)
 //   else: split at h = rows/2 rounded down to a multiple of R (at least R):
 //     col(top h rows) op col(the rest), element by element (the merge).
-//   Columns are independent: kernels may process them in any chunks.
+//   Columns are independent: kernels may process them in any chunks. As for
+//   rows, the order binds float sums and products; the references of the
+//   other ops combine the rows one after the other.
 //
-// With ~ log2(n / B) levels of halving over leaves of 16-term chains, the
-// error of a float32 sum of 2^20 terms stays near 1e-7 relative, where one
-// running accumulator drifts to ~1e-6 and beyond.
+// Chains of at most 64 terms, then ~ log2(n / B) levels of pairs: the error
+// of a float32 sum of 2^20 terms in [0, 1) stays below 1e-7 relative, where
+// one running accumulator drifts to ~1e-5. (4 vector accumulators and 4 KiB
+// blocks: more accumulators make V8 spill on x64, and shorter blocks cost
+// their setup; either way the sum then runs slower than a read of the data.)
 #pragma once
 
 #include <cstddef>
@@ -44,34 +55,64 @@ inline typename Storage<D>::T apply(typename Storage<D>::T a, typename Storage<D
   return ops::apply<D, reduce_merge_op(op)>(a, b);
 }
 
+template <typename T>
+constexpr size_t kLanes = 16 / sizeof(T);
+constexpr size_t kRowVecs = 4;  // vectors of accumulators of a row block
+template <typename T>
+constexpr size_t kRowAcc = kRowVecs * kLanes<T>;  // accumulators of a row block (K)
+template <typename T>
+constexpr size_t kRowBlock = 64 * kRowAcc<T>;  // a row block (B) of a float sum or product: 4 KiB
+constexpr size_t kColVecs = 4;  // vectors of columns a SIMD col leaf keeps in registers
+constexpr size_t kColLeafRows = 8;  // R
+
 // Float sums and products depend on the order; the rest do not.
 template <DType D, ReduceOp op>
-constexpr bool is_pairwise() {
+constexpr bool order_matters() {
   return is_float_dtype(D) && (op == ReduceOp::sum || op == ReduceOp::prod);
 }
 
-template <typename T>
-constexpr size_t kLanes = 16 / sizeof(T);
-template <typename T>
-constexpr size_t kRowAcc = 4 * kLanes<T>;  // accumulators of a row leaf (K)
-template <typename T>
-constexpr size_t kRowBlock = 16 * kRowAcc<T>;  // largest row leaf (B): 1 KiB
-constexpr size_t kColLeafRows = 16;             // R
-
-inline size_t row_split(size_t n, size_t k) {
-  size_t h = n / 2;
-  return h - h % k;
+// The kernel a (dtype, op) shares: wrapping sums and products are the same
+// bits for signed and unsigned integers of a width, and uint8clamped min/max
+// are uint8's. One kernel serves both table entries (smaller wasm).
+template <DType D, ReduceOp op>
+constexpr DType kernel_dtype() {
+  if constexpr (op == ReduceOp::sum || op == ReduceOp::prod) {
+    if constexpr (D == DType::u8) return DType::i8;
+    else if constexpr (D == DType::u16) return DType::i16;
+    else if constexpr (D == DType::u32) return DType::i32;
+    else if constexpr (D == DType::u64) return DType::i64;
+    else return D;
+  } else {
+    return D == DType::u8c ? DType::u8 : D;
+  }
 }
 
-// Row: pairwise over leaves; `leaf(x, n)` returns the leaf's result.
-template <typename T, typename Leaf, typename F>
-T row_pairwise(const T* x, size_t n, const Leaf& leaf, const F& f) {
-  if (n <= kRowBlock<T>) return leaf(x, n);
-  const size_t h = row_split(n, kRowAcc<T>);
-  const T a = row_pairwise<T>(x, h, leaf, f);
-  const T b = row_pairwise<T>(x + h, n - h, leaf, f);
-  return f(a, b);
-}
+// The binary counter of the row skeleton over block results of any vector
+// type (std::array for the references, v128_t for SIMD).
+template <typename Vec>
+struct PairCounter {
+  Vec stack[64];
+  int level[64];
+  int depth = 0;
+  template <typename Merge>
+  void push(Vec v, const Merge& merge) {
+    int l = 0;
+    while (depth > 0 && level[depth - 1] == l) {
+      v = merge(stack[depth - 1], v);
+      --depth;
+      ++l;
+    }
+    stack[depth] = v;
+    level[depth] = l;
+    ++depth;
+  }
+  template <typename Merge>
+  Vec total(const Merge& merge) const {  // depth >= 1
+    Vec v = stack[depth - 1];
+    for (int k = depth - 2; k >= 0; --k) v = merge(stack[k], v);
+    return v;
+  }
+};
 
 inline size_t col_split(size_t rows) {
   size_t h = rows / 2;
@@ -89,18 +130,25 @@ inline int col_depth(size_t rows) {
   return d;
 }
 
-// Col: `leaf(x, rows, w, stride, dst)` writes the sequential result of up to R
-// rows of w columns; `merge(dst, t, w)` does dst[j] = dst[j] op t[j]. `tmp`
-// holds one row of `tmp_w` elements per level.
+// Col: `leaf(x, rows, w, stride, dst, into)` computes the sequential result
+// of up to R rows of w columns and writes it to dst (into == false) or
+// combines it into dst, dst[j] = dst[j] op result[j] (into == true: the merge
+// of a lower half that is a leaf, without a temporary row); `merge(dst, t, w)`
+// does dst[j] = dst[j] op t[j]. `tmp` holds one row of `tmp_w` elements per
+// level.
 template <typename T, typename Leaf, typename Merge>
 void col_pairwise(const T* x, size_t rows, size_t w, size_t stride, T* dst, T* tmp, size_t tmp_w, int lvl,
                   const Leaf& leaf, const Merge& merge) {
   if (rows <= kColLeafRows) {
-    leaf(x, rows, w, stride, dst);
+    leaf(x, rows, w, stride, dst, false);
     return;
   }
   const size_t h = col_split(rows);
   col_pairwise<T>(x, h, w, stride, dst, tmp, tmp_w, lvl + 1, leaf, merge);
+  if (rows - h <= kColLeafRows) {
+    leaf(x + h * stride, rows - h, w, stride, dst, true);
+    return;
+  }
   T* t = tmp + static_cast<size_t>(lvl) * tmp_w;
   col_pairwise<T>(x + h * stride, rows - h, w, stride, t, tmp, tmp_w, lvl + 1, leaf, merge);
   merge(dst, t, w);
@@ -116,7 +164,7 @@ template <typename T, typename Leaf, typename Merge>
 void col_run(const T* x, size_t rows, size_t n, size_t stride, T* out, const Leaf& leaf, const Merge& merge) {
   const int depth = col_depth(rows);
   if (depth == 0) {
-    leaf(x, rows, n, stride, out);
+    leaf(x, rows, n, stride, out, false);
     return;
   }
   alignas(16) T tmp[kColTmpBytes / sizeof(T)];

@@ -4,6 +4,7 @@
 // its reference bit for bit. The references are checked against the order
 // documented in reduce_pairwise.hpp (transcribed independently here) and
 // against naive loops in wide arithmetic.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -116,8 +117,8 @@ void sweep_simd_entry(const tc::ReduceKernelInfo& k, std::mt19937& rng, int& swe
     const tc::ReduceRowKernel ref = tc::find_reduce_row_reference(D, k.op);
     std::vector<size_t> lengths;
     for (size_t n = 1; n <= 9 * 4 * L; ++n) lengths.push_back(n);  // 1 .. 9 steps of 4 vectors
-    for (size_t n : {size_t{1024 / sizeof(T)}, size_t{1024 / sizeof(T) + 1}, size_t{2048 / sizeof(T) + 5 * L + 3},
-                     size_t{5000}, size_t{70001}})
+    for (size_t n : {size_t{4096 / sizeof(T)}, size_t{4096 / sizeof(T) + 1}, size_t{8192 / sizeof(T) + 5 * L + 3},
+                     size_t{3 * 4096 / sizeof(T) + 4 * L}, size_t{5000}, size_t{70001}})
       lengths.push_back(n);
     for (size_t n : lengths) {
       // products of values near 1 stay finite; sums and extrema take any value
@@ -130,8 +131,8 @@ void sweep_simd_entry(const tc::ReduceKernelInfo& k, std::mt19937& rng, int& swe
     }
   } else {
     const tc::ReduceColKernel ref = tc::find_reduce_col_reference(D, k.op);
-    for (size_t rows : {1, 2, 3, 15, 16, 17, 31, 33, 64, 100, 1030})
-      for (size_t n = 1; n <= 9 * L; n += (rows > 100 ? 7 : 1)) {
+    for (size_t rows : {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 1030})
+      for (size_t n = 1; n <= 9 * 4 * L + 3; n += (rows > 100 ? 7 : 1)) {
         const size_t stride = n + (rows % 3);  // contiguous rows and padded rows
         std::vector<T> x = k.op == ReduceOp::prod ? random_values<D>(rows * stride, rng, 0.9, 1.1)
                                                   : random_values<D>(rows * stride, rng);
@@ -166,21 +167,48 @@ TEST(ReduceSimdSweep, EverySimdKernelEqualsItsReferenceAtEveryLength) {
 // ---- the order contract of reduce_pairwise.hpp, transcribed independently --------------
 // float32 / float64 sums and products: the references must follow it exactly.
 template <typename T, typename F>
-T contract_leaf(const T* x, size_t n, F f) {
-  const size_t L = 16 / sizeof(T), K = 4 * L;
+T contract_row(const T* x, size_t n, F f) {
+  const size_t L = 16 / sizeof(T), K = 4 * L, B = 64 * K;
   if (n < K) {
     T r = x[0];
     for (size_t i = 1; i < n; ++i) r = f(r, x[i]);
     return r;
   }
-  std::vector<T> acc(x, x + K);
-  size_t i = K;
-  while (i + K <= n) {
-    for (size_t k = 0; k < K; ++k) acc[k] = f(acc[k], x[i + k]);
-    i += K;
+  // blocks -> one vector each
+  std::vector<std::vector<T>> blocks;
+  size_t i = 0;
+  while (n - i >= K) {
+    const size_t m = std::min(B, (n - i) / K * K);
+    std::vector<T> acc(x + i, x + i + K);
+    for (size_t j = K; j < m; j += K)
+      for (size_t k = 0; k < K; ++k) acc[k] = f(acc[k], x[i + j + k]);
+    std::vector<T> w(L);
+    for (size_t l = 0; l < L; ++l) {
+      auto v = [&](size_t q) { return acc[q * L + l]; };
+      w[l] = f(f(v(0), v(1)), f(v(2), v(3)));
+    }
+    blocks.push_back(w);
+    i += m;
   }
-  std::vector<T> w(L);
-  for (size_t l = 0; l < L; ++l) w[l] = f(f(acc[l], acc[L + l]), f(acc[2 * L + l], acc[3 * L + l]));
+  // the binary counter
+  auto merge = [&](const std::vector<T>& a, const std::vector<T>& b) {
+    std::vector<T> v(L);
+    for (size_t l = 0; l < L; ++l) v[l] = f(a[l], b[l]);
+    return v;
+  };
+  std::vector<std::pair<int, std::vector<T>>> stack;
+  for (auto& blk : blocks) {
+    std::vector<T> v = blk;
+    int level = 0;
+    while (!stack.empty() && stack.back().first == level) {
+      v = merge(stack.back().second, v);
+      stack.pop_back();
+      ++level;
+    }
+    stack.push_back({level, v});
+  }
+  std::vector<T> w = stack.back().second;
+  for (size_t k = stack.size() - 1; k-- > 0;) w = merge(stack[k].second, w);
   for (size_t s = L / 2; s > 0; s /= 2)
     for (size_t l = 0; l < s; ++l) w[l] = f(w[l], w[l + s]);
   T r = w[0];
@@ -188,23 +216,15 @@ T contract_leaf(const T* x, size_t n, F f) {
   return r;
 }
 template <typename T, typename F>
-T contract_row(const T* x, size_t n, F f) {
-  const size_t K = 4 * 16 / sizeof(T), B = 16 * K;
-  if (n <= B) return contract_leaf(x, n, f);
-  size_t h = n / 2;
-  h -= h % K;
-  return f(contract_row(x, h, f), contract_row(x + h, n - h, f));
-}
-template <typename T, typename F>
 T contract_col(const T* x, size_t rows, size_t stride, F f) {  // one column
-  if (rows <= 16) {
+  if (rows <= 8) {
     T r = x[0];
     for (size_t i = 1; i < rows; ++i) r = f(r, x[i * stride]);
     return r;
   }
   size_t h = rows / 2;
-  h -= h % 16;
-  if (h < 16) h = 16;
+  h -= h % 8;
+  if (h < 8) h = 8;
   return f(contract_col(x, h, stride, f), contract_col(x + h * stride, rows - h, stride, f));
 }
 
@@ -213,13 +233,13 @@ void check_order_contract(ReduceOp op) {
   using T = T_<D>;
   auto f = [op](T a, T b) { return op == ReduceOp::sum ? a + b : a * b; };
   std::mt19937 rng(5 + static_cast<int>(D) * 3 + static_cast<int>(op));
-  for (size_t n : {1, 2, 7, 15, 16, 17, 63, 64, 65, 129, 255, 256, 257, 1000, 4099, 33333}) {
+  for (size_t n : {1, 2, 7, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129, 255, 256, 257, 511, 512, 513, 1000, 1024, 1025, 4099, 33333, 100003}) {
     std::vector<T> x = op == ReduceOp::prod ? random_values<D>(n, rng, 0.97, 1.03) : random_values<D>(n, rng);
     T got;
     tc::find_reduce_row_reference(D, op)(x.data(), n, &got);
     ASSERT_TRUE(same_value(got, contract_row<T>(x.data(), n, f))) << tc::dtype_name(D) << " row n " << n;
   }
-  for (size_t rows : {1, 5, 16, 17, 32, 33, 47, 100, 1024, 1100}) {
+  for (size_t rows : {1, 5, 8, 9, 16, 17, 32, 33, 47, 100, 1024, 1100}) {
     const size_t n = 13, stride = 17;
     std::vector<T> x = op == ReduceOp::prod ? random_values<D>(rows * stride, rng, 0.97, 1.03)
                                             : random_values<D>(rows * stride, rng);
