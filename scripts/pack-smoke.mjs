@@ -98,12 +98,13 @@ try {
   files = info.files.map((f) => f.path);
 
   await check('tarball contents', () => {
-    const need = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md',
+    const need = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/broadcast-rules.md',
       'dist/index.js', 'dist/node.js', 'dist/inline.js', 'dist/node.cjs', 'dist/inline.cjs', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm',
       'dist/index.d.ts', 'dist/data.d.ts', 'dist/inline.d.ts', 'dist/index.d.cts', 'dist/data.d.cts', 'dist/inline.d.cts'];
     const missing = need.filter((f) => !files.includes(f));
     must(missing.length === 0, `the tarball lacks ${missing.join(', ')}`);
-    const stray = files.filter((f) => /^(tests|src|bench|build|web|scripts|bindings|docs|node_modules)\//.test(f));
+    // The rules document ships (errors and the README cite it); nothing else of docs/.
+    const stray = files.filter((f) => /^(tests|src|bench|build|web|scripts|bindings|docs|node_modules)\//.test(f) && f !== 'docs/broadcast-rules.md');
     must(stray.length === 0, `the tarball carries files users do not need: ${stray.join(', ')}`);
     must(/Apache License[\s\S]*Version 2\.0/.test(readFileSync(path.join(process.env.PACK_SMOKE_PACKAGE || root, 'LICENSE'), 'utf8')), 'LICENSE is not the Apache-2.0 text');
     return `${files.length} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked`;

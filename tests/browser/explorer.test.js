@@ -31,7 +31,11 @@ function watch(p, tag) {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${tag} console.${m.type()}: ${m.text()}`);
   });
   p.on('pageerror', (e) => problems.push(`${tag} pageerror: ${e.message}`));
-  p.on('requestfailed', (r) => problems.push(`${tag} request failed: ${r.url()} ${r.failure()?.errorText}`));
+  // A favicon fetch the browser cancels (net::ERR_ABORTED) when the test navigates is not a failure.
+  p.on('requestfailed', (r) => {
+    if (r.failure()?.errorText === 'net::ERR_ABORTED' && r.url().endsWith('/favicon.svg')) return;
+    problems.push(`${tag} request failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
   p.on('response', (r) => { if (r.status() >= 400) problems.push(`${tag} HTTP ${r.status()}: ${r.url()}`); });
   // Init scripts run through the DevTools protocol, outside the page's CSP.
   return p.addInitScript(() => {
