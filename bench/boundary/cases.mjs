@@ -84,11 +84,31 @@ export function boundaryCases({ de0, de1, real }) {
   return cases;
 }
 
+/**
+ * The cold, rich side of the boundary: tensorcast's Module.contract() (embind,
+ * a tree of emval objects), timed on its first call in this fresh instance and
+ * then five more times; ms.
+ */
+export function contractCost(real) {
+  const t0 = performance.now();
+  const c = real.contract();
+  const first = performance.now() - t0;
+  const warm = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    real.contract();
+    warm.push(performance.now() - t);
+  }
+  warm.sort((x, y) => x - y);
+  return { first, warmMedian: warm[2], jsonChars: JSON.stringify(c).length };
+}
+
 export async function runBoundary(env, { runs = 31, warmupMs = 200, batchMs = 10, pause } = {}) {
+  const contract = env.real ? contractCost(env.real) : null;
   const cases = boundaryCases(env);
   const samples = await measureWall(cases, { runs, warmupMs, batchMs, pause });
   const control = samples['control: plain-JS broadcastShapes'];
-  const out = { cases: [] };
+  const out = { cases: [], contract };
   for (const c of cases) {
     out.cases.push({ id: c.id, pair: c.pair, via: c.via, ...stats(samples[c.id]), xControl: medianRatio(samples[c.id], control) });
   }
