@@ -10,7 +10,12 @@
 // after a reshape read from the plan (where the rule put each input dim):
 // nothing here decides a broadcast.
 //
+// With the backward view on, the tensorcast tab holds the way back instead:
+// reductionAxes() and unbroadcast() per operand, with the options the
+// backward view (logic.js) read from the rule.
+//
 // Pure functions (no DOM), unit-tested in web/code.test.js.
+import { backwardView } from './logic.js';
 
 export const CODE_LABELS = { tensorcast: 'tensorcast', numpy: 'NumPy', torch: 'PyTorch', openvino: 'OpenVINO' };
 
@@ -170,6 +175,43 @@ function tensorcastCode(p, dtype) {
     lines.push('', '// The same broadcast on data (the preview\'s op):', ...dataLines, `const out = ${call};`, `// out.shape: ${jsLiteral(plan.shape)}`);
   }
   return { lang: 'js', code: header(lines), note: 'The exact call behind this page: explain() returns the plan drawn above.' };
+}
+
+// ---- tensorcast, backward -------------------------------------------------------------
+
+const varName = (name) => name.replace(/[^\w$]/g, '_').replace(/^./, (c) => c.toUpperCase());
+
+function backwardCode(p, dtype) {
+  const { req, plan } = p;
+  const view = backwardView(req, plan);
+  if (!view.ok) return { lang: 'js', code: null, note: view.reason };
+  const out = view.outShape;
+  const array = dtype.array ?? 'Float32Array';
+  const withData = plan.static && isStatic(out) && count(out) <= DATA_LIMIT && view.operands.every((o) => isStatic(o.shape));
+  const names = ['reductionAxes'];
+  if (withData) names.push('unbroadcast');
+  const lines = [`import { init, ${names.join(', ')} } from 'tensorcast';`, '', 'await init();',
+    `// The way back: a gradient of the result ${jsLiteral(out)} summed to each operand's shape.`];
+  if (withData) lines.push(`const grad = { data: new ${array}(${count(out)}), shape: ${jsLiteral(out)} };`);
+  for (const o of view.operands) {
+    const v = varName(o.name);
+    const opt = o.options ? `, ${jsLiteral(o.options)}` : '';
+    const axesCall = `reductionAxes(${jsLiteral(o.shape)}, ${jsLiteral(out)}${opt})`;
+    lines.push('');
+    if (o.error) {
+      lines.push(`// ${o.name}: ${axesCall} throws ${o.error.code}:`, `//   ${o.error.message}`);
+      continue;
+    }
+    if (o.options === null) {
+      lines.push(`// ${o.name} ${jsLiteral(o.dims)}: ${o.text}.`, `// unbroadcast() takes no named operands, and no axes mapping says this: sum over ${jsLiteral(o.axes)} by hand.`);
+      continue;
+    }
+    lines.push(`const axes${v} = ${axesCall}; // ${jsLiteral(o.axes)}`);
+    if (withData) lines.push(`const grad${v} = unbroadcast(grad, ${jsLiteral(o.shape)}${opt}); // grad${v}.shape: ${jsLiteral(o.shape)}`);
+  }
+  const named = req.rule === 'named' ? ' Named dims: unbroadcast() takes plain operands, so each operand\'s dims are given as the output axes they sit on (an explicit axes mapping).' : '';
+  const noData = withData ? '' : ' The shapes are dynamic or too large to allocate here, so only the axes are computed.';
+  return { lang: 'js', code: header(lines), note: `The backward view: unbroadcast() sums the gradient over reductionAxes(), the axes drawn with ← above.${named}${noData}` };
 }
 
 // ---- NumPy and PyTorch ---------------------------------------------------------------
@@ -338,7 +380,7 @@ function openvinoCode(p, dtypeName, state) {
 export function codeFor(tab, state, built, plan, dtype) {
   const p = parts(built, plan);
   if (!p) return { lang: 'text', code: null, note: 'Fix the input to see the code.' };
-  if (tab === 'tensorcast') return tensorcastCode(p, dtype ?? { name: state.dtype });
+  if (tab === 'tensorcast') return state.backward ? backwardCode(p, dtype ?? { name: state.dtype }) : tensorcastCode(p, dtype ?? { name: state.dtype });
   if (tab === 'numpy') return pythonCode('np', p, state.dtype, state);
   if (tab === 'torch') return pythonCode('torch', p, state.dtype, state);
   if (tab === 'openvino') return openvinoCode(p, state.dtype, state);

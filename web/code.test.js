@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as tc from '../dist/node.js';
 import { codeFor, jsLiteral, pyTuple } from './code.js';
-import { applyPatch, defaultState, buildRequest, dtypeList, EXAMPLES, exampleState, formatShape } from './logic.js';
+import { applyPatch, defaultState, buildRequest, dtypeList, EXAMPLES, exampleState, formatShape, backwardView } from './logic.js';
 
 beforeAll(async () => { await tc.init(); });
 
@@ -167,5 +167,95 @@ describe('layout of long literals', () => {
     // eslint-disable-next-line no-new-func
     expect(new Function(`return ${text}`)()).toEqual(req);
     expect(jsBlock({ rule: 'numpy', shapes: [[2], [3]] }, 64)).toBe("{ rule: 'numpy', shapes: [[2], [3]] }");
+  });
+});
+
+describe('backward: the unbroadcast() call for the current state', () => {
+  // Run a backward snippet and collect every `const axesX` / `gradX` it declares.
+  async function runBackward(code) {
+    const body = code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
+    expect(body).not.toContain('import ');
+    const vars = [...body.matchAll(/^const ((?:axes|grad)\w*) =/gm)].map((m) => m[1]);
+    // eslint-disable-next-line no-new-func
+    return new Function('lib', `return (async () => { ${body}\n; return { ${vars.join(', ')} }; })();`)(tc);
+  }
+  const back = (state) => snippet('tensorcast', { ...state, backward: true });
+  const view = (state) => {
+    const b = buildRequest(state);
+    return backwardView(b.request, tc.explain(b.request));
+  };
+  const cases = [
+    ...EXAMPLES.filter((e) => e.id !== 'clash').map((e) => [e.id, exampleState(e)]),
+    ['numpy 3 operands', st({ shapes: ['2, 1', '3', '4, 1, 1'] })],
+    ['none', st({ rule: 'none', shapes: ['2, 3', '2, 3'] })],
+    ['to-pdpd', st({ rule: 'to-pdpd', shapes: ['3, 1', '2, 3, 6'], axis: 1 })],
+    ['named by name', st({ rule: 'named', shapes: ['2, 3', '2'], names: ['x, t', 'x'] })],
+    ['bigint64', st({ shapes: ['2, 1', '3'], dtype: 'bigint64' })],
+  ];
+  it.each(cases)('%s: runs, and computes the axes the page shows', async (_, state) => {
+    const c = back(state);
+    expect(c.lang).toBe('js');
+    expect(c.code).toMatch(/^import \{ init, reductionAxes(, unbroadcast)? \} from 'tensorcast';$/m);
+    const v = view(state);
+    const got = await runBackward(c.code);
+    // Every operand the library answered for has its axes computed by the snippet.
+    expect(Object.keys(got).filter((k) => k.startsWith('axes')).length).toBe(v.operands.filter((o) => !o.error && o.options !== null).length);
+    for (const o of v.operands) {
+      const name = o.name[0].toUpperCase() + o.name.slice(1);
+      if (o.error) {
+        expect(c.code).toContain(`throws ${o.error.code}`);
+        expect(c.code).toContain(o.error.message);
+        expect(got[`axes${name}`]).toBeUndefined();
+        continue;
+      }
+      expect(got[`axes${name}`], name).toEqual(o.axes);
+      if (got[`grad${name}`]) expect([...got[`grad${name}`].shape]).toEqual(o.shape);
+    }
+  });
+  it('the numpy example: unbroadcast per operand, with its axes', () => {
+    const c = back(st({}));
+    expect(c.code).toContain("import { init, reductionAxes, unbroadcast } from 'tensorcast';");
+    const a = tc.reductionAxes([8, 1, 6, 1], [8, 7, 6, 5]);
+    expect(c.code).toContain(`const axesA = reductionAxes([8, 1, 6, 1], [8, 7, 6, 5]); // ${jsLiteral(a)}`);
+    expect(c.code).toContain('const gradA = unbroadcast(grad, [8, 1, 6, 1]);');
+    expect(c.code).toContain('const gradB = unbroadcast(grad, [7, 1, 5]);');
+    expect(c.code).toContain('const grad = { data: new Float32Array(1680), shape: [8, 7, 6, 5] };');
+    expect(c.code).not.toContain('explain(');
+    // Off: the forward snippet, unchanged.
+    expect(snippet('tensorcast', st({})).code).toContain('explain(');
+    expect(snippet('tensorcast', st({})).code).not.toContain('unbroadcast');
+    // The other tabs are not the backward call.
+    expect(snippet('numpy', { ...st({}), backward: true }).code).not.toContain('unbroadcast');
+  });
+  it('pdpd: B with mode pdpd at the axis, A as it is', () => {
+    const c = back(exampleState(EXAMPLES.find((e) => e.id === 'pdpd')));
+    expect(c.code).toContain("const gradB = unbroadcast(grad, [3, 1], { mode: 'pdpd', axis: 1 });");
+    expect(c.code).toContain('const gradA = unbroadcast(grad, [2, 3, 4, 5]);');
+  });
+  it('Broadcast op modes and −1 targets: the op\'s own options, against the result', () => {
+    expect(back(exampleState(EXAMPLES.find((e) => e.id === 'explicit'))).code)
+      .toContain("unbroadcast(grad, [16], { mode: 'explicit', axesMapping: [1] })");
+    expect(back(exampleState(EXAMPLES.find((e) => e.id === 'bidirectional'))).code)
+      .toContain("reductionAxes([3, 1], [2, 3, 6], { mode: 'bidirectional' })");
+    const m = back(exampleState(EXAMPLES.find((e) => e.id === 'mindspore'))).code;
+    expect(m).toContain('reductionAxes([3, 1, 5, 1], [3, 1, 5, 6])');
+    expect(m).not.toContain('-1');
+  });
+  it('named: unbroadcast takes no names, so the dims go as an explicit mapping; a transpose is said, not faked', () => {
+    const c = back(st({ rule: 'named', shapes: ['2, 3', '2'], names: ['x, t', 'x'] }));
+    expect(c.code).toContain("unbroadcast(grad, [2], { mode: 'explicit', axesMapping: [0] })");
+    expect(c.note).toMatch(/explicit axes mapping/);
+    const t = back(st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] }));
+    expect(t.code).toMatch(/unbroadcast\(\) takes no named operands/);
+    expect(t.code).toMatch(/transpose to/);
+  });
+  it('dynamic dims: the library\'s refusal instead of a call; a failed plan has no way back', () => {
+    const c = back(exampleState(EXAMPLES.find((e) => e.id === 'dynamic')));
+    expect(c.code).toMatch(/throws INCOMPATIBLE_DIMS/);
+    expect(c.code).toMatch(/whether axis 0 is summed is not known/);
+    expect(c.code).not.toContain('unbroadcast(');
+    const f = back(st({ shapes: ['3', '4'] }));
+    expect(f.code).toBeNull();
+    expect(f.note).toMatch(/failed broadcast/);
   });
 });

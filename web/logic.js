@@ -9,7 +9,7 @@
 //
 // Shapes are printed and dtypes listed by the library itself (its
 // formatShape/formatDim and DTYPES, filled by init()), never by a copy here.
-import { formatShape, formatDim, DTYPES, contract } from 'tensorcast';
+import { formatShape, formatDim, DTYPES, contract, reductionAxes } from 'tensorcast';
 
 export { formatShape, formatDim };
 
@@ -269,6 +269,7 @@ export function defaultState() {
     shaping: 'intersection',
     dtype: 'float32',
     code: CODE_TABS[0],
+    backward: false,
   };
 }
 
@@ -295,6 +296,7 @@ export function canonicalState(state) {
     shaping: rule === 'named' ? state.shaping : d.shaping,
     dtype: state.dtype,
     code: CODE_TABS.includes(state.code) ? state.code : d.code,
+    backward: state.backward === true,
   };
 }
 
@@ -319,6 +321,7 @@ export function stateToQuery(state) {
   if (s.shaping !== d.shaping) parts.push(`shaping=${enc(s.shaping)}`);
   if (s.dtype !== d.dtype) parts.push(`dtype=${enc(s.dtype)}`);
   if (s.code !== d.code) parts.push(`code=${enc(s.code)}`);
+  if (s.backward) parts.push('back=1');
   return parts.join('&');
 }
 
@@ -349,6 +352,7 @@ export function stateFromQuery(query) {
   if (dtype !== null && DTYPES.includes(dtype)) state.dtype = dtype;
   const code = p.get('code');
   if (code !== null && CODE_TABS.includes(code)) state.code = code;
+  state.backward = p.get('back') === '1';
   return canonicalState(state);
 }
 
@@ -515,6 +519,105 @@ export function droppedAxes(plan, k) {
   const out = [];
   for (let i = op.shape.length - 1; i >= 0 && op.shape[i] === 1; i--) out.unshift(i);
   return out;
+}
+
+// ---- the backward view ----------------------------------------------------------
+
+/**
+ * The reductionAxes() options (broadcastToShape's) under which operand k of
+ * a plan reached the output shape: numpy for the element-wise NumPy rule,
+ * pdpd at the axis for PDPD's B, the Broadcast op's own mode (with its
+ * mapping or axis). null where the rule never broadcasts the operand, so
+ * nothing is summed: NONE (identical shapes) and PDPD's A (it is the output).
+ * Named dims are matched by name, not by these options (see backwardView).
+ */
+export function backwardOptions(request, k) {
+  if (!request) return null;
+  if (request.rule === 'numpy') return { mode: 'numpy' };
+  if (request.rule === 'pdpd') return k === 0 ? null : { mode: 'pdpd', axis: request.axis };
+  if (request.rule === 'broadcastTo') {
+    const o = { mode: request.mode };
+    if (request.mode === 'explicit') o.axesMapping = request.axesMapping;
+    if (request.mode === 'pdpd') o.axis = request.axis;
+    return o;
+  }
+  return null;
+}
+
+const sameShape = (x, y) => Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((d, i) => String(d) === String(y[i]));
+
+/** The text of one operand's way back: "sum over axes [1, 3], then reshape to (8,1,6,1)". */
+function backwardText(axes, kept, shape, extra = null) {
+  let text;
+  if (!axes.length) text = sameShape(kept, shape) ? `nothing to sum: the gradient already has shape ${formatShape(shape)}` : `nothing to sum; reshape to ${formatShape(shape)}`;
+  else text = `sum over axes ${formatList(axes)}${sameShape(kept, shape) ? `: that is already ${formatShape(shape)}` : `, then reshape to ${formatShape(shape)}`}`;
+  return extra ? `${text}; ${extra}` : text;
+}
+
+/**
+ * The backward view of a plan: for each operand, the output axes a gradient
+ * of the result is summed over to come back to that operand's shape — the
+ * reversed arrows of its stretched and added axes. The axes are the
+ * library's reductionAxes(operand shape, output shape, options) with the
+ * rule's options (backwardOptions); where it refuses (a dynamic dim that may
+ * or may not be 1) the entry carries its BroadcastError. Named dims: the
+ * output dims (the library's named result) the operand lacks.
+ *
+ * Returns { ok: true, outShape, operands: [{ name, shape, axes, kept, options,
+ * error, text }] }, or { ok: false, reason } when there is nothing to reverse.
+ * `options` is what unbroadcast() takes for that operand (undefined: the
+ * default, null: unbroadcast cannot express it).
+ */
+export function backwardView(request, plan) {
+  if (!plan || !request) return { ok: false, reason: 'Fix the input to see the backward view.' };
+  if (!plan.ok) return { ok: false, reason: 'No backward view for a failed broadcast: there is no result to take a gradient of.' };
+  const out = plan.shape;
+  if (!Array.isArray(out)) return { ok: false, reason: 'The result has unknown rank ([...]): there are no axes to sum over.' };
+  const operands = plan.operands.map((op, k) => {
+    const entry = { name: op.name, shape: op.shape, axes: null, kept: null, options: undefined, error: null, text: '' };
+    if (!Array.isArray(op.shape)) {
+      entry.error = { code: 'UNKNOWN_RANK', message: `${op.name} has unknown rank ([...]): there are no axes to sum over` };
+      return entry;
+    }
+    if (request.rule === 'named') {
+      // By name: the output dims this operand lacks (from the library's named result).
+      const outDims = plan.named?.dims ?? plan.dimNames;
+      const dims = request.operands[k].dims;
+      entry.dims = dims;
+      entry.axes = outDims.map((d, a) => (dims.includes(d) ? null : a)).filter((a) => a !== null);
+      const keptDims = outDims.filter((d) => dims.includes(d));
+      entry.kept = out.filter((_, a) => !entry.axes.includes(a));
+      const inOrder = keptDims.every((d, i) => d === dims[i]);
+      const relabel = plan.needsGather || !sameShape(keptDims.map((d) => op.shape[dims.indexOf(d)]), entry.kept);
+      let extra = null;
+      if (!inOrder) extra = `its dims come out as (${keptDims.join(', ')}): transpose to (${dims.join(', ')})`;
+      if (relabel) extra = `${extra ? `${extra}; ` : ''}the labels select or reorder elements, so the gradient is scattered back to ${op.name}'s labels`;
+      // unbroadcast() takes no named operands: an explicit mapping says the same when the dims keep their order.
+      entry.options = inOrder && !relabel ? { mode: 'explicit', axesMapping: dims.map((d) => outDims.indexOf(d)) } : null;
+      entry.text = backwardText(entry.axes, inOrder && !relabel ? entry.kept : null, op.shape, extra);
+      return entry;
+    }
+    const options = backwardOptions(request, k);
+    if (options === null) {
+      // NONE, PDPD's A: the operand is never broadcast; the result has its shape.
+      entry.axes = [];
+      entry.kept = out.slice();
+      entry.options = undefined;
+      entry.text = backwardText([], entry.kept, op.shape);
+      return entry;
+    }
+    entry.options = options.mode === 'numpy' ? undefined : options;
+    try {
+      entry.axes = reductionAxes(op.shape, out, options);
+    } catch (e) {
+      entry.error = { code: e.code ?? e.name, message: e.message };
+      return entry;
+    }
+    entry.kept = out.filter((_, a) => !entry.axes.includes(a));
+    entry.text = backwardText(entry.axes, entry.kept, op.shape);
+    return entry;
+  });
+  return { ok: true, outShape: out, operands };
 }
 
 /** Output axis labels: [{ index: 0, negative: -4 }, ...]. */

@@ -7,8 +7,8 @@ import {
   parseShape, parseMapping, parseDimNames, formatShape, formatDim, shapeToText, formatBytes, formatCount, formatList,
   defaultState, stateToQuery, stateFromQuery, canonicalState, applyPatch, buildRequest, activeOperands,
   axisVerdict, axisLabels, rightAlign, contiguousStrides, memoryView, previewable, unravel, planSize, exactProduct,
-  sourceIndexMaps, gridSlices, reshapeCandidates, suggest, EXAMPLES, exampleState, clashAxes, droppedAxes,
-  RULES, UNKNOWN_RANK, CODE_TABS, letter, withDefaultNames, withNamedSizes, dtypeList, itemSize,
+  sourceIndexMaps, gridSlices, product, reshapeCandidates, suggest, EXAMPLES, exampleState, clashAxes, droppedAxes,
+  RULES, UNKNOWN_RANK, CODE_TABS, letter, withDefaultNames, withNamedSizes, dtypeList, itemSize, backwardView, backwardOptions,
 } from './logic.js';
 
 beforeAll(async () => { await tc.init(); });
@@ -530,5 +530,167 @@ describe('examples from the spec', () => {
       expect(r.ok).toBe(true);
       expect(formatShape(r.shape)).toBe(expected[id]);
     }
+  });
+});
+
+describe('backward view: the axes a gradient is summed over, from the library', () => {
+  const view = (state) => {
+    const b = buildRequest(state);
+    return backwardView(b.request, tc.explain(b.request));
+  };
+  const axesOf = (v) => v.operands.map((o) => o.axes);
+  // Independent of reductionAxes: the output axes where the plan stretched or added the operand.
+  const stretchedOrNew = (state) => plan(state).operands.map((o) => o.verdicts.flatMap((v, a) => (v === 'stretched' || v === 'new' ? [a] : [])));
+  const refused = (...args) => { try { tc.reductionAxes(...args); return null; } catch (e) { return e; } };
+
+  it('numpy (NumPy/ONNX, OpenVINO NUMPY): each operand against the output, mode numpy', () => {
+    const s = st({ shapes: ['8, 1, 6, 1', '7, 1, 5'] });
+    const v = view(s);
+    expect(v.ok).toBe(true);
+    expect(v.outShape).toEqual([8, 7, 6, 5]);
+    expect(axesOf(v)).toEqual([tc.reductionAxes([8, 1, 6, 1], [8, 7, 6, 5], { mode: 'numpy' }), tc.reductionAxes([7, 1, 5], [8, 7, 6, 5], { mode: 'numpy' })]);
+    expect(axesOf(v)).toEqual(stretchedOrNew(s));
+    expect(axesOf(v)).toEqual([[1, 3], [0, 2]]);
+    expect(v.operands[0].text).toBe('sum over axes [1, 3], then reshape to (8,1,6,1)');
+    expect(v.operands[1].kept).toEqual([7, 5]);
+    expect(v.operands[0].options).toBeUndefined(); // numpy is unbroadcast's default
+    // Three operands; one that needs no reshape after the sum.
+    const t = view(st({ shapes: ['2, 1', '3', '4, 1, 1'] }));
+    expect(axesOf(t)).toEqual([tc.reductionAxes([2, 1], [4, 2, 3]), tc.reductionAxes([3], [4, 2, 3]), tc.reductionAxes([4, 1, 1], [4, 2, 3])]);
+    expect(t.operands[1].text).toBe('sum over axes [0, 1]: that is already (3,)');
+  });
+  it('none: identical shapes, nothing summed', () => {
+    const v = view(st({ rule: 'none', shapes: ['2, 3', '2, 3'] }));
+    expect(axesOf(v)).toEqual([[], []]);
+    expect(v.operands[0].text).toMatch(/^nothing to sum/);
+  });
+  it('pdpd: A is the output, B is summed under mode pdpd at the axis', () => {
+    const s = st({ rule: 'pdpd', shapes: ['2, 3, 4, 5', '3, 1'], axis: 1 });
+    const v = view(s);
+    expect(backwardOptions(buildRequest(s).request, 1)).toEqual({ mode: 'pdpd', axis: 1 });
+    expect(v.operands[0].axes).toEqual([]);
+    expect(v.operands[1].axes).toEqual(tc.reductionAxes([3, 1], [2, 3, 4, 5], { mode: 'pdpd', axis: 1 }));
+    expect(v.operands[1].axes).toEqual([0, 2, 3]); // B's dropped trailing 1 is summed too
+    expect(v.operands[1].options).toEqual({ mode: 'pdpd', axis: 1 });
+    expect(v.operands[1].text).toBe('sum over axes [0, 2, 3], then reshape to (3,1)');
+    // Under numpy B (3,1) does not even reach the output: the mode matters.
+    expect(refused([3, 1], [2, 3, 4, 5])).toBeInstanceOf(tc.BroadcastError);
+    const w = view(st({ rule: 'pdpd', shapes: ['2, 3, 4', '4'], axis: -1 }));
+    expect(w.operands[1].axes).toEqual(tc.reductionAxes([4], [2, 3, 4], { mode: 'pdpd', axis: -1 }));
+  });
+  it('Broadcast op modes: the input with the op\'s mode, mapping or axis', () => {
+    const cases = [
+      [st({ rule: 'to-explicit', shapes: ['3, 1', '2, 3, 3'], mapping: '1, 2' }), [3, 1], [2, 3, 3], { mode: 'explicit', axesMapping: [1, 2] }],
+      [st({ rule: 'to-explicit', shapes: ['16', '1, 16, 50, 50'], mapping: '1' }), [16], [1, 16, 50, 50], { mode: 'explicit', axesMapping: [1] }],
+      [st({ rule: 'to-bidirectional', shapes: ['3, 1', '2, 1, 6'] }), [3, 1], [2, 3, 6], { mode: 'bidirectional' }],
+      [st({ rule: 'to-pdpd', shapes: ['3, 1', '2, 3, 6'], axis: 1 }), [3, 1], [2, 3, 6], { mode: 'pdpd', axis: 1 }],
+      [st({ rule: 'to-numpy', shapes: ['2, 1', '4, 2, 5'] }), [2, 1], [4, 2, 5], { mode: 'numpy' }],
+    ];
+    for (const [s, input, out, options] of cases) {
+      const v = view(s);
+      expect(v.outShape, s.rule).toEqual(out);
+      expect(v.operands).toHaveLength(1);
+      expect(v.operands[0].name).toBe('input');
+      expect(v.operands[0].axes, s.rule).toEqual(tc.reductionAxes(input, out, options));
+      expect(v.operands[0].axes, s.rule).toEqual(stretchedOrNew(s)[0]);
+      expect(v.operands[0].options ?? { mode: 'numpy' }).toEqual(options);
+    }
+    // Bidirectional: against the result, not the target (the target grew here).
+    expect(view(cases[2][0]).operands[0].axes).toEqual([0, 2]);
+  });
+  it('torch expand / MindSpore broadcast_to: the −1s resolved to the output first, then numpy', () => {
+    const s = exampleState(EXAMPLES.find((e) => e.id === 'mindspore'));
+    const v = view(s);
+    expect(v.outShape).toEqual([3, 1, 5, 6]);
+    expect(v.operands[0].axes).toEqual(tc.reductionAxes([3, 1, 5, 1], [3, 1, 5, 6], { mode: 'numpy' }));
+    expect(v.operands[0].axes).toEqual([3]);
+    // The unresolved target is refused by the library: the view never hands it a −1.
+    expect(refused([3, 1, 5, 1], [-1, -1, 5, 6], { mode: 'numpy' })?.code).toBe('INVALID_SHAPE');
+  });
+  it('named: the output dims the operand lacks, by name', () => {
+    const v = view(st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] }));
+    expect(axesOf(v)).toEqual([[1], [0]]);
+    // The same axes as reductionAxes with each operand's dims as an explicit mapping.
+    expect(v.operands[0].options).toEqual({ mode: 'explicit', axesMapping: [0] });
+    expect(v.operands[1].axes).toEqual(tc.reductionAxes([3], [2, 3], v.operands[1].options));
+    // Matched by name, not position: B (t) sits on output axis 1, not at the right.
+    const w = view(st({ rule: 'named', shapes: ['2, 3', '2'], names: ['x, t', 'x'] }));
+    expect(axesOf(w)).toEqual([[], [1]]);
+    expect(refused([2], [2, 3])).toBeInstanceOf(tc.BroadcastError); // numpy's right alignment puts x on the wrong axis
+    // A transposed operand: the remaining dims come out in the output's order.
+    const tr = view(st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] }));
+    expect(tr.outShape).toEqual(plan(st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] })).shape);
+    const out = plan(st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] })).named.dims;
+    expect(tr.operands[0].axes).toEqual([out.indexOf('z')]);
+    expect(tr.operands[1].axes).toEqual([]);
+    const transposed = tr.operands.find((o) => o.options === null);
+    expect(transposed.text).toMatch(/transpose to/);
+  });
+  it('dynamic dims: the library\'s refusal, word for word', () => {
+    const s = exampleState(EXAMPLES.find((e) => e.id === 'dynamic'));
+    const v = view(s);
+    const p = plan(s);
+    expect(v.ok).toBe(true);
+    v.operands.forEach((o, k) => {
+      const e = refused(p.operands[k].shape, p.shape, { mode: 'numpy' });
+      expect(e).toBeInstanceOf(tc.BroadcastError);
+      expect(o.axes).toBeNull();
+      expect(o.error).toEqual({ code: e.code, message: e.message });
+      expect(o.error.message).toMatch(/not known/);
+    });
+    // An axis the operand lacks is summed whatever the dim: that is known.
+    const w = view(st({ shapes: ['3', '?, 3'] }));
+    expect(w.operands[0].axes).toEqual([0]);
+    expect(w.operands[0].error).toBeNull();
+  });
+  it('nothing to reverse for a failure or an unknown rank', () => {
+    expect(view(st({ shapes: ['3', '4'] }))).toMatchObject({ ok: false, reason: expect.stringMatching(/failed/) });
+    expect(view(st({ shapes: ['[...]', '3'] }))).toMatchObject({ ok: false, reason: expect.stringMatching(/unknown rank/) });
+    expect(backwardView(null, null).ok).toBe(false);
+  });
+  it('is kept in the link as back=1', () => {
+    expect(stateToQuery(st({}))).not.toContain('back');
+    expect(stateToQuery(st({ backward: true }))).toContain('back=1');
+    expect(stateFromQuery('?rule=pdpd&s=2,3&s=3&back=1').backward).toBe(true);
+    expect(stateFromQuery('?back=yes').backward).toBe(false);
+    const s = st({ rule: 'to-explicit', shapes: ['3, 1', '2, 3, 3'], mapping: '1, 2', backward: true });
+    expect(stateFromQuery(stateToQuery(s))).toEqual(s);
+    expect(canonicalState({ ...s, rule: 'numpy' }).backward).toBe(true); // survives a rule switch
+  });
+  it('random static pairs, every rule: summed axes are the stretched or added ones, and unbroadcast comes back', () => {
+    let seed = 11;
+    const rnd = (n) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const dims = [1, 1, 2, 3];
+    const shape = () => Array.from({ length: rnd(4) }, () => dims[rnd(dims.length)]);
+    let checked = 0;
+    for (let i = 0; i < 300; i++) {
+      const rule = RULES[rnd(RULES.length)].value;
+      if (rule === 'named') continue;
+      const a = shape();
+      const b = shape();
+      const s = st({ rule, shapes: [shapeToText(a), shapeToText(b)], axis: rnd(3) - 1, mapping: a.map((_, k) => k + rnd(2)).join(', ') });
+      const b2 = buildRequest(s);
+      if (!b2.ok) continue;
+      const p = tc.explain(b2.request);
+      if (!p.ok) continue;
+      const v = backwardView(b2.request, p);
+      const want = stretchedOrNew(s);
+      v.operands.forEach((o, k) => {
+        expect(o.error, JSON.stringify(s)).toBeNull();
+        expect(o.axes, JSON.stringify(s)).toEqual(want[k]);
+        const g = tc.unbroadcast({ data: new Float64Array(product(p.shape)).fill(1), shape: p.shape }, o.shape, o.options);
+        expect([...g.shape]).toEqual(o.shape);
+        // Each element sums one gradient per output element it was read by.
+        const reads = product(p.shape) / Math.max(1, product(o.shape));
+        if (product(o.shape) > 0) expect(g.data[0]).toBe(reads);
+      });
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(60);
   });
 });

@@ -8,7 +8,7 @@ import {
   usesAxis, operandRole, parseShape, parseMapping, formatShape, formatList, formatCount, formatBytes,
   stateFromQuery, stateToQuery, canonicalState, applyPatch, buildRequest, axisVerdict, clashAxes, droppedAxes,
   rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, product, planSize,
-  suggest, exampleState, withDefaultNames, withNamedSizes, dtypeList, itemSize, UNKNOWN_RANK,
+  suggest, exampleState, withDefaultNames, withNamedSizes, dtypeList, itemSize, UNKNOWN_RANK, backwardView,
 } from './logic.js';
 import { codeFor, CODE_LABELS } from './code.js';
 
@@ -74,6 +74,7 @@ function buildStaticControls() {
   $('mapping').addEventListener('input', (e) => setState({ ...state, mapping: e.target.value }));
   $('shaping').addEventListener('change', (e) => setState({ ...state, shaping: e.target.value }));
   dtype.addEventListener('change', (e) => setState({ ...state, dtype: e.target.value }));
+  $('backward-toggle').addEventListener('change', (e) => setState({ ...state, backward: e.target.checked }));
   window.addEventListener('popstate', () => setState(stateFromQuery(location.search), { structure: true, noUrl: true }));
 
   // "Copy as code": one tab per framework (arrow keys move between them).
@@ -180,6 +181,9 @@ function syncControls() {
   $('shaping-field').hidden = state.rule !== 'named';
   $('shaping').value = state.shaping;
   $('dtype').value = state.dtype;
+  $('backward-toggle').checked = state.backward;
+  $('backward-hint').hidden = !state.backward;
+  $('legend-summed').hidden = !state.backward;
   for (const el of $('operands').querySelectorAll('input.shape-input')) {
     const i = Number(el.dataset.index);
     if (document.activeElement !== el && el.value !== state.shapes[i]) el.value = state.shapes[i];
@@ -221,6 +225,7 @@ function render() {
     renderStatus({ parseErrors: built.errors });
     renderSuggestions([]);
     renderTable(null);
+    renderBackward(null);
     renderMemory(null);
     renderPreview(null);
     renderMappingEditor();
@@ -230,7 +235,10 @@ function render() {
   result = explain(built.request);
   renderStatus({ result });
   renderSuggestions(result.ok ? [] : suggest(state, result, lib));
-  renderTable(result, built.request);
+  // The backward view: the library's reductionAxes per operand (logic.js backwardView).
+  const back = state.backward ? backwardView(built.request, result) : null;
+  renderTable(result, built.request, back);
+  renderBackward(back);
   renderMemory(result);
   renderPreview(result, built.request);
   renderMappingEditor();
@@ -316,7 +324,7 @@ function targetRow(request, rank) {
   return t.length === rank ? t : null;
 }
 
-function renderTable(r, request) {
+function renderTable(r, request, back = null) {
   const box = $('align-scroll');
   box.replaceChildren();
   if (!r) {
@@ -361,6 +369,8 @@ function renderTable(r, request) {
   const dropNotes = [];
   r.operands.forEach((op, k) => {
     const label = op.name === 'input' ? 'input' : op.name;
+    // Backward: the output axes the library sums this operand's gradient over, drawn pointing back.
+    const summed = new Set(back && back.ok && back.operands[k]?.axes ? back.operands[k].axes : []);
     // Dims the rule drops before aligning (PDPD: B's trailing 1s): greyed, marked "dropped".
     const dropped = new Set(droppedAxes(r, k));
     const head = h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: label }), h('span', { class: 'op-shape', text: formatShape(op.shape) }));
@@ -377,17 +387,21 @@ function renderTable(r, request) {
       const v = op.verdicts[a];
       const ghost = op.srcAxis[a] === null;
       const drop = !ghost && dropped.has(op.srcAxis[a]);
+      const sum = summed.has(a);
+      const title = ghost ? `${label} has no axis here: a padded 1 (${v})`
+        : drop ? `${label} axis ${op.srcAxis[a]}: a trailing 1, dropped before ${label} is placed`
+          : `${label} axis ${op.srcAxis[a]}: ${op.aligned[a]} (${v})`;
       const cell = h('td', {
         ...colAttrs(a),
-        class: ['dim', `v-${v}`, ghost ? 'ghost' : null, drop ? 'dropped' : null, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '),
+        class: ['dim', `v-${v}`, ghost ? 'ghost' : null, drop ? 'dropped' : null, sum ? 'summed' : null, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '),
         'data-verdict': v,
         'data-dropped': drop ? 'true' : null,
-        title: ghost ? `${label} has no axis here: a padded 1 (${v})`
-          : drop ? `${label} axis ${op.srcAxis[a]}: a trailing 1, dropped before ${label} is placed`
-            : `${label} axis ${op.srcAxis[a]}: ${op.aligned[a]} (${v})`,
+        'data-summed': sum ? 'true' : null,
+        title: sum ? `${title}; backward: the gradient is summed over output axis ${a} (${r.axes[a].dim} → ${ghost ? 'gone' : op.aligned[a]})` : title,
       }, h('span', { class: 'dim-val' }, String(op.aligned[a]),
-        drop ? h('span', { class: 'dim-mark dim-dropped', text: 'dropped' })
-          : v === 'stretched' || (v === 'new' && r.ok) ? h('span', { class: 'dim-mark', 'aria-hidden': 'true', text: `→${r.axes[a].dim}` }) : null));
+        sum ? [h('span', { class: 'dim-mark back', 'aria-hidden': 'true', text: `←${r.axes[a].dim}` }), h('span', { class: 'sr-only', text: ', summed on the way back' })]
+          : drop ? h('span', { class: 'dim-mark dim-dropped', text: 'dropped' })
+            : v === 'stretched' || (v === 'new' && r.ok) ? h('span', { class: 'dim-mark', 'aria-hidden': 'true', text: `→${r.axes[a].dim}` }) : null));
       tr.append(cell);
     }
     tbody.append(tr);
@@ -428,6 +442,28 @@ function renderTable(r, request) {
       p.append(h('code', { text: `${dim} {${labels.join(', ')}}` }));
     });
     box.append(p);
+  }
+}
+
+/** The backward view's text: per operand, the axes summed and the reshape, or the library's refusal. */
+function renderBackward(back) {
+  const box = $('backward');
+  const ul = $('backward-list');
+  ul.replaceChildren();
+  box.hidden = !state.backward;
+  if (!state.backward) return;
+  if (!back || !back.ok) {
+    ul.append(h('li', { class: 'empty', text: back ? back.reason : 'Fix the input to see the backward view.' }));
+    return;
+  }
+  for (const o of back.operands) {
+    const head = [h('span', { class: 'op-name', text: o.name }), ' ', h('code', { class: 'op-shape', text: formatShape(o.shape) }), h('span', { class: 'sr-only', text: ':' }), ' '];
+    if (o.error) {
+      ul.append(h('li', { class: 'is-error', 'data-operand': o.name, 'data-code': o.error.code },
+        head, h('code', { class: 'code', text: o.error.code }), ' ', h('span', { class: 'back-msg', text: o.error.message })));
+    } else {
+      ul.append(h('li', { 'data-operand': o.name, 'data-axes': o.axes.join(',') }, head, h('span', { class: 'back-msg', text: o.text })));
+    }
   }
 }
 

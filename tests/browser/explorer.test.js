@@ -577,6 +577,96 @@ describe('broadcast explorer in Chromium', () => {
     expect(await page.locator('.op-dropped, td[data-dropped]').count()).toBe(0);
   });
 
+  it('backward view: a toggle shows the axes each gradient is summed over (the library\'s reductionAxes) and the unbroadcast() call', async () => {
+    const lib = await import('../../dist/node.js');
+    await lib.init();
+    const refusal = (...args) => { try { lib.reductionAxes(...args); return null; } catch (e) { return e; } };
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const p = await ctx.newPage();
+    await watch(p, 'backward');
+    const summedIn = (name) => p.locator(`tr.operand-row[data-operand="${name}"] td[data-summed="true"]`).evaluateAll((tds) => tds.map((td) => Number(td.dataset.axis)));
+    const item = (name) => p.locator(`#backward-list li[data-operand="${name}"]`);
+
+    await open(p, '?rule=numpy&s=8,1,6,1&s=7,1,5');
+    await statusHas('(8,7,6,5)', p);
+    const toggle = p.getByRole('checkbox', { name: /Backward/ });
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await p.locator('#backward').isHidden()).toBe(true);
+    expect(await p.locator('td[data-summed]').count()).toBe(0);
+    // Keyboard: a real checkbox, Space switches it on.
+    await p.locator('#align-h').evaluate((el) => el.scrollIntoView());
+    await toggle.focus();
+    await p.keyboard.press('Space');
+    expect(await toggle.isChecked()).toBe(true);
+    expect(await href(p)).toContain('back=1');
+    await p.locator('#backward').waitFor({ state: 'visible', timeout: 5_000 });
+    const want = { A: lib.reductionAxes([8, 1, 6, 1], [8, 7, 6, 5], { mode: 'numpy' }), B: lib.reductionAxes([7, 1, 5], [8, 7, 6, 5], { mode: 'numpy' }) };
+    expect(want.A.length).toBeGreaterThan(0);
+    for (const [name, axes] of Object.entries(want)) {
+      expect(await summedIn(name), name).toEqual(axes);
+      expect(await item(name).getAttribute('data-axes')).toBe(axes.join(','));
+    }
+    expect(await item('A').innerText()).toContain(`sum over axes [${want.A.join(', ')}], then reshape to (8,1,6,1)`);
+    expect(await item('B').innerText()).toContain(`sum over axes [${want.B.join(', ')}], then reshape to (7,1,5)`);
+    // Drawn pointing back: ←7 where the forward view had →7, on exactly the stretched or added cells.
+    expect(await p.locator(`tr[data-operand="A"] td[data-axis="${want.A[0]}"] .dim-mark`).innerText()).toBe(`←${[8, 7, 6, 5][want.A[0]]}`);
+    const stretched = await p.locator('tr.operand-row td.dim').evaluateAll((tds) => tds.filter((td) => ['stretched', 'new'].includes(td.dataset.verdict)).length);
+    expect(await p.locator('td[data-summed="true"]').count()).toBe(stretched);
+    expect(await p.locator('#legend-summed').isVisible()).toBe(true);
+    // The unbroadcast() call, copyable with the same Copy button.
+    await p.getByRole('tab', { name: 'tensorcast' }).click();
+    const code = await p.locator('#code-text').textContent();
+    expect(code).toContain("import { init, reductionAxes, unbroadcast } from 'tensorcast';");
+    expect(code).toContain('const gradA = unbroadcast(grad, [8, 1, 6, 1]);');
+    expect(code).toContain(`// ${JSON.stringify(want.B).replace(/,/g, ', ')}`);
+    await p.getByRole('button', { name: 'Copy' }).click();
+    await p.locator('#copy-status', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+    expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    // A shape edit updates the view.
+    await p.getByLabel('Shape B').fill('7, 6, 1');
+    await statusHas('(8,7,6,1)', p);
+    expect(await summedIn('A')).toEqual(lib.reductionAxes([8, 1, 6, 1], [8, 7, 6, 1]));
+    expect(await summedIn('B')).toEqual(lib.reductionAxes([7, 6, 1], [8, 7, 6, 1]));
+
+    // PDPD: A is the output (nothing summed), B under mode pdpd at the axis.
+    await open(p, '?rule=pdpd&s=2,3,3,5&s=3,1&axis=1&back=1');
+    await statusHas('(2,3,3,5)', p);
+    expect(await p.getByRole('checkbox', { name: /Backward/ }).isChecked()).toBe(true);
+    const pdB = lib.reductionAxes([3, 1], [2, 3, 3, 5], { mode: 'pdpd', axis: 1 });
+    expect(await summedIn('A')).toEqual([]);
+    expect(await summedIn('B')).toEqual(pdB);
+    expect(await item('A').innerText()).toContain('nothing to sum');
+    expect(await item('B').innerText()).toContain(`sum over axes [${pdB.join(', ')}], then reshape to (3,1)`);
+    expect(await p.locator('#code-text').textContent()).toContain("unbroadcast(grad, [3, 1], { mode: 'pdpd', axis: 1 })");
+    // The axis slider moves B, and the summed axes with it.
+    await p.getByLabel('Axis').focus();
+    await p.keyboard.press('ArrowRight');
+    await p.locator('#axis-value', { hasText: /^2$/ }).waitFor({ timeout: 5_000 });
+    await statusHas('(2,3,3,5)', p);
+    const pdB2 = lib.reductionAxes([3, 1], [2, 3, 3, 5], { mode: 'pdpd', axis: 2 });
+    expect(pdB2).not.toEqual(pdB);
+    expect(await summedIn('B')).toEqual(pdB2);
+    expect(await p.locator('#code-text').textContent()).toContain("unbroadcast(grad, [3, 1], { mode: 'pdpd', axis: 2 })");
+
+    // Dynamic dims: where the library cannot tell, its BroadcastError message.
+    await open(p, '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1&back=1');
+    await statusHas('(?,3,2..224,2..128)', p);
+    const e = refusal(['?', 3, 1, '2..128'], ['?', 3, '2..224', '2..128'], { mode: 'numpy' });
+    expect(e).toBeInstanceOf(lib.BroadcastError);
+    expect(await item('A').getAttribute('data-code')).toBe(e.code);
+    expect(await item('A').innerText()).toContain(e.message);
+    expect(await summedIn('A')).toEqual([]);
+
+    // Off again: nothing of it stays on screen or in the link.
+    await p.getByRole('checkbox', { name: /Backward/ }).uncheck();
+    expect(await p.locator('#backward').isHidden()).toBe(true);
+    expect(await p.locator('td[data-summed]').count()).toBe(0);
+    expect(await href(p)).not.toContain('back=');
+    await p.screenshot({ path: path.join(shots, 'explorer-backward.png'), fullPage: false });
+    expect(await p.evaluate(() => window.__csp)).toEqual([]);
+    await ctx.close();
+  });
+
   it('copy as code: each framework\'s call, tensorcast\'s reproducing the page exactly', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     const p = await ctx.newPage();
@@ -654,7 +744,8 @@ describe('broadcast explorer in Chromium', () => {
     const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await watch(p, 'contrast');
     const states = ['?rule=numpy&s=8,1,6,1&s=7,1,5', '?rule=numpy&s=4,3&s=7,5', '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1&code=openvino',
-      '?rule=named&s=2,3&s=4&n=x,+t&n=t&code=numpy', '?rule=numpy&s=3,x&s=3', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2', '?rule=numpy&s=2,1,3&s=2,1'];
+      '?rule=named&s=2,3&s=4&n=x,+t&n=t&code=numpy', '?rule=numpy&s=3,x&s=3', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2',
+      '?rule=numpy&s=8,1,6,1&s=7,1,5&back=1', '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1&back=1', '?rule=numpy&s=2,1,3&s=2,1'];
     const backgrounds = {};
     for (const colorScheme of ['light', 'dark']) {
       await p.emulateMedia({ colorScheme });
