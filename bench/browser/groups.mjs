@@ -1,5 +1,7 @@
 // The sets measured in both Node and headless Chromium, with the same code in
-// both (bench/browser/run.mjs): the per-call sets and three kernel sets.
+// both (bench/browser/run.mjs): the per-call sets, three kernel sets and four
+// reduction sets (issue 13: tensorcast, tfjs-wasm, the plain-JS loop and the
+// wasm SIMD load loop; ORT is not loaded in the page).
 // Environment-neutral: the caller passes the tensorcast module (`tc`, after
 // init()) and, if it loaded, TensorFlow.js with its wasm backend (`tf`).
 //
@@ -12,8 +14,10 @@ import * as plain from '../lib/plainjs.mjs';
 import { makeLimit } from '../lib/limit.mjs';
 import { traffic } from '../lib/workloads.mjs';
 import { measureWall, stats, medianRatio } from '../lib/wall.mjs';
+import { plainReduce, makeLoadLoop } from '../lib/reduce.mjs';
 
-export const GROUPS = ['percall', 'same', 'row', 'nchw'];
+export const REDUCE_GROUPS = ['sum-all', 'sum-axis0', 'sum-axis1', 'unb-nchw'];
+export const GROUPS = ['percall', 'same', 'row', 'nchw', ...REDUCE_GROUPS];
 const W = (id) => WORKLOADS.find((w) => w.id === id);
 
 /** The control: plain JS [3,1]+[1,4] into a preallocated output. */
@@ -67,6 +71,7 @@ export function makeGroup(group, { tc, tf }) {
   }
   const w = W(group);
   if (!w) throw new Error(`unknown group ${group}`);
+  if (w.kind === 'reduce') return cases.concat(reduceCases(w, { tc, tf }));
   const data = inputs(w);
   const n = numel(w.out);
   const ta = tc.tensor(data.a, w.a);
@@ -97,6 +102,61 @@ export function makeGroup(group, { tc, tf }) {
   return cases;
 }
 
+/**
+ * A reduction set (bench/lib/workloads.mjs, kind 'reduce') as a group, in µs
+ * per call (`per` 1000 turns the ns of the timing into µs): the same calls as
+ * bench/lib/set.mjs makes for tensorcast and tfjs-wasm.
+ */
+function reduceCases(w, { tc, tf }) {
+  const US = 1000;
+  const data = inputs(w);
+  const { x } = data;
+  const n = numel(w.out);
+  const unb = w.op === 'unbroadcast';
+  const what = unb ? `unbroadcast → [${w.inShape}]` : `sum ${w.axes === null ? 'all' : `axis ${w.axes}`}`;
+  const cases = [];
+  const tx = tc.tensor(x, w.x);
+  const out = new Float32Array(n);
+  const o = unb || w.axes === null ? { out } : { axes: w.axes, out };
+  const res = unb ? () => tc.unbroadcast(tx, w.inShape, o) : () => tc.sum(tx, o);
+  const p = w.axes === null ? undefined : { axes: w.axes };
+  const e2e = unb ? () => tc.unbroadcast({ data: x, shape: w.x }, w.inShape).data : () => tc.sum({ data: x, shape: w.x }, p).data;
+  res();
+  assert(check(w, data, out), `tensorcast ${w.id} resident`);
+  assert(check(w, data, e2e()), `tensorcast ${w.id} e2e`);
+  cases.push({ id: 'tc-kernel', label: `tensorcast ${what}, x resident, \`out\` a JS array`, fn: res, per: US });
+  cases.push({ id: 'tc-e2e', label: `tensorcast ${what}, e2e (typed array in, fresh array out)`, fn: e2e, per: US });
+  if (tf) {
+    const once = (t) => {
+      const r = tf.sum(t, w.axes, unb);
+      const y = unb ? tf.reshape(r, w.out) : r;
+      const d = y.dataSync();
+      if (y !== r) y.dispose();
+      r.dispose();
+      return d;
+    };
+    const tt = tf.tensor(x, w.x, 'float32');
+    const tfE2E = () => {
+      const t = tf.tensor(x, w.x, 'float32');
+      const d = once(t);
+      t.dispose();
+      return d;
+    };
+    assert(check(w, data, once(tt)), `tfjs-wasm ${w.id}`);
+    assert(check(w, data, tfE2E()), `tfjs-wasm ${w.id} e2e`);
+    cases.push({ id: 'tf-kernel', label: `tfjs-wasm tf.sum${unb ? ' (keepDims) + reshape' : ''}, x a tensor, result dataSync + dispose`, fn: () => once(tt), per: US });
+    cases.push({ id: 'tf-e2e', label: 'tfjs-wasm, e2e (+ tf.tensor(data) and its dispose)', fn: tfE2E, per: US });
+  }
+  const pout = new Float32Array(n);
+  const scratch = new Float64Array(n);
+  assert(check(w, data, plainReduce(x, w.x, w.axes, pout, scratch)), `plain JS ${w.id}`);
+  cases.push({ id: 'js-loop', label: 'plain-JS loop (float64 accumulators, preallocated output)', fn: () => plainReduce(x, w.x, w.axes, pout, scratch), per: US });
+  const read = makeLoadLoop(x);
+  if (!read.verify()) throw new Error('the load loop did not read every element');
+  cases.push({ id: 'wasm-read', label: `wasm SIMD load loop: read the ${read.bytes.toLocaleString('en-US')} B once`, fn: read.fn, per: US });
+  return cases;
+}
+
 /** Time a group; returns { cases: { id: { label, per, ...stats } }, ratios }. */
 export async function runGroup(group, env, { runs = 31, warmupMs = 300, pause } = {}) {
   const cases = makeGroup(group, env);
@@ -111,6 +171,13 @@ export async function runGroup(group, env, { runs = 31, warmupMs = 300, pause } 
       'tc-small-res/control': ratio('tc-small-res', 'control'),
       'tc-shapes/js-shapes': ratio('tc-shapes', 'js-shapes'),
       'tc-small-res/tf-small-res': ratio('tc-small-res', 'tf-small-res'),
+    };
+  } else if (REDUCE_GROUPS.includes(group)) {
+    out.ratios = {
+      'tc/tf': ratio('tc-kernel', 'tf-kernel'),
+      'tc-e2e/tf-e2e': ratio('tc-e2e', 'tf-e2e'),
+      'tc/wasm-read': ratio('tc-kernel', 'wasm-read'),
+      'tc/js-loop': ratio('tc-kernel', 'js-loop'),
     };
   } else {
     out.ratios = {

@@ -11,6 +11,10 @@ export const GROUP_TITLE = {
   same: 'same: [1048576] + [1048576], float32 — ns per output element',
   row: 'row: [1024,1024] + [1024], float32 — ns per output element',
   nchw: 'NCHW bias: [8,64,56,56] + [1,64,1,1], float32 — ns per output element',
+  'sum-all': 'sum over all of [1024,1024] float32 — µs per call',
+  'sum-axis0': 'sum over axis 0 of [1024,1024] float32 — µs per call',
+  'sum-axis1': 'sum over axis 1 of [1024,1024] float32 — µs per call',
+  'unb-nchw': 'unbroadcast [8,64,56,56] → [1,64,1,1] float32 — µs per call',
 };
 
 const RATIO_LABEL = {
@@ -22,6 +26,8 @@ const RATIO_LABEL = {
   'tc/js-loop': 'tensorcast ÷ plain-JS loop',
   'tc/wasm-copy': 'tensorcast ÷ wasm memory.copy',
   'tc/wasm-simd-copy': 'tensorcast ÷ wasm SIMD copy loop',
+  'tc-e2e/tf-e2e': 'tensorcast e2e ÷ tfjs-wasm e2e',
+  'tc/wasm-read': 'tensorcast (x resident) ÷ wasm SIMD load loop (read the bytes once)',
 };
 
 /** The "Node and Chromium" section. */
@@ -54,11 +60,12 @@ export function browserSection(r) {
       const unit = (n?.cases[id] ?? c?.cases[id]).per > 1 && id === 'control' ? '' : '';
       md.push(`| ${id === 'control' ? `_${label}_, ns/call` : label}${unit} | ${cell(n?.cases[id])} | ${cell(c?.cases[id])} |`);
     }
+    const reduceGroup = /^(sum|unb)-/.test(g);
     for (const k of Object.keys(n?.ratios ?? c?.ratios ?? {})) {
       const a = n?.ratios[k];
       const b = c?.ratios[k];
       if (a === undefined && b === undefined) continue;
-      md.push(`| _${RATIO_LABEL[k] ?? k}_ | ${fx(a)} | ${fx(b)} |`);
+      md.push(`| _${reduceGroup && k === 'tc/tf' ? 'tensorcast (x resident) ÷ tfjs-wasm (x a tensor)' : RATIO_LABEL[k] ?? k}_ | ${fx(a)} | ${fx(b)} |`);
     }
     md.push('');
   }

@@ -4,7 +4,7 @@
 // page, one after the other (Node, then Chromium, group by group), so that a
 // change in the machine's load reaches both columns; every group carries a
 // plain-JS control.
-//   node bench/browser/run.mjs [--quick] [--json=file] [--no-tf]
+//   node bench/browser/run.mjs [--quick] [--json=file] [--no-tf] [--groups=sum-all,unb-nchw,...]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import { startChromium } from './chromium.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (...a) => process.stderr.write(`[browser] ${a.join(' ')}\n`);
 
-export async function runBrowserSuite({ quick = false, tf = true } = {}) {
+export async function runBrowserSuite({ quick = false, tf = true, groups = GROUPS } = {}) {
   const out = { node: {}, chromium: {}, chromiumVersion: null, errors: [] };
   let ch = null;
   try {
@@ -25,7 +25,7 @@ export async function runBrowserSuite({ quick = false, tf = true } = {}) {
     out.errors.push(`Chromium did not start: ${e.message.split('\n')[0]}`);
     log(out.errors.at(-1));
   }
-  for (const g of GROUPS) {
+  for (const g of groups) {
     const r = spawnSync(process.execPath, [path.join(here, 'node-child.mjs'), g, ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 64 << 20 });
     try {
       out.node[g] = JSON.parse(r.stdout.trim().split('\n').pop());
@@ -45,7 +45,8 @@ export async function runBrowserSuite({ quick = false, tf = true } = {}) {
   }
   // init() in fresh pages: import of dist/index.js (16 modules, unbundled) and init() (fetch + compile + instantiate).
   out.init = [];
-  if (ch) {
+  if (ch && !groups.includes('percall')) await ch.close();
+  else if (ch) {
     for (let i = 0; i < (quick ? 3 : 9); i++) {
       try {
         out.init.push((await ch.open('suite=init')).env);
@@ -62,7 +63,8 @@ export async function runBrowserSuite({ quick = false, tf = true } = {}) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const json = args.find((a) => a.startsWith('--json='));
-  const r = await runBrowserSuite({ quick: args.includes('--quick'), tf: !args.includes('--no-tf') });
+  const groupsArg = args.find((a) => a.startsWith('--groups='));
+  const r = await runBrowserSuite({ quick: args.includes('--quick'), tf: !args.includes('--no-tf'), ...(groupsArg ? { groups: groupsArg.slice(9).split(',') } : {}) });
   const { browserSection } = await import('./report.mjs');
   process.stdout.write(browserSection(r).join('\n') + '\n');
   if (json) fs.writeFileSync(json.slice(7), JSON.stringify(r, null, 1));

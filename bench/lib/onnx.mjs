@@ -1,4 +1,4 @@
-// Tiny ONNX models (Add / Mul / Expand, opset 13) written as protobuf bytes by
+// Tiny ONNX models (Add / Mul / Expand / ReduceSum, opset 13) written as protobuf bytes by
 // hand: no python, no protobuf library. Field numbers are those of onnx.proto3.
 //
 //   ModelProto      1 ir_version, 2 producer_name, 7 graph, 8 opset_import
@@ -77,4 +77,25 @@ export function expandModel(shapeX, target, dtype = 'float32') {
     ...fBytes(12, valueInfo('Y', dtype, target)),
   ];
   return model(graph);
+}
+
+/**
+ * Y = ReduceSum(X, axes) (opset 13: the axes are an int64 input, here an
+ * initializer; omitted for a sum over all axes), keepdims 0 or 1.
+ *   AttributeProto  1 name, 3 i, 20 type (INT = 2);  NodeProto 5 attribute
+ */
+export function reduceSumModel(shapeX, axes, keepdims, dtype = 'float32') {
+  const rank = shapeX.length;
+  const norm = axes === null ? shapeX.map((_, i) => i) : axes.map((a) => (a + rank) % rank);
+  const shapeY = keepdims ? shapeX.map((d, i) => (norm.includes(i) ? 1 : d)) : shapeX.filter((_, i) => !norm.includes(i));
+  const attr = [...fString(1, 'keepdims'), ...fVarint(3, keepdims ? 1 : 0), ...fVarint(20, 2)];
+  const node = [...fString(1, 'X'), ...(axes === null ? [] : fString(1, 'axes')), ...fString(2, 'Y'), ...fString(3, 'n0'), ...fString(4, 'ReduceSum'), ...fBytes(5, attr)];
+  const graph = [
+    ...fBytes(1, node),
+    ...fString(2, 'reducesum_graph'),
+    ...(axes === null ? [] : fBytes(5, int64Initializer('axes', norm))),
+    ...fBytes(11, valueInfo('X', dtype, shapeX)),
+    ...fBytes(12, valueInfo('Y', dtype, shapeY)),
+  ];
+  return { bytes: model(graph), shapeY };
 }

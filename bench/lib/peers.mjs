@@ -1,7 +1,8 @@
 // Adapters: every peer behind one interface.
 //
 // adapter.binary(w, inputs) / adapter.broadcastTo(w, inputs) / adapter.shapes(w)
-// return { kernel, e2e, readKernel, notes } where
+// / adapter.reduce(w, inputs) (the reduction sets; an adapter without it is
+// left out of them) return { kernel, e2e, readKernel, notes } where
 //   kernel:     { fn, async }  operands resident, output preallocated where the
 //               library allows it (see notes)
 //   e2e:        { fn, async }  JS typed arrays in, a JS typed array out; the fn
@@ -13,7 +14,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { binaryModel, expandModel } from './onnx.mjs';
+import { binaryModel, expandModel, reduceSumModel } from './onnx.mjs';
+import { plainReduce } from './reduce.mjs';
 import * as plain from './plainjs.mjs';
 
 export const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,6 +70,17 @@ export const plainjs = {
   },
   shapes(w) {
     return { fn: () => plain.broadcastShapes(w.shapes[0], w.shapes[1]) };
+  },
+  reduce(w, { x }) {
+    const n = numel(w.out);
+    const out = new Float32Array(n);
+    const scratch = new Float64Array(n);
+    return {
+      kernel: { fn: () => plainReduce(x, w.x, w.axes, out, scratch) },
+      e2e: { fn: () => plainReduce(x, w.x, w.axes) },
+      readKernel: () => plainReduce(x, w.x, w.axes, out, scratch).slice(),
+      notes: 'a control: float64 accumulators, the innermost axis a plain loop, the others an odometer',
+    };
   },
 };
 
@@ -173,6 +186,33 @@ export const tfjs = {
     const f = tf.backend_util.assertAndGetBroadcastShape;
     return { fn: () => f(w.shapes[0], w.shapes[1]) };
   },
+  // tf.sum(x, axes) (unbroadcast: with keepDims, then reshaped to inShape),
+  // the result read with dataSync (a copy out of the wasm heap) and disposed.
+  reduce(w, { x }) {
+    const unb = w.op === 'unbroadcast';
+    const tx = tf.tensor(x, w.x, 'float32');
+    const once = (t) => {
+      const r = tf.sum(t, w.axes, unb);
+      const y = unb ? tf.reshape(r, w.out) : r;
+      const d = y.dataSync();
+      if (y !== r) y.dispose();
+      r.dispose();
+      return d;
+    };
+    return {
+      kernel: { fn: () => once(tx) },
+      e2e: {
+        fn: () => {
+          const t = tf.tensor(x, w.x, 'float32');
+          const d = once(t);
+          t.dispose();
+          return d;
+        },
+      },
+      readKernel: () => once(tx),
+      notes: `${unb ? 'tf.sum(x, axes, keepDims = true) + tf.reshape to inShape' : 'tf.sum(x, axes)'}; kernel: x a tfjs tensor on the wasm backend, result read with dataSync and disposed; e2e: + tf.tensor(data) and its dispose`,
+    };
+  },
 };
 
 function read(t) {
@@ -225,6 +265,23 @@ function makeOrt(name, load, sessionOptions, { preallocOut }) {
       const s = await this.session(expandModel(sx, w.out, w.dtype));
       const X = new ort.Tensor(w.dtype, x, sx);
       return this.wrap(s, { X }, () => ({ X: new ort.Tensor(w.dtype, x, sx) }), 'Y', w);
+    },
+    // ReduceSum (opset 13, axes as an int64 initializer input; keepdims 0 for
+    // sum, 1 for unbroadcast: the output is then inShape's data, its shape the
+    // keepdims shape, a reshape away). Output read as `.data`.
+    async reduce(w, { x }) {
+      const ort = this.ort;
+      const { bytes } = reduceSumModel(w.x, w.axes, w.op === 'unbroadcast');
+      const s = await this.session(bytes);
+      const X = new ort.Tensor('float32', x, w.x);
+      const run = async (feeds) => (await s.run(feeds)).Y.data;
+      const feeds = { X };
+      return {
+        kernel: { async: true, fn: () => run(feeds) },
+        e2e: { async: true, fn: () => run({ X: new ort.Tensor('float32', x, w.x) }) },
+        readKernel: () => run(feeds),
+        notes: `ReduceSum, keepdims=${w.op === 'unbroadcast' ? 1 : 0}; kernel: x an ort.Tensor made once${this.name === 'ort-web' ? ' (copied into the wasm heap on every run: CPU tensors cannot stay resident)' : ''}, output read; e2e: + a new ort.Tensor per call`,
+      };
     },
     wrap(s, feeds, freshFeeds, outName, w) {
       const ort = this.ort;

@@ -6,6 +6,7 @@ import { WORKLOADS, describe, traffic, inputs, check, numel } from './workloads.
 import { PEERS, WASM_PEERS, Unsupported, version } from './peers.mjs';
 import { tensorcast, Pending } from './tensorcast.mjs';
 import { makeLimit } from './limit.mjs';
+import { makeLoadLoop } from './reduce.mjs';
 import { measure, median, quantile, medianRatio } from './timing.mjs';
 
 const [id, resultFile, ...flags] = process.argv.slice(2);
@@ -44,7 +45,7 @@ async function tryPrepare(impl) {
       }
       return { row, kernel: c };
     }
-    const p = await (w.kind === 'binary' ? impl.binary(w, data) : impl.broadcastTo(w, data));
+    const p = await (w.kind === 'binary' ? impl.binary(w, data) : w.kind === 'reduce' ? impl.reduce(w, data) : impl.broadcastTo(w, data));
     row.notes = p.notes || '';
     // The right answer, once, on both paths, before any timing.
     const k = await p.readKernel();
@@ -72,6 +73,7 @@ const cases = [];
 const prepared = [];
 for (const impl of impls) {
   if (impl.only && !impl.only.includes(w.kind)) continue; // exists for other sets only
+  if (w.kind === 'reduce' && !impl.reduce) continue; // no reduction measured for this library
   const p = await tryPrepare(impl);
   log(`${impl.name}: ${p.row.status}${p.row.reason ? ` (${p.row.reason})` : ''}`);
   prepared.push(p);
@@ -81,13 +83,19 @@ for (const impl of impls) {
 
 const { read, write } = traffic(w);
 let limit = null;
-if (w.kind !== 'shapes') {
+let loadLoop = null;
+if (w.kind === 'reduce') {
+  // The reference of the reduction sets: a wasm SIMD loop that reads the input's bytes once.
+  loadLoop = makeLoadLoop(data.x);
+  if (!loadLoop.verify()) throw new Error('the load loop did not read every element');
+  cases.push({ id: 'read|kernel', fn: loadLoop.fn });
+} else if (w.kind !== 'shapes') {
   limit = makeLimit(read, write);
   if (!limit.verify()) throw new Error('limit copy did not move the bytes');
   cases.push({ id: 'limit|kernel', fn: limit.kernel }, { id: 'limit|e2e', fn: limit.e2e }, { id: 'simdcopy|kernel', fn: limit.simd });
 }
 
-const big = w.unit === 'elem';
+const big = w.unit === 'elem' || w.unit === 'us'; // long batches
 const opts = quick
   ? { runs: 7, warmupMs: 60, batchMs: big ? 8 : 5 }
   : { runs: 31, warmupMs: 300, batchMs: big ? 25 : 15 };
@@ -97,7 +105,7 @@ const samples = both[clock];
 const other = both[clock === 'wall' ? 'cpu' : 'wall'];
 log(`timed ${cases.length} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-const perUnit = big ? numel(w.out) : 1;
+const perUnit = w.unit === 'elem' ? numel(w.out) : 1;
 const stats = (s) => ({
   median: median(s) / perUnit,
   p25: quantile(s, 0.25) / perUnit,
@@ -129,6 +137,7 @@ for (const p of prepared) {
     if (!s) continue;
     const r = { ...stats(s), other: stats(other[`${p.row.name}|${m}`]) };
     if (limit) r.xLimit = medianRatio(s, samples[`limit|${m}`]);
+    if (loadLoop) r.xRead = medianRatio(s, samples['read|kernel']);
     if (limit && m === 'kernel') r.xSimdCopy = medianRatio(s, samples['simdcopy|kernel']);
     if (fastest[m].wasm) r.xWasm = medianRatio(s, samples[`${fastest[m].wasm}|${m}`]);
     if (fastest[m].peer) r.xPeer = medianRatio(s, samples[`${fastest[m].peer}|${m}`]);
@@ -147,6 +156,9 @@ if (limit) {
     e2e: { ...stats(samples['limit|e2e']), other: stats(other['limit|e2e']) },
     simd: { ...stats(samples['simdcopy|kernel']), other: stats(other['simdcopy|kernel']), xLimit: medianRatio(samples['simdcopy|kernel'], samples['limit|kernel']) },
   };
+}
+if (loadLoop) {
+  result.read = { bytes: loadLoop.bytes, ...stats(samples['read|kernel']), other: stats(other['read|kernel']) };
 }
 result.options = { ...opts, clock };
 fs.writeFileSync(resultFile, JSON.stringify(result, null, 1));

@@ -31,6 +31,7 @@ export function summarize({ date, command, results, initSamples, sizeRows, brows
       kernelWasmPeer: r.fastest?.kernel?.wasm ?? undefined, e2eWasmPeer: r.fastest?.e2e?.wasm ?? undefined,
       plainKernel: round(pl?.kernel?.median),
       xPlainKernel: round(t.kernel?.xPlain, 3), xPlainE2E: round(t.e2e?.xPlain, 3),
+      kernelXRead: round(t.kernel?.xRead, 3), e2eXRead: round(t.e2e?.xRead, 3), read: round(r.read?.median),
     };
   }
   const tc = initSamples.tensorcast ?? [];
@@ -45,6 +46,9 @@ export function summarize({ date, command, results, initSamples, sizeRows, brows
       shapes: round(pc.cases['tc-shapes']?.median), control: round(pc.cases.control?.median),
       initMs: round(browser.init?.length ? median(browser.init.map((e) => e.initMs)) : pc.env.initMs),
       kernelXtf: Object.fromEntries(['same', 'row', 'nchw'].map((g) => [g, round(browser.chromium[g]?.ratios?.['tc/tf'], 3)])),
+      reduce: Object.fromEntries(['sum-all', 'sum-axis0', 'sum-axis1', 'unb-nchw'].filter((g) => browser.chromium[g]).map((g) => [g, {
+        xTf: round(browser.chromium[g].ratios['tc/tf'], 3), e2eXTf: round(browser.chromium[g].ratios['tc-e2e/tf-e2e'], 3), xRead: round(browser.chromium[g].ratios['tc/wasm-read'], 3),
+      }])),
     };
   }
   let nodeSame = null;

@@ -83,6 +83,40 @@ export const tensorcast = {
       notes: outHonoured ? '' : '`out` not honoured here: kernel allocates a resident output per call',
     };
   },
+  /**
+   * The reduction sets. kernel: x resident (tc.tensor), the result written
+   * into a preallocated JS Float32Array (`out`), so it is readable as the
+   * peers' are; e2e: { data, shape } in, a fresh typed array out.
+   */
+  reduce(w, { x }) {
+    this.need();
+    const missing = ['sum', 'unbroadcast', 'reductionAxes'].filter((k) => typeof tc[k] !== 'function');
+    if (missing.length) throw new Pending(`pending: ${missing.join(', ')} not in dist/ yet`);
+    const tx = tc.tensor(x, w.x);
+    const out = new Float32Array(numel(w.out));
+    const plainX = () => ({ data: x, shape: w.x });
+    let resident;
+    let plainCall;
+    if (w.op === 'unbroadcast') {
+      const axes = tc.reductionAxes(w.inShape, w.x);
+      if (axes.join() !== w.axes.join()) throw new Error(`workload ${w.id}: reductionAxes gives [${axes}], the peers sum over [${w.axes}]`);
+      const o = { out };
+      resident = () => tc.unbroadcast(tx, w.inShape, o);
+      plainCall = () => tc.unbroadcast(plainX(), w.inShape);
+    } else {
+      const o = w.axes === null ? { out } : { axes: w.axes, out };
+      const p = w.axes === null ? undefined : { axes: w.axes };
+      resident = () => tc.sum(tx, o);
+      plainCall = () => tc.sum(plainX(), p);
+    }
+    return {
+      kernel: { fn: resident },
+      e2e: { fn: () => plainCall().data },
+      readKernel: () => (resident(), out.slice()),
+      checkE2E: () => checkResult(plainCall(), w),
+      notes: `${w.op === 'unbroadcast' ? 'unbroadcast(grad, inShape)' : 'sum(x, { axes })'}; kernel: x resident, \`out\` a JS Float32Array`,
+    };
+  },
   shapes(w) {
     const f = tc.broadcastShapes;
     return { fn: () => f(w.shapes[0], w.shapes[1]) };

@@ -6,7 +6,14 @@
 // kind 'broadcastTo': out = x materialised to `target` (tensorcast options in
 //                     `tc`); peers materialise peerX to `out` with the NumPy rule.
 // kind 'shapes':      broadcastShapes of two shapes, per call.
-// unit 'elem': ns per output element; 'call': ns per call.
+// kind 'reduce':      issue 13. op 'sum': sum of x over `axes` (null: all),
+//                     keepdims off; op 'unbroadcast': x (a gradient) summed back
+//                     to `inShape` (peers: ReduceSum over `axes` with keepdims,
+//                     reshaped to inShape). `primary` is the mode the targets
+//                     are on: 'kernel' (x resident) or 'e2e' (typed arrays).
+//                     group 'reduce' (`--only=reduce` selects them all).
+// unit 'elem': ns per output element; 'call': ns per call; 'us': µs per call.
+import { checkReduce } from './reduce.mjs';
 
 export const WORKLOADS = [
   {
@@ -58,6 +65,30 @@ export const WORKLOADS = [
     a: [1024, 1024], b: [1024], out: [1024, 1024], unit: 'elem',
   },
   {
+    id: 'sum-all', title: 'sum over all', kind: 'reduce', op: 'sum', dtype: 'float32', group: 'reduce',
+    x: [1024, 1024], axes: null, out: [], unit: 'us', primary: 'kernel',
+  },
+  {
+    id: 'sum-axis0', title: 'sum over axis 0', kind: 'reduce', op: 'sum', dtype: 'float32', group: 'reduce',
+    x: [1024, 1024], axes: [0], out: [1024], unit: 'us', primary: 'kernel',
+  },
+  {
+    id: 'sum-axis1', title: 'sum over axis 1', kind: 'reduce', op: 'sum', dtype: 'float32', group: 'reduce',
+    x: [1024, 1024], axes: [1], out: [1024], unit: 'us', primary: 'kernel',
+  },
+  {
+    id: 'unb-row', title: 'unbroadcast to a row', kind: 'reduce', op: 'unbroadcast', dtype: 'float32', group: 'reduce',
+    x: [1024, 1024], inShape: [1024], axes: [0], out: [1024], unit: 'us', primary: 'e2e',
+  },
+  {
+    id: 'unb-col', title: 'unbroadcast to a column', kind: 'reduce', op: 'unbroadcast', dtype: 'float32', group: 'reduce',
+    x: [1024, 1024], inShape: [1024, 1], axes: [1], out: [1024, 1], unit: 'us', primary: 'e2e',
+  },
+  {
+    id: 'unb-nchw', title: 'unbroadcast NCHW to a bias', kind: 'reduce', op: 'unbroadcast', dtype: 'float32', group: 'reduce',
+    x: [8, 64, 56, 56], inShape: [1, 64, 1, 1], axes: [0, 2, 3], out: [1, 64, 1, 1], unit: 'us', primary: 'e2e',
+  },
+  {
     id: 'small', title: 'small', kind: 'binary', op: 'add', dtype: 'float32',
     a: [3, 1], b: [1, 4], out: [3, 4], unit: 'call',
   },
@@ -82,6 +113,10 @@ export function describe(w) {
     const mode = w.tc && w.tc.mode ? ` (${w.tc.mode}${w.tc.axesMapping ? `, axesMapping [${w.tc.axesMapping}]` : ''})` : '';
     return `broadcastTo ${sh(w.x)} → ${sh(w.target)}${mode}, ${w.dtype}`;
   }
+  if (w.kind === 'reduce') {
+    if (w.op === 'unbroadcast') return `unbroadcast ${sh(w.x)} → ${sh(w.inShape)} (sum over axes [${w.axes}]), ${w.dtype}`;
+    return `sum ${sh(w.x)} over ${w.axes === null ? 'all axes' : `axis ${w.axes.join(', ')}`} → ${sh(w.out)}, ${w.dtype}`;
+  }
   return `broadcastShapes(${w.shapes.map(sh).join(', ')})`;
 }
 
@@ -90,7 +125,7 @@ export function traffic(w) {
   if (w.kind === 'shapes') return { read: 0, write: 0 };
   const e = BYTES[w.dtype];
   const write = numel(w.out) * e;
-  if (w.kind === 'broadcastTo') return { read: numel(w.x) * e, write };
+  if (w.kind === 'broadcastTo' || w.kind === 'reduce') return { read: numel(w.x) * e, write };
   const read = (numel(w.a) + (w.scalar !== undefined ? 0 : numel(w.b))) * e;
   return { read, write };
 }
@@ -117,6 +152,7 @@ export function inputs(w) {
     return { a: makeData(w.dtype, numel(w.a), 1), b: w.scalar !== undefined ? null : makeData(w.dtype, numel(w.b), 2) };
   }
   if (w.kind === 'broadcastTo') return { x: makeData(w.dtype, numel(w.x), 3) };
+  if (w.kind === 'reduce') return { x: makeData(w.dtype, numel(w.x), 5) };
   return {};
 }
 
@@ -160,6 +196,7 @@ export function reference(w, data) {
 
 /** Spot-check `got` against the reference: returns null or a description of the first mismatch. */
 export function check(w, data, got) {
+  if (w.kind === 'reduce') return checkReduce(w, data.x, got);
   const n = numel(w.out);
   if (!got || typeof got.length !== 'number') return `no output (${Object.prototype.toString.call(got)})`;
   if (got.length !== n) return `output has ${got.length} elements, expected ${n}`;
