@@ -18,6 +18,7 @@ export const C = {
   types: new Map(),    // element-wise rule name -> rule number
   modes: new Map(),    // Broadcast-op mode -> rule number
   namedRule: -1,
+  numpyRule: -1,       // the element-wise NumPy rule (the default)
   A: {},               // action name -> number
   actions: new Map(),  // name -> action number
   shapings: new Map(), // name -> shaping number
@@ -62,6 +63,7 @@ export function buildContract(M) {
   C.types = new Map(c.rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'elementwise').map(([r, i]) => [r.name, i]));
   C.modes = new Map(c.rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'to').map(([r, i]) => [r.name, i]));
   C.namedRule = c.rules.findIndex((r) => r.family === 'named');
+  C.numpyRule = C.types.get('numpy');
   C.actions = new Map(c.actions.map((a, i) => [a, i]));
   C.A = Object.freeze(Object.fromEntries(c.actions.map((a, i) => [a, i])));
   C.shapings = new Map(c.shapings.map((s, i) => [s, i]));

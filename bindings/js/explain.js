@@ -56,7 +56,7 @@ function explainInner(req) {
     if (n > C.limits.maxOperands) throw new BroadcastError(`cannot broadcast ${n} shapes in one call: at most ${C.limits.maxOperands}`, { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
     const shapes = new Array(n);
     for (let k = 0; k < n; k++) shapes[k] = copyShape(o.shapes[k], `explain: shape ${operandName(k)}`);
-    const { rule: r, ctx, axis } = readType({ type: rule, axis: o.axis }, shapes, 'explain');
+    const { rule: r, ctx, axis } = readType(rule, o.axis, shapes, 'explain');
     for (const s of shapes) checkShape(s, false, shapes);
     return finish(ctx, shapeCall(C.A.explain, r, axis, shapes, null), operandName);
   }

@@ -7,17 +7,20 @@ import { mod } from './loader.js';
 import { C } from './contract.js';
 import { BroadcastError } from './errors.js';
 
-let viewHeap = null;
+let viewHeap = new Uint8Array(0);
 let views = [];
 
-/** A typed view of the whole heap for dtype `d` (a C.dtypes entry). */
+/**
+ * A typed view of the whole heap for dtype `d` (a C.dtypes entry). The views
+ * are kept until memory growth detaches them (a detached view's length is 0):
+ * the module object is in dictionary mode, so M.HEAPU8 is a hash lookup.
+ */
 export function view(d) {
-  const heap = mod().HEAPU8;
-  if (heap !== viewHeap) {
-    viewHeap = heap;
-    views = new Array(C.dtypes.length);
+  if (viewHeap.length === 0) {
+    viewHeap = mod().HEAPU8;
+    views = new Array(C.dtypes.length).fill(null);
   }
-  return views[d.id] ?? (views[d.id] = new d.ctor(heap.buffer));
+  return views[d.id] ?? (views[d.id] = new d.ctor(viewHeap.buffer));
 }
 
 /** Allocate `bytes` in wasm memory (TOO_LARGE when it cannot). */
@@ -40,6 +43,7 @@ export function free(p) {
 const KEEP = 1 << 20;
 const slots = [];
 let scratchBytes = 0;
+let large = 0; // slots now holding more than KEEP
 
 /** Scratch slot k, holding at least `bytes`. */
 export function slot(k, bytes) {
@@ -50,6 +54,7 @@ export function slot(k, bytes) {
     const p = malloc(want);
     free(s.ptr);
     scratchBytes += want - s.bytes;
+    if (want > KEEP && !(s.bytes > KEEP)) large++;
     s.ptr = p;
     s.bytes = want;
   }
@@ -62,6 +67,7 @@ export function slotBytes(k) {
 
 /** End of a call: give back the slots that grew past KEEP. */
 export function trimScratch() {
+  if (large === 0) return;
   for (const s of slots) {
     if (s && s.bytes > KEEP) {
       free(s.ptr);
@@ -70,6 +76,7 @@ export function trimScratch() {
       s.bytes = 0;
     }
   }
+  large = 0;
 }
 
 /** Free every scratch slot now (they are made again when needed). */
@@ -82,6 +89,7 @@ export function releaseScratch() {
       s.bytes = 0;
     }
   }
+  large = 0;
 }
 
 export function scratchInUse() {

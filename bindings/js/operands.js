@@ -2,7 +2,7 @@
 // dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
 // or a JS number / bigint (a scalar of the other operand's dtype).
 import { BroadcastError, formatShape } from './errors.js';
-import { handleOf, dtypeOf, notTypedArray, taLength, isDetached } from './tensor.js';
+import { Operand, handleOf, dtypeOf, notTypedArray, taLength, isDetached } from './tensor.js';
 import { copyShape, checkShape, isStatic, product } from './shapes.js';
 import { namedFrom } from './named.js';
 
@@ -14,7 +14,7 @@ export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
  */
 export function readOperand(x, what) {
   const h = handleOf(x);
-  if (h) return h; // the tensor's own (frozen) record: resident operands allocate nothing
+  if (h) return h; // the tensor's own record: resident operands allocate nothing
   if (x === null || typeof x !== 'object') {
     throw new TypeError(`${what} must be { data, shape }, a resident tensor or a number, got ${x === null ? 'null' : typeof x}`);
   }
@@ -44,10 +44,8 @@ export function readOperand(x, what) {
       throw new BroadcastError(`${what}.shape must be static (numbers only) to hold data, got ${formatShape(shape)}`, { code: 'INVALID_SHAPE', shapes: [shape], axis: null, dims: null });
     }
   }
-  const op = { resident: false, ptr: 0, data, shape, dtype, size: 0, dims: undefined, labels: undefined, tensor: null };
-  if (dimsIn !== undefined) {
-    op.named = { dims: dimsIn, coords: coords ?? null };
-  }
+  const op = new Operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
+  if (dimsIn !== undefined) op.named = { dims: dimsIn, coords: coords ?? null };
   return op;
 }
 
@@ -93,10 +91,13 @@ export function scalarOperand(v, dtype, what) {
   } else {
     arr[0] = typeof v === 'bigint' ? Number(v) : v;
   }
-  return { resident: false, ptr: 0, data: arr, shape: [], dtype, size: 1, dims: undefined, labels: undefined, tensor: null, scalar: true };
+  return new Operand(false, 0, arr, [], dtype, 1, undefined, undefined, undefined, null, true);
 }
 
-/** Snapshot of options.out: a resident Tensor or a typed array. */
+/**
+ * Snapshot of options.out: a resident Tensor's record, or a typed array as a
+ * plain Operand (its `data`; its length is read by settleOut()).
+ */
 export function readOut(out, fn) {
   if (out === undefined) return null;
   const h = handleOf(out);
@@ -104,5 +105,5 @@ export function readOut(out, fn) {
   if (!ArrayBuffer.isView(out) || out instanceof DataView) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
   const dtype = dtypeOf(out);
   if (!dtype) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
-  return { resident: false, array: out, dtype };
+  return new Operand(false, 0, out, null, dtype, 0, undefined, undefined, undefined, null, false);
 }

@@ -9,10 +9,10 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
 import { view, slot, slotBytes, trimScratch } from './heap.js';
-import { makeTensor } from './tensor.js';
-import { readOptions, choose, EMPTY } from './options.js';
+import { makeTensor, taLength } from './tensor.js';
+import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, TO_KEYS, namedContext } from './rules.js';
-import { copyShape } from './shapes.js';
+import { copyShape, product } from './shapes.js';
 import { begin, dataHeader, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
 import { internNamed, writeNamed, namedResult } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
@@ -20,24 +20,51 @@ import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from
 const OUT_SLOT = 7;
 
 // ---- the one call ---------------------------------------------------------------------
-// req: { action, rule, axis, shaping, ops, op, dtype, elem, outDtype, dest, shapes, mapping, named, ctx, fn }
-export function execute(req) {
+/**
+ * One request, as every caller builds it: one class, so the hot path sees a
+ * single object shape (fields a call family does not use keep their defaults).
+ */
+export class Call {
+  constructor(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx) {
+    this.action = action;
+    this.fn = fn;
+    this.rule = rule;
+    this.axis = axis;
+    this.ops = ops;
+    this.shapes = shapes; // snapshot shapes written to the body, in order
+    this.outDtype = outDtype;
+    this.dest = dest; // null, or the Operand of options.out
+    this.ctx = ctx; // what an error message needs (errors.js makeError); null: element-wise numpy
+    this.shaping = 0;
+    this.op = 0;
+    this.dtype = 0;
+    this.elem = 0;
+    this.acc = -1;
+    this.keepdims = false;
+    this.mapping = null; // explicit axes mapping, after the shapes
+    this.tail = null; // further body values (reduce: its axes)
+    this.named = null; // internNamed() of two named operands: replaces shapes
+    this.refuse = null; // (res) => Error, instead of makeError(ctx, ...)
+  }
+}
+
+export function execute(c) {
   try {
-    return executeInner(req);
+    return executeInner(c);
   } finally {
     trimScratch();
   }
 }
 
-function executeInner(req) {
-  const { ops, dest, outDtype } = req;
+function executeInner(c) {
+  const { ops, dest, outDtype } = c;
   // Request space first, then scratch: both may grow memory, so views come after.
   let need;
-  if (req.named) need = req.named.need;
+  if (c.named !== null) need = c.named.need;
   else {
-    need = req.mapping ? 1 + req.mapping.length : 0;
-    if (req.tail) need += req.tail.length;
-    for (const s of req.shapes) need += shapeCost(s);
+    need = c.mapping !== null ? 1 + c.mapping.length : 0;
+    if (c.tail !== null) need += c.tail.length;
+    for (let k = 0; k < c.shapes.length; k++) need += shapeCost(c.shapes[k]);
   }
   begin(need);
   let resident = false;
@@ -48,66 +75,70 @@ function executeInner(req) {
   }
   let out = 0;
   let cap = 0;
-  if (dest && dest.resident) {
+  let destSize = 0;
+  if (dest !== null && dest.resident) {
     out = dest.ptr;
+    destSize = dest.size;
     cap = -dest.size * outDtype.size;
-  } else if (dest) {
-    const bytes = dest.array.length * outDtype.size;
+  } else if (dest !== null) {
+    destSize = taLength.call(dest.data);
+    const bytes = destSize * outDtype.size;
     out = slot(OUT_SLOT, Math.max(bytes, 1));
     cap = -bytes;
   } else if (!resident) {
     out = slot(OUT_SLOT, 64);
     cap = slotBytes(OUT_SLOT);
   }
-  for (const o of ops) if (!o.resident && o.size > 0) view(o.dtype).set(o.data, o.ptr / o.dtype.size);
+  for (let k = 0; k < ops.length; k++) {
+    const o = ops[k];
+    if (!o.resident && o.size > 0) view(o.dtype).set(o.data, o.ptr / o.dtype.size);
+  }
   // The request: no allocation from here to the call.
   const h = requestBuffer();
   let p = begin(0);
-  dataHeader(h, req.action, req.rule, req.axis, req.named ? 2 : req.shapes.length, req.named ? C.shapings.get(req.shaping) : 0,
-    req.op ?? 0, req.dtype ?? 0, req.elem ?? 0, ops, out, cap, req.acc ?? -1, req.keepdims ? 1 : 0);
-  if (req.named) p = writeNamed(h, p, req.named.enc);
+  dataHeader(h, c.action, c.rule, c.axis, c.named !== null ? 2 : c.shapes.length, c.shaping,
+    c.op, c.dtype, c.elem, ops, out, cap, c.acc, c.keepdims ? 1 : 0);
+  if (c.named !== null) p = writeNamed(h, p, c.named.enc);
   else {
-    for (const s of req.shapes) p = writeShape(h, p, s);
-    if (req.mapping) {
-      h[p++] = req.mapping.length;
-      for (const v of req.mapping) h[p++] = v;
+    for (let k = 0; k < c.shapes.length; k++) p = writeShape(h, p, c.shapes[k]);
+    const m = c.mapping;
+    if (m !== null) {
+      h[p++] = m.length;
+      for (let i = 0; i < m.length; i++) h[p++] = m[i];
     }
-    if (req.tail) for (const v of req.tail) h[p++] = v;
+    const t = c.tail;
+    if (t !== null) for (let i = 0; i < t.length; i++) h[p++] = t[i];
   }
   const len = requestLength(p);
   let res = call(p);
-  if (res.status === C.signals.outTooSmall) {
+  let st = res.status;
+  if (st === C.signals.outTooSmall) {
     const shape = res.shape();
-    const size = shape.reduce((a, d) => a * d, 1);
-    if (dest) {
-      const have = dest.resident ? dest.size : dest.array.length;
-      throw new BroadcastError(`${req.fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`,
-        { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [have, size] });
+    const size = product(shape);
+    if (dest !== null) {
+      throw new BroadcastError(`${c.fn}: out has ${destSize} elements but the result ${formatShape(shape)} has ${size}`,
+        { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [destSize, size] });
     }
-    const bytes = size * outDtype.size;
-    out = slot(OUT_SLOT, Math.max(bytes, 1));
+    out = slot(OUT_SLOT, Math.max(size * outDtype.size, 1));
     setOut(requestBuffer(), out, slotBytes(OUT_SLOT));
     res = recall(len);
+    st = res.status;
   }
-  const st = res.status;
-  if (st === C.signals.outOverlaps) throw new TypeError(`${req.fn}: out is also an operand that is broadcast or reordered; in place would read cells already written: write to a separate tensor`);
-  if (st !== 0) {
-    if (C.statuses[st] === 'TOO_LARGE') {
-      const shape = res.shape();
-      throw new BroadcastError(`${req.fn}: the result ${formatShape(shape)} would need more bytes than WebAssembly memory can hold`,
-        { code: 'TOO_LARGE', shapes: ops.map((o) => o.shape), axis: null, dims: null });
-    }
-    throw req.refuse ? req.refuse(res) : makeError(req.ctx, res.error());
-  }
+  if (st !== 0) throw failure(c, res, st);
+  if (dest !== null && dest.resident) return dest.tensor;
   const shape = res.shape();
   let named = null;
-  if (req.named) named = namedResult(req.named.nameList, res.namedAxes(req.named.labelList, req.named.rawName).axes);
-  if (dest && dest.resident) return dest.tensor;
+  if (c.named !== null) named = namedResult(c.named.nameList, res.namedAxes(c.named.labelList, c.named.rawName).axes);
   if (out === 0) return makeTensor(res.field('result'), shape, outDtype, named?.dims, named?.coords);
-  const size = shape.reduce((a, d) => a * d, 1);
+  const size = product(shape);
   const off = out / outDtype.size;
-  const data = dest ? dest.array : view(outDtype).slice(off, off + size);
-  if (dest) data.set(view(outDtype).subarray(off, off + size));
+  let data;
+  if (dest !== null) {
+    data = dest.data;
+    data.set(view(outDtype).subarray(off, off + size));
+  } else {
+    data = view(outDtype).slice(off, off + size);
+  }
   const r = { data, shape, dtype: outDtype.name };
   if (named) {
     r.dims = named.dims;
@@ -116,41 +147,67 @@ function executeInner(req) {
   return r;
 }
 
+/** The error of a refused call. */
+function failure(c, res, st) {
+  if (st === C.signals.outOverlaps) return new TypeError(`${c.fn}: out is also an operand that is broadcast or reordered; in place would read cells already written: write to a separate tensor`);
+  if (C.statuses[st] === 'TOO_LARGE') {
+    const shape = res.shape();
+    return new BroadcastError(`${c.fn}: the result ${formatShape(shape)} would need more bytes than WebAssembly memory can hold`,
+      { code: 'TOO_LARGE', shapes: c.ops.map((o) => o.shape), axis: null, dims: null });
+  }
+  if (c.refuse !== null) return c.refuse(res);
+  // The default element-wise rule builds its message context only when it is needed.
+  return makeError(c.ctx ?? { kind: 'elementwise', rule: 'numpy', shapes: c.shapes, axis: undefined }, res.error());
+}
+
 // ---- element-wise ------------------------------------------------------------------------
 const BINARY_KEYS = ['out', 'broadcast', 'shaping', 'fill'];
+const BROADCAST_KEYS = ['type', 'axis'];
 
-function binary(name, a, b, options) {
+function binary(op, name, a, b, options) {
   mod();
-  const op = C.opByName.get(name);
-  const o = options === undefined ? EMPTY : readOptions(options, name, BINARY_KEYS);
+  // The options, each read once (own and inherited keys checked first, without running getters).
+  let outIn;
+  let bc;
+  let shapingIn;
+  let fillIn;
+  if (options !== undefined) {
+    checkKeys(options, name, BINARY_KEYS);
+    outIn = options.out;
+    bc = options.broadcast;
+    shapingIn = options.shaping;
+    fillIn = options.fill;
+  }
   const sa = isScalar(a);
   const sb = isScalar(b);
   let A = sa ? null : readOperand(a, `${name}: a`);
   let B = sb ? null : readOperand(b, `${name}: b`);
-  if (!A && !B) throw new TypeError(`${name}: at least one operand must be a tensor ({ data, shape } or a resident tensor)`);
-  const bc = o.broadcast === undefined ? EMPTY : o.broadcast;
-  if (bc === null || typeof bc !== 'object') throw new TypeError(`${name}: options.broadcast must be { type, axis }`);
-  const bo = bc === EMPTY ? EMPTY : readOptions(bc, `${name}: options.broadcast`, ['type', 'axis']);
-  const shapingIn = o.shaping;
-  const fillIn = o.fill;
-  const dest0 = o.out;
-  if (A && A.named) readNames(A, 'left', name);
-  if (B && B.named) readNames(B, 'right', name);
-  const dest = readOut(dest0, name);
-  // No user code runs past this point.
-  if (A) settle(A, `${name}: a`);
-  if (B) settle(B, `${name}: b`);
-  if (!A) A = scalarOperand(a, B.dtype, `${name}: a`);
-  if (!B) B = scalarOperand(b, A.dtype, `${name}: b`);
-  if (A.dtype !== B.dtype) {
-    throw new BroadcastError(`${name}: operands have different dtypes (${A.dtype.name} vs ${B.dtype.name}); convert one first`,
-      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: [A.dtype.name, B.dtype.name] });
+  if (A === null && B === null) throw new TypeError(`${name}: at least one operand must be a tensor ({ data, shape } or a resident tensor)`);
+  let typeIn;
+  let axisIn;
+  if (bc !== undefined) {
+    if (bc === null || typeof bc !== 'object') throw new TypeError(`${name}: options.broadcast must be { type, axis }`);
+    checkKeys(bc, `${name}: options.broadcast`, BROADCAST_KEYS);
+    typeIn = bc.type;
+    axisIn = bc.axis;
   }
+  if (A !== null && A.named !== null) readNames(A, 'left', name);
+  if (B !== null && B.named !== null) readNames(B, 'right', name);
+  const dest = readOut(outIn, name);
+  // No user code runs past this point.
+  if (A !== null) settle(A, `${name}: a`);
+  if (B !== null) settle(B, `${name}: b`);
+  if (A === null) A = scalarOperand(a, B.dtype, `${name}: a`);
+  if (B === null) B = scalarOperand(b, A.dtype, `${name}: b`);
   const dt = A.dtype;
+  if (dt !== B.dtype) {
+    throw new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); convert one first`,
+      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: [dt.name, B.dtype.name] });
+  }
   if (op.domain === 'integer' && dt.float) throw new TypeError(`${name} needs integer data; ${dt.name} has no bits to combine (use an integer typed array)`);
   if (op.domain === 'float' && !dt.float) throw new TypeError(`${name} needs float data (Float32Array or Float64Array), got ${dt.name}`);
   const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
-  if (dest && dest.dtype !== outDtype) {
+  if (dest !== null && dest.dtype !== outDtype) {
     throw new BroadcastError(`${name}: out: a ${dest.dtype.name} ${dest.resident ? 'tensor' : 'array'} cannot hold a ${outDtype.name} result`,
       { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: null });
   }
@@ -158,9 +215,9 @@ function binary(name, a, b, options) {
     throw new TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);
   }
   if (A.dims !== undefined || B.dims !== undefined) {
-    // A rank-0 operand without names joins a named one (a resident record is frozen: copy it).
-    if (A.dims === undefined && A.shape.length === 0) A = { ...A, dims: [], labels: [] };
-    if (B.dims === undefined && B.shape.length === 0) B = { ...B, dims: [], labels: [] };
+    // A rank-0 operand without names joins a named one (as a copy: a tensor's record is never changed).
+    if (A.dims === undefined && A.shape.length === 0) A = A.withNames([], []);
+    if (B.dims === undefined && B.shape.length === 0) B = B.withNames([], []);
     if (A.dims === undefined || B.dims === undefined) throw new TypeError(`${name}: give dims to both operands (or neither) to broadcast by name`);
     const shaping = choose(shapingIn, C.shapings, 'intersection', name, 'shaping');
     const na = { dims: A.dims, sizes: A.shape, labels: A.labels };
@@ -168,20 +225,41 @@ function binary(name, a, b, options) {
     // Union cells one side lacks read the fill value (default NaN / 0).
     const fill = fillIn ?? (dt.float ? NaN : 0);
     const F = scalarOperand(fill, dt, `${name}: options.fill`);
-    return execute({ action: C.A.binary, op: op.id, dtype: dt.id, outDtype, dest, fn: name, rule: C.namedRule, axis: -1, shaping, ops: [A, B, F, { ...F }], named: internNamed(na, nb), ctx: namedContext(na, nb) });
+    const F2 = scalarOperand(fill, dt, `${name}: options.fill`);
+    const c = new Call(C.A.binary, name, C.namedRule, -1, [A, B, F, F2], null, outDtype, dest, namedContext(na, nb));
+    c.shaping = C.shapings.get(shaping);
+    c.named = internNamed(na, nb);
+    c.op = op.id;
+    c.dtype = dt.id;
+    return execute(c);
   }
   if (shapingIn !== undefined) throw new TypeError(`${name}: options.shaping applies to named operands (with dims) only`);
   const shapes = [A.shape, B.shape];
-  const { rule, ctx, axis } = readType(bo, shapes, name);
-  // One literal shape for every request object (a spread here costs microseconds in V8).
-  return execute({ action: C.A.binary, op: op.id, dtype: dt.id, outDtype, dest, fn: name, rule, axis, ops: [A, B], shapes, ctx });
+  let rule;
+  let axis = -1;
+  let ctx = null;
+  if (bc === undefined || typeIn === undefined && axisIn === undefined) {
+    rule = C.numpyRule; // the default rule, NumPy/ONNX multidirectional (its ctx made on failure)
+  } else {
+    ({ rule, ctx, axis } = readType(typeIn, axisIn, shapes, name));
+  }
+  const c = new Call(C.A.binary, name, rule, axis, [A, B], shapes, outDtype, dest, ctx);
+  c.op = op.id;
+  c.dtype = dt.id;
+  return execute(c);
 }
 
 /** An element-wise op by its name in ops.def (the engine's op table). */
 export function elementwise(name) {
-  const f = (a, b, options) => binary(name, a, b, options);
+  let op = null; // the contract's entry, once the module is loaded
+  const f = (a, b, options) => binary(op ?? (op = opOf(name)), name, a, b, options);
   Object.defineProperty(f, 'name', { value: name });
   return f;
+}
+
+function opOf(name) {
+  mod();
+  return C.opByName.get(name);
 }
 
 // ---- broadcastTo -------------------------------------------------------------------------
@@ -200,21 +278,30 @@ export function broadcastTo(x, target, options) {
   if (dest && dest.dtype !== X.dtype) {
     throw new BroadcastError(`broadcastTo: out: a ${dest.dtype.name} cannot hold a ${X.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape, t], axis: null, dims: null });
   }
-  return execute({ action: C.A.copy, rule, axis, ops: [X], shapes: [X.shape, t], mapping, elem: X.dtype.size, outDtype: X.dtype, dest, ctx, fn: 'broadcastTo' });
+  const c = new Call(C.A.copy, 'broadcastTo', rule, axis, [X], [X.shape, t], X.dtype, dest, ctx);
+  c.mapping = mapping;
+  c.elem = X.dtype.size;
+  return execute(c);
 }
 
 // ---- where -------------------------------------------------------------------------------
+const WHERE_KEYS = ['out'];
+
 /** where(cond, a, b): a where cond != 0, else b, with three-way numpy broadcasting. */
 export function where(cond, a, b, options) {
   mod();
-  const o = readOptions(options, 'where', ['out']);
+  let outIn;
+  if (options !== undefined) {
+    checkKeys(options, 'where', WHERE_KEYS);
+    outIn = options.out;
+  }
   const Cd = readOperand(cond, 'where: cond');
   const sa = isScalar(a);
   const sb = isScalar(b);
   let A = sa ? null : readOperand(a, 'where: a');
   let B = sb ? null : readOperand(b, 'where: b');
   if (!A && !B) throw new TypeError('where: a or b must be a tensor, to give the result a dtype');
-  const dest = readOut(o.out, 'where');
+  const dest = readOut(outIn, 'where');
   settle(Cd, 'where: cond');
   if (A) settle(A, 'where: a');
   if (B) settle(B, 'where: b');
@@ -228,6 +315,8 @@ export function where(cond, a, b, options) {
     throw new BroadcastError(`where: out: a ${dest.dtype.name} cannot hold a ${A.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: null });
   }
   const shapes = [Cd.shape, A.shape, B.shape];
-  return execute({ action: C.A.where, rule: C.types.get('numpy'), axis: -1, ops: [Cd, A, B], shapes, dtype: Cd.dtype.id, elem: A.dtype.size, outDtype: A.dtype, dest,
-    ctx: { kind: 'elementwise', rule: 'numpy', shapes }, fn: 'where' });
+  const c = new Call(C.A.where, 'where', C.numpyRule, -1, [Cd, A, B], shapes, A.dtype, dest, { kind: 'elementwise', rule: 'numpy', shapes });
+  c.dtype = Cd.dtype.id;
+  c.elem = A.dtype.size;
+  return execute(c);
 }

@@ -8,16 +8,24 @@ export const EMPTY = Object.freeze({});
  */
 export function readOptions(options, fn, keys) {
   if (options === undefined) return EMPTY;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${fn}: options must be an object`);
-  }
-  // for-in (own and inherited enumerable keys) needs no array per call, unlike Object.keys.
-  for (const k in options) {
-    if (!keys.includes(k)) throw new TypeError(`${fn}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
-  }
+  checkKeys(options, fn, keys);
   const o = {};
   for (const k of keys) o[k] = options[k];
   return o;
+}
+
+/**
+ * TypeError unless `options` is an object whose keys (own and inherited
+ * enumerable) are all in `keys`. Runs no getter: the caller then reads each
+ * key it takes once, directly (the hot calls; readOptions() for the others).
+ */
+export function checkKeys(options, fn, keys) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${fn}: options must be an object`);
+  }
+  for (const k in options) {
+    if (!keys.includes(k)) throw new TypeError(`${fn}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { copyShape, checkShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readTo, shapeCall, TO_KEYS } from './rules.js';
 import { readOperand, settle, readOut } from './operands.js';
-import { execute } from './ops.js';
+import { Call, execute } from './ops.js';
 import { broadcastTo } from './ops.js';
 import { broadcastShapes } from './rules.js';
 
@@ -58,8 +58,11 @@ export function unbroadcast(grad, inShape, options) {
   if (dest && dest.dtype !== acc) {
     throw new BroadcastError(`unbroadcast: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [i, G.shape], axis: null, dims: null });
   }
-  return execute({ action: C.A.unbroadcast, rule, axis, ops: [G], shapes: [i, G.shape], mapping, dtype: G.dtype.id, acc: acc.id,
-    outDtype: acc, dest, ctx, fn: 'unbroadcast' });
+  const c = new Call(C.A.unbroadcast, 'unbroadcast', rule, axis, [G], [i, G.shape], acc, dest, ctx);
+  c.mapping = mapping;
+  c.dtype = G.dtype.id;
+  c.acc = acc.id;
+  return execute(c);
 }
 
 const REDUCE_KEYS = ['axes', 'keepdims', 'dtype', 'out'];
@@ -108,8 +111,14 @@ function reduce(name, x, options) {
     }
     return new BroadcastError(`${name} of shape ${formatShape(X.shape)}: ${code}`, { code, shapes: [X.shape], axis: null, dims: null });
   };
-  return execute({ action: C.A.reduce, rule: 0, axis: -1, ops: [X], shapes: [X.shape], tail, op: C.reduceOps.get(name), dtype: X.dtype.id,
-    acc: acc.id, keepdims: keepdims === true, outDtype: acc, dest, refuse, fn: name });
+  const c = new Call(C.A.reduce, name, 0, -1, [X], [X.shape], acc, dest, null);
+  c.tail = tail;
+  c.op = C.reduceOps.get(name);
+  c.dtype = X.dtype.id;
+  c.acc = acc.id;
+  c.keepdims = keepdims === true;
+  c.refuse = refuse;
+  return execute(c);
 }
 
 function reduction(name) {

@@ -43,11 +43,11 @@ function readMapping(m, ctx, fn) {
   return out;
 }
 
-/** The element-wise rule of { type, axis } options (§1–§3). */
-export function readType(o, shapes, fn) {
-  const type = choose(o.type, C.types, 'numpy', fn, 'type');
-  const ctx = { kind: 'elementwise', rule: type, shapes, axis: o.axis };
-  const axis = type === 'pdpd' ? readAxis(o.axis, ctx) : -1;
+/** The element-wise rule of the options `type` and `axis` (§1–§3), already read. */
+export function readType(typeIn, axisIn, shapes, fn) {
+  const type = choose(typeIn, C.types, 'numpy', fn, 'type');
+  const ctx = { kind: 'elementwise', rule: type, shapes, axis: axisIn };
+  const axis = type === 'pdpd' ? readAxis(axisIn, ctx) : -1;
   return { rule: C.types.get(type), ctx, axis };
 }
 
@@ -122,7 +122,9 @@ export function broadcastShapes(...shapes) {
   }
   const s = copyAll(shapes, 'broadcastShapes');
   for (let k = 0; k < s.length; k++) checkShape(s[k], false, s);
-  return result(shapeCall(C.A.shape, C.types.get('numpy'), -1, s, null), { kind: 'elementwise', rule: 'numpy', shapes: s });
+  const res = shapeCall(C.A.shape, C.numpyRule, -1, s, null);
+  if (res.status !== 0) throw makeError({ kind: 'elementwise', rule: 'numpy', shapes: s }, res.error());
+  return res.shape();
 }
 
 /**
@@ -133,7 +135,7 @@ export function autoBroadcastShape(a, b, options) {
   mod();
   const o = readOptions(options, 'autoBroadcastShape', ['type', 'axis']);
   const s = [copyShape(a, 'autoBroadcastShape: shape A'), copyShape(b, 'autoBroadcastShape: shape B')];
-  const { rule, ctx, axis } = readType(o, s, 'autoBroadcastShape');
+  const { rule, ctx, axis } = readType(o.type, o.axis, s, 'autoBroadcastShape');
   checkShape(s[0], false, s);
   checkShape(s[1], false, s);
   return result(shapeCall(C.A.shape, rule, axis, s, null), ctx);

@@ -39,11 +39,9 @@ export function copyShape(shape, what) {
     throw new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${max} dims`,
       { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
   }
-  const out = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const d = shape[i];
-    out[i] = typeof d === 'bigint' ? d : d;
-  }
+  // Built by push: a packed array (new Array(n) is holey, and every later loop over it slower).
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(shape[i]);
   return out;
 }
 

@@ -21,18 +21,50 @@ const registry = typeof FinalizationRegistry === 'function'
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
-/** The library's view of a tensor: { ptr, shape, dtype, size, dims, coords }, or null for anything else. */
+/**
+ * An operand as one call sees it, after its snapshot: a resident tensor's
+ * record, a plain { data, shape } copied for the call, a scalar, or `out`.
+ * One class, so that every call site in the hot path sees one object shape.
+ */
+export class Operand {
+  constructor(resident, ptr, data, shape, dtype, size, dims, labels, coords, tensor, scalar) {
+    this.resident = resident;
+    this.ptr = ptr;
+    this.data = data;
+    this.shape = shape;
+    this.dtype = dtype;
+    this.size = size;
+    this.dims = dims;
+    this.labels = labels;
+    this.coords = coords;
+    this.tensor = tensor;
+    this.scalar = scalar;
+    this.named = null; // a plain operand's dims and coords as given, until readNames()
+  }
+
+  /** A copy with other dims and labels (a tensor's own record is never changed). */
+  withNames(dims, labels) {
+    const o = new Operand(this.resident, this.ptr, this.data, this.shape, this.dtype, this.size, dims, labels, this.coords, this.tensor, this.scalar);
+    o.named = this.named;
+    return o;
+  }
+}
+
+/** The library's view of a tensor (its Operand record), or null for anything else. */
 export let handleOf;
 
 /** A tensor resident in WebAssembly memory (made by `tensor()` and by ops on resident operands). */
 export class Tensor {
   // The library's record of this tensor: what operands and `out` read. One
   // object for the tensor's life (no allocation per use); null once disposed.
+  // Nothing in the library writes to it.
   #h;
 
   static {
     handleOf = (x) => {
-      if (x === null || typeof x !== 'object' || !(#h in x)) return null;
+      // instanceof first: a cheap no for plain objects (a private-name check on
+      // every operand's map is not). A tensor whose prototype was swapped is not one.
+      if (!(x instanceof Tensor) || !(#h in x)) return null;
       if (x.#h === null) throw new TypeError('tensorcast: this tensor has been disposed');
       return x.#h;
     };
@@ -41,13 +73,14 @@ export class Tensor {
   /** @internal Only the library makes tensors: use tensor(data, shape). */
   constructor(token, ptr, shape, dtype, dims, coords) {
     if (token !== TOKEN) throw new TypeError('tensorcast: use tensor(data, shape) to make a Tensor');
-    const sh = Object.freeze(shape.slice());
+    // The record is private (handleOf is the library's own) and not frozen: a
+    // frozen object or array has another V8 map than a plain operand's, and the
+    // hot path would see two shapes of everything. Its getters hand out copies.
+    const sh = shape.slice();
     const ds = dims ? Object.freeze(dims.slice()) : undefined;
     const cs = coords ? Object.freeze(Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, Object.freeze(v.slice())]))) : undefined;
-    this.#h = Object.freeze({
-      resident: true, ptr, data: null, shape: sh, dtype, size: product(sh), dims: ds,
-      labels: ds ? Object.freeze(ds.map((d) => cs?.[String(d)] ?? null)) : undefined, coords: cs, tensor: this,
-    });
+    this.#h = new Operand(true, ptr, null, sh, dtype, product(sh), ds,
+      ds ? Object.freeze(ds.map((d) => cs?.[String(d)] ?? null)) : undefined, cs, this, false);
     liveTensors++;
     registry?.register(this, ptr, this);
   }

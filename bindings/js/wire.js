@@ -11,12 +11,26 @@ import { UNKNOWN_RANK, INTERVAL } from './shapes.js';
 let reqPtr = 0; // request buffer start, in doubles
 let reqCap = 0;
 let M = null;
+// The module object is in V8's dictionary mode (Emscripten adds ~40 properties):
+// every M.x is a hash lookup. The hot exports are taken once, and the heap view
+// is kept and replaced when memory growth detaches it (its length becomes 0).
+let tcCall = null;
+let tcRequest = null;
+let f64 = new Float64Array(0);
 
 export function refreshRequest(module) {
   M = module;
+  tcCall = M._tc_call;
+  tcRequest = M._tc_request;
   headerOffsets();
   reqCap = 4096;
-  reqPtr = M._tc_request(reqCap) >>> 3;
+  reqPtr = tcRequest(reqCap) >>> 3;
+}
+
+/** The heap as doubles, current after any growth. */
+function heapF64() {
+  if (f64.length === 0) f64 = M.HEAPF64;
+  return f64;
 }
 
 /** Doubles a (snapshot) shape needs in a request. */
@@ -32,7 +46,7 @@ export function shapeCost(shape) {
 export function begin(bodyDoubles) {
   const need = C.REQ_LEN + bodyDoubles;
   if (need > reqCap) {
-    reqPtr = M._tc_request(need) >>> 3;
+    reqPtr = tcRequest(need) >>> 3;
     reqCap = need;
   }
   return reqPtr + C.REQ_LEN;
@@ -42,7 +56,10 @@ export function begin(bodyDoubles) {
 let H_ACTION = 0; let H_RULE = 0; let H_AXIS = 0; let H_SHAPING = 0; let H_OPERANDS = 0; let H_OP = 0;
 let H_DTYPE = 0; let H_ELEM = 0; let H_IN = [0, 0, 0, 0]; let H_OUT = 0; let H_CAPACITY = 0; let H_ACC = 0; let H_KEEPDIMS = 0;
 
+let R_STATUS = 0;
+
 function headerOffsets() {
+  R_STATUS = C.RESP.status;
   const R = C.REQ;
   H_ACTION = R.action; H_RULE = R.rule; H_AXIS = R.axis; H_SHAPING = R.shaping; H_OPERANDS = R.operands;
   H_OP = R.op; H_DTYPE = R.dtype; H_ELEM = R.elem; H_IN = [R.in0, R.in1, R.in2, R.in3]; H_OUT = R.out; H_CAPACITY = R.capacity;
@@ -110,14 +127,14 @@ export function writeShape(h, p, shape) {
 
 /** Send the request whose body ends before heap index `end`; returns a Response. */
 export function call(end) {
-  const rp = M._tc_call(end - reqPtr) >>> 3;
-  return new Response(M.HEAPF64, rp);
+  const rp = tcCall(end - reqPtr) >>> 3;
+  return new Response(heapF64(), rp);
 }
 
 /** Call again with the same request (after changing header fields). */
 export function recall(len) {
-  const rp = M._tc_call(len) >>> 3;
-  return new Response(M.HEAPF64, rp);
+  const rp = tcCall(len) >>> 3;
+  return new Response(heapF64(), rp);
 }
 
 export function requestLength(end) {
@@ -125,7 +142,7 @@ export function requestLength(end) {
 }
 
 export function requestBuffer() {
-  return M.HEAPF64;
+  return heapF64();
 }
 
 /** A dim from its (lo, hi) pair as the library prints it. */
@@ -144,7 +161,7 @@ export class Response {
   }
 
   field(name) { return this.h[this.base + C.RESP[name]]; }
-  get status() { return this.h[this.base + C.RESP.status]; }
+  get status() { return this.h[this.base + R_STATUS]; }
 
   /** The head's error fields, decoded. */
   error() {
@@ -162,6 +179,7 @@ export class Response {
 
   dim() {
     const v = this.h[this.p++];
+    if (v >= 0 && v <= 0x3fffffff) return v | 0; // a small integer: shapes stay SMI arrays
     if (v >= 0 || v === -1) return v;
     const lo = this.h[this.p++];
     const hi = this.h[this.p++];
@@ -171,8 +189,8 @@ export class Response {
   shape() {
     const rank = this.h[this.p++];
     if (rank === -1) return UNKNOWN_RANK;
-    const out = new Array(rank);
-    for (let i = 0; i < rank; i++) out[i] = this.dim();
+    const out = []; // packed (see copyShape)
+    for (let i = 0; i < rank; i++) out.push(this.dim());
     return out;
   }
 

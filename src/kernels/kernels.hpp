@@ -89,10 +89,23 @@ const SelectInfo* select_registry(size_t* count);
 SelectKernel find_select(size_t elem_size, SelectForm form);
 SelectKernel find_select_reference(size_t elem_size, SelectForm form);
 
-size_t dtype_size(DType dt);
+inline constexpr std::size_t kDTypeSizes[] = {
+#define TC_DTYPE(e, name, ctype, array, kind) sizeof(ctype),
+#include "dtypes.def"
+};
+// Inline: every data call asks these (the small call's budget is tens of ns).
+constexpr std::size_t dtype_size(DType dt) { return dt < DType::count ? kDTypeSizes[static_cast<int>(dt)] : 0; }
 // Comparisons and logical ops produce uint8 0/1.
-bool op_yields_bool(Op op);
-bool op_defined(DType dt, Op op);
+constexpr bool op_yields_bool(Op op) { return op < Op::count && op_traits(op).result == OpResult::boolean; }
+constexpr bool op_defined(DType dt, Op op) {
+  if (dt >= DType::count || op >= Op::count) return false;
+  const bool f = dt == DType::f32 || dt == DType::f64;
+  switch (op_traits(op).domain) {
+    case OpDomain::integer: return !f;
+    case OpDomain::floating: return f;
+    default: return true;
+  }
+}
 // Short names for kernel names (f32, u8c, i64) and the JS names (float32, ...).
 const char* dtype_name(DType dt);
 const char* dtype_js_name(DType dt);

@@ -358,8 +358,12 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
       out_size *= d;
     }
   }
-  if (out_size == 0) return Status::Ok;
   const ReduceOp kop = reduce_kernel_op(op);
+  // min/max of no elements has no value, even where the result has no cells
+  // either ([0, 0] over axis 0 gives [0]): NumPy refuses both.
+  if (count == 0 && kop != ReduceOp::sum && kop != ReduceOp::prod)
+    return fail(Status::InvalidAxis, zero_axis, kDetailEmptyReduction, Dim::fixed(0));
+  if (out_size == 0) return Status::Ok;
   if (count == 0) {
     switch (kop) {
       case ReduceOp::sum:

@@ -65,19 +65,8 @@ const char* dtype_name(DType dt) { return dt < DType::count ? kDTypes[static_cas
 const char* dtype_js_name(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].js_name : "?"; }
 const char* dtype_array_name(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].array : "?"; }
 const char* dtype_kind(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].kind : "?"; }
-size_t dtype_size(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].size : 0; }
 const char* op_name(Op op) { return op < Op::count ? kOpNames[static_cast<int>(op)] : "?"; }
 
-bool op_yields_bool(Op op) { return op < Op::count && op_traits(op).result == OpResult::boolean; }
-bool op_defined(DType dt, Op op) {
-  if (dt >= DType::count || op >= Op::count) return false;
-  const bool f = dt == DType::f32 || dt == DType::f64;
-  switch (op_traits(op).domain) {
-    case OpDomain::integer: return !f;
-    case OpDomain::floating: return f;
-    default: return true;
-  }
-}
 
 const KernelInfo* kernel_registry(size_t* count) {
   static std::vector<std::string> names;

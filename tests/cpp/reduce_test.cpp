@@ -668,8 +668,15 @@ TEST(ReduceEmpty, SumZeroProdOneMinMaxRefused) {
     EXPECT_DIM(err.dim_a, D(0));
     EXPECT_EQ(tc::run_reduce(s, 1, op, DType::f32, DType::f32, nullptr, out), Status::InvalidAxis) << "err optional";
   }
-  // an empty result is fine even for min: nothing to compute
+  // an empty result over a non-empty reduced extent is fine even for min: nothing to compute
   EXPECT_EQ(tc::run_reduce(s, 2, ReduceOp::min, DType::f32, DType::f32, nullptr, nullptr), Status::Ok);
+  // but a zero reduced extent is refused even when the result is empty too (NumPy: [0,0] over axis 0)
+  for (std::uint64_t mask : {1u, 2u}) {
+    Error err;
+    EXPECT_EQ(tc::run_reduce(S({0, 0}), mask, ReduceOp::max, DType::i8, DType::i8, nullptr, nullptr, &err), Status::InvalidAxis) << mask;
+    EXPECT_EQ(err.axis, mask == 1u ? 0 : 1);
+    EXPECT_EQ(tc::run_reduce(S({0, 0}), mask, ReduceOp::sum, DType::i8, DType::i8, nullptr, nullptr), Status::Ok) << "sum of none is 0";
+  }
   EXPECT_EQ(tc::run_reduce(S({3, 0}), 3, ReduceOp::min, DType::f32, DType::f32, nullptr, out), Status::InvalidAxis);
   std::int32_t i[3] = {7, 7, 7};
   ASSERT_EQ(tc::run_reduce(S({3, 0}), 2, ReduceOp::prod, DType::i32, DType::i32, nullptr, i), Status::Ok);
