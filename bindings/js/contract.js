@@ -10,6 +10,7 @@ export const C = {
   ops: [],             // [{ id, name, kernel, bool, domain, simd }]
   opByName: new Map(),
   reduceOps: new Map(), // reduction name -> number
+  reduceAcc: new Map(), // reduction name -> [input dtype id] -> result dtype (no `dtype` option)
   statuses: [],        // status number -> code
   signals: {},         // outTooSmall, outOverlaps
   verdicts: [],
@@ -54,6 +55,8 @@ export function buildContract(M) {
   C.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
   C.opByName = new Map(C.ops.map((o) => [o.name, o]));
   C.reduceOps = new Map(c.reduceOps.map((n, i) => [n, i]));
+  // reduceAcc.get(name)[dtype id]: the result dtype of a reduction without `dtype`.
+  C.reduceAcc = new Map(c.reduceOps.map((n, i) => [n, Object.freeze(c.reduceAcc[i].map((d) => C.dtypes[d]))]));
   C.statuses = Object.freeze(c.statuses.slice());
   C.signals = Object.freeze({ ...c.signals });
   C.verdicts = Object.freeze(c.verdicts.slice());

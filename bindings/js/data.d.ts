@@ -5,7 +5,7 @@
 // operand (Tensor<D>) gives a Tensor<D>, and operands of different dtypes do
 // not compile. They need lib es2020 (BigInt64Array) or later, and nothing from
 // @types/node or lib esnext.
-import type { Shape, NamedBroadcastOptions, Label, BroadcastToOptions } from './index.js';
+import type { Shape, NamedBroadcastOptions, Label, BroadcastToOptions, NamedShapeInput } from './index.js';
 
 /** Each dtype and its typed array: every JS typed array is a dtype. */
 export interface DTypeArrays {
@@ -274,6 +274,19 @@ export interface UnbroadcastOptions<R extends DType = DType> extends BroadcastTo
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: Shape, options?: UnbroadcastOptions<R>): Tensor<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: Shape, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: Shape, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+/** Options of a named {@link unbroadcast}: dims are matched by name, so there is no mode. */
+export interface NamedUnbroadcastOptions<R extends DType = DType> {
+  dtype?: R;
+  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>>;
+}
+/**
+ * Named (§6): a gradient with dims summed over the dims `input` lacks and
+ * given the input's dim order (and its coords: a label the gradient lacks
+ * gets 0). The result carries the input's dims and coords.
+ * @example unbroadcast({ data, shape: [3, 2], dims: ['c', 'b'] }, { dims: ['b'], shape: [2] })
+ */
+export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R>): Tensor<R>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
 
 /** Options of the reductions. */
 export interface ReduceOptions<R extends DType = DType> {

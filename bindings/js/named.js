@@ -90,7 +90,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
 // Labels keyed by type then value (1 and '1' are different labels; -0 and 0,
 // and NaN and NaN, the same): one Map per type, so no key string is built per
 // label — a million-label axis is interned in milliseconds.
-class LabelMap {
+export class LabelMap {
   constructor() { this.n = new Map(); this.s = new Map(); this.b = new Map(); }
   map(l) { return typeof l === 'number' ? this.n : typeof l === 'string' ? this.s : this.b; }
   get(l) { return this.map(l).get(l); }

@@ -7,7 +7,11 @@ import { BroadcastError, makeError, formatShape } from './errors.js';
 import { copyShape, checkShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readTo, shapeCall, TO_KEYS } from './rules.js';
-import { readOperand, settle, readOut } from './operands.js';
+import { readOperand, settle, readOut, readNames } from './operands.js';
+import { readNamed, nameKey, LabelMap } from './named.js';
+import { product } from './shapes.js';
+import { view } from './heap.js';
+import { tensor, taLength } from './tensor.js';
 import { Call, execute } from './ops.js';
 import { broadcastTo } from './ops.js';
 import { broadcastShapes } from './rules.js';
@@ -44,15 +48,21 @@ function accDtype(name, fn) {
  * Sum `grad` back to `inShape`: over reductionAxes(inShape, grad.shape,
  * options), the result given exactly `inShape` (its 1s kept). Same result
  * forms as the other data calls; `dtype` accumulates in another dtype.
+ *
+ * Named (§6): `grad` with dims and `inShape` a named shape `{ dims, shape?,
+ * coords? }`: the dims the input lacks are summed, and the rest given the
+ * input's order (and, where the input has coords, its labels: a label the
+ * gradient lacks gets 0, one the input lacks is dropped).
  */
 export function unbroadcast(grad, inShape, options) {
   mod();
   const o = readOptions(options, 'unbroadcast', [...TO_KEYS, 'dtype', 'out']);
   const G = readOperand(grad, 'unbroadcast: grad');
+  const namedIn = inShape !== null && typeof inShape === 'object' && !Array.isArray(inShape) && !ArrayBuffer.isView(inShape);
+  if (namedIn || G.named !== null || G.dims !== undefined) return unbroadcastNamed(G, inShape, namedIn, o);
   const i = copyShape(inShape, 'unbroadcast: input shape');
   const dest = readOut(o.out, 'unbroadcast');
   settle(G, 'unbroadcast: grad');
-  if (G.dims !== undefined) throw new TypeError('unbroadcast: named operands are not supported yet; pass { data, shape }');
   const { rule, ctx, axis, mapping } = readTo(i, G.shape, o, 'unbroadcast');
   const acc = accDtype(o.dtype, 'unbroadcast') ?? G.dtype;
   if (dest && dest.dtype !== acc) {
@@ -63,6 +73,124 @@ export function unbroadcast(grad, inShape, options) {
   c.dtype = G.dtype.id;
   c.acc = acc.id;
   return execute(c);
+}
+
+function unbroadcastNamed(G, inShape, namedIn, o) {
+  const fn = 'unbroadcast';
+  if (!namedIn) throw new TypeError(`${fn}: a named gradient (with dims) goes back to a named input: pass { dims, shape } (or { dims, coords }) as the input`);
+  if (G.named === null && G.dims === undefined) throw new TypeError(`${fn}: a named input ({ dims, ... }) needs a named gradient: give grad its dims`);
+  for (const k of TO_KEYS) {
+    if (o[k] !== undefined) throw new TypeError(`${fn}: options.${k} applies to positional shapes; named dims are matched by name`);
+  }
+  const input = readNamed(inShape, 'input', fn);
+  readNames(G, 'grad', fn);
+  const dest = readOut(o.out, fn);
+  // No user code runs past this point.
+  settle(G, `${fn}: grad`);
+  const acc = accDtype(o.dtype, fn) ?? G.dtype;
+  if (dest && dest.dtype !== acc) {
+    throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [input.sizes, G.shape], axis: null, dims: null });
+  }
+  const gPos = new Map(G.dims.map((d, k) => [nameKey(d), k]));
+  const inKeys = new Set(input.dims.map(nameKey));
+  // Per input axis: the gradient axis it comes from, and where labels decide, the index map.
+  const src = [];
+  const index = [];
+  for (let a = 0; a < input.dims.length; a++) {
+    const k = gPos.get(nameKey(input.dims[a]));
+    if (k === undefined) {
+      throw new BroadcastError(`${fn}: the gradient (dims ${describeDims(G.dims)}) has no dim "${input.dims[a]}" of the input (dims ${describeDims(input.dims)}): it is not a gradient of this input`,
+        { code: 'INCOMPATIBLE_DIMS', shapes: [input.sizes, G.shape], axis: a, dims: [input.sizes[a], null] });
+    }
+    src.push(k);
+    const li = input.labels[a];
+    const lg = G.labels ? G.labels[k] : null;
+    if (li && lg) {
+      const at = new LabelMap();
+      lg.forEach((l, j) => at.set(l, j));
+      const m = li.map((l) => (at.has(l) ? at.get(l) : -1));
+      index.push(m.every((v, j) => v === j) && li.length === lg.length ? null : m);
+    } else {
+      if (G.shape[k] !== input.sizes[a]) {
+        throw new BroadcastError(`${fn}: dim "${input.dims[a]}" has size ${input.sizes[a]} in the input and ${G.shape[k]} in the gradient; a named dim is never stretched`,
+          { code: 'INCOMPATIBLE_DIMS', shapes: [input.sizes, G.shape], axis: a, dims: [input.sizes[a], G.shape[k]] });
+      }
+      index.push(null);
+    }
+  }
+  // 1. Sum the gradient's dims the input lacks (one wasm call; the rest keep the gradient's order).
+  const axes = [];
+  for (let k = 0; k < G.dims.length; k++) if (!inKeys.has(nameKey(G.dims[k]))) axes.push(k);
+  const kept = [];
+  for (let k = 0; k < G.dims.length; k++) if (inKeys.has(nameKey(G.dims[k]))) kept.push(k);
+  const inOrder = src.every((k, a) => k === kept[a]) && index.every((m) => m === null);
+  const coords = namedCoords(input);
+  if (inOrder) {
+    // Already the input's order and labels: the sum is the result.
+    const r = runReduce('sum', fn, G, axes, false, acc, dest);
+    return named(r, input, coords);
+  }
+  const r = runReduce('sum', fn, G, axes, false, acc, null);
+  // 2. Reorder (and align labels) to the input: a gather over the summed cells.
+  const from = r.data ?? r.toArray();
+  if (r.dispose) r.dispose();
+  const rank = input.dims.length;
+  const keptStride = new Array(kept.length);
+  for (let j = kept.length - 1, st = 1; j >= 0; j--) { keptStride[j] = st; st *= G.shape[kept[j]]; }
+  const strideOf = src.map((k) => keptStride[kept.indexOf(k)]);
+  const size = product(input.sizes);
+  const to = new acc.ctor(size);
+  const idx = new Array(rank).fill(0);
+  for (let e = 0; e < size; e++) {
+    let off = 0;
+    let absent = false;
+    for (let a = 0; a < rank; a++) {
+      const j = index[a] === null ? idx[a] : index[a][idx[a]];
+      if (j < 0) { absent = true; break; }
+      off += j * strideOf[a];
+    }
+    if (!absent) to[e] = from[off];
+    for (let a = rank - 1; a >= 0; a--) {
+      if (++idx[a] < input.sizes[a]) break;
+      idx[a] = 0;
+    }
+  }
+  if (G.resident) return tensor(to, input.sizes, { dims: input.dims, coords });
+  if (dest) {
+    if (dest.resident) {
+      if (dest.size !== size) throw new BroadcastError(`${fn}: out has ${dest.size} elements but the result ${formatShape(input.sizes)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [input.sizes], axis: null, dims: [dest.size, size] });
+      view(acc).set(to, dest.ptr / acc.size);
+      return dest.tensor;
+    }
+    if (taLength.call(dest.data) !== size) throw new BroadcastError(`${fn}: out has ${taLength.call(dest.data)} elements but the result ${formatShape(input.sizes)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [input.sizes], axis: null, dims: [taLength.call(dest.data), size] });
+    dest.data.set(to);
+    return named({ data: dest.data, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
+  }
+  return named({ data: to, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
+}
+
+const describeDims = (dims) => `[${dims.map((d) => JSON.stringify(d)).join(', ')}]`;
+
+function namedCoords(input) {
+  let coords;
+  input.dims.forEach((d, a) => {
+    if (input.labels[a]) (coords ??= {})[nameKey(d)] = input.labels[a].slice();
+  });
+  return coords;
+}
+
+/** A result with the input's names: a plain result gets dims (and coords); a tensor is remade with them. */
+function named(r, input, coords) {
+  if (typeof r.dispose === 'function') {
+    if (r.dims !== undefined) return r; // an `out` tensor keeps its own names
+    const t = tensor(r.toArray(), input.sizes, { dims: input.dims, coords });
+    r.dispose();
+    return t;
+  }
+  r.shape = input.sizes.slice();
+  r.dims = input.dims.slice();
+  if (coords) r.coords = coords;
+  return r;
 }
 
 const REDUCE_KEYS = ['axes', 'keepdims', 'dtype', 'out'];
@@ -89,34 +217,43 @@ function reduce(name, x, options) {
   if (keepdims !== undefined && typeof keepdims !== 'boolean') throw new TypeError(`${name}: keepdims must be a boolean`);
   const dest = readOut(o.out, name);
   settle(X, `${name}: x`);
-  // The result's dtype: the input's (integers wrap), `dtype` to accumulate in
-  // another, and for mean of integers float64 (NumPy).
-  const acc = accDtype(o.dtype, name) ?? (name === 'mean' && !X.dtype.float ? C.dtypeByName.get('float64') : X.dtype);
+  // The result's dtype: `dtype` to accumulate in another, else the engine's
+  // default (the input's, integers wrap; for mean of integers float64, NumPy).
+  const acc = accDtype(o.dtype, name) ?? C.reduceAcc.get(name)[X.dtype.id];
   if (dest && dest.dtype !== acc) {
     throw new BroadcastError(`${name}: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: null });
   }
+  return runReduce(name, name, X, axes, keepdims === true, acc, dest);
+}
+
+/** Reduce a settled operand over `axes` (null: all) in one wasm call. */
+function runReduce(name, fn, X, axes, keepdims, acc, dest) {
   const tail = axes === null ? [-1] : [axes.length, ...axes];
+  const rank = X.shape.length;
+  const pre = fn === name ? '' : `${fn}: `;
   const refuse = (res) => {
     const e = res.error();
     const code = C.statuses[e.status] ?? 'INVALID_SHAPE';
     if (code === 'INVALID_AXIS' && e.detail === -6) {
-      return new BroadcastError(`${name} of shape ${formatShape(X.shape)} over axis ${e.axis}: that axis has size 0, and ${name} of no elements has no value (sum gives 0, prod 1)`,
+      return new BroadcastError(`${pre}${name} of shape ${formatShape(X.shape)} over axis ${e.axis}: that axis has size 0, and ${name} of no elements has no value (sum gives 0, prod 1)`,
         { code, shapes: [X.shape], axis: e.axis, dims: [0] });
     }
     if (code === 'INVALID_AXIS') {
       const v = axes?.[e.axis];
-      const dup = axes && axes.some((a, k) => k < e.axis && ((a % X.shape.length) + X.shape.length) % X.shape.length === ((v % X.shape.length) + X.shape.length) % X.shape.length);
-      return new BroadcastError(`${name}: axes[${e.axis}] = ${v} ${dup ? 'names an axis already named' : `is out of range for rank ${X.shape.length} (use -${X.shape.length} to ${X.shape.length - 1})`}`,
+      const norm = (x) => ((x % rank) + rank) % rank;
+      const dup = rank > 0 && axes && axes.some((x, k) => k < e.axis && norm(x) === norm(v));
+      const range = rank === 0 ? 'is out of range: a rank-0 input has no axes (reduce it with no axes given)' : `is out of range for rank ${rank} (use -${rank} to ${rank - 1})`;
+      return new BroadcastError(`${fn}: axes[${e.axis}] = ${v} ${dup ? 'names an axis already named' : range}`,
         { code, shapes: [X.shape], axis: null, dims: null });
     }
-    return new BroadcastError(`${name} of shape ${formatShape(X.shape)}: ${code}`, { code, shapes: [X.shape], axis: null, dims: null });
+    return new BroadcastError(`${pre}${name} of shape ${formatShape(X.shape)}: ${code}`, { code, shapes: [X.shape], axis: null, dims: null });
   };
-  const c = new Call(C.A.reduce, name, 0, -1, [X], [X.shape], acc, dest, null);
+  const c = new Call(C.A.reduce, fn, 0, -1, [X], [X.shape], acc, dest, null);
   c.tail = tail;
   c.op = C.reduceOps.get(name);
   c.dtype = X.dtype.id;
   c.acc = acc.id;
-  c.keepdims = keepdims === true;
+  c.keepdims = keepdims;
   c.refuse = refuse;
   return execute(c);
 }

@@ -105,6 +105,16 @@ val contract() {
   val reduce_ops = list();
   for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) push(reduce_ops, str(reduce_op_name(static_cast<ReduceOp>(i))));
   c.set("reduceOps", reduce_ops);
+  // The result dtype of each reduction without a `dtype` option: reduceAcc[op][dtype]
+  // (mean of integers is float64), as an index into dtypes.
+  val reduce_acc = list();
+  for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) {
+    val row = list();
+    for (int d = 0; d < static_cast<int>(DType::count); ++d)
+      push(row, val(static_cast<int>(reduce_default_acc(static_cast<ReduceOp>(i), static_cast<DType>(d)))));
+    push(reduce_acc, row);
+  }
+  c.set("reduceAcc", reduce_acc);
   return c;
 }
 

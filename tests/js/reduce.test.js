@@ -257,6 +257,73 @@ describe('reductionAxes and unbroadcast', () => {
     db.dispose();
     g.dispose();
   });
+  it('named: the dims the input lacks are summed, the rest put in the input\'s order', () => {
+    const x = { data: Float32Array.of(1, 2, 3), shape: [3], dims: ['c'] };
+    const y = { data: Float32Array.of(10, 20, 30, 40, 50, 60), shape: [2, 3], dims: ['b', 'c'] };
+    const z = tc.add(x, y);
+    expect(z.dims).toEqual(['c', 'b']);
+    const g = { data: Float32Array.from({ length: 6 }, (_, i) => i + 1), shape: z.shape, dims: z.dims };
+    const gx = tc.unbroadcast(g, { dims: ['c'], shape: [3] });
+    expect(gx).toEqual({ data: Float32Array.of(3, 7, 11), shape: [3], dtype: 'float32', dims: ['c'] });
+    const gy = tc.unbroadcast(g, { dims: ['b', 'c'], shape: [2, 3] });
+    expect(gy.dims).toEqual(['b', 'c']);
+    expect(Array.from(gy.data)).toEqual([1, 3, 5, 2, 4, 6]); // g is [c, b]: transposed back
+    const gi = tc.unbroadcast(g, { dims: ['b', 'c'], shape: [2, 3] }, { dtype: 'float64', out: new Float64Array(6) });
+    expect(gi.data).toBeInstanceOf(Float64Array);
+    expect(Array.from(gi.data)).toEqual([1, 3, 5, 2, 4, 6]);
+  });
+  it('named with coords: a label the gradient lacks gets 0, one the input lacks is dropped', () => {
+    const xl = { data: Float32Array.of(1, 2, 3), dims: ['c'], coords: { c: ['a', 'b', 'c'] } };
+    const yl = { data: Float32Array.of(10, 20, 30), dims: ['c'], coords: { c: ['b', 'c', 'd'] } };
+    const z = tc.add(xl, yl); // intersection: c = [b, c]
+    expect(z.coords).toEqual({ c: ['b', 'c'] });
+    const g = { data: Float32Array.of(5, 7), shape: z.shape, dims: z.dims, coords: z.coords };
+    expect(tc.unbroadcast(g, { dims: ['c'], coords: xl.coords })).toEqual({ data: Float32Array.of(0, 5, 7), shape: [3], dtype: 'float32', dims: ['c'], coords: { c: ['a', 'b', 'c'] } });
+    expect(Array.from(tc.unbroadcast(g, { dims: ['c'], coords: yl.coords }).data)).toEqual([5, 7, 0]);
+    const u = tc.add(xl, yl, { shaping: 'union', fill: 0 }); // c = [a, b, c, d]
+    const gu = { data: Float32Array.of(1, 2, 3, 4), shape: u.shape, dims: u.dims, coords: u.coords };
+    expect(Array.from(tc.unbroadcast(gu, { dims: ['c'], coords: yl.coords }).data)).toEqual([2, 3, 4]);
+  });
+  it('named property: the gradient of ones is, per input cell, the number of output cells that read it', () => {
+    const r = rng(1313);
+    const names = ['n', 'c', 'h', 'w'];
+    for (let t = 0; t < 60; t++) {
+      const pick = () => names.filter(() => r() < 0.6);
+      const da = pick();
+      const db = pick();
+      const size = Object.fromEntries(names.map((n) => [n, 1 + Math.floor(r() * 3)]));
+      const mk = (dims) => ({ data: new Float64Array(prod(dims.map((d) => size[d]))).fill(1), shape: dims.map((d) => size[d]), dims });
+      const a = mk(da);
+      const b = mk(db);
+      const z = tc.mul(a, b);
+      const ones = { data: new Float64Array(z.data.length).fill(1), shape: z.shape, dims: z.dims };
+      for (const [x, other] of [[a, db], [b, da]]) {
+        const gx = tc.unbroadcast(ones, { dims: x.dims, shape: x.shape });
+        expect(gx.shape).toEqual(x.shape);
+        expect(gx.dims).toEqual(x.dims);
+        const copies = prod(other.filter((d) => !x.dims.includes(d)).map((d) => size[d]));
+        expect(Array.from(gx.data)).toEqual(new Array(x.data.length).fill(copies));
+      }
+    }
+  });
+  it('named: resident gradients give a named tensor; refusals name the dim', () => {
+    const tg = tc.tensor(Float32Array.from({ length: 6 }, (_, i) => i + 1), [3, 2], { dims: ['c', 'b'] });
+    const r = tc.unbroadcast(tg, { dims: ['b', 'c'], shape: [2, 3] });
+    expect(r.dims).toEqual(['b', 'c']);
+    expect(Array.from(r.toArray())).toEqual([1, 3, 5, 2, 4, 6]);
+    r.dispose();
+    const s = tc.unbroadcast(tg, { dims: ['c'], shape: [3] });
+    expect(s.dims).toEqual(['c']);
+    expect(Array.from(s.toArray())).toEqual([3, 7, 11]);
+    s.dispose();
+    expect(() => tc.unbroadcast(tg, { dims: ['q'], shape: [3] })).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS', axis: 0 }));
+    expect(() => tc.unbroadcast(tg, { dims: ['c'], shape: [4] })).toThrow(/size 4 in the input and 3 in the gradient/);
+    expect(() => tc.unbroadcast(tg, [3])).toThrow(TypeError);
+    expect(() => tc.unbroadcast({ data: new Float32Array(3), shape: [3] }, { dims: ['c'], shape: [3] })).toThrow(/needs a named gradient/);
+    expect(() => tc.unbroadcast(tg, { dims: ['c'], shape: [3] }, { mode: 'numpy' })).toThrow(/matched by name/);
+    tg.dispose();
+    expect(tc.memory().liveTensors).toBe(0);
+  });
   it('broadcastArrays gives each operand at the common shape', () => {
     const [a, b] = tc.broadcastArrays({ data: Float32Array.of(1, 2), shape: [2] }, { data: Float32Array.of(10, 20, 30), shape: [3, 1] });
     expect(a.shape).toEqual([3, 2]);

@@ -218,6 +218,12 @@ export function backward(): void {
   const tg = tensor(new Float32Array(30), [2, 3, 5]);
   expectType<Tensor<'float32'>>(unbroadcast(tg, [1, 3, 1]));
   expectType<Tensor<'float32'>>(unbroadcast(g, [3, 1], { out: tensor(new Float32Array(3), [3, 1]) }));
+  // Named: back to the input's dims; the positional modes are not options there.
+  const gn = { data: new Float32Array(6), shape: [3, 2], dims: ['c', 'b'] };
+  expectType<TensorData<Float32Array>>(unbroadcast(gn, { dims: ['b'], shape: [2] }));
+  expectType<Tensor<'float64'>>(unbroadcast(tensor(new Float64Array(6), [3, 2], { dims: ['c', 'b'] }), { dims: ['c'], coords: { c: ['x', 'y', 'z'] } }));
+  // @ts-expect-error a named input takes no broadcast mode
+  unbroadcast(gn, { dims: ['b'], shape: [2] }, { mode: 'numpy' });
   // Reductions: the input's dtype, `dtype` to accumulate in another, mean of integers in float64.
   const i8 = { data: Int8Array.of(1, 2, 4), shape: [3] };
   expectType<TensorData<Int8Array>>(sum(i8));
