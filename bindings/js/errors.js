@@ -104,7 +104,9 @@ export function makeError(ctx, e) {
       break;
     case 'RANK_MISMATCH':
       dims = [a, b];
-      if (ctx.kind === 'to') {
+      if (ctx.kind === 'to' && detail === -5) {
+        msg = `${H}: which axes are summed is not known: the ${a === '?' ? 'input' : 'output'}'s rank is unknown`;
+      } else if (ctx.kind === 'to') {
         if (ctx.mode === 'pdpd') msg = `${H}: the input (rank ${a}) does not fit into the target (rank ${b}) at axis ${detail < 0 ? ctx.axis ?? -1 : detail}`;
         else msg = `${H}: the target has rank ${b}, lower than the input's rank ${a}`;
       } else if (detail < 0) {

@@ -213,6 +213,9 @@ describe('reductionAxes and unbroadcast', () => {
     expect(e.code).toBe('INCOMPATIBLE_DIMS');
     expect(e.axis).toBe(1);
     expect(e.message).toMatch(/not known/);
+    // An unknown rank: nothing can be said of any axis (and no "rank ? is lower" nonsense).
+    expect(() => tc.reductionAxes([2, 3], '[...]')).toThrow(/which axes are summed is not known: the output's rank is unknown/);
+    expect(() => tc.reductionAxes('[...]', [2, 3])).toThrow(/the input's rank is unknown/);
   });
   it('property: unbroadcast(broadcastTo(x, target, o), x.shape, o) is x times the copies of each element', () => {
     const r = rng(99);
