@@ -164,7 +164,7 @@ function failure(c, res, st) {
 const BINARY_KEYS = ['out', 'broadcast', 'shaping', 'fill'];
 const BROADCAST_KEYS = ['type', 'axis'];
 
-function binary(op, name, a, b, options) {
+function binary(op, name, whatA, whatB, a, b, options) {
   mod();
   // The options, each read once (own and inherited keys checked first, without running getters).
   let outIn;
@@ -180,8 +180,8 @@ function binary(op, name, a, b, options) {
   }
   const sa = isScalar(a);
   const sb = isScalar(b);
-  let A = sa ? null : readOperand(a, `${name}: a`);
-  let B = sb ? null : readOperand(b, `${name}: b`);
+  let A = sa ? null : readOperand(a, whatA);
+  let B = sb ? null : readOperand(b, whatB);
   if (A === null && B === null) throw new TypeError(`${name}: at least one operand must be a tensor ({ data, shape } or a resident tensor)`);
   let typeIn;
   let axisIn;
@@ -195,10 +195,10 @@ function binary(op, name, a, b, options) {
   if (B !== null && B.named !== null) readNames(B, 'right', name);
   const dest = readOut(outIn, name);
   // No user code runs past this point.
-  if (A !== null) settle(A, `${name}: a`);
-  if (B !== null) settle(B, `${name}: b`);
-  if (A === null) A = scalarOperand(a, B.dtype, `${name}: a`);
-  if (B === null) B = scalarOperand(b, A.dtype, `${name}: b`);
+  if (A !== null) settle(A, whatA);
+  if (B !== null) settle(B, whatB);
+  if (A === null) A = scalarOperand(a, B.dtype, whatA);
+  if (B === null) B = scalarOperand(b, A.dtype, whatB);
   const dt = A.dtype;
   if (dt !== B.dtype) {
     throw new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); convert one first`,
@@ -252,7 +252,9 @@ function binary(op, name, a, b, options) {
 /** An element-wise op by its name in ops.def (the engine's op table). */
 export function elementwise(name) {
   let op = null; // the contract's entry, once the module is loaded
-  const f = (a, b, options) => binary(op ?? (op = opOf(name)), name, a, b, options);
+  const whatA = `${name}: a`; // the operands' names in messages, made once (not per call)
+  const whatB = `${name}: b`;
+  const f = (a, b, options) => binary(op ?? (op = opOf(name)), name, whatA, whatB, a, b, options);
   Object.defineProperty(f, 'name', { value: name });
   return f;
 }

@@ -39,9 +39,9 @@ export function copyShape(shape, what) {
     throw new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${max} dims`,
       { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
   }
-  // Built by push: a packed array (new Array(n) is holey, and every later loop over it slower).
-  const out = [];
-  for (let i = 0; i < n; i++) out.push(shape[i]);
+  // new Array(n): exactly n slots (a push-grown array reserves 17 at its first push).
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = shape[i];
   return out;
 }
 

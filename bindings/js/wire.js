@@ -20,11 +20,14 @@ let f64 = new Float64Array(0);
 
 export function refreshRequest(module) {
   M = module;
-  tcCall = M._tc_call;
-  tcRequest = M._tc_request;
   headerOffsets();
   reqCap = 4096;
-  reqPtr = tcRequest(reqCap) >>> 3;
+  // Emscripten's Module._x is a wrapper (apply + arguments) until its first
+  // call replaces it with the raw export: call each once, then keep the export.
+  reqPtr = M._tc_request(reqCap) >>> 3;
+  M._tc_call(0); // an empty request: answered with a refusal, changes nothing
+  tcRequest = M._tc_request;
+  tcCall = M._tc_call;
 }
 
 /** The heap as doubles, current after any growth. */
@@ -189,8 +192,8 @@ export class Response {
   shape() {
     const rank = this.h[this.p++];
     if (rank === -1) return UNKNOWN_RANK;
-    const out = []; // packed (see copyShape)
-    for (let i = 0; i < rank; i++) out.push(this.dim());
+    const out = new Array(rank); // exactly rank slots (see copyShape)
+    for (let i = 0; i < rank; i++) out[i] = this.dim();
     return out;
   }
 
