@@ -12,7 +12,8 @@
 //
 // With the backward view on, the tensorcast tab holds the way back instead:
 // reductionAxes() and unbroadcast() per operand, with the options the
-// backward view (logic.js) read from the rule.
+// backward view (logic.js) read from the rule; named dims go by name, a
+// named gradient and unbroadcast(grad, { dims, shape | coords }).
 //
 // Pure functions (no DOM), unit-tested in web/code.test.js.
 import { backwardView } from './logic.js';
@@ -185,6 +186,7 @@ function backwardCode(p, dtype) {
   const { req, plan } = p;
   const view = backwardView(req, plan);
   if (!view.ok) return { lang: 'js', code: null, note: view.reason };
+  if (req.rule === 'named') return namedBackwardCode(view, plan, dtype);
   const out = view.outShape;
   const array = dtype.array ?? 'Float32Array';
   const withData = plan.static && isStatic(out) && count(out) <= DATA_LIMIT && view.operands.every((o) => isStatic(o.shape));
@@ -202,16 +204,37 @@ function backwardCode(p, dtype) {
       lines.push(`// ${o.name}: ${axesCall} throws ${o.error.code}:`, `//   ${o.error.message}`);
       continue;
     }
-    if (o.options === null) {
-      lines.push(`// ${o.name} ${jsLiteral(o.dims)}: ${o.text}.`, `// unbroadcast() takes no named operands, and no axes mapping says this: sum over ${jsLiteral(o.axes)} by hand.`);
-      continue;
-    }
     lines.push(`const axes${v} = ${axesCall}; // ${jsLiteral(o.axes)}`);
     if (withData) lines.push(`const grad${v} = unbroadcast(grad, ${jsLiteral(o.shape)}${opt}); // grad${v}.shape: ${jsLiteral(o.shape)}`);
   }
-  const named = req.rule === 'named' ? ' Named dims: unbroadcast() takes plain operands, so each operand\'s dims are given as the output axes they sit on (an explicit axes mapping).' : '';
   const noData = withData ? '' : ' The shapes are dynamic or too large to allocate here, so only the axes are computed.';
-  return { lang: 'js', code: header(lines), note: `The backward view: unbroadcast() sums the gradient over reductionAxes(), the axes drawn with ← above.${named}${noData}` };
+  return { lang: 'js', code: header(lines), note: `The backward view: unbroadcast() sums the gradient over reductionAxes(), the axes drawn with ← above.${noData}` };
+}
+
+// Named dims: the gradient carries the result's dims (and labels), and
+// unbroadcast() takes each operand as { dims, shape } or { dims, coords }.
+function namedBackwardCode(view, plan, dtype) {
+  const out = view.outShape;
+  const array = dtype.array ?? 'Float32Array';
+  const withData = plan.static && isStatic(out) && count(out) <= DATA_LIMIT && view.operands.every((o) => isStatic(o.shape));
+  const lines = [`import { init${withData ? ', unbroadcast' : ''} } from 'tensorcast';`, '', 'await init();',
+    `// The way back, by name: a gradient of the result (dims ${view.outDims.join(', ')}) summed to each operand's dims.`];
+  const grad = { data: null, shape: out, dims: view.outDims, coords: view.outCoords };
+  const gradLine = `const grad = ${jsLiteral(grad).replace('data: null', `data: new ${array}(${isStatic(out) ? count(out) : 0})`)};`;
+  lines.push(withData ? gradLine : `// ${gradLine}`);
+  for (const o of view.operands) {
+    const v = varName(o.name);
+    const call = `unbroadcast(grad, ${jsLiteral(o.target)})`;
+    const result = `grad${v}.dims: ${jsLiteral(o.dims)}, grad${v}.shape: ${jsLiteral(o.shape)}`;
+    lines.push('', `// ${o.name} ${jsLiteral(o.dims)}: ${o.text}.`);
+    lines.push(withData ? `const grad${v} = ${call}; // ${result}` : `// const grad${v} = ${call}; // ${result}`);
+  }
+  const noData = withData ? '' : ' The shapes are dynamic or too large to allocate here, so the calls are shown, not run.';
+  return {
+    lang: 'js',
+    code: header(lines),
+    note: `The backward view, by name: unbroadcast() sums the dims an operand lacks (the axes drawn with ← above) and gives the rest the operand's order and labels.${noData}`,
+  };
 }
 
 // ---- NumPy and PyTorch ---------------------------------------------------------------

@@ -184,28 +184,49 @@ describe('backward: the unbroadcast() call for the current state', () => {
     const b = buildRequest(state);
     return backwardView(b.request, tc.explain(b.request));
   };
+  const named = (shapes, names, shaping = 'intersection') => st({ rule: 'named', shapes, names, shaping });
   const cases = [
     ...EXAMPLES.filter((e) => e.id !== 'clash').map((e) => [e.id, exampleState(e)]),
     ['numpy 3 operands', st({ shapes: ['2, 1', '3', '4, 1, 1'] })],
     ['none', st({ rule: 'none', shapes: ['2, 3', '2, 3'] })],
     ['to-pdpd', st({ rule: 'to-pdpd', shapes: ['3, 1', '2, 3, 6'], axis: 1 })],
-    ['named by name', st({ rule: 'named', shapes: ['2, 3', '2'], names: ['x, t', 'x'] })],
+    ['unknown rank', st({ shapes: ['[...]', '3'] })],
+    ['to-numpy unknown rank', st({ rule: 'to-numpy', shapes: ['[...]', '2, 3'] })],
+    ['named by name', named(['2, 3', '2'], ['x, t', 'x'])],
+    ['named transposed', named(['2, 3', '3, 2, 4'], ['x, t', 't, x, z'])],
+    ['named disjoint', named(['2', '3'], ['x', 'y'])],
+    ['named labels, union', named(['', ''], ['X{x1,x2}', 'X{x2,x3}'], 'union')],
+    ['named labels, intersection', named(['', '2, 3'], ['X{x1,x2,x3}', 'X{x2,x1}, t'])],
+    ['named labels, transposed', named(['', '3, 2'], ['X{x1,x2}', 't, X{x2,x1}'])],
+    ['named int16', { ...named(['2, 3', '3'], ['x, t', 't']), dtype: 'int16' }],
     ['bigint64', st({ shapes: ['2, 1', '3'], dtype: 'bigint64' })],
   ];
   it.each(cases)('%s: runs, and computes the axes the page shows', async (_, state) => {
     const c = back(state);
     expect(c.lang).toBe('js');
-    expect(c.code).toMatch(/^import \{ init, reductionAxes(, unbroadcast)? \} from 'tensorcast';$/m);
+    expect(c.code).toMatch(/^import \{ init(, reductionAxes)?(, unbroadcast)? \} from 'tensorcast';$/m);
     const v = view(state);
+    expect(v.ok).toBe(true);
     const got = await runBackward(c.code);
-    // Every operand the library answered for has its axes computed by the snippet.
-    expect(Object.keys(got).filter((k) => k.startsWith('axes')).length).toBe(v.operands.filter((o) => !o.error && o.options !== null).length);
+    // Every positional operand the library answered for has its axes computed by the snippet.
+    expect(Object.keys(got).filter((k) => k.startsWith('axes')).length).toBe(v.operands.filter((o) => !o.error && !o.dims).length);
     for (const o of v.operands) {
       const name = o.name[0].toUpperCase() + o.name.slice(1);
       if (o.error) {
         expect(c.code).toContain(`throws ${o.error.code}`);
         expect(c.code).toContain(o.error.message);
         expect(got[`axes${name}`]).toBeUndefined();
+        continue;
+      }
+      if (o.dims) {
+        // Named: unbroadcast by name, no axes mapping; the result is the operand (dims, shape, labels).
+        expect(c.code).not.toMatch(/axesMapping|reductionAxes/);
+        const g = got[`grad${name}`];
+        expect(g, name).toBeDefined();
+        expect(g.dims).toEqual(o.dims);
+        expect([...g.shape]).toEqual(o.shape);
+        expect(g.coords).toEqual(o.target.coords);
+        expect(g.data.constructor.name).toBe(dtypeOf(state.dtype).array);
         continue;
       }
       expect(got[`axes${name}`], name).toEqual(o.axes);
@@ -241,19 +262,36 @@ describe('backward: the unbroadcast() call for the current state', () => {
     expect(m).toContain('reductionAxes([3, 1, 5, 1], [3, 1, 5, 6])');
     expect(m).not.toContain('-1');
   });
-  it('named: unbroadcast takes no names, so the dims go as an explicit mapping; a transpose is said, not faked', () => {
-    const c = back(st({ rule: 'named', shapes: ['2, 3', '2'], names: ['x, t', 'x'] }));
-    expect(c.code).toContain("unbroadcast(grad, [2], { mode: 'explicit', axesMapping: [0] })");
-    expect(c.note).toMatch(/explicit axes mapping/);
-    const t = back(st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] }));
-    expect(t.code).toMatch(/unbroadcast\(\) takes no named operands/);
-    expect(t.code).toMatch(/transpose to/);
+  it('named: a named gradient and unbroadcast(grad, { dims, shape | coords }) per operand, transposes and labels included', async () => {
+    const c = back(named(['2, 3', '2'], ['x, t', 'x']));
+    expect(c.code).toContain("import { init, unbroadcast } from 'tensorcast';");
+    expect(c.code).toContain("const grad = { data: new Float32Array(6), shape: [2, 3], dims: ['x', 't'] };");
+    expect(c.code).toContain("const gradB = unbroadcast(grad, { dims: ['x'], shape: [2] }); // gradB.dims: ['x'], gradB.shape: [2]");
+    expect(c.code).toContain("// B ['x']: sum over axes [1] (t).");
+    expect(c.code).not.toMatch(/axesMapping|cannot|by hand/);
+    expect(c.note).toMatch(/by name/);
+    // A transposed operand: the library reorders it; the snippet says so and calls it like any other.
+    const t = back(named(['2, 3', '3, 2, 4'], ['x, t', 't, x, z']));
+    expect(t.code).toContain("const gradB = unbroadcast(grad, { dims: ['t', 'x', 'z'], shape: [3, 2, 4] });");
+    expect(t.code).toContain('reorder to (t, x, z)');
+    // Labels: the gradient carries the result's coords, an operand with labels goes as { dims, coords }.
+    const l = back(named(['', ''], ['X{x1,x2}', 'X{x2,x3}'], 'union'));
+    expect(l.code).toContain("const grad = { data: new Float32Array(3), shape: [3], dims: ['X'], coords: { X: ['x1', 'x2', 'x3'] } };");
+    expect(l.code).toContain("const gradB = unbroadcast(grad, { dims: ['X'], coords: { X: ['x2', 'x3'] } });");
+    const got = await runBackward(l.code.replace('new Float32Array(3)', 'Float32Array.of(1, 2, 3)'));
+    expect([...got.gradB.data]).toEqual([2, 3]); // B's labels picked from the result's
+    expect(got.gradB.coords).toEqual({ X: ['x2', 'x3'] });
   });
   it('dynamic dims: the library\'s refusal instead of a call; a failed plan has no way back', () => {
     const c = back(exampleState(EXAMPLES.find((e) => e.id === 'dynamic')));
     expect(c.code).toMatch(/throws INCOMPATIBLE_DIMS/);
     expect(c.code).toMatch(/whether axis 0 is summed is not known/);
     expect(c.code).not.toContain('unbroadcast(');
+    // An unknown rank: the library's own words for it.
+    const u = back(st({ shapes: ['[...]', '3'] }));
+    expect(u.code).toMatch(/throws RANK_MISMATCH/);
+    expect(u.code).toMatch(/which axes are summed is not known: the input's rank is unknown/);
+    expect(u.code).toMatch(/the output's rank is unknown/);
     const f = back(st({ shapes: ['3', '4'] }));
     expect(f.code).toBeNull();
     expect(f.note).toMatch(/failed broadcast/);

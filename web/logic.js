@@ -544,7 +544,7 @@ export function backwardOptions(request, k) {
   return null;
 }
 
-const sameShape = (x, y) => Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((d, i) => String(d) === String(y[i]));
+const sameShape = (x, y) => (Array.isArray(x) && Array.isArray(y) ? x.length === y.length && x.every((d, i) => String(d) === String(y[i])) : x !== null && x === y);
 
 /** The text of one operand's way back: "sum over axes [1, 3], then reshape to (8,1,6,1)". */
 function backwardText(axes, kept, shape, extra = null) {
@@ -554,60 +554,86 @@ function backwardText(axes, kept, shape, extra = null) {
   return extra ? `${text}; ${extra}` : text;
 }
 
+/** A list of dim names as the page writes them: (x, t). */
+const dimList = (dims) => `(${dims.join(', ')})`;
+
+/**
+ * The named input unbroadcast() takes to bring a named gradient back to
+ * operand k: { dims, shape }, or { dims, coords } when every dim is labelled
+ * (the labels give the sizes), or both where only some are.
+ */
+function namedTarget(request, plan, k) {
+  const op = request.operands[k];
+  const dims = op.dims.slice();
+  const coords = op.coords ? Object.fromEntries(dims.filter((d) => op.coords[d]).map((d) => [d, op.coords[d].slice()])) : null;
+  const labelled = coords ? Object.keys(coords).length : 0;
+  if (labelled && labelled === dims.length) return { dims, coords };
+  const target = { dims, shape: plan.operands[k].shape.slice() };
+  if (labelled) target.coords = coords;
+  return target;
+}
+
 /**
  * The backward view of a plan: for each operand, the output axes a gradient
  * of the result is summed over to come back to that operand's shape — the
  * reversed arrows of its stretched and added axes. The axes are the
  * library's reductionAxes(operand shape, output shape, options) with the
  * rule's options (backwardOptions); where it refuses (a dynamic dim that may
- * or may not be 1) the entry carries its BroadcastError. Named dims: the
- * output dims (the library's named result) the operand lacks.
+ * or may not be 1, an unknown rank) the entry carries its BroadcastError.
+ * Named dims: the output dims (the library's named result) the operand
+ * lacks; unbroadcast() takes the gradient by name, with the operand's
+ * { dims, shape } or { dims, coords } (`target`), and puts the rest in the
+ * operand's order ("then reorder to") and labels.
  *
- * Returns { ok: true, outShape, operands: [{ name, shape, axes, kept, options,
- * error, text }] }, or { ok: false, reason } when there is nothing to reverse.
- * `options` is what unbroadcast() takes for that operand (undefined: the
- * default, null: unbroadcast cannot express it).
+ * Returns { ok: true, outShape, outDims?, outCoords?, operands: [{ name,
+ * shape, axes, kept, options, target?, dims?, reorder?, relabel?, error,
+ * text }] }, or { ok: false, reason } when there is nothing to reverse.
+ * `options` is what unbroadcast() takes for a positional operand (undefined:
+ * the default); `target` its second argument for a named one.
  */
 export function backwardView(request, plan) {
   if (!plan || !request) return { ok: false, reason: 'Fix the input to see the backward view.' };
   if (!plan.ok) return { ok: false, reason: 'No backward view for a failed broadcast: there is no result to take a gradient of.' };
   const out = plan.shape;
-  if (!Array.isArray(out)) return { ok: false, reason: 'The result has unknown rank ([...]): there are no axes to sum over.' };
-  const operands = plan.operands.map((op, k) => {
+  const view = { ok: true, outShape: out, operands: null };
+  if (request.rule === 'named') {
+    view.outDims = (plan.named?.dims ?? plan.dimNames).slice();
+    if (plan.named?.coords) view.outCoords = plan.named.coords;
+  }
+  view.operands = plan.operands.map((op, k) => {
     const entry = { name: op.name, shape: op.shape, axes: null, kept: null, options: undefined, error: null, text: '' };
-    if (!Array.isArray(op.shape)) {
-      entry.error = { code: 'UNKNOWN_RANK', message: `${op.name} has unknown rank ([...]): there are no axes to sum over` };
-      return entry;
-    }
     if (request.rule === 'named') {
       // By name: the output dims this operand lacks (from the library's named result).
-      const outDims = plan.named?.dims ?? plan.dimNames;
+      const outDims = view.outDims;
       const dims = request.operands[k].dims;
       entry.dims = dims;
+      entry.target = namedTarget(request, plan, k);
       entry.axes = outDims.map((d, a) => (dims.includes(d) ? null : a)).filter((a) => a !== null);
       const keptDims = outDims.filter((d) => dims.includes(d));
       entry.kept = out.filter((_, a) => !entry.axes.includes(a));
-      const inOrder = keptDims.every((d, i) => d === dims[i]);
-      const relabel = plan.needsGather || !sameShape(keptDims.map((d) => op.shape[dims.indexOf(d)]), entry.kept);
-      let extra = null;
-      if (!inOrder) extra = `its dims come out as (${keptDims.join(', ')}): transpose to (${dims.join(', ')})`;
-      if (relabel) extra = `${extra ? `${extra}; ` : ''}the labels select or reorder elements, so the gradient is scattered back to ${op.name}'s labels`;
-      // unbroadcast() takes no named operands: an explicit mapping says the same when the dims keep their order.
-      entry.options = inOrder && !relabel ? { mode: 'explicit', axesMapping: dims.map((d) => outDims.indexOf(d)) } : null;
-      entry.text = backwardText(entry.axes, inOrder && !relabel ? entry.kept : null, op.shape, extra);
+      // What unbroadcast does past the sum: the operand's order, and its labels where they differ from the result's.
+      entry.reorder = !sameShape(keptDims, dims);
+      const oc = request.operands[k].coords;
+      entry.relabel = !!oc && dims.some((d) => oc[d] && !sameShape(oc[d], view.outCoords?.[d]));
+      const then = [];
+      if (entry.reorder) then.push(`reorder to ${dimList(dims)}`);
+      if (entry.relabel) then.push(`align to ${op.name}'s labels`);
+      if (entry.axes.length) entry.text = [`sum over axes ${formatList(entry.axes)} ${dimList(entry.axes.map((a) => outDims[a]))}`, ...then.map((t) => `then ${t}`)].join(', ');
+      else entry.text = then.length ? `nothing to sum; ${then.join(', then ')}` : `nothing to sum: the gradient already has dims ${dimList(dims)}`;
       return entry;
     }
     const options = backwardOptions(request, k);
     if (options === null) {
       // NONE, PDPD's A: the operand is never broadcast; the result has its shape.
       entry.axes = [];
-      entry.kept = out.slice();
+      entry.kept = Array.isArray(out) ? out.slice() : out;
       entry.options = undefined;
       entry.text = backwardText([], entry.kept, op.shape);
       return entry;
     }
     entry.options = options.mode === 'numpy' ? undefined : options;
     try {
+      // The library says which axes, or why not (a dynamic dim that may be 1, an unknown rank).
       entry.axes = reductionAxes(op.shape, out, options);
     } catch (e) {
       entry.error = { code: e.code ?? e.name, message: e.message };
@@ -617,7 +643,7 @@ export function backwardView(request, plan) {
     entry.text = backwardText(entry.axes, entry.kept, op.shape);
     return entry;
   });
-  return { ok: true, outShape: out, operands };
+  return view;
 }
 
 /** Output axis labels: [{ index: 0, negative: -4 }, ...]. */

@@ -607,24 +607,38 @@ describe('backward view: the axes a gradient is summed over, from the library', 
     // The unresolved target is refused by the library: the view never hands it a −1.
     expect(refused([3, 1, 5, 1], [-1, -1, 5, 6], { mode: 'numpy' })?.code).toBe('INVALID_SHAPE');
   });
-  it('named: the output dims the operand lacks, by name', () => {
+  it('named: the output dims the operand lacks, by name; unbroadcast takes the operand by name', () => {
     const v = view(st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] }));
     expect(axesOf(v)).toEqual([[1], [0]]);
-    // The same axes as reductionAxes with each operand's dims as an explicit mapping.
-    expect(v.operands[0].options).toEqual({ mode: 'explicit', axesMapping: [0] });
-    expect(v.operands[1].axes).toEqual(tc.reductionAxes([3], [2, 3], v.operands[1].options));
+    expect(v.outDims).toEqual(['x', 'y']);
+    expect(v.operands[0].target).toEqual({ dims: ['x'], shape: [2] });
+    expect(v.operands[0].options).toBeUndefined();
+    expect(v.operands[0].text).toBe('sum over axes [1] (y)');
     // Matched by name, not position: B (t) sits on output axis 1, not at the right.
     const w = view(st({ rule: 'named', shapes: ['2, 3', '2'], names: ['x, t', 'x'] }));
     expect(axesOf(w)).toEqual([[], [1]]);
     expect(refused([2], [2, 3])).toBeInstanceOf(tc.BroadcastError); // numpy's right alignment puts x on the wrong axis
-    // A transposed operand: the remaining dims come out in the output's order.
-    const tr = view(st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] }));
-    expect(tr.outShape).toEqual(plan(st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] })).shape);
-    const out = plan(st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] })).named.dims;
+    // A transposed operand: the remaining dims come out in the output's order, and unbroadcast reorders them.
+    const s = st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] });
+    const tr = view(s);
+    expect(tr.outShape).toEqual(plan(s).shape);
+    const out = plan(s).named.dims;
     expect(tr.operands[0].axes).toEqual([out.indexOf('z')]);
     expect(tr.operands[1].axes).toEqual([]);
-    const transposed = tr.operands.find((o) => o.options === null);
-    expect(transposed.text).toMatch(/transpose to/);
+    expect(tr.operands[1].reorder).toBe(true);
+    expect(tr.operands[1].text).toBe('nothing to sum; reorder to (t, x, z)');
+    expect(tr.operands[0].reorder).toBe(false);
+    // The axes are those of the library's named unbroadcast: what it sums is what the view says.
+    const g = tc.unbroadcast({ data: new Float64Array(24).fill(1), shape: tr.outShape, dims: out }, tr.operands[0].target);
+    expect(g.dims).toEqual(['x', 't']);
+    expect([...g.data]).toEqual(Array(6).fill(4)); // z (4) summed
+    // Labels: an operand with labels goes as { dims, coords }; a partly labelled one with its shape too.
+    const l = view(st({ rule: 'named', shapes: ['', '2, 3'], names: ['X{x1,x2,x3}', 'X{x2,x1}, t'] }));
+    expect(l.outCoords).toEqual({ X: ['x1', 'x2'] });
+    expect(l.operands[0].target).toEqual({ dims: ['X'], coords: { X: ['x1', 'x2', 'x3'] } });
+    expect(l.operands[1].target).toEqual({ dims: ['X', 't'], shape: [2, 3], coords: { X: ['x2', 'x1'] } });
+    expect(l.operands[0].text).toBe("sum over axes [1] (t), then align to A's labels");
+    expect(l.operands[1].relabel).toBe(true);
   });
   it('dynamic dims: the library\'s refusal, word for word', () => {
     const s = exampleState(EXAMPLES.find((e) => e.id === 'dynamic'));
@@ -643,9 +657,29 @@ describe('backward view: the axes a gradient is summed over, from the library', 
     expect(w.operands[0].axes).toEqual([0]);
     expect(w.operands[0].error).toBeNull();
   });
-  it('nothing to reverse for a failure or an unknown rank', () => {
+  it('nothing to reverse for a failure', () => {
     expect(view(st({ shapes: ['3', '4'] }))).toMatchObject({ ok: false, reason: expect.stringMatching(/failed/) });
-    expect(view(st({ shapes: ['[...]', '3'] }))).toMatchObject({ ok: false, reason: expect.stringMatching(/unknown rank/) });
+    expect(backwardView(null, null).ok).toBe(false);
+  });
+  it('unknown rank: the library\'s refusal per operand, not the page\'s own note', () => {
+    const s = st({ shapes: ['[...]', '3'] });
+    const v = view(s);
+    const p = plan(s);
+    expect(v.ok).toBe(true);
+    v.operands.forEach((o, k) => {
+      const e = refused(p.operands[k].shape, p.shape, { mode: 'numpy' });
+      expect(e?.code).toBe('RANK_MISMATCH');
+      expect(o.error).toEqual({ code: e.code, message: e.message });
+    });
+    expect(v.operands[0].error.message).toMatch(/which axes are summed is not known: the input's rank is unknown/);
+    expect(v.operands[1].error.message).toMatch(/the output's rank is unknown/);
+    // An input of unknown rank broadcast to a known target: the library names the input.
+    const t = view(st({ rule: 'to-numpy', shapes: ['[...]', '2, 3'] }));
+    expect(t.operands[0].error.message).toMatch(/the input's rank is unknown/);
+    // PDPD's A is the result itself: nothing to sum, whatever its rank.
+    const a = view(st({ rule: 'pdpd', shapes: ['[...]', '3'] }));
+    expect(a.operands[0].axes).toEqual([]);
+    expect(a.operands[0].text).toMatch(/^nothing to sum: the gradient already has shape/);
     expect(backwardView(null, null).ok).toBe(false);
   });
   it('is kept in the link as back=1', () => {

@@ -657,6 +657,35 @@ describe('broadcast explorer in Chromium', () => {
     expect(await item('A').innerText()).toContain(e.message);
     expect(await summedIn('A')).toEqual([]);
 
+    // An unknown rank: the library's own message, per operand.
+    await open(p, '?rule=numpy&s=[...]&s=3&back=1');
+    await statusHas('[...]', p);
+    const u = refusal('[...]', '[...]', { mode: 'numpy' });
+    expect(u.code).toBe('RANK_MISMATCH');
+    expect(await item('A').getAttribute('data-code')).toBe('RANK_MISMATCH');
+    expect(await item('A').innerText()).toContain(u.message);
+    expect(await item('B').innerText()).toContain("the output's rank is unknown");
+
+    // Named dims: summed by name, the library's named unbroadcast in the code, a transpose included.
+    await open(p, '?rule=named&s=2,+3&s=3,+2,+4&n=x,+t&n=t,+x,+z&back=1');
+    await statusHas('(2,3,4)', p);
+    expect(await summedIn('A')).toEqual([2]);
+    expect(await summedIn('B')).toEqual([]);
+    expect(await item('A').innerText()).toContain('sum over axes [2] (z)');
+    expect(await item('B').innerText()).toContain('reorder to (t, x, z)');
+    const named = await p.locator('#code-text').textContent();
+    expect(named).toContain("const grad = { data: new Float32Array(24), shape: [2, 3, 4], dims: ['x', 't', 'z'] };");
+    expect(named).toContain("const gradB = unbroadcast(grad, { dims: ['t', 'x', 'z'], shape: [3, 2, 4] });");
+    expect(named).not.toMatch(/axesMapping|by hand/);
+    // What the page says B's gradient is, the library gives.
+    const gB = lib.unbroadcast({ data: new Float32Array(24), shape: [2, 3, 4], dims: ['x', 't', 'z'] }, { dims: ['t', 'x', 'z'], shape: [3, 2, 4] });
+    expect(gB.dims).toEqual(['t', 'x', 'z']);
+    // Labels: the gradient carries the result's coords, the operand goes as { dims, coords }.
+    await open(p, '?rule=named&s=&s=&n=X{x1,x2}&n=X{x2,x3}&shaping=union&back=1');
+    await statusHas('(3,)', p);
+    expect(await p.locator('#code-text').textContent()).toContain("unbroadcast(grad, { dims: ['X'], coords: { X: ['x2', 'x3'] } })");
+    expect(await item('B').innerText()).toContain("align to B's labels");
+
     // Off again: nothing of it stays on screen or in the link.
     await p.getByRole('checkbox', { name: /Backward/ }).uncheck();
     expect(await p.locator('#backward').isHidden()).toBe(true);
