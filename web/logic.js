@@ -507,18 +507,14 @@ export function clashAxes(plan) {
 
 /**
  * The axes of operand k (its own axis numbers) that its rule drops before
- * aligning it: the plan's own list when explain() gives one (`dropped`);
- * otherwise, under pdpd, B's trailing 1s (§3: they are trimmed before B is
- * placed at the axis). The page greys them and marks them "dropped".
+ * aligning it, as explain() reports them (`dropped`: the axes no output axis
+ * reads, e.g. PDPD's trailing 1s of B when they overflow). The page greys them
+ * and marks them "dropped"; it never works them out itself.
  */
 export function droppedAxes(plan, k) {
   const op = plan?.operands?.[k];
-  if (!op || !Array.isArray(op.shape)) return [];
-  if (Array.isArray(op.dropped)) return op.dropped.slice();
-  if (plan.rule !== 'pdpd' || k !== 1) return [];
-  const out = [];
-  for (let i = op.shape.length - 1; i >= 0 && op.shape[i] === 1; i--) out.unshift(i);
-  return out;
+  if (!op || !Array.isArray(op.shape) || !Array.isArray(op.dropped)) return [];
+  return op.dropped.slice();
 }
 
 // ---- the backward view ----------------------------------------------------------

@@ -215,6 +215,12 @@ export interface OperandPlan {
   /** Element strides per output axis, 0 where stretched or new; null for partial shapes. */
   strides: number[] | null;
   verdicts: Verdict[];
+  /**
+   * The operand's own axes its rule drops before aligning, as the engine's
+   * plan records them: PDPD's trailing 1s of B (§3). A dropped 1 that still
+   * lands inside the output is also mapped in srcAxis (and stretched).
+   */
+  dropped: number[];
   /** Named rule: the operand's dim names. */
   dims?: (string | number)[];
 }

@@ -207,6 +207,7 @@ export class Response {
     const operands = [];
     for (let k = 0; k < nOps; k++) {
       const opShape = this.shape();
+      const droppedMask = this.next();
       const srcAxis = new Array(rank);
       const aligned = new Array(rank);
       const strides = new Array(rank);
@@ -218,7 +219,9 @@ export class Response {
         strides[a] = this.next();
         verdicts[a] = C.verdicts[this.next()];
       }
-      operands.push({ name: names(k), shape: opShape, srcAxis, aligned, strides: isStatic ? strides : null, verdicts });
+      const dropped = [];
+      for (let i = 0; i < 32; i++) if (Math.floor(droppedMask / 2 ** i) % 2 === 1) dropped.push(i);
+      operands.push({ name: names(k), shape: opShape, srcAxis, aligned, strides: isStatic ? strides : null, verdicts, dropped });
     }
     const lr = this.next();
     let loop = null;

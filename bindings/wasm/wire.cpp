@@ -98,7 +98,8 @@ void write_head(std::vector<double>& out, int status, const Error& err) {
 }
 
 // Plan layout: is_static, out_size, out shape, n_ops, then per operand: its
-// shape, and per output axis src_axis, aligned dim, stride, verdict; then the
+// shape, its dropped-axes mask, and per output axis src_axis, aligned dim,
+// stride, verdict; then the
 // loop: rank, shape[rank], per operand strides[rank], inner kind (-1: none).
 void write_plan(Writer& w, const Plan& plan) {
   w.put(plan.is_static ? 1 : 0);
@@ -108,6 +109,7 @@ void write_plan(Writer& w, const Plan& plan) {
   const int out_rank = plan.out.rank_known() ? plan.out.rank : 0;
   for (const auto& op : plan.ops) {
     w.shape(op.shape);
+    w.put(static_cast<double>(op.dropped));
     for (int a = 0; a < out_rank; ++a) {
       w.put(op.src_axis[a]);
       w.dim(op.aligned[a]);

@@ -39,6 +39,10 @@ struct OperandPlan {
   Dim aligned[kMaxRank];       // operand dim aligned to the output rank (1 on new axes)
   i64 strides[kMaxRank];       // element strides into the operand; 0 where stretched/new
   Verdict verdict[kMaxRank];
+  // The operand's own axes its rule drops before aligning (bit i = axis i):
+  // PDPD's trailing 1s of B. A dropped 1 that still lands inside the output is
+  // also mapped there (and stretched), so plans read the same either way.
+  std::uint32_t dropped = 0;
 };
 
 // Loop shape after merging adjacent axes that broadcast alike (xtensor / XNNPACK),
@@ -69,6 +73,7 @@ struct Plan {
   void reset(int n_operands) {
     out.rank = 0;
     ops.resize(static_cast<size_t>(n_operands));
+    for (auto& op : ops) op.dropped = 0;
     is_static = false;
     out_size = 0;
     loop.rank = 0;

@@ -52,6 +52,7 @@ Status broadcast_pdpd(const Shape& a, const Shape& b, i64 axis, Plan& plan, Erro
   }
   int trimmed = b.rank;
   while (trimmed > 0 && b.dims[trimmed - 1].is(1)) --trimmed;
+  for (int i = trimmed; i < b.rank; ++i) plan.ops[1].dropped |= std::uint32_t{1} << i;
   if (axis + trimmed > a.rank) {
     detail::fail(err, Status::RankMismatch, -1, 0, 1, Dim::fixed(a.rank), Dim::fixed(trimmed),
                  static_cast<int>(axis));

@@ -187,4 +187,20 @@ TEST(Pdpd, EveryClashMarkedOnBothOperands) {
   EXPECT_NE(one.op(1).verdict[2], Verdict::Clash);
   EXPECT_SHAPE(one.out(), S({8, 1, 6, 1})) << "the refused plan keeps A's shape";
 }
+
+TEST(Pdpd, DroppedTrailingOnesAreRecorded) {
+  EXPECT_EQ(pdpd(S({2, 3, 4, 5}), S({3, 1}), 1).op(1).dropped, 0b10u) << "trimmed, yet mapped inside A";
+  EXPECT_EQ(pdpd(S({2, 3}), S({3, 1, 1}), 1).op(1).dropped, 0b110u) << "trimmed past A's end";
+  EXPECT_EQ(pdpd(S({2, 3}), S({4, 1, 1}), 1).op(1).dropped, 0b110u) << "a refused plan records it too";
+  EXPECT_EQ(pdpd(S({2, 3, 4, 5}), S({4, 5})).op(1).dropped, 0u);
+  EXPECT_EQ(pdpd(S({2, 3, 4, 5}), S({3, 1}), 1).op(0).dropped, 0u) << "A is never trimmed";
+  // A reused plan forgets it.
+  tc::Plan plan;
+  tc::Error err;
+  ASSERT_EQ(tc::broadcast_pdpd(S({2, 3}), S({3, 1, 1}), 1, plan, err), tc::Status::Ok);
+  EXPECT_EQ(plan.ops[1].dropped, 0b110u);
+  const tc::Shape two[2] = {S({2, 3}), S({3, 1, 1})};
+  ASSERT_EQ(tc::broadcast_numpy(two, 2, plan, err), tc::Status::Ok);
+  EXPECT_EQ(plan.ops[1].dropped, 0u);
+}
 }  // namespace

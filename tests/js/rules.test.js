@@ -282,6 +282,20 @@ describe('explain', () => {
     expect(p.loop.shape).toEqual([2, 3, 20]);
     expect(p.loop.strides).toEqual([[60, 20, 1], [0, 1, 0]]);
   });
+  it('dropped: the axes the rule drops before aligning, from the engine (PDPD trims B\'s trailing 1s)', () => {
+    const q = tc.explain({ rule: 'pdpd', shapes: [[2, 3, 4, 5], [3, 1]], axis: 1 });
+    expect(q.operands[1].dropped).toEqual([1]);
+    expect(q.operands[1].srcAxis).toEqual([null, 0, 1, null]); // a dropped 1 inside A is still mapped (stretched)
+    expect(q.operands[0].dropped).toEqual([]);
+    expect(tc.explain({ rule: 'broadcastTo', mode: 'pdpd', axis: 1, shapes: [[3, 1], [2, 3, 4, 5]] }).operands[0].dropped).toEqual([]); // the op's pdpd mode trims nothing
+    const p = tc.explain({ rule: 'pdpd', shapes: [[2, 3], [3, 1, 1]], axis: 1 });
+    expect(p.ok).toBe(true);
+    expect(p.operands[1].dropped).toEqual([1, 2]);
+    const f = tc.explain({ rule: 'pdpd', shapes: [[2, 3], [4, 1, 1]], axis: 1 });
+    expect(f.ok).toBe(false);
+    expect(f.operands[1].dropped).toEqual([1, 2]); // a refused plan that placed B says so too
+    expect(tc.explain({ shapes: [[2, 1], [3]] }).operands.map((o) => o.dropped)).toEqual([[], []]);
+  });
   it('row broadcast merges to one contiguous inner loop', () => {
     const p = tc.explain({ shapes: [[1024, 1024], [1024]] });
     expect(p.loop).toEqual({ shape: [1024, 1024], strides: [[1024, 1], [0, 1]], inner: 'contiguous' });
