@@ -2,7 +2,7 @@
 // dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
 // or a JS number / bigint (a scalar of the other operand's dtype).
 import { BroadcastError, formatShape } from './errors.js';
-import { Operand, handleOf, dtypeOf, notTypedArray, taLength, isDetached } from './tensor.js';
+import { operand, handleOf, dtypeOf, notTypedArray, taLength, isDetached } from './tensor.js';
 import { copyShape, checkShape, isStatic, product } from './shapes.js';
 import { namedFrom } from './named.js';
 
@@ -39,12 +39,12 @@ export function readOperand(x, what) {
   if (!dtype) throw notTypedArray(data, `${what}.data`);
   let shape = null;
   if (shapeIn !== undefined) {
-    shape = checkShape(copyShape(shapeIn, `${what}.shape`), false);
+    shape = checkShape(copyShape(shapeIn, what, '.shape'), false);
     if (!isStatic(shape)) {
       throw new BroadcastError(`${what}.shape must be static (numbers only) to hold data, got ${formatShape(shape)}`, { code: 'INVALID_SHAPE', shapes: [shape], axis: null, dims: null });
     }
   }
-  const op = new Operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
+  const op = operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
   if (dimsIn !== undefined) op.named = { dims: dimsIn, coords: coords ?? null };
   return op;
 }
@@ -91,7 +91,7 @@ export function scalarOperand(v, dtype, what) {
   } else {
     arr[0] = typeof v === 'bigint' ? Number(v) : v;
   }
-  return new Operand(false, 0, arr, [], dtype, 1, undefined, undefined, undefined, null, true);
+  return operand(false, 0, arr, [], dtype, 1, undefined, undefined, undefined, null, true);
 }
 
 /**
@@ -105,5 +105,5 @@ export function readOut(out, fn) {
   if (!ArrayBuffer.isView(out) || out instanceof DataView) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
   const dtype = dtypeOf(out);
   if (!dtype) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
-  return new Operand(false, 0, out, null, dtype, 0, undefined, undefined, undefined, null, false);
+  return operand(false, 0, out, null, dtype, 0, undefined, undefined, undefined, null, false);
 }

@@ -9,7 +9,7 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
 import { view, slot, slotBytes, trimScratch } from './heap.js';
-import { makeTensor, taLength } from './tensor.js';
+import { makeTensor, taLength, withNames } from './tensor.js';
 import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape, product } from './shapes.js';
@@ -21,31 +21,23 @@ const OUT_SLOT = 7;
 
 // ---- the one call ---------------------------------------------------------------------
 /**
- * One request, as every caller builds it: one class, so the hot path sees a
- * single object shape (fields a call family does not use keep their defaults).
+ * One request, as every caller builds it: one factory and one object literal,
+ * so the hot path sees a single object shape, allocated inline (fields a call
+ * family does not use keep their defaults; callers set the ones they use).
  */
-export class Call {
-  constructor(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx) {
-    this.action = action;
-    this.fn = fn;
-    this.rule = rule;
-    this.axis = axis;
-    this.ops = ops;
-    this.shapes = shapes; // snapshot shapes written to the body, in order
-    this.outDtype = outDtype;
-    this.dest = dest; // null, or the Operand of options.out
-    this.ctx = ctx; // what an error message needs (errors.js makeError); null: element-wise numpy
-    this.shaping = 0;
-    this.op = 0;
-    this.dtype = 0;
-    this.elem = 0;
-    this.acc = -1;
-    this.keepdims = false;
-    this.mapping = null; // explicit axes mapping, after the shapes
-    this.tail = null; // further body values (reduce: its axes)
-    this.named = null; // internNamed() of two named operands: replaces shapes
-    this.refuse = null; // (res) => Error, instead of makeError(ctx, ...)
-  }
+export function request(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx) {
+  return {
+    action, fn, rule, axis, ops,
+    shapes, // snapshot shapes written to the body, in order
+    outDtype,
+    dest, // null, or the operand of options.out
+    ctx, // what an error message needs (errors.js makeError); null: element-wise numpy
+    shaping: 0, op: 0, dtype: 0, elem: 0, acc: -1, keepdims: false,
+    mapping: null, // explicit axes mapping, after the shapes
+    tail: null, // further body values (reduce: its axes)
+    named: null, // internNamed() of two named operands: replaces shapes
+    refuse: null, // (res) => Error, instead of makeError(ctx, ...)
+  };
 }
 
 export function execute(c) {
@@ -216,8 +208,8 @@ function binary(op, name, whatA, whatB, a, b, options) {
   }
   if (A.dims !== undefined || B.dims !== undefined) {
     // A rank-0 operand without names joins a named one (as a copy: a tensor's record is never changed).
-    if (A.dims === undefined && A.shape.length === 0) A = A.withNames([], []);
-    if (B.dims === undefined && B.shape.length === 0) B = B.withNames([], []);
+    if (A.dims === undefined && A.shape.length === 0) A = withNames(A, [], []);
+    if (B.dims === undefined && B.shape.length === 0) B = withNames(B, [], []);
     if (A.dims === undefined || B.dims === undefined) throw new TypeError(`${name}: give dims to both operands (or neither) to broadcast by name`);
     const shaping = choose(shapingIn, C.shapings, 'intersection', name, 'shaping');
     const na = { dims: A.dims, sizes: A.shape, labels: A.labels };
@@ -226,7 +218,7 @@ function binary(op, name, whatA, whatB, a, b, options) {
     const fill = fillIn ?? (dt.float ? NaN : 0);
     const F = scalarOperand(fill, dt, `${name}: options.fill`);
     const F2 = scalarOperand(fill, dt, `${name}: options.fill`);
-    const c = new Call(C.A.binary, name, C.namedRule, -1, [A, B, F, F2], null, outDtype, dest, namedContext(na, nb));
+    const c = request(C.A.binary, name, C.namedRule, -1, [A, B, F, F2], null, outDtype, dest, namedContext(na, nb));
     c.shaping = C.shapings.get(shaping);
     c.named = internNamed(na, nb);
     c.op = op.id;
@@ -243,7 +235,7 @@ function binary(op, name, whatA, whatB, a, b, options) {
   } else {
     ({ rule, ctx, axis } = readType(typeIn, axisIn, shapes, name));
   }
-  const c = new Call(C.A.binary, name, rule, axis, [A, B], shapes, outDtype, dest, ctx);
+  const c = request(C.A.binary, name, rule, axis, [A, B], shapes, outDtype, dest, ctx);
   c.op = op.id;
   c.dtype = dt.id;
   return execute(c);
@@ -280,7 +272,7 @@ export function broadcastTo(x, target, options) {
   if (dest && dest.dtype !== X.dtype) {
     throw new BroadcastError(`broadcastTo: out: a ${dest.dtype.name} cannot hold a ${X.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape, t], axis: null, dims: null });
   }
-  const c = new Call(C.A.copy, 'broadcastTo', rule, axis, [X], [X.shape, t], X.dtype, dest, ctx);
+  const c = request(C.A.copy, 'broadcastTo', rule, axis, [X], [X.shape, t], X.dtype, dest, ctx);
   c.mapping = mapping;
   c.elem = X.dtype.size;
   return execute(c);
@@ -317,7 +309,7 @@ export function where(cond, a, b, options) {
     throw new BroadcastError(`where: out: a ${dest.dtype.name} cannot hold a ${A.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: null });
   }
   const shapes = [Cd.shape, A.shape, B.shape];
-  const c = new Call(C.A.where, 'where', C.numpyRule, -1, [Cd, A, B], shapes, A.dtype, dest, { kind: 'elementwise', rule: 'numpy', shapes });
+  const c = request(C.A.where, 'where', C.numpyRule, -1, [Cd, A, B], shapes, A.dtype, dest, { kind: 'elementwise', rule: 'numpy', shapes });
   c.dtype = Cd.dtype.id;
   c.elem = A.dtype.size;
   return execute(c);

@@ -12,7 +12,7 @@ import { readNamed, nameKey, LabelMap } from './named.js';
 import { product } from './shapes.js';
 import { view } from './heap.js';
 import { tensor, taLength } from './tensor.js';
-import { Call, execute } from './ops.js';
+import { request, execute } from './ops.js';
 import { broadcastTo } from './ops.js';
 import { broadcastShapes } from './rules.js';
 
@@ -68,7 +68,7 @@ export function unbroadcast(grad, inShape, options) {
   if (dest && dest.dtype !== acc) {
     throw new BroadcastError(`unbroadcast: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [i, G.shape], axis: null, dims: null });
   }
-  const c = new Call(C.A.unbroadcast, 'unbroadcast', rule, axis, [G], [i, G.shape], acc, dest, ctx);
+  const c = request(C.A.unbroadcast, 'unbroadcast', rule, axis, [G], [i, G.shape], acc, dest, ctx);
   c.mapping = mapping;
   c.dtype = G.dtype.id;
   c.acc = acc.id;
@@ -248,7 +248,7 @@ function runReduce(name, fn, X, axes, keepdims, acc, dest) {
     }
     return new BroadcastError(`${pre}${name} of shape ${formatShape(X.shape)}: ${code}`, { code, shapes: [X.shape], axis: null, dims: null });
   };
-  const c = new Call(C.A.reduce, fn, 0, -1, [X], [X.shape], acc, dest, null);
+  const c = request(C.A.reduce, fn, 0, -1, [X], [X.shape], acc, dest, null);
   c.tail = tail;
   c.op = C.reduceOps.get(name);
   c.dtype = X.dtype.id;

@@ -30,9 +30,10 @@ function isShapeLike(s) {
  * The caller's shape as an owned array (or UNKNOWN_RANK). TypeError for a
  * non-shape; INVALID_SHAPE for a rank over the limit. Dims are not checked yet.
  */
-export function copyShape(shape, what) {
-  if (shape === UNKNOWN_RANK) return shape;
-  if (!isShapeLike(shape)) throw new TypeError(`${what} must be an array of dims (e.g. [2, 3]), got ${describe(shape)}`);
+export function copyShape(shape, what, suffix = '') {
+  // typeof first: comparing an array with a string directly is a generic builtin call in V8.
+  if (typeof shape === 'string' && shape === UNKNOWN_RANK) return shape;
+  if (!isShapeLike(shape)) throw new TypeError(`${what}${suffix} must be an array of dims (e.g. [2, 3]), got ${describe(shape)}`);
   const n = Array.isArray(shape) ? shape.length : taLength.call(shape);
   const max = C.limits.maxRank;
   if (!(n <= max)) {
@@ -60,7 +61,7 @@ function safeFormat(shape) {
  * place. `shapes` is the call's list for the error.
  */
 export function checkShape(s, allowKeep, shapes) {
-  if (s === UNKNOWN_RANK) return s;
+  if (typeof s === 'string') return s; // UNKNOWN_RANK
   for (let i = 0; i < s.length; i++) {
     const d = s[i];
     if (typeof d === 'number') {
@@ -93,7 +94,7 @@ export function readShape(shape, what, allowKeep = false) {
 
 /** True when every dim is a number (a shape that can hold data). */
 export function isStatic(s) {
-  if (s === UNKNOWN_RANK) return false;
+  if (typeof s === 'string') return false; // UNKNOWN_RANK
   for (let i = 0; i < s.length; i++) if (typeof s[i] !== 'number') return false;
   return true;
 }

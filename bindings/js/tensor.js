@@ -24,30 +24,22 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 /**
  * An operand as one call sees it, after its snapshot: a resident tensor's
  * record, a plain { data, shape } copied for the call, a scalar, or `out`.
- * One class, so that every call site in the hot path sees one object shape.
+ * One factory and one object literal, so every call site in the hot path sees
+ * one object shape, allocated inline (a class constructor this wide is not
+ * inlined by V8 and goes through its generic construct stub).
  */
-export class Operand {
-  constructor(resident, ptr, data, shape, dtype, size, dims, labels, coords, tensor, scalar) {
-    this.resident = resident;
-    this.ptr = ptr;
-    this.data = data;
-    this.shape = shape;
-    this.dtype = dtype;
-    this.size = size;
-    this.dims = dims;
-    this.labels = labels;
-    this.coords = coords;
-    this.tensor = tensor;
-    this.scalar = scalar;
-    this.named = null; // a plain operand's dims and coords as given, until readNames()
-  }
+export function operand(resident, ptr, data, shape, dtype, size, dims, labels, coords, tensor, scalar) {
+  return {
+    resident, ptr, data, shape, dtype, size, dims, labels, coords, tensor, scalar,
+    named: null, // a plain operand's dims and coords as given, until readNames()
+  };
+}
 
-  /** A copy with other dims and labels (a tensor's own record is never changed). */
-  withNames(dims, labels) {
-    const o = new Operand(this.resident, this.ptr, this.data, this.shape, this.dtype, this.size, dims, labels, this.coords, this.tensor, this.scalar);
-    o.named = this.named;
-    return o;
-  }
+/** A copy of an operand with other dims and labels (a tensor's own record is never changed). */
+export function withNames(o, dims, labels) {
+  const c = operand(o.resident, o.ptr, o.data, o.shape, o.dtype, o.size, dims, labels, o.coords, o.tensor, o.scalar);
+  c.named = o.named;
+  return c;
 }
 
 /** The library's view of a tensor (its Operand record), or null for anything else. */
@@ -79,7 +71,7 @@ export class Tensor {
     const sh = shape.slice();
     const ds = dims ? Object.freeze(dims.slice()) : undefined;
     const cs = coords ? Object.freeze(Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, Object.freeze(v.slice())]))) : undefined;
-    this.#h = new Operand(true, ptr, null, sh, dtype, product(sh), ds,
+    this.#h = operand(true, ptr, null, sh, dtype, product(sh), ds,
       ds ? Object.freeze(ds.map((d) => cs?.[String(d)] ?? null)) : undefined, cs, this, false);
     liveTensors++;
     registry?.register(this, ptr, this);
@@ -156,8 +148,20 @@ const taTag = Object.getOwnPropertyDescriptor(TA_PROTO, Symbol.toStringTag).get;
 export const taLength = Object.getOwnPropertyDescriptor(TA_PROTO, 'length').get;
 
 /** The dtype of a typed array, or undefined. */
+let lastTag = null;
+let lastDtype;
+let lastTable = null;
 export function dtypeOf(data) {
-  return C.dtypeByTag.get(taTag.call(data));
+  const tag = taTag.call(data);
+  // The tags are 11 constant strings: the last one answers most calls without a hash lookup.
+  if (tag === lastTag && lastTable === C.dtypeByTag) return lastDtype;
+  const d = C.dtypeByTag.get(tag);
+  if (d !== undefined) {
+    lastTag = tag;
+    lastDtype = d;
+    lastTable = C.dtypeByTag;
+  }
+  return d;
 }
 
 /** Why `data` is not a typed array, for a message. */

@@ -38,7 +38,7 @@ function heapF64() {
 
 /** Doubles a (snapshot) shape needs in a request. */
 export function shapeCost(shape) {
-  return shape === UNKNOWN_RANK ? 1 : 1 + 3 * shape.length;
+  return typeof shape === 'string' ? 1 : 1 + 3 * shape.length; // a string: UNKNOWN_RANK
 }
 
 /**
@@ -105,7 +105,7 @@ export function setOut(h, out, capacity) {
 
 /** Write a (snapshot) shape at h[p]; returns the next index. */
 export function writeShape(h, p, shape) {
-  if (shape === UNKNOWN_RANK) {
+  if (typeof shape === 'string') { // UNKNOWN_RANK (snapshot shapes are arrays or this)
     h[p] = -1;
     return p + 1;
   }
@@ -131,13 +131,13 @@ export function writeShape(h, p, shape) {
 /** Send the request whose body ends before heap index `end`; returns a Response. */
 export function call(end) {
   const rp = tcCall(end - reqPtr) >>> 3;
-  return new Response(heapF64(), rp);
+  return RESPONSE.at(heapF64(), rp);
 }
 
 /** Call again with the same request (after changing header fields). */
 export function recall(len) {
   const rp = tcCall(len) >>> 3;
-  return new Response(heapF64(), rp);
+  return RESPONSE.at(heapF64(), rp);
 }
 
 export function requestLength(end) {
@@ -161,6 +161,14 @@ export class Response {
     this.h = h;
     this.base = base;
     this.p = base + C.RESP_LEN;
+  }
+
+  /** Point at the response of the call just made (the reader is reused: a response is read before the next call). */
+  at(h, base) {
+    this.h = h;
+    this.base = base;
+    this.p = base + C.RESP_LEN;
+    return this;
   }
 
   field(name) { return this.h[this.base + C.RESP[name]]; }
@@ -268,3 +276,6 @@ export class Response {
     return { axes, needsGather };
   }
 }
+
+// The one reader of responses: each call's response is read before the next call is made.
+const RESPONSE = new Response(new Float64Array(0), 0);
