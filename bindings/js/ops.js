@@ -179,7 +179,7 @@ function binary(op, name, whatA, whatB, a, b, options) {
   let axisIn;
   if (bc !== undefined) {
     if (bc === null || typeof bc !== 'object') throw new TypeError(`${name}: options.broadcast must be { type, axis }`);
-    checkKeys(bc, `${name}: options.broadcast`, BROADCAST_KEYS);
+    checkKeys(bc, name, BROADCAST_KEYS, ': options.broadcast');
     typeIn = bc.type;
     axisIn = bc.axis;
   }

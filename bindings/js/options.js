@@ -19,12 +19,12 @@ export function readOptions(options, fn, keys) {
  * enumerable) are all in `keys`. Runs no getter: the caller then reads each
  * key it takes once, directly (the hot calls; readOptions() for the others).
  */
-export function checkKeys(options, fn, keys) {
+export function checkKeys(options, fn, keys, suffix = '') {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${fn}: options must be an object`);
+    throw new TypeError(`${fn}${suffix}: options must be an object`);
   }
   for (const k in options) {
-    if (!keys.includes(k)) throw new TypeError(`${fn}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
+    if (!keys.includes(k)) throw new TypeError(`${fn}${suffix}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
   }
 }
 

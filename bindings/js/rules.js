@@ -97,9 +97,12 @@ export function namedContext(na, nb) {
   return { kind: 'named', shapes: [na.sizes, nb.sizes], describe: [describeNamed(na), describeNamed(nb)], names: namedOutNames(na, nb), dimNames: [na.dims, nb.dims] };
 }
 
+// ': shape A', ': shape B', ...: message suffixes made once, not per call.
+const SHAPE_SUFFIX = Array.from({ length: 8 }, (_, k) => `: shape ${operandName(k)}`);
+
 function copyAll(shapes, fn) {
   const out = new Array(shapes.length);
-  for (let k = 0; k < shapes.length; k++) out[k] = copyShape(shapes[k], `${fn}: shape ${operandName(k)}`);
+  for (let k = 0; k < shapes.length; k++) out[k] = copyShape(shapes[k], fn, k < 8 ? SHAPE_SUFFIX[k] : `: shape ${operandName(k)}`);
   return out;
 }
 

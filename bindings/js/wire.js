@@ -72,7 +72,8 @@ function headerOffsets() {
 /** The header of a shape call (the data fields are 0). */
 export function header(h, action, rule, axis = -1, operands = 2) {
   const b = reqPtr;
-  h.fill(0, b, b + C.REQ_LEN);
+  // A loop, not h.fill(): fill on a view of the whole heap is a C++ builtin call.
+  for (let i = b, e = b + C.REQ_LEN; i < e; i++) h[i] = 0;
   h[b + H_ACTION] = action;
   h[b + H_RULE] = rule;
   h[b + H_AXIS] = axis;
