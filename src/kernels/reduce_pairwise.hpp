@@ -178,4 +178,64 @@ void col_run(const T* x, size_t rows, size_t n, size_t stride, T* out, const Lea
   }
 }
 
+// The same col order with the merges fused into the leaves (the SIMD
+// kernels): a part's result S is never stored and merged later; a part is
+// solved with a list of pending partial rows pend[0..np) and stores
+//   pend[0] op (pend[1] op ( ... op (pend[np-1] op S)))
+// into out (out may be pend[0]). A split part solves its top half into a
+// temporary row t (into out itself when np == 0), then its lower half with
+// pend + [t]: pend ... op (t op S_low) = pend ... op S, the reference's
+// merges with the same operands in the same order, so the same bits. Each
+// leaf walks its rows once, folds the pending rows (newest first) into its
+// registers and stores one row: no separate merge passes.
+// `leaf(x, rows, w, stride, out, pend, np)`; `tmp` holds `tmp_w` elements
+// per level, lvl the first free level.
+constexpr int kColMaxPend = 64;
+template <typename T, typename Leaf>
+void col_pairwise_fused(const T* x, size_t rows, size_t w, size_t stride, T* out, const T** pend, int np, T* tmp,
+                        size_t tmp_w, int lvl, const Leaf& leaf) {
+  if (rows <= kColLeafRows) {
+    leaf(x, rows, w, stride, out, pend, np);
+    return;
+  }
+  const size_t h = col_split(rows);
+  T* t = out;
+  if (np > 0) t = tmp + static_cast<size_t>(lvl++) * tmp_w;
+  col_pairwise_fused<T>(x, h, w, stride, t, pend + np, 0, tmp, tmp_w, lvl, leaf);  // pend[0, np) stays
+  pend[np] = t;
+  col_pairwise_fused<T>(x + h * stride, rows - h, w, stride, out, pend, np + 1, tmp, tmp_w, lvl, leaf);
+}
+
+// Bytes of stack the fused col kernels use for temporary rows: wide enough
+// that a [1024, 1024] float32 sum walks whole rows (each 4 KiB row read in one
+// pass, a leaf's 8 rows as 8 sequential streams).
+constexpr size_t kColFusedTmpBytes = 32768;
+
+// Levels of temporary rows col_pairwise_fused needs for `rows` rows.
+inline int col_fused_depth(size_t rows) {
+  if (rows <= kColLeafRows) return 0;
+  const size_t h = col_split(rows);
+  const int a = col_fused_depth(h), b = 1 + col_fused_depth(rows - h);
+  return a > b ? a : b;
+}
+
+template <typename T, typename Leaf>
+void col_run_fused(const T* x, size_t rows, size_t n, size_t stride, T* out, const Leaf& leaf) {
+  const T* pend[kColMaxPend];
+  const int depth = col_fused_depth(rows);
+  if (depth == 0) {
+    leaf(x, rows, n, stride, out, pend, 0);
+    return;
+  }
+  alignas(16) T tmp[kColFusedTmpBytes / sizeof(T)];
+  constexpr size_t kLine = 64 / sizeof(T);
+  size_t chunk = kColFusedTmpBytes / sizeof(T) / static_cast<size_t>(depth);
+  chunk -= chunk % kLine;
+  if (chunk == 0) chunk = kLine;  // unreachable: depth < 64 keeps chunk >= 8 lines
+  for (size_t j = 0; j < n; j += chunk) {
+    const size_t w = n - j < chunk ? n - j : chunk;
+    col_pairwise_fused<T>(x + j, rows, w, stride, out + j, pend, 0, tmp, chunk, 0, leaf);
+  }
+}
+
 }  // namespace tc::reduce

@@ -134,10 +134,13 @@ template <DType D, ReduceOp op>
 }
 
 // ---- col -------------------------------------------------------------------------
-// Leaf: up to R rows combined in registers, 4 vectors (64 bytes) of columns at a time.
+// Leaf (col_pairwise_fused): up to R rows combined in registers, 4 vectors
+// (64 bytes) of columns at a time, then the pending rows folded in (newest
+// first) and one store.
 template <DType D, ReduceOp op>
 [[gnu::noinline]] void simd_col_leaf(const typename Storage<D>::T* x, size_t rows, size_t w, size_t stride,
-                                     typename Storage<D>::T* dst, bool into) {
+                                     typename Storage<D>::T* dst, const typename Storage<D>::T* const* pend,
+                                     int np) {
   using T = typename Storage<D>::T;
   constexpr size_t L = reduce::kLanes<T>;
   size_t j = 0;
@@ -146,20 +149,25 @@ template <DType D, ReduceOp op>
     const T* p = x + j;
     v128_t a0 = wasm_v128_load(p), a1 = wasm_v128_load(p + L), a2 = wasm_v128_load(p + 2 * L),
            a3 = wasm_v128_load(p + 3 * L);
-    for (size_t r = 1; r < rows; ++r) {  // unrolled by the compiler: ~15% faster column sums
+    // Two rows a step: unrolled further, the loads are hoisted ahead of the
+    // adds and V8 spills (8 rows unrolled ran ~1.3x slower).
+#pragma clang loop unroll_count(2)
+    for (size_t r = 1; r < rows; ++r) {
       p += stride;
       a0 = vop<D, op>(a0, wasm_v128_load(p));
       a1 = vop<D, op>(a1, wasm_v128_load(p + L));
       a2 = vop<D, op>(a2, wasm_v128_load(p + 2 * L));
       a3 = vop<D, op>(a3, wasm_v128_load(p + 3 * L));
     }
-    T* o = dst + j;
-    if (into) {
+#pragma clang loop unroll(disable)
+    for (int k = np - 1; k >= 0; --k) {
+      const T* o = pend[k] + j;
       a0 = vop<D, op>(wasm_v128_load(o), a0);
       a1 = vop<D, op>(wasm_v128_load(o + L), a1);
       a2 = vop<D, op>(wasm_v128_load(o + 2 * L), a2);
       a3 = vop<D, op>(wasm_v128_load(o + 3 * L), a3);
     }
+    T* o = dst + j;
     wasm_v128_store(o, a0);
     wasm_v128_store(o + L, a1);
     wasm_v128_store(o + 2 * L, a2);
@@ -173,28 +181,27 @@ template <DType D, ReduceOp op>
       p += stride;
       a = vop<D, op>(a, wasm_v128_load(p));
     }
-    if (into) a = vop<D, op>(wasm_v128_load(dst + j), a);
+#pragma clang loop unroll(disable)
+    for (int k = np - 1; k >= 0; --k) a = vop<D, op>(wasm_v128_load(pend[k] + j), a);
     wasm_v128_store(dst + j, a);
   }
   for (; j < w; ++j) {
     T a = x[j];
 #pragma clang loop unroll(disable)
     for (size_t r = 1; r < rows; ++r) a = reduce::apply<D, op>(a, x[r * stride + j]);
-    dst[j] = into ? reduce::apply<D, op>(dst[j], a) : a;
+#pragma clang loop unroll(disable)
+    for (int k = np - 1; k >= 0; --k) a = reduce::apply<D, op>(pend[k][j], a);
+    dst[j] = a;
   }
 }
 
 template <DType D, ReduceOp op>
 [[gnu::noinline]] void simd_col(const void* px, size_t rows, size_t n, size_t stride, void* po) {
   using T = typename Storage<D>::T;
-  auto leaf = [](const T* x, size_t r, size_t w, size_t st, T* dst, bool into) {
-    simd_col_leaf<D, op>(x, r, w, st, dst, into);
+  auto leaf = [](const T* x, size_t r, size_t w, size_t st, T* dst, const T* const* pend, int np) {
+    simd_col_leaf<D, op>(x, r, w, st, dst, pend, np);
   };
-  // The merge dst op= t is the element-wise kernel of the same op (the same
-  // lane function; one copy of the loop in the wasm).
-  const BinaryKernel combine = find_kernel(D, reduce_merge_op(op), Form::vv);
-  auto merge = [combine](T* dst, const T* t, size_t w) { combine(dst, t, dst, w); };
-  reduce::col_run<T>(static_cast<const T*>(px), rows, n, stride, static_cast<T*>(po), leaf, merge);
+  reduce::col_run_fused<T>(static_cast<const T*>(px), rows, n, stride, static_cast<T*>(po), leaf);
 }
 
 // ---- tables: [dtype][kernel op], nullptr where there is no vector form -------------

@@ -16,6 +16,7 @@
 
 #include "kernels/driver.hpp"
 #include "kernels/reduce.hpp"
+#include "kernels/reduce_pairwise.hpp"
 #include "kernels/scalar_ops.hpp"
 #include "rules/reduction_axes.hpp"
 #include "test_util.hpp"
@@ -625,6 +626,52 @@ TEST(ReduceAccuracy, ColumnSumsOf1024RowsArePairwise) {
   }
   EXPECT_LT(worst, 5e-7);
   GTEST_LOG_(INFO) << "worst column: pairwise " << worst << ", one running accumulator " << worst_running;
+}
+
+// The fused col skeleton (the SIMD col kernels: merges folded into the leaves)
+// gives the reference's bits at every row count, also where the tree is
+// uneven and where columns are cut into several chunks.
+template <typename T, ReduceOp op>
+void check_fused_col(DType dt, std::mt19937& rng, int& checked) {
+  const tc::ReduceColKernel ref = tc::find_reduce_col_reference(dt, op);
+  ASSERT_NE(ref, nullptr);
+  auto f = [](T a, T b) { return op == ReduceOp::sum ? a + b : a * b; };
+  auto leaf = [&](const T* x, size_t r, size_t w, size_t st, T* d, const T* const* pend, int np) {
+    for (size_t j = 0; j < w; ++j) {
+      T a = x[j];
+      for (size_t i = 1; i < r; ++i) a = f(a, x[i * st + j]);
+      for (int k = np - 1; k >= 0; --k) a = f(pend[k][j], a);
+      d[j] = a;
+    }
+  };
+  std::uniform_real_distribution<double> u(op == ReduceOp::sum ? -1.0 : 0.9, op == ReduceOp::sum ? 1.0 : 1.1);
+  const size_t row_counts[] = {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 33, 40, 63, 64, 65, 100, 127, 128, 129,
+                               255, 256, 257, 999, 1024, 1025, 3001};
+  for (size_t rows : row_counts) {
+    for (size_t n : {size_t{1}, size_t{5}, size_t{37}, size_t{3000}}) {
+      if (rows * n > 1u << 20) continue;
+      const size_t stride = n + 3;
+      std::vector<T> x(rows * stride);
+      for (auto& v : x) v = static_cast<T>(u(rng));
+      std::vector<T> want(n), got(n);
+      ref(x.data(), rows, n, stride, want.data());
+      tc::reduce::col_run_fused<T>(x.data(), rows, n, stride, got.data(), leaf);
+      ASSERT_EQ(std::memcmp(want.data(), got.data(), n * sizeof(T)), 0)
+          << tc::reduce_op_name(op) << " rows " << rows << " n " << n;
+      ++checked;
+    }
+  }
+}
+
+TEST(ReduceOrder, FusedColSkeletonGivesTheReferenceBits) {
+  std::mt19937 rng(4242);
+  int checked = 0;
+  check_fused_col<float, ReduceOp::sum>(DType::f32, rng, checked);
+  check_fused_col<float, ReduceOp::prod>(DType::f32, rng, checked);
+  check_fused_col<double, ReduceOp::sum>(DType::f64, rng, checked);
+  check_fused_col<double, ReduceOp::prod>(DType::f64, rng, checked);
+  EXPECT_GT(checked, 300);
+  EXPECT_EQ(tc::reduce::col_fused_depth(1024), 7);
 }
 
 TEST(ReduceAccuracy, UnbroadcastNCHWToC) {
