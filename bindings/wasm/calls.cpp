@@ -460,11 +460,10 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
     return g_resp.data();
   }
   if (action == static_cast<int>(Action::shape) || action == static_cast<int>(Action::explain)) {
+    // The same plan cache as data calls (a shape call repeated with the same
+    // shapes skips planning; a plan made for one serves the other).
     const bool explain = action == static_cast<int>(Action::explain);
-    Planned& P = g_uncached;
-    P.plan.shape_only = !explain;
-    Reader r{body, body + body_len};
-    P.st = plan_request(h, r, P);
+    const Planned& P = cached_plan(h, body, body_len);
     write_head(g_resp, static_cast<int>(P.st), P.err);
     if (P.st == Status::Ok) w.shape(P.plan.out);
     if (explain) write_plan(w, P.plan);
