@@ -69,6 +69,10 @@ export const plainjs = {
     };
   },
   shapes(w) {
+    if (w.pairs) {
+      let i = 0;
+      return { fn: () => { const p = w.pairs[i++ & 7]; return plain.broadcastShapes(p[0], p[1]); } };
+    }
     return { fn: () => plain.broadcastShapes(w.shapes[0], w.shapes[1]) };
   },
   reduce(w, { x }) {
@@ -184,6 +188,10 @@ export const tfjs = {
   },
   shapes(w) {
     const f = tf.backend_util.assertAndGetBroadcastShape;
+    if (w.pairs) {
+      let i = 0;
+      return { fn: () => { const p = w.pairs[i++ & 7]; return f(p[0], p[1]); } };
+    }
     return { fn: () => f(w.shapes[0], w.shapes[1]) };
   },
   // tf.sum(x, axes) (unbroadcast: with keepDims, then reshaped to inShape),
@@ -408,6 +416,10 @@ export const stdlib = {
     };
   },
   shapes(w) {
+    if (w.pairs) {
+      let i = 0;
+      return { fn: () => sl.broadcastShapes(w.pairs[i++ & 7]) };
+    }
     const list = [w.shapes[0], w.shapes[1]];
     return { fn: () => sl.broadcastShapes(list) };
   },

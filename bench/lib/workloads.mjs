@@ -96,6 +96,13 @@ export const WORKLOADS = [
     id: 'shapes', title: 'broadcastShapes', kind: 'shapes',
     shapes: [[8, 1, 6, 1], [1, 7, 1, 5]], out: [8, 7, 6, 5], unit: 'call',
   },
+  {
+    // Eight different pairs of the same ranks in turn: the engine keeps the
+    // plan of the last shape call only, so every tensorcast call plans afresh.
+    id: 'shapes-varied', title: 'broadcastShapes, 8 pairs in turn (no cache hit)', kind: 'shapes',
+    shapes: [[8, 1, 6, 1], [1, 7, 1, 5]], out: [8, 7, 6, 5], unit: 'call',
+    pairs: Array.from({ length: 8 }, (_, k) => [[8, 1, 6 + k, 1], [1, 7, 1, 5 + k]]),
+  },
 ];
 
 export const numel = (s) => s.reduce((p, d) => p * d, 1);

@@ -205,3 +205,31 @@ describe('the contract: one declaration in C++, one view in JS', () => {
     for (const [f, text] of src) for (const t of tables) expect(t.test(text), `${f} holds ${t}`).toBe(false);
   });
 });
+
+describe('plans kept between calls never change an answer', () => {
+  it('a repeated shape call, the same shapes under another rule or axis, a refusal, explain and data calls in between', () => {
+    const a = [8, 1, 6, 1];
+    const b = [7, 1, 5];
+    for (let i = 0; i < 3; i++) expect(tc.broadcastShapes(a, b)).toEqual([8, 7, 6, 5]);
+    // The same body under another rule, axis or operand count is another request.
+    expect(tc.autoBroadcastShape([2, 3, 4, 5], [3, 4], { type: 'pdpd', axis: 1 })).toEqual([2, 3, 4, 5]);
+    expect(() => tc.autoBroadcastShape([2, 3, 4, 5], [3, 4], { type: 'pdpd', axis: 2 })).toThrow(tc.BroadcastError);
+    expect(tc.autoBroadcastShape([2, 3, 4, 5], [3, 4], { type: 'pdpd', axis: 1 })).toEqual([2, 3, 4, 5]);
+    expect(tc.broadcastShapes([2, 3, 4, 5], [4, 5], [1])).toEqual([2, 3, 4, 5]);
+    expect(() => tc.broadcastShapes([2, 3, 4, 5], [3, 4])).toThrow(/axis 3 has 5 vs 4/);
+    expect(() => tc.broadcastShapes([2, 3, 4, 5], [3, 4])).toThrow(/axis 3 has 5 vs 4/); // a refusal is never kept
+    expect(tc.broadcastToShape([3, 1], [2, 3, 6], { mode: 'pdpd', axis: 1 })).toEqual([2, 3, 6]);
+    // explain (the full plan) and a data call over the same shapes, then the shape call again.
+    const e = tc.explain({ shapes: [a, b] });
+    expect(e.operands[1].strides).toEqual([0, 5, 0, 1]);
+    const r = tc.add({ data: new Float32Array(48), shape: a }, { data: Float32Array.from({ length: 35 }, (_, i) => i), shape: b });
+    expect(r.shape).toEqual([8, 7, 6, 5]);
+    expect(r.data[((0 * 7 + 1) * 6 + 0) * 5 + 2]).toBe(7); // out [0,1,0,2] reads b[1][0][2]
+    expect(tc.broadcastShapes(a, b)).toEqual([8, 7, 6, 5]);
+    // Named shapes with the same sizes but other names or labels.
+    expect(tc.namedBroadcastShape({ dims: ['x'], shape: [2] }, { dims: ['y'], shape: [3] })).toEqual({ dims: ['x', 'y'], shape: [2, 3] });
+    expect(tc.namedBroadcastShape({ dims: ['x'], shape: [2] }, { dims: ['x'], shape: [2] })).toEqual({ dims: ['x'], shape: [2] });
+    expect(tc.namedBroadcastShape({ dims: ['x'], coords: { x: ['a', 'b'] } }, { dims: ['x'], coords: { x: ['b', 'c'] } })).toMatchObject({ dims: ['x'], shape: [1] });
+    expect(tc.namedBroadcastShape({ dims: ['x'], coords: { x: ['a', 'b'] } }, { dims: ['x'], coords: { x: ['a', 'b'] } })).toMatchObject({ dims: ['x'], shape: [2] });
+  });
+});
