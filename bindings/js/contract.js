@@ -41,7 +41,7 @@ function indexOf(list) {
 
 /** Build C from the module's contract() (once, at init). */
 export function buildContract(M) {
-  const c = M.contract();
+  const c = JSON.parse(M.contract()); // one JSON text (bindings/wasm/contract.cpp)
   C.dtypes = c.dtypes.map((d, id) => {
     const ctor = globalThis[d.array];
     if (typeof ctor !== 'function' || ctor.BYTES_PER_ELEMENT !== d.size) {

@@ -1,11 +1,12 @@
 // The cold, rich surface, carried by embind: the contract JavaScript builds
 // its tables from at init() (status codes, dtypes, ops, verdicts, rules, wire
 // layout, limits — all from src/core/contract.def, src/kernels/dtypes.def and
-// src/kernels/ops.def), the kernel registries, and the version. Called once
-// or rarely; the hot calls are raw exports (calls.cpp).
+// src/kernels/ops.def; one JSON text), the kernel registries, the Status enum
+// and the version. Called once or rarely; the hot calls are raw exports (calls.cpp).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstdio>
 #include <string>
 
 #include "core/contract.hpp"
@@ -21,101 +22,115 @@ val list() { return val::array(); }
 void push(val& a, val v) { a.set(a["length"], v); }
 val str(const char* s) { return val(std::string(s)); }
 
-// Which dtypes have a SIMD kernel for `op` in this build (any form).
-val simd_dtypes(Op op) {
-  val out = list();
-  size_t n;
-  const KernelInfo* k = kernel_registry(&n);
-  bool seen[static_cast<int>(DType::count)] = {};
-  for (size_t i = 0; i < n; ++i)
-    if (k[i].simd && k[i].op == op && !seen[static_cast<int>(k[i].dtype)]) {
-      seen[static_cast<int>(k[i].dtype)] = true;
-      push(out, str(dtype_js_name(k[i].dtype)));
-    }
-  return out;
-}
+// The contract is handed over as one JSON text: built here in one pass and
+// parsed by JS in one JSON.parse, where a tree of emval objects took one
+// embind call per property (about 1,500 of them, several ms at init()).
+// Every name is an identifier of ours (no character needs escaping).
+class Json {
+ public:
+  std::string out;
+  Json& raw(const char* s) { out += s; return *this; }
+  Json& str(const char* s) { out += '"'; out += s; out += '"'; return *this; }
+  Json& num(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.17g", v);
+    out += b;
+    return *this;
+  }
+  Json& key(const char* k) { comma(); str(k); out += ':'; first_ = true; return *this; }
+  Json& open(char c) { comma(); out += c; first_ = true; return *this; }
+  Json& close(char c) { out += c; first_ = false; return *this; }
+  Json& item_str(const char* s) { comma(); str(s); first_ = false; return *this; }
+  Json& item_num(double v) { comma(); num(v); first_ = false; return *this; }
+  Json& field(const char* k, const char* v) { key(k); str(v); first_ = false; return *this; }
+  Json& field(const char* k, double v) { key(k); num(v); first_ = false; return *this; }
 
-val contract() {
-  val c = val::object();
-  val statuses = list();
-#define TC_STATUS(e, code) push(statuses, str(code));
+ private:
+  bool first_ = true;
+  void comma() {
+    if (!first_) out += ',';
+    first_ = false;
+  }
+};
+
+std::string contract() {
+  Json j;
+  j.open('{');
+  j.key("statuses").open('[');
+#define TC_STATUS(e, code) j.item_str(code);
 #include "core/contract.def"
-  c.set("statuses", statuses);
-  val signals = val::object();
-#define TC_SIGNAL(name, value) signals.set(#name, value);
+  j.close(']');
+  j.key("signals").open('{');
+#define TC_SIGNAL(name, value) j.field(#name, static_cast<double>(value));
 #include "core/contract.def"
-  c.set("signals", signals);
-  val verdicts = list();
-#define TC_VERDICT(e, name) push(verdicts, str(name));
+  j.close('}');
+  j.key("verdicts").open('[');
+#define TC_VERDICT(e, name) j.item_str(name);
 #include "core/contract.def"
-  c.set("verdicts", verdicts);
-  val inner = list();
-#define TC_INNER(e, name) push(inner, str(name));
+  j.close(']');
+  j.key("inner").open('[');
+#define TC_INNER(e, name) j.item_str(name);
 #include "core/contract.def"
-  c.set("inner", inner);
-  val rules = list();
-#define TC_RULE(e, name, family) { val r = val::object(); r.set("id", str(#e)); r.set("name", str(name)); r.set("family", str(family)); push(rules, r); }
+  j.close(']');
+  j.key("rules").open('[');
+#define TC_RULE(e, name, family) j.open('{').field("id", #e).field("name", name).field("family", family).close('}');
 #include "core/contract.def"
-  c.set("rules", rules);
-  val actions = list();
-#define TC_ACTION(e, name) push(actions, str(name));
+  j.close(']');
+  j.key("actions").open('[');
+#define TC_ACTION(e, name) j.item_str(name);
 #include "core/contract.def"
-  c.set("actions", actions);
-  val shapings = list();
-#define TC_SHAPING(e, name) push(shapings, str(name));
+  j.close(']');
+  j.key("shapings").open('[');
+#define TC_SHAPING(e, name) j.item_str(name);
 #include "core/contract.def"
-  c.set("shapings", shapings);
-  val limits = val::object();
-#define TC_LIMIT(name, value) limits.set(#name, static_cast<double>(value));
+  j.close(']');
+  j.key("limits").open('{');
+#define TC_LIMIT(name, value) j.field(#name, static_cast<double>(value));
 #include "core/contract.def"
-  c.set("limits", limits);
-  val request = list();
-#define TC_REQ(f) push(request, str(#f));
+  j.close('}');
+  j.key("request").open('[');
+#define TC_REQ(f) j.item_str(#f);
 #include "core/contract.def"
-  c.set("request", request);
-  val response = list();
-#define TC_RESP(f) push(response, str(#f));
+  j.close(']');
+  j.key("response").open('[');
+#define TC_RESP(f) j.item_str(#f);
 #include "core/contract.def"
-  c.set("response", response);
-  val dtypes = list();
+  j.close(']');
+  j.key("dtypes").open('[');
   for (int d = 0; d < static_cast<int>(DType::count); ++d) {
     const DType dt = static_cast<DType>(d);
-    val o = val::object();
-    o.set("name", str(dtype_js_name(dt)));
-    o.set("short", str(dtype_name(dt)));
-    o.set("array", str(dtype_array_name(dt)));
-    o.set("kind", str(dtype_kind(dt)));
-    o.set("size", static_cast<int>(dtype_size(dt)));
-    push(dtypes, o);
+    j.open('{').field("name", dtype_js_name(dt)).field("short", dtype_name(dt)).field("array", dtype_array_name(dt))
+        .field("kind", dtype_kind(dt)).field("size", static_cast<double>(dtype_size(dt))).close('}');
   }
-  c.set("dtypes", dtypes);
-  val ops = list();
+  j.close(']');
+  j.key("ops").open('[');
   for (int i = 0; i < static_cast<int>(Op::count); ++i) {
     const Op op = static_cast<Op>(i);
     const OpTraits& t = op_traits(op);
-    val o = val::object();
-    o.set("name", str(t.name));
-    o.set("kernel", str(op_name(op)));
-    o.set("result", str(t.result == OpResult::boolean ? "bool" : "same"));
-    o.set("domain", str(t.domain == OpDomain::integer ? "integer" : t.domain == OpDomain::floating ? "float" : "any"));
-    o.set("simd", simd_dtypes(op));
-    push(ops, o);
+    j.open('{').field("name", t.name).field("kernel", op_name(op)).field("result", t.result == OpResult::boolean ? "bool" : "same")
+        .field("domain", t.domain == OpDomain::integer ? "integer" : t.domain == OpDomain::floating ? "float" : "any");
+    // Which dtypes have a SIMD kernel for the op in this build (any form).
+    j.key("simd").open('[');
+    for (int d = 0; d < static_cast<int>(DType::count); ++d)
+      if (has_simd_kernel(static_cast<DType>(d), op)) j.item_str(dtype_js_name(static_cast<DType>(d)));
+    j.close(']').close('}');
   }
-  c.set("ops", ops);
-  val reduce_ops = list();
-  for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) push(reduce_ops, str(reduce_op_name(static_cast<ReduceOp>(i))));
-  c.set("reduceOps", reduce_ops);
+  j.close(']');
+  j.key("reduceOps").open('[');
+  for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) j.item_str(reduce_op_name(static_cast<ReduceOp>(i)));
+  j.close(']');
   // The result dtype of each reduction without a `dtype` option: reduceAcc[op][dtype]
   // (mean of integers is float64), as an index into dtypes.
-  val reduce_acc = list();
+  j.key("reduceAcc").open('[');
   for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) {
-    val row = list();
+    j.open('[');
     for (int d = 0; d < static_cast<int>(DType::count); ++d)
-      push(row, val(static_cast<int>(reduce_default_acc(static_cast<ReduceOp>(i), static_cast<DType>(d)))));
-    push(reduce_acc, row);
+      j.item_num(static_cast<int>(reduce_default_acc(static_cast<ReduceOp>(i), static_cast<DType>(d))));
+    j.close(']');
   }
-  c.set("reduceAcc", reduce_acc);
-  return c;
+  j.close(']');
+  j.close('}');
+  return j.out;
 }
 
 const char* const kForms[] = {"vv", "vs", "sv"};

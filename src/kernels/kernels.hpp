@@ -106,6 +106,8 @@ constexpr bool op_defined(DType dt, Op op) {
     default: return true;
   }
 }
+// Whether this build has a SIMD128 kernel for the op on the dtype (any form).
+bool has_simd_kernel(DType dt, Op op);
 // Short names for kernel names (f32, u8c, i64) and the JS names (float32, ...).
 const char* dtype_name(DType dt);
 const char* dtype_js_name(DType dt);

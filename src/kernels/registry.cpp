@@ -36,6 +36,14 @@ BinaryKernel find_reference(DType dt, Op op, Form form) {
   return reference_table()[slot(dt, op, form)];
 }
 
+bool has_simd_kernel(DType dt, Op op) {
+  const BinaryKernel* simd = simd_table();
+  if (!simd || dt >= DType::count || op >= Op::count) return false;
+  for (size_t f = 0; f < kForms; ++f)
+    if (simd[slot(dt, op, static_cast<Form>(f))]) return true;
+  return false;
+}
+
 BinaryKernel find_kernel(DType dt, Op op, Form form) {
   if (dt >= DType::count || op >= Op::count || form >= Form::count) return nullptr;
   const BinaryKernel* simd = simd_table();
