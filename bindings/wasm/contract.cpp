@@ -6,7 +6,6 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <cstdio>
 #include <string>
 
 #include "core/contract.hpp"
@@ -31,10 +30,14 @@ class Json {
   std::string out;
   Json& raw(const char* s) { out += s; return *this; }
   Json& str(const char* s) { out += '"'; out += s; out += '"'; return *this; }
+  // Integers only (every number of the contract is one); no printf in the module.
   Json& num(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    out += b;
+    long long n = static_cast<long long>(v);
+    if (n < 0) { out += '-'; n = -n; }
+    char b[24];
+    int i = 0;
+    do { b[i++] = static_cast<char>('0' + n % 10); n /= 10; } while (n > 0);
+    while (i > 0) out += b[--i];
     return *this;
   }
   Json& key(const char* k) { comma(); str(k); out += ':'; first_ = true; return *this; }
