@@ -128,6 +128,7 @@ function unbroadcastNamed(G, inShape, namedIn, o) {
   if (inOrder) {
     // Already the input's order and labels: the sum is the result.
     const r = runReduce('sum', fn, G, axes, false, acc, dest);
+    if (dest !== null && dest.resident) return r; // the caller's own out tensor, as it is
     return named(r, input, coords);
   }
   const r = runReduce('sum', fn, G, axes, false, acc, null);
@@ -155,7 +156,7 @@ function unbroadcastNamed(G, inShape, namedIn, o) {
       idx[a] = 0;
     }
   }
-  if (G.resident) return tensor(to, input.sizes, { dims: input.dims, coords });
+  if (dest === null && G.resident) return tensor(to, input.sizes, { dims: input.dims, coords });
   if (dest) {
     if (dest.resident) {
       if (dest.size !== size) throw new BroadcastError(`${fn}: out has ${dest.size} elements but the result ${formatShape(input.sizes)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [input.sizes], axis: null, dims: [dest.size, size] });

@@ -324,6 +324,16 @@ describe('reductionAxes and unbroadcast', () => {
     expect(() => tc.unbroadcast(tg, [3])).toThrow(TypeError);
     expect(() => tc.unbroadcast({ data: new Float32Array(3), shape: [3] }, { dims: ['c'], shape: [3] })).toThrow(/needs a named gradient/);
     expect(() => tc.unbroadcast(tg, { dims: ['c'], shape: [3] }, { mode: 'numpy' })).toThrow(/matched by name/);
+    // A resident out tensor is written and handed back, never replaced or freed.
+    const out = tc.tensor(new Float32Array(3), [3]);
+    expect(tc.unbroadcast(tg, { dims: ['c'], shape: [3] }, { out })).toBe(out);
+    expect(out.disposed).toBe(false);
+    expect(Array.from(out.toArray())).toEqual([3, 7, 11]);
+    const out2 = tc.tensor(new Float32Array(6), [2, 3]);
+    expect(tc.unbroadcast(tg, { dims: ['b', 'c'], shape: [2, 3] }, { out: out2 })).toBe(out2);
+    expect(Array.from(out2.toArray())).toEqual([1, 3, 5, 2, 4, 6]);
+    out.dispose();
+    out2.dispose();
     tg.dispose();
     expect(tc.memory().liveTensors).toBe(0);
   });
