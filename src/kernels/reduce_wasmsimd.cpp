@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "reduce_pairwise.hpp"
+#include "simd_by_type.hpp"
 
 namespace tc {
 
@@ -25,17 +26,6 @@ constexpr bool has_vector_form() {
   else return op == ReduceOp::sum || op == ReduceOp::min || op == ReduceOp::max;
 }
 
-#define TC_BY_TYPE(vf32, vf64, vi8, vu8, vi16, vu16, vi32, vu32, vi64, vu64) \
-  if constexpr (D == DType::f32) return vf32;                             \
-  else if constexpr (D == DType::f64) return vf64;                        \
-  else if constexpr (D == DType::i8) return vi8;                          \
-  else if constexpr (D == DType::u8 || D == DType::u8c) return vu8;       \
-  else if constexpr (D == DType::i16) return vi16;                        \
-  else if constexpr (D == DType::u16) return vu16;                        \
-  else if constexpr (D == DType::i32) return vi32;                        \
-  else if constexpr (D == DType::u32) return vu32;                        \
-  else if constexpr (D == DType::i64) return vi64;                        \
-  else return vu64;
 
 // 64-bit lanes: a < b, signed or unsigned (flip the sign bits for unsigned).
 inline v128_t lt_i64(v128_t a, v128_t b) { return wasm_i64x2_lt(a, b); }
