@@ -136,23 +136,34 @@ bool same_key(const std::vector<double>& key, const double* h, const double* bod
          key[3] == h[req_operands] && std::memcmp(key.data() + 4, body, n * sizeof(double)) == 0;
 }
 
+void set_key(std::vector<double>& key, const double* h, const double* body, size_t n) {
+  key.assign({h[req_rule], h[req_axis], h[req_shaping], h[req_operands]});
+  key.insert(key.end(), body, body + n);
+}
+
+// Plan the request into `p`; `shape_only` skips strides and the loop.
+const Planned& plan_into(Planned& p, const double* h, const double* body, size_t n, bool shape_only) {
+  Reader r{body, body + n};
+  p.plan.shape_only = shape_only;
+  p.st = plan_request(h, r, p);
+  return p;
+}
+
+// explain, and requests too long to key: the full plan, every time.
+const Planned& planned_once(const double* h, const double* body, size_t n) {
+  return plan_into(g_uncached, h, body, n, false);
+}
+
 const Planned& cached_plan(const double* h, const double* body, size_t n) {
   if (g_cache[g_cache_last].valid && same_key(g_cache[g_cache_last].key, h, body, n)) return g_cache[g_cache_last].p;
   for (int k = 0; k < kCacheEntries; ++k)
     if (g_cache[k].valid && same_key(g_cache[k].key, h, body, n)) return g_cache[g_cache_last = k].p;
-  Reader r{body, body + n};
-  if (n > kCacheKeyMax) {
-    g_uncached.plan.shape_only = false;
-    g_uncached.st = plan_request(h, r, g_uncached);
-    return g_uncached;
-  }
+  if (n > kCacheKeyMax) return planned_once(h, body, n);
   CacheEntry& e = g_cache[g_cache_next];
   e.valid = false;
-  e.p.plan.shape_only = false;
-  e.p.st = plan_request(h, r, e.p);
+  plan_into(e.p, h, body, n, false);
   if (e.p.st == Status::Ok) {  // refusals are answered afresh (they are rare and carry the error)
-    e.key.assign({h[req_rule], h[req_axis], h[req_shaping], h[req_operands]});
-    e.key.insert(e.key.end(), body, body + n);
+    set_key(e.key, h, body, n);
     e.valid = true;
     g_cache_last = g_cache_next;
     g_cache_next = (g_cache_next + 1) % kCacheEntries;
@@ -171,23 +182,12 @@ bool g_shape_valid = false;
 const Planned& shape_plan(const double* h, const double* body, size_t n) {
   if (g_shape_valid && same_key(g_shape_key, h, body, n)) return g_shape;
   g_shape_valid = false;
-  Reader r{body, body + n};
-  g_shape.plan.shape_only = true;  // the output shape only: no strides, no loop
-  g_shape.st = plan_request(h, r, g_shape);
+  plan_into(g_shape, h, body, n, true);  // the output shape only: no strides, no loop
   if (g_shape.st == Status::Ok && n <= kCacheKeyMax) {
-    g_shape_key.assign({h[req_rule], h[req_axis], h[req_shaping], h[req_operands]});
-    g_shape_key.insert(g_shape_key.end(), body, body + n);
+    set_key(g_shape_key, h, body, n);
     g_shape_valid = true;
   }
   return g_shape;
-}
-
-// explain: the full plan, every time (a cold call).
-const Planned& planned_once(const double* h, const double* body, size_t n) {
-  Reader r{body, body + n};
-  g_uncached.plan.shape_only = false;
-  g_uncached.st = plan_request(h, r, g_uncached);
-  return g_uncached;
 }
 
 // ---- allocation (every block carries its size: memory() and the leak tests) -------
