@@ -139,57 +139,52 @@ std::string contract() {
 const char* const kForms[] = {"vv", "vs", "sv"};
 const char* const kSelectForms[] = {"vv", "vs", "sv", "ss"};
 
-// Every element-wise kernel of this build: { index, name, dtype, op, form, simd }.
-val kernels() {
+// A registry as a list of { index, name, ..., simd }: `fill` sets the fields
+// that differ between registries.
+template <class Info, class Fill>
+val listing(const Info* k, size_t n, Fill fill) {
   val out = list();
-  size_t n;
-  const KernelInfo* k = kernel_registry(&n);
   for (size_t i = 0; i < n; ++i) {
     val o = val::object();
     o.set("index", static_cast<int>(i));
     o.set("name", str(k[i].name));
-    o.set("dtype", str(dtype_js_name(k[i].dtype)));
-    o.set("op", str(op_traits(k[i].op).name));
-    o.set("form", str(kForms[static_cast<int>(k[i].form)]));
+    fill(o, k[i]);
     o.set("simd", k[i].simd);
     push(out, o);
   }
   return out;
+}
+
+// Every element-wise kernel of this build: { index, name, dtype, op, form, simd }.
+val kernels() {
+  size_t n;
+  const KernelInfo* k = kernel_registry(&n);
+  return listing(k, n, [](val& o, const KernelInfo& e) {
+    o.set("dtype", str(dtype_js_name(e.dtype)));
+    o.set("op", str(op_traits(e.op).name));
+    o.set("form", str(kForms[static_cast<int>(e.form)]));
+  });
 }
 
 // Every select (where) kernel: { index, name, width (bytes), form, simd }.
 val select_kernels() {
-  val out = list();
   size_t n;
   const SelectInfo* k = select_registry(&n);
-  for (size_t i = 0; i < n; ++i) {
-    val o = val::object();
-    o.set("index", static_cast<int>(i));
-    o.set("name", str(k[i].name));
-    o.set("width", static_cast<int>(k[i].elem_size));
-    o.set("form", str(kSelectForms[static_cast<int>(k[i].form)]));
-    o.set("simd", k[i].simd);
-    push(out, o);
-  }
-  return out;
+  return listing(k, n, [](val& o, const SelectInfo& e) {
+    o.set("width", static_cast<int>(e.elem_size));
+    o.set("form", str(kSelectForms[static_cast<int>(e.form)]));
+  });
 }
 
 // Every reduction kernel: { index, name, dtype, op, shape (row | col), simd }.
 val reduce_kernels() {
-  val out = list();
   size_t n;
   const ReduceKernelInfo* k = reduce_registry(&n);
-  for (size_t i = 0; i < n; ++i) {
-    val o = val::object();
-    o.set("index", static_cast<int>(i));
-    o.set("name", str(k[i].name));
-    o.set("dtype", str(dtype_js_name(k[i].dtype)));
-    o.set("op", str(reduce_op_name(k[i].op)));
-    o.set("shape", str(reduce_shape_name(k[i].shape)));
-    o.set("simd", k[i].simd);
-    push(out, o);
-  }
-  return out;
+  return listing(k, n, [](val& o, const ReduceKernelInfo& e) {
+    o.set("dtype", str(dtype_js_name(e.dtype)));
+    o.set("op", str(reduce_op_name(e.op)));
+    o.set("shape", str(reduce_shape_name(e.shape)));
+  });
 }
 
 std::string version() { return "0.2.0"; }
