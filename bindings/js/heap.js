@@ -65,11 +65,10 @@ export function slotBytes(k) {
   return slots[k] ? slots[k].bytes : 0;
 }
 
-/** End of a call: give back the slots that grew past KEEP. */
-export function trimScratch() {
-  if (large === 0) return;
+/** Free the slots holding more than `over` bytes (they are made again when needed). */
+function freeSlots(over) {
   for (const s of slots) {
-    if (s && s.bytes > KEEP) {
+    if (s && s.ptr && s.bytes > over) {
       free(s.ptr);
       scratchBytes -= s.bytes;
       s.ptr = 0;
@@ -79,17 +78,14 @@ export function trimScratch() {
   large = 0;
 }
 
-/** Free every scratch slot now (they are made again when needed). */
+/** End of a call: give back the slots that grew past KEEP. */
+export function trimScratch() {
+  if (large !== 0) freeSlots(KEEP);
+}
+
+/** Free every scratch slot now. */
 export function releaseScratch() {
-  for (const s of slots) {
-    if (s && s.ptr) {
-      free(s.ptr);
-      scratchBytes -= s.bytes;
-      s.ptr = 0;
-      s.bytes = 0;
-    }
-  }
-  large = 0;
+  freeSlots(-1);
 }
 
 export function scratchInUse() {

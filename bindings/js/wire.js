@@ -149,6 +149,13 @@ export function requestBuffer() {
   return heapF64();
 }
 
+/** The set bits of an axis mask (a double: exact up to 2^53), ascending. */
+function bitsOf(mask) {
+  const out = [];
+  for (let i = 0, b = mask; b > 0 && i < 64; i++, b = Math.floor(b / 2)) if (b % 2 === 1) out.push(i);
+  return out;
+}
+
 /** A dim from its (lo, hi) pair as the library prints it. */
 export function dimFrom(lo, hi) {
   if (lo === hi) return lo;
@@ -178,9 +185,7 @@ export class Response {
   /** The head's error fields, decoded. */
   error() {
     const f = (n) => this.field(n);
-    const bits = f('clashAxes');
-    const clashes = [];
-    for (let i = 0, b = bits; b > 0 && i < 64; i++, b = Math.floor(b / 2)) if (b % 2 === 1) clashes.push(i);
+    const clashes = bitsOf(f('clashAxes'));
     return {
       status: f('status'), axis: f('axis'), opA: f('operandA'), opB: f('operandB'),
       a: dimFrom(f('dimALo'), f('dimAHi')), b: dimFrom(f('dimBLo'), f('dimBHi')), detail: f('detail'), clashes,
@@ -228,8 +233,7 @@ export class Response {
         strides[a] = this.next();
         verdicts[a] = C.verdicts[this.next()];
       }
-      const dropped = [];
-      for (let i = 0; i < 32; i++) if (Math.floor(droppedMask / 2 ** i) % 2 === 1) dropped.push(i);
+      const dropped = bitsOf(droppedMask);
       operands.push({ name: names(k), shape: opShape, srcAxis, aligned, strides: isStatic ? strides : null, verdicts, dropped });
     }
     const lr = this.next();
