@@ -14,7 +14,7 @@ import * as plain from '../lib/plainjs.mjs';
 import { makeLimit } from '../lib/limit.mjs';
 import { traffic } from '../lib/workloads.mjs';
 import { measureWall, stats, medianRatio } from '../lib/wall.mjs';
-import { plainReduce, makeLoadLoop } from '../lib/reduce.mjs';
+import { plainReduce, makeLoadLoop, tfSumOnce } from '../lib/reduce.mjs';
 
 export const REDUCE_GROUPS = ['sum-all', 'sum-axis0', 'sum-axis1', 'unb-nchw'];
 export const GROUPS = ['percall', 'same', 'row', 'nchw', ...REDUCE_GROUPS];
@@ -127,14 +127,7 @@ function reduceCases(w, { tc, tf }) {
   cases.push({ id: 'tc-kernel', label: `tensorcast ${what}, x resident, \`out\` a JS array`, fn: res, per: US });
   cases.push({ id: 'tc-e2e', label: `tensorcast ${what}, e2e (typed array in, fresh array out)`, fn: e2e, per: US });
   if (tf) {
-    const once = (t) => {
-      const r = tf.sum(t, w.axes, unb);
-      const y = unb ? tf.reshape(r, w.out) : r;
-      const d = y.dataSync();
-      if (y !== r) y.dispose();
-      r.dispose();
-      return d;
-    };
+    const once = tfSumOnce(tf, w);
     const tt = tf.tensor(x, w.x, 'float32');
     const tfE2E = () => {
       const t = tf.tensor(x, w.x, 'float32');

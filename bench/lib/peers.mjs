@@ -15,7 +15,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { binaryModel, expandModel, reduceSumModel } from './onnx.mjs';
-import { plainReduce } from './reduce.mjs';
+import { plainReduce, tfSumOnce } from './reduce.mjs';
 import * as plain from './plainjs.mjs';
 
 export const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -199,14 +199,7 @@ export const tfjs = {
   reduce(w, { x }) {
     const unb = w.op === 'unbroadcast';
     const tx = tf.tensor(x, w.x, 'float32');
-    const once = (t) => {
-      const r = tf.sum(t, w.axes, unb);
-      const y = unb ? tf.reshape(r, w.out) : r;
-      const d = y.dataSync();
-      if (y !== r) y.dispose();
-      r.dispose();
-      return d;
-    };
+    const once = tfSumOnce(tf, w);
     return {
       kernel: { fn: () => once(tx) },
       e2e: {

@@ -181,3 +181,20 @@ export function makeLoadLoop(x) {
     },
   };
 }
+
+/**
+ * tfjs's side of a reduction set: tf.sum over w.axes (unbroadcast: with
+ * keepDims, then reshaped to the input's shape), the result read with
+ * dataSync (a copy out of the wasm heap), every tensor it made disposed.
+ */
+export function tfSumOnce(tf, w) {
+  const unb = w.op === 'unbroadcast';
+  return (t) => {
+    const r = tf.sum(t, w.axes, unb);
+    const y = unb ? tf.reshape(r, w.out) : r;
+    const d = y.dataSync();
+    if (y !== r) y.dispose();
+    r.dispose();
+    return d;
+  };
+}
