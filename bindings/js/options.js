@@ -1,6 +1,6 @@
 // Option objects: refused when they hold a key the function does not take
 // (a misspelling must not silently select a default), and read once.
-export const EMPTY = Object.freeze({});
+const EMPTY = Object.freeze({});
 
 /**
  * The options the caller passed, as a plain object with only `keys`, each read

@@ -164,7 +164,7 @@ export function dimFrom(lo, hi) {
 }
 
 /** A response: its head as fields, then a cursor over what follows. */
-export class Response {
+class Response {
   constructor(h, base) {
     this.h = h;
     this.base = base;
