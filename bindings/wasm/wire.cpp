@@ -77,12 +77,32 @@ void Writer::dim(Dim d) {
 
 void Writer::shape(const Shape& s) {
   if (!s.rank_known()) { put(-1); return; }
-  put(s.rank);
-  for (int i = 0; i < s.rank; ++i) dim(s.dims[i]);
+  reserve(1 + 3 * static_cast<size_t>(s.rank));  // room for the longest form: no check per dim
+  double* o = buf.data() + n;
+  *o++ = s.rank;
+  for (int i = 0; i < s.rank; ++i) {
+    const Dim d = s.dims[i];
+    if (d.is_static()) {
+      *o++ = static_cast<double>(d.lo);
+    } else if (d.is_keep()) {
+      *o++ = -1;
+    } else {
+      *o++ = -2;
+      *o++ = static_cast<double>(d.lo);
+      *o++ = d.hi == kUnbounded ? -1.0 : static_cast<double>(d.hi);
+    }
+  }
+  n = static_cast<size_t>(o - buf.data());
+}
+
+void Writer::grow(size_t need) {
+  size_t cap = buf.size() < 64 ? 64 : buf.size() * 2;
+  while (cap < need) cap *= 2;
+  buf.resize(cap);
 }
 
 void write_head(std::vector<double>& out, int status, const Error& err) {
-  out.assign(kRespHead, -1.0);
+  if (out.size() < kRespHead) out.resize(kRespHead);
   const auto hi = [](Dim d) { return d.hi == kUnbounded ? -1.0 : static_cast<double>(d.hi); };
   out[resp_status] = status;
   out[resp_axis] = err.axis;
@@ -132,7 +152,7 @@ void write_plan(Writer& w, const Plan& plan) {
 void write_named(Writer& w, const NamedPlan& named, bool with_index) {
   size_t total = 2;
   for (const auto& ax : named.axes) total += 6 + (ax.labeled ? ax.labels.size() * (with_index ? 3 : 1) : 0);
-  w.buf.reserve(w.buf.size() + total);
+  w.reserve(total);
   w.put(static_cast<double>(named.axes.size()));
   for (const auto& ax : named.axes) {
     w.put(static_cast<double>(ax.name));

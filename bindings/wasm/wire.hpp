@@ -52,12 +52,24 @@ struct Reader {
   }
 };
 
-// A growable response: the engine never fails for lack of room.
+// What follows a response's head, written from kRespHead on. The buffer only
+// grows (JS reads by position, never by length), so a call in a loop writes
+// into memory already there: no reallocation and no clearing per call.
 struct Writer {
   std::vector<double>& buf;
-  void put(double v) { buf.push_back(v); }
+  size_t n = kRespHead;
+  void put(double v) {
+    if (n >= buf.size()) grow(n + 1);
+    buf[n++] = v;
+  }
+  void reserve(size_t more) {
+    if (n + more > buf.size()) grow(n + more);
+  }
   void dim(Dim d);
   void shape(const Shape& s);
+
+ private:
+  void grow(size_t need);
 };
 
 // Decoders refuse anything malformed (INVALID_SHAPE through validate_shape),
@@ -67,6 +79,7 @@ bool read_shape(Reader& r, Shape& s);
 // The store may move while it grows: point labels at it once all are read.
 bool read_named(Reader& r, NamedShape& s, std::vector<i64>& store, size_t* offsets);
 
+// Every head field; the buffer grows to hold the head (it never shrinks).
 void write_head(std::vector<double>& out, int status, const Error& err);
 void write_plan(Writer& w, const Plan& plan);
 void write_named(Writer& w, const NamedPlan& named, bool with_index);

@@ -14,7 +14,8 @@ template <size_t N, typename At>
 void walk_outer(const LoopPlan& L, int end, At&& at) {
   i64 count = 1;
   for (int d = 0; d < end; ++d) count *= L.shape[d];
-  i64 idx[kMaxRank] = {0};
+  i64 idx[kMaxRank];
+  for (int d = 0; d < end; ++d) idx[d] = 0;  // not `= {0}`: a 256-byte memory.fill on every call
   i64 base[N] = {0};
   for (i64 i = 0; i < count; ++i) {
     at(static_cast<const i64*>(base), i);
