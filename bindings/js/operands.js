@@ -3,7 +3,7 @@
 // or a JS number / bigint (a scalar of the other operand's dtype).
 import { BroadcastError, formatShape } from './errors.js';
 import { operand, handleOf, dtypeOf, notTypedArray, taLength, isDetached } from './tensor.js';
-import { copyShape, checkShape, isStatic, product } from './shapes.js';
+import { readStaticShape, product } from './shapes.js';
 import { namedFrom } from './named.js';
 
 export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
@@ -37,13 +37,7 @@ export function readOperand(x, what) {
   }
   const dtype = dtypeOf(data);
   if (!dtype) throw notTypedArray(data, `${what}.data`);
-  let shape = null;
-  if (shapeIn !== undefined) {
-    shape = checkShape(copyShape(shapeIn, what, '.shape'), false);
-    if (!isStatic(shape)) {
-      throw new BroadcastError(`${what}.shape must be static (numbers only) to hold data, got ${formatShape(shape)}`, { code: 'INVALID_SHAPE', shapes: [shape], axis: null, dims: null });
-    }
-  }
+  const shape = shapeIn === undefined ? null : readStaticShape(shapeIn, what, '.shape');
   const op = operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
   if (dimsIn !== undefined) op.named = { dims: dimsIn, coords: coords ?? null };
   return op;

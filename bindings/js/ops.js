@@ -41,24 +41,26 @@ export function request(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx
 }
 
 export function execute(c) {
+  // try/catch, not finally: a finally block costs TurboFan a dispatch on every call.
+  let r;
   try {
-    return executeInner(c);
-  } finally {
+    r = executeInner(c);
+  } catch (e) {
     trimScratch();
+    throw e;
   }
+  trimScratch();
+  return r;
 }
 
+// The hot part is kept small (the rare branches are functions of their own),
+// so V8 inlines what it calls.
 function executeInner(c) {
-  const { ops, dest, outDtype } = c;
+  const ops = c.ops;
+  const dest = c.dest;
+  const outDtype = c.outDtype;
   // Request space first, then scratch: both may grow memory, so views come after.
-  let need;
-  if (c.named !== null) need = c.named.need;
-  else {
-    need = c.mapping !== null ? 1 + c.mapping.length : 0;
-    if (c.tail !== null) need += c.tail.length;
-    for (let k = 0; k < c.shapes.length; k++) need += shapeCost(c.shapes[k]);
-  }
-  begin(need);
+  begin(c.named !== null ? c.named.need : bodyNeed(c));
   let resident = false;
   for (let k = 0; k < ops.length; k++) {
     const o = ops[k];
@@ -67,16 +69,9 @@ function executeInner(c) {
   }
   let out = 0;
   let cap = 0;
-  let destSize = 0;
-  if (dest !== null && dest.resident) {
-    out = dest.ptr;
-    destSize = dest.size;
-    cap = -dest.size * outDtype.size;
-  } else if (dest !== null) {
-    destSize = taLength.call(dest.data);
-    const bytes = destSize * outDtype.size;
-    out = slot(OUT_SLOT, Math.max(bytes, 1));
-    cap = -bytes;
+  if (dest !== null) {
+    out = dest.resident ? dest.ptr : slot(OUT_SLOT, Math.max(taLength.call(dest.data) * outDtype.size, 1));
+    cap = -(dest.resident ? dest.size : taLength.call(dest.data)) * outDtype.size;
   } else if (!resident) {
     out = slot(OUT_SLOT, 64);
     cap = slotBytes(OUT_SLOT);
@@ -86,44 +81,82 @@ function executeInner(c) {
     if (!o.resident && o.size > 0) view(o.dtype).set(o.data, o.ptr / o.dtype.size);
   }
   // The request: no allocation from here to the call.
-  const h = requestBuffer();
-  let p = begin(0);
-  dataHeader(h, c.action, c.rule, c.axis, c.named !== null ? 2 : c.shapes.length, c.shaping,
-    c.op, c.dtype, c.elem, ops, out, cap, c.acc, c.keepdims ? 1 : 0);
-  if (c.named !== null) p = writeNamed(h, p, c.named.enc);
-  else {
-    for (let k = 0; k < c.shapes.length; k++) p = writeShape(h, p, c.shapes[k]);
-    const m = c.mapping;
-    if (m !== null) {
-      h[p++] = m.length;
-      for (let i = 0; i < m.length; i++) h[p++] = m[i];
-    }
-    const t = c.tail;
-    if (t !== null) for (let i = 0; i < t.length; i++) h[p++] = t[i];
-  }
-  const len = requestLength(p);
-  let res = call(p);
+  const end = writeRequest(c, out, cap);
+  let res = call(end);
   let st = res.status;
   if (st === C.signals.outTooSmall) {
-    const shape = res.shape();
-    const size = product(shape);
-    if (dest !== null) {
-      throw new BroadcastError(`${c.fn}: out has ${destSize} elements but the result ${formatShape(shape)} has ${size}`,
-        { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [destSize, size] });
-    }
-    out = slot(OUT_SLOT, Math.max(size * outDtype.size, 1));
-    setOut(requestBuffer(), out, slotBytes(OUT_SLOT));
-    res = recall(len);
+    out = growOut(c, res, requestLength(end));
+    res = recall(requestLength(end));
     st = res.status;
   }
   if (st !== 0) throw failure(c, res, st);
   if (dest !== null && dest.resident) return dest.tensor;
   const shape = res.shape();
+  if (c.named !== null || out === 0) return resultTensor(c, res, shape, out);
+  const size = product(shape);
+  const off = out / outDtype.size;
+  if (dest !== null) {
+    dest.data.set(view(outDtype).subarray(off, off + size));
+    return { data: dest.data, shape, dtype: outDtype.name };
+  }
+  return { data: view(outDtype).slice(off, off + size), shape, dtype: outDtype.name };
+}
+
+/** Doubles the request body needs (shapes, mapping, tail). */
+function bodyNeed(c) {
+  let need = c.mapping !== null ? 1 + c.mapping.length : 0;
+  if (c.tail !== null) need += c.tail.length;
+  const shapes = c.shapes;
+  for (let k = 0; k < shapes.length; k++) need += shapeCost(shapes[k]);
+  return need;
+}
+
+/** Write the request (header, then body); returns the heap index past its end. */
+function writeRequest(c, out, cap) {
+  const h = requestBuffer();
+  let p = begin(0);
+  dataHeader(h, c, out, cap);
+  if (c.named !== null) return writeNamed(h, p, c.named.enc);
+  const shapes = c.shapes;
+  for (let k = 0; k < shapes.length; k++) p = writeShape(h, p, shapes[k]);
+  const m = c.mapping;
+  if (m !== null) {
+    h[p++] = m.length;
+    for (let i = 0; i < m.length; i++) h[p++] = m[i];
+  }
+  const t = c.tail;
+  if (t !== null) for (let i = 0; i < t.length; i++) h[p++] = t[i];
+  return p;
+}
+
+/**
+ * The engine answered outTooSmall (a result larger than the 64-byte scratch
+ * guess, or an `out` of another size): a larger scratch, or the LENGTH_MISMATCH
+ * of `out`. Returns the new result buffer, set in the request.
+ */
+function growOut(c, res, len) {
+  const shape = res.shape();
+  const size = product(shape);
+  const dest = c.dest;
+  if (dest !== null) {
+    const have = dest.resident ? dest.size : taLength.call(dest.data);
+    throw new BroadcastError(`${c.fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`,
+      { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [have, size] });
+  }
+  const out = slot(OUT_SLOT, Math.max(size * c.outDtype.size, 1));
+  setOut(requestBuffer(), out, slotBytes(OUT_SLOT));
+  return out;
+}
+
+/** The result of a call that allocated it (a new Tensor), or of named operands (dims, coords). */
+function resultTensor(c, res, shape, out) {
+  const outDtype = c.outDtype;
   let named = null;
   if (c.named !== null) named = namedResult(c.named.nameList, res.namedAxes(c.named.labelList, c.named.rawName).axes);
   if (out === 0) return makeTensor(res.field('result'), shape, outDtype, named?.dims, named?.coords);
   const size = product(shape);
   const off = out / outDtype.size;
+  const dest = c.dest;
   let data;
   if (dest !== null) {
     data = dest.data;

@@ -3,7 +3,7 @@
 // copyShape() is the only place a caller's shape is read: its length once,
 // each element once (a getter or Proxy trap runs then, and never again).
 // Everything after works on the copy, so a shape cannot change under a call.
-import { BroadcastError } from './errors.js';
+import { BroadcastError, formatShape } from './errors.js';
 import { C } from './contract.js';
 
 export const UNKNOWN_RANK = '[...]';
@@ -90,6 +90,33 @@ export function checkShape(s, allowKeep, shapes) {
 /** copyShape + checkShape, for a call with one shape argument. */
 export function readShape(shape, what, allowKeep = false) {
   return checkShape(copyShape(shape, what), allowKeep);
+}
+
+/**
+ * The shape of data: copyShape + checkShape + a static check in one pass over
+ * an Array (each element read once, as copyShape does). A dim that is not a
+ * plain integer sends the rest of the copy, and the error, to the general checks.
+ */
+export function readStaticShape(shape, what, suffix = '') {
+  if (!Array.isArray(shape)) return staticOrThrow(checkShape(copyShape(shape, what, suffix), false), what, suffix);
+  const n = shape.length;
+  if (!(n <= C.limits.maxRank)) return copyShape(shape, what, suffix); // throws INVALID_SHAPE
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const d = shape[i];
+    out[i] = d;
+    if (typeof d !== 'number' || !(d >= 0 && d <= Number.MAX_SAFE_INTEGER) || Math.floor(d) !== d) {
+      for (let j = i + 1; j < n; j++) out[j] = shape[j];
+      return staticOrThrow(checkShape(out, false), what, suffix);
+    }
+  }
+  return out;
+}
+
+function staticOrThrow(s, what, suffix) {
+  if (isStatic(s)) return s;
+  throw new BroadcastError(`${what}${suffix} must be static (numbers only) to hold data, got ${formatShape(s)}`,
+    { code: 'INVALID_SHAPE', shapes: [s], axis: null, dims: null });
 }
 
 /** True when every dim is a number (a shape that can hold data). */

@@ -7,7 +7,7 @@ import { BroadcastError, formatShape } from './errors.js';
 import { view, malloc, free } from './heap.js';
 import { readNamed } from './named.js';
 import { readOptions } from './options.js';
-import { copyShape, checkShape, isStatic, product } from './shapes.js';
+import { readStaticShape, product } from './shapes.js';
 
 const TOKEN = Symbol('tensorcast.Tensor');
 let liveTensors = 0;
@@ -195,13 +195,7 @@ export function tensor(data, shape, options) {
   if (!ArrayBuffer.isView(data)) throw notTypedArray(data, 'tensor(data)');
   const dt = dtypeOf(data);
   if (!dt) throw notTypedArray(data, 'tensor(data)');
-  let s = null;
-  if (shape !== undefined) {
-    s = checkShape(copyShape(shape, 'tensor(shape)'), false);
-    if (!isStatic(s)) {
-      throw new BroadcastError(`tensor(shape) must be static (numbers only) to hold data, got ${formatShape(s)}`, { code: 'INVALID_SHAPE', shapes: [s], axis: null, dims: null });
-    }
-  }
+  let s = shape === undefined ? null : readStaticShape(shape, 'tensor(shape)');
   let named = null;
   if (o.dims !== undefined) named = { dims: o.dims, coords: o.coords };
   else if (o.coords !== undefined) throw new TypeError('tensor: coords need dims (name the dims the coords label)');

@@ -57,7 +57,7 @@ export function begin(bodyDoubles) {
 
 // Header field offsets, from the contract (set at init).
 let H_ACTION = 0; let H_RULE = 0; let H_AXIS = 0; let H_SHAPING = 0; let H_OPERANDS = 0; let H_OP = 0;
-let H_DTYPE = 0; let H_ELEM = 0; let H_IN = [0, 0, 0, 0]; let H_OUT = 0; let H_CAPACITY = 0; let H_ACC = 0; let H_KEEPDIMS = 0;
+let H_DTYPE = 0; let H_ELEM = 0; let H_IN0 = 0; let H_IN1 = 0; let H_IN2 = 0; let H_IN3 = 0; let H_OUT = 0; let H_CAPACITY = 0; let H_ACC = 0; let H_KEEPDIMS = 0;
 
 let R_STATUS = 0;
 
@@ -65,7 +65,7 @@ function headerOffsets() {
   R_STATUS = C.RESP.status;
   const R = C.REQ;
   H_ACTION = R.action; H_RULE = R.rule; H_AXIS = R.axis; H_SHAPING = R.shaping; H_OPERANDS = R.operands;
-  H_OP = R.op; H_DTYPE = R.dtype; H_ELEM = R.elem; H_IN = [R.in0, R.in1, R.in2, R.in3]; H_OUT = R.out; H_CAPACITY = R.capacity;
+  H_OP = R.op; H_DTYPE = R.dtype; H_ELEM = R.elem; H_IN0 = R.in0; H_IN1 = R.in1; H_IN2 = R.in2; H_IN3 = R.in3; H_OUT = R.out; H_CAPACITY = R.capacity;
   H_ACC = R.acc; H_KEEPDIMS = R.keepdims;
 }
 
@@ -80,22 +80,30 @@ export function header(h, action, rule, axis = -1, operands = 2) {
   h[b + H_OPERANDS] = operands;
 }
 
-/** The header of a data call: every field. */
-export function dataHeader(h, action, rule, axis, operands, shaping, op, dtype, elem, ops, out, capacity, acc = -1, keepdims = 0) {
+/**
+ * The header of a data call, every field, from its request `c` (ops.js
+ * request()): the operands' buffers, `out` and its capacity in bytes.
+ */
+export function dataHeader(h, c, out, capacity) {
   const b = reqPtr;
-  h[b + H_ACTION] = action;
-  h[b + H_RULE] = rule;
-  h[b + H_AXIS] = axis;
-  h[b + H_OPERANDS] = operands;
-  h[b + H_SHAPING] = shaping;
-  h[b + H_OP] = op;
-  h[b + H_DTYPE] = dtype;
-  h[b + H_ELEM] = elem;
-  for (let k = 0; k < 4; k++) h[b + H_IN[k]] = k < ops.length ? ops[k].ptr : 0;
+  const ops = c.ops;
+  const n = ops.length;
+  h[b + H_ACTION] = c.action;
+  h[b + H_RULE] = c.rule;
+  h[b + H_AXIS] = c.axis;
+  h[b + H_OPERANDS] = c.named !== null ? 2 : c.shapes.length;
+  h[b + H_SHAPING] = c.shaping;
+  h[b + H_OP] = c.op;
+  h[b + H_DTYPE] = c.dtype;
+  h[b + H_ELEM] = c.elem;
+  h[b + H_IN0] = ops[0].ptr; // every data call has an operand
+  h[b + H_IN1] = n > 1 ? ops[1].ptr : 0;
+  h[b + H_IN2] = n > 2 ? ops[2].ptr : 0;
+  h[b + H_IN3] = n > 3 ? ops[3].ptr : 0;
   h[b + H_OUT] = out;
   h[b + H_CAPACITY] = capacity;
-  h[b + H_ACC] = acc;
-  h[b + H_KEEPDIMS] = keepdims;
+  h[b + H_ACC] = c.acc;
+  h[b + H_KEEPDIMS] = c.keepdims ? 1 : 0;
 }
 
 /** Point the request at another result buffer (after an outTooSmall answer). */
