@@ -95,6 +95,11 @@ void Writer::shape(const Shape& s) {
   n = static_cast<size_t>(o - buf.data());
 }
 
+void Writer::put(double v) {
+  if (n >= buf.size()) grow(n + 1);
+  buf[n++] = v;
+}
+
 void Writer::grow(size_t need) {
   size_t cap = buf.size() < 64 ? 64 : buf.size() * 2;
   while (cap < need) cap *= 2;
