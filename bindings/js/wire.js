@@ -47,12 +47,12 @@ export function shapeCost(shape) {
  * any other heap view.
  */
 export function begin(bodyDoubles) {
-  const need = C.REQ_LEN + bodyDoubles;
+  const need = REQ_LEN + bodyDoubles;
   if (need > reqCap) {
     reqPtr = tcRequest(need) >>> 3;
     reqCap = need;
   }
-  return reqPtr + C.REQ_LEN;
+  return reqPtr + REQ_LEN;
 }
 
 // Header field offsets, from the contract (set at init).
@@ -60,9 +60,13 @@ let H_ACTION = 0; let H_RULE = 0; let H_AXIS = 0; let H_SHAPING = 0; let H_OPERA
 let H_DTYPE = 0; let H_ELEM = 0; let H_IN0 = 0; let H_IN1 = 0; let H_IN2 = 0; let H_IN3 = 0; let H_OUT = 0; let H_CAPACITY = 0; let H_ACC = 0; let H_KEEPDIMS = 0;
 
 let R_STATUS = 0;
+let A_BINARY = 0;
+let REQ_LEN = 0;
 
 function headerOffsets() {
   R_STATUS = C.RESP.status;
+  A_BINARY = C.A.binary;
+  REQ_LEN = C.REQ_LEN;
   const R = C.REQ;
   H_ACTION = R.action; H_RULE = R.rule; H_AXIS = R.axis; H_SHAPING = R.shaping; H_OPERANDS = R.operands;
   H_OP = R.op; H_DTYPE = R.dtype; H_ELEM = R.elem; H_IN0 = R.in0; H_IN1 = R.in1; H_IN2 = R.in2; H_IN3 = R.in3; H_OUT = R.out; H_CAPACITY = R.capacity;
@@ -73,7 +77,7 @@ function headerOffsets() {
 export function header(h, action, rule, axis = -1, operands = 2) {
   const b = reqPtr;
   // A loop, not h.fill(): fill on a view of the whole heap is a C++ builtin call.
-  for (let i = b, e = b + C.REQ_LEN; i < e; i++) h[i] = 0;
+  for (let i = b, e = b + REQ_LEN; i < e; i++) h[i] = 0;
   h[b + H_ACTION] = action;
   h[b + H_RULE] = rule;
   h[b + H_AXIS] = axis;
@@ -104,6 +108,31 @@ export function dataHeader(h, c, out, capacity) {
   h[b + H_CAPACITY] = capacity;
   h[b + H_ACC] = c.acc;
   h[b + H_KEEPDIMS] = c.keepdims ? 1 : 0;
+}
+
+/**
+ * The header of a two-operand element-wise call (every field: the engine keys
+ * its plan cache on some it does not use here); returns the body's start.
+ */
+export function binaryHeader(h, rule, axis, op, dtype, in0, in1, out, capacity) {
+  const b = reqPtr;
+  h[b + H_ACTION] = A_BINARY;
+  h[b + H_RULE] = rule;
+  h[b + H_AXIS] = axis;
+  h[b + H_OPERANDS] = 2;
+  h[b + H_SHAPING] = 0;
+  h[b + H_OP] = op;
+  h[b + H_DTYPE] = dtype;
+  h[b + H_ELEM] = 0;
+  h[b + H_IN0] = in0;
+  h[b + H_IN1] = in1;
+  h[b + H_IN2] = 0;
+  h[b + H_IN3] = 0;
+  h[b + H_OUT] = out;
+  h[b + H_CAPACITY] = capacity;
+  h[b + H_ACC] = -1;
+  h[b + H_KEEPDIMS] = 0;
+  return b + REQ_LEN;
 }
 
 /** Point the request at another result buffer (after an outTooSmall answer). */

@@ -23,7 +23,8 @@ using namespace tc::wire;
 namespace {
 
 std::vector<double> g_req(4096);  // requests: JS writes here (tc_request)
-std::vector<double> g_resp;       // responses: read by JS right after the call
+std::vector<double> g_resp(256);  // responses: read by JS right after the call; only grows
+static_assert(kRespHead < 256, "a data call writes its head without growing the buffer");
 
 struct Planned {
   Plan plan;
@@ -384,6 +385,8 @@ bool dtype_of(double v, DType& dt) {
 }
 
 // action reduce: body = input shape, axes count (-1: all), axes.
+// The actions other than the data calls stay out of line: inlined, they made
+// tc_call one 13,000-line function, and the data path paid for its size.
 void call_reduce(const double* h, Reader& r, std::vector<double>& resp) {
   Error err;
   Shape in, out;
@@ -459,6 +462,29 @@ void call_unbroadcast(const double* h, Reader& r, std::vector<double>& resp) {
   write_axes(w, mask);
 }
 
+// action axes: body = input shape, output shape, mapping.
+void call_axes(const double* h, const double* body, size_t n, std::vector<double>& resp) {
+  Reader r{body, body + n};
+  Shape in, out;
+  std::uint64_t mask = 0;
+  Error err;
+  const Status st = read_axes_request(h, r, in, out, mask, err);
+  write_head(resp, static_cast<int>(st), err);
+  Writer w{resp};
+  if (st == Status::Ok) write_axes(w, mask);
+}
+
+// actions shape and explain: the plan alone. A shape call repeated with the
+// same shapes is answered from the last one's plan (shape_plan).
+void call_shape(const double* h, const double* body, size_t n, bool explain, std::vector<double>& resp) {
+  const Planned& P = explain ? planned_once(h, body, n) : shape_plan(h, body, n);
+  write_head(resp, static_cast<int>(P.st), P.err);
+  Writer w{resp};
+  if (P.st == Status::Ok) w.shape(P.plan.out);
+  if (explain) write_plan(w, P.plan);
+  if (P.st == Status::Ok && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named, explain);
+}
+
 }  // namespace
 
 extern "C" {
@@ -485,13 +511,7 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
   const double action = h[req_action];
   Writer w{g_resp};
   if (action == static_cast<int>(Action::axes)) {
-    Reader r{body, body + body_len};
-    Shape in, out;
-    std::uint64_t mask = 0;
-    Error err;
-    const Status st = read_axes_request(h, r, in, out, mask, err);
-    write_head(g_resp, static_cast<int>(st), err);
-    if (st == Status::Ok) write_axes(w, mask);
+    call_axes(h, body, body_len, g_resp);
     return g_resp.data();
   }
   if (action == static_cast<int>(Action::reduce) || action == static_cast<int>(Action::unbroadcast)) {
@@ -501,14 +521,7 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
     return g_resp.data();
   }
   if (action == static_cast<int>(Action::shape) || action == static_cast<int>(Action::explain)) {
-    // The same plan cache as data calls (a shape call repeated with the same
-    // shapes skips planning; a plan made for one serves the other).
-    const bool explain = action == static_cast<int>(Action::explain);
-    const Planned& P = explain ? planned_once(h, body, body_len) : shape_plan(h, body, body_len);
-    write_head(g_resp, static_cast<int>(P.st), P.err);
-    if (P.st == Status::Ok) w.shape(P.plan.out);
-    if (explain) write_plan(w, P.plan);
-    if (P.st == Status::Ok && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named, explain);
+    call_shape(h, body, body_len, action == static_cast<int>(Action::explain), g_resp);
     return g_resp.data();
   }
   const Planned& P = cached_plan(h, body, body_len);
@@ -516,8 +529,11 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
     write_head(g_resp, static_cast<int>(P.st), P.err);
     return g_resp.data();
   }
-  write_head(g_resp, 0, none);
+  // A data call that succeeds answers with its status, result and shape: the
+  // head's error fields are written only where JS reads them (a refusal).
+  g_resp[resp_result] = 0;
   const int st = run(h, P, g_resp);
+  if (st != 0) write_head(g_resp, st, none);
   g_resp[resp_status] = st;
   w.shape(P.plan.out);
   if (st == 0 && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named, false);
