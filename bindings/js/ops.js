@@ -13,7 +13,7 @@ import { makeTensor, taLength, withNames } from './tensor.js';
 import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape, product } from './shapes.js';
-import { begin, dataHeader, binaryHeader, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
+import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
 import { internNamed, writeNamed, namedResult } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
 
@@ -85,9 +85,7 @@ function runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   copyIn(A);
   copyIn(B);
   const h = requestBuffer();
-  let p = binaryHeader(h, rule, axis, op.id, A.dtype.id, A.ptr, B.ptr, out, outCapacity(dest, outDtype, out));
-  p = writeShape(h, p, sa);
-  p = writeShape(h, p, sb);
+  const p = binaryRequest(h, rule, axis, op.id, A.dtype.id, A.ptr, B.ptr, out, outCapacity(dest, outDtype, out), sa, sb);
   const res = call(p);
   if (res.status === 0) return result(res, out, dest, outDtype);
   // A result larger than the scratch guess, or a refusal: as execute() answers them.
@@ -242,16 +240,13 @@ function binary(op, name, whatA, whatB, a, b, options) {
     shapingIn = options.shaping;
     fillIn = options.fill;
   }
-  const sa = isScalar(a);
-  const sb = isScalar(b);
-  let A = sa ? null : readOperand(a, whatA);
-  let B = sb ? null : readOperand(b, whatB);
+  let A = isScalar(a) ? null : readOperand(a, whatA);
+  let B = isScalar(b) ? null : readOperand(b, whatB);
   if (A === null && B === null) throw new TypeError(`${name}: at least one operand must be a tensor ({ data, shape } or a resident tensor)`);
   let typeIn;
   let axisIn;
   if (bc !== undefined) {
-    if (bc === null || typeof bc !== 'object') throw new TypeError(`${name}: options.broadcast must be { type, axis }`);
-    checkKeys(bc, name, BROADCAST_KEYS, ': options.broadcast');
+    checkBroadcast(bc, name);
     typeIn = bc.type;
     axisIn = bc.axis;
   }
@@ -264,39 +259,14 @@ function binary(op, name, whatA, whatB, a, b, options) {
   if (A === null) A = scalarOperand(a, B.dtype, whatA);
   if (B === null) B = scalarOperand(b, A.dtype, whatB);
   const dt = A.dtype;
-  if (dt !== B.dtype) {
-    throw new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); convert one first`,
-      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: [dt.name, B.dtype.name] });
-  }
-  if (op.domain === 'integer' && dt.float) throw new TypeError(`${name} needs integer data; ${dt.name} has no bits to combine (use an integer typed array)`);
-  if (op.domain === 'float' && !dt.float) throw new TypeError(`${name} needs float data (Float32Array or Float64Array), got ${dt.name}`);
   const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
-  if (dest !== null && dest.dtype !== outDtype) {
-    throw new BroadcastError(`${name}: out: a ${dest.dtype.name} ${dest.resident ? 'tensor' : 'array'} cannot hold a ${outDtype.name} result`,
-      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: null });
+  // The checks here, their errors (rare) in a function of its own: a small hot
+  // function is one V8 inlines its callees into.
+  if (dt !== B.dtype || (op.domain === 'integer' && dt.float) || (op.domain === 'float' && !dt.float)
+    || (dest !== null && dest.dtype !== outDtype) || (fillIn !== undefined && typeof fillIn !== 'number' && typeof fillIn !== 'bigint')) {
+    throw refuseBinary(op, name, A, B, dest, outDtype, fillIn);
   }
-  if (fillIn !== undefined && typeof fillIn !== 'number' && typeof fillIn !== 'bigint') {
-    throw new TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);
-  }
-  if (A.dims !== undefined || B.dims !== undefined) {
-    // A rank-0 operand without names joins a named one (as a copy: a tensor's record is never changed).
-    if (A.dims === undefined && A.shape.length === 0) A = withNames(A, [], []);
-    if (B.dims === undefined && B.shape.length === 0) B = withNames(B, [], []);
-    if (A.dims === undefined || B.dims === undefined) throw new TypeError(`${name}: give dims to both operands (or neither) to broadcast by name`);
-    const shaping = choose(shapingIn, C.shapings, 'intersection', name, 'shaping');
-    const na = { dims: A.dims, sizes: A.shape, labels: A.labels };
-    const nb = { dims: B.dims, sizes: B.shape, labels: B.labels };
-    // Union cells one side lacks read the fill value (default NaN / 0).
-    const fill = fillIn ?? (dt.float ? NaN : 0);
-    const F = scalarOperand(fill, dt, `${name}: options.fill`);
-    const F2 = scalarOperand(fill, dt, `${name}: options.fill`);
-    const c = request(C.A.binary, name, C.namedRule, -1, [A, B, F, F2], null, outDtype, dest, namedContext(na, nb));
-    c.shaping = C.shapings.get(shaping);
-    c.named = internNamed(na, nb);
-    c.op = op.id;
-    c.dtype = dt.id;
-    return execute(c);
-  }
+  if (A.dims !== undefined || B.dims !== undefined) return namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn);
   if (shapingIn !== undefined) throw new TypeError(`${name}: options.shaping applies to named operands (with dims) only`);
   let rule = C.numpyRule; // the default rule, NumPy/ONNX multidirectional (its ctx made on failure)
   let axis = -1;
@@ -313,6 +283,49 @@ function binary(op, name, whatA, whatB, a, b, options) {
   }
   trimScratch();
   return r;
+}
+
+function checkBroadcast(bc, name) {
+  if (bc === null || typeof bc !== 'object') throw new TypeError(`${name}: options.broadcast must be { type, axis }`);
+  checkKeys(bc, name, BROADCAST_KEYS, ': options.broadcast');
+}
+
+/** The error of an element-wise call binary() refuses, the first that applies. */
+function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
+  const dt = A.dtype;
+  if (dt !== B.dtype) {
+    return new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); convert one first`,
+      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: [dt.name, B.dtype.name] });
+  }
+  if (op.domain === 'integer' && dt.float) return new TypeError(`${name} needs integer data; ${dt.name} has no bits to combine (use an integer typed array)`);
+  if (op.domain === 'float' && !dt.float) return new TypeError(`${name} needs float data (Float32Array or Float64Array), got ${dt.name}`);
+  if (dest !== null && dest.dtype !== outDtype) {
+    return new BroadcastError(`${name}: out: a ${dest.dtype.name} ${dest.resident ? 'tensor' : 'array'} cannot hold a ${outDtype.name} result`,
+      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: null });
+  }
+  return new TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);
+}
+
+/** Element-wise on named operands (§6): by dim name, with the labels' shaping. */
+function namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn) {
+  const dt = A.dtype;
+  // A rank-0 operand without names joins a named one (as a copy: a tensor's record is never changed).
+  if (A.dims === undefined && A.shape.length === 0) A = withNames(A, [], []);
+  if (B.dims === undefined && B.shape.length === 0) B = withNames(B, [], []);
+  if (A.dims === undefined || B.dims === undefined) throw new TypeError(`${name}: give dims to both operands (or neither) to broadcast by name`);
+  const shaping = choose(shapingIn, C.shapings, 'intersection', name, 'shaping');
+  const na = { dims: A.dims, sizes: A.shape, labels: A.labels };
+  const nb = { dims: B.dims, sizes: B.shape, labels: B.labels };
+  // Union cells one side lacks read the fill value (default NaN / 0).
+  const fill = fillIn ?? (dt.float ? NaN : 0);
+  const F = scalarOperand(fill, dt, `${name}: options.fill`);
+  const F2 = scalarOperand(fill, dt, `${name}: options.fill`);
+  const c = request(C.A.binary, name, C.namedRule, -1, [A, B, F, F2], null, outDtype, dest, namedContext(na, nb));
+  c.shaping = C.shapings.get(shaping);
+  c.named = internNamed(na, nb);
+  c.op = op.id;
+  c.dtype = dt.id;
+  return execute(c);
 }
 
 /** An element-wise op by its name in ops.def (the engine's op table). */

@@ -111,10 +111,11 @@ export function dataHeader(h, c, out, capacity) {
 }
 
 /**
- * The header of a two-operand element-wise call (every field: the engine keys
- * its plan cache on some it does not use here); returns the body's start.
+ * The request of a two-operand element-wise call: its header (every field: the
+ * engine keys its plan cache on some it does not use here), then the two
+ * static shapes. Returns the heap index past its end.
  */
-export function binaryHeader(h, rule, axis, op, dtype, in0, in1, out, capacity) {
+export function binaryRequest(h, rule, axis, op, dtype, in0, in1, out, capacity, sa, sb) {
   const b = reqPtr;
   h[b + H_ACTION] = A_BINARY;
   h[b + H_RULE] = rule;
@@ -132,7 +133,7 @@ export function binaryHeader(h, rule, axis, op, dtype, in0, in1, out, capacity) 
   h[b + H_CAPACITY] = capacity;
   h[b + H_ACC] = -1;
   h[b + H_KEEPDIMS] = 0;
-  return b + REQ_LEN;
+  return writeStatic(h, writeStatic(h, b + REQ_LEN, sa), sb);
 }
 
 /** Point the request at another result buffer (after an outTooSmall answer). */
@@ -163,6 +164,14 @@ export function writeShape(h, p, shape) {
       else { h[p++] = -2; h[p++] = lo; h[p++] = hi; }
     }
   }
+  return p;
+}
+
+/** Write a static shape (numbers only: a data operand's) at h[p]; returns the next index. */
+function writeStatic(h, p, shape) {
+  const n = shape.length;
+  h[p++] = n;
+  for (let i = 0; i < n; i++) h[p++] = shape[i];
   return p;
 }
 
