@@ -15,32 +15,36 @@ export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
 export function readOperand(x, what) {
   const h = handleOf(x);
   if (h) return h; // the tensor's own record: resident operands allocate nothing
-  if (x === null || typeof x !== 'object') {
-    throw new TypeError(`${what} must be { data, shape }, a resident tensor or a number, got ${x === null ? 'null' : typeof x}`);
-  }
-  if (ArrayBuffer.isView(x)) {
-    throw new TypeError(`${what} is a bare ${x.constructor?.name ?? 'typed array'}: pass { data, shape } (shape defaults to [data.length]) or tensor(data, shape)`);
-  }
-  if (Array.isArray(x)) {
-    throw new TypeError(`${what} is a plain Array; pass { data: Float32Array.from(${what.split(': ').pop()}), shape: [${x.length}] } or tensor(Float32Array.from(...), shape)`);
-  }
+  if (x === null || typeof x !== 'object' || ArrayBuffer.isView(x) || Array.isArray(x)) throw notOperand(x, what);
   const data = x.data;
   const shapeIn = x.shape;
   const dimsIn = x.dims;
   const coords = x.coords;
-  if (data === undefined && shapeIn === undefined && Object.keys(x).length === 0) {
-    throw new TypeError(`${what} is an empty object. If it was a Tensor sent through postMessage or structuredClone: tensors stay in the thread that made them; send { data: t.toArray(), shape: t.shape } instead`);
-  }
-  if (!ArrayBuffer.isView(data)) {
-    if (Array.isArray(data)) throw new TypeError(`${what}.data is a plain Array; use a typed array, e.g. { data: Float32Array.from(data), shape }`);
-    throw notTypedArray(data, `${what}.data`);
-  }
-  const dtype = dtypeOf(data);
-  if (!dtype) throw notTypedArray(data, `${what}.data`);
+  const dtype = ArrayBuffer.isView(data) ? dtypeOf(data) : undefined;
+  if (dtype === undefined) throw notData(x, data, shapeIn, what);
   const shape = shapeIn === undefined ? null : readStaticShape(shapeIn, what, '.shape');
   const op = operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
   if (dimsIn !== undefined) op.named = { dims: dimsIn, coords: coords ?? null };
   return op;
+}
+
+// The errors of readOperand (apart, so the function V8 inlines stays small).
+function notOperand(x, what) {
+  if (x === null || typeof x !== 'object') {
+    return new TypeError(`${what} must be { data, shape }, a resident tensor or a number, got ${x === null ? 'null' : typeof x}`);
+  }
+  if (ArrayBuffer.isView(x)) {
+    return new TypeError(`${what} is a bare ${x.constructor?.name ?? 'typed array'}: pass { data, shape } (shape defaults to [data.length]) or tensor(data, shape)`);
+  }
+  return new TypeError(`${what} is a plain Array; pass { data: Float32Array.from(${what.split(': ').pop()}), shape: [${x.length}] } or tensor(Float32Array.from(...), shape)`);
+}
+
+function notData(x, data, shapeIn, what) {
+  if (data === undefined && shapeIn === undefined && Object.keys(x).length === 0) {
+    return new TypeError(`${what} is an empty object. If it was a Tensor sent through postMessage or structuredClone: tensors stay in the thread that made them; send { data: t.toArray(), shape: t.shape } instead`);
+  }
+  if (Array.isArray(data)) return new TypeError(`${what}.data is a plain Array; use a typed array, e.g. { data: Float32Array.from(data), shape }`);
+  return notTypedArray(data, `${what}.data`);
 }
 
 /**
