@@ -13,12 +13,52 @@
 
 #include "kernels/driver.hpp"
 #include "kernels/reduce.hpp"
-#include "rules/reduction_axes.hpp"
 #include "rules/rules.hpp"
+#include "calls.hpp"
 #include "wire.hpp"
 
 using namespace tc;
 using namespace tc::wire;
+using namespace tc::calls;
+
+namespace tc::calls {
+
+i64 axis_of(double axis) {
+  return (axis >= -4.0e18 && axis <= 4.0e18) ? static_cast<i64>(axis) : (axis < 0 ? INT64_MIN : INT64_MAX);
+}
+
+// ---- allocation (every block carries its size: memory() and the leak tests) -------
+namespace {
+constexpr size_t kHeader = 64;  // data starts on a cache line
+size_t g_allocated = 0;
+size_t g_allocations = 0;
+}  // namespace
+
+void* allocate(double bytes) {
+  if (!(bytes >= 0) || bytes > kMaxBytes) return nullptr;
+  const size_t n = static_cast<size_t>(bytes);
+  auto* p = static_cast<unsigned char*>(memalign(kHeader, n + kHeader));
+  if (!p) return nullptr;
+  std::memcpy(p, &n, sizeof n);
+  g_allocated += n;
+  ++g_allocations;
+  return p + kHeader;
+}
+
+void release(void* ptr) {
+  if (!ptr) return;
+  auto* p = static_cast<unsigned char*>(ptr) - kHeader;
+  size_t n;
+  std::memcpy(&n, p, sizeof n);
+  g_allocated -= n;
+  --g_allocations;
+  std::free(p);
+}
+
+size_t allocated_bytes() { return g_allocated; }
+size_t allocation_count() { return g_allocations; }
+
+}  // namespace tc::calls
 
 namespace {
 
@@ -34,10 +74,6 @@ struct Planned {
 };
 
 // ---- planning a request ---------------------------------------------------------
-
-i64 axis_of(double axis) {
-  return (axis >= -4.0e18 && axis <= 4.0e18) ? static_cast<i64>(axis) : (axis < 0 ? INT64_MIN : INT64_MAX);
-}
 
 Status refuse(Planned& P, Status s, int operand) {
   P.plan.reset(0);
@@ -202,35 +238,7 @@ const Planned& shape_plan(const double* h, const double* body, size_t n) {
   return g_shape;
 }
 
-// ---- allocation (every block carries its size: memory() and the leak tests) -------
-constexpr size_t kHeader = 64;  // data starts on a cache line
-size_t g_allocated = 0;
-size_t g_allocations = 0;
-
-void* allocate(double bytes) {
-  if (!(bytes >= 0) || bytes > kMaxBytes) return nullptr;
-  const size_t n = static_cast<size_t>(bytes);
-  auto* p = static_cast<unsigned char*>(memalign(kHeader, n + kHeader));
-  if (!p) return nullptr;
-  std::memcpy(p, &n, sizeof n);
-  g_allocated += n;
-  ++g_allocations;
-  return p + kHeader;
-}
-
-void release(void* ptr) {
-  if (!ptr) return;
-  auto* p = static_cast<unsigned char*>(ptr) - kHeader;
-  size_t n;
-  std::memcpy(&n, p, sizeof n);
-  g_allocated -= n;
-  --g_allocations;
-  std::free(p);
-}
-
 // ---- running ------------------------------------------------------------------------
-
-void* ptr(double v) { return reinterpret_cast<void*>(static_cast<uintptr_t>(v)); }
 
 // In place is safe only where the operand is read exactly as the output is
 // written: same element strides (not broadcast, not reordered).
@@ -306,174 +314,6 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
   return 0;
 }
 
-// ---- the backward direction: reductionAxes, reduce, unbroadcast ------------------------
-
-bool to_mode(double rule, BroadcastToMode& m) {
-  switch (static_cast<Rule>(static_cast<int>(rule))) {
-    case Rule::to_numpy: m = BroadcastToMode::numpy; return true;
-    case Rule::to_explicit: m = BroadcastToMode::explicit_; return true;
-    case Rule::to_bidirectional: m = BroadcastToMode::bidirectional; return true;
-    case Rule::to_pdpd: m = BroadcastToMode::pdpd; return true;
-    default: return false;
-  }
-}
-
-// Body: input shape, output shape, then for explicit the mapping (length, entries).
-Status read_axes_request(const double* h, Reader& r, Shape& in, Shape& out, std::uint64_t& mask, Error& err) {
-  BroadcastToMode mode;
-  if (!to_mode(h[req_rule], mode) || !read_shape(r, in) || !read_shape(r, out)) {
-    err.code = Status::InvalidShape;
-    return Status::InvalidShape;
-  }
-  i64 mapping[kMaxRank + 1];
-  int n = 0;
-  if (mode == BroadcastToMode::explicit_) {
-    const double len = r.next();
-    if (!(len >= 0 && len <= kMaxRank + 1) || len != static_cast<double>(static_cast<int>(len))) {
-      err.code = Status::InvalidAxesMapping;
-      return err.code;
-    }
-    n = static_cast<int>(len);
-    for (int i = 0; i < n; ++i) {
-      const double v = r.next();
-      mapping[i] = (v >= -1 && v <= kMaxRank + 1 && v == static_cast<double>(static_cast<i64>(v))) ? static_cast<i64>(v) : -1;
-    }
-    if (!r.ok) { err.code = Status::InvalidShape; return err.code; }
-  }
-  for (const Shape* s : {&in, &out}) {
-    Error e;
-    if (validate_shape(*s, s == &in ? 0 : 1, false, e) != Status::Ok) { err = e; return e.code; }
-  }
-  return reduction_axes(in, out, mode, axis_of(h[req_axis]), mapping, n, mask, err);
-}
-
-void write_axes(Writer& w, std::uint64_t mask) {
-  int n = 0;
-  for (int a = 0; a < 64; ++a) n += static_cast<int>(mask >> a & 1);
-  w.put(n);
-  for (int a = 0; a < 64; ++a)
-    if (mask >> a & 1) w.put(a);
-}
-
-// The result buffer of a reduction: `out` with its capacity, or a new allocation.
-int reduce_into(const double* h, const Shape& in, std::uint64_t mask, ReduceOp op, DType dt, DType acc,
-                const Shape& out_shape, std::vector<double>& resp, Error& err) {
-  const double bytes = static_cast<double>(shape_size(out_shape)) * static_cast<double>(dtype_size(acc));
-  if (!(bytes <= kMaxBytes)) return static_cast<int>(Status::TooLarge);
-  const double cap = h[req_capacity];
-  void* out = ptr(h[req_out]);
-  if (out != nullptr && (cap < 0 ? bytes != -cap : !(bytes <= cap))) return signal_outTooSmall;
-  if (out != nullptr && out == ptr(h[req_in0])) return signal_outOverlaps;
-  void* fresh = nullptr;
-  if (out == nullptr) {
-    out = fresh = allocate(bytes > 0 ? bytes : 1);
-    if (!out) return static_cast<int>(Status::TooLarge);
-  }
-  const Status st = run_reduce(in, mask, op, dt, acc, ptr(h[req_in0]), out, &err);
-  if (st != Status::Ok) {
-    release(fresh);
-    return static_cast<int>(st);
-  }
-  resp[resp_result] = static_cast<double>(reinterpret_cast<uintptr_t>(fresh));
-  return 0;
-}
-
-bool dtype_of(double v, DType& dt) {
-  if (!(v >= 0 && v < static_cast<int>(DType::count))) return false;
-  dt = static_cast<DType>(static_cast<int>(v));
-  return true;
-}
-
-// action reduce: body = input shape, axes count (-1: all), axes.
-// The actions other than the data calls stay out of line: inlined, they made
-// tc_call one 13,000-line function, and the data path paid for its size.
-void call_reduce(const double* h, Reader& r, std::vector<double>& resp) {
-  Error err;
-  Shape in, out;
-  DType dt, acc;
-  const double o = h[req_op];
-  if (!dtype_of(h[req_dtype], dt) || !(o >= 0 && o < static_cast<int>(ReduceOp::count))) {
-    write_head(resp, static_cast<int>(Status::DtypeMismatch), err);
-    return;
-  }
-  const auto op = static_cast<ReduceOp>(static_cast<int>(o));
-  if (h[req_acc] < 0) acc = reduce_default_acc(op, dt);
-  else if (!dtype_of(h[req_acc], acc)) { write_head(resp, static_cast<int>(Status::DtypeMismatch), err); return; }
-  if (!read_shape(r, in) || validate_shape(in, 0, false, err) != Status::Ok) {
-    if (err.code == Status::Ok) err.code = Status::InvalidShape;
-    write_head(resp, static_cast<int>(err.code), err);
-    return;
-  }
-  const double n = r.next();
-  std::uint64_t mask = 0;
-  if (n < 0) {
-    for (int a = 0; a < in.rank; ++a) mask |= std::uint64_t{1} << a;
-  } else {
-    i64 axes[kMaxRank + 1];
-    const int k = n > kMaxRank + 1 ? kMaxRank + 1 : static_cast<int>(n);
-    for (int i = 0; i < k; ++i) {
-      const double v = r.next();
-      axes[i] = (v >= -64 && v <= 64 && v == static_cast<double>(static_cast<i64>(v))) ? static_cast<i64>(v) : 64;
-    }
-    if (!r.ok || n > kMaxRank + 1 || normalize_axes(in.rank, axes, k, mask, err) != Status::Ok) {
-      if (err.code == Status::Ok) err.code = Status::InvalidAxis;
-      write_head(resp, static_cast<int>(err.code), err);
-      return;
-    }
-  }
-  if (reduce_out_shape(in, mask, h[req_keepdims] == 1, out) != Status::Ok) {
-    err.code = Status::InvalidShape;
-    write_head(resp, static_cast<int>(err.code), err);
-    return;
-  }
-  write_head(resp, 0, err);
-  const int st = reduce_into(h, in, mask, op, dt, acc, out, resp, err);
-  if (st > 0) write_head(resp, st, err);
-  resp[resp_status] = st;
-  Writer w{resp};
-  w.shape(out);
-  w.put(static_cast<double>(acc == DType::count ? 0 : static_cast<int>(acc)));
-}
-
-// action unbroadcast: body = input shape, gradient shape, mapping; the
-// gradient summed over reduction_axes(input, gradient) into the input's shape.
-void call_unbroadcast(const double* h, Reader& r, std::vector<double>& resp) {
-  Error err;
-  Shape in, grad;
-  std::uint64_t mask = 0;
-  DType dt, acc;
-  if (!dtype_of(h[req_dtype], dt)) { write_head(resp, static_cast<int>(Status::DtypeMismatch), err); return; }
-  if (h[req_acc] < 0) acc = dt;
-  else if (!dtype_of(h[req_acc], acc)) { write_head(resp, static_cast<int>(Status::DtypeMismatch), err); return; }
-  const Status s = read_axes_request(h, r, in, grad, mask, err);
-  if (s != Status::Ok) { write_head(resp, static_cast<int>(s), err); return; }
-  if (!in.is_static() || !grad.is_static()) {
-    err = Error{};
-    err.code = Status::InvalidShape;
-    write_head(resp, static_cast<int>(Status::InvalidShape), err);
-    return;
-  }
-  write_head(resp, 0, err);
-  const int st = reduce_into(h, grad, mask, ReduceOp::sum, dt, acc, in, resp, err);
-  if (st > 0) write_head(resp, st, err);
-  resp[resp_status] = st;
-  Writer w{resp};
-  w.shape(in);
-  write_axes(w, mask);
-}
-
-// action axes: body = input shape, output shape, mapping.
-void call_axes(const double* h, const double* body, size_t n, std::vector<double>& resp) {
-  Reader r{body, body + n};
-  Shape in, out;
-  std::uint64_t mask = 0;
-  Error err;
-  const Status st = read_axes_request(h, r, in, out, mask, err);
-  write_head(resp, static_cast<int>(st), err);
-  Writer w{resp};
-  if (st == Status::Ok) write_axes(w, mask);
-}
-
 // actions shape and explain: the plan alone. A shape call repeated with the
 // same shapes is answered from the last one's plan (shape_plan).
 void call_shape(const double* h, const double* body, size_t n, bool explain, std::vector<double>& resp) {
@@ -515,9 +355,8 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
     return g_resp.data();
   }
   if (action == static_cast<int>(Action::reduce) || action == static_cast<int>(Action::unbroadcast)) {
-    Reader r{body, body + body_len};
-    if (action == static_cast<int>(Action::reduce)) call_reduce(h, r, g_resp);
-    else call_unbroadcast(h, r, g_resp);
+    if (action == static_cast<int>(Action::reduce)) call_reduce(h, body, body_len, g_resp);
+    else call_unbroadcast(h, body, body_len, g_resp);
     return g_resp.data();
   }
   if (action == static_cast<int>(Action::shape) || action == static_cast<int>(Action::explain)) {
@@ -542,8 +381,8 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
 
 EMSCRIPTEN_KEEPALIVE void* tc_malloc(double bytes) { return allocate(bytes); }
 EMSCRIPTEN_KEEPALIVE void tc_free(void* p) { release(p); }
-EMSCRIPTEN_KEEPALIVE double tc_allocated_bytes() { return static_cast<double>(g_allocated); }
-EMSCRIPTEN_KEEPALIVE int tc_allocation_count() { return static_cast<int>(g_allocations); }
+EMSCRIPTEN_KEEPALIVE double tc_allocated_bytes() { return static_cast<double>(allocated_bytes()); }
+EMSCRIPTEN_KEEPALIVE int tc_allocation_count() { return static_cast<int>(allocation_count()); }
 
 // Test hooks: run one registry kernel on raw buffers (the JS kernel sweeps).
 EMSCRIPTEN_KEEPALIVE int tc_kernel_run(int i, const void* a, const void* b, void* out, int n) {
