@@ -1,6 +1,7 @@
 // Builds side by side, each in its own Node processes, alternating: the small
 // call [3,1]+[1,4] (e2e: typed arrays in, a fresh array out; resident: tensors
-// in, a resident `out`) and broadcastShapes rank 4. Per process the minimum of
+// in, a resident `out`; wasm: the resident call's request sent to the raw
+// export again, the engine's share) and broadcastShapes rank 4. Per process the minimum of
 // 15 batches of 20k calls; reported: the minimum and the median over 5 rounds.
 // In one process (bench/ab.mjs) two copies of the same build can differ by
 // 10% (JIT code placement); separate processes do not.
@@ -23,7 +24,20 @@ if (args[0] === '--child') {
   const tb = tc.tensor(B, [1, 4]);
   const opts = { out: tc.tensor(new Float32Array(12), [3, 4]) };
   if (Array.from(tc.add(a, b, none).data).join() !== '11,21,31,41,12,22,32,42,13,23,33,43') throw new Error('add is wrong');
-  const cases = { e2e: () => tc.add(a, b, none).data, resident: () => tc.add(ta, tb, opts), shapes: () => tc.broadcastShapes([8, 1, 6, 1], [7, 1, 5]) };
+  // wasm: the raw export alone, answering the resident call's request again
+  // (its plan cached): the engine's side of the resident figure.
+  tc.add(ta, tb, opts);
+  const M = (await import(pathToFileURL(path.join(args[1], 'loader.js')).href)).mod();
+  const { C } = await import(pathToFileURL(path.join(args[1], 'contract.js')).href);
+  const raw = M._tc_call;
+  const len = C.REQ_LEN + 6; // the header and two rank-2 shapes
+  if (M.HEAPF64[raw(len) >>> 3] !== 0) throw new Error('the captured request is not answered Ok');
+  const cases = {
+    e2e: () => tc.add(a, b, none).data,
+    resident: () => tc.add(ta, tb, opts),
+    shapes: () => tc.broadcastShapes([8, 1, 6, 1], [7, 1, 5]),
+    wasm: () => raw(len),
+  };
   const r = {};
   for (const [k, f] of Object.entries(cases)) {
     for (let i = 0; i < 100000; i++) f();
@@ -40,7 +54,7 @@ if (args[0] === '--child') {
   const rounds = Number(args.find((x) => x.startsWith('--rounds='))?.slice(9) ?? 5);
   const dirs = args.filter((x) => !x.startsWith('--')).map((d) => path.resolve(d));
   if (!dirs.length) throw new Error('usage: node bench/ab-procs.mjs <dist dir> [<dist dir> ...] [--rounds=N]');
-  const runs = dirs.map(() => ({ e2e: [], resident: [], shapes: [] }));
+  const runs = dirs.map(() => ({ e2e: [], resident: [], shapes: [], wasm: [] }));
   for (let i = 0; i < rounds; i++) {
     dirs.forEach((d, j) => {
       const o = JSON.parse(execFileSync(process.execPath, [self, '--child', d], { encoding: 'utf8' }).trim().split('\n').pop());
