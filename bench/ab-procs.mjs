@@ -1,7 +1,8 @@
 // Builds side by side, each in its own Node processes, alternating: the small
 // call [3,1]+[1,4] (e2e: typed arrays in, a fresh array out; resident: tensors
 // in, a resident `out`; wasm: the resident call's request sent to the raw
-// export again, the engine's share) and broadcastShapes rank 4. Per process the minimum of
+// export again, the engine's share), broadcastShapes rank 4 (the same pair,
+// and varied: 8 pairs in turn, each call planning afresh). Per process the minimum of
 // 15 batches of 20k calls; reported: the minimum and the median over 5 rounds.
 // In one process (bench/ab.mjs) two copies of the same build can differ by
 // 10% (JIT code placement); separate processes do not.
@@ -32,10 +33,13 @@ if (args[0] === '--child') {
   const raw = M._tc_call;
   const len = C.REQ_LEN + 6; // the header and two rank-2 shapes
   if (M.HEAPF64[raw(len) >>> 3] !== 0) throw new Error('the captured request is not answered Ok');
+  const pairs = Array.from({ length: 8 }, (_, k) => [[8, 1, 6 + k, 1], [1, 7, 1, 5 + k]]); // every call plans
+  let turn = 0;
   const cases = {
     e2e: () => tc.add(a, b, none).data,
     resident: () => tc.add(ta, tb, opts),
     shapes: () => tc.broadcastShapes([8, 1, 6, 1], [7, 1, 5]),
+    varied: () => { const p = pairs[turn++ & 7]; return tc.broadcastShapes(p[0], p[1]); },
     wasm: () => raw(len),
   };
   const r = {};
@@ -54,7 +58,7 @@ if (args[0] === '--child') {
   const rounds = Number(args.find((x) => x.startsWith('--rounds='))?.slice(9) ?? 5);
   const dirs = args.filter((x) => !x.startsWith('--')).map((d) => path.resolve(d));
   if (!dirs.length) throw new Error('usage: node bench/ab-procs.mjs <dist dir> [<dist dir> ...] [--rounds=N]');
-  const runs = dirs.map(() => ({ e2e: [], resident: [], shapes: [], wasm: [] }));
+  const runs = dirs.map(() => ({ e2e: [], resident: [], shapes: [], varied: [], wasm: [] }));
   for (let i = 0; i < rounds; i++) {
     dirs.forEach((d, j) => {
       const o = JSON.parse(execFileSync(process.execPath, [self, '--child', d], { encoding: 'utf8' }).trim().split('\n').pop());
