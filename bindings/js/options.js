@@ -24,7 +24,8 @@ export function checkKeys(options, fn, keys, suffix = '') {
     throw new TypeError(`${fn}${suffix}: options must be an object`);
   }
   for (const k in options) {
-    if (!keys.includes(k)) throw new TypeError(`${fn}${suffix}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
+    // keys[0], the most used option, is accepted without a search.
+    if (k !== keys[0] && !keys.includes(k)) throw new TypeError(`${fn}${suffix}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
   }
 }
 

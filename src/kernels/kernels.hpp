@@ -64,6 +64,11 @@ const KernelInfo* kernel_registry(size_t* count);
 BinaryKernel find_kernel(DType dt, Op op, Form form);
 // The scalar reference, always.
 BinaryKernel find_reference(DType dt, Op op, Form form);
+// Form::sv as SIMD serves it through the mirrored op (a op b == b mirror(op) a):
+// that op's vs kernel, to be called with the operands swapped; nullptr where
+// there is none (or no SIMD). The driver calls it directly, one call per row
+// fewer than find_kernel's sv entry, a wrapper that swaps them.
+BinaryKernel find_swapped_sv(DType dt, Op op);
 
 // where(): out[i] = mask[i] != 0 ? x[i] : y[i], for elements of 1, 2, 4 or 8
 // bytes (every dtype of that width: selecting moves bits, it never converts).

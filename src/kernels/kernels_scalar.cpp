@@ -89,6 +89,7 @@ const SelectKernel* reference_select_table() {
 
 #if !defined(TC_HAVE_SIMD)
 const BinaryKernel* simd_table() { return nullptr; }
+const BinaryKernel* simd_swapped_sv_table() { return nullptr; }
 const SelectKernel* simd_select_table() { return nullptr; }
 #endif
 

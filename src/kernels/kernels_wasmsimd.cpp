@@ -214,13 +214,19 @@ constexpr size_t kOps = static_cast<size_t>(Op::count);
 constexpr size_t kForms = static_cast<size_t>(Form::count);
 constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps * kForms;
 
+// The (dtype, op) pairs whose sv form is the mirrored op's vs kernel, swapped.
+template <DType D, Op O>
+constexpr bool sv_by_mirror() {
+  return defined_for(D, O) && has_vop<D, O>() && mirror(O) != Op::count && has_vop<D, mirror(O)>();
+}
+
 template <size_t I>
 constexpr BinaryKernel simd_entry() {
   constexpr DType D = static_cast<DType>(I / (kOps * kForms));
   constexpr Op O = static_cast<Op>((I / kForms) % kOps);
   constexpr Form F = static_cast<Form>(I % kForms);
   if constexpr (!defined_for(D, O) || !has_vop<D, O>()) return nullptr;
-  else if constexpr (F == Form::sv && mirror(O) != Op::count && has_vop<D, mirror(O)>()) return &simd_mirrored_sv<D, O>;
+  else if constexpr (F == Form::sv && sv_by_mirror<D, O>()) return &simd_mirrored_sv<D, O>;
   else return &simd_kernel<D, O, F>;
 }
 
@@ -231,6 +237,26 @@ constexpr std::array<BinaryKernel, kEntries> make_simd_table(std::index_sequence
 
 const BinaryKernel* simd_table() {
   static constexpr std::array<BinaryKernel, kEntries> table = make_simd_table(std::make_index_sequence<kEntries>{});
+  return table.data();
+}
+
+// [dtype][op]: the kernel simd_mirrored_sv<D, O> forwards to (find_swapped_sv).
+template <size_t I>
+constexpr BinaryKernel swapped_entry() {
+  constexpr DType D = static_cast<DType>(I / kOps);
+  constexpr Op O = static_cast<Op>(I % kOps);
+  if constexpr (sv_by_mirror<D, O>()) return &simd_kernel<D, mirror(O), Form::vs>;
+  else return nullptr;
+}
+
+template <size_t... I>
+constexpr std::array<BinaryKernel, sizeof...(I)> make_swapped_table(std::index_sequence<I...>) {
+  return {swapped_entry<I>()...};
+}
+
+const BinaryKernel* simd_swapped_sv_table() {
+  constexpr size_t n = static_cast<size_t>(DType::count) * kOps;
+  static constexpr std::array<BinaryKernel, n> table = make_swapped_table(std::make_index_sequence<n>{});
   return table.data();
 }
 

@@ -31,6 +31,14 @@ size_t slot(DType dt, Op op, Form f) {
 }
 }  // namespace
 
+const BinaryKernel* simd_swapped_sv_table();  // kernels_wasmsimd.cpp (nullptr natively)
+
+BinaryKernel find_swapped_sv(DType dt, Op op) {
+  if (dt >= DType::count || op >= Op::count) return nullptr;
+  const BinaryKernel* t = simd_swapped_sv_table();
+  return t ? t[static_cast<size_t>(dt) * kOps + static_cast<size_t>(op)] : nullptr;
+}
+
 BinaryKernel find_reference(DType dt, Op op, Form form) {
   if (dt >= DType::count || op >= Op::count || form >= Form::count) return nullptr;
   return reference_table()[slot(dt, op, form)];
