@@ -35,15 +35,16 @@ export function copyShape(shape, what, suffix = '') {
   if (typeof shape === 'string' && shape === UNKNOWN_RANK) return shape;
   if (!isShapeLike(shape)) throw new TypeError(`${what}${suffix} must be an array of dims (e.g. [2, 3]), got ${describe(shape)}`);
   const n = Array.isArray(shape) ? shape.length : taLength.call(shape);
-  const max = C.limits.maxRank;
-  if (!(n <= max)) {
-    throw new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${max} dims`,
-      { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
-  }
+  if (!(n <= C.limits.maxRank)) throw rankTooLarge(n);
   // new Array(n): exactly n slots (a push-grown array reserves 17 at its first push).
   const out = new Array(n);
   for (let i = 0; i < n; i++) out[i] = shape[i];
   return out;
+}
+
+function rankTooLarge(n) {
+  return new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${C.limits.maxRank} dims`,
+    { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
 }
 
 function invalidDim(shape, i, d, why, shapes) {
@@ -100,7 +101,7 @@ export function readShape(shape, what, allowKeep = false) {
 export function readStaticShape(shape, what, suffix = '') {
   if (!Array.isArray(shape)) return staticOrThrow(checkShape(copyShape(shape, what, suffix), false), what, suffix);
   const n = shape.length;
-  if (!(n <= C.limits.maxRank)) return copyShape(shape, what, suffix); // throws INVALID_SHAPE
+  if (!(n <= C.limits.maxRank)) throw rankTooLarge(n); // its length read once: a Proxy cannot answer twice
   const out = new Array(n);
   for (let i = 0; i < n; i++) {
     const d = shape[i];

@@ -114,6 +114,18 @@ describe('user code inside a call never changes the call', () => {
     sane();
   });
 
+  it('a data shape whose length answers too long first, then short, is refused on its one read', () => {
+    // The data operand's shape reader (readStaticShape) and tensor(): the
+    // rank over the limit is reported from the first answer, never re-read.
+    for (const call of [(p) => tc.add({ data: f32(1, 2, 3), shape: p }, B()), (p) => tc.tensor(f32(1, 2, 3), p)]) {
+      let reads = 0;
+      const p = new Proxy([3, 1], { get: (t, key) => (key === 'length' ? (reads++ === 0 ? 100 : 2) : Reflect.get(t, key)) });
+      expect(() => call(p)).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', message: expect.stringContaining('rank 100') }));
+      expect(reads).toBe(1);
+    }
+    sane();
+  });
+
   it('a Proxy over [3, 1] whose trap grows memory gives [3, 4]', () => {
     const p = new Proxy([3, 1], { get(t, key) { if (key === '1') nested['memory growth (a large tensor)'](); return Reflect.get(t, key); } });
     expect(tc.broadcastShapes(p, [1, 4])).toEqual([3, 4]);
