@@ -58,7 +58,7 @@ struct Reader {
 struct Writer {
   std::vector<double>& buf;
   size_t n = kRespHead;
-  void put(double v);  // out of line: inlined at every call site it costs ~1 KB gzipped of wasm
+  void put(double v);  // out of line: inlined at every call site it cost ~0.1 KB gzipped of wasm
   void reserve(size_t more) {
     if (n + more > buf.size()) grow(n + more);
   }
