@@ -12,7 +12,7 @@ import { readNamed, nameKey, LabelMap } from './named.js';
 import { product } from './shapes.js';
 import { view } from './heap.js';
 import { tensor, taLength } from './tensor.js';
-import { request, execute } from './ops.js';
+import { request, execute } from './execute.js';
 import { broadcastTo } from './ops.js';
 import { broadcastShapes } from './rules.js';
 

@@ -1,0 +1,236 @@
+// Running a data request, for every call family (element-wise, broadcastTo,
+// where, reduce, unbroadcast), once its caller has taken the snapshot:
+//
+//   1. snapshot (the caller, ops.js / reduce.js): every argument and option
+//      read once (user code runs only there);
+//   2. place: scratch and request space allocated (memory may grow), data copied in;
+//   3. one wasm call plans (cached by shape) and runs the kernel;
+//   4. the result is copied out, or handed over as a Tensor.
+import { C } from './contract.js';
+import { BroadcastError, makeError, formatShape } from './errors.js';
+import { view, slot, slotBytes, trimScratch } from './heap.js';
+import { makeTensor, taLength } from './tensor.js';
+import { product } from './shapes.js';
+import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
+import { writeNamed, namedResult } from './named.js';
+
+const OUT_SLOT = 7;
+
+// ---- the one call ---------------------------------------------------------------------
+/**
+ * One request, as every caller builds it: one factory and one object literal,
+ * so the hot path sees a single object shape, allocated inline (fields a call
+ * family does not use keep their defaults; callers set the ones they use).
+ */
+export function request(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx) {
+  return {
+    action, fn, rule, axis, ops,
+    shapes, // snapshot shapes written to the body, in order
+    outDtype,
+    dest, // null, or the operand of options.out
+    ctx, // what an error message needs (errors.js makeError); null: element-wise numpy
+    shaping: 0, op: 0, dtype: 0, elem: 0, acc: -1, keepdims: false,
+    mapping: null, // explicit axes mapping, after the shapes
+    tail: null, // further body values (reduce: its axes)
+    named: null, // internNamed() of two named operands: replaces shapes
+    refuse: null, // (res) => Error, instead of makeError(ctx, ...)
+  };
+}
+
+export function execute(c) {
+  // try/catch, not finally: with finally the resident small call measured ~10 ns slower.
+  let r;
+  try {
+    r = executeInner(c);
+  } catch (e) {
+    trimScratch();
+    throw e;
+  }
+  trimScratch();
+  return r;
+}
+
+// The hot part is kept small (the rare branches are functions of their own),
+// so V8 inlines what it calls.
+function executeInner(c) {
+  const ops = c.ops;
+  const dest = c.dest;
+  const outDtype = c.outDtype;
+  // Request space first, then scratch: both may grow memory, so views come after.
+  begin(c.named !== null ? c.named.need : bodyNeed(c));
+  let resident = false;
+  for (let k = 0; k < ops.length; k++) resident = place(ops[k], k) || resident;
+  const out = outBuffer(dest, outDtype, resident);
+  for (let k = 0; k < ops.length; k++) copyIn(ops[k]);
+  // The request: no allocation from here to the call.
+  const end = writeRequest(c, out, outCapacity(dest, outDtype, out));
+  return answer(c, call(end), requestLength(end), out);
+}
+
+/**
+ * The element-wise call on two operands (the numpy, none and pdpd rules): the
+ * steps of execute(), written out for its fixed request (two static shapes).
+ * It is the call made in loops: a generic request costs it ~35 ns more.
+ */
+export function runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx) {
+  let r;
+  try {
+    r = runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx);
+  } catch (e) {
+    trimScratch();
+    throw e;
+  }
+  trimScratch();
+  return r;
+}
+
+function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
+  const sa = A.shape;
+  const sb = B.shape;
+  begin(2 + sa.length + sb.length);
+  // place() and copyIn() by hand: for resident operands (the loop case) they
+  // are two tests, cheaper here than four calls V8 does not inline.
+  const residentA = A.resident;
+  const residentB = B.resident;
+  if (!residentA) place(A, 0);
+  if (!residentB) place(B, 1);
+  const out = outBuffer(dest, outDtype, residentA || residentB);
+  if (!residentA) copyIn(A);
+  if (!residentB) copyIn(B);
+  const h = requestBuffer();
+  const p = binaryRequest(h, rule, axis, op.id, A.dtype.id, A.ptr, B.ptr, out, outCapacity(dest, outDtype, out), sa, sb);
+  const res = call(p);
+  if (res.status === 0) return result(res, out, dest, outDtype);
+  // A result larger than the scratch guess, or a refusal: as execute() answers them.
+  const c = request(C.A.binary, name, rule, axis, [A, B], [sa, sb], outDtype, dest, ctx);
+  c.op = op.id;
+  c.dtype = A.dtype.id;
+  return answer(c, res, requestLength(p), out);
+}
+
+/** Scratch for a plain operand (slot k); true for a resident one. */
+function place(o, k) {
+  if (o.resident) return true;
+  o.ptr = slot(k, Math.max(o.size * o.dtype.size, 1));
+  return false;
+}
+
+/** A plain operand's data into its scratch. */
+function copyIn(o) {
+  if (!o.resident && o.size > 0) view(o.dtype).set(o.data, o.ptr / o.dtype.size);
+}
+
+/** Where the result goes: `out`'s buffer, a scratch guess, or 0 (the engine allocates a new tensor). */
+function outBuffer(dest, outDtype, resident) {
+  if (dest !== null) return dest.resident ? dest.ptr : slot(OUT_SLOT, Math.max(taLength.call(dest.data) * outDtype.size, 1));
+  return resident ? 0 : slot(OUT_SLOT, 64);
+}
+
+/** Bytes at `out`: negative for exactly that many (an `out` the caller gave). */
+function outCapacity(dest, outDtype, out) {
+  if (dest !== null) return -(dest.resident ? dest.size : taLength.call(dest.data)) * outDtype.size;
+  return out === 0 ? 0 : slotBytes(OUT_SLOT);
+}
+
+/** The call's result from its response (`len`: the request's length, for a second call). */
+function answer(c, res, len, out) {
+  const dest = c.dest;
+  let st = res.status;
+  if (st === C.signals.outTooSmall) {
+    out = growOut(c, res);
+    res = recall(len);
+    st = res.status;
+  }
+  if (st !== 0) throw failure(c, res, st);
+  if (c.named !== null && !(dest !== null && dest.resident)) return namedTensor(c, res, out);
+  return result(res, out, dest, c.outDtype);
+}
+
+/** The result of a call the engine answered with Ok: `out` itself, a new Tensor, or a typed array. */
+function result(res, out, dest, outDtype) {
+  if (dest !== null && dest.resident) return dest.tensor;
+  const shape = res.shape();
+  if (out === 0) return makeTensor(res.field('result'), shape, outDtype);
+  return produce(shape, out, dest, outDtype);
+}
+
+/** A result in scratch at `out`, copied into `out`'s typed array or a new one. */
+function produce(shape, out, dest, outDtype) {
+  const size = product(shape);
+  const off = out / outDtype.size;
+  if (dest !== null) {
+    dest.data.set(view(outDtype).subarray(off, off + size));
+    return { data: dest.data, shape, dtype: outDtype.name };
+  }
+  return { data: view(outDtype).slice(off, off + size), shape, dtype: outDtype.name };
+}
+
+/** Doubles the request body needs (shapes, mapping, tail). */
+function bodyNeed(c) {
+  let need = c.mapping !== null ? 1 + c.mapping.length : 0;
+  if (c.tail !== null) need += c.tail.length;
+  const shapes = c.shapes;
+  for (let k = 0; k < shapes.length; k++) need += shapeCost(shapes[k]);
+  return need;
+}
+
+/** Write the request (header, then body); returns the heap index past its end. */
+function writeRequest(c, out, cap) {
+  const h = requestBuffer();
+  let p = begin(0);
+  dataHeader(h, c, out, cap);
+  if (c.named !== null) return writeNamed(h, p, c.named.enc);
+  const shapes = c.shapes;
+  for (let k = 0; k < shapes.length; k++) p = writeShape(h, p, shapes[k]);
+  const m = c.mapping;
+  if (m !== null) {
+    h[p++] = m.length;
+    for (let i = 0; i < m.length; i++) h[p++] = m[i];
+  }
+  const t = c.tail;
+  if (t !== null) for (let i = 0; i < t.length; i++) h[p++] = t[i];
+  return p;
+}
+
+/**
+ * The engine answered outTooSmall (a result larger than the 64-byte scratch
+ * guess, or an `out` of another size): a larger scratch, or the LENGTH_MISMATCH
+ * of `out`. Returns the new result buffer, set in the request.
+ */
+function growOut(c, res) {
+  const shape = res.shape();
+  const size = product(shape);
+  const dest = c.dest;
+  if (dest !== null) {
+    const have = dest.resident ? dest.size : taLength.call(dest.data);
+    throw new BroadcastError(`${c.fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`,
+      { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [have, size] });
+  }
+  const out = slot(OUT_SLOT, Math.max(size * c.outDtype.size, 1));
+  setOut(requestBuffer(), out, slotBytes(OUT_SLOT));
+  return out;
+}
+
+/** The result of named operands: with the engine's dims and coords. */
+function namedTensor(c, res, out) {
+  const shape = res.shape();
+  const named = namedResult(c.named.nameList, res.namedAxes(c.named.labelList, c.named.rawName).axes);
+  if (out === 0) return makeTensor(res.field('result'), shape, c.outDtype, named.dims, named.coords);
+  const r = produce(shape, out, c.dest, c.outDtype);
+  r.dims = named.dims;
+  if (named.coords) r.coords = named.coords;
+  return r;
+}
+
+/** The error of a refused call. */
+function failure(c, res, st) {
+  if (st === C.signals.outOverlaps) return new TypeError(`${c.fn}: out is also an operand that is broadcast or reordered; in place would read cells already written: write to a separate tensor`);
+  if (C.statuses[st] === 'TOO_LARGE') {
+    const shape = res.shape();
+    return new BroadcastError(`${c.fn}: the result ${formatShape(shape)} would need more bytes than WebAssembly memory can hold`,
+      { code: 'TOO_LARGE', shapes: c.ops.map((o) => o.shape), axis: null, dims: null });
+  }
+  if (c.refuse !== null) return c.refuse(res);
+  // The default element-wise rule builds its message context only when it is needed.
+  return makeError(c.ctx ?? { kind: 'elementwise', rule: 'numpy', shapes: c.shapes, axis: undefined }, res.error());
+}
