@@ -88,11 +88,6 @@ export function checkShape(s, allowKeep, shapes) {
   return s;
 }
 
-/** copyShape + checkShape, for a call with one shape argument. */
-export function readShape(shape, what, allowKeep = false) {
-  return checkShape(copyShape(shape, what), allowKeep);
-}
-
 /**
  * The shape of data: copyShape + checkShape + a static check in one pass over
  * an Array (each element read once, as copyShape does). A dim that is not a
