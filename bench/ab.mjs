@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { measure, median, medianRatio } from './lib/timing.mjs';
 import { importGraph } from './lib/size.mjs';
 import * as plain from './lib/plainjs.mjs';
+import { perCallCases } from './lib/percall.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(benchDir, '..');
@@ -25,7 +26,6 @@ const name = (d) => path.relative(process.cwd(), d) || d;
 // ---- per call, one process ------------------------------------------------------
 const a = new Float32Array([1, 2, 3]);
 const b = new Float32Array([10, 20, 30, 40]);
-const want = '11,21,31,41,12,22,32,42,13,23,33,43';
 const cases = [];
 {
   const run = plain.binaryPrepared('add', 'float32', [3, 1], [1, 4]);
@@ -33,19 +33,10 @@ const cases = [];
   cases.push({ id: 'control', fn: () => run(a, b, out) });
 }
 for (const d of dirs) {
-  const tc = await import(pathToFileURL(path.join(d, 'node.js')).href);
-  await tc.init();
-  const ta = tc.tensor(a, [3, 1]);
-  const tb = tc.tensor(b, [1, 4]);
-  const tout = tc.tensor(new Float32Array(12), [3, 4]);
-  const opts = { out: tout };
-  tc.add(ta, tb, opts);
-  if (Array.from(tout.toArray()).join() !== want) throw new Error(`${d}: resident add is wrong`);
-  if (Array.from(tc.add({ data: a, shape: [3, 1] }, { data: b, shape: [1, 4] }).data).join() !== want) throw new Error(`${d}: add is wrong`);
-  if (tc.broadcastShapes([8, 1, 6, 1], [1, 7, 1, 5]).join() !== '8,7,6,5') throw new Error(`${d}: broadcastShapes is wrong`);
-  cases.push({ id: `${d}|e2e`, fn: () => tc.add({ data: a, shape: [3, 1] }, { data: b, shape: [1, 4] }).data });
-  cases.push({ id: `${d}|res`, fn: () => tc.add(ta, tb, opts) });
-  cases.push({ id: `${d}|shapes`, fn: () => tc.broadcastShapes([8, 1, 6, 1], [1, 7, 1, 5]) });
+  const c = await perCallCases(d); // checked before timing (bench/lib/percall.mjs)
+  cases.push({ id: `${d}|e2e`, fn: c.e2e });
+  cases.push({ id: `${d}|res`, fn: c.resident });
+  cases.push({ id: `${d}|shapes`, fn: c.shapes });
 }
 const opt = quick ? { runs: 7, warmupMs: 60, batchMs: 5 } : { runs: 31, warmupMs: 300, batchMs: 15 };
 const { min } = await measure(cases, opt);
