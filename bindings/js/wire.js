@@ -85,7 +85,7 @@ export function header(h, action, rule, axis = -1, operands = 2) {
 }
 
 /**
- * The header of a data call, every field, from its request `c` (ops.js
+ * The header of a data call, every field, from its request `c` (execute.js
  * request()): the operands' buffers, `out` and its capacity in bytes.
  */
 export function dataHeader(h, c, out, capacity) {

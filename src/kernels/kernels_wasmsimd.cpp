@@ -56,7 +56,6 @@ constexpr bool has_vop() {
   }
 }
 
-
 template <DType D, Op op>
 v128_t vop(v128_t a, v128_t b) {
   if constexpr (op == Op::add) {
