@@ -84,27 +84,43 @@ export function runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   return r;
 }
 
+// Written flat, with only helpers small enough for V8 to inline (slot, view,
+// begin, the header writer). Built from place(), outBuffer(), copyIn() and
+// outCapacity(), which V8 left as calls, the small call [3,1]+[1,4] measured
+// 369 ns end to end (the minimum over 15 processes) against 307 ns flat.
 function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   const sa = A.shape;
   const sb = B.shape;
   begin(2 + sa.length + sb.length);
-  // place() and copyIn() by hand: for resident operands (the loop case) they
-  // are two tests, cheaper here than four calls V8 does not inline.
+  const dt = A.dtype;
+  const es = dt.size;
   const residentA = A.resident;
   const residentB = B.resident;
-  if (!residentA) place(A, 0);
-  if (!residentB) place(B, 1);
-  const out = outBuffer(dest, outDtype, residentA || residentB);
-  if (!residentA) copyIn(A);
-  if (!residentB) copyIn(B);
-  const h = requestBuffer();
-  const p = binaryRequest(h, rule, axis, op.id, A.dtype.id, A.ptr, B.ptr, out, outCapacity(dest, outDtype, out), sa, sb);
+  // Scratch (may grow memory), then the views, then the request.
+  if (!residentA) A.ptr = slot(0, A.size * es || 1);
+  if (!residentB) B.ptr = slot(1, B.size * es || 1);
+  const os = outDtype.size;
+  let out;
+  let cap; // bytes at `out`: negative for exactly that many (an `out` the caller gave)
+  if (dest === null) {
+    out = residentA || residentB ? 0 : slot(OUT_SLOT, 64);
+    cap = out === 0 ? 0 : slotBytes(OUT_SLOT);
+  } else if (dest.resident) {
+    out = dest.ptr;
+    cap = -dest.size * os;
+  } else {
+    cap = -taLength.call(dest.data) * os;
+    out = slot(OUT_SLOT, -cap || 1);
+  }
+  if (!residentA && A.size > 0) view(dt).set(A.data, A.ptr / es);
+  if (!residentB && B.size > 0) view(dt).set(B.data, B.ptr / es);
+  const p = binaryRequest(requestBuffer(), rule, axis, op.id, dt.id, A.ptr, B.ptr, out, cap, sa, sb);
   const res = call(p);
   if (res.status === 0) return result(res, out, dest, outDtype);
   // A result larger than the scratch guess, or a refusal: as execute() answers them.
   const c = request(C.A.binary, name, rule, axis, [A, B], [sa, sb], outDtype, dest, ctx);
   c.op = op.id;
-  c.dtype = A.dtype.id;
+  c.dtype = dt.id;
   return answer(c, res, requestLength(p), out);
 }
 

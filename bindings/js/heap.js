@@ -13,14 +13,20 @@ let views = [];
 /**
  * A typed view of the whole heap for dtype `d` (a C.dtypes entry). The views
  * are kept until memory growth detaches them (a detached view's length is 0):
- * the module object is in dictionary mode, so M.HEAPU8 is a hash lookup.
+ * the module object is in dictionary mode, so M.HEAPU8 is a hash lookup. The
+ * fast path is two loads, small enough for V8 to inline into every caller.
  */
 export function view(d) {
+  const v = views[d.id];
+  return v !== null && viewHeap.length !== 0 ? v : freshView(d);
+}
+
+function freshView(d) {
   if (viewHeap.length === 0) {
     viewHeap = mod().HEAPU8;
     views = new Array(C.dtypes.length).fill(null);
   }
-  return views[d.id] ?? (views[d.id] = new d.ctor(viewHeap.buffer));
+  return (views[d.id] = new d.ctor(viewHeap.buffer));
 }
 
 /** Allocate `bytes` in wasm memory (TOO_LARGE when it cannot). */
@@ -41,34 +47,39 @@ export function free(p) {
 // KEEP is given back when its call ends, so a single large result does not
 // hold its memory for the life of the process (releaseScratch() frees all).
 const KEEP = 1 << 20;
-const slots = [];
+const SLOTS = 8;
+const slots = Array.from({ length: SLOTS }, () => ({ ptr: 0, bytes: 0 })); // bytes 0: none yet
 let scratchBytes = 0;
 let large = 0; // slots now holding more than KEEP
 
-/** Scratch slot k, holding at least `bytes`. */
+/**
+ * Scratch slot k (0 to 7), holding at least `bytes` (at least 1). The fast
+ * path is small enough for V8 to inline into the hot calls.
+ */
 export function slot(k, bytes) {
-  let s = slots[k];
-  if (!s) s = slots[k] = { ptr: 0, bytes: 0 };
-  if (s.bytes < bytes || s.ptr === 0) {
-    const want = Math.max(bytes, 64, Math.min(s.bytes * 2, KEEP));
-    const p = malloc(want);
-    free(s.ptr);
-    scratchBytes += want - s.bytes;
-    if (want > KEEP && !(s.bytes > KEEP)) large++;
-    s.ptr = p;
-    s.bytes = want;
-  }
-  return s.ptr;
+  const s = slots[k];
+  return s.bytes >= bytes ? s.ptr : growSlot(s, bytes);
+}
+
+function growSlot(s, bytes) {
+  const want = Math.max(bytes, 64, Math.min(s.bytes * 2, KEEP));
+  const p = malloc(want);
+  free(s.ptr);
+  scratchBytes += want - s.bytes;
+  if (want > KEEP && !(s.bytes > KEEP)) large++;
+  s.ptr = p;
+  s.bytes = want;
+  return p;
 }
 
 export function slotBytes(k) {
-  return slots[k] ? slots[k].bytes : 0;
+  return slots[k].bytes;
 }
 
 /** Free the slots holding more than `over` bytes (they are made again when needed). */
 function freeSlots(over) {
   for (const s of slots) {
-    if (s && s.ptr && s.bytes > over) {
+    if (s.ptr && s.bytes > over) {
       free(s.ptr);
       scratchBytes -= s.bytes;
       s.ptr = 0;

@@ -43,7 +43,7 @@ function binary(op, name, whatA, whatB, a, b, options) {
   }
   if (A !== null && A.named !== null) readNames(A, 'left', name);
   if (B !== null && B.named !== null) readNames(B, 'right', name);
-  const dest = readOut(outIn, name);
+  const dest = outIn === undefined ? null : readOut(outIn, name);
   // No user code runs past this point.
   if (A !== null) settle(A, whatA);
   if (B !== null) settle(B, whatB);
