@@ -116,7 +116,27 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   if (!residentB && B.size > 0) view(dt).set(B.data, B.ptr / es);
   const p = binaryRequest(requestBuffer(), rule, axis, op.id, dt.id, A.ptr, B.ptr, out, cap, sa, sb);
   const res = call(p);
-  if (res.status === 0) return result(res, out, dest, outDtype);
+  if (res.status === 0) {
+    if (dest !== null && dest.resident) return dest.tensor;
+    // result() and produce() written out (a data result's dims are integers):
+    // as calls, which V8 inlines only in part here, ~40 ns more per call.
+    const h = res.h;
+    let q = res.p;
+    const rank = h[q++];
+    const shape = new Array(rank);
+    let size = 1;
+    for (let i = 0; i < rank; i++) {
+      const d = h[q++];
+      size *= (shape[i] = d <= 0x3fffffff ? d | 0 : d); // a small integer: shapes stay SMI arrays
+    }
+    if (out === 0) return makeTensor(res.field('result'), shape, outDtype);
+    const off = out / os;
+    if (dest !== null) {
+      dest.data.set(view(outDtype).subarray(off, off + size));
+      return { data: dest.data, shape, dtype: outDtype.name };
+    }
+    return { data: view(outDtype).slice(off, off + size), shape, dtype: outDtype.name };
+  }
   // A result larger than the scratch guess, or a refusal: as execute() answers them.
   const c = request(C.A.binary, name, rule, axis, [A, B], [sa, sb], outDtype, dest, ctx);
   c.op = op.id;
