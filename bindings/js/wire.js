@@ -20,7 +20,7 @@ let f64 = new Float64Array(0);
 
 export function refreshRequest(module) {
   M = module;
-  headerOffsets();
+  layout();
   reqCap = 4096;
   // Emscripten's Module._x is a wrapper (apply + arguments) until its first
   // call replaces it with the raw export: call each once, then keep the export.
@@ -58,7 +58,8 @@ export function begin(bodyDoubles) {
 let R_STATUS = 0;
 let REQ_LEN = 0;
 
-function headerOffsets() {
+/** The contract's request and response positions, and the header writers made over them. */
+function layout() {
   R_STATUS = C.RESP.status;
   REQ_LEN = C.REQ_LEN;
   ({ header, dataHeader, binaryRequest, setOut } = compileWriters(C.REQ, C.REQ_LEN, C.A.binary));
