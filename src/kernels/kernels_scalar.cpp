@@ -46,7 +46,7 @@ constexpr BinaryKernel ref_entry() {
   constexpr Op O = static_cast<Op>((I / kForms) % kOps);
   constexpr Form F = static_cast<Form>(I % kForms);
   if constexpr (!defined_for(D, O)) return nullptr;
-  else return &ref_kernel<D, O, F>;
+  else return &ref_kernel<kernel_dtype(D, O), O, F>;
 }
 
 template <size_t... I>

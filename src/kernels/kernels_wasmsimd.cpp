@@ -203,7 +203,7 @@ constexpr Op mirror(Op op) {
 // (dtype, op), which keeps the wasm small.
 template <DType D, Op op>
 void simd_mirrored_sv(const void* pa, const void* pb, void* po, size_t n) {
-  simd_kernel<D, mirror(op), Form::vs>(pb, pa, po, n);
+  simd_kernel<kernel_dtype(D, mirror(op)), mirror(op), Form::vs>(pb, pa, po, n);
 }
 
 }  // namespace
@@ -224,9 +224,10 @@ constexpr BinaryKernel simd_entry() {
   constexpr DType D = static_cast<DType>(I / (kOps * kForms));
   constexpr Op O = static_cast<Op>((I / kForms) % kOps);
   constexpr Form F = static_cast<Form>(I % kForms);
+  constexpr DType K = kernel_dtype(D, O);  // the same bits (uint32 add is int32's)
   if constexpr (!defined_for(D, O) || !has_vop<D, O>()) return nullptr;
-  else if constexpr (F == Form::sv && sv_by_mirror<D, O>()) return &simd_mirrored_sv<D, O>;
-  else return &simd_kernel<D, O, F>;
+  else if constexpr (F == Form::sv && sv_by_mirror<K, O>()) return &simd_mirrored_sv<K, O>;
+  else return &simd_kernel<K, O, F>;
 }
 
 template <size_t... I>
@@ -244,7 +245,8 @@ template <size_t I>
 constexpr BinaryKernel swapped_entry() {
   constexpr DType D = static_cast<DType>(I / kOps);
   constexpr Op O = static_cast<Op>(I % kOps);
-  if constexpr (sv_by_mirror<D, O>()) return &simd_kernel<D, mirror(O), Form::vs>;
+  constexpr DType K = kernel_dtype(D, O);
+  if constexpr (sv_by_mirror<K, O>()) return &simd_kernel<kernel_dtype(K, mirror(O)), mirror(O), Form::vs>;
   else return nullptr;
 }
 

@@ -43,6 +43,29 @@ constexpr bool defined_for(DType d, Op op) {
   }
 }
 
+// The dtype whose kernel computes (d, op) bit for bit, so that one kernel
+// serves both table entries (a smaller wasm; the registry still lists both):
+// - uint8clamped is uint8 wherever its result cannot leave [0, 255], that is
+//   everywhere but + - * / pow floorDiv, which saturate or round;
+// - an unsigned integer is its signed twin where the result's bits do not
+//   depend on the sign: wrapping + - *, == !=, the logical and bitwise ops.
+constexpr DType kernel_dtype(DType d, Op op) {
+  if (d == DType::u8c) {
+    switch (op) {
+      case Op::add: case Op::sub: case Op::mul: case Op::div: case Op::pow: case Op::floor_div: return d;
+      default: d = DType::u8;
+    }
+  }
+  switch (op) {
+    case Op::add: case Op::sub: case Op::mul: case Op::equal: case Op::not_equal:
+    case Op::logical_and: case Op::logical_or: case Op::logical_xor:
+    case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor:
+      return d == DType::u8 ? DType::i8 : d == DType::u16 ? DType::i16 : d == DType::u32 ? DType::i32
+           : d == DType::u64 ? DType::i64 : d;
+    default: return d;
+  }
+}
+
 template <DType D, Op op>
 using OutT = std::conditional_t<is_bool_op(op), uint8_t, typename Storage<D>::T>;
 
