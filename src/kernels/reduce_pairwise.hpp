@@ -71,20 +71,12 @@ constexpr bool order_matters() {
   return is_float_dtype(D) && (op == ReduceOp::sum || op == ReduceOp::prod);
 }
 
-// The kernel a (dtype, op) shares: wrapping sums and products are the same
-// bits for signed and unsigned integers of a width, and uint8clamped min/max
-// are uint8's. One kernel serves both table entries (smaller wasm).
+// The kernel a (dtype, op) shares: its merge op's (scalar_ops.hpp), so that
+// wrapping sums and products of unsigned integers run the signed kernels and
+// uint8clamped min/max run uint8's. One kernel serves both table entries.
 template <DType D, ReduceOp op>
 constexpr DType kernel_dtype() {
-  if constexpr (op == ReduceOp::sum || op == ReduceOp::prod) {
-    if constexpr (D == DType::u8) return DType::i8;
-    else if constexpr (D == DType::u16) return DType::i16;
-    else if constexpr (D == DType::u32) return DType::i32;
-    else if constexpr (D == DType::u64) return DType::i64;
-    else return D;
-  } else {
-    return D == DType::u8c ? DType::u8 : D;
-  }
+  return tc::kernel_dtype(D, reduce_merge_op(op));
 }
 
 // The binary counter of the row skeleton over block results of any vector
