@@ -7,9 +7,12 @@
 //         wasmsimd = SIMD128 (wasm build only, where it exists).
 //
 // The registry (kernel_registry) lists every kernel of the build; dispatch
-// (find_kernel), the tests and the benchmarks all read it. Tails: SIMD kernels
-// run whole vectors and finish the last (n % lanes) elements with the scalar
-// reference's element function, so every length is exact.
+// (find_kernel), the tests and the benchmarks all read it. Entries whose
+// results agree bit for bit share one function (uint32 add is int32's:
+// kernel_dtype() in scalar_ops.hpp); each is still listed under its own name
+// and tested on its own dtype. Tails: SIMD kernels run whole vectors and
+// finish the last (n % lanes) elements with the scalar reference's element
+// function, so every length is exact.
 #pragma once
 
 #include <cstddef>
