@@ -73,7 +73,6 @@ void ref_select(const uint8_t* m, const void* px, const void* py, void* po, size
 }
 
 constexpr size_t kSelectForms = static_cast<size_t>(SelectForm::count);
-constexpr size_t kSelectEntries = 4 * kSelectForms;  // [width 1, 2, 4, 8][form]
 
 template <typename U>
 constexpr std::array<SelectKernel, kSelectForms> ref_select_row() {

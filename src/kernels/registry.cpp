@@ -22,9 +22,6 @@ constexpr size_t kSelectForms = static_cast<size_t>(SelectForm::count);
 constexpr size_t kSelectEntries = 4 * kSelectForms;
 }  // namespace
 
-const BinaryKernel* simd_table();         // kernels_wasmsimd.cpp (or nullptr natively)
-const SelectKernel* simd_select_table();  // likewise
-
 namespace {
 size_t slot(DType dt, Op op, Form f) {
   return (static_cast<size_t>(dt) * kOps + static_cast<size_t>(op)) * kForms + static_cast<size_t>(f);
