@@ -1,8 +1,7 @@
 // Data operands and `out`, read once. An operand is a plain { data, shape,
 // dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
 // or a JS number / bigint (a scalar of the other operand's dtype).
-import { BroadcastError, formatShape } from './errors.js';
-import { operand, handleOf, dtypeOf, notTypedArray, taLength, isDetached } from './tensor.js';
+import { operand, handleOf, dtypeOf, notTypedArray, taLength, lengthError } from './tensor.js';
 import { readStaticShape, product } from './shapes.js';
 import { namedFrom } from './named.js';
 
@@ -61,11 +60,7 @@ export function settle(o, what) {
   const len = taLength.call(o.data);
   if (o.shape === null) o.shape = [len];
   o.size = product(o.shape);
-  if (o.size !== len) {
-    if (len === 0 && isDetached(o.data)) throw new TypeError(`${what}.data: its ArrayBuffer was detached (transferred to another thread or context)`);
-    throw new BroadcastError(`${what}: data has ${len} elements but shape ${formatShape(o.shape)} needs ${o.size}`,
-      { code: 'LENGTH_MISMATCH', shapes: [o.shape], axis: null, dims: [len, o.size] });
-  }
+  if (o.size !== len) throw lengthError(what, `${what}.data`, o.data, len, o.shape, o.size);
   return o;
 }
 

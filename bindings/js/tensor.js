@@ -172,6 +172,16 @@ export function notTypedArray(data, what) {
   return new TypeError(`${what} must be a typed array (Float32Array, Int32Array, …), got ${data === null ? 'null' : ArrayBuffer.isView(data) ? 'a DataView' : typeof data}`);
 }
 
+/**
+ * Why `len` elements of `data` do not fill `shape` (`n` elements): `what`
+ * names the call in the message, `dataWhat` the data.
+ */
+export function lengthError(what, dataWhat, data, len, shape, n) {
+  if (len === 0 && isDetached(data)) return new TypeError(`${dataWhat}: its ArrayBuffer was detached (transferred to another thread or context)`);
+  return new BroadcastError(`${what}: data has ${len} elements but shape ${formatShape(shape)} needs ${n}`,
+    { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [len, n] });
+}
+
 /** True when a typed array's buffer was detached (transferred). */
 export function isDetached(data) {
   try {
@@ -202,11 +212,7 @@ export function tensor(data, shape, options) {
   const len = taLength.call(data);
   if (s === null) s = [len];
   const n = product(s);
-  if (n !== len) {
-    if (len === 0 && isDetached(data)) throw new TypeError('tensor(data): its ArrayBuffer was detached (transferred to another thread or context)');
-    throw new BroadcastError(`tensor: data has ${len} elements but shape ${formatShape(s)} needs ${n}`,
-      { code: 'LENGTH_MISMATCH', shapes: [s], axis: null, dims: [len, n] });
-  }
+  if (n !== len) throw lengthError('tensor', 'tensor(data)', data, len, s, n);
   let dims;
   let coords;
   if (named) {
