@@ -93,12 +93,19 @@ ReduceColKernel find_reduce_col_reference(DType dt, ReduceOp op);
 const char* reduce_op_name(ReduceOp op);
 const char* reduce_shape_name(ReduceShape s);
 
-// Element conversion to an accumulation dtype, as a typed-array store of the
-// value: integers wrap mod 2^bits, uint8clamped clamps (floats round half to
-// even, NaN -> 0), floats to integers truncate toward zero then wrap (NaN and
-// infinities -> 0), integers to floats round to nearest once (a 64-bit
-// integer goes straight to float32, not through float64).
+// ---- element conversion (convert.cpp) ----------------------------------------------
+
+// To an accumulation dtype, as a typed-array store of the value: integers
+// wrap mod 2^bits, uint8clamped clamps (floats round half to even, NaN -> 0),
+// floats to integers truncate toward zero then wrap (NaN and infinities -> 0),
+// integers to floats round to nearest once (a 64-bit integer goes straight to
+// float32, not through float64).
 void convert_elements(DType from, DType to, const void* src, void* dst, size_t n);
+// Values the driver computes in double, stored the same way: every element of
+// `out` set to v (an empty reduction's identity), and out[i] / count for mean
+// (float64 divides in place; the other dtypes store the double quotient).
+void fill_value(DType dt, void* out, i64 n, double v);
+void divide_elements(DType dt, void* out, i64 n, i64 count);
 
 // ---- the driver (reduce_driver.cpp) ------------------------------------------------
 
