@@ -1,0 +1,392 @@
+// What the explorer draws from a plan: counts and sizes as text, each axis's
+// verdict, the backward view (the axes a gradient is summed over), the memory
+// view and the data preview's read indices. No DOM, no globals.
+import { formatShape, reductionAxes } from 'tensorcast';
+
+// ---- formatting --------------------------------------------------------------
+
+/** A list of numbers (strides, a mapping) as `[24, 0, 4]`. */
+export function formatList(list) {
+  return `[${list.map(String).join(', ')}]`;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An exact count as a Number when it is a safe integer, else as a BigInt. */
+function exact(b) {
+  return b <= MAX_SAFE && b >= -MAX_SAFE ? Number(b) : b;
+}
+
+/** Digits in groups of three: "1234567" -> "1,234,567" (exact, never rounded). */
+function groupDigits(text) {
+  return text.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * 1234567 -> "1,234,567". BigInts and decimal strings (explain's `sizeText`)
+ * print exactly, whatever their size; only a Number that is not a safe
+ * integer (an approximate ratio) uses exponent form.
+ */
+export function formatCount(n) {
+  if (typeof n === 'bigint') return groupDigits(n.toString());
+  if (typeof n === 'string' && /^\d+$/.test(n)) return groupDigits(n);
+  if (n === null || n === undefined || Number.isNaN(n) || typeof n !== 'number') return '?';
+  if (!Number.isFinite(n)) return '∞';
+  if (Number.isSafeInteger(n)) return groupDigits(String(n));
+  if (n > Number.MAX_SAFE_INTEGER) return n.toExponential(2).replace('e+', 'e');
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/**
+ * The exact element count of a plan: explain's `size` when it is a safe
+ * integer, else its `sizeText` as a BigInt; null when there is none (dynamic).
+ */
+export function planSize(plan) {
+  if (!plan) return null;
+  if (typeof plan.size === 'number') return plan.size;
+  if (typeof plan.sizeText === 'string' && /^\d+$/.test(plan.sizeText)) return exact(BigInt(plan.sizeText));
+  return null;
+}
+
+/** Bytes in B / KiB / MiB / GiB / TiB / PiB; past 2^53 bytes, the exact count in B. */
+export function formatBytes(n) {
+  if (typeof n === 'bigint') {
+    if (n > MAX_SAFE) return `${groupDigits(n.toString())} B`;
+    n = Number(n);
+  }
+  if (n === null || n === undefined || Number.isNaN(n)) return '?';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  return u === 0 ? `${formatCount(v)} B` : `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ${units[u]}`;
+}
+
+// ---- reading a plan --------------------------------------------------------------
+
+/** One verdict per output axis: clash > stretched > new > equal. */
+export function axisVerdict(verdicts, isErrorAxis = false) {
+  if (isErrorAxis || verdicts.includes('clash')) return 'clash';
+  if (verdicts.includes('stretched')) return 'stretched';
+  if (verdicts.includes('new')) return 'new';
+  return 'equal';
+}
+
+/**
+ * Every clashing output axis of a failed plan, ascending: the error's
+ * `clashes` list (when the library gives one), its `axis`, and every axis
+ * where some operand's verdict is `clash`.
+ */
+export function clashAxes(plan) {
+  const set = new Set();
+  if (!plan || plan.ok) return [];
+  const e = plan.error;
+  if (e && Array.isArray(e.clashes)) for (const a of e.clashes) if (Number.isInteger(a)) set.add(a);
+  if (e && Number.isInteger(e.axis)) set.add(e.axis); // the axis the message names
+  (plan.axes ?? []).forEach((ax, a) => { if (ax.verdicts.includes('clash')) set.add(a); });
+  return [...set].filter((a) => a >= 0 && a < (plan.axes?.length ?? 0)).sort((x, y) => x - y);
+}
+
+/**
+ * The axes of operand k (its own axis numbers) that its rule drops before
+ * aligning it, as explain() reports them (`dropped`: the axes no output axis
+ * reads, e.g. PDPD's trailing 1s of B when they overflow). The page greys them
+ * and marks them "dropped"; it never works them out itself.
+ */
+export function droppedAxes(plan, k) {
+  const op = plan?.operands?.[k];
+  if (!op || !Array.isArray(op.shape) || !Array.isArray(op.dropped)) return [];
+  return op.dropped.slice();
+}
+
+// ---- the backward view ----------------------------------------------------------
+
+/**
+ * The reductionAxes() options (broadcastToShape's) under which operand k of
+ * a plan reached the output shape: numpy for the element-wise NumPy rule,
+ * pdpd at the axis for PDPD's B, the Broadcast op's own mode (with its
+ * mapping or axis). null where the rule never broadcasts the operand, so
+ * nothing is summed: NONE (identical shapes) and PDPD's A (it is the output).
+ * Named dims are matched by name, not by these options (see backwardView).
+ */
+export function backwardOptions(request, k) {
+  if (!request) return null;
+  if (request.rule === 'numpy') return { mode: 'numpy' };
+  if (request.rule === 'pdpd') return k === 0 ? null : { mode: 'pdpd', axis: request.axis };
+  if (request.rule === 'broadcastTo') {
+    const o = { mode: request.mode };
+    if (request.mode === 'explicit') o.axesMapping = request.axesMapping;
+    if (request.mode === 'pdpd') o.axis = request.axis;
+    return o;
+  }
+  return null;
+}
+
+const sameShape = (x, y) => (Array.isArray(x) && Array.isArray(y) ? x.length === y.length && x.every((d, i) => String(d) === String(y[i])) : x !== null && x === y);
+
+/** The text of one operand's way back: "sum over axes [1, 3], then reshape to (8,1,6,1)". */
+function backwardText(axes, kept, shape, extra = null) {
+  let text;
+  if (!axes.length) text = sameShape(kept, shape) ? `nothing to sum: the gradient already has shape ${formatShape(shape)}` : `nothing to sum; reshape to ${formatShape(shape)}`;
+  else text = `sum over axes ${formatList(axes)}${sameShape(kept, shape) ? `: that is already ${formatShape(shape)}` : `, then reshape to ${formatShape(shape)}`}`;
+  return extra ? `${text}; ${extra}` : text;
+}
+
+/** A list of dim names as the page writes them: (x, t). */
+const dimList = (dims) => `(${dims.join(', ')})`;
+
+/**
+ * The named input unbroadcast() takes to bring a named gradient back to
+ * operand k: { dims, shape }, or { dims, coords } when every dim is labelled
+ * (the labels give the sizes), or both where only some are.
+ */
+function namedTarget(request, plan, k) {
+  const op = request.operands[k];
+  const dims = op.dims.slice();
+  const coords = op.coords ? Object.fromEntries(dims.filter((d) => op.coords[d]).map((d) => [d, op.coords[d].slice()])) : null;
+  const labelled = coords ? Object.keys(coords).length : 0;
+  if (labelled && labelled === dims.length) return { dims, coords };
+  const target = { dims, shape: plan.operands[k].shape.slice() };
+  if (labelled) target.coords = coords;
+  return target;
+}
+
+/**
+ * The backward view of a plan: for each operand, the output axes a gradient
+ * of the result is summed over to come back to that operand's shape — the
+ * reversed arrows of its stretched and added axes. The axes are the
+ * library's reductionAxes(operand shape, output shape, options) with the
+ * rule's options (backwardOptions); where it refuses (a dynamic dim that may
+ * or may not be 1, an unknown rank) the entry carries its BroadcastError.
+ * Named dims: the output dims (the library's named result) the operand
+ * lacks; unbroadcast() takes the gradient by name, with the operand's
+ * { dims, shape } or { dims, coords } (`target`), and puts the rest in the
+ * operand's order ("then reorder to") and labels.
+ *
+ * Returns { ok: true, outShape, outDims?, outCoords?, operands: [{ name,
+ * shape, axes, kept, options, target?, dims?, reorder?, relabel?, error,
+ * text }] }, or { ok: false, reason } when there is nothing to reverse.
+ * `options` is what unbroadcast() takes for a positional operand (undefined:
+ * the default); `target` its second argument for a named one.
+ */
+export function backwardView(request, plan) {
+  if (!plan || !request) return { ok: false, reason: 'Fix the input to see the backward view.' };
+  if (!plan.ok) return { ok: false, reason: 'No backward view for a failed broadcast: there is no result to take a gradient of.' };
+  const out = plan.shape;
+  const view = { ok: true, outShape: out, operands: null };
+  if (request.rule === 'named') {
+    view.outDims = (plan.named?.dims ?? plan.dimNames).slice();
+    if (plan.named?.coords) view.outCoords = plan.named.coords;
+  }
+  view.operands = plan.operands.map((op, k) => {
+    const entry = { name: op.name, shape: op.shape, axes: null, kept: null, options: undefined, error: null, text: '' };
+    if (request.rule === 'named') {
+      // By name: the output dims this operand lacks (from the library's named result).
+      const outDims = view.outDims;
+      const dims = request.operands[k].dims;
+      entry.dims = dims;
+      entry.target = namedTarget(request, plan, k);
+      entry.axes = outDims.map((d, a) => (dims.includes(d) ? null : a)).filter((a) => a !== null);
+      const keptDims = outDims.filter((d) => dims.includes(d));
+      entry.kept = out.filter((_, a) => !entry.axes.includes(a));
+      // What unbroadcast does past the sum: the operand's order, and its labels where they differ from the result's.
+      entry.reorder = !sameShape(keptDims, dims);
+      const oc = request.operands[k].coords;
+      entry.relabel = !!oc && dims.some((d) => oc[d] && !sameShape(oc[d], view.outCoords?.[d]));
+      const then = [];
+      if (entry.reorder) then.push(`reorder to ${dimList(dims)}`);
+      if (entry.relabel) then.push(`align to ${op.name}'s labels`);
+      if (entry.axes.length) entry.text = [`sum over axes ${formatList(entry.axes)} ${dimList(entry.axes.map((a) => outDims[a]))}`, ...then.map((t) => `then ${t}`)].join(', ');
+      else entry.text = then.length ? `nothing to sum; ${then.join(', then ')}` : `nothing to sum: the gradient already has dims ${dimList(dims)}`;
+      return entry;
+    }
+    const options = backwardOptions(request, k);
+    if (options === null) {
+      // NONE, PDPD's A: the operand is never broadcast; the result has its shape.
+      entry.axes = [];
+      entry.kept = Array.isArray(out) ? out.slice() : out;
+      entry.options = undefined;
+      entry.text = backwardText([], entry.kept, op.shape);
+      return entry;
+    }
+    entry.options = options.mode === 'numpy' ? undefined : options;
+    try {
+      // The library says which axes, or why not (a dynamic dim that may be 1, an unknown rank).
+      entry.axes = reductionAxes(op.shape, out, options);
+    } catch (e) {
+      entry.error = { code: e.code ?? e.name, message: e.message };
+      return entry;
+    }
+    entry.kept = out.filter((_, a) => !entry.axes.includes(a));
+    entry.text = backwardText(entry.axes, entry.kept, op.shape);
+    return entry;
+  });
+  return view;
+}
+
+/** Output axis labels: [{ index: 0, negative: -4 }, ...]. */
+export function axisLabels(rank) {
+  return Array.from({ length: rank }, (_, a) => ({ index: a, negative: a - rank }));
+}
+
+/**
+ * Right-align a raw shape (e.g. a Broadcast target) under `rank` output
+ * columns, for display only: null where the shape has no axis.
+ */
+export function rightAlign(shape, rank) {
+  if (!Array.isArray(shape)) return Array(rank).fill(null);
+  const out = Array(rank).fill(null);
+  const off = rank - shape.length;
+  for (let i = 0; i < shape.length; i++) if (off + i >= 0) out[off + i] = shape[i];
+  return out;
+}
+
+// ---- memory view ---------------------------------------------------------------
+
+export function product(shape) {
+  return shape.reduce((p, d) => p * d, 1);
+}
+
+function isStaticShape(shape) {
+  return Array.isArray(shape) && shape.every((d) => typeof d === 'number' && d >= 0);
+}
+
+/** Row-major strides (in elements) of a contiguous tensor. */
+export function contiguousStrides(shape) {
+  const s = new Array(shape.length);
+  let acc = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    s[i] = acc;
+    acc = exactMul(acc, Math.max(shape[i], 1)); // exact past 2^53 (a BigInt)
+  }
+  return s;
+}
+
+/** Exact product of a static shape: a Number when safe, else a BigInt. */
+export function exactProduct(shape) {
+  const n = product(shape);
+  if (Number.isSafeInteger(n)) return n;
+  return exact(shape.reduce((p, d) => p * BigInt(d), 1n));
+}
+
+/** a * b or a + b, exact: Numbers while the result is a safe integer, else BigInts. */
+function exactMul(a, b) {
+  const n = Number(a) * Number(b);
+  return Number.isSafeInteger(n) && typeof a === 'number' && typeof b === 'number' ? n : exact(BigInt(a) * BigInt(b));
+}
+function exactAdd(a, b) {
+  const n = Number(a) + Number(b);
+  return Number.isSafeInteger(n) && typeof a === 'number' && typeof b === 'number' ? n : exact(BigInt(a) + BigInt(b));
+}
+
+/**
+ * The memory view of a plan: per operand its own contiguous strides, the
+ * broadcast strides the plan gives (0 on stretched and new axes), the bytes it
+ * holds, and the bytes a materialised (copied-out) broadcast would take.
+ * Every count is exact: a Number while it is a safe integer, a BigInt past
+ * 2^53 (the plan's `sizeText` then gives the element count). A plan stride
+ * that is not a safe integer (the engine saturates there) is null.
+ */
+export function memoryView(plan, itemsize) {
+  if (!plan || !plan.ok || !plan.static || !Array.isArray(plan.shape)) return null;
+  const outElems = planSize(plan);
+  if (outElems === null) return null;
+  const safe = (x) => (Number.isSafeInteger(x) ? x : null);
+  const operands = plan.operands.map((op) => {
+    const shape = op.shape;
+    const elems = isStaticShape(shape) ? exactProduct(shape) : null;
+    const own = isStaticShape(shape) ? contiguousStrides(shape) : null;
+    return {
+      name: op.name,
+      shape,
+      strides: own,
+      byteStrides: op.strides ? op.strides.map((s) => (safe(s) === null ? null : exactMul(s, itemsize))) : null,
+      ownByteStrides: own ? own.map((s) => exactMul(s, itemsize)) : null,
+      broadcastStrides: op.strides ? op.strides.map(safe) : null,
+      zeroAxes: op.strides ? op.strides.map((s, a) => s === 0 && plan.shape[a] > 1) : null,
+      bytesRead: elems === null ? null : exactMul(elems, itemsize),
+      bytesCopy: exactMul(outElems, itemsize),
+    };
+  });
+  const read = operands.reduce((s, o) => exactAdd(s, o.bytesRead ?? 0), 0);
+  const copy = operands.reduce((s, o) => exactAdd(s, o.bytesCopy), 0);
+  const saved = typeof copy === 'number' && typeof read === 'number' ? copy - read : exact(BigInt(copy) - BigInt(read));
+  return { operands, outBytes: exactMul(outElems, itemsize), bytesRead: read, bytesCopy: copy, saved };
+}
+
+// ---- data preview ------------------------------------------------------------------
+
+export const PREVIEW_LIMIT = 64;
+
+/**
+ * Whether the plan is small enough to draw as grids: static, every tensor at
+ * most PREVIEW_LIMIT elements, and readable with strides alone (labelled
+ * named dims that reorder need a gather, which strides cannot express).
+ */
+export function previewable(plan, limit = PREVIEW_LIMIT) {
+  if (!plan || !plan.ok || !plan.static || !Array.isArray(plan.shape)) return false;
+  if (plan.needsGather) return false;
+  if (typeof plan.size !== 'number' || plan.size > limit || plan.size < 1) return false;
+  return plan.operands.every((op) => op.strides && isStaticShape(op.shape) && product(op.shape) <= limit);
+}
+
+/** Flat row-major index -> multi-index. */
+export function unravel(index, shape) {
+  const out = new Array(shape.length);
+  let r = index;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    const d = shape[i];
+    out[i] = d > 0 ? r % d : 0;
+    r = d > 0 ? Math.floor(r / d) : 0;
+  }
+  return out;
+}
+
+/**
+ * For each operand, which of its elements each output element reads: an
+ * Int32Array of plan.size flat indices into the operand.
+ *
+ * THE ONE PLACE that knows how broadcasting reads memory. Today it walks the
+ * output with the plan's strides (0 on stretched axes) from explain(). Once the
+ * library has broadcastTo, this becomes
+ *   plan.operands.map((op) => broadcastTo(arange(size(op.shape)), plan.shape, …))
+ * and nothing else in the page changes.
+ */
+export function sourceIndexMaps(plan) {
+  const shape = plan.shape;
+  const rank = shape.length;
+  return plan.operands.map((op) => {
+    const out = new Int32Array(plan.size);
+    const idx = new Array(rank).fill(0);
+    for (let flat = 0; flat < plan.size; flat++) {
+      let off = 0;
+      for (let a = 0; a < rank; a++) off += idx[a] * op.strides[a];
+      out[flat] = off;
+      for (let a = rank - 1; a >= 0; a--) { // odometer
+        if (++idx[a] < shape[a]) break;
+        idx[a] = 0;
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * Split a shape into 2-D slices for drawing: the last two axes are rows and
+ * columns, leading axes index the slices. Returns [{ label, prefix, rows, cols, start }].
+ */
+export function gridSlices(shape) {
+  const rank = shape.length;
+  const rows = rank >= 2 ? shape[rank - 2] : 1;
+  const cols = rank >= 1 ? shape[rank - 1] : 1;
+  const lead = shape.slice(0, Math.max(0, rank - 2));
+  const nSlices = product(lead);
+  const per = rows * cols;
+  const slices = [];
+  for (let s = 0; s < nSlices; s++) {
+    const prefix = unravel(s, lead);
+    const label = lead.length ? `[${[...prefix, ...(rank >= 2 ? [':'] : []), ':'].join(', ')}]` : '';
+    slices.push({ label, prefix, rows, cols, start: s * per });
+  }
+  return slices;
+}
