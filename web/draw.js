@@ -1,0 +1,420 @@
+// What the explorer draws from the library's plan: the status line, the
+// right-aligned table, the backward view, the memory view and the data
+// preview (computed by the library's own add / broadcastTo). Each function
+// draws from its arguments into its element of the page; the page state and
+// its handlers stay in main.js. DOM only through dom.js's h() (textContent,
+// never innerHTML).
+import { add, broadcastTo } from 'tensorcast';
+import {
+  formatShape, formatList, formatCount, formatBytes, axisVerdict, clashAxes, droppedAxes,
+  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, product, planSize,
+  itemSize, UNKNOWN_RANK,
+} from './logic.js';
+import { $, h } from './dom.js';
+
+// ---- status and table ---------------------------------------------------------
+
+function resultText(r) {
+  if (r.rule === 'named' && r.named) {
+    return `${formatShape(r.shape)} with dims (${r.named.dims.join(', ')})`;
+  }
+  return formatShape(r.shape);
+}
+
+export function renderStatus({ result: r, parseErrors }) {
+  const st = $('status');
+  st.replaceChildren();
+  st.className = 'status';
+  if (parseErrors) {
+    st.classList.add('is-input-error');
+    st.append(h('span', { class: 'status-kind', text: 'Cannot read the input' }), h('span', { class: 'sr-only', text: ': ' }), h('span', { class: 'status-msg', text: parseErrors.map((e) => e.message).join(' · ') }));
+    return;
+  }
+  if (r.ok) {
+    st.classList.add('is-ok');
+    const bits = [];
+    // The exact count: explain's sizeText past 2^53, never a rounded number.
+    const size = r.static ? planSize(r) : null;
+    if (size !== null) bits.push(`${formatCount(size)} element${size === 1 ? '' : 's'}`);
+    else if (r.static) bits.push('size unknown');
+    else if (r.shape === UNKNOWN_RANK) bits.push('unknown rank');
+    else bits.push('dynamic dims');
+    st.append(
+      h('span', { class: 'status-kind', text: 'Result' }), h('span', { class: 'sr-only', text: ' ' }),
+      h('code', { class: 'status-shape', 'data-shape': formatShape(r.shape), text: resultText(r) }), h('span', { class: 'sep', 'aria-hidden': 'true', text: ' · ' }),
+      h('span', { class: 'status-meta', text: bits.join(' · ') }),
+    );
+    return;
+  }
+  st.classList.add('is-error');
+  const e = r.error;
+  st.append(
+    h('span', { class: 'status-kind' }, 'Error ', h('code', { class: 'code', 'data-code': e.code ?? e.name, text: e.code ?? e.name })), h('span', { class: 'sr-only', text: ': ' }),
+    h('span', { class: 'status-msg', text: e.message }),
+  );
+  // Every clashing axis (the error's `clashes` list, or the plan's clash verdicts), not only the one the message names.
+  const clashes = clashAxes(r);
+  if (clashes.length) {
+    const names = r.rule === 'named' && Array.isArray(r.dimNames) ? r.dimNames : null;
+    st.append(h('span', { class: 'status-clashes', 'data-clashes': clashes.join(',') },
+      clashes.length === 1 ? 'Clashing axis: ' : 'Clashing axes: ',
+      clashes.map((a) => (names && names[a] !== undefined ? `${a} (${names[a]})` : String(a))).join(', ')));
+  }
+}
+
+/** The verdict chips' short forms, shown on narrow screens. */
+const SHORT = { equal: 'eq', stretched: 'str', new: 'new', clash: 'clash' };
+
+function targetRow(request, rank) {
+  if (!request || request.rule !== 'broadcastTo') return null;
+  const t = request.shapes[1];
+  if (!Array.isArray(t)) return null;
+  if (request.mode === 'bidirectional') return rightAlign(t, rank);
+  return t.length === rank ? t : null;
+}
+
+export function renderTable(r, request, back = null) {
+  const box = $('align-scroll');
+  box.replaceChildren();
+  if (!r) {
+    box.append(h('p', { class: 'empty', text: 'Fix the input to see the alignment.' }));
+    return;
+  }
+  if (r.shape === UNKNOWN_RANK || (!r.ok && r.operands.length === 0)) {
+    box.append(h('p', { class: 'empty', text: r.shape === UNKNOWN_RANK
+      ? 'An operand has unknown rank ([...]), so the result has unknown rank: there are no axes to align.'
+      : 'No plan: the library rejected the input before aligning it.' }));
+    return;
+  }
+  const rank = r.axes.length;
+  // Every clashing axis is drawn as one: the error's list and every clash verdict.
+  const clash = new Set(clashAxes(r));
+  const verdictOf = (a) => axisVerdict(r.axes[a].verdicts, clash.has(a));
+  const colAttrs = (a) => ({
+    'data-axis': a,
+    'data-clash': clash.has(a) ? 'true' : null,
+    class: clash.has(a) ? 'col-error' : null,
+  });
+
+  const table = h('table', { class: 'align', 'data-rank': rank });
+  table.append(h('caption', { class: 'sr-only', text: `Alignment of ${r.operands.length} operand(s) to ${rank} output axes` }));
+  const thead = h('thead');
+  const r1 = h('tr', null, h('th', { scope: 'row', class: 'row-head', text: 'axis' }));
+  const r2 = h('tr', { class: 'neg' }, h('th', { scope: 'row', class: 'row-head', text: 'from right' }));
+  for (let a = 0; a < rank; a++) {
+    r1.append(h('th', { scope: 'col', ...colAttrs(a), text: String(a) }));
+    r2.append(h('td', { ...colAttrs(a), text: String(r.axes[a].negative).replace('-', '−') }));
+  }
+  thead.append(r1, r2);
+  const dimNames = r.rule === 'named' ? r.dimNames : null;
+  if (Array.isArray(dimNames) && dimNames.length === rank) {
+    const r3 = h('tr', { class: 'names' }, h('th', { scope: 'row', class: 'row-head', text: 'dim' }));
+    for (let a = 0; a < rank; a++) r3.append(h('td', { ...colAttrs(a), text: String(dimNames[a]) }));
+    thead.append(r3);
+  }
+  table.append(thead);
+
+  const tbody = h('tbody');
+  const dropNotes = [];
+  r.operands.forEach((op, k) => {
+    const label = op.name === 'input' ? 'input' : op.name;
+    // Backward: the output axes the library sums this operand's gradient over, drawn pointing back.
+    const summed = new Set(back && back.ok && back.operands[k]?.axes ? back.operands[k].axes : []);
+    // Dims the rule drops before aligning (PDPD: B's trailing 1s): greyed, marked "dropped".
+    const dropped = new Set(droppedAxes(r, k));
+    const head = h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: label }), h('span', { class: 'op-shape', text: formatShape(op.shape) }));
+    if (dropped.size) {
+      head.append(h('span', { class: 'op-dropped', text: `${dropped.size} trailing 1${dropped.size === 1 ? '' : 's'} dropped` }));
+      const kept = op.shape.slice(0, Math.min(...dropped));
+      const outside = [...dropped].filter((i) => !op.srcAxis.includes(i)).length;
+      const past = `past ${r.operands[0].name}'s last axis: no column`;
+      const where = !outside ? '' : outside === dropped.size ? ` (${outside === 1 ? 'it' : 'they'} would fall ${past})` : ` (${outside} of them would fall ${past})`;
+      dropNotes.push(`PDPD drops ${label}'s trailing 1${dropped.size === 1 ? '' : 's'} before placing it: ${label} ${formatShape(op.shape)} is aligned as ${formatShape(kept)}${where}.`);
+    }
+    const tr = h('tr', { class: 'operand-row', 'data-operand': op.name }, head);
+    for (let a = 0; a < rank; a++) {
+      const v = op.verdicts[a];
+      const ghost = op.srcAxis[a] === null;
+      const drop = !ghost && dropped.has(op.srcAxis[a]);
+      const sum = summed.has(a);
+      const title = ghost ? `${label} has no axis here: a padded 1 (${v})`
+        : drop ? `${label} axis ${op.srcAxis[a]}: a trailing 1, dropped before ${label} is placed`
+          : `${label} axis ${op.srcAxis[a]}: ${op.aligned[a]} (${v})`;
+      const cell = h('td', {
+        ...colAttrs(a),
+        class: ['dim', `v-${v}`, ghost ? 'ghost' : null, drop ? 'dropped' : null, sum ? 'summed' : null, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '),
+        'data-verdict': v,
+        'data-dropped': drop ? 'true' : null,
+        'data-summed': sum ? 'true' : null,
+        title: sum ? `${title}; backward: the gradient is summed over output axis ${a} (${r.axes[a].dim} → ${ghost ? 'gone' : op.aligned[a]})` : title,
+      }, h('span', { class: 'dim-val' }, String(op.aligned[a]),
+        sum ? [h('span', { class: 'dim-mark back', 'aria-hidden': 'true', text: `←${r.axes[a].dim}` }), h('span', { class: 'sr-only', text: ', summed on the way back' })]
+          : drop ? h('span', { class: 'dim-mark dim-dropped', text: 'dropped' })
+            : v === 'stretched' || (v === 'new' && r.ok) ? h('span', { class: 'dim-mark', 'aria-hidden': 'true', text: `→${r.axes[a].dim}` }) : null));
+      tr.append(cell);
+    }
+    tbody.append(tr);
+  });
+  const target = targetRow(request, rank);
+  if (target) {
+    const tr = h('tr', { class: 'target-row' },
+      h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: 'target' }), h('span', { class: 'op-shape', text: formatShape(request.shapes[1]) })));
+    for (let a = 0; a < rank; a++) {
+      const d = target[a];
+      tr.append(h('td', { ...colAttrs(a), class: ['dim', d === null ? 'ghost' : null, d === -1 ? 'keep' : null, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '), title: d === -1 ? '−1: keep the input’s dim' : null },
+        h('span', { class: 'dim-val', text: d === null ? '1' : String(d) })));
+    }
+    tbody.append(tr);
+  }
+  const res = h('tr', { class: r.ok ? 'result-row' : 'result-row failed' }, h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: 'result' }),
+    h('span', { class: 'op-shape', text: r.ok ? formatShape(r.shape) : '—' })));
+  for (let a = 0; a < rank; a++) {
+    res.append(h('td', { ...colAttrs(a), class: ['dim', clash.has(a) ? 'col-error' : null].filter(Boolean).join(' ') },
+      h('span', { class: 'dim-val', text: r.ok ? String(r.axes[a].dim) : clash.has(a) ? '✕' : '·' })));
+  }
+  tbody.append(res);
+  const vr = h('tr', { class: 'verdict-row' }, h('th', { scope: 'row', class: 'row-head', text: 'verdict' }));
+  for (let a = 0; a < rank; a++) {
+    const v = verdictOf(a);
+    vr.append(h('td', { ...colAttrs(a), class: ['verdict', `verdict-${v}`, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '), 'data-verdict': v },
+      h('span', { class: `chip v-${v}` }, h('span', { class: 'long', text: v }), h('span', { class: 'short', 'aria-hidden': 'true', text: SHORT[v] }))));
+  }
+  tbody.append(vr);
+  table.append(tbody);
+  box.append(table);
+  for (const note of dropNotes) box.append(h('p', { class: 'hint dropped-note', text: note }));
+  if (rank === 0) box.append(h('p', { class: 'empty', text: 'Rank 0: every operand is a scalar, and so is the result.' }));
+  if (r.ok && r.named && r.named.coords) {
+    const p = h('p', { class: 'hint coords' }, 'Coordinates of the result: ');
+    Object.entries(r.named.coords).forEach(([dim, labels], i) => {
+      if (i) p.append(' · ');
+      p.append(h('code', { text: `${dim} {${labels.join(', ')}}` }));
+    });
+    box.append(p);
+  }
+}
+
+/** The backward view's text: per operand, the axes summed and the reshape, or the library's refusal. */
+export function renderBackward(back, on) {
+  const box = $('backward');
+  const ul = $('backward-list');
+  ul.replaceChildren();
+  box.hidden = !on;
+  if (!on) return;
+  if (!back || !back.ok) {
+    ul.append(h('li', { class: 'empty', text: back ? back.reason : 'Fix the input to see the backward view.' }));
+    return;
+  }
+  for (const o of back.operands) {
+    const head = [h('span', { class: 'op-name', text: o.name }), ' ', h('code', { class: 'op-shape', text: formatShape(o.shape) }), h('span', { class: 'sr-only', text: ':' }), ' '];
+    if (o.error) {
+      ul.append(h('li', { class: 'is-error', 'data-operand': o.name, 'data-code': o.error.code },
+        head, h('code', { class: 'code', text: o.error.code }), ' ', h('span', { class: 'back-msg', text: o.error.message })));
+    } else {
+      ul.append(h('li', { 'data-operand': o.name, 'data-axes': o.axes.join(',') }, head, h('span', { class: 'back-msg', text: o.text })));
+    }
+  }
+}
+
+export function renderMemory(r, dtype) {
+  const box = $('memory');
+  box.replaceChildren();
+  if (!r || !r.ok) {
+    box.append(h('p', { class: 'empty', text: r ? 'No memory plan for a failed broadcast.' : 'Fix the input to see the memory plan.' }));
+    return;
+  }
+  const itemsize = itemSize(dtype) ?? 4; // the library's own dtype table
+  const mv = memoryView(r, itemsize);
+  if (!mv) {
+    box.append(h('p', { class: 'empty', text: 'Dynamic dims: strides and byte counts are only known for static shapes.' }));
+    return;
+  }
+  const table = h('table', { class: 'mem' },
+    h('thead', null, h('tr', null,
+      h('th', { scope: 'col', text: 'operand' }),
+      h('th', { scope: 'col', text: 'own strides' }),
+      h('th', { scope: 'col', text: 'broadcast strides' }),
+      h('th', { scope: 'col', text: 'bytes held' }),
+      h('th', { scope: 'col', text: 'copy would need' }))));
+  const tb = h('tbody');
+  for (const o of mv.operands) {
+    const bs = h('code', { class: 'strides' }, '[');
+    (o.byteStrides ?? []).forEach((s, a) => {
+      if (a) bs.append(', ');
+      // A stride the engine could not represent (past 2^53) is shown as such, never rounded.
+      bs.append(h('span', { class: o.zeroAxes && s === 0 ? 'zero' : null, text: s === null ? '>2⁵³' : String(s) }));
+    });
+    bs.append(']');
+    tb.append(h('tr', null,
+      h('th', { scope: 'row' }, h('span', { class: 'op-name', text: o.name }), ' ', h('code', { class: 'op-shape', text: formatShape(o.shape) })),
+      h('td', { 'data-label': 'own strides' }, h('code', { text: o.ownByteStrides ? formatList(o.ownByteStrides) : '?' })),
+      h('td', { 'data-label': 'broadcast strides' }, bs),
+      h('td', { class: 'num', 'data-label': 'bytes held', text: formatBytes(o.bytesRead) }),
+      h('td', { class: 'num', 'data-label': 'copy would need', text: formatBytes(o.bytesCopy) })));
+  }
+  table.append(tb);
+  box.append(h('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': 'Strides per operand' }, table));
+  box.append(h('p', { class: 'hint', text: `Strides in bytes (${dtype}); a 0 stride re-reads the same element along a stretched or new axis.` }));
+  if (r.needsGather) {
+    box.append(h('p', { class: 'hint', text: 'The coordinate labels select or reorder elements here, so the kernel gathers them: these strides do not describe that read.' }));
+  }
+
+  // Bar widths only: an approximate ratio is fine here (the numbers beside them are exact).
+  const max = Math.max(Number(mv.bytesRead), Number(mv.bytesCopy), 1);
+  const bar = (label, bytes, cls) => {
+    const fill = h('span', { class: `bar-fill ${cls}` });
+    fill.style.width = `${Math.max(1.5, (Number(bytes) / max) * 100)}%`; // CSSOM, allowed under style-src 'self'
+    return h('div', { class: 'bar-row' }, h('span', { class: 'bar-label', text: label }), h('span', { class: 'bar' }, fill), h('span', { class: 'bar-val num', text: formatBytes(bytes) }));
+  };
+  const ratio = typeof mv.bytesRead === 'number' && typeof mv.bytesCopy === 'number' && mv.bytesRead > 0 ? mv.bytesCopy / mv.bytesRead : null;
+  box.append(h('div', { class: 'bars' },
+    bar('read (broadcast)', mv.bytesRead, 'is-read'),
+    bar('materialised', mv.bytesCopy, 'is-copy')));
+  box.append(h('p', { class: 'mem-summary' },
+    `Broadcasting reads ${formatBytes(mv.bytesRead)}; copying every operand out to ${formatShape(r.shape)} would take ${formatBytes(mv.bytesCopy)}`,
+    ratio && ratio > 1 ? ` (${ratio < 100 ? ratio.toFixed(1) : formatCount(ratio)}× more).` : '.'));
+  if (r.loop && r.loop.shape.every((d) => Number.isSafeInteger(d))) {
+    box.append(h('p', { class: 'hint' }, 'The kernel runs a merged loop of shape ', h('code', { text: formatShape(r.loop.shape) }),
+      `, inner loop ${r.loop.inner}.`));
+  }
+}
+
+// ---- data preview -------------------------------------------------------------
+
+function drawGrid(shape, values, attrs, cellAttrs) {
+  const wrap = h('div', { class: 'grid-wrap', ...attrs });
+  for (const sl of gridSlices(shape)) {
+    const g = h('div', { class: 'grid', role: 'grid', 'aria-label': `${attrs['data-name']}${sl.label}` });
+    g.style.setProperty('--cols', String(sl.cols));
+    for (let rr = 0; rr < sl.rows; rr++) {
+      const row = h('div', { class: 'grid-row', role: 'row' });
+      for (let c = 0; c < sl.cols; c++) {
+        const flat = sl.start + rr * sl.cols + c;
+        row.append(h('div', { class: 'cell', role: 'gridcell', 'data-flat': flat, ...cellAttrs(flat), text: String(values[flat]) }));
+      }
+      g.append(row);
+    }
+    wrap.append(sl.label ? h('figure', { class: 'slice' }, h('figcaption', { text: sl.label }), g) : g);
+  }
+  return wrap;
+}
+
+// The preview's numbers come from the library's own data ops: each input holds
+// arange(size), and the output is broadcastTo(A) or A + B (+ C …) under the
+// chosen rule.
+function libraryValues(r, request) {
+  const inputs = r.operands.map((op) => Float64Array.from({ length: product(op.shape) }, (_, i) => i));
+  const operand = (k) => ({ data: inputs[k], shape: r.operands[k].shape });
+  let out;
+  if (request.rule === 'broadcastTo') {
+    const o = { mode: request.mode };
+    if (request.axesMapping !== undefined) o.axesMapping = request.axesMapping;
+    if (request.axis !== undefined) o.axis = request.axis;
+    out = broadcastTo(operand(0), request.shapes[1], o);
+  } else if (request.rule === 'named') {
+    const named = (k) => ({ ...operand(k), dims: request.operands[k].dims, coords: request.operands[k].coords });
+    out = add(named(0), named(1), request.shaping ? { shaping: request.shaping } : undefined);
+  } else {
+    const o = request.rule === 'pdpd' ? { broadcast: { type: 'pdpd', axis: request.axis } }
+      : request.rule === 'none' ? { broadcast: { type: 'none' } } : undefined;
+    out = operand(0);
+    for (let k = 1; k < inputs.length; k++) out = add(out, operand(k), o);
+  }
+  return { inputs: inputs.map((a) => Array.from(a)), output: Array.from(out.data) };
+}
+
+const fmtIndex = (flat, shape) => (shape.length ? `[${unravel(flat, shape).join(', ')}]` : '[]');
+
+export function renderPreview(r, request) {
+  const box = $('preview');
+  box.replaceChildren();
+  if (!r || !previewable(r)) {
+    let why = 'Fix the input to see data.';
+    if (r && !r.ok) why = 'No data preview for a failed broadcast.';
+    else if (r && r.needsGather) why = 'These labels reorder B: reading it is a gather, not a strided view, so there is no preview.';
+    else if (r) why = 'The preview draws tensors of up to 64 elements with static shapes. Try the “NumPy, small” example.';
+    box.append(h('p', { class: 'empty', text: why }));
+    return;
+  }
+  const maps = sourceIndexMaps(r);
+  let values;
+  try {
+    values = libraryValues(r, request);
+  } catch (e) {
+    box.append(h('p', { class: 'empty', text: `No data preview: ${e.message}` }));
+    return;
+  }
+  const { inputs, output } = values;
+  const isTo = r.rule === 'broadcastTo';
+  const names = r.operands.map((op) => op.name);
+  const expr = isTo ? `broadcast(${names[0]})` : names.join(' + ');
+  box.append(h('p', { class: 'hint' }, 'Each input holds ', h('code', { text: 'arange(size)' }), '; the output is ', h('code', { text: expr }),
+    '. Hover or focus an output cell (arrow keys move) to see which input cells it reads; hover an input cell to see every output cell that reads it.'));
+  const readout = h('p', { class: 'readout', 'aria-live': 'polite', text: ' ' });
+  const inputsBox = h('div', { class: 'preview-inputs' });
+  r.operands.forEach((op, k) => {
+    inputsBox.append(h('div', { class: 'tensor' },
+      h('div', { class: 'tensor-title' }, h('span', { class: 'op-name', text: op.name }), ' ', h('code', { text: formatShape(op.shape) })),
+      drawGrid(op.shape, inputs[k], { 'data-name': op.name, 'data-operand-index': k }, () => ({}))));
+  });
+  const outBox = h('div', { class: 'tensor tensor-out' },
+    h('div', { class: 'tensor-title' }, h('span', { class: 'op-name', text: 'output' }), ' ', h('code', { text: formatShape(r.shape) })),
+    drawGrid(r.shape, output, { 'data-name': 'output', class: 'grid-wrap out' }, (f) => ({ tabindex: f === 0 ? '0' : '-1' })));
+  box.append(h('div', { class: 'preview' }, inputsBox, h('div', { class: 'preview-arrow', 'aria-hidden': 'true', text: '⟶' }), outBox), readout);
+
+  const inputWraps = [...inputsBox.querySelectorAll('.grid-wrap')];
+  const clear = () => {
+    for (const el of box.querySelectorAll('.cell.is-read, .cell.is-hot, .cell.is-reader')) el.classList.remove('is-read', 'is-hot', 'is-reader');
+  };
+  const showOut = (flat) => {
+    clear();
+    const cell = outBox.querySelector(`.cell[data-flat="${flat}"]`);
+    cell?.classList.add('is-hot');
+    const parts = [];
+    const vals = [];
+    maps.forEach((m, k) => {
+      const src = m[flat];
+      inputWraps[k].querySelector(`.cell[data-flat="${src}"]`)?.classList.add('is-read');
+      parts.push(`${names[k]}${fmtIndex(src, r.operands[k].shape)}`);
+      vals.push(inputs[k][src]);
+    });
+    readout.textContent = `output${fmtIndex(flat, r.shape)} = ${parts.join(' + ')}${parts.length > 1 ? ` = ${vals.join(' + ')}` : ''} = ${output[flat]}`;
+  };
+  const showIn = (k, src) => {
+    clear();
+    inputWraps[k].querySelector(`.cell[data-flat="${src}"]`)?.classList.add('is-hot');
+    let n = 0;
+    maps[k].forEach((s, f) => {
+      if (s === src) { outBox.querySelector(`.cell[data-flat="${f}"]`)?.classList.add('is-reader'); n++; }
+    });
+    readout.textContent = `${names[k]}${fmtIndex(src, r.operands[k].shape)} is read by ${n} output cell${n === 1 ? '' : 's'}`;
+  };
+  outBox.addEventListener('pointerover', (e) => {
+    const c = e.target.closest?.('.cell');
+    if (c) showOut(Number(c.dataset.flat));
+  });
+  outBox.addEventListener('focusin', (e) => {
+    const c = e.target.closest?.('.cell');
+    if (c) showOut(Number(c.dataset.flat));
+  });
+  outBox.addEventListener('keydown', (e) => {
+    const c = e.target.closest?.('.cell');
+    if (!c) return;
+    const flat = Number(c.dataset.flat);
+    const cols = r.shape.length ? r.shape[r.shape.length - 1] : 1;
+    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols, Home: -flat, End: r.size - 1 - flat }[e.key];
+    if (step === undefined) return;
+    const next = flat + step;
+    if (next < 0 || next >= r.size) return;
+    e.preventDefault();
+    const n = outBox.querySelector(`.cell[data-flat="${next}"]`);
+    c.setAttribute('tabindex', '-1');
+    n.setAttribute('tabindex', '0');
+    n.focus();
+  });
+  inputWraps.forEach((w, k) => w.addEventListener('pointerover', (e) => {
+    const c = e.target.closest?.('.cell');
+    if (c) showIn(k, Number(c.dataset.flat));
+  }));
+  box.querySelector('.preview').addEventListener('pointerleave', () => { clear(); readout.textContent = ' '; });
+}
