@@ -194,7 +194,9 @@ export function renderTable(r, request, back = null) {
   }
 }
 
-/** The backward view's text: per operand, the axes summed and the reshape, or the library's refusal. */
+// ---- backward and memory views -------------------------------------------------
+
+/** The backward view's text (when `on`): per operand, the axes summed and the reshape, or the library's refusal. */
 export function renderBackward(back, on) {
   const box = $('backward');
   const ul = $('backward-list');

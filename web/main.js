@@ -14,6 +14,7 @@ import { $, h } from './dom.js';
 import { renderStatus, renderTable, renderBackward, renderMemory, renderPreview } from './draw.js';
 
 const lib = { explain };
+
 // Read from the URL once the engine is loaded (the dtype list is the library's).
 let state = null;
 let result = null;
