@@ -203,7 +203,7 @@ constexpr Op mirror(Op op) {
 // (dtype, op), which keeps the wasm small.
 template <DType D, Op op>
 void simd_mirrored_sv(const void* pa, const void* pb, void* po, size_t n) {
-  simd_kernel<kernel_dtype(D, mirror(op)), mirror(op), Form::vs>(pb, pa, po, n);
+  simd_kernel<D, mirror(op), Form::vs>(pb, pa, po, n);
 }
 
 }  // namespace
@@ -246,7 +246,9 @@ constexpr BinaryKernel swapped_entry() {
   constexpr DType D = static_cast<DType>(I / kOps);
   constexpr Op O = static_cast<Op>(I % kOps);
   constexpr DType K = kernel_dtype(D, O);
-  if constexpr (sv_by_mirror<K, O>()) return &simd_kernel<kernel_dtype(K, mirror(O)), mirror(O), Form::vs>;
+  // An op and its mirror share kernels for the same dtypes, so K serves both.
+  static_assert(mirror(O) == Op::count || kernel_dtype(K, mirror(O)) == K);
+  if constexpr (sv_by_mirror<K, O>()) return &simd_kernel<K, mirror(O), Form::vs>;
   else return nullptr;
 }
 
