@@ -7,12 +7,9 @@
 //      pairwise (binary counter) into the output. One pass over the data.
 //   [1024, 1024] keeping axis 1 -> loop [1024, 1024] (R, K): one col call.
 //   [1024, 1024] keeping axis 0 -> loop [1024, 1024] (K, R): 1024 row calls.
-#include <array>
-#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "reduce.hpp"
