@@ -36,12 +36,25 @@ function jsString(s) {
   return s.includes("'") ? j : `'${j.slice(1, -1).replace(/\\"/g, '"')}'`;
 }
 
+/**
+ * An object literal's key for `k`, always an own property of the object the
+ * literal builds. Keys come from dim names a person typed (coords), so any
+ * string: identifier-like names stay bare, others are quoted. `__proto__` is
+ * the exception: `{ __proto__: v }` and `{ '__proto__': v }` both set the
+ * literal's prototype instead of adding a key; only a computed key
+ * `['__proto__']: v` makes an own property.
+ */
+export function jsKey(k) {
+  if (k === '__proto__') return `[${jsString(k)}]`;
+  return IDENT.test(k) ? k : jsString(k);
+}
+
 /** A JavaScript literal for plain data: [8, 1], 'x', { dims: ['x'] }. */
 export function jsLiteral(v) {
   if (Array.isArray(v)) return `[${v.map(jsLiteral).join(', ')}]`;
   if (typeof v === 'string') return jsString(v);
   if (v && typeof v === 'object') {
-    const parts = Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => `${IDENT.test(k) ? k : jsString(k)}: ${jsLiteral(x)}`);
+    const parts = Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => `${jsKey(k)}: ${jsLiteral(x)}`);
     return parts.length ? `{ ${parts.join(', ')} }` : '{}';
   }
   return String(v);
@@ -61,7 +74,7 @@ export function jsBlock(v, width = 80, indent = '') {
     return `[\n${v.map((x) => `${inner}${jsBlock(x, width, inner)},`).join('\n')}\n${indent}]`;
   }
   const lines = Object.entries(v).filter(([, x]) => x !== undefined)
-    .map(([k, x]) => `${inner}${IDENT.test(k) ? k : jsString(k)}: ${jsBlock(x, width, inner)},`);
+    .map(([k, x]) => `${inner}${jsKey(k)}: ${jsBlock(x, width, inner)},`);
   return `{\n${lines.join('\n')}\n${indent}}`;
 }
 

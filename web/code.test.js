@@ -7,7 +7,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as tc from '../dist/node.js';
-import { codeFor, jsLiteral, pyTuple } from './code.js';
+import { codeFor, jsBlock, jsKey, jsLiteral, pyTuple } from './code.js';
 import { applyPatch, defaultState, buildRequest, dtypeList, EXAMPLES, exampleState, formatShape, backwardView } from './logic.js';
 
 beforeAll(async () => { await tc.init(); });
@@ -22,12 +22,12 @@ function snippet(tab, state) {
 
 // Run a tensorcast snippet: its import line becomes a destructuring of the
 // library, the rest runs as written (top-level await inside an async function).
-async function runTensorcast(code) {
+async function runTensorcast(code, lib = tc) {
   const body = code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
   expect(body).not.toContain('import ');
   // eslint-disable-next-line no-new-func
   const run = new Function('lib', `return (async () => { ${body}\n; return { plan, out: typeof out === 'undefined' ? undefined : out }; })();`);
-  return run(tc);
+  return run(lib);
 }
 
 const states = [
@@ -248,9 +248,9 @@ describe('backward: the unbroadcast() call for the current state', () => {
     // The other tabs are not the backward call.
     expect(snippet('numpy', { ...st({}), backward: true }).code).not.toContain('unbroadcast');
   });
-  it('pdpd: B with mode pdpd at the axis, A as it is', () => {
+  it('pdpd: B with the element-wise rule (type pdpd) at the axis, A as it is', () => {
     const c = back(exampleState(EXAMPLES.find((e) => e.id === 'pdpd')));
-    expect(c.code).toContain("const gradB = unbroadcast(grad, [3, 1], { mode: 'pdpd', axis: 1 });");
+    expect(c.code).toContain("const gradB = unbroadcast(grad, [3, 1], { type: 'pdpd', axis: 1 });");
     expect(c.code).toContain('const gradA = unbroadcast(grad, [2, 3, 4, 5]);');
   });
   it('Broadcast op modes and −1 targets: the op\'s own options, against the result', () => {
@@ -295,5 +295,136 @@ describe('backward: the unbroadcast() call for the current state', () => {
     const f = back(st({ shapes: ['3', '4'] }));
     expect(f.code).toBeNull();
     expect(f.note).toMatch(/failed broadcast/);
+  });
+});
+
+describe('dim names that are not identifiers: every key the snippets write is an own key', () => {
+  // `{ __proto__: v }` (and `{ '__proto__': v }`) set a literal's prototype
+  // instead of adding a key, so a copied snippet would hand the library other
+  // coords than the page did. Names a person may type: `__proto__`,
+  // Object.prototype's members, quotes, digits, and (built by hand, as the
+  // parser splits on spaces) a space.
+  const DIMS = ['__proto__', 'constructor', 'a b', '1'];
+  const LABELS = [['p1', 'p2'], ['c1', 'c2', 'c3'], ['s'], ['u', 'v']];
+  const coordsOf = (dims, labels) => Object.fromEntries(dims.map((d, i) => [d, labels[i]]));
+  const expectOwn = (obj, want) => {
+    expect(Object.getPrototypeOf(obj)).toBe(Object.prototype);
+    expect(Object.keys(obj).sort()).toEqual(Object.keys(want).sort());
+    for (const k of Object.keys(want)) {
+      expect(Object.hasOwn(obj, k), k).toBe(true);
+      expect(obj[k], k).toEqual(want[k]);
+    }
+  };
+  // The library with its entry points recording what the snippet hands them.
+  function recording() {
+    const calls = [];
+    const lib = { ...tc };
+    for (const fn of ['explain', 'add', 'unbroadcast']) lib[fn] = (...args) => { calls.push({ fn, args }); return tc[fn](...args); };
+    return { lib, calls };
+  }
+  const hand = () => {
+    const request = {
+      rule: 'named',
+      operands: [
+        { dims: DIMS, coords: coordsOf(DIMS, LABELS) },
+        { dims: ['1', '__proto__', 'toString'], shape: [2, 2, 4], coords: coordsOf(['__proto__'], [['p1', 'p2']]) },
+      ],
+      shaping: 'union',
+    };
+    const built = { ok: true, request };
+    const plan = tc.explain(request);
+    const state = st({ rule: 'named', shaping: 'union' });
+    return { request, built, plan, state };
+  };
+
+  it('keys: bare identifiers, quoted others, a computed key for __proto__', () => {
+    expect(jsKey('x')).toBe('x');
+    expect(jsKey('constructor')).toBe('constructor');
+    expect(jsKey('toString')).toBe('toString');
+    expect(jsKey('$a_1')).toBe('$a_1');
+    expect(jsKey('__proto__')).toBe("['__proto__']");
+    expect(jsKey('a b')).toBe("'a b'");
+    expect(jsKey('1')).toBe("'1'");
+    expect(jsKey("it's")).toBe(`"it's"`);
+    expect(jsKey('say"hi"')).toBe(`'say"hi"'`);
+    const want = coordsOf([...DIMS, "it's", 'say"hi"', 'back\\slash'], [...LABELS, ['q'], ['h'], ['b']]);
+    const flat = jsLiteral({ coords: want });
+    expect(flat).toContain("['__proto__']: ['p1', 'p2']");
+    expect(flat).toContain("constructor: ['c1', 'c2', 'c3']");
+    expect(flat).not.toMatch(/[{,] '?__proto__'?:/);
+    const block = jsBlock({ coords: want }, 20);
+    expect(block.split('\n').length).toBeGreaterThan(3);
+    for (const text of [flat, block]) {
+      // eslint-disable-next-line no-new-func
+      const got = new Function(`return ${text}`)();
+      expectOwn(got, { coords: want });
+      expectOwn(got.coords, want);
+    }
+  });
+
+  it('tensorcast: the request and the data operands the snippet builds are the page\'s, own keys and all', async () => {
+    const { request, built, plan, state } = hand();
+    expect(plan.ok).toBe(true);
+    const c = codeFor('tensorcast', state, built, plan, dtypeOf('float32'));
+    expect(c.code).toContain("['__proto__']: ['p1', 'p2']");
+    expect(c.code).toContain("'a b': ['s']");
+    expect(c.code).toContain("'1': ['u', 'v']");
+    const { lib, calls } = recording();
+    const got = await runTensorcast(c.code, lib);
+    expect(JSON.parse(JSON.stringify(got.plan))).toEqual(JSON.parse(JSON.stringify(plan)));
+    expect([...got.out.shape]).toEqual(plan.shape);
+    const sent = calls.find((x) => x.fn === 'explain').args[0];
+    const added = calls.find((x) => x.fn === 'add').args;
+    request.operands.forEach((op, k) => {
+      expectOwn(sent.operands[k].coords, op.coords);
+      expect(sent.operands[k].dims).toEqual(op.dims);
+      expectOwn(added[k].coords, op.coords);
+      expect(added[k].dims).toEqual(op.dims);
+    });
+    expect(Object.keys(sent.operands[0].coords)).toContain('__proto__');
+  });
+
+  it('tensorcast, backward: the targets handed to unbroadcast() keep __proto__ as an own key', async () => {
+    const { request, built, plan, state } = hand();
+    const c = codeFor('tensorcast', { ...state, backward: true }, built, plan, dtypeOf('float32'));
+    expect(c.code).toContain("['__proto__']: ['p1', 'p2']");
+    const { lib, calls } = recording();
+    const body = c.code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
+    // eslint-disable-next-line no-new-func
+    await new Function('lib', `return (async () => { ${body}\n; })();`)(lib);
+    const targets = calls.filter((x) => x.fn === 'unbroadcast').map((x) => x.args[1]);
+    expect(targets.length).toBe(2);
+    targets.forEach((t, k) => {
+      expect(t.dims).toEqual(request.operands[k].dims);
+      expectOwn(t.coords, request.operands[k].coords);
+    });
+  });
+
+  it('typed names: the parsed coords keep __proto__ as an own key, and constructor is not taken for labels', async () => {
+    const state = st({ rule: 'named', shapes: ['', '2, 2, 4'], names: ["__proto__{p1,p2}, constructor{c1,c2,c3}, it's{s}, 1{u,v}", '1{u,v}, __proto__{p1,p2}, toString'], shaping: 'union' });
+    const c = snippet('tensorcast', state);
+    expect(c.built.ok).toBe(true);
+    expect(c.plan.ok).toBe(true);
+    expect(c.plan.shape).toEqual([2, 3, 1, 2, 4]);
+    const coords = c.built.request.operands[0].coords;
+    expectOwn(coords, coordsOf(['__proto__', 'constructor', "it's", '1'], LABELS));
+    const { lib, calls } = recording();
+    const got = await runTensorcast(c.code, lib);
+    expect(JSON.parse(JSON.stringify(got.plan))).toEqual(JSON.parse(JSON.stringify(c.plan)));
+    expectOwn(calls.find((x) => x.fn === 'explain').args[0].operands[0].coords, coords);
+    // An unlabelled `constructor` or `toString` is no labelled dim: the shape is still needed.
+    expect(buildRequest(st({ rule: 'named', shapes: ['', '2'], names: ['x{x1}, constructor', 'x'] })).ok).toBe(false);
+    expect(buildRequest(st({ rule: 'named', shapes: ['', '2'], names: ['toString, x{x1}', 'x'] })).ok).toBe(false);
+  });
+
+  it('NumPy, PyTorch, OpenVINO: no named dims, so no code and no name written unquoted', () => {
+    const state = st({ rule: 'named', shapes: ['', '2, 2, 4'], names: ["__proto__{p1,p2}, constructor{c1,c2,c3}, it's{s}, 1{u,v}", '1{u,v}, __proto__{p1,p2}, toString'] });
+    for (const tab of ['numpy', 'torch', 'openvino']) {
+      const c = snippet(tab, state);
+      expect(c.lang, tab).toBe('python');
+      expect(c.code, tab).toBeNull();
+      expect(c.note, tab).toMatch(/no (named dims|broadcasting by name)/);
+      expect(c.note, tab).not.toMatch(/__proto__|constructor|toString|it's/);
+    }
   });
 });

@@ -564,19 +564,25 @@ describe('backward view: the axes a gradient is summed over, from the library', 
     expect(axesOf(v)).toEqual([[], []]);
     expect(v.operands[0].text).toMatch(/^nothing to sum/);
   });
-  it('pdpd: A is the output, B is summed under mode pdpd at the axis', () => {
+  it('pdpd: A is the output, B is summed under the element-wise rule (type pdpd) at the axis', () => {
     const s = st({ rule: 'pdpd', shapes: ['2, 3, 4, 5', '3, 1'], axis: 1 });
     const v = view(s);
-    expect(backwardOptions(buildRequest(s).request, 1)).toEqual({ mode: 'pdpd', axis: 1 });
+    expect(backwardOptions(buildRequest(s).request, 1)).toEqual({ type: 'pdpd', axis: 1 });
     expect(v.operands[0].axes).toEqual([]);
-    expect(v.operands[1].axes).toEqual(tc.reductionAxes([3, 1], [2, 3, 4, 5], { mode: 'pdpd', axis: 1 }));
+    expect(v.operands[1].axes).toEqual(tc.reductionAxes([3, 1], [2, 3, 4, 5], { type: 'pdpd', axis: 1 }));
     expect(v.operands[1].axes).toEqual([0, 2, 3]); // B's dropped trailing 1 is summed too
-    expect(v.operands[1].options).toEqual({ mode: 'pdpd', axis: 1 });
+    expect(v.operands[1].options).toEqual({ type: 'pdpd', axis: 1 });
     expect(v.operands[1].text).toBe('sum over axes [0, 2, 3], then reshape to (3,1)');
     // Under numpy B (3,1) does not even reach the output: the mode matters.
     expect(refused([3, 1], [2, 3, 4, 5])).toBeInstanceOf(tc.BroadcastError);
     const w = view(st({ rule: 'pdpd', shapes: ['2, 3, 4', '4'], axis: -1 }));
-    expect(w.operands[1].axes).toEqual(tc.reductionAxes([4], [2, 3, 4], { mode: 'pdpd', axis: -1 }));
+    expect(w.operands[1].axes).toEqual(tc.reductionAxes([4], [2, 3, 4], { type: 'pdpd', axis: -1 }));
+    // B's trailing 1 past A's end: the element-wise rule accepts it (the Broadcast op would not),
+    // and the way back follows the forward rule the page shows.
+    const x = view(st({ rule: 'pdpd', shapes: ['2, 3', '3, 1'], axis: 1 }));
+    expect(x.operands[1].error ?? null).toBe(null);
+    expect(x.operands[1].axes).toEqual([0]);
+    expect(refused([3, 1], [2, 3], { mode: 'pdpd', axis: 1 })).toBeInstanceOf(tc.BroadcastError);
   });
   it('Broadcast op modes: the input with the op\'s mode, mapping or axis', () => {
     const cases = [

@@ -135,6 +135,25 @@ export function parseMapping(text) {
 const NAME = /^[^\s,{}[\]()]+$/;
 
 /**
+ * Dim names are whatever a person typed, `__proto__`, `constructor` and
+ * `toString` included. `obj[name] = v` with name `__proto__` sets the
+ * object's prototype instead of adding a key, so an object keyed by dim
+ * names (coords, handed to the library as a plain object) gets its keys
+ * through defineProperty, always own ones; and it is read through
+ * labelsOf(), an own-key lookup, so `coords.constructor` (Object) or
+ * `coords.toString` never pass for labels.
+ */
+function setOwn(obj, key, value) {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  return obj;
+}
+
+/** The labels of dim `name` in a coords object (own keys only), else undefined. */
+function labelsOf(coords, name) {
+  return coords && Object.hasOwn(coords, name) ? coords[name] : undefined;
+}
+
+/**
  * Parse dim names for a named operand: `x, y`, or with coordinate labels
  * `X{x1,x2}, t`. Returns { ok, dims, coords } (coords null when no labels).
  */
@@ -164,7 +183,7 @@ export function parseDimNames(text) {
       if (/[{]/.test(body)) return { ok: false, error: 'nested braces' };
       const labels = body.split(',').map((l) => l.trim()).filter((l) => l !== '');
       coords ??= {};
-      coords[name] = labels;
+      setOwn(coords, name, labels);
       i = close + 1;
     } else if (inner[i] === '}') {
       return { ok: false, error: 'a "}" without "{"' };
@@ -330,7 +349,7 @@ export function withNamedSizes(state, i, prevNames = '') {
   const byName = new Map();
   if (prev.ok && prev.dims.length === oldShape.length) prev.dims.forEach((d, k) => byName.set(d, oldShape[k]));
   const sizes = nm.dims.map((d, k) => {
-    if (nm.coords[d]) return nm.coords[d].length;
+    if (labelsOf(nm.coords, d)) return labelsOf(nm.coords, d).length;
     if (byName.has(d)) return byName.get(d);
     return oldShape.length === nm.dims.length ? oldShape[k] : undefined;
   });
@@ -387,7 +406,7 @@ export function buildRequest(state) {
       }
       const op = { dims: nm.dims };
       const text = (state.shapes[i] ?? '').trim();
-      const allLabelled = nm.coords && nm.dims.every((d) => nm.coords[d]);
+      const allLabelled = nm.coords && nm.dims.every((d) => labelsOf(nm.coords, d));
       // A shape may be left empty when every dim carries coordinate labels.
       const shapeErr = errors.findIndex((e) => e.field === 'shape' && e.index === i);
       if (text === '' && allLabelled) {

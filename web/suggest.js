@@ -164,11 +164,11 @@ export function suggest(state, result, lib, max = 3) {
     if (code === 'INCOMPATIBLE_DIMS' && axis !== null && Array.isArray(dimNames)) {
       const name = dimNames[axis];
       const nb = parseDimNames(state.names[1] ?? '');
-      if (nb.ok && nb.dims.includes(name) && !(nb.coords && nb.coords[name])) {
+      if (nb.ok && nb.dims.includes(name) && !(nb.coords && Object.hasOwn(nb.coords, name))) {
         let fresh = `${name}_B`;
         while (nb.dims.includes(fresh)) fresh += '_';
         const renamed = nb.dims.map((d) => (d === name ? fresh : d));
-        const text = renamed.map((d) => (nb.coords && nb.coords[d] ? `${d}{${nb.coords[d].join(',')}}` : d)).join(', ');
+        const text = renamed.map((d) => (nb.coords && Object.hasOwn(nb.coords, d) ? `${d}{${nb.coords[d].join(',')}}` : d)).join(', ');
         add('rename', `if B's "${name}" is a different dimension, rename it to "${fresh}" (then it broadcasts)`, { names: [state.names[0], text, ...state.names.slice(2)] });
       }
     }

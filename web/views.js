@@ -112,7 +112,8 @@ export function droppedAxes(plan, k) {
 export function backwardOptions(request, k) {
   if (!request) return null;
   if (request.rule === 'numpy') return { mode: 'numpy' };
-  if (request.rule === 'pdpd') return k === 0 ? null : { mode: 'pdpd', axis: request.axis };
+  // B of an element-wise pdpd op: its own rule (trailing 1s may hang past A's end), not the Broadcast op's.
+  if (request.rule === 'pdpd') return k === 0 ? null : { type: 'pdpd', axis: request.axis };
   if (request.rule === 'broadcastTo') {
     const o = { mode: request.mode };
     if (request.mode === 'explicit') o.axesMapping = request.axesMapping;
@@ -132,6 +133,12 @@ function backwardText(axes, kept, shape, extra = null) {
   return extra ? `${text}; ${extra}` : text;
 }
 
+// A dim's labels in a coords object: own keys only. Dim names are typed by a
+// person, so `constructor` or `toString` must not find Object.prototype's
+// members; and coords objects are built with Object.fromEntries (own keys),
+// never `obj[name] = v`, which for `__proto__` would set the prototype.
+const labelsOf = (coords, d) => (coords && Object.hasOwn(coords, d) ? coords[d] : undefined);
+
 /** A list of dim names as the page writes them: (x, t). */
 const dimList = (dims) => `(${dims.join(', ')})`;
 
@@ -143,7 +150,7 @@ const dimList = (dims) => `(${dims.join(', ')})`;
 function namedTarget(request, plan, k) {
   const op = request.operands[k];
   const dims = op.dims.slice();
-  const coords = op.coords ? Object.fromEntries(dims.filter((d) => op.coords[d]).map((d) => [d, op.coords[d].slice()])) : null;
+  const coords = op.coords ? Object.fromEntries(dims.filter((d) => labelsOf(op.coords, d)).map((d) => [d, labelsOf(op.coords, d).slice()])) : null;
   const labelled = coords ? Object.keys(coords).length : 0;
   if (labelled && labelled === dims.length) return { dims, coords };
   const target = { dims, shape: plan.operands[k].shape.slice() };
@@ -192,7 +199,7 @@ export function backwardView(request, plan) {
       // What unbroadcast does past the sum: the operand's order, and its labels where they differ from the result's.
       entry.reorder = !sameShape(keptDims, dims);
       const oc = request.operands[k].coords;
-      entry.relabel = !!oc && dims.some((d) => oc[d] && !sameShape(oc[d], view.outCoords?.[d]));
+      entry.relabel = !!oc && dims.some((d) => labelsOf(oc, d) && !sameShape(labelsOf(oc, d), labelsOf(view.outCoords, d)));
       const then = [];
       if (entry.reorder) then.push(`reorder to ${dimList(dims)}`);
       if (entry.relabel) then.push(`align to ${op.name}'s labels`);

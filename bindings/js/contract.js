@@ -30,6 +30,10 @@ export const C = {
   RESP_LEN: 0,
 };
 
+// C before any contract, what clearContract() restores (commit() replaces these
+// empty Maps and arrays, it never fills them, so they stay empty).
+const EMPTY = { ...C };
+
 /** The dtype names of this build, in the engine's order (filled by init()). */
 export let DTYPES = Object.freeze([]);
 
@@ -39,10 +43,16 @@ function indexOf(list) {
   return Object.freeze(o);
 }
 
-/** Build C from the module's contract() (once, at init). */
-export function buildContract(M) {
+/**
+ * Read and check the module's contract without touching C or DTYPES; returns
+ * commit(), which installs it in one step (plain assignments: it cannot throw).
+ * A contract that does not read (a foreign or mismatched module) throws here,
+ * and C stays as it was.
+ */
+export function readContract(M) {
   const c = JSON.parse(M.contract()); // one JSON text (bindings/wasm/contract.cpp)
-  C.dtypes = c.dtypes.map((d, id) => {
+  const n = {}; // the next C, built aside
+  n.dtypes = c.dtypes.map((d, id) => {
     const ctor = globalThis[d.array];
     if (typeof ctor !== 'function' || ctor.BYTES_PER_ELEMENT !== d.size) {
       throw new Error(`tensorcast: the engine's dtype ${d.name} (${d.array}, ${d.size} bytes) does not match this JavaScript engine`);
@@ -50,35 +60,51 @@ export function buildContract(M) {
     return Object.freeze({ id, name: d.name, short: d.short, array: d.array, kind: d.kind, size: d.size, ctor,
       float: d.kind === 'float', big: d.kind === 'bigint' || d.kind === 'biguint' });
   });
-  C.dtypeByName = new Map(C.dtypes.map((d) => [d.name, d]));
-  C.dtypeByTag = new Map(C.dtypes.map((d) => [d.array, d]));
-  C.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
-  C.opByName = new Map(C.ops.map((o) => [o.name, o]));
-  C.reduceOps = new Map(c.reduceOps.map((n, i) => [n, i]));
+  n.dtypeByName = new Map(n.dtypes.map((d) => [d.name, d]));
+  n.dtypeByTag = new Map(n.dtypes.map((d) => [d.array, d]));
+  n.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
+  n.opByName = new Map(n.ops.map((o) => [o.name, o]));
+  n.reduceOps = new Map(c.reduceOps.map((r, i) => [r, i]));
   // reduceAcc.get(name)[dtype id]: the result dtype of a reduction without `dtype`.
-  C.reduceAcc = new Map(c.reduceOps.map((n, i) => [n, Object.freeze(c.reduceAcc[i].map((d) => C.dtypes[d]))]));
-  C.statuses = Object.freeze(c.statuses.slice());
-  C.signals = Object.freeze({ ...c.signals });
-  C.verdicts = Object.freeze(c.verdicts.slice());
-  C.inner = Object.freeze(c.inner.slice());
-  C.rules = new Map(c.rules.map((r, i) => [`${r.family}:${r.name}`, i]));
-  C.ruleList = Object.freeze(c.rules.map((r) => Object.freeze({ ...r })));
-  C.types = new Map(c.rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'elementwise').map(([r, i]) => [r.name, i]));
-  C.modes = new Map(c.rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'to').map(([r, i]) => [r.name, i]));
-  C.namedRule = c.rules.findIndex((r) => r.family === 'named');
-  C.numpyRule = C.types.get('numpy');
-  C.actions = new Map(c.actions.map((a, i) => [a, i]));
-  C.A = Object.freeze(Object.fromEntries(c.actions.map((a, i) => [a, i])));
-  C.shapings = new Map(c.shapings.map((s, i) => [s, i]));
-  C.limits = Object.freeze({ ...c.limits });
-  C.REQ = indexOf(c.request);
-  C.REQ_LEN = c.request.length;
-  C.RESP = indexOf(c.response);
-  C.RESP_LEN = c.response.length;
-  C.version = M.version();
-  C.ready = true;
-  DTYPES = Object.freeze(C.dtypes.map((d) => d.name));
-  return c;
+  n.reduceAcc = new Map(c.reduceOps.map((r, i) => [r, Object.freeze(c.reduceAcc[i].map((d) => n.dtypes[d]))]));
+  n.statuses = Object.freeze(c.statuses.slice());
+  n.signals = Object.freeze({ ...c.signals });
+  n.verdicts = Object.freeze(c.verdicts.slice());
+  n.inner = Object.freeze(c.inner.slice());
+  n.rules = new Map(c.rules.map((r, i) => [`${r.family}:${r.name}`, i]));
+  n.ruleList = Object.freeze(c.rules.map((r) => Object.freeze({ ...r })));
+  n.types = new Map(c.rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'elementwise').map(([r, i]) => [r.name, i]));
+  n.modes = new Map(c.rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'to').map(([r, i]) => [r.name, i]));
+  n.namedRule = c.rules.findIndex((r) => r.family === 'named');
+  n.numpyRule = n.types.get('numpy');
+  n.actions = new Map(c.actions.map((a, i) => [a, i]));
+  n.A = Object.freeze(Object.fromEntries(c.actions.map((a, i) => [a, i])));
+  n.shapings = new Map(c.shapings.map((s, i) => [s, i]));
+  n.limits = Object.freeze({ ...c.limits });
+  n.REQ = indexOf(c.request);
+  n.REQ_LEN = c.request.length;
+  n.RESP = indexOf(c.response);
+  n.RESP_LEN = c.response.length;
+  n.version = M.version();
+  n.ready = true;
+  const dtypes = Object.freeze(n.dtypes.map((d) => d.name));
+  return () => {
+    Object.assign(C, n);
+    DTYPES = dtypes;
+    return c;
+  };
+}
+
+/** Build C from the module's contract() (once, at init): all of it, or nothing when it throws. */
+export function buildContract(M) {
+  return readContract(M)();
+}
+
+/** Put C and DTYPES back as they were before any contract (a load that failed after commit()). */
+export function clearContract() {
+  for (const k of Object.keys(C)) if (!(k in EMPTY)) delete C[k];
+  Object.assign(C, EMPTY);
+  DTYPES = Object.freeze([]);
 }
 
 /** The contract as the engine declared it (a plain copy, for tools and the cross-check test). */

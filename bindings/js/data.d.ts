@@ -179,13 +179,13 @@ export type ComparisonOp = ElementwiseOp<DType, true>;
 export declare const add: ElementwiseOp;
 export declare const sub: ElementwiseOp;
 export declare const mul: ElementwiseOp;
-/** a / b (integers: truncated toward zero, x / 0 = 0). */
+/** a / b (integers: truncated toward zero, x / 0 = 0; uint8clamped: rounded half to even, x / 0 = 255 for x > 0, 0 / 0 = 0). */
 export declare const div: ElementwiseOp;
 /** a % b, JS semantics: the result takes the dividend's sign (integers: x % 0 = 0). */
 export declare const rem: ElementwiseOp;
 /** a mod b, NumPy's np.mod (ONNX Mod with fmod=0): the result takes the divisor's sign (integers: x mod 0 = 0). */
 export declare const mod: ElementwiseOp;
-/** floor(a / b), NumPy's np.floor_divide (integers: x // 0 = 0). */
+/** floor(a / b), NumPy's np.floor_divide (integers: x // 0 = 0; uint8clamped: x // 0 = 255 for x > 0, as a Uint8ClampedArray store of Infinity). */
 export declare const floorDiv: ElementwiseOp;
 export declare const pow: ElementwiseOp;
 /** Element-wise minimum (NaN propagates, -0 < +0). */
@@ -249,21 +249,35 @@ export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarO
 // ---- the backward direction: reductionAxes, unbroadcast, reductions, broadcastArrays ----
 
 /**
- * The output axes, ascending, over which a gradient of shape `outShape` (what
- * broadcasting `inShape` with `options`, as {@link broadcastToShape} takes them,
- * produced) is summed to come back to `inShape`. Partial shapes: an axis that
- * may or may not be summed is refused (INCOMPATIBLE_DIMS, the axis named).
- * @example reductionAxes([3, 1], [2, 3, 5]) // [0, 2]
+ * The forward call a backward call mirrors: the Broadcast operation's options
+ * (as {@link broadcastToShape} takes them: the input broadcast to the output),
+ * or `type` (and `axis`) of the element-wise rule whose second operand B is the
+ * input and whose result is the output (the gradient of B in `add(a, b, {
+ * broadcast: { type: 'pdpd', axis } })`, where B's trailing 1s may hang past
+ * A's end). Give one or the other.
  */
-export declare function reductionAxes(inShape: Shape, outShape: Shape, options?: BroadcastToOptions): number[];
+export type BackwardOptions =
+  | (BroadcastToOptions & { type?: undefined })
+  | { type: 'numpy' | 'none' | 'pdpd'; axis?: number; mode?: undefined; axesMapping?: undefined };
 
-/** Options of {@link unbroadcast}: the forward broadcast's mode, and the result's dtype. */
-export interface UnbroadcastOptions<R extends DType = DType> extends BroadcastToOptions {
+/**
+ * The output axes, ascending, over which a gradient of shape `outShape` (what
+ * the forward call of `options` produced from `inShape`) is summed to come
+ * back to `inShape`. It refuses exactly what that forward call refuses.
+ * Partial shapes: an axis that may or may not be summed is refused
+ * (INCOMPATIBLE_DIMS, the axis named).
+ * @example reductionAxes([3, 1], [2, 3, 5]) // [0, 2]
+ * @example reductionAxes([3, 1], [2, 3], { type: 'pdpd', axis: 1 }) // [0]: B's trailing 1 hangs past A's end
+ */
+export declare function reductionAxes(inShape: Shape, outShape: Shape, options?: BackwardOptions): number[];
+
+/** Options of {@link unbroadcast}: the forward call (see {@link BackwardOptions}), and the result's dtype. */
+export type UnbroadcastOptions<R extends DType = DType> = BackwardOptions & {
   /** Accumulate (and return) in this dtype; default the gradient's. */
   dtype?: R;
   /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
   out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>>;
-}
+};
 
 /**
  * `grad` summed over {@link reductionAxes}(inShape, grad.shape, options) and
@@ -310,9 +324,9 @@ export interface Reduction<Mean extends boolean = false> {
   <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
 }
 
-/** Sum over `axes` (default all); integers wrap in their dtype unless `dtype` says otherwise; floats are summed pairwise. Zero elements sum to 0. */
+/** Sum over `axes` (default all); integers wrap in their dtype (uint8clamped saturates at 255) unless `dtype` says otherwise; floats are summed pairwise. Zero elements sum to 0. */
 export declare const sum: Reduction;
-/** Product over `axes`. Zero elements give 1. */
+/** Product over `axes` (integers wrap; uint8clamped saturates at 255). Zero elements give 1. */
 export declare const prod: Reduction;
 /** Minimum over `axes` (NaN propagates; over zero elements: a BroadcastError). */
 export declare const min: Reduction;

@@ -2,14 +2,17 @@
 // where, reduce, unbroadcast), once its caller has taken the snapshot:
 //
 //   1. snapshot (the caller, ops.js / reduce.js): every argument and option
-//      read once (user code runs only there);
-//   2. place: scratch and request space allocated (memory may grow), data copied in;
-//   3. one wasm call plans (cached by shape) and runs the kernel;
-//   4. the result is copied out, or handed over as a Tensor.
+//      read once into records (user code runs only there);
+//   2. commit check (here, first): every record is a snapshot the library
+//      made, every resident one still alive, every plain one still the length
+//      it was read with (tensor.js committable). From here no user code runs;
+//   3. place: scratch and request space allocated (memory may grow), data copied in;
+//   4. one wasm call plans (cached by shape) and runs the kernel;
+//   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
 import { view, slot, slotBytes, trimScratch } from './heap.js';
-import { makeTensor, taLength } from './tensor.js';
+import { makeTensor, taLength, committable, commitError } from './tensor.js';
 import { product } from './shapes.js';
 import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
 import { writeNamed, namedResult } from './named.js';
@@ -56,6 +59,8 @@ function executeInner(c) {
   const ops = c.ops;
   const dest = c.dest;
   const outDtype = c.outDtype;
+  for (let k = 0; k < ops.length; k++) if (!committable(ops[k])) throw commitError(ops[k], operandWhat(c, k));
+  if (dest !== null && !committable(dest)) throw commitError(dest, `${c.fn}: out`);
   // Request space first, then scratch: both may grow memory, so views come after.
   begin(c.named !== null ? c.named.need : bodyNeed(c));
   let resident = false;
@@ -90,6 +95,10 @@ export function runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx) {
 // 374 ns end to end (the minimum over 15 processes) against 292 ns flat (with
 // the result read below); docs/boundary.md.
 function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
+  // The commit check (see execute()): scalars are the library's own arrays.
+  if (!committable(A)) throw commitError(A, `${name}: a`);
+  if (!committable(B)) throw commitError(B, `${name}: b`);
+  if (dest !== null && !committable(dest)) throw commitError(dest, `${name}: out`);
   const sa = A.shape;
   const sb = B.shape;
   begin(2 + sa.length + sb.length);
@@ -143,6 +152,14 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   c.op = op.id;
   c.dtype = dt.id;
   return answer(c, res, requestLength(p), out);
+}
+
+/** Operand k of request `c` as its call's messages name it. */
+function operandWhat(c, k) {
+  const A = C.A;
+  const names = c.action === A.where ? ['cond', 'a', 'b'] : c.action === A.binary ? ['a', 'b', 'fill', 'fill']
+    : c.action === A.unbroadcast ? ['grad'] : ['x'];
+  return `${c.fn}: ${names[k] ?? `operand ${k}`}`;
 }
 
 /** Scratch for a plain operand (slot k); true for a resident one. */
@@ -261,7 +278,12 @@ function namedTensor(c, res, out) {
 
 /** The error of a refused call. */
 function failure(c, res, st) {
-  if (st === C.signals.outOverlaps) return new TypeError(`${c.fn}: out is also an operand that is broadcast or reordered; in place would read cells already written: write to a separate tensor`);
+  if (st === C.signals.outOverlaps) {
+    if (c.action === C.A.reduce || c.action === C.A.unbroadcast) {
+      return new TypeError(`${c.fn}: out shares memory with the ${c.action === C.A.reduce ? 'input x' : 'gradient'}; a reduction reads input cells after it has written output cells, so it cannot work in place: pass a separate tensor as out (or none)`);
+    }
+    return new TypeError(`${c.fn}: out is also an operand that is broadcast or reordered; in place would read cells already written: write to a separate tensor`);
+  }
   if (C.statuses[st] === 'TOO_LARGE') {
     const shape = res.shape();
     return new BroadcastError(`${c.fn}: the result ${formatShape(shape)} would need more bytes than WebAssembly memory can hold`,

@@ -6,7 +6,7 @@ import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName } from './errors.js';
 import { copyShape, checkShape, exactSize, UNKNOWN_RANK } from './shapes.js';
 import { readOptions, choose } from './options.js';
-import { readType, readTo, shapeCall, namedCall, namedContext } from './rules.js';
+import { readType, readTo, snapTo, shapeCall, namedCall, namedContext } from './rules.js';
 import { readNamed, namedResult } from './named.js';
 
 // Every key explain() knows: a misspelt one is refused whatever the rule;
@@ -14,11 +14,90 @@ import { readNamed, namedResult } from './named.js';
 const KEYS = ['rule', 'shapes', 'operands', 'axis', 'mode', 'axesMapping', 'shaping'];
 const RULES = ['numpy', 'none', 'pdpd', 'broadcastTo', 'named'];
 
+/**
+ * The BigInt twin of build_loop (src/core/plan.cpp), with the operands'
+ * strides of finalize_plan before it: the same rules on exact integers where
+ * the engine's int64 saturates at 2^63 and its doubles round past 2^53. Used
+ * only past 2^53 (see exact() below); tests/js/explain-exact.test.js holds it
+ * to the engine's own plan on small shapes so the two cannot drift (it imports
+ * it from explain.js; index.js does not re-export it: not public API).
+ * `shape` is the static output shape; each operand { shape, srcAxis, aligned, verdicts }.
+ * Returns { strides: bigint[][], loop: { shape: bigint[], strides: bigint[][], inner } }.
+ */
+export function exactPlan(shape, operands) {
+  const n = operands.length;
+  const strides = operands.map((o) => {
+    const own = new Array(o.shape.length); // row-major strides of its own shape
+    for (let i = o.shape.length - 1, acc = 1n; i >= 0; acc *= BigInt(o.shape[i]), i--) own[i] = acc;
+    return shape.map((_, a) => (o.srcAxis[a] === null || o.aligned[a] === 1 || o.verdicts[a] === 'stretched' ? 0n : own[o.srcAxis[a]]));
+  });
+  // Inner kinds by their LoopPlan::Inner number (contract.def): 0 contiguous,
+  // 1 second-scalar, 2 first-scalar, 3 both-scalar, 4 strided.
+  if (shape.includes(0)) return { strides, loop: { shape: [0n], strides: strides.map(() => [1n]), inner: C.inner[0] } };
+  // Innermost to outermost, extent-1 axes skipped; an axis joins the current
+  // group when every operand's stride on it is the group's innermost stride
+  // times the group's extent. Groups are built innermost-first, then reversed.
+  const ls = [];
+  const lst = strides.map(() => []);
+  for (let a = shape.length - 1; a >= 0; a--) {
+    const ext = BigInt(shape[a]);
+    if (ext === 1n) continue;
+    const m = ls.length;
+    if (m > 0 && strides.every((st, k) => st[a] === lst[k][m - 1] * ls[m - 1])) ls[m - 1] *= ext;
+    else { ls.push(ext); strides.forEach((st, k) => lst[k].push(st[a])); }
+  }
+  if (ls.length === 0) { ls.push(1n); lst.forEach((v) => v.push(1n)); } // every extent 1 (or rank 0): one element
+  ls.reverse();
+  lst.forEach((v) => v.reverse());
+  const last = ls.length - 1;
+  const innerOf = (k) => (k >= n || ls[last] === 1n ? 1n : lst[k][last]);
+  const s0 = innerOf(0), s1 = innerOf(1);
+  const inner = s0 === 1n && s1 === 1n ? 0 : s0 === 1n && s1 === 0n ? 1 : s0 === 0n && s1 === 1n ? 2 : s0 === 0n && s1 === 0n ? 3 : 4;
+  return { strides, loop: { shape: ls, strides: lst, inner: C.inner[inner] } };
+}
+
+/** Exact values as numbers, null where past 2^53 (then also `text`: every value as decimal text). */
+function exactList(values) {
+  const nums = values.map((v) => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : null));
+  return { nums, text: nums.includes(null) ? values.map(String) : null };
+}
+
+/**
+ * Past 2^53 the decoded strides and loop may be rounded or saturated: put the
+ * exact ones in their place (null past 2^53, with a Text field of every value
+ * beside, as size has sizeText). Every stride and loop extent is at most the
+ * product of the nonzero dims of an operand or of the output (a 0 dim zeroes
+ * the strides before it, not those after: [0, 2**40, 2**40] has a stride
+ * 2**80); that product, as a double, is exact below 2^53, so below it
+ * nothing changes.
+ */
+function exact(shape, operands, loop) {
+  const big = (s) => s.reduce((p, d) => (d === 0 ? p : p * d), 1) >= 2 ** 53;
+  if (!big(shape) && !operands.some((o) => big(o.shape))) return loop;
+  const x = exactPlan(shape, operands);
+  operands.forEach((o, k) => {
+    const { nums, text } = exactList(x.strides[k]);
+    o.strides = nums;
+    if (text) o.stridesText = text;
+  });
+  if (loop === null) return null;
+  const ls = exactList(x.loop.shape);
+  const lst = x.loop.strides.map(exactList);
+  return {
+    shape: ls.nums,
+    ...(ls.text ? { shapeText: ls.text } : {}),
+    strides: lst.map((l) => l.nums),
+    ...(lst.some((l) => l.text) ? { stridesText: x.loop.strides.map((v) => v.map(String)) } : {}),
+    inner: x.loop.inner,
+  };
+}
+
 function finish(ctx, res, names) {
   const ok = res.status === 0;
   if (ok) res.shape();
   const plan = res.plan(names);
-  const { shape, isStatic, rank, operands, loop } = plan;
+  const { shape, isStatic, rank, operands } = plan;
+  const loop = isStatic ? exact(shape, operands, plan.loop) : plan.loop;
   // After the plan: formatting the message may run the caller's toString()s.
   const error = ok ? null : makeError(ctx, res.error());
   const axes = [];
@@ -64,7 +143,7 @@ function explainInner(req) {
     if (!Array.isArray(o.shapes) || o.shapes.length !== 2) throw new TypeError("explain: rule 'broadcastTo' takes shapes [input, target]");
     const i = copyShape(o.shapes[0], 'explain: input shape');
     const t = copyShape(o.shapes[1], 'explain: target shape');
-    const { rule: r, ctx, axis, mapping } = readTo(i, t, o, 'explain');
+    const { rule: r, ctx, axis, mapping } = readTo(i, t, snapTo(o, [i, t], 'explain'), 'explain');
     return finish(ctx, shapeCall(C.A.explain, r, axis, [i, t], mapping), () => 'input');
   }
   // named

@@ -212,8 +212,13 @@ export interface OperandPlan {
   srcAxis: (number | null)[];
   /** The operand's dims aligned to the output rank (1 on new axes). */
   aligned: Dim[];
-  /** Element strides per output axis, 0 where stretched or new; null for partial shapes. */
-  strides: number[] | null;
+  /**
+   * Element strides per output axis, 0 where stretched or new; null for partial
+   * shapes. An entry is null when the stride is past 2^53 (see stridesText).
+   */
+  strides: (number | null)[] | null;
+  /** Every stride as exact decimal text, when one of them is past 2^53 (its `strides` entry is then null). */
+  stridesText?: string[];
   verdicts: Verdict[];
   /**
    * The operand's own axes its rule drops before aligning, as the engine's
@@ -255,8 +260,20 @@ export interface Explanation {
   operands: OperandPlan[];
   /** Per output axis: index, negative index, dim and the operands' verdicts. */
   axes: { index: number; negative: number; dim: Dim; verdicts: Verdict[] }[];
-  /** The merged loop kernels run: adjacent axes that broadcast alike folded together. */
-  loop: { shape: number[]; strides: number[][]; inner: 'contiguous' | 'second-scalar' | 'first-scalar' | 'both-scalar' | 'strided' } | null;
+  /**
+   * The merged loop kernels run: adjacent axes that broadcast alike folded
+   * together. An extent or stride past 2^53 is null, and the exact values of
+   * all of them come beside as decimal text (shapeText, stridesText per operand).
+   */
+  loop: {
+    shape: (number | null)[];
+    /** Every extent as decimal text, when one is past 2^53. */
+    shapeText?: string[];
+    strides: (number | null)[][];
+    /** Every operand's strides as decimal text, when one is past 2^53. */
+    stridesText?: string[][];
+    inner: 'contiguous' | 'second-scalar' | 'first-scalar' | 'both-scalar' | 'strided';
+  } | null;
   error: ReturnType<BroadcastError['toJSON']> | { name: string; code: null; message: string } | null;
   /** named rule */
   named?: NamedShapeResult;

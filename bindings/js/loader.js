@@ -1,68 +1,327 @@
 // Loading the WebAssembly module: init() (async, any environment) and
 // initSync() (synchronous, from bytes or a compiled module). Both end in
-// buildContract(): every table the JS layer uses comes from the module.
+// install(): every table the JS layer uses comes from the module.
+//
+// One engine per copy of this module, by a small state machine:
+//
+//   idle ──init()──▶ loading ──(engine started)──▶ ready
+//     ▲                 │
+//     └──(load failed)──┘      initSync(): idle or loading ──▶ ready, or unchanged when it throws
+//
+// - init() while idle starts a load and returns its promise; init() while
+//   loading returns that same promise (one load, one instance); init() once
+//   ready returns the settled promise.
+// - Every load has a number (`epoch`). Installing an engine bumps it, so a load
+//   that has been overtaken (initSync() finished first) finds its number stale
+//   at its next step and drops its own instance: it installs nothing and
+//   settles nothing (its promise was already resolved by initSync()).
+// - Nothing shared is written until the engine has started and its contract
+//   has been read and checked; then install() commits it in one synchronous
+//   step. A failed load rejects its promise once and goes back to idle with no
+//   module state left; the next init() or initSync() starts from scratch.
+// - Ready is final: once an engine is installed, it is never replaced.
 import createTensorcastModule from './tensorcast.mjs';
-import { buildContract } from './contract.js';
+import { readContract, clearContract } from './contract.js';
 import { refreshRequest } from './wire.js';
 
-let M = null;
-let loading = null;
+let M = null;       // the engine (the glue's Module object), once ready
+let state = 'idle'; // 'idle' | 'loading' | 'ready'
+let epoch = 0;      // the number of the current load; bumped by each new load and by install()
+let loading = null; // init()'s promise: the load under way, or the settled one once ready; null when idle
+let settle = null;  // { resolve, reject } of `loading` while a load is under way
 
 const RECIPE = 'serve tensorcast.wasm beside the bundle and pass its address as init({ wasmUrl }), '
   + "or import 'tensorcast/inline', which carries the wasm inside the JavaScript (see the README's bundler recipes)";
 
 /**
- * Load the engine. Idempotent: later calls return the same promise.
+ * Load the engine. Calls share one load: while it is under way, and after it
+ * succeeded, every call returns the same promise, and there is one engine.
+ * A load that fails (a fetch failure, bytes that are not WebAssembly, a
+ * WebAssembly module that is not this engine, an instantiation or start
+ * failure) rejects that promise once with an Error saying why, leaves no state
+ * behind, and the next init() or initSync() starts again from scratch (with
+ * the options it is given).
+ *
+ * initSync() while this promise is pending does not make a second engine: it
+ * loads the engine synchronously, installs it, and resolves this promise (the
+ * pending load is then dropped, whatever its outcome). If that initSync()
+ * throws, the pending load goes on unchanged.
+ *
+ * Options of the wrong type throw a TypeError (also while loading and once loaded).
  * @param {{wasmUrl?: string|URL, wasmBinary?: ArrayBuffer|ArrayBufferView, module?: WebAssembly.Module}} [options]
+ * @returns {Promise<void>}
  */
 export function init(options) {
-  const o = checkInitOptions(options, 'init');
-  if (M) return loading ?? (loading = Promise.resolve());
-  if (loading) return loading;
-  loading = (async () => {
-    let module = o.module;
-    if (!module && o.wasmBinary) module = await WebAssembly.compile(bytesOf(o.wasmBinary));
-    if (!module) module = await fetchModule(o.wasmUrl ?? new URL('./tensorcast.wasm', import.meta.url));
-    const cfg = { instantiateWasm: (imports, done) => {
-      WebAssembly.instantiate(module, imports).then((inst) => done(inst, module));
-      return {};
-    } };
-    const inst = await createTensorcastModule(cfg);
-    finish(inst);
-  })().catch((e) => {
-    loading = null; // a failed load may be retried with other options
-    throw e;
-  });
-  return loading;
+  return initWith(options, moduleFrom);
 }
 
 /**
  * Load the engine synchronously from its bytes or a compiled module (build
  * tools, CLIs, CommonJS, tests). Browsers allow synchronous compilation of a
- * module this size on the main thread. Idempotent.
+ * module this size on the main thread. Idempotent: once loaded it returns at
+ * once.
+ *
+ * Called while an init() is pending, it does not wait for it and does not
+ * make a second engine: the engine it starts becomes the only one, and the
+ * pending init() promise resolves (to that same engine); the pending load's
+ * own instance is discarded when it arrives. When initSync() throws (a source
+ * that is not this engine, a start failure), nothing changed: the library
+ * stays not loaded, or a pending init() goes on as before.
  * @param {{wasmBinary?: ArrayBuffer|ArrayBufferView, module?: WebAssembly.Module}} options
  */
 export function initSync(options) {
-  const o = checkInitOptions(options, 'initSync');
-  if (M) return;
-  if (!o.module && !o.wasmBinary) throw new TypeError('initSync: pass { wasmBinary } (the bytes of tensorcast.wasm) or { module } (a WebAssembly.Module)');
-  const module = o.module ?? new WebAssembly.Module(bytesOf(o.wasmBinary));
-  const cfg = { instantiateWasm: (imports, done) => {
-    const inst = new WebAssembly.Instance(module, imports);
-    done(inst, module);
-    return inst.exports;
-  } };
-  createTensorcastModule(cfg);
-  // The glue runs to completion synchronously when instantiation does.
-  if (!cfg.calledRun) throw new Error('tensorcast: initSync could not start the engine synchronously');
-  finish(cfg);
-  loading = Promise.resolve();
+  initSyncWith(options, moduleFromSync);
 }
 
-function finish(inst) {
-  buildContract(inst);
+/**
+ * init() with another source of the compiled module (the Node entry reads
+ * files): `source(o)` gets the checked options and returns a
+ * WebAssembly.Module or a promise of one. It is only called when a load starts.
+ */
+export function initWith(options, source) {
+  const o = checkInitOptions(options, 'init');
+  if (loading !== null) return loading; // loading: the load under way; ready: the settled promise
+  const my = ++epoch;
+  state = 'loading';
+  const promise = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+  loading = promise;
+  const current = () => my === epoch && state === 'loading';
+  (async () => {
+    try {
+      await null; // the load starts after this call returns, so even one failing at once is shared by the calls made meanwhile
+      const module = await source(o);
+      if (!current()) return;
+      checkModule(module);
+      const glue = startGlue();
+      let instance;
+      try {
+        instance = await WebAssembly.instantiate(module, glue.imports);
+      } catch (e) {
+        throw failure('the WebAssembly module could not be instantiated', e);
+      }
+      if (!current()) return; // overtaken by initSync(): this instance is dropped unstarted
+      install(finishGlue(glue, module, instance));
+    } catch (e) {
+      if (!current()) return; // an overtaken load's failure: nobody waits for it
+      const { reject } = settle;
+      state = 'idle';
+      loading = null;
+      settle = null;
+      reject(failure('the engine could not be loaded', e));
+    }
+  })();
+  return promise;
+}
+
+/**
+ * initSync() with another source: `source(o)` gets the checked options and
+ * returns a WebAssembly.Module (synchronously). It is only called when the
+ * engine is not loaded yet.
+ */
+export function initSyncWith(options, source) {
+  const o = checkInitOptions(options, 'initSync');
+  if (state === 'ready') return;
+  // Nothing shared is written before install(): a throw anywhere leaves the state as it was.
+  const module = source(o);
+  checkModule(module);
+  const glue = startGlue();
+  let instance;
+  try {
+    instance = new WebAssembly.Instance(module, glue.imports);
+  } catch (e) {
+    throw failure('the WebAssembly module could not be instantiated', e);
+  }
+  install(finishGlue(glue, module, instance));
+}
+
+/** init()'s source: { module }, { wasmBinary }, or fetch(wasmUrl, by default the .wasm beside this file). */
+export function moduleFrom(o) {
+  if (o.module) return o.module;
+  if (o.wasmBinary) return compileModule(o.wasmBinary, 'options.wasmBinary');
+  return fetchModule(o.wasmUrl ?? new URL('./tensorcast.wasm', import.meta.url));
+}
+
+function moduleFromSync(o) {
+  if (o.module) return o.module;
+  if (o.wasmBinary) return compileModuleSync(o.wasmBinary, 'options.wasmBinary');
+  throw new TypeError('initSync: pass { wasmBinary } (the bytes of tensorcast.wasm) or { module } (a WebAssembly.Module)');
+}
+
+/** Compile bytes, with an error naming where they came from (`what`). */
+export async function compileModule(bytes, what) {
+  const b = bytesOf(bytes);
+  try {
+    return await WebAssembly.compile(b);
+  } catch (e) {
+    throw notWasm(what, b, e);
+  }
+}
+
+/** compileModule(), synchronously. */
+export function compileModuleSync(bytes, what) {
+  const b = bytesOf(bytes);
+  try {
+    return new WebAssembly.Module(b);
+  } catch (e) {
+    throw notWasm(what, b, e);
+  }
+}
+
+function notWasm(what, b, e) {
+  return new Error(`tensorcast: ${what} is not WebAssembly (${describe(e)}; got ${b.byteLength} bytes); pass the bytes of this package's tensorcast.wasm`, { cause: e });
+}
+
+// ---- the engine's shape, and the check of a module against it --------------
+
+let shape = null;
+
+/**
+ * What the glue needs of a module: the imports it provides and the exports it
+ * reads. Asked of the glue itself, not written down here, because a build
+ * minifies the wasm's import and export names (tc_call is export "D" today,
+ * and the letters move when an export is added). A throwaway glue instance is
+ * made without a module (its instantiateWasm never answers, so it never
+ * runs); it hands over its import object, and each of its export wrappers
+ * (Module._tc_call = function () { return Module.asm.D.apply(...) }) is called
+ * once against a recording `asm`, which says which export it reads. No
+ * WebAssembly runs; the probe is then dropped.
+ */
+function engineShape() {
+  if (shape !== null) return shape;
+  let imports = null;
+  const functions = new Map(); // export name -> the glue's name for it
+  try {
+    const probe = { instantiateWasm(info) { imports = info; return {}; } };
+    createTensorcastModule(probe).then(undefined, () => {}); // never settles (or an abort, quietly)
+    let seen = [];
+    const noop = () => {};
+    probe.asm = new Proxy({}, { get(_, k) { seen.push(k); return noop; } });
+    for (const key of Object.keys(probe)) {
+      if (key[0] !== '_' || typeof probe[key] !== 'function') continue;
+      seen = [];
+      try { probe[key](); } catch { continue; }
+      if (seen.length === 1 && typeof seen[0] === 'string') functions.set(seen[0], key.replace(/^_+/, ''));
+    }
+  } catch {
+    // A glue of another shape: the check below is then only the import and memory check.
+  }
+  shape = { imports, functions };
+  return shape;
+}
+
+/**
+ * Refuse a module that is not this engine before instantiating it: it must
+ * export every function the glue reads and a memory, and import nothing but
+ * what the glue provides.
+ */
+function checkModule(module) {
+  if (!(module instanceof WebAssembly.Module)) throw new TypeError('tensorcast: the engine source gave no WebAssembly.Module');
+  const want = engineShape();
+  const kinds = new Map(WebAssembly.Module.exports(module).map((e) => [e.name, e.kind]));
+  const missing = [];
+  for (const [name, js] of want.functions) if (kinds.get(name) !== 'function') missing.push(`${js} (export "${name}")`);
+  if (![...kinds.values()].includes('memory')) missing.push('a memory');
+  const unmet = want.imports === null ? []
+    : WebAssembly.Module.imports(module).filter((i) => !provides(want.imports, i)).map((i) => `${i.module}.${i.name} (${i.kind})`);
+  if (missing.length === 0 && unmet.length === 0) return;
+  const why = [];
+  if (missing.length) why.push(`it lacks ${missing.join(', ')}`);
+  if (unmet.length) why.push(`it imports ${unmet.join(', ')}, which the engine's glue does not provide`);
+  throw new Error(`tensorcast: this WebAssembly module is not the tensorcast engine: ${why.join('; ')}. Pass this package's tensorcast.wasm (its bytes, a module compiled from them, or its URL)`);
+}
+
+const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+function provides(imports, i) {
+  if (!own(imports, i.module)) return false;
+  const m = imports[i.module];
+  if (m === null || typeof m !== 'object' || !own(m, i.name)) return false;
+  const v = m[i.name];
+  switch (i.kind) {
+    case 'function': return typeof v === 'function';
+    case 'memory': return v instanceof WebAssembly.Memory;
+    case 'table': return v instanceof WebAssembly.Table;
+    case 'global': return v instanceof WebAssembly.Global || typeof v === 'number' || typeof v === 'bigint';
+    default: return false;
+  }
+}
+
+// ---- starting the glue on a checked module ---------------------------------
+
+/**
+ * A glue instance waiting for its WebAssembly instance: its imports, and
+ * done(instance, module), which starts it. The glue's own promise is not
+ * followed (it may wait forever or reject on an abort): done() says it all.
+ */
+function startGlue() {
+  let hooks = null;
+  const cfg = { instantiateWasm(imports, done) { hooks = { imports, done }; return {}; } };
+  try {
+    createTensorcastModule(cfg).then(undefined, () => {});
+  } catch (e) {
+    throw failure('the engine\'s glue failed', e);
+  }
+  if (hooks === null) throw new Error('tensorcast: the engine\'s glue did not ask for its WebAssembly instance');
+  return { cfg, ...hooks };
+}
+
+/** Hand the glue its instance: it runs the engine's constructors and registers contract(). Returns the Module. */
+function finishGlue(glue, module, instance) {
+  try {
+    glue.done(instance, module);
+  } catch (e) {
+    throw failure('the engine failed to start', e);
+  }
+  const m = glue.cfg;
+  if (!m.calledRun) throw new Error('tensorcast: the engine did not start (its glue did not run)');
+  if (typeof m.contract !== 'function' || typeof m.version !== 'function') {
+    throw new Error('tensorcast: the WebAssembly module started but registered no contract() and version(): it is not the tensorcast engine');
+  }
+  return m;
+}
+
+/**
+ * Make `inst` the engine: read its contract, try the request buffer, then
+ * commit (C, the wire's request state, M) in one synchronous step. Throws
+ * with nothing installed.
+ */
+function install(inst) {
+  let commit;
+  try {
+    commit = readContract(inst);
+    // What refreshRequest() does, tried first, while nothing is installed.
+    inst._tc_request(4096);
+    inst._tc_call(0);
+  } catch (e) {
+    throw failure('the engine\'s contract could not be read (is this tensorcast.wasm from the same build as its JavaScript?)', e);
+  }
+  commit();
+  try {
+    refreshRequest(inst);
+  } catch (e) {
+    clearContract();
+    throw failure('the engine\'s request buffer could not be set up', e);
+  }
   M = inst;
-  refreshRequest(inst);
+  state = 'ready';
+  epoch++; // any load still under way is overtaken
+  if (settle !== null) {
+    const { resolve } = settle;
+    settle = null;
+    resolve();
+  } else {
+    loading = Promise.resolve();
+  }
+}
+
+/** `e` as an Error of ours: kept when it already says what failed, else wrapped with `what`. */
+function failure(what, e) {
+  if (e instanceof Error && e.message.startsWith('tensorcast')) return e;
+  return new Error(`tensorcast: ${what} (${describe(e)})`, { cause: e });
+}
+
+function describe(e) {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
 function bytesOf(b) {
@@ -104,14 +363,14 @@ export function checkInitOptions(options, fn = 'init') {
   return o;
 }
 
-/** The pending or settled init() promise, or null before the first call. */
+/** The pending or settled init() promise, or null while idle (before the first call, or after a failed load). */
 export function initPromise() {
   return loading;
 }
 
 /** True once the engine is loaded. */
 export function isReady() {
-  return M !== null;
+  return state === 'ready';
 }
 
 /** The loaded module; throws a clear error before init(). */

@@ -98,6 +98,58 @@ export class LabelMap {
   set(l, v) { this.map(l).set(l, v); }
 }
 
+/** [i, j] of the first label j that repeats an earlier one i (1 and '1' differ; NaN repeats NaN), or null. */
+export function duplicateLabel(labels) {
+  const seen = new LabelMap();
+  for (let j = 0; j < labels.length; j++) {
+    if (seen.has(labels[j])) return [seen.get(labels[j]), j];
+    seen.set(labels[j], j);
+  }
+  return null;
+}
+
+/**
+ * An object keyed by names the caller chose, every key an own data property:
+ * `obj[name] = v` would set the prototype for a dim named "__proto__", and
+ * Object.fromEntries defines each key instead.
+ */
+export function ownObject(entries) {
+  return Object.fromEntries(entries);
+}
+
+/**
+ * null when names (dims, per-axis labels or null) a and b are the same: the
+ * same dims in the same order, and per dim the same labels or none on both;
+ * else { axis, labels } of the first difference (labels: it is the coords).
+ */
+export function sameNames(dimsA, labelsA, dimsB, labelsB) {
+  const n = Math.max(dimsA.length, dimsB.length);
+  for (let i = 0; i < n; i++) {
+    if (i >= dimsA.length || i >= dimsB.length || nameKey(dimsA[i]) !== nameKey(dimsB[i])) return { axis: i, labels: false };
+    const la = labelsA?.[i] ?? null;
+    const lb = labelsB?.[i] ?? null;
+    if (la === null && lb === null) continue;
+    if (la === null || lb === null || la.length !== lb.length) return { axis: i, labels: true };
+    for (let j = 0; j < la.length; j++) {
+      const x = la[j];
+      const y = lb[j];
+      if (!(x === y || (typeof x === typeof y && Object.is(x, y)) || (typeof x === 'number' && typeof y === 'number' && Number.isNaN(x) && Number.isNaN(y)))) return { axis: i, labels: true };
+    }
+  }
+  return null;
+}
+
+export const describeDims = (dims) => `[${dims.map((d) => JSON.stringify(d)).join(', ')}]`;
+
+/** Refuse a resident `out` whose dims or coords are not the result's `dims` / `labels`. */
+export function checkOutNames(fn, dest, dims, labels) {
+  const diff = sameNames(dest.dims, dest.labels, dims, labels);
+  if (diff === null) return;
+  throw new BroadcastError(`${fn}: out has dims ${describeDims(dest.dims)}${diff.labels ? ' with other coordinates' : ''} but the result has dims ${describeDims(dims)}`
+    + `${diff.labels ? ` (dim "${dims[diff.axis]}" differs)` : ''}: its data would be read by the wrong names; pass an out with the result's dims and coords, or one without dims`,
+  { code: 'INCOMPATIBLE_DIMS', shapes: [dest.shape], axis: diff.axis, dims: null });
+}
+
 export function describeNamed(n) {
   return `(${n.dims.map((d, i) => `${d}: ${n.sizes[i]}`).join(', ')})`;
 }
@@ -172,12 +224,9 @@ export function writeNamed(h, p, enc) {
 /** The { dims, shape, coords? } of a named result. */
 export function namedResult(nameList, axes) {
   const out = { dims: axes.map((ax) => nameList[ax.name]), shape: axes.map((ax) => ax.size) };
-  const coords = {};
-  let any = false;
-  for (const ax of axes) {
-    if (ax.labeled) { coords[nameList[ax.name]] = ax.labels; any = true; }
-  }
-  if (any) out.coords = coords;
+  const entries = [];
+  for (const ax of axes) if (ax.labeled) entries.push([nameKey(nameList[ax.name]), ax.labels]);
+  if (entries.length) out.coords = ownObject(entries);
   return out;
 }
 

@@ -1,34 +1,59 @@
-// Node entry: the ES6 glue would fetch() a file path, so hand it the bytes.
+// Node entry: the ES6 glue would fetch() a file path, so files are read here
+// and handed over compiled. The loading itself (one engine, its states, a
+// failed load retried from scratch) is loader.js's; this file only says where
+// the module comes from.
 import { readFileSync } from 'node:fs';
-import { init as initCore, initSync as initSyncCore, initPromise, checkInitOptions, isReady } from './loader.js';
+import { initWith, initSyncWith, moduleFrom, compileModule, compileModuleSync } from './loader.js';
 
 export * from './index.js';
 
-const wasmFile = () => readFileSync(new URL('./tensorcast.wasm', import.meta.url));
+const packageWasm = () => new URL('./tensorcast.wasm', import.meta.url);
+
+// A file that cannot be read is a failed load, as a failed fetch is in a browser.
+function readEngine(u) {
+  try {
+    return readFileSync(u);
+  } catch (e) {
+    throw new Error(`tensorcast: could not load the engine from ${u.href} (${e.code ?? e.message})`, { cause: e });
+  }
+}
+
+// init()'s source in Node: { module } and { wasmBinary } as anywhere; a file:
+// wasmUrl (or a path, relative to the working directory) is read; another URL
+// is fetched; no source at all reads this package's tensorcast.wasm.
+function nodeModule(o) {
+  if (o.module !== undefined || o.wasmBinary !== undefined) return moduleFrom(o);
+  if (o.wasmUrl === undefined) return compileModule(readEngine(packageWasm()), packageWasm().href);
+  const u = o.wasmUrl instanceof URL ? o.wasmUrl : new URL(o.wasmUrl, 'file://' + process.cwd() + '/');
+  if (u.protocol !== 'file:') return moduleFrom(o);
+  return compileModule(readEngine(u), u.href);
+}
+
+// initSync()'s source in Node: { module }, { wasmBinary }, else this package's tensorcast.wasm.
+function nodeModuleSync(o) {
+  if (o.module !== undefined) return o.module;
+  if (o.wasmBinary !== undefined) return compileModuleSync(o.wasmBinary, 'options.wasmBinary');
+  return compileModuleSync(readEngine(packageWasm()), packageWasm().href);
+}
 
 /**
  * Load the engine; with no options, reads tensorcast.wasm from this package.
+ * One load, one engine: see init() in loader.js (concurrent calls share the
+ * promise; a failed load rejects once and may be retried; initSync() during a
+ * pending init() installs its engine and resolves that promise).
  * @param {{wasmUrl?: string|URL, wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module}} [options]
+ * @returns {Promise<void>}
  */
 export function init(options) {
-  const o = checkInitOptions(options, 'init');
-  if (initPromise()) return initPromise();
-  if (o.wasmBinary === undefined && o.module === undefined && o.wasmUrl === undefined) return initCore({ wasmBinary: wasmFile() });
-  if (o.wasmUrl !== undefined && o.wasmBinary === undefined && o.module === undefined) {
-    const u = o.wasmUrl instanceof URL ? o.wasmUrl : new URL(o.wasmUrl, 'file://' + process.cwd() + '/');
-    if (u.protocol !== 'file:') return initCore(o);
-    let bytes;
-    // A file that cannot be read is a failed load, as a failed fetch is in a browser: reject.
-    try { bytes = readFileSync(u); } catch (e) { return Promise.reject(new Error(`tensorcast: could not load the engine from ${u.href} (${e.code ?? e.message})`, { cause: e })); }
-    return initCore({ wasmBinary: bytes });
-  }
-  return initCore(o);
+  return initWith(options, nodeModule);
 }
 
-/** Load the engine synchronously; with no options, from this package's tensorcast.wasm. */
+/**
+ * Load the engine synchronously; with no options, from this package's
+ * tensorcast.wasm. During a pending init() it installs its own engine and
+ * that init() resolves to it (see initSync() in loader.js).
+ * @param {{wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module}} [options]
+ */
 export function initSync(options) {
-  const o = checkInitOptions(options, 'initSync');
-  if (isReady()) return;
-  if (o.wasmBinary === undefined && o.module === undefined) return initSyncCore({ wasmBinary: wasmFile() });
-  return initSyncCore(o);
+  initSyncWith(options, nodeModuleSync);
 }

@@ -1,7 +1,7 @@
 // Data operands and `out`, read once. An operand is a plain { data, shape,
 // dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
 // or a JS number / bigint (a scalar of the other operand's dtype).
-import { operand, handleOf, dtypeOf, notTypedArray, taLength, lengthError } from './tensor.js';
+import { operand, handleOf, dtypeOf, notTypedArray, taLength, lengthError, isForeignTensor, foreignTensor } from './tensor.js';
 import { readStaticShape, product } from './shapes.js';
 import { namedFrom } from './named.js';
 
@@ -39,6 +39,7 @@ function notOperand(x, what) {
 }
 
 function notData(x, data, shapeIn, what) {
+  if (isForeignTensor(x)) return foreignTensor(what);
   if (data === undefined && shapeIn === undefined && Object.keys(x).length === 0) {
     return new TypeError(`${what} is an empty object. If it was a Tensor sent through postMessage or structuredClone: tensors stay in the thread that made them; send { data: t.toArray(), shape: t.shape } instead`);
   }
@@ -47,9 +48,10 @@ function notData(x, data, shapeIn, what) {
 }
 
 /**
- * Finish a snapshot once no user code can run any more: the data's length
- * (the intrinsic getter), the shape it defaults to, and names checked
- * against the shape.
+ * Finish an operand's snapshot: the data's length (the intrinsic getter), the
+ * shape it defaults to, and the size. The commit stage (execute.js) checks
+ * the record again after the call's last user code: the length unchanged, a
+ * resident tensor still alive.
  */
 export function settle(o, what) {
   if (o.resident) {
@@ -95,8 +97,10 @@ export function readOut(out, fn) {
   if (out === undefined) return null;
   const h = handleOf(out);
   if (h) return h;
+  if (isForeignTensor(out)) throw foreignTensor(`${fn}: out`);
   if (!ArrayBuffer.isView(out) || out instanceof DataView) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
   const dtype = dtypeOf(out);
   if (!dtype) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
-  return operand(false, 0, out, null, dtype, 0, undefined, undefined, undefined, null, false);
+  // Its length as of the snapshot: the commit stage checks it is still that.
+  return operand(false, 0, out, null, dtype, taLength.call(out), undefined, undefined, undefined, null, false);
 }

@@ -5,11 +5,12 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
-import { withNames } from './tensor.js';
+import { withNames, handleOf, committable, commitError } from './tensor.js';
+import { view } from './heap.js';
 import { readOptions, checkKeys, choose } from './options.js';
-import { readType, readTo, TO_KEYS, namedContext } from './rules.js';
+import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
-import { internNamed } from './named.js';
+import { internNamed, checkOutNames } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
 import { request, execute, runBinary } from './execute.js';
 
@@ -97,6 +98,9 @@ function namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn) {
   if (B.dims === undefined && B.shape.length === 0) B = withNames(B, [], []);
   if (A.dims === undefined || B.dims === undefined) throw new TypeError(`${name}: give dims to both operands (or neither) to broadcast by name`);
   const shaping = choose(shapingIn, C.shapings, 'intersection', name, 'shaping');
+  // A resident `out` with names is read by them: the result is made apart, its
+  // names compared with out's (they are known only once planned), then copied.
+  if (dest !== null && dest.resident && dest.dims !== undefined) return intoNamedOut(op, name, A, B, dest, outDtype, shaping, fillIn);
   const na = { dims: A.dims, sizes: A.shape, labels: A.labels };
   const nb = { dims: B.dims, sizes: B.shape, labels: B.labels };
   // Union cells one side lacks read the fill value (default NaN / 0).
@@ -109,6 +113,27 @@ function namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn) {
   c.op = op.id;
   c.dtype = dt.id;
   return execute(c);
+}
+
+function intoNamedOut(op, name, A, B, dest, outDtype, shaping, fillIn) {
+  const r = namedBinary(op, name, A, B, null, outDtype, shaping, fillIn);
+  const h = handleOf(r); // a Tensor when an operand is resident, else null (a plain result)
+  try {
+    const labels = r.dims.map((d) => r.coords?.[String(d)] ?? null);
+    checkOutNames(name, dest, r.dims, labels);
+    const size = r.shape.reduce((n, d) => n * d, 1);
+    if (dest.size !== size) {
+      throw new BroadcastError(`${name}: out has ${dest.size} elements but the result ${formatShape(r.shape)} has ${size}`,
+        { code: 'LENGTH_MISMATCH', shapes: [r.shape], axis: null, dims: [dest.size, size] });
+    }
+    if (!committable(dest)) throw commitError(dest, `${name}: out`);
+    const v = view(outDtype);
+    if (h !== null) v.copyWithin(dest.ptr / outDtype.size, h.ptr / outDtype.size, h.ptr / outDtype.size + size);
+    else v.set(r.data, dest.ptr / outDtype.size);
+  } finally {
+    if (h !== null) r.dispose();
+  }
+  return dest.tensor;
 }
 
 /** An element-wise op by its name in ops.def (the engine's op table). */
@@ -130,19 +155,30 @@ function opOf(name) {
 /** Materialise `x` broadcast to `target` (every Broadcast-op mode, -1 in mode numpy). */
 export function broadcastTo(x, target, options) {
   mod();
+  // The snapshot: every user value, nested ones included, before any check.
   const o = readOptions(options, 'broadcastTo', ['out', ...TO_KEYS]);
   const X = readOperand(x, 'broadcastTo: x');
   const t = copyShape(target, 'broadcastTo: target');
   const dest = readOut(o.out, 'broadcastTo');
+  const to = snapTo(o, [X.shape, t], 'broadcastTo');
   settle(X, 'broadcastTo: x');
-  const { rule, ctx, axis, mapping } = readTo(X.shape, t, o, 'broadcastTo');
+  return materialise(X, t, to, dest, 'broadcastTo');
+}
+
+/**
+ * broadcastTo on snapshots: `X` a settled operand record, `t` a copied target,
+ * `to` snapTo()'s options, `dest` readOut()'s record or null. Reads nothing
+ * the caller owns (broadcastArrays runs it on its own snapshots).
+ */
+export function materialise(X, t, to, dest, fn) {
+  const { rule, ctx, axis, mapping } = readTo(X.shape, t, to, fn);
   if (t === '[...]' || t.some((d) => typeof d !== 'number')) {
-    throw new BroadcastError(`broadcastTo: target ${formatShape(t)} must be static to materialise`, { code: 'INVALID_SHAPE', shapes: [X.shape, t] });
+    throw new BroadcastError(`${fn}: target ${formatShape(t)} must be static to materialise`, { code: 'INVALID_SHAPE', shapes: [X.shape, t] });
   }
   if (dest && dest.dtype !== X.dtype) {
-    throw new BroadcastError(`broadcastTo: out: a ${dest.dtype.name} cannot hold a ${X.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape, t], axis: null, dims: null });
+    throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold a ${X.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape, t], axis: null, dims: null });
   }
-  const c = request(C.A.copy, 'broadcastTo', rule, axis, [X], [X.shape, t], X.dtype, dest, ctx);
+  const c = request(C.A.copy, fn, rule, axis, [X], [X.shape, t], X.dtype, dest, ctx);
   c.mapping = mapping;
   c.elem = X.dtype.size;
   return execute(c);

@@ -6,28 +6,30 @@ import { mod } from './loader.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
 import { copyShape, checkShape } from './shapes.js';
 import { readOptions } from './options.js';
-import { readTo, shapeCall, TO_KEYS } from './rules.js';
+import { readBack, snapTo, shapeCall, BACK_KEYS } from './rules.js';
 import { readOperand, settle, readOut, readNames } from './operands.js';
-import { readNamed, nameKey, LabelMap } from './named.js';
-import { product } from './shapes.js';
+import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames, describeDims } from './named.js';
+import { product, describe } from './shapes.js';
 import { view } from './heap.js';
-import { tensor, taLength } from './tensor.js';
+import { tensor, taLength, committable, commitError } from './tensor.js';
 import { request, execute } from './execute.js';
-import { broadcastTo } from './ops.js';
+import { materialise } from './ops.js';
 import { broadcastShapes } from './rules.js';
 
 /**
  * The output axes, ascending, over which a gradient of shape `outShape` (the
  * result of broadcasting `inShape` with `options`, as broadcastToShape takes
- * them) is summed to come back to `inShape`. Partial shapes: an axis that may
- * or may not be summed is refused (INCOMPATIBLE_DIMS, the axis named).
+ * them; or with `type`, the element-wise rule whose operand B is `inShape`)
+ * is summed to come back to `inShape`. It refuses exactly what that forward
+ * call refuses. Partial shapes: an axis that may or may not be summed is
+ * refused (INCOMPATIBLE_DIMS, the axis named).
  */
 export function reductionAxes(inShape, outShape, options) {
   mod();
-  const o = readOptions(options, 'reductionAxes', TO_KEYS);
+  const o = readOptions(options, 'reductionAxes', BACK_KEYS);
   const i = copyShape(inShape, 'reductionAxes: input shape');
   const t = copyShape(outShape, 'reductionAxes: output shape');
-  const { rule, ctx, axis, mapping } = readTo(i, t, o, 'reductionAxes');
+  const { rule, ctx, axis, mapping } = readBack(i, t, snapTo(o, [i, t], 'reductionAxes'), 'reductionAxes');
   checkShape(t, false, [i, t]);
   const res = shapeCall(C.A.reductionAxes, rule, axis, [i, t], mapping);
   if (res.status !== 0) throw makeError(ctx, res.error());
@@ -40,8 +42,14 @@ export function reductionAxes(inShape, outShape, options) {
 function accDtype(name, fn) {
   if (name === undefined) return undefined;
   const d = typeof name === 'string' ? C.dtypeByName.get(name) : undefined;
-  if (!d) throw new TypeError(`${fn}: dtype must be one of ${[...C.dtypeByName.keys()].join(', ')}, got ${JSON.stringify(name)}`);
-  return d;
+  if (d) return d;
+  const names = [...C.dtypeByName.keys()].join(', ');
+  if (typeof name === 'function') {
+    const named = C.dtypeByTag.get(name.name);
+    if (named) throw new TypeError(`${fn}: dtype is a name: pass '${named.name}', not the ${name.name} constructor`);
+    throw new TypeError(`${fn}: dtype is a name (one of ${names}), got a function`);
+  }
+  throw new TypeError(`${fn}: dtype must be one of ${names}, got ${describe(name)}`);
 }
 
 /**
@@ -56,14 +64,16 @@ function accDtype(name, fn) {
  */
 export function unbroadcast(grad, inShape, options) {
   mod();
-  const o = readOptions(options, 'unbroadcast', [...TO_KEYS, 'dtype', 'out']);
+  const o = readOptions(options, 'unbroadcast', [...BACK_KEYS, 'dtype', 'out']);
   const G = readOperand(grad, 'unbroadcast: grad');
   const namedIn = inShape !== null && typeof inShape === 'object' && !Array.isArray(inShape) && !ArrayBuffer.isView(inShape);
   if (namedIn || G.named !== null || G.dims !== undefined) return unbroadcastNamed(G, inShape, namedIn, o);
   const i = copyShape(inShape, 'unbroadcast: input shape');
   const dest = readOut(o.out, 'unbroadcast');
+  const to = snapTo(o, [i, G.shape], 'unbroadcast');
+  // No user code runs past this point.
   settle(G, 'unbroadcast: grad');
-  const { rule, ctx, axis, mapping } = readTo(i, G.shape, o, 'unbroadcast');
+  const { rule, ctx, axis, mapping } = readBack(i, G.shape, to, 'unbroadcast');
   const acc = accDtype(o.dtype, 'unbroadcast') ?? G.dtype;
   if (dest && dest.dtype !== acc) {
     throw new BroadcastError(`unbroadcast: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [i, G.shape], axis: null, dims: null });
@@ -79,7 +89,7 @@ function unbroadcastNamed(G, inShape, namedIn, o) {
   const fn = 'unbroadcast';
   if (!namedIn) throw new TypeError(`${fn}: a named gradient (with dims) goes back to a named input: pass { dims, shape } (or { dims, coords }) as the input`);
   if (G.named === null && G.dims === undefined) throw new TypeError(`${fn}: a named input ({ dims, ... }) needs a named gradient: give grad its dims`);
-  for (const k of TO_KEYS) {
+  for (const k of BACK_KEYS) {
     if (o[k] !== undefined) throw new TypeError(`${fn}: options.${k} applies to positional shapes; named dims are matched by name`);
   }
   const input = readNamed(inShape, 'input', fn);
@@ -91,6 +101,18 @@ function unbroadcastNamed(G, inShape, namedIn, o) {
   if (dest && dest.dtype !== acc) {
     throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [input.sizes, G.shape], axis: null, dims: null });
   }
+  // Labels name cells: a dim that has one twice is refused, as in every named call.
+  for (const [which, t] of [['input', { dims: input.dims, labels: input.labels }], ['grad', G]]) {
+    for (let a = 0; a < t.dims.length; a++) {
+      const dup = t.labels?.[a] ? duplicateLabel(t.labels[a]) : null;
+      if (dup !== null) {
+        throw new BroadcastError(`${fn}: ${which} has the coordinate ${describe(t.labels[a][dup[1]])} twice in dim "${t.dims[a]}" (at ${dup[0]} and ${dup[1]}): duplicate labels name no single cell`,
+          { code: 'INVALID_SHAPE', shapes: [input.sizes, G.shape], axis: a, dims: null });
+      }
+    }
+  }
+  // A resident `out` with names must carry the result's (the input's): its data is read by them.
+  if (dest !== null && dest.resident && dest.dims !== undefined) checkOutNames(fn, dest, input.dims, input.labels);
   const gPos = new Map(G.dims.map((d, k) => [nameKey(d), k]));
   const inKeys = new Set(input.dims.map(nameKey));
   // Per input axis: the gradient axis it comes from, and where labels decide, the index map.
@@ -160,6 +182,7 @@ function unbroadcastNamed(G, inShape, namedIn, o) {
   if (dest) {
     if (dest.resident) {
       if (dest.size !== size) throw new BroadcastError(`${fn}: out has ${dest.size} elements but the result ${formatShape(input.sizes)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [input.sizes], axis: null, dims: [dest.size, size] });
+      if (!committable(dest)) throw commitError(dest, `${fn}: out`); // the commit check of a write made here
       view(acc).set(to, dest.ptr / acc.size);
       return dest.tensor;
     }
@@ -170,14 +193,13 @@ function unbroadcastNamed(G, inShape, namedIn, o) {
   return named({ data: to, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
 }
 
-const describeDims = (dims) => `[${dims.map((d) => JSON.stringify(d)).join(', ')}]`;
 
 function namedCoords(input) {
-  let coords;
+  const entries = [];
   input.dims.forEach((d, a) => {
-    if (input.labels[a]) (coords ??= {})[nameKey(d)] = input.labels[a].slice();
+    if (input.labels[a]) entries.push([nameKey(d), input.labels[a].slice()]);
   });
-  return coords;
+  return entries.length ? ownObject(entries) : undefined;
 }
 
 /** A result with the input's names: a plain result gets dims (and coords); a tensor is remade with them. */
@@ -196,14 +218,25 @@ function named(r, input, coords) {
 
 const REDUCE_KEYS = ['axes', 'keepdims', 'dtype', 'out'];
 
+/**
+ * The axes option read once: a number, or an array read by its length once
+ * and each entry once. A list longer than any shape's rank is refused by its
+ * length, before anything is copied (a rank-r input has r distinct axes).
+ */
 function readAxes(axes, fn) {
   if (axes === undefined) return null;
   if (typeof axes === 'number') axes = [axes];
-  if (!Array.isArray(axes)) throw new TypeError(`${fn}: axes must be an integer or an array of integers`);
-  const out = Array.from(axes);
-  for (let k = 0; k < out.length; k++) {
+  else if (!Array.isArray(axes)) throw new TypeError(`${fn}: axes must be an integer or an array of integers, got ${describe(axes)}`);
+  const n = axes.length;
+  if (!(n <= C.limits.maxRank)) {
+    throw new BroadcastError(`${fn}: axes has ${n} entries, but a shape has at most ${C.limits.maxRank} axes and each may be named once`,
+      { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
+  }
+  const out = new Array(n);
+  for (let k = 0; k < n; k++) out[k] = axes[k];
+  for (let k = 0; k < n; k++) {
     if (typeof out[k] !== 'number' || !Number.isInteger(out[k])) {
-      throw new BroadcastError(`${fn}: axes[${k}] = ${String(out[k])} is not an integer axis`, { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
+      throw new BroadcastError(`${fn}: axes[${k}] = ${describe(out[k])} is not an integer axis`, { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
     }
   }
   return out;
@@ -241,10 +274,14 @@ function runReduce(name, fn, X, axes, keepdims, acc, dest) {
     }
     if (code === 'INVALID_AXIS') {
       const v = axes?.[e.axis];
-      const norm = (x) => ((x % rank) + rank) % rank;
-      const dup = rank > 0 && axes && axes.some((x, k) => k < e.axis && norm(x) === norm(v));
-      const range = rank === 0 ? 'is out of range: a rank-0 input has no axes (reduce it with no axes given)' : `is out of range for rank ${rank} (use -${rank} to ${rank - 1})`;
-      return new BroadcastError(`${fn}: axes[${e.axis}] = ${v} ${dup ? 'names an axis already named' : range}`,
+      // Out of range first: an axis past the rank is that, whatever it equals modulo the rank.
+      if (!(v >= -rank && v < rank)) {
+        const why = rank === 0 ? 'a rank-0 input has no axes (reduce it with no axes given)' : `x has rank ${rank}: use -${rank} to ${rank - 1}`;
+        return new BroadcastError(`${fn}: axes[${e.axis}] = ${v} is out of range: ${why}`, { code, shapes: [X.shape], axis: null, dims: null });
+      }
+      const norm = (x) => (x < 0 ? x + rank : x);
+      const first = axes.findIndex((x) => norm(x) === norm(v));
+      return new BroadcastError(`${fn}: axes[${e.axis}] = ${v} names axis ${norm(v)}, already named by axes[${first}] = ${axes[first]}: name each axis once`,
         { code, shapes: [X.shape], axis: null, dims: null });
     }
     return new BroadcastError(`${pre}${name} of shape ${formatShape(X.shape)}: ${code}`, { code, shapes: [X.shape], axis: null, dims: null });
@@ -276,10 +313,25 @@ export const max = reduction('max');
 /** Mean over `axes`; of integers it is float64 (NumPy). */
 export const mean = reduction('mean');
 
-/** Every operand materialised to the common NumPy shape (numpy.broadcast_arrays). */
+/**
+ * Every operand materialised to the common NumPy shape (numpy.broadcast_arrays).
+ * All of them are read first (each getter once); if one cannot be made, the
+ * results made before it are freed.
+ */
 export function broadcastArrays(...xs) {
   mod();
-  const ops = xs.map((x, k) => settle(readOperand(x, `broadcastArrays: #${k}`), `broadcastArrays: #${k}`));
+  const ops = new Array(xs.length);
+  for (let k = 0; k < xs.length; k++) ops[k] = readOperand(xs[k], `broadcastArrays: #${k}`);
+  // No user code runs past this point.
+  for (let k = 0; k < ops.length; k++) settle(ops[k], `broadcastArrays: #${k}`);
   const shape = broadcastShapes(...ops.map((o) => o.shape));
-  return xs.map((x) => broadcastTo(x, shape));
+  const to = snapTo({}, [], 'broadcastArrays');
+  const out = [];
+  try {
+    for (let k = 0; k < ops.length; k++) out.push(materialise(ops[k], shape, to, null, 'broadcastArrays'));
+  } catch (e) {
+    for (const r of out) if (typeof r.dispose === 'function') r.dispose();
+    throw e;
+  }
+  return out;
 }

@@ -21,26 +21,36 @@ export function readAxis(axis, ctx) {
   return axis;
 }
 
-function readMapping(m, ctx, fn) {
-  if (m === undefined) throw new TypeError(`${fn}: mode 'explicit' needs options.axesMapping (an array of output axes)`);
+/**
+ * axesMapping read once (length once, each entry once) into an owned array,
+ * or undefined when not given; refused by length before anything is copied.
+ * Its entries are checked later (checkMapping), with the call's context.
+ */
+function copyMapping(m, shapes, fn) {
+  if (m === undefined) return undefined;
   if (!Array.isArray(m) && !(ArrayBuffer.isView(m) && !(m instanceof DataView))) {
     throw new TypeError(`${fn}: axesMapping must be an array of integers, got ${m === null ? 'null' : typeof m}`);
   }
   const n = m.length;
   if (!(n <= C.limits.maxRank + 1)) {
-    throw new BroadcastError(`axesMapping has ${n} entries; an input has at most ${C.limits.maxRank} axes`,
-      { code: 'INVALID_AXES_MAPPING', shapes: ctx.shapes, axis: null, dims: null });
+    throw new BroadcastError(`${fn}: axesMapping has ${n} entries; an input has at most ${C.limits.maxRank} axes`,
+      { code: 'INVALID_AXES_MAPPING', shapes, axis: null, dims: null });
   }
   const out = new Array(n);
   for (let i = 0; i < n; i++) out[i] = m[i];
-  for (let i = 0; i < n; i++) {
-    const v = out[i];
+  return out;
+}
+
+function checkMapping(m, ctx, fn) {
+  if (m === undefined) throw new TypeError(`${fn}: mode 'explicit' needs options.axesMapping (an array of output axes)`);
+  for (let i = 0; i < m.length; i++) {
+    const v = m[i];
     if (typeof v !== 'number' || !Number.isInteger(v)) {
       throw new BroadcastError(`${head(ctx)}: axesMapping[${i}] = ${typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : String(v)} is not an integer axis`,
         { code: 'INVALID_AXES_MAPPING', shapes: ctx.shapes, axis: null, dims: null });
     }
   }
-  return out;
+  return m;
 }
 
 /** The element-wise rule of the options `type` and `axis` (§1–§3), already read. */
@@ -53,7 +63,19 @@ export function readType(typeIn, axisIn, shapes, fn) {
 
 export const TO_KEYS = ['mode', 'axesMapping', 'axis'];
 
-/** The Broadcast-op request of (input, target, { mode, axesMapping, axis }) (§4, §5); shapes already copied. */
+/**
+ * The Broadcast-op options (§4, §5) of `o` (readOptions' record) as a
+ * snapshot: mode and axis as read, axesMapping copied. Part of a call's
+ * snapshot stage: after it, readTo() reads nothing the caller owns.
+ */
+export function snapTo(o, shapes, fn) {
+  return { mode: o.mode, axis: o.axis, axesMapping: copyMapping(o.axesMapping, shapes, fn), type: o.type };
+}
+
+/**
+ * The Broadcast-op request of (input, target, `o`) (§4, §5), from copied
+ * shapes and snapTo()'s record: no user code runs here.
+ */
 export function readTo(input, target, o, fn) {
   const mode = choose(o.mode, C.modes, 'numpy', fn, 'mode');
   const shapes = [input, target];
@@ -61,9 +83,31 @@ export function readTo(input, target, o, fn) {
   checkShape(target, mode === 'numpy', shapes);
   const ctx = { kind: 'to', mode, shapes, axis: o.axis, axesMapping: undefined };
   const axis = mode === 'pdpd' ? readAxis(o.axis, ctx) : -1;
-  const mapping = mode === 'explicit' ? readMapping(o.axesMapping, ctx, fn) : null;
+  const mapping = mode === 'explicit' ? checkMapping(o.axesMapping, ctx, fn) : null;
   ctx.axesMapping = mapping;
   return { rule: C.modes.get(mode), ctx, axis, mapping };
+}
+
+/** The options of the backward calls: a Broadcast-op mode's, or an element-wise rule's `type`. */
+export const BACK_KEYS = [...TO_KEYS, 'type'];
+
+/**
+ * The forward call a backward request (reductionAxes, unbroadcast) mirrors,
+ * from copied shapes and snapTo()'s record: the Broadcast operation in `mode`
+ * (input to target = `output`), or with `type` the element-wise rule whose
+ * second operand B is `input` and whose result (A's shape) is `output`. Its
+ * refusals are the forward call's: the same rule runs in the engine.
+ */
+export function readBack(input, output, o, fn) {
+  if (o.type === undefined) return readTo(input, output, o, fn);
+  if (o.mode !== undefined || o.axesMapping !== undefined) {
+    throw new TypeError(`${fn}: options.type (an element-wise rule, for an operand of add, mul, ...) and options.mode / axesMapping (the Broadcast operation, for broadcastTo) each name the forward call: give one of them`);
+  }
+  const shapes = [output, input]; // as the element-wise call sees them: A (the result's shape), then B
+  const { rule, ctx, axis } = readType(o.type, o.axis, shapes, fn);
+  checkShape(input, false, shapes);
+  checkShape(output, false, shapes);
+  return { rule, ctx, axis, mapping: null };
 }
 
 // ---- requests -------------------------------------------------------------------
@@ -154,7 +198,8 @@ export function broadcastToShape(input, target, options) {
   const o = readOptions(options, 'broadcastToShape', TO_KEYS);
   const i = copyShape(input, 'broadcastToShape: input shape');
   const t = copyShape(target, 'broadcastToShape: target shape');
-  const { rule, ctx, axis, mapping } = readTo(i, t, o, 'broadcastToShape');
+  const to = snapTo(o, [i, t], 'broadcastToShape');
+  const { rule, ctx, axis, mapping } = readTo(i, t, to, 'broadcastToShape');
   return result(shapeCall(C.A.shape, rule, axis, [i, t], mapping), ctx);
 }
 

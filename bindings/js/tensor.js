@@ -5,7 +5,7 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { view, malloc, free } from './heap.js';
-import { readNamed } from './named.js';
+import { readNamed, duplicateLabel } from './named.js';
 import { readOptions } from './options.js';
 import { readStaticShape, product } from './shapes.js';
 
@@ -20,6 +20,14 @@ const registry = typeof FinalizationRegistry === 'function'
   : null;
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+// Every copy of tensorcast marks its tensors with this registered symbol, so a
+// tensor of another instance (the CommonJS build, tensorcast/inline, a second
+// copy of the package) is recognised and refused by name, not misread.
+const TENSOR_MARK = Symbol.for('tensorcast.Tensor');
+
+// The brand of a snapshot record: only operand() below sets it, and the commit
+// stage (commitCheck) refuses any record without it. Module-private.
+const SNAPSHOT = Object.freeze({ snapshot: true });
 
 /**
  * An operand as one call sees it, after its snapshot: a resident tensor's
@@ -32,7 +40,56 @@ export function operand(resident, ptr, data, shape, dtype, size, dims, labels, c
   return {
     resident, ptr, data, shape, dtype, size, dims, labels, coords, tensor, scalar,
     named: null, // a plain operand's dims and coords as given, until readNames()
+    brand: SNAPSHOT,
   };
+}
+
+/**
+ * The commit stage's check of a record, made after the last user code of a
+ * call has run and before its first heap access (execute.js runs it on every
+ * operand and `out` it is handed): the record is a snapshot the library made,
+ * a resident operand's tensor is still alive (a getter may have disposed it
+ * after it was read), and a plain operand's data still has the length its
+ * snapshot read (a getter may have resized a resizable buffer). True when all
+ * holds; the error comes from commitError() (apart: this one stays small
+ * enough for V8 to inline into the hot call).
+ */
+export function committable(o) {
+  if (o.brand !== SNAPSHOT) return false;
+  if (o.resident) return isAlive(o.tensor);
+  return o.scalar || taLength.call(o.data) === o.size;
+}
+
+/** Why committable(o) said no; `what` names the operand in the message. */
+export function commitError(o, what) {
+  if (o === null || typeof o !== 'object' || o.brand !== SNAPSHOT) {
+    return new Error(`tensorcast internal error: ${what} reached the engine without a snapshot`);
+  }
+  if (o.resident) {
+    return new TypeError(`${what} was disposed while the call was reading its arguments (by a getter, Proxy or callback): dispose tensors after the calls that use them`);
+  }
+  const len = taLength.call(o.data);
+  if (len === 0 && isDetached(o.data)) return new TypeError(`${what}.data: its ArrayBuffer was detached (transferred) while the call was reading its arguments`);
+  const had = o.shape === null ? `${o.size} when the call read it` : `shape ${formatShape(o.shape)} needs ${o.size}`; // null: a typed-array out
+  return new BroadcastError(`${what}: data has ${len} elements but ${had} (its buffer was resized while the call was reading its arguments)`,
+    { code: 'LENGTH_MISMATCH', shapes: [o.shape], axis: null, dims: [len, o.size] });
+}
+
+/** True for a Tensor of another tensorcast instance (one this library cannot read). */
+export function isForeignTensor(x) {
+  if (x === null || typeof x !== 'object') return false;
+  try {
+    return x[TENSOR_MARK] === true && !(x instanceof Tensor);
+  } catch {
+    return false;
+  }
+}
+
+/** The message for a tensor of another tensorcast instance passed as `what`. */
+export function foreignTensor(what) {
+  return new TypeError(`${what} is a Tensor of another tensorcast instance (the CommonJS build, tensorcast/inline, `
+    + 'or a second copy of the package in node_modules): each instance has its own WebAssembly memory, so its tensors '
+    + 'cannot be read here. Import tensorcast one way throughout, or pass { data: t.toArray(), shape: t.shape } to this instance');
 }
 
 /** A copy of an operand with other dims and labels (a tensor's own record is never changed). */
@@ -44,6 +101,8 @@ export function withNames(o, dims, labels) {
 
 /** The library's view of a tensor (its Operand record), or null for anything else. */
 export let handleOf;
+/** True while a Tensor of this instance is not disposed. */
+let isAlive;
 
 /** A tensor resident in WebAssembly memory (made by `tensor()` and by ops on resident operands). */
 export class Tensor {
@@ -60,7 +119,11 @@ export class Tensor {
       if (x.#h === null) throw new TypeError('tensorcast: this tensor has been disposed');
       return x.#h;
     };
+    isAlive = (t) => t.#h !== null;
   }
+
+  /** Marks tensors of every tensorcast instance (see isForeignTensor). */
+  get [TENSOR_MARK]() { return true; }
 
   /** @internal Only the library makes tensors: use tensor(data, shape). */
   constructor(token, ptr, shape, dtype, dims, coords) {
@@ -218,8 +281,9 @@ export function tensor(data, shape, options) {
   if (named) {
     const nd = readNamed({ dims: named.dims, shape: s, coords: named.coords }, 'tensor', 'tensor');
     nd.labels.forEach((l, i) => {
-      if (l && new Set(l).size !== l.length) {
-        throw new BroadcastError(`tensor: dim "${nd.dims[i]}" has a coordinate twice: duplicate labels`, { code: 'INVALID_SHAPE', shapes: [s], axis: i, dims: null });
+      const dup = l ? duplicateLabel(l) : null;
+      if (dup !== null) {
+        throw new BroadcastError(`tensor: dim "${nd.dims[i]}" has the coordinate ${JSON.stringify(l[dup[1]]) ?? String(l[dup[1]])} twice (at ${dup[0]} and ${dup[1]}): duplicate labels`, { code: 'INVALID_SHAPE', shapes: [s], axis: i, dims: null });
       }
     });
     dims = nd.dims;

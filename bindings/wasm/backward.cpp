@@ -21,6 +21,10 @@ bool to_mode(double rule, BroadcastToMode& m) {
     case Rule::to_explicit: m = BroadcastToMode::explicit_; return true;
     case Rule::to_bidirectional: m = BroadcastToMode::bidirectional; return true;
     case Rule::to_pdpd: m = BroadcastToMode::pdpd; return true;
+    // An element-wise rule: the input is its second operand B, the output its result.
+    case Rule::numpy: m = BroadcastToMode::elementwise_numpy; return true;
+    case Rule::none: m = BroadcastToMode::elementwise_none; return true;
+    case Rule::pdpd: m = BroadcastToMode::elementwise_pdpd; return true;
     default: return false;
   }
 }

@@ -12,8 +12,10 @@ namespace {
 
 Dim rank_dim(const Shape& s) { return s.rank_known() ? Dim::fixed(s.rank) : Dim::dynamic(); }
 
-// The forward broadcast of `in` to `out` in `mode`: a plan, and which of its
-// operands is the input.
+// The forward call of `in` and `out` in `mode` (reduction_axes.hpp), itself,
+// so the backward refuses exactly what the forward refuses (its refusal, err
+// included, is returned as is). `operand`: which of the plan's operands is
+// `in` (1 for an element-wise rule's B, where A = out is operand 0).
 Status forward(const Shape& in, const Shape& out, BroadcastToMode mode, i64 axis, const i64* mapping,
                int mapping_len, Plan& plan, int& operand, Error& err) {
   operand = 0;
@@ -22,19 +24,14 @@ Status forward(const Shape& in, const Shape& out, BroadcastToMode mode, i64 axis
     case BroadcastToMode::explicit_:
       return broadcast_to_explicit(in, out, mapping, mapping_len, true, plan, err);
     case BroadcastToMode::bidirectional: return broadcast_to_bidirectional(in, out, plan, err);
-    case BroadcastToMode::pdpd: {
-      const Status s = broadcast_to_pdpd(in, out, axis, plan, err);
-      if (s != Status::RankMismatch) return s;
-      // The element-wise rule places B = in into A = out and lets B's
-      // trailing 1s hang past A's end: the gradient of B in an element-wise op.
-      Plan alt;
-      Error alt_err;
-      if (broadcast_pdpd(out, in, axis, alt, alt_err) != Status::Ok) return s;
-      plan = alt;
+    case BroadcastToMode::pdpd: return broadcast_to_pdpd(in, out, axis, plan, err);
+    case BroadcastToMode::elementwise_numpy: {
+      const Shape both[2] = {out, in};
       operand = 1;
-      err = Error{};
-      return Status::Ok;
+      return broadcast_numpy(both, 2, plan, err);
     }
+    case BroadcastToMode::elementwise_none: operand = 1; return broadcast_none(out, in, plan, err);
+    case BroadcastToMode::elementwise_pdpd: operand = 1; return broadcast_pdpd(out, in, axis, plan, err);
   }
   err = Error{};
   err.code = Status::InvalidShape;

@@ -14,8 +14,14 @@
 
 namespace tc {
 
-// The modes of broadcast_to_* (rules.hpp).
-enum class BroadcastToMode : int { numpy, explicit_, bidirectional, pdpd };
+// The forward call whose gradient comes back: a mode of broadcast_to_*
+// (rules.hpp) with `in` the input and `out` the target, or an element-wise
+// rule with `in` its second operand B and `out` its result (A, of that shape:
+// the gradient of B).
+enum class BroadcastToMode : int {
+  numpy, explicit_, bidirectional, pdpd,
+  elementwise_numpy, elementwise_none, elementwise_pdpd,
+};
 
 // axes_mask gets bit a set for each output axis a to sum over; the axes in
 // ascending order are the set bits. `out` is the shape the forward broadcast
@@ -33,16 +39,16 @@ enum class BroadcastToMode : int { numpy, explicit_, bidirectional, pdpd };
 //   scalar as [1] (as broadcast_to_explicit does): the mapped axis is summed
 //   unless the output dim there is 1.
 //   Pdpd: the Broadcast op's placement (start = axis, or rank(out) - rank(in)
-//   for -1, the default taken before any trimming). Where that placement does
-//   not fit (RANK_MISMATCH) but the element-wise pdpd rule accepts `in` as B
-//   against A = `out` (its trailing 1s may hang past the end of A; those have
-//   no output axis), that placement is used: this is the gradient of B in an
-//   element-wise pdpd op.
+//   for -1); an input that does not fit is refused, as the forward refuses it.
+//   Elementwise_pdpd: the element-wise rule's placement of B (its trailing 1s
+//   dropped first, so they may hang past the end of A = out; those have no
+//   output axis). Elementwise_none: B must be `out` itself (no axes).
 //
 // Validation, in this order:
 //   1. the forward rule (broadcast_to_numpy / _explicit / _bidirectional /
-//      _pdpd with target = out; for pdpd then the element-wise fallback
-//      above): its refusal is returned as is (err filled by the rule);
+//      _pdpd with target = out; broadcast_numpy / _none / _pdpd with A = out
+//      and B = in): its refusal is returned as is (err filled by the rule), so
+//      the backward refuses exactly what the forward refuses;
 //   2. either rank unknown -> RANK_MISMATCH, err.detail = -5 (reduction axes
 //      not known), err.dim_a / dim_b = the ranks (Dim::dynamic() if unknown);
 //   3. the forward result must be `out` exactly: a different rank ->

@@ -628,25 +628,25 @@ describe('broadcast explorer in Chromium', () => {
     expect(await summedIn('A')).toEqual(lib.reductionAxes([8, 1, 6, 1], [8, 7, 6, 1]));
     expect(await summedIn('B')).toEqual(lib.reductionAxes([7, 6, 1], [8, 7, 6, 1]));
 
-    // PDPD: A is the output (nothing summed), B under mode pdpd at the axis.
+    // PDPD: A is the output (nothing summed), B under the element-wise rule (type pdpd) at the axis.
     await open(p, '?rule=pdpd&s=2,3,3,5&s=3,1&axis=1&back=1');
     await statusHas('(2,3,3,5)', p);
     expect(await p.getByRole('checkbox', { name: /Backward/ }).isChecked()).toBe(true);
-    const pdB = lib.reductionAxes([3, 1], [2, 3, 3, 5], { mode: 'pdpd', axis: 1 });
+    const pdB = lib.reductionAxes([3, 1], [2, 3, 3, 5], { type: 'pdpd', axis: 1 });
     expect(await summedIn('A')).toEqual([]);
     expect(await summedIn('B')).toEqual(pdB);
     expect(await item('A').innerText()).toContain('nothing to sum');
     expect(await item('B').innerText()).toContain(`sum over axes [${pdB.join(', ')}], then reshape to (3,1)`);
-    expect(await p.locator('#code-text').textContent()).toContain("unbroadcast(grad, [3, 1], { mode: 'pdpd', axis: 1 })");
+    expect(await p.locator('#code-text').textContent()).toContain("unbroadcast(grad, [3, 1], { type: 'pdpd', axis: 1 })");
     // The axis slider moves B, and the summed axes with it.
     await p.getByLabel('Axis').focus();
     await p.keyboard.press('ArrowRight');
     await p.locator('#axis-value', { hasText: /^2$/ }).waitFor({ timeout: 5_000 });
     await statusHas('(2,3,3,5)', p);
-    const pdB2 = lib.reductionAxes([3, 1], [2, 3, 3, 5], { mode: 'pdpd', axis: 2 });
+    const pdB2 = lib.reductionAxes([3, 1], [2, 3, 3, 5], { type: 'pdpd', axis: 2 });
     expect(pdB2).not.toEqual(pdB);
     expect(await summedIn('B')).toEqual(pdB2);
-    expect(await p.locator('#code-text').textContent()).toContain("unbroadcast(grad, [3, 1], { mode: 'pdpd', axis: 2 })");
+    expect(await p.locator('#code-text').textContent()).toContain("unbroadcast(grad, [3, 1], { type: 'pdpd', axis: 2 })");
 
     // Dynamic dims: where the library cannot tell, its BroadcastError message.
     await open(p, '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1&back=1');

@@ -1,6 +1,7 @@
 // rules/reduction_axes.cpp — the backward direction: the output axes a gradient
 // is summed over to come back to the input, for every Broadcast mode.
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "rules/reduction_axes.hpp"
@@ -175,34 +176,141 @@ TEST(ReductionAxesOpenVINO, ExplicitMappedOnesAndScalars) {
 }
 
 // OpenVINO broadcast rules (docs/ops/broadcast_rules.md, "PDPD examples"): A the
-// output, B the input placed at `axis`; the gradient of B.
+// output, B the input placed at `axis`; the gradient of B. reduction_axes
+// follows the Broadcast op's pdpd mode (spec §4.4: the input placed from
+// `axis`, inside the target; an input 1 takes the target dim), and every one of
+// these element-wise examples fits that placement too, so each is accepted
+// forward (checked first) and its axes are the same as under the element-wise
+// rule.
 TEST(ReductionAxesOpenVINO, PdpdExamples) {
   const Shape a = S({2, 3, 4, 5});
+  auto forward_ok = [](const Shape& in, const Shape& out, i64 axis) {
+    Plan p;
+    Error e;
+    const Status st = tc::broadcast_to_pdpd(in, out, axis, p, e);
+    EXPECT_EQ(st, Status::Ok) << str(in) << " at " << axis << " of " << str(out) << " " << str(e);
+    if (st == Status::Ok) EXPECT_SHAPE(p.out, out);
+  };
+  // [3, 4] at axes 1, 2: 3 = 3, 4 = 4
+  forward_ok(S({3, 4}), a, 1);
   EXPECT_EQ(axes(S({3, 4}), a, BroadcastToMode::pdpd, 1).list(), (V{0, 3}));
+  // [3, 1] at axes 1, 2 (1 + 2 <= 4: it fits): 3 = 3, the 1 takes 4
+  forward_ok(S({3, 1}), a, 1);
   EXPECT_EQ(axes(S({3, 1}), a, BroadcastToMode::pdpd, 1).list(), (V{0, 2, 3})) << "the trailing 1 is stretched";
+  // [4, 5] at axes 2, 3 (default: 4 - 2)
+  forward_ok(S({4, 5}), a, -1);
+  forward_ok(S({4, 5}), a, 2);
   EXPECT_EQ(axes(S({4, 5}), a, BroadcastToMode::pdpd, -1).list(), (V{0, 1}));
   EXPECT_EQ(axes(S({4, 5}), a, BroadcastToMode::pdpd, 2).list(), (V{0, 1}));
+  // [1, 3] at axes 0, 1: the 1 takes 2, 3 = 3
+  forward_ok(S({1, 3}), a, 0);
   EXPECT_EQ(axes(S({1, 3}), a, BroadcastToMode::pdpd, 0).list(), (V{0, 2, 3}));
+  // [] at axis 4 (default: 4 - 0), [5] at axis 3 (default: 4 - 1)
+  forward_ok(S({}), a, -1);
+  forward_ok(S({5}), a, -1);
   EXPECT_EQ(axes(S({}), a, BroadcastToMode::pdpd, -1).list(), (V{0, 1, 2, 3}));
   EXPECT_EQ(axes(S({5}), a, BroadcastToMode::pdpd, -1).list(), (V{0, 1, 2}));
   // the Broadcast op's pdpd mode (spec §4.4): [3, 1] at axis 1 of [2, 3, 6]
+  forward_ok(S({3, 1}), S({2, 3, 6}), 1);
+  forward_ok(S({3, 1}), S({2, 3, 6}), -1);
   EXPECT_EQ(axes(S({3, 1}), S({2, 3, 6}), BroadcastToMode::pdpd, 1).list(), (V{0, 2}));
   EXPECT_EQ(axes(S({3, 1}), S({2, 3, 6}), BroadcastToMode::pdpd, -1).list(), (V{0, 2})) << "default 3 - 2";
 }
 
-TEST(ReductionAxesPdpd, ElementwiseTrailingOnesMayHangPastTheEnd) {
-  // Broadcast's pdpd refuses [4, 1] at axis 2 of [2, 3, 4] (it does not fit);
-  // the element-wise rule trims the trailing 1: B's gradient sums axes 0, 1.
+// Backward mirrors forward: where the Broadcast op's pdpd mode refuses to place
+// the input (RANK_MISMATCH: it does not fit inside the target from `axis`),
+// reduction_axes refuses with the very same error, even where the element-wise
+// pdpd rule would accept the input as B against A = out (it drops B's trailing
+// 1s, which may then hang past A's end). There is no element-wise fallback.
+TEST(ReductionAxesPdpd, RefusesWhatTheForwardRefuses) {
+  struct Case {
+    Shape in, out;
+    i64 axis;
+    bool elementwise_accepts;  // broadcast_pdpd(out, in, axis): the old fallback
+  };
+  const std::vector<Case> cases = {
+      {S({4, 1}), S({2, 3, 4}), 2, true},     // 2 + 2 > 3; element-wise trims to [4] at axis 2
+      {S({3, 1}), S({2, 3}), 1, true},        // 1 + 2 > 2; element-wise trims to [3] at axis 1
+      {S({3, 1, 1}), S({2, 3}), 1, true},     // PaddlePaddle's own example (spec §3.3)
+      {S({1}), S({2, 3}), 2, true},           // 2 + 1 > 2; element-wise trims to [] at axis 2
+      {S({3, 2}), S({2, 3, 4}), 2, false},    // neither placement works
+      {S({1, 2, 3}), S({2, 3}), -1, false},   // default axis 2 - 3 < 0
+      {S({2, 3, 1}), S({2, 3}), -1, false},   // default axis 2 - 3 < 0 (trailing 1 counted, §3.1)
+  };
+  for (const Case& c : cases) {
+    const std::string what = str(c.in) + " at " + std::to_string(c.axis) + " of " + str(c.out);
+    Plan p;
+    Error fe;
+    const Status fs = tc::broadcast_to_pdpd(c.in, c.out, c.axis, p, fe);
+    ASSERT_EQ(fs, Status::RankMismatch) << what << " " << str(fe);
+    Plan ep;
+    Error ee;
+    EXPECT_EQ(tc::broadcast_pdpd(c.out, c.in, c.axis, ep, ee) == Status::Ok, c.elementwise_accepts) << what;
+
+    const Axes r = axes(c.in, c.out, BroadcastToMode::pdpd, c.axis);
+    EXPECT_EQ(r.st, fs) << what << " " << r.describe();
+    EXPECT_EQ(r.mask, 0u) << what;
+    EXPECT_EQ(r.err.code, fe.code) << what;
+    EXPECT_EQ(r.err.axis, fe.axis) << what;
+    EXPECT_EQ(r.err.operand_a, fe.operand_a) << what;
+    EXPECT_EQ(r.err.operand_b, fe.operand_b) << what;
+    EXPECT_DIM(r.err.dim_a, fe.dim_a);
+    EXPECT_DIM(r.err.dim_b, fe.dim_b);
+    EXPECT_EQ(r.err.detail, fe.detail) << what;
+    EXPECT_EQ(r.err.clash_axes, fe.clash_axes) << what;
+    // what broadcast_to_pdpd says: the ranks, and the start (-1: the default was negative)
+    EXPECT_EQ(r.err.axis, -1) << what;
+    EXPECT_DIM(r.err.dim_a, D(c.in.rank));
+    EXPECT_DIM(r.err.dim_b, D(c.out.rank));
+    EXPECT_EQ(r.err.detail, c.axis == -1 ? -1 : c.axis) << what;
+  }
+}
+
+// The element-wise rules' B (elementwise_pdpd / elementwise_none): the forward
+// is broadcast_pdpd / broadcast_none with A = out, and their refusals are
+// returned as they are. Where the Broadcast op's pdpd refuses a B whose
+// trailing 1s hang past A's end, the element-wise rule takes it back.
+TEST(ReductionAxesElementwise, PdpdOfBMirrorsTheElementwiseRule) {
+  EXPECT_EQ(axes(S({3, 1}), S({2, 3}), BroadcastToMode::elementwise_pdpd, 1).list(), (V{0}));
+  EXPECT_EQ(axes(S({4, 1}), S({2, 3, 4}), BroadcastToMode::elementwise_pdpd, 2).list(), (V{0, 1}));
+  EXPECT_EQ(axes(S({3, 1, 1}), S({2, 3}), BroadcastToMode::elementwise_pdpd, 1).list(), (V{0}));
+  EXPECT_EQ(axes(S({3, 1}), S({2, 3, 4, 5}), BroadcastToMode::elementwise_pdpd, 1).list(), (V{0, 2, 3}));
+  EXPECT_EQ(axes(S({}), S({2, 3}), BroadcastToMode::elementwise_pdpd, -1).list(), (V{0, 1}));
+  for (const auto& [in, out, axis] : std::vector<std::tuple<Shape, Shape, i64>>{
+           {S({3, 2}), S({2, 3, 4}), 2}, {S({5}), S({2, 3}), -1}, {S({3}), S({2, 3}), 7}, {S({2, 3, 4}), S({3, 4}), -1}}) {
+    Plan p;
+    Error fe;
+    const Status fs = tc::broadcast_pdpd(out, in, axis, p, fe);
+    ASSERT_NE(fs, Status::Ok) << str(in) << " at " << axis << " of " << str(out);
+    const Axes r = axes(in, out, BroadcastToMode::elementwise_pdpd, axis);
+    EXPECT_EQ(r.st, fs);
+    EXPECT_EQ(r.err.axis, fe.axis);
+    EXPECT_EQ(r.err.detail, fe.detail);
+    EXPECT_DIM(r.err.dim_a, fe.dim_a);
+    EXPECT_DIM(r.err.dim_b, fe.dim_b);
+  }
+}
+
+TEST(ReductionAxesElementwise, NumpyOfBReportsTheElementwiseOperandOrder) {
+  EXPECT_EQ(axes(S({3, 1}), S({2, 3, 5}), BroadcastToMode::elementwise_numpy).list(), (V{0, 2}));
+  // The refusal is the element-wise call's: A (the output) is operand 0, B operand 1.
+  const Axes r = axes(S({2, 1, 1, 1}), S({2, 0, 2, 2, 1}), BroadcastToMode::elementwise_numpy);
+  EXPECT_EQ(r.st, Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 1);
+  EXPECT_DIM(r.err.dim_a, D(0));
+  EXPECT_DIM(r.err.dim_b, D(2));
+  // B wider than A: the element-wise result is not the output.
+  EXPECT_EQ(axes(S({2, 3}), S({3}), BroadcastToMode::elementwise_numpy).st, Status::RankMismatch);
+}
+
+TEST(ReductionAxesElementwise, NoneTakesBackOnlyTheSameShape) {
+  EXPECT_EQ(axes(S({2, 3}), S({2, 3}), BroadcastToMode::elementwise_none).list(), V{});
   Plan p;
-  Error e;
-  ASSERT_EQ(tc::broadcast_to_pdpd(S({4, 1}), S({2, 3, 4}), 2, p, e), Status::RankMismatch);
-  const Axes r = axes(S({4, 1}), S({2, 3, 4}), BroadcastToMode::pdpd, 2);
-  ASSERT_EQ(r.st, Status::Ok) << r.describe();
-  EXPECT_EQ(r.list(), (V{0, 1}));
-  // when neither placement works, the Broadcast op's refusal is returned
-  const Axes bad = axes(S({3, 2}), S({2, 3, 4}), BroadcastToMode::pdpd, 2);
-  EXPECT_EQ(bad.st, Status::RankMismatch);
-  EXPECT_EQ(bad.mask, 0u);
+  Error fe;
+  ASSERT_EQ(tc::broadcast_none(S({2, 3}), S({1, 3}), p, fe), Status::ShapeMismatch);
+  const Axes r = axes(S({1, 3}), S({2, 3}), BroadcastToMode::elementwise_none);
+  EXPECT_EQ(r.st, Status::ShapeMismatch);
+  EXPECT_EQ(r.err.axis, fe.axis);
 }
 
 TEST(ReductionAxesOpenVINO, BidirectionalExamples) {

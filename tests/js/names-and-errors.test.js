@@ -1,0 +1,156 @@
+// Named data and the errors of the "safe by construction" round: duplicate
+// labels refused in every named call, a named resident `out` read by its own
+// names, names such as "__proto__" kept as own keys, a tensor of another
+// tensorcast instance refused by name, and reduction errors that say the cause
+// and the fix.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import * as tc from '../../dist/node.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const f32 = (...v) => Float32Array.from(v);
+const values = (r) => Array.from(r instanceof tc.Tensor ? r.toArray() : r.data);
+
+describe('duplicate labels are refused in every named call', () => {
+  it('named unbroadcast: a gradient with a label twice', () => {
+    const g = { data: f32(5, 7), shape: [2], dims: ['x'], coords: { x: ['a', 'a'] } };
+    expect(() => tc.unbroadcast(g, { dims: ['x'], coords: { x: ['a'] } }))
+      .toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', axis: 0, message: expect.stringMatching(/grad has the coordinate "a" twice in dim "x" \(at 0 and 1\)/) }));
+  });
+  it('named unbroadcast: an input with a label twice, NaN included', () => {
+    const g = { data: f32(1, 2), shape: [2], dims: ['x'], coords: { x: [NaN, 1] } };
+    expect(() => tc.unbroadcast(g, { dims: ['x'], coords: { x: [NaN, NaN] } })).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', message: expect.stringMatching(/input has the coordinate NaN twice/) }));
+    // 1 and '1' are different labels.
+    const r = tc.unbroadcast({ data: f32(1, 2), shape: [2], dims: ['x'], coords: { x: [1, '1'] } }, { dims: ['x'], coords: { x: ['1', 1] } });
+    expect(values(r)).toEqual([2, 1]);
+  });
+  it('the other named calls refuse them too', () => {
+    const a = { dims: ['x'], coords: { x: ['a', 'a'] } };
+    const b = { dims: ['x'], coords: { x: ['a'] } };
+    expect(() => tc.namedBroadcastShape(a, b)).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
+    expect(() => tc.add({ data: f32(1, 2), shape: [2], ...a }, { data: f32(1), shape: [1], ...b })).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
+    expect(() => tc.tensor(f32(1, 2), [2], a)).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
+  });
+});
+
+describe('a resident out with dims is read by them', () => {
+  const setup = () => ({
+    a: tc.tensor(f32(1, 2, 3, 4, 5, 6), [2, 3], { dims: ['x', 'y'] }),
+    b: tc.tensor(f32(10, 20, 30), [3], { dims: ['y'] }),
+  });
+  it('out with the result\'s dims receives the data', () => {
+    const { a, b } = setup();
+    const out = tc.tensor(new Float32Array(6), [2, 3], { dims: ['x', 'y'] });
+    expect(tc.add(a, b, { out })).toBe(out);
+    expect(values(out)).toEqual([11, 22, 33, 14, 25, 36]);
+    // In place over an operand with the same names works (the result is made apart, then copied).
+    expect(values(tc.add(a, b, { out: a }))).toEqual([11, 22, 33, 14, 25, 36]);
+    for (const t of [a, b, out]) t.dispose();
+  });
+  it('out with other dims, another order or other coords is refused, and left as it was', () => {
+    const { a, b } = setup();
+    const swapped = tc.tensor(f32(9, 9, 9, 9, 9, 9), [3, 2], { dims: ['y', 'x'] });
+    expect(() => tc.add(a, b, { out: swapped })).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS', axis: 0 }));
+    expect(values(swapped)).toEqual([9, 9, 9, 9, 9, 9]);
+    const labelled = tc.tensor(f32(9, 9, 9, 9, 9, 9), [2, 3], { dims: ['x', 'y'], coords: { x: ['p', 'q'] } });
+    expect(() => tc.add(a, b, { out: labelled })).toThrow(/with other coordinates .*dim "x" differs/);
+    expect(values(labelled)).toEqual([9, 9, 9, 9, 9, 9]);
+    // Without dims, out is positional and takes the result as laid out.
+    const positional = tc.tensor(new Float32Array(6), [6]);
+    expect(values(tc.add(a, b, { out: positional }))).toEqual([11, 22, 33, 14, 25, 36]);
+    for (const t of [a, b, swapped, labelled, positional]) t.dispose();
+    expect(tc.memory().liveTensors).toBe(0);
+  });
+  it('named unbroadcast checks out\'s names before it writes', () => {
+    const g = tc.tensor(f32(1, 2, 3, 4, 5, 6), [3, 2], { dims: ['c', 'b'] });
+    const wrong = tc.tensor(f32(0, 0, 0, 0, 0, 0), [3, 2], { dims: ['c', 'b'] });
+    expect(() => tc.unbroadcast(g, { dims: ['b', 'c'], shape: [2, 3] }, { out: wrong })).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS' }));
+    expect(values(wrong)).toEqual([0, 0, 0, 0, 0, 0]);
+    const right = tc.tensor(new Float32Array(6), [2, 3], { dims: ['b', 'c'] });
+    expect(values(tc.unbroadcast(g, { dims: ['b', 'c'], shape: [2, 3] }, { out: right }))).toEqual([1, 3, 5, 2, 4, 6]);
+    for (const t of [g, wrong, right]) t.dispose();
+  });
+});
+
+describe('names are own keys, "__proto__" included', () => {
+  it('namedBroadcastShape and explain give coords whose keys are the dims', () => {
+    const a = { dims: ['__proto__', 'y'], coords: Object.fromEntries([['__proto__', ['b', 'a']]]), shape: [2, 2] };
+    const b = { dims: ['__proto__'], coords: Object.fromEntries([['__proto__', ['a', 'b']]]) };
+    const r = tc.namedBroadcastShape(a, b);
+    expect(r.dims).toEqual(['__proto__', 'y']);
+    expect(Object.getPrototypeOf(r.coords)).toBe(Object.prototype);
+    expect(Object.keys(r.coords)).toEqual(['__proto__']);
+    expect(Object.hasOwn(r.coords, '__proto__')).toBe(true);
+    expect(r.coords.__proto__).toEqual(['b', 'a']); // eslint-disable-line no-proto
+    const e = tc.explain({ rule: 'named', operands: [a, b] });
+    expect(Object.keys(e.named.coords)).toEqual(['__proto__']);
+  });
+  it('a named result passed back gives the same answer (its labels are read, not a prototype)', () => {
+    const x = { data: f32(1, 2), shape: [2], dims: ['__proto__'], coords: Object.fromEntries([['__proto__', ['p', 'q']]]) };
+    const y = { data: f32(10, 20), shape: [2], dims: ['__proto__'], coords: Object.fromEntries([['__proto__', ['q', 'p']]]) };
+    const s = tc.add(x, y);
+    expect(values(s)).toEqual([21, 12]);
+    expect(Object.keys(s.coords)).toEqual(['__proto__']);
+    const again = tc.add(s, y);
+    expect(values(again)).toEqual([41, 22]);
+    // The gradient back to x by its labels, and a resident tensor's coords.
+    const g = tc.unbroadcast({ ...s, data: f32(5, 7) }, { dims: ['__proto__'], coords: Object.fromEntries([['__proto__', ['q', 'p']]]) });
+    expect(values(g)).toEqual([7, 5]);
+    expect(Object.hasOwn(g.coords, '__proto__')).toBe(true);
+    const t = tc.tensor(f32(1, 2), [2], { dims: ['__proto__'], coords: Object.fromEntries([['__proto__', ['p', 'q']]]) });
+    expect(Object.keys(t.coords)).toEqual(['__proto__']);
+    t.dispose();
+  });
+});
+
+describe('errors that say the cause and the fix', () => {
+  it('an out-of-range axis is called out of range, even when it equals an earlier one modulo the rank', () => {
+    const x = { data: new Float32Array(6), shape: [2, 3] };
+    expect(() => tc.sum(x, { axes: [0, 1, 7] })).toThrow(/axes\[2\] = 7 is out of range: x has rank 2: use -2 to 1/);
+    expect(() => tc.sum(x, { axes: [1, -1] })).toThrow(/axes\[1\] = -1 names axis 1, already named by axes\[0\] = 1/);
+  });
+  it('an axes list longer than any rank is refused by its length, before its entries are read', () => {
+    let reads = 0;
+    const big = new Proxy(new Array(10_000_000).fill(0), {
+      get(t, k, r) { if (k !== 'length' && typeof k === 'string' && /^\d+$/.test(k)) reads++; return Reflect.get(t, k, r); },
+    });
+    const heap = tc.memory().wasmHeapBytes;
+    expect(() => tc.sum({ data: new Float32Array(4), shape: [4] }, { axes: big })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS', message: expect.stringMatching(/axes has 10000000 entries, but a shape has at most 32 axes/) }));
+    expect(reads).toBe(0);
+    expect(tc.memory().wasmHeapBytes).toBe(heap);
+    expect(() => tc.sum({ data: new Float32Array(4) }, { axes: new Array(33).fill(0) })).toThrow(/axes has 33 entries/);
+  });
+  it('out equal to a reduction\'s input gets a reduction\'s message', () => {
+    const x = tc.tensor(f32(1, 2, 3, 4), [4]);
+    const y = tc.tensor(f32(1, 2, 3, 4), [4]);
+    expect(() => tc.sum(x, { axes: [], out: x })).toThrow(/sum: out shares memory with the input x; a reduction .* cannot work in place/);
+    expect(() => tc.unbroadcast(y, [4], { out: y })).toThrow(/unbroadcast: out shares memory with the gradient/);
+    x.dispose();
+    y.dispose();
+  });
+  it('dtype given as a constructor names the string to pass', () => {
+    expect(() => tc.sum({ data: f32(1) }, { dtype: Float64Array })).toThrow(/dtype is a name: pass 'float64', not the Float64Array constructor/);
+    expect(() => tc.unbroadcast({ data: f32(1, 2), shape: [2] }, [1], { dtype: Int32Array })).toThrow(/pass 'int32'/);
+    expect(() => tc.sum({ data: f32(1) }, { dtype: 7 })).toThrow(/dtype must be one of .*, got 7/);
+  });
+  it('a tensor of another tensorcast instance is refused by name, as an operand and as out', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tc-other-'));
+    cpSync(fileURLToPath(new URL('../../dist', import.meta.url)), dir, { recursive: true });
+    const other = await import(pathToFileURL(path.join(dir, 'node.js')).href);
+    await other.init();
+    const foreign = other.tensor(f32(1, 2, 3), [3]);
+    const mine = tc.tensor(f32(1, 2, 3), [3]);
+    expect(() => tc.add(mine, foreign)).toThrow(/add: b is a Tensor of another tensorcast instance/);
+    expect(() => tc.sum(foreign)).toThrow(/sum: x is a Tensor of another tensorcast instance/);
+    expect(() => tc.add(mine, mine, { out: foreign })).toThrow(/add: out is a Tensor of another tensorcast instance/);
+    expect(() => tc.broadcastTo(foreign, [2, 3])).toThrow(TypeError);
+    // Its own instance still reads it.
+    expect(Array.from(other.add(foreign, foreign).toArray())).toEqual([2, 4, 6]);
+    foreign.dispose();
+    mine.dispose();
+  });
+});

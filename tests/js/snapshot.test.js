@@ -1,0 +1,329 @@
+// Snapshot by construction: every exported function reads every user value
+// (operands, shapes, dims, coords, options and everything inside them) before
+// it touches the engine's memory, and checks its tensors again after the last
+// user code has run. Here every user-supplied object and array is a Proxy
+// whose reads run a hook: the hook disposes the call's tensors, allocates
+// canary tensors, grows wasm memory, resizes the operands' buffers or calls
+// the library again. It fires at one read at a time (every read position in
+// turn, for each kind of hook). After each call:
+//   - it either returned what the same call returns without hooks, or threw a
+//     TypeError / BroadcastError (never a wasm trap, never a RangeError of a
+//     detached view);
+//   - a call whose tensor was disposed under it did not succeed;
+//   - every canary tensor still holds its values (no write through a freed or
+//     reused address);
+//   - once everything is disposed, the engine holds exactly what it held before,
+//     and a plain call still gives the right answer.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import * as shared from '../../dist/node.js';
+
+// Each function runs in an engine of its own (a copy of dist/, imported
+// afresh): memory growth is geometric, so a fresh heap gives every function
+// its own growths, and nothing one function leaves in the plan caches is
+// counted against another.
+let tc = shared;
+async function freshEngine() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tc-snapshot-'));
+  cpSync(fileURLToPath(new URL('../../dist', import.meta.url)), dir, { recursive: true });
+  const m = await import(pathToFileURL(path.join(dir, 'node.js')).href);
+  await m.init();
+  return m;
+}
+
+beforeAll(async () => { await shared.init(); });
+
+const f32 = (...v) => Float32Array.from(v);
+const iota = (n, C = Float32Array) => C.from({ length: n }, (_, i) => (C === BigInt64Array ? BigInt(i + 1) : i + 1));
+
+// ---- hooked values ---------------------------------------------------------------
+// Typed arrays and tensors stay as they are (a Proxy of either is not one).
+function hooked(v, hook) {
+  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || v instanceof tc.Tensor || v instanceof ArrayBuffer) return v;
+  const inner = Array.isArray(v) ? v.map((x) => hooked(x, hook)) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, hooked(x, hook)]));
+  return new Proxy(inner, {
+    get(t, k, r) { hook(); return Reflect.get(t, k, r); },
+    has(t, k) { hook(); return Reflect.has(t, k); },
+    ownKeys(t) { hook(); return Reflect.ownKeys(t); },
+    getOwnPropertyDescriptor(t, k) { hook(); return Reflect.getOwnPropertyDescriptor(t, k); },
+    getPrototypeOf(t) { hook(); return Reflect.getPrototypeOf(t); },
+  });
+}
+
+// ---- a case: one call of one exported function -------------------------------------
+// make(env) returns the call's arguments; env.tensor() makes a resident tensor
+// owned by the case, env.data() a typed array whose buffer the 'resize' hook may grow.
+class Env {
+  constructor() { this.tensors = []; this.buffers = []; }
+  tensor(data, shape, options) { const t = tc.tensor(data, shape, options); this.tensors.push(t); return t; }
+  data(C, n, fill = (i) => i + 1) {
+    const buf = new ArrayBuffer(n * C.BYTES_PER_ELEMENT, { maxByteLength: 4 * (n + 8) * C.BYTES_PER_ELEMENT });
+    const a = new C(buf); // length-tracking: its length follows the buffer's
+    for (let i = 0; i < n; i++) a[i] = C === BigInt64Array || C === BigUint64Array ? BigInt(fill(i)) : fill(i);
+    this.buffers.push(buf);
+    return a;
+  }
+  dispose() { for (const t of this.tensors) if (!t.disposed) t.dispose(); }
+}
+
+const CASES = {};
+const add = (fn, label, make) => (CASES[fn] ??= []).push({ label, make });
+
+// The shape API.
+add('broadcastShapes', 'three shapes', () => [[8, 1, 6, 1], [7, 1, 5], ['?', 1, 1, 1]]);
+add('autoBroadcastShape', 'pdpd', () => [[2, 3, 4, 5], [3, 1], { type: 'pdpd', axis: 1 }]);
+add('broadcastToShape', 'explicit', () => [[16], [1, 16, 50, 50], { mode: 'explicit', axesMapping: [1] }]);
+add('broadcastToShape', '-1', () => [[3, 1, 5, 1], [-1, -1, 5, 6]]);
+add('namedBroadcastShape', 'coords', () => [{ dims: ['x', 'y'], coords: { x: ['a', 'b'] }, shape: [2, 3] }, { dims: ['y', 'z'], shape: [3, 4] }, { shaping: 'union' }]);
+add('explain', 'pdpd', () => [{ rule: 'pdpd', shapes: [[2, 3, 4, 5], [3, 1]], axis: 1 }]);
+add('explain', 'broadcastTo explicit', () => [{ rule: 'broadcastTo', shapes: [[3], [2, 3]], mode: 'explicit', axesMapping: [1] }]);
+add('explain', 'named', () => [{ rule: 'named', operands: [{ dims: ['x'], coords: { x: [1, 2] } }, { dims: ['y'], shape: [2] }] }]);
+add('reductionAxes', 'explicit', () => [[16], [1, 16, 50, 50], { mode: 'explicit', axesMapping: [1] }]);
+add('formatShape', 'shape', () => [[2, '?', 3]]);
+add('formatDim', 'dim', () => ['2..5']);
+
+// Data: resident operands, `out`, plain operands over resizable buffers, options.
+add('tensor', 'named with coords', (e) => [e.data(Float32Array, 6), [2, 3], { dims: ['x', 'y'], coords: { x: ['a', 'b'] } }]);
+add('broadcastTo', 'explicit into a resident out', (e) => [e.tensor(f32(1, 2, 3), [3]), [2, 3], { mode: 'explicit', axesMapping: [1], out: e.tensor(new Float32Array(6), [2, 3]) }]);
+add('broadcastTo', 'plain, -1', (e) => [{ data: e.data(Float32Array, 2), shape: [2, 1] }, [-1, 4]]);
+add('where', 'resident and plain, out', (e) => [{ data: Uint8Array.of(1, 0, 1), shape: [3] }, e.tensor(f32(1, 2, 3), [3]), e.tensor(f32(9), [1]), { out: e.tensor(new Float32Array(3), [3]) }]);
+add('unbroadcast', 'explicit, resident out', (e) => [e.tensor(iota(6), [2, 3]), [3], { mode: 'explicit', axesMapping: [1], out: e.tensor(new Float32Array(3), [3]) }]);
+add('unbroadcast', 'plain to [1, 3]', (e) => [{ data: e.data(Float32Array, 6), shape: [2, 3] }, [1, 3]]);
+add('unbroadcast', 'named, reordered, resident out', (e) => [e.tensor(iota(6), [3, 2], { dims: ['c', 'b'] }), { dims: ['b', 'c'], shape: [2, 3] }, { out: e.tensor(new Float32Array(6), [2, 3]) }]);
+add('unbroadcast', 'named plain with coords', (e) => [{ data: e.data(Float32Array, 6), shape: [2, 3], dims: ['x', 'y'], coords: { x: ['p', 'q'] } }, { dims: ['x'], coords: { x: ['q', 'p'] } }]);
+for (const r of ['sum', 'prod', 'min', 'max', 'mean']) {
+  add(r, 'axes into a resident out', (e) => [e.tensor(iota(6), [2, 3]), { axes: [0, -1], keepdims: true, out: e.tensor(new Float32Array(1), [1, 1]) }]);
+  add(r, 'plain, dtype', (e) => [{ data: e.data(Int8Array, 6), shape: [3, 2] }, { axes: 1, dtype: 'float64' }]);
+}
+add('broadcastArrays', 'resident and plain', (e) => [e.tensor(f32(1, 2, 3), [3]), { data: e.data(Float32Array, 2), shape: [2, 1] }]);
+const BINARY = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'minimum', 'maximum', 'equal', 'notEqual', 'less', 'lessEqual',
+  'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'mod',
+  'floorDiv', 'atan2', 'hypot'];
+for (const op of BINARY) {
+  const bitwise = op.startsWith('bitwise');
+  const C = bitwise ? Int32Array : Float32Array;
+  const bool = ['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor'].includes(op);
+  const O = bool ? Uint8Array : C;
+  add(op, 'resident, pdpd, resident out', (e) => [e.tensor(iota(6, C), [2, 3]), e.tensor(iota(2, C), [2, 1]), { broadcast: { type: 'pdpd', axis: 0 }, out: e.tensor(new O(6), [2, 3]) }]);
+  // Every op runs the same snapshot code (ops.js binary()); the other operand forms once, on add and a bitwise op.
+  if (op !== 'add' && op !== 'bitwiseXor') continue;
+  add(op, 'plain and a scalar, typed-array out', (e) => [{ data: e.data(C, 6), shape: [3, 2] }, 2, { out: new O(6) }]);
+  add(op, 'named, union with fill', (e) => [{ data: e.data(C, 2), shape: [2], dims: ['x'], coords: { x: [1, 2] } }, e.tensor(iota(2, C), [2], { dims: ['x'], coords: { x: [2, 3] } }), { shaping: 'union', fill: 0 }]);
+}
+// The rest of the exports take no user value that reaches memory; they are run
+// with hooked arguments anyway where they take any.
+add('init', 'options', () => [{}]);
+add('initSync', 'options', () => [{}]);
+for (const fn of ['isReady', 'contract', 'memory', 'releaseScratch', 'kernels']) add(fn, 'no arguments', () => []);
+
+// Exports that are not functions to call (classes, constants).
+const NOT_CALLS = new Set(['BroadcastError', 'Tensor', 'ErrorCode', 'DTYPES', 'UNKNOWN_RANK', 'MAX_RANK']);
+
+// ---- what a call returned, in comparable form ----------------------------------------
+function norm(r) {
+  if (r instanceof tc.Tensor) return { tensor: true, data: Array.from(r.toArray(), String), shape: r.shape, dims: r.dims, coords: r.coords };
+  if (Array.isArray(r)) return r.map(norm);
+  if (r && typeof r === 'object' && ArrayBuffer.isView(r.data)) return { data: Array.from(r.data, String), shape: r.shape, dims: r.dims, coords: r.coords, dtype: r.dtype };
+  if (r instanceof Promise) return 'promise';
+  if (r && typeof r === 'object' && 'wasmHeapBytes' in r) return 'memory';
+  return JSON.parse(JSON.stringify(r ?? null));
+}
+function release(r) {
+  if (r instanceof tc.Tensor) { if (!r.disposed) r.dispose(); } else if (Array.isArray(r)) r.forEach(release);
+}
+
+// ---- the hooks -------------------------------------------------------------------------
+const CANARY = 7.25;
+const GROW_CAP = 128 << 20;
+let growths = 0;
+function makeHooks(env, victims) {
+  const disposeAll = () => { for (const t of env.tensors) if (!t.disposed) t.dispose(); return env.tensors.length > 0; };
+  const alloc = () => {
+    // Small and large canaries, so a freed block of any size is likely reused by one.
+    for (const n of [1, 3, 6, 16, 64, 1024]) victims.push(tc.tensor(new Float64Array(n).fill(CANARY), [n]));
+  };
+  const grow = () => {
+    // More than the heap has free: the heap grows (by 20% or more) and every
+    // view of it is detached. Growth never shrinks (and each is geometric), so
+    // past GROW_CAP this hook does nothing: each function's engine is fresh,
+    // and its first dozen growths land on its first case's reads.
+    const m = tc.memory();
+    if (m.wasmHeapBytes >= GROW_CAP) return;
+    const n = m.wasmHeapBytes - m.allocatedBytes - m.scratchBytes + (1 << 16);
+    const big = tc.tensor(new Uint8Array(n), [n]);
+    big.dispose();
+    if (tc.memory().wasmHeapBytes > m.wasmHeapBytes) growths++;
+  };
+  const resize = () => { for (const b of env.buffers) if (b.resizable && b.byteLength < b.maxByteLength) b.resize(b.maxByteLength); };
+  const reenter = () => {
+    const a = tc.tensor(f32(1, 2), [2, 1]);
+    const s = tc.add(a, { data: f32(10, 20, 30), shape: [3] });
+    s.dispose();
+    a.dispose();
+    tc.broadcastShapes([2, 1], [3]);
+    tc.sum({ data: f32(1, 2, 3) });
+    tc.explain({ rule: 'numpy', shapes: [[2], [3]] });
+  };
+  return {
+    dispose: () => disposeAll(),
+    alloc,
+    grow,
+    resize,
+    reenter,
+    // What the issue's repro does: free the call's tensors, then hand their memory to new ones.
+    all: () => { const d = disposeAll(); grow(); alloc(); reenter(); return d; },
+  };
+}
+
+function runCase(fn, c, hookAt, kind) {
+  const env = new Env();
+  const victims = [];
+  let reads = 0;
+  let fired = false;
+  let disposed = false;
+  const hooks = makeHooks(env, victims);
+  const args = c.make(env);
+  const hook = () => {
+    if (reads++ !== hookAt || fired) return;
+    fired = true;
+    if (hooks[kind]() === true) disposed = true;
+  };
+  const wrapped = args.map((a) => hooked(a, hook));
+  let result;
+  let error = null;
+  try {
+    result = tc[fn](...wrapped);
+  } catch (e) {
+    error = e;
+  }
+  const out = { reads, fired, disposed, error, value: error ? null : norm(result) };
+  // Canaries first: a write through a freed address shows here.
+  out.canaries = victims.every((v) => v.toArray().every((x) => x === CANARY));
+  if (result instanceof Promise) result.catch(() => {});
+  release(result);
+  for (const v of victims) v.dispose();
+  env.dispose();
+  return out;
+}
+
+const exported = Object.keys(tc).filter((k) => !NOT_CALLS.has(k));
+
+describe('snapshot by construction: a hook in every user value', () => {
+  it('every exported function has a case here (a new export must add one)', () => {
+    const missing = exported.filter((k) => typeof tc[k] === 'function' && !CASES[k]);
+    expect(missing).toEqual([]);
+    for (const k of exported) expect(typeof tc[k], k).toBe('function');
+  });
+
+  const KINDS = ['dispose', 'alloc', 'grow', 'resize', 'reenter', 'all'];
+  for (const fn of Object.keys(CASES)) {
+    it(`${fn}: dispose, allocate, grow, resize and re-enter at every read`, async () => {
+      tc = await freshEngine();
+      growths = 0;
+      // References, and a warm-up (hooks at the first read) so that what the
+      // engine keeps between calls (plan caches, request space) is in place.
+      const plain = CASES[fn].map((c) => {
+        const r = runCase(fn, c, -1, 'reenter'); // no hook fires: the reference answer
+        expect(r.error, `${fn} ${c.label}: ${r.error?.message}`).toBe(null);
+        return r;
+      });
+      for (const c of CASES[fn]) for (const kind of KINDS) runCase(fn, c, 0, kind);
+      tc.releaseScratch();
+      const base = tc.memory();
+      CASES[fn].forEach((c, ci) => {
+        for (const kind of KINDS) {
+          for (let k = 0; k < plain[ci].reads; k++) {
+            const r = runCase(fn, c, k, kind);
+            const where = `${fn} (${c.label}), hook '${kind}' at read ${k}`;
+            expect(r.fired, where).toBe(true);
+            expect(r.canaries, `${where}: a canary tensor was overwritten`).toBe(true);
+            if (r.error) {
+              expect(r.error, `${where}: ${r.error?.stack}`).toSatisfy((e) => e instanceof TypeError || e instanceof tc.BroadcastError);
+              expect(String(r.error.message), where).not.toMatch(/memory access out of bounds|detached|undefined/);
+              continue;
+            }
+            // Success: only where nothing the call uses was disposed, and then the same answer.
+            expect(r.disposed, `${where}: succeeded although its tensors were disposed`).toBe(false);
+            if (kind !== 'resize') expect(r.value, where).toEqual(plain[ci].value);
+          }
+        }
+      });
+      tc.releaseScratch();
+      const now = tc.memory();
+      expect(now.allocatedBytes, `${fn}: bytes held`).toBe(base.allocatedBytes);
+      expect(now.liveTensors, `${fn}: live tensors`).toBe(base.liveTensors);
+      if (plain.some((p) => p.reads > 0)) expect(growths, `${fn}: the heap grew under the call`).toBeGreaterThan(0);
+      // The module is still right.
+      const r = tc.add({ data: f32(1, 2, 3), shape: [3] }, { data: f32(10, 20), shape: [2, 1] });
+      expect(Array.from(r.data)).toEqual([11, 12, 13, 21, 22, 23]);
+      tc = shared;
+    });
+  }
+});
+
+describe('the issue\'s repros', () => {
+  beforeAll(() => { tc = shared; });
+  it('broadcastTo: an axesMapping getter that frees out and allocates a victim is refused; the victim keeps its data', () => {
+    const x = tc.tensor(f32(1, 2, 3), [3]);
+    const out = tc.tensor(new Float32Array(6), [2, 3]);
+    let victim = null;
+    const am = [1];
+    Object.defineProperty(am, 0, { get() { out.dispose(); victim = tc.tensor(new Float32Array(6).fill(0.5), [2, 3]); return 1; } });
+    expect(() => tc.broadcastTo(x, [2, 3], { mode: 'explicit', axesMapping: am, out })).toThrow(/out was disposed while the call was reading its arguments/);
+    expect(Array.from(victim.toArray())).toEqual([0.5, 0.5, 0.5, 0.5, 0.5, 0.5]);
+    victim.dispose();
+    x.dispose();
+  });
+
+  it('unbroadcast: the same through a positional axesMapping', () => {
+    const g = tc.tensor(iota(6), [2, 3]);
+    const out = tc.tensor(new Float32Array(3), [3]);
+    const victims = [];
+    const am = [1];
+    Object.defineProperty(am, 0, {
+      get() {
+        out.dispose();
+        for (let i = 0; i < 64; i++) victims.push(tc.tensor(new Float32Array(3).fill(0.5), [3]));
+        return 1;
+      },
+    });
+    expect(() => tc.unbroadcast(g, [3], { mode: 'explicit', axesMapping: am, out })).toThrow(TypeError);
+    for (const v of victims) {
+      expect(Array.from(v.toArray())).toEqual([0.5, 0.5, 0.5]);
+      v.dispose();
+    }
+    g.dispose();
+    expect(tc.memory().liveTensors).toBe(0);
+  });
+
+  it('broadcastArrays reads each operand once, and a refused operand leaves nothing behind', () => {
+    let reads = 0;
+    const a = { get data() { reads++; return reads === 1 ? f32(1, 2) : f32(9, 9); }, shape: [2, 1] };
+    const r = tc.broadcastArrays(a, { data: f32(1, 2, 3), shape: [3] });
+    expect(reads).toBe(1);
+    expect(Array.from(r[0].data)).toEqual([1, 1, 1, 2, 2, 2]);
+    const t = tc.tensor(f32(1, 2), [2, 1]);
+    const live = tc.memory().liveTensors;
+    // The second operand is refused (its data does not fill its shape): no result of the first is left alive.
+    expect(() => tc.broadcastArrays(t, { data: f32(1, 2, 3), shape: [4] })).toThrow(tc.BroadcastError);
+    expect(tc.memory().liveTensors).toBe(live);
+    t.dispose();
+  });
+
+  it('a plain operand whose resizable buffer grows while the options are read is refused, not overrun', () => {
+    const buf = new ArrayBuffer(12, { maxByteLength: 4096 });
+    const data = new Float32Array(buf);
+    data.set([1, 2, 3]);
+    const victims = [];
+    const am = [0];
+    Object.defineProperty(am, 0, { get() { buf.resize(4096); for (let i = 0; i < 16; i++) victims.push(tc.tensor(new Float32Array(64).fill(0.5), [64])); return 0; } });
+    expect(() => tc.broadcastTo({ data, shape: [3] }, [3, 2], { mode: 'explicit', axesMapping: am })).toThrow(expect.objectContaining({ code: 'LENGTH_MISMATCH' }));
+    for (const v of victims) {
+      expect(v.toArray().every((x) => x === 0.5)).toBe(true);
+      v.dispose();
+    }
+  });
+});
