@@ -54,11 +54,8 @@ function notData(x, data, shapeIn, what) {
  * resident tensor still alive.
  */
 export function settle(o, what) {
-  if (o.resident) {
-    if (o.tensor.disposed) throw new TypeError(`tensorcast: ${what} was disposed during the call`);
-    return o;
-  }
-  if (o.scalar) return o;
+  // A resident operand's liveness is the commit check's (execute.js): it runs after the call's last user code.
+  if (o.resident || o.scalar) return o;
   const len = taLength.call(o.data);
   if (o.shape === null) o.shape = [len];
   o.size = product(o.shape);
