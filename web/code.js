@@ -318,7 +318,7 @@ function pythonCode(lib, p, dtypeName, state) {
   }
   // explicit and pdpd: reshape to the plan's alignment, then broadcast.
   const al = p.ok ? aligned(plan, 0) : null;
-  const what = mode === 'explicit' ? `an axes mapping (${req.axesMapping ? `[${req.axesMapping.join(', ')}]` : ''})` : `PDPD alignment at an axis (${req.axis})`;
+  const what = mode === 'explicit' ? `axes mapping (${req.axesMapping ? `[${req.axesMapping.join(', ')}]` : ''})` : `PDPD alignment at an axis (${req.axis})`;
   if (!al) return none(`${NAME} has no ${what}, and these shapes do not broadcast under it: there is no reshape to show.`);
   return {
     lang: 'python',

@@ -6,9 +6,9 @@
 // never innerHTML).
 import { add, broadcastTo } from 'tensorcast';
 import {
-  formatShape, formatList, formatCount, formatBytes, axisVerdict, clashAxes, droppedAxes,
+  formatShape, formatList, formatCount, formatBytes, clashAxes, droppedAxes,
   rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, product, planSize,
-  itemSize, UNKNOWN_RANK,
+  itemSize, UNKNOWN_RANK, shownVerdicts, VERDICT_WORDS,
 } from './logic.js';
 import { $, h } from './dom.js';
 
@@ -63,7 +63,7 @@ export function renderStatus({ result: r, parseErrors }) {
 }
 
 /** The verdict chips' short forms, shown on narrow screens. */
-const SHORT = { equal: 'eq', stretched: 'str', new: 'new', clash: 'clash' };
+const SHORT = { equal: 'eq', stretched: 'str', new: 'new', clash: 'clash', unknown: 'may≠', dropped: 'drop' };
 
 function targetRow(request, rank) {
   if (!request || request.rule !== 'broadcastTo') return null;
@@ -76,6 +76,11 @@ function targetRow(request, rank) {
 export function renderTable(r, request, back = null) {
   const box = $('align-scroll');
   box.replaceChildren();
+  // The legend lists "may differ" and "dropped" only when the table uses them.
+  const words = r && Array.isArray(r.axes) && r.shape !== UNKNOWN_RANK ? shownVerdicts(r) : { cells: [], axes: [] };
+  const used = new Set([...words.axes, ...words.cells.flat()]);
+  $('legend-unknown').hidden = !used.has('unknown');
+  $('legend-dropped').hidden = !used.has('dropped');
   if (!r) {
     box.append(h('p', { class: 'empty', text: 'Fix the input to see the alignment.' }));
     return;
@@ -89,7 +94,8 @@ export function renderTable(r, request, back = null) {
   const rank = r.axes.length;
   // Every clashing axis is drawn as one: the error's list and every clash verdict.
   const clash = new Set(clashAxes(r));
-  const verdictOf = (a) => axisVerdict(r.axes[a].verdicts, clash.has(a));
+  // The library's verdicts as the page words them: "may differ" for dims not provably equal, "dropped" for PDPD's dropped 1s.
+  const verdictOf = (a) => words.axes[a];
   const colAttrs = (a) => ({
     'data-axis': a,
     'data-clash': clash.has(a) ? 'true' : null,
@@ -133,13 +139,14 @@ export function renderTable(r, request, back = null) {
     }
     const tr = h('tr', { class: 'operand-row', 'data-operand': op.name }, head);
     for (let a = 0; a < rank; a++) {
-      const v = op.verdicts[a];
+      const v = words.cells[k][a];
       const ghost = op.srcAxis[a] === null;
-      const drop = !ghost && dropped.has(op.srcAxis[a]);
+      const drop = v === 'dropped';
       const sum = summed.has(a);
-      const title = ghost ? `${label} has no axis here: a padded 1 (${v})`
-        : drop ? `${label} axis ${op.srcAxis[a]}: a trailing 1, dropped before ${label} is placed`
-          : `${label} axis ${op.srcAxis[a]}: ${op.aligned[a]} (${v})`;
+      const title = ghost ? `${label} has no axis here: a padded 1 (${VERDICT_WORDS[v]})`
+        : drop ? `${label} axis ${op.srcAxis[a]}: dropped. PDPD drops ${label}'s trailing 1s before placing it, so ${label} has no dim of its own on this axis and its values repeat along it`
+          : v === 'unknown' ? `${label} axis ${op.srcAxis[a]}: ${op.aligned[a]} (may differ: a dim known only at run time meets another here; they broadcast only if they agree then, or one is 1)`
+            : `${label} axis ${op.srcAxis[a]}: ${op.aligned[a]} (${VERDICT_WORDS[v]})`;
       const cell = h('td', {
         ...colAttrs(a),
         class: ['dim', `v-${v}`, ghost ? 'ghost' : null, drop ? 'dropped' : null, sum ? 'summed' : null, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '),
@@ -177,7 +184,7 @@ export function renderTable(r, request, back = null) {
   for (let a = 0; a < rank; a++) {
     const v = verdictOf(a);
     vr.append(h('td', { ...colAttrs(a), class: ['verdict', `verdict-${v}`, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '), 'data-verdict': v },
-      h('span', { class: `chip v-${v}` }, h('span', { class: 'long', text: v }), h('span', { class: 'short', 'aria-hidden': 'true', text: SHORT[v] }))));
+      h('span', { class: `chip v-${v}` }, h('span', { class: 'long', text: VERDICT_WORDS[v] }), h('span', { class: 'short', 'aria-hidden': 'true', text: SHORT[v] }))));
   }
   tbody.append(vr);
   table.append(tbody);

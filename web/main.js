@@ -7,7 +7,7 @@ import { init, explain } from 'tensorcast';
 import {
   RULES, EXAMPLES, MAX_OPERANDS, CODE_TABS, letter, operandArity, usesAxis, operandRole,
   parseShape, parseMapping, stateFromQuery, stateToQuery, canonicalState, applyPatch, buildRequest,
-  suggest, exampleState, withDefaultNames, withNamedSizes, dtypeList, backwardView,
+  suggest, exampleState, withDefaultNames, withNamedSizes, dtypeList, backwardView, switchRule, SHAPING_HINTS,
 } from './logic.js';
 import { codeFor, CODE_LABELS } from './code.js';
 import { $, h } from './dom.js';
@@ -18,6 +18,15 @@ const lib = { explain };
 // Read from the URL once the engine is loaded (the dtype list is the library's).
 let state = null;
 let result = null;
+// Operands a two-operand rule could not take (numpy → pdpd drops C…): kept
+// here, named in a note, and put back when numpy is chosen again.
+let setAside = [];
+
+function showSetAside(note) {
+  const el = $('set-aside');
+  el.textContent = note ?? '';
+  el.hidden = !note;
+}
 
 // ---- controls ---------------------------------------------------------------
 
@@ -38,12 +47,22 @@ function buildStaticControls() {
   for (const e of EXAMPLES) {
     const b = h('button', { type: 'button', class: 'example', 'data-example': e.id, title: e.note },
       h('span', { class: 'example-name', text: e.label }), h('span', { class: 'example-note', text: e.note }));
-    b.addEventListener('click', () => setState(exampleState(e), { push: true, structure: true }));
+    b.addEventListener('click', () => {
+      setAside = [];
+      showSetAside(null);
+      setState(exampleState(e), { push: true, structure: true });
+    });
     ex.append(b);
   }
 
   // A new rule keeps only what it uses (canonicalState), so no stale parameter stays on screen or in the URL.
-  rule.addEventListener('change', () => setState(withDefaultNames(canonicalState({ ...state, rule: rule.value })), { structure: true }));
+  // Operands the new rule cannot take are set aside (switchRule), and the note says so.
+  rule.addEventListener('change', () => {
+    const sw = switchRule(state, rule.value, setAside);
+    setAside = sw.setAside;
+    showSetAside(sw.note);
+    setState(withDefaultNames(sw.state), { structure: true });
+  });
   $('add-operand').addEventListener('click', () => {
     if (state.shapes.length >= MAX_OPERANDS) return;
     setState(applyPatch(state, { shapes: [...state.shapes, '1'], names: [...state.names, ''] }), { structure: true });
@@ -57,7 +76,12 @@ function buildStaticControls() {
   $('shaping').addEventListener('change', (e) => setState({ ...state, shaping: e.target.value }));
   dtype.addEventListener('change', (e) => setState({ ...state, dtype: e.target.value }));
   $('backward-toggle').addEventListener('change', (e) => setState({ ...state, backward: e.target.checked }));
-  window.addEventListener('popstate', () => setState(stateFromQuery(location.search), { structure: true, noUrl: true }));
+  window.addEventListener('popstate', () => {
+    setAside = [];
+    showSetAside(null);
+    setState(stateFromQuery(location.search), { structure: true, noUrl: true });
+  });
+  $('copy-link').addEventListener('click', copyLink);
 
   // "Copy as code": one tab per framework (arrow keys move between them).
   const tabs = $('code-tabs');
@@ -162,6 +186,7 @@ function syncControls() {
   if (document.activeElement !== $('mapping')) $('mapping').value = state.mapping;
   $('shaping-field').hidden = state.rule !== 'named';
   $('shaping').value = state.shaping;
+  $('shaping-hint').textContent = SHAPING_HINTS[state.shaping] ?? '';
   $('dtype').value = state.dtype;
   $('backward-toggle').checked = state.backward;
   $('backward-hint').hidden = !state.backward;
@@ -292,6 +317,47 @@ async function copyCode() {
     sel.addRange(range);
     done('Selected: press Ctrl+C (⌘C) to copy');
   }
+}
+
+// ---- copy link ------------------------------------------------------------------
+
+let linkTimer = null;
+
+/**
+ * Copy the address of this view (the state is in it). The clipboard API
+ * first; where it is refused (no permission, an insecure origin), a hidden
+ * textarea and execCommand('copy'); where that fails too, the link is shown
+ * selected in a read-only field for Ctrl+C / ⌘C. The outcome is said in a
+ * polite live region beside the button.
+ */
+async function copyLink() {
+  const link = location.href;
+  const field = $('link-fallback');
+  const say = (msg) => {
+    $('link-status').textContent = msg;
+    clearTimeout(linkTimer);
+    linkTimer = setTimeout(() => { $('link-status').textContent = ''; }, 4000);
+  };
+  field.hidden = true;
+  try {
+    await navigator.clipboard.writeText(link);
+    say('Link copied');
+    return;
+  } catch { /* fall through */ }
+  const ta = h('textarea', { class: 'offscreen', readonly: true, 'aria-hidden': 'true', tabindex: '-1' });
+  ta.value = link;
+  document.body.append(ta);
+  ta.select();
+  let ok = false;
+  try { ok = document.execCommand('copy'); } catch { ok = false; }
+  ta.remove();
+  $('copy-link').focus();
+  if (ok) { say('Link copied'); return; }
+  field.value = link;
+  field.hidden = false;
+  field.focus();
+  field.select();
+  say('Press Ctrl+C (⌘C) to copy the selected link');
 }
 
 // ---- the axes-mapping editor (explicit mode) -------------------------------------

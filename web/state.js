@@ -26,6 +26,12 @@ export const RULES = [
 ];
 const RULE_VALUES = new Set(RULES.map((r) => r.value));
 export const SHAPINGS = ['intersection', 'exact', 'union'];
+/** What each shaping does, shown under the Shaping select (the select itself shows the name only, so it never clips). */
+export const SHAPING_HINTS = {
+  intersection: 'Keep the labels both sides have.',
+  exact: 'Sizes and labels must be equal.',
+  union: 'Outer join of the labels.',
+};
 
 /**
  * The library's dtypes with their element size and typed-array name, in the
@@ -212,7 +218,7 @@ export const CODE_TABS = ['tensorcast', 'numpy', 'torch', 'openvino'];
 export function defaultState() {
   return {
     rule: 'numpy',
-    shapes: ['8, 1, 6, 1', '7, 1, 5'],
+    shapes: ['8,1,6,1', '7,1,5'],
     names: ['', ''],
     axis: -1,
     mapping: '',
@@ -250,11 +256,17 @@ export function canonicalState(state) {
   };
 }
 
-function enc(v) {
-  // Keep the characters shapes use readable in the address bar.
-  return encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%20/g, '+').replace(/%5B/gi, '[').replace(/%5D/gi, ']')
-    .replace(/%7B/gi, '{').replace(/%7D/gi, '}').replace(/%3F/gi, '?');
+/**
+ * One query value for the address bar: percent-encoded (a space is %20, a
+ * `+` %2B, `&` `#` `=` `%` always encoded), but the characters shapes use,
+ * `,` `?` `.` `[` `]` `{` `}` `:` `-` `/`, stay readable, so `s=2,3` and
+ * `s=?,3,2..128` read as typed. URLSearchParams reads it back, and still
+ * reads the `+` that older links used for a space.
+ */
+export function encodeQueryValue(v) {
+  return encodeURIComponent(v).replace(/%(2C|3F|5B|5D|7B|7D|3A|2F)/gi, (m) => decodeURIComponent(m));
 }
+const enc = encodeQueryValue;
 
 /**
  * State -> query string (without "?"): the canonical state only, defaults
@@ -304,6 +316,36 @@ export function stateFromQuery(query) {
   if (code !== null && CODE_TABS.includes(code)) state.code = code;
   state.backward = p.get('back') === '1';
   return canonicalState(state);
+}
+
+/**
+ * Switch to `rule`, as the Rule select does: the canonical state of the new
+ * rule, and the operands it cannot take set aside instead of lost. A rule of
+ * two operands keeps A and B; C, D… go to `setAside` (with their dim names),
+ * and come back, after the operands then on screen, when a rule of any
+ * number of operands (numpy) is chosen again. Returns { state, setAside,
+ * note }: `note` says what was set aside or restored (null when nothing was).
+ */
+export function switchRule(state, rule, setAside = []) {
+  const arity = operandArity(RULE_VALUES.has(rule) ? rule : defaultState().rule);
+  let next = { ...state, rule, shapes: [...state.shapes], names: [...state.names] };
+  let kept = setAside.slice();
+  let note = null;
+  if (arity !== null && state.shapes.length > arity) {
+    const gone = state.shapes.slice(arity).map((shape, i) => ({ shape, names: state.names[arity + i] ?? '' }));
+    kept = [...gone, ...kept].slice(0, MAX_OPERANDS);
+    const list = gone.map((g, i) => `${letter(arity + i)} (${g.shape})`).join(', ');
+    note = `${rule} takes ${arity} operands: ${list} ${gone.length === 1 ? 'is' : 'are'} set aside. Switch back to numpy to get ${gone.length === 1 ? 'it' : 'them'} back.`;
+  } else if (arity === null && kept.length) {
+    const room = MAX_OPERANDS - next.shapes.length;
+    const back = kept.slice(0, Math.max(0, room));
+    next.shapes.push(...back.map((g) => g.shape));
+    next.names.push(...back.map(() => ''));
+    note = `Restored ${back.map((g, i) => `${letter(state.shapes.length + i)} (${g.shape})`).join(', ')}.`;
+    kept = [];
+    if (!back.length) note = null;
+  }
+  return { state: canonicalState(next), setAside: kept, note };
 }
 
 /** A copy of `state` with `patch` applied (arrays are replaced, not merged). */
@@ -434,16 +476,16 @@ export function buildRequest(state) {
 
 /** One-click examples from the spec (broadcast-rules.md). */
 export const EXAMPLES = [
-  { id: 'numpy', label: 'NumPy', note: '§1: [8,1,6,1] with [7,1,5]', state: { rule: 'numpy', shapes: ['8, 1, 6, 1', '7, 1, 5'] } },
-  { id: 'numpy-small', label: 'NumPy, small', note: '§1: [2,1,3] with [2,1] — try the data preview', state: { rule: 'numpy', shapes: ['2, 1, 3', '2, 1'] } },
+  { id: 'numpy', label: 'NumPy', note: '§1: [8,1,6,1] with [7,1,5]', state: { rule: 'numpy', shapes: ['8,1,6,1', '7,1,5'] } },
+  { id: 'numpy-small', label: 'NumPy, small', note: '§1: [2,1,3] with [2,1] — try the data preview', state: { rule: 'numpy', shapes: ['2,1,3', '2,1'] } },
   { id: 'clash', label: 'A clash', note: '§1: [3] with [4] is an error', state: { rule: 'numpy', shapes: ['3', '4'] } },
-  { id: 'pdpd', label: 'PDPD', note: '§3: A [2,3,4,5], B [3,1], axis 1', state: { rule: 'pdpd', shapes: ['2, 3, 4, 5', '3, 1'], axis: 1 } },
-  { id: 'explicit', label: 'Explicit', note: '§4.2: [16] → [1,16,50,50], mapping [1]', state: { rule: 'to-explicit', shapes: ['16', '1, 16, 50, 50'], mapping: '1' } },
-  { id: 'explicit-small', label: 'Explicit, small', note: '§4.2: [3,1] → [2,3,3], mapping [1,2]', state: { rule: 'to-explicit', shapes: ['3, 1', '2, 3, 3'], mapping: '1, 2' } },
-  { id: 'bidirectional', label: 'Bidirectional', note: '§4.3: [3,1] with [2,1,6] (ONNX Expand)', state: { rule: 'to-bidirectional', shapes: ['3, 1', '2, 1, 6'] } },
-  { id: 'mindspore', label: 'MindSpore −1', note: '§5: [3,1,5,1] → [−1,−1,5,6]', state: { rule: 'to-numpy', shapes: ['3, 1, 5, 1', '-1, -1, 5, 6'] } },
+  { id: 'pdpd', label: 'PDPD', note: '§3: A [2,3,4,5], B [3,1], axis 1', state: { rule: 'pdpd', shapes: ['2,3,4,5', '3,1'], axis: 1 } },
+  { id: 'explicit', label: 'Explicit', note: '§4.2: [16] → [1,16,50,50], mapping [1]', state: { rule: 'to-explicit', shapes: ['16', '1,16,50,50'], mapping: '1' } },
+  { id: 'explicit-small', label: 'Explicit, small', note: '§4.2: [3,1] → [2,3,3], mapping [1,2]', state: { rule: 'to-explicit', shapes: ['3,1', '2,3,3'], mapping: '1,2' } },
+  { id: 'bidirectional', label: 'Bidirectional', note: '§4.3: [3,1] with [2,1,6] (ONNX Expand)', state: { rule: 'to-bidirectional', shapes: ['3,1', '2,1,6'] } },
+  { id: 'mindspore', label: 'MindSpore −1', note: '§5: [3,1,5,1] → [−1,−1,5,6]', state: { rule: 'to-numpy', shapes: ['3,1,5,1', '-1,-1,5,6'] } },
   { id: 'named', label: 'Named', note: '§6: X{x1,x2} ⊕ Y{y1,y2}', state: { rule: 'named', shapes: ['2', '2'], names: ['X{x1,x2}', 'Y{y1,y2}'] } },
-  { id: 'dynamic', label: 'Dynamic', note: '§7: [?, 3, 1, 2..128] with [?, 3, 2..224, 1]', state: { rule: 'numpy', shapes: ['?, 3, 1, 2..128', '?, 3, 2..224, 1'] } },
+  { id: 'dynamic', label: 'Dynamic', note: '§7: [?, 3, 1, 2..128] with [?, 3, 2..224, 1]', state: { rule: 'numpy', shapes: ['?,3,1,2..128', '?,3,2..224,1'] } },
 ];
 
 /** The full state of an example (defaults for what it leaves out). */

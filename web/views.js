@@ -99,6 +99,49 @@ export function droppedAxes(plan, k) {
   return op.dropped.slice();
 }
 
+/** The words the page shows for verdicts, beyond the library's four (see shownVerdicts). */
+export const VERDICT_WORDS = {
+  equal: 'equal', stretched: 'stretched', new: 'new', clash: 'clash', unknown: 'may differ', dropped: 'dropped',
+};
+
+const isStaticDim = (d) => typeof d === 'number' && Number.isInteger(d) && d >= 0;
+
+/**
+ * The verdicts the page draws for a plan: explain()'s, worded for a person.
+ * Returns { cells: [[word per output axis] per operand], axes: [word per axis] }.
+ * Two rewordings, neither of which changes what the library decided:
+ *  - `dropped`: a cell of an operand axis its rule drops before aligning it
+ *    (PDPD: B's trailing 1s, explain's `dropped`) reads "dropped" only, not
+ *    the verdict the engine gives the 1 it put there; for the axis verdict it
+ *    counts as `new` (the operand has no dim of its own there).
+ *  - `unknown` ("may differ"): explain() calls dims `equal` when they may be
+ *    equal at run time; where two or more operands meet on one axis with
+ *    `equal` and one of their dims is not static ('?' or an interval), they are
+ *    not provably equal, so those cells, and the axis when nothing else
+ *    happens there, read "may differ". Static dims the library calls equal are equal.
+ */
+export function shownVerdicts(plan) {
+  if (!plan || !Array.isArray(plan.axes)) return { cells: [], axes: [] };
+  const clash = new Set(clashAxes(plan));
+  const cells = plan.operands.map((op, k) => {
+    const dropped = new Set(droppedAxes(plan, k));
+    return plan.axes.map((_, a) => {
+      const src = op.srcAxis?.[a];
+      return src !== null && src !== undefined && dropped.has(src) ? 'dropped' : op.verdicts[a];
+    });
+  });
+  const axes = plan.axes.map((_, a) => {
+    const meeting = plan.operands.map((op, k) => k).filter((k) => cells[k][a] === 'equal' && plan.operands[k].srcAxis?.[a] !== null);
+    const dims = meeting.map((k) => plan.operands[k].aligned[a]);
+    const open = meeting.length >= 2 && dims.some((d) => !isStaticDim(d));
+    if (open) for (const k of meeting) cells[k][a] = 'unknown';
+    if (clash.has(a)) return 'clash';
+    const base = axisVerdict(cells.map((c) => (c[a] === 'dropped' ? 'new' : c[a] === 'unknown' ? 'equal' : c[a])));
+    return base === 'equal' && open ? 'unknown' : base;
+  });
+  return { cells, axes };
+}
+
 // ---- the backward view ----------------------------------------------------------
 
 /**
