@@ -9,6 +9,7 @@ import {
   axisVerdict, axisLabels, rightAlign, contiguousStrides, memoryView, previewable, unravel, planSize, exactProduct,
   sourceIndexMaps, gridSlices, product, reshapeCandidates, suggest, EXAMPLES, exampleState, clashAxes, droppedAxes,
   RULES, UNKNOWN_RANK, CODE_TABS, letter, withDefaultNames, withNamedSizes, dtypeList, itemSize, backwardView, backwardOptions,
+  encodeQueryValue, switchRule, shownVerdicts, VERDICT_WORDS, SHAPING_HINTS, SHAPINGS,
 } from './logic.js';
 
 beforeAll(async () => { await tc.init(); });
@@ -206,7 +207,7 @@ describe('URL state', () => {
       expect(stateFromQuery(q), r.value).toEqual(c);
       expect(stateToQuery(c)).toBe(q);
     }
-    expect(stateToQuery({ ...dirty, rule: 'numpy' })).toBe('rule=numpy&s=2,+3&s=4&s=5&dtype=int32');
+    expect(stateToQuery({ ...dirty, rule: 'numpy' })).toBe('rule=numpy&s=2,%203&s=4&s=5&dtype=int32');
     // A link with stale parameters loads as the canonical state.
     expect(stateFromQuery('?rule=numpy&s=3&s=4&n=x&n=y&axis=3&map=0&shaping=exact')).toEqual(st({ shapes: ['3', '4'] }));
     expect(canonicalState({ ...dirty, rule: 'pdpd' })).toMatchObject({ shapes: ['2, 3', '4'], names: ['', ''], axis: 3, mapping: '', shaping: 'intersection' });
@@ -217,8 +218,28 @@ describe('URL state', () => {
     expect(stateFromQuery('?code=numpy').code).toBe('numpy');
     expect(stateFromQuery('?code=tf').code).toBe(CODE_TABS[0]);
   });
-  it('keeps shapes readable in the address bar', () => {
-    expect(stateToQuery(st({ shapes: ['8, 1, 6, 1', '[7,1,5]'] }))).toBe('rule=numpy&s=8,+1,+6,+1&s=[7,1,5]');
+  it('keeps shapes readable in the address bar: , ? . [ ] { } as typed, a space as %20', () => {
+    expect(stateToQuery(st({ shapes: ['8, 1, 6, 1', '[7,1,5]'] }))).toBe('rule=numpy&s=8,%201,%206,%201&s=[7,1,5]');
+    expect(stateToQuery(defaultState())).toBe('rule=numpy&s=8,1,6,1&s=7,1,5'); // the page's own texts have no spaces
+    expect(stateToQuery(st({ shapes: ['?,3,2..128', '(3,)'] }))).toBe('rule=numpy&s=?,3,2..128&s=(3,)');
+    expect(stateToQuery(st({ rule: 'named', shapes: ['2, 3', '3'], names: ['X{x1,x2}, t', 't'] })))
+      .toBe('rule=named&s=2,%203&s=3&n=X{x1,x2},%20t&n=t');
+    // What would break the query is always encoded: & = # % + and non-ASCII.
+    expect(encodeQueryValue('a&b=c#d%e+f g')).toBe('a%26b%3Dc%23d%25e%2Bf%20g');
+    expect(encodeQueryValue('é')).toBe('%C3%A9');
+    expect(encodeQueryValue('1, 2')).not.toContain('+');
+  });
+  it('reads both forms of a space: %20 (new links) and + (older links)', () => {
+    const want = st({ shapes: ['8, 1, 6, 1', '7, 1, 5'] });
+    expect(stateFromQuery('?rule=numpy&s=8,%201,%206,%201&s=7,%201,%205')).toEqual(want);
+    expect(stateFromQuery('?rule=numpy&s=8,+1,+6,+1&s=7,+1,+5')).toEqual(want);
+    const old = stateFromQuery('?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2');
+    expect(old.mapping).toBe('1, 2');
+    expect(stateToQuery(old)).toBe('rule=to-explicit&s=3,1&s=2,3,3&map=1,%202'); // rewritten in the new form
+    expect(stateFromQuery(`?${stateToQuery(old)}`)).toEqual(old);
+    // A literal + typed in a shape survives the round trip (it is %2B, never a space).
+    const plus = st({ shapes: ['+3', '4'] });
+    expect(stateFromQuery(`?${stateToQuery(plus)}`).shapes).toEqual(['+3', '4']);
   });
   it('falls back to defaults for anything unknown', () => {
     expect(stateFromQuery('')).toEqual(defaultState());
@@ -345,6 +366,72 @@ describe('every clash, every dropped dim', () => {
     expect(droppedAxes(plan(st({ rule: 'numpy', shapes: ['2, 3', '3, 1'] })), 1)).toEqual([]);
     // The plan's own list wins once explain() gives one.
     expect(droppedAxes({ rule: 'pdpd', operands: [{ shape: [2] }, { shape: [1, 1], dropped: [1] }] }, 1)).toEqual([1]);
+  });
+});
+
+describe('switching rule sets operands aside, and switching back restores them', () => {
+  it('numpy → pdpd sets C aside with a note; pdpd → numpy puts it back', () => {
+    const s = st({ shapes: ['2, 3', '3', '1, 3'] });
+    const a = switchRule(s, 'pdpd');
+    expect(a.state.rule).toBe('pdpd');
+    expect(a.state.shapes).toEqual(['2, 3', '3']);
+    expect(a.setAside).toEqual([{ shape: '1, 3', names: '' }]);
+    expect(a.note).toBe('pdpd takes 2 operands: C (1, 3) is set aside. Switch back to numpy to get it back.');
+    // Through other two-operand rules, and edits of A and B, C stays aside.
+    const b = switchRule({ ...a.state, shapes: ['4, 3', '3'] }, 'none', a.setAside);
+    expect(b.setAside).toEqual(a.setAside);
+    expect(b.note).toBeNull();
+    const c = switchRule(b.state, 'numpy', b.setAside);
+    expect(c.state.shapes).toEqual(['4, 3', '3', '1, 3']);
+    expect(c.setAside).toEqual([]);
+    expect(c.note).toBe('Restored C (1, 3).');
+    expect(buildRequest(c.state).request.shapes).toEqual([[4, 3], [3], [1, 3]]);
+  });
+  it('names every operand set aside, and restores no more than the page takes', () => {
+    const s = st({ shapes: ['2', '2', '3', '4'] });
+    const a = switchRule(s, 'to-numpy');
+    expect(a.note).toMatch(/C \(3\), D \(4\) are set aside.*get them back/);
+    const full = st({ shapes: Array.from({ length: 7 }, () => '1') });
+    const back = switchRule(full, 'numpy', a.setAside);
+    expect(back.state.shapes).toHaveLength(8);
+    expect(back.state.shapes[7]).toBe('3');
+    // Two operands to a two-operand rule: nothing set aside, no note.
+    expect(switchRule(st({}), 'pdpd')).toMatchObject({ setAside: [], note: null });
+    expect(switchRule(st({}), 'numpy')).toMatchObject({ setAside: [], note: null });
+  });
+});
+
+describe('the words the page gives verdicts (shownVerdicts)', () => {
+  it('\'?\' against \'?\' may differ: explain() says equal, the page does not', () => {
+    const r = plan(st({ shapes: ['?', '?'] }));
+    expect(r.axes[0].verdicts).toEqual(['equal', 'equal']); // the library's, unchanged
+    expect(shownVerdicts(r)).toEqual({ cells: [['unknown'], ['unknown']], axes: ['unknown'] });
+    expect(VERDICT_WORDS.unknown).toBe('may differ');
+    // ? with 3, and two equal intervals: not provably equal either.
+    expect(shownVerdicts(plan(st({ shapes: ['?', '3'] }))).axes).toEqual(['unknown']);
+    expect(shownVerdicts(plan(st({ shapes: ['2..5', '2..5'] }))).axes).toEqual(['unknown']);
+  });
+  it('static equal dims, and a lone dynamic dim against a 1 or a ghost, keep the library\'s words', () => {
+    expect(shownVerdicts(plan(st({ shapes: ['3', '3'] })))).toEqual({ cells: [['equal'], ['equal']], axes: ['equal'] });
+    expect(shownVerdicts(plan(st({ shapes: ['?', '1'] })))).toEqual({ cells: [['equal'], ['stretched']], axes: ['stretched'] });
+    const dyn = shownVerdicts(plan(st({ shapes: ['?, 3, 1, 2..128', '?, 3, 2..224, 1'] })));
+    expect(dyn.axes).toEqual(['unknown', 'equal', 'stretched', 'stretched']);
+    expect(dyn.cells).toEqual([['unknown', 'equal', 'stretched', 'equal'], ['unknown', 'equal', 'equal', 'stretched']]);
+    expect(shownVerdicts(plan(st({ shapes: ['?, 1', '5'] }))).axes).toEqual(['new', 'stretched']); // B's ghost: new
+    // A clash stays a clash.
+    expect(shownVerdicts(plan(st({ shapes: ['?, 3', '?, 4'] }))).axes).toEqual(['unknown', 'clash']);
+  });
+  it('a PDPD dropped trailing 1 reads "dropped" only, and counts as new for its axis', () => {
+    const r = plan(st({ rule: 'pdpd', shapes: ['2, 3, 4, 5', '3, 1'], axis: 1 }));
+    expect(r.operands[1].verdicts[2]).toBe('stretched'); // what the engine gives the 1 it put there
+    const w = shownVerdicts(r);
+    expect(w.cells[1]).toEqual(['new', 'equal', 'dropped', 'new']);
+    expect(w.axes).toEqual(['new', 'equal', 'new', 'new']);
+    expect(w.cells[0]).toEqual(['equal', 'equal', 'equal', 'equal']);
+    expect(shownVerdicts(null)).toEqual({ cells: [], axes: [] });
+  });
+  it('every shaping has a hint (the select shows only its name)', () => {
+    for (const s of SHAPINGS) expect(SHAPING_HINTS[s]).toMatch(/\.$/);
   });
 });
 
