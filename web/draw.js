@@ -150,7 +150,8 @@ export function renderTable(r, request, back = null) {
       const cell = h('td', {
         ...colAttrs(a),
         class: ['dim', `v-${v}`, ghost ? 'ghost' : null, drop ? 'dropped' : null, sum ? 'summed' : null, clash.has(a) ? 'col-error' : null].filter(Boolean).join(' '),
-        'data-verdict': v,
+        'data-verdict': op.verdicts[a], // explain()'s own verdict
+        'data-shown': v, // the word the page shows for it (shownVerdicts)
         'data-dropped': drop ? 'true' : null,
         'data-summed': sum ? 'true' : null,
         title: sum ? `${title}; backward: the gradient is summed over output axis ${a} (${r.axes[a].dim} → ${ghost ? 'gone' : op.aligned[a]})` : title,

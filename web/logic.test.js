@@ -390,7 +390,7 @@ describe('switching rule sets operands aside, and switching back restores them',
   it('names every operand set aside, and restores no more than the page takes', () => {
     const s = st({ shapes: ['2', '2', '3', '4'] });
     const a = switchRule(s, 'to-numpy');
-    expect(a.note).toMatch(/C \(3\), D \(4\) are set aside.*get them back/);
+    expect(a.note).toBe('Broadcast numpy takes 2 operands: C (3), D (4) are set aside. Switch back to numpy to get them back.');
     const full = st({ shapes: Array.from({ length: 7 }, () => '1') });
     const back = switchRule(full, 'numpy', a.setAside);
     expect(back.state.shapes).toHaveLength(8);

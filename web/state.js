@@ -335,7 +335,8 @@ export function switchRule(state, rule, setAside = []) {
     const gone = state.shapes.slice(arity).map((shape, i) => ({ shape, names: state.names[arity + i] ?? '' }));
     kept = [...gone, ...kept].slice(0, MAX_OPERANDS);
     const list = gone.map((g, i) => `${letter(arity + i)} (${g.shape})`).join(', ');
-    note = `${rule} takes ${arity} operands: ${list} ${gone.length === 1 ? 'is' : 'are'} set aside. Switch back to numpy to get ${gone.length === 1 ? 'it' : 'them'} back.`;
+    const name = RULES.find((r) => r.value === rule)?.label.split(' — ')[0] ?? rule;
+    note = `${name} takes ${arity} operands: ${list} ${gone.length === 1 ? 'is' : 'are'} set aside. Switch back to numpy to get ${gone.length === 1 ? 'it' : 'them'} back.`;
   } else if (arity === null && kept.length) {
     const room = MAX_OPERANDS - next.shapes.length;
     const back = kept.slice(0, Math.max(0, room));

@@ -488,7 +488,7 @@ describe('broadcast explorer in Chromium', () => {
     await statusHas('(2,3)', p2);
     expect(await screen(p2)).toEqual(before);
     // The same for a pdpd link with an axis and an explicit link with a mapping.
-    for (const q of ['?rule=pdpd&s=2,3,4,5&s=3,1&axis=1&dtype=uint8&code=openvino', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2&code=numpy']) {
+    for (const q of ['?rule=pdpd&s=2,3,4,5&s=3,1&axis=1&dtype=uint8&code=openvino', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,%202&code=numpy']) {
       await open(page, q);
       await statusHas('Result');
       const shown = await screen(page);
@@ -518,7 +518,7 @@ describe('broadcast explorer in Chromium', () => {
     await page.getByLabel('Dims A').fill('X{x1,x2,x3}, t');
     await statusHas('(3,4,3)');
     expect(await shape('A').inputValue()).toBe('3, 4');
-    expect(await href(page)).toContain('s=3,+4');
+    expect(await href(page)).toContain('s=3,%204');
   });
 
   it('shows every clashing axis in red: [4,3] with [7,5]', async () => {
@@ -619,7 +619,7 @@ describe('broadcast explorer in Chromium', () => {
     expect(code).toContain("import { init, reductionAxes, unbroadcast } from 'tensorcast';");
     expect(code).toContain('const gradA = unbroadcast(grad, [8, 1, 6, 1]);');
     expect(code).toContain(`// ${JSON.stringify(want.B).replace(/,/g, ', ')}`);
-    await p.getByRole('button', { name: 'Copy' }).click();
+    await p.getByRole('button', { name: 'Copy', exact: true }).click();
     await p.locator('#copy-status', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
     expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(code);
     // A shape edit updates the view.
@@ -720,7 +720,7 @@ describe('broadcast explorer in Chromium', () => {
       expect(shown, q).toEqual(plan.operands.map((o) => o.verdicts));
       if (out) expect([...out.shape]).toEqual(plan.shape);
       // Copy puts exactly that text on the clipboard.
-      await p.getByRole('button', { name: 'Copy' }).click();
+      await p.getByRole('button', { name: 'Copy', exact: true }).click();
       await p.locator('#copy-status', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
       expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(code);
     }
@@ -739,7 +739,7 @@ describe('broadcast explorer in Chromium', () => {
     await open(p, '?rule=named&s=2&s=2&n=X{x1,x2}&n=Y{y1,y2}&code=numpy');
     expect(await p.locator('#code-note').innerText()).toContain('NumPy has no named dims');
     expect(await p.locator('#code-pre').isHidden()).toBe(true);
-    expect(await p.getByRole('button', { name: 'Copy' }).isDisabled()).toBe(true);
+    expect(await p.getByRole('button', { name: 'Copy', exact: true }).isDisabled()).toBe(true);
     await p.screenshot({ path: path.join(shots, 'explorer-code.png'), fullPage: false });
     expect(await p.evaluate(() => window.__csp)).toEqual([]);
     await ctx.close();
@@ -817,6 +817,266 @@ describe('broadcast explorer in Chromium', () => {
     await p.close();
     await new Promise((r) => other.server.close(r));
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  // ---- issue 25 item 7: the page, polished ---------------------------------------
+
+  // Runs in the page: what an alignment table at this width shows too small or on top of something else.
+  function measureTable() {
+    const visible = (el) => {
+      if (el.closest('.sr-only, [hidden]')) return false;
+      const r = el.getBoundingClientRect();
+      return r.width > 1 && r.height > 1 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+    };
+    const small = [];
+    let texts = 0;
+    for (const el of document.querySelectorAll('#align-section *')) {
+      if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      if (!visible(el)) continue;
+      texts++;
+      const px = parseFloat(getComputedStyle(el).fontSize);
+      if (px < 12) small.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 20)}" ${px}px`);
+    }
+    const cut = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+    const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+    const overlaps = [];
+    let marks = 0;
+    for (const val of document.querySelectorAll('#align-scroll td.dim > .dim-val')) {
+      const mark = val.querySelector('.dim-mark');
+      if (!mark) continue;
+      marks++;
+      const text = [...val.childNodes].find((n) => n.nodeType === 3);
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const t = range.getBoundingClientRect();
+      const m = mark.getBoundingClientRect();
+      if (cut(t, m)) overlaps.push(`mark "${mark.textContent}" covers "${text.textContent}"`);
+      if (!inside(m, val.getBoundingClientRect())) overlaps.push(`mark "${mark.textContent}" spills out of its cell`);
+    }
+    const chips = [...document.querySelectorAll('#align-scroll tr.verdict-row .chip')].map((c) => ({ c, r: c.getBoundingClientRect() }));
+    chips.forEach((x, i) => {
+      if (!inside(x.r, x.c.closest('td').getBoundingClientRect())) overlaps.push(`chip "${x.c.innerText}" spills out of its cell`);
+      for (const y of chips.slice(i + 1)) if (cut(x.r, y.r)) overlaps.push(`chips "${x.c.innerText}" and "${y.c.innerText}" overlap`);
+    });
+    const vals = [...document.querySelectorAll('#align-scroll td.dim > .dim-val')].map((v) => v.getBoundingClientRect());
+    vals.forEach((a, i) => { for (const b of vals.slice(i + 1)) if (cut(a, b)) overlaps.push('two dim cells overlap'); });
+    return { small, texts, overlaps, marks, chips: chips.length };
+  }
+
+  it('on a 390 px phone: the result first and visible without scrolling, then the inputs and the examples (light and dark)', async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true, colorScheme });
+      await watch(phone, `polish-390-${colorScheme}`);
+      for (const q of ['', '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1', '?rule=numpy&s=3&s=4', '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1']) {
+        await open(phone, q);
+        await phone.getByRole('status').filter({ hasText: /Result|Error/ }).waitFor({ timeout: 5_000 });
+        const m = await phone.evaluate(() => {
+          const box = (sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+          return {
+            scrollY, height: innerHeight, status: box('[role="status"]'), table: box('#align-scroll table'), align: box('#align-section'),
+            inputs: box('.controls'), examples: box('.examples-panel'), memory: box('#memory-section'), code: box('#code-section'),
+          };
+        });
+        expect(m.scrollY).toBe(0);
+        // The outcome and the whole alignment table are on the first screen.
+        expect(m.status.top, q).toBeGreaterThanOrEqual(0);
+        expect(m.status.bottom, q).toBeLessThanOrEqual(m.height);
+        expect(m.table.bottom, q).toBeLessThanOrEqual(m.height);
+        // Then the inputs, then the examples (no longer last: above the memory, preview and code views).
+        expect(m.status.bottom).toBeLessThanOrEqual(m.align.top);
+        expect(m.align.bottom).toBeLessThanOrEqual(m.inputs.top);
+        expect(m.inputs.bottom).toBeLessThanOrEqual(m.examples.top);
+        expect(m.examples.bottom).toBeLessThanOrEqual(m.memory.top);
+        expect(m.examples.bottom).toBeLessThan(m.code.top);
+      }
+      await open(phone);
+      await phone.screenshot({ path: path.join(shots, `explorer-phone-first-screen-${colorScheme}.png`) });
+      expect(await phone.evaluate(() => window.__csp)).toEqual([]);
+      await phone.close();
+    }
+    // At 1280 px the two columns stay: inputs and examples on the left, the result on the right, at the top.
+    const wide = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await watch(wide, 'polish-1280');
+    await open(wide);
+    const w = await wide.evaluate(() => ['.controls', '.examples-panel', '.outcome'].map((s) => document.querySelector(s).getBoundingClientRect().left));
+    expect(w[0]).toBe(w[1]);
+    expect(w[2]).toBeGreaterThan(w[0] + 200);
+    await wide.close();
+  });
+
+  it('at 390 px every text of the alignment table is at least 12 px, and no mark or chip overlaps another', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+    await watch(phone, 'polish-fonts');
+    const cases = ['?rule=numpy&s=8,1,6,1&s=7,1,5', '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1', '?rule=numpy&s=4,3&s=7,5',
+      '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1', '?rule=numpy&s=8,1,6,1&s=7,1,5&back=1', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,2',
+      '?rule=named&s=2,3&s=4&n=x,t&n=t', '?rule=numpy&s=8,1,6,1,2,3,4,5&s=7,1,5,1,3,4,1'];
+    for (const q of cases) {
+      await open(phone, q);
+      await phone.getByRole('status').filter({ hasText: /Result|Error/ }).waitFor({ timeout: 5_000 });
+      await phone.locator('#align-scroll').evaluate((e) => { e.scrollLeft = 0; });
+      const m = await phone.evaluate(measureTable);
+      expect(m.texts, q).toBeGreaterThan(20);
+      expect(m.small, q).toEqual([]);
+      expect(m.overlaps, q).toEqual([]);
+      expect(m.chips, q).toBeGreaterThan(0);
+      if (!/s=4,3|named/.test(q)) expect(m.marks, q).toBeGreaterThan(0); // stretch, summed or dropped marks were measured
+    }
+    await phone.close();
+  });
+
+  it('no select clips its text, at 1280 and 390 px', async () => {
+    for (const width of [1280, 390]) {
+      const p = await browser.newPage({ viewport: { width, height: 844 } });
+      await watch(p, `polish-select-${width}`);
+      await open(p, '?rule=named&s=2,3&s=3&n=x,t&n=t');
+      const m = await p.evaluate(() => [...document.querySelectorAll('select')].flatMap((sel) => {
+        const cs = getComputedStyle(sel);
+        const ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        // The room for text: the box less its padding and the drop-down arrow (about 20 px in Chromium).
+        const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+        return [...sel.options].map((o) => ({ id: sel.id, text: o.text, width: ctx.measureText(o.text).width, room, scroll: sel.scrollWidth, client: sel.clientWidth }));
+      }));
+      expect(m.filter((o) => o.id === 'shaping')).toHaveLength(3);
+      for (const o of m) {
+        expect(o.width, `${width} ${o.id}: ${o.text}`).toBeLessThanOrEqual(o.room);
+        expect(o.scroll).toBeLessThanOrEqual(o.client);
+      }
+      // What the short option names leave out is said under the select.
+      await p.getByLabel('Shaping', { exact: true }).selectOption('union');
+      expect(await p.locator('#shaping-hint').innerText()).toBe('Outer join of the labels.');
+      expect(await p.getByLabel('Shaping', { exact: true }).getAttribute('aria-describedby')).toBe('shaping-hint');
+      await p.close();
+    }
+  });
+
+  it('keeps the address clean (%20, never +), still reads older + links, and copies it with Copy link', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const p = await ctx.newPage();
+    await watch(p, 'polish-link');
+    await open(p);
+    expect(await p.evaluate(() => location.search)).toBe('?rule=numpy&s=8,1,6,1&s=7,1,5');
+    await p.getByLabel('Shape A').fill('2, 3');
+    await statusHas('Error', p);
+    const search = await p.evaluate(() => location.search);
+    expect(search).toBe('?rule=numpy&s=2,%203&s=7,1,5');
+    expect(search).not.toContain('+');
+    await p.getByLabel('Shape A').fill('?, 3..5');
+    await p.getByLabel('Shape B').fill('1');
+    await statusHas('Result', p);
+    expect(await p.evaluate(() => location.search)).toBe('?rule=numpy&s=?,%203..5&s=1');
+    // An older link, with + for a space, opens as it did, and the address takes the new form.
+    await open(p, '?rule=to-explicit&s=3,+1&s=2,3,3&map=1,+2');
+    await statusHas('(2,3,3)', p);
+    expect(await p.getByLabel('Shape A').inputValue()).toBe('3, 1');
+    expect(await p.getByLabel('Axes mapping', { exact: true }).inputValue()).toBe('1, 2');
+    expect(await p.evaluate(() => location.search)).toBe('?rule=to-explicit&s=3,%201&s=2,3,3&map=1,%202');
+
+    // Copy link: a button by that name, from the keyboard, with a visible confirmation.
+    const button = p.getByRole('button', { name: 'Copy link', exact: true });
+    const box = await button.boundingBox();
+    expect(box.y + box.height).toBeLessThanOrEqual(844); // on the first screen, next to the result
+    await p.evaluate(() => navigator.clipboard.writeText('nothing yet'));
+    await button.focus();
+    await p.keyboard.press('Enter');
+    await p.locator('#link-status', { hasText: 'Link copied' }).waitFor({ timeout: 5_000 });
+    expect(await p.locator('#link-status').isVisible()).toBe(true);
+    expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(await href(p));
+    // The copied link opens this view.
+    const copied = await p.evaluate(() => navigator.clipboard.readText());
+    const p2 = await ctx.newPage();
+    await watch(p2, 'polish-link-2');
+    await open(p2, copied.slice(url.length));
+    await statusHas('(2,3,3)', p2);
+    expect(await p2.getByLabel('Axes mapping', { exact: true }).inputValue()).toBe('1, 2');
+    await p2.close();
+    await ctx.close();
+
+    // Where the clipboard API refuses, the fallback copies (execCommand), or shows the link selected to copy by hand.
+    const ctx2 = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const q = await ctx2.newPage();
+    await watch(q, 'polish-link-fallback');
+    await q.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => ({ writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) }) });
+    });
+    await open(q, '?rule=numpy&s=2,3&s=3');
+    await q.getByRole('button', { name: 'Copy link' }).click();
+    await q.locator('#link-status').filter({ hasText: /Link copied|Ctrl\+C/ }).waitFor({ timeout: 5_000 });
+    const said = await q.locator('#link-status').innerText();
+    if (said === 'Link copied') {
+      // execCommand('copy') put it there: read it with the real clipboard, from a page without the override.
+      const r = await ctx2.newPage();
+      await r.goto(url);
+      expect(await r.evaluate(() => navigator.clipboard.readText())).toBe(await href(q));
+      await r.close();
+    } else {
+      const field = q.getByLabel('Link to this view');
+      expect(await field.inputValue()).toBe(await href(q));
+      expect(await q.evaluate(() => document.activeElement.id)).toBe('link-fallback');
+    }
+    await ctx2.close();
+  });
+
+  it('words dims that are not provably equal ("?" with "?") as "may differ", not "equal"', async () => {
+    await open(page, '?rule=numpy&s=?,3&s=?,3');
+    await statusHas('(?,3)');
+    const chip = (a) => page.locator(`tr.verdict-row td[data-axis="${a}"]`);
+    expect(await chip(0).getAttribute('data-verdict')).toBe('unknown');
+    expect(await chip(0).innerText()).toBe('may differ');
+    expect(await chip(1).getAttribute('data-verdict')).toBe('equal');
+    for (const op of ['A', 'B']) {
+      const cell = page.locator(`tr[data-operand="${op}"] td[data-axis="0"]`);
+      expect(await cell.getAttribute('data-verdict')).toBe('equal'); // explain()'s verdict, kept
+      expect(await cell.getAttribute('data-shown')).toBe('unknown');
+      expect(await cell.getAttribute('title')).toMatch(/may differ/);
+      expect(await cell.getAttribute('title')).not.toMatch(/equal/);
+    }
+    expect(await page.locator('#legend-unknown').isVisible()).toBe(true);
+    expect(await page.locator('#legend-dropped').isVisible()).toBe(false);
+    // Static equal dims are still equal, and the legend entry goes.
+    await open(page, '?rule=numpy&s=2,3&s=2,3');
+    await statusHas('(2,3)');
+    expect(await page.locator('tr.verdict-row td[data-verdict]').evaluateAll((tds) => tds.map((t) => t.dataset.verdict))).toEqual(['equal', 'equal']);
+    expect(await page.locator('#legend-unknown').isVisible()).toBe(false);
+  });
+
+  it('PDPD: a dropped trailing 1 reads "dropped" only, and its axis is "new" for B', async () => {
+    await open(page, '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1');
+    await statusHas('(2,3,4,5)');
+    const cell = page.locator('tr[data-operand="B"] td[data-axis="2"]');
+    expect(await cell.getAttribute('data-verdict')).toBe('stretched'); // explain()'s verdict, kept
+    expect(await cell.getAttribute('data-shown')).toBe('dropped');
+    expect(await cell.getAttribute('class')).not.toMatch(/v-stretched/);
+    expect(await cell.innerText()).not.toMatch(/stretch/);
+    const title = await cell.getAttribute('title');
+    expect(title).toMatch(/dropped/);
+    expect(title).not.toMatch(/stretch/);
+    expect(await page.locator('tr.verdict-row td[data-axis="2"]').getAttribute('data-verdict')).toBe('new');
+    expect(await page.locator('#legend-dropped').isVisible()).toBe(true);
+  });
+
+  it('numpy → pdpd sets operand C aside with a note, and numpy brings it back', async () => {
+    await open(page, '?rule=numpy&s=2,3&s=3&s=1,3');
+    await statusHas('(2,3)');
+    expect(await page.locator('#set-aside').isVisible()).toBe(false);
+    await page.getByLabel('Rule', { exact: true }).selectOption('pdpd');
+    await statusHas('(2,3)');
+    const note = page.locator('#set-aside');
+    expect(await note.isVisible()).toBe(true);
+    expect(await note.innerText()).toBe('pdpd takes 2 operands: C (1,3) is set aside. Switch back to numpy to get it back.');
+    expect(await note.getAttribute('aria-live')).toBe('polite');
+    expect(await page.locator('input.shape-input').count()).toBe(2);
+    expect(await page.evaluate(() => location.search)).toBe('?rule=pdpd&s=2,3&s=3');
+    await page.getByLabel('Rule', { exact: true }).selectOption('numpy');
+    await statusHas('(2,3)');
+    expect(await shape('C').inputValue()).toBe('1,3');
+    expect(await note.innerText()).toBe('Restored C (1,3).');
+    expect(await page.evaluate(() => location.search)).toBe('?rule=numpy&s=2,3&s=3&s=1,3');
+    // An example starts afresh: no note, nothing kept aside.
+    await page.getByLabel('Rule', { exact: true }).selectOption('none');
+    await page.locator('button[data-example="numpy"]').click();
+    await statusHas('(8,7,6,5)');
+    expect(await note.isVisible()).toBe(false);
   });
 
   it('had no console errors, page errors, failed requests or CSP violations', async () => {
