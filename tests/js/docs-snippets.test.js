@@ -185,6 +185,19 @@ describe('docs code blocks', () => {
     expect(checked.length).toBeGreaterThanOrEqual(readme.length - 1);
   });
 
+  it('every relative link of the docs names a file that exists', () => {
+    const broken = [];
+    for (const file of markdownFiles()) {
+      const text = fs.readFileSync(path.join(root, file), 'utf8');
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1].split('#')[0];
+        if (!target || /^[a-z]+:/i.test(target)) continue;
+        if (!fs.existsSync(path.resolve(root, path.dirname(file), target))) broken.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('the comparison ignores layout only', () => {
     expect(matches('Float32Array [1, 2]', 'Float32Array(2) [ 1, 2 ]')).toBe(true);
     expect(matches('Float32Array [1, 2]', 'Float32Array(2) [ 1, 3 ]')).toBe(false);
