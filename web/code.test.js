@@ -258,6 +258,7 @@ describe('PyTorch snippet', () => {
   it('explicit mapping via the plan\'s alignment, and no named broadcasting', () => {
     const c = snippet('torch', exampleState(EXAMPLES.find((e) => e.id === 'explicit')));
     expect(c.code).toContain('x.reshape((1, 16, 1, 1)).expand((1, 16, 50, 50))');
+    expect(c.note).toBe('PyTorch has no axes mapping ([1]): the same result from PyTorch\'s own broadcasting once the input is reshaped as the plan aligns it.');
     expect(snippet('torch', st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] })).note).toMatch(/PyTorch has no broadcasting by name/);
   });
 });
