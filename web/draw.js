@@ -7,7 +7,7 @@
 // never innerHTML).
 import {
   formatShape, formatList, formatCount, formatBytes, axisVerdict, clashAxes, droppedAxes,
-  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, product, planSize,
+  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, planSize,
   itemSize, UNKNOWN_RANK, previewValues, backwardValues,
 } from './logic.js';
 import { $, h } from './dom.js';
