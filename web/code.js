@@ -10,13 +10,21 @@
 // after a reshape read from the plan (where the rule put each input dim):
 // nothing here decides a broadcast.
 //
-// With the backward view on, the tensorcast tab holds the way back instead:
-// reductionAxes() and unbroadcast() per operand, with the options the
-// backward view (logic.js) read from the rule; named dims go by name, a
-// named gradient and unbroadcast(grad, { dims, shape | coords }).
+// Every snippet that can allocate its tensors runs on the data preview's own
+// values (views.js previewValues: each input holds arange(size) in the
+// preview's dtype) and prints what the page shows: the result's shape and
+// its values, row-major.
+//
+// With the backward view on, every tab holds the way back instead: the
+// result's gradient holds arange(size) (as the backward preview draws it),
+// and each operand's gradient is it summed back: tensorcast's unbroadcast()
+// with the options the backward view (logic.js) read from the rule (named
+// dims by name, unbroadcast(grad, { dims, shape | coords })); NumPy's sum
+// over the view's axes and a reshape; PyTorch's sum_to_size; OpenVINO's
+// ReduceSum and Reshape (it has no such call).
 //
 // Pure functions (no DOM), unit-tested in web/code.test.js.
-import { backwardView } from './logic.js';
+import { backwardView, previewDtype, forwardOptions, PREVIEW_LIMIT } from './logic.js';
 
 export const CODE_LABELS = { tensorcast: 'tensorcast', numpy: 'NumPy', torch: 'PyTorch', openvino: 'OpenVINO' };
 
@@ -124,7 +132,12 @@ const DTYPE_MAP = {
   uint32: ['uint32', 'uint32', 'u32'],
   bigint64: ['int64', 'int64', 'i64'],
   biguint64: ['uint64', 'uint64', 'u64'],
+  float16: ['float16', 'float16', 'f16'],
 };
+
+// OpenVINO element type -> C++ element type (for reading an ov::Tensor's data).
+const CPP_TYPE = { f16: 'ov::float16', f32: 'float', f64: 'double', i8: 'int8_t', u8: 'uint8_t', i16: 'int16_t', u16: 'uint16_t', i32: 'int32_t', u32: 'uint32_t', i64: 'int64_t', u64: 'uint64_t' };
+const isIntDtype = (name) => /int/.test(name);
 
 function dtypeOf(dtype, k) {
   const m = DTYPE_MAP[dtype];
@@ -150,64 +163,100 @@ function parts(built, plan) {
 
 const header = (lines) => lines.filter((l) => l !== null).join('\n');
 
+// ---- data and printing -------------------------------------------------------------
+
+const BIG_ARRAYS = new Set(['BigInt64Array', 'BigUint64Array']);
+
+/** arange(n) as the copied code writes it: the preview's own construction (views.js arange). */
+function arangeCode(n, dt) {
+  return BIG_ARRAYS.has(dt.array) ? `${dt.array}.from({ length: ${n} }, (_, i) => BigInt(i))` : `${dt.array}.from({ length: ${n} }, (_, i) => i)`;
+}
+
+/**
+ * The line that prints a data result as the page shows it: its name, shape
+ * (and dims), then its values row-major; past the preview's size, the first
+ * eight values.
+ */
+function logLine(v, size, named = false) {
+  const vals = size <= PREVIEW_LIMIT ? `\${${v}.data.join(' ')}` : `\${${v}.data.subarray(0, 8).join(' ')} …`;
+  const dims = named ? ` dims (\${${v}.dims.join(', ')})` : '';
+  return `console.log(\`${v} \${formatShape(${v}.shape)}${dims}: ${vals}\`);`;
+}
+
+const fallbackNote = (dt) => (dt.fallback ? `// ${dt.fallback} has no typed array in this runtime: the data preview computes in ${dt.name}, and so does this code.` : null);
+
+const PREVIEW_NOTE = 'It runs on the data preview\'s values (each input holds arange(size)) and prints the result\'s shape and values as the preview shows them.';
+const BACK_NOTE = 'The gradient of the result holds arange(size), as the backward data preview draws it; each operand\'s gradient printed is the one the preview shows.';
+
+/**
+ * Whether a forward snippet can run on data: a plan that succeeded, static,
+ * with the result and every operand (the Broadcast op's input, not its
+ * target, which may hold −1) small enough to allocate.
+ */
+function runnable(p) {
+  const { plan } = p;
+  return p.ok && plan.static && typeof plan.size === 'number' && plan.size <= DATA_LIMIT && plan.operands.every((o) => small(o.shape));
+}
+
 // ---- tensorcast ---------------------------------------------------------------------
 
-function tensorcastCode(p, dtype) {
+function tensorcastCode(p, dt) {
   const { req, plan } = p;
   const lines = [];
-  const array = dtype.array ?? 'Float32Array';
   const names = [];
   const dataLines = [];
   let call = null;
-  const canRun = p.ok && plan.static && typeof plan.size === 'number' && plan.size <= DATA_LIMIT && p.shapes.every(small);
+  const canRun = runnable(p);
   if (canRun) {
+    const opts = forwardOptions(req);
+    const o = opts ? `, ${jsLiteral(opts)}` : '';
     if (req.rule === 'broadcastTo') {
-      dataLines.push(`const x = { data: new ${array}(${count(req.shapes[0])}), shape: ${jsLiteral(req.shapes[0])} };`);
-      const o = { mode: req.mode, axesMapping: req.axesMapping, axis: req.axis };
-      call = `broadcastTo(x, ${jsLiteral(req.shapes[1])}, ${jsLiteral(o)})`;
+      dataLines.push(`const x = { data: ${arangeCode(count(req.shapes[0]), dt)}, shape: ${jsLiteral(req.shapes[0])} };`);
+      call = `broadcastTo(x, ${jsLiteral(req.shapes[1])}${o})`;
       names.push('broadcastTo');
     } else if (req.rule === 'named') {
       req.operands.forEach((op, k) => {
         const shape = plan.operands[k].shape;
-        dataLines.push(`const ${VAR[k]} = ${jsLiteral({ data: null, shape, dims: op.dims, coords: op.coords }).replace('data: null', `data: new ${array}(${count(shape)})`)};`);
+        dataLines.push(`const ${VAR[k]} = ${jsLiteral({ data: null, shape, dims: op.dims, coords: op.coords }).replace('data: null', `data: ${arangeCode(count(shape), dt)}`)};`);
       });
-      call = `add(a, b${req.shaping !== 'intersection' ? `, ${jsLiteral({ shaping: req.shaping })}` : ''})`;
+      call = `add(a, b${o})`;
       names.push('add');
     } else if (req.shapes.length >= 2) {
-      req.shapes.forEach((s, k) => dataLines.push(`const ${VAR[k]} = { data: new ${array}(${count(s)}), shape: ${jsLiteral(s)} };`));
-      const o = req.rule === 'pdpd' ? `, ${jsLiteral({ broadcast: { type: 'pdpd', axis: req.axis } })}`
-        : req.rule === 'none' ? `, ${jsLiteral({ broadcast: { type: 'none' } })}` : '';
+      req.shapes.forEach((s, k) => dataLines.push(`const ${VAR[k]} = { data: ${arangeCode(count(s), dt)}, shape: ${jsLiteral(s)} };`));
       call = req.shapes.slice(1).reduce((acc, _, k) => `add(${acc}, ${VAR[k + 1]}${o})`, 'a');
       names.push('add');
     }
   }
-  lines.push(`import { init, explain${names.map((n) => `, ${n}`).join('')} } from 'tensorcast';`, '', 'await init();');
+  lines.push(`import { init, explain${names.map((n) => `, ${n}`).join('')}, formatShape } from 'tensorcast';`, '', 'await init();');
   lines.push(`const plan = explain(${jsBlock(req, 64)});`);
   if (p.ok) lines.push(`// plan.shape: ${jsLiteral(plan.shape)}`);
   else lines.push(`// plan.ok === false, plan.error.code: ${jsLiteral(plan.error?.code ?? plan.error?.name ?? 'error')}`);
   if (call) {
-    lines.push('', '// The same broadcast on data (the preview\'s op):', ...dataLines, `const out = ${call};`, `// out.shape: ${jsLiteral(plan.shape)}`);
+    lines.push('', '// The same broadcast on the data preview\'s values: each input holds arange(size).', fallbackNote(dt), ...dataLines,
+      `const out = ${call};`, logLine('out', plan.size, req.rule === 'named'));
+  } else {
+    lines.push(p.ok ? 'console.log(\'result\', formatShape(plan.shape));' : 'console.log(plan.error.code, plan.error.message);');
   }
-  return { lang: 'js', code: header(lines), note: 'The exact call behind this page: explain() returns the plan drawn above.' };
+  const why = call ? ` ${PREVIEW_NOTE}` : p.ok ? ' The shapes are dynamic or too large to allocate here, so it prints the shape only.' : '';
+  return { lang: 'js', code: header(lines), note: `The exact call behind this page: explain() returns the plan drawn above.${why}` };
 }
 
 // ---- tensorcast, backward -------------------------------------------------------------
 
 const varName = (name) => name.replace(/[^\w$]/g, '_').replace(/^./, (c) => c.toUpperCase());
 
-function backwardCode(p, dtype) {
+function backwardCode(p, dt) {
   const { req, plan } = p;
   const view = backwardView(req, plan);
   if (!view.ok) return { lang: 'js', code: null, note: view.reason };
-  if (req.rule === 'named') return namedBackwardCode(view, plan, dtype);
+  if (req.rule === 'named') return namedBackwardCode(view, plan, dt);
   const out = view.outShape;
-  const array = dtype.array ?? 'Float32Array';
   const withData = plan.static && isStatic(out) && count(out) <= DATA_LIMIT && view.operands.every((o) => isStatic(o.shape));
   const names = ['reductionAxes'];
-  if (withData) names.push('unbroadcast');
+  if (withData) names.push('unbroadcast', 'formatShape');
   const lines = [`import { init, ${names.join(', ')} } from 'tensorcast';`, '', 'await init();',
     `// The way back: a gradient of the result ${jsLiteral(out)} summed to each operand's shape.`];
-  if (withData) lines.push(`const grad = { data: new ${array}(${count(out)}), shape: ${jsLiteral(out)} };`);
+  if (withData) lines.push('// The gradient holds arange(size), as the backward data preview draws it.', fallbackNote(dt), `const grad = { data: ${arangeCode(count(out), dt)}, shape: ${jsLiteral(out)} };`);
   for (const o of view.operands) {
     const v = varName(o.name);
     const opt = o.options ? `, ${jsLiteral(o.options)}` : '';
@@ -218,31 +267,33 @@ function backwardCode(p, dtype) {
       continue;
     }
     lines.push(`const axes${v} = ${axesCall}; // ${jsLiteral(o.axes)}`);
-    if (withData) lines.push(`const grad${v} = unbroadcast(grad, ${jsLiteral(o.shape)}${opt}); // grad${v}.shape: ${jsLiteral(o.shape)}`);
+    if (withData) lines.push(`const grad${v} = unbroadcast(grad, ${jsLiteral(o.shape)}${opt}); // grad${v}.shape: ${jsLiteral(o.shape)}`, logLine(`grad${v}`, count(o.shape)));
+    else lines.push(`console.log('axes${v}', axes${v});`);
   }
-  const noData = withData ? '' : ' The shapes are dynamic or too large to allocate here, so only the axes are computed.';
+  const noData = withData ? ` ${BACK_NOTE}` : ' The shapes are dynamic or too large to allocate here, so only the axes are computed.';
   return { lang: 'js', code: header(lines), note: `The backward view: unbroadcast() sums the gradient over reductionAxes(), the axes drawn with ← above.${noData}` };
 }
 
 // Named dims: the gradient carries the result's dims (and labels), and
 // unbroadcast() takes each operand as { dims, shape } or { dims, coords }.
-function namedBackwardCode(view, plan, dtype) {
+function namedBackwardCode(view, plan, dt) {
   const out = view.outShape;
-  const array = dtype.array ?? 'Float32Array';
   const withData = plan.static && isStatic(out) && count(out) <= DATA_LIMIT && view.operands.every((o) => isStatic(o.shape));
-  const lines = [`import { init${withData ? ', unbroadcast' : ''} } from 'tensorcast';`, '', 'await init();',
+  const lines = [`import { init${withData ? ', unbroadcast, formatShape' : ''} } from 'tensorcast';`, '', 'await init();',
     `// The way back, by name: a gradient of the result (dims ${view.outDims.join(', ')}) summed to each operand's dims.`];
   const grad = { data: null, shape: out, dims: view.outDims, coords: view.outCoords };
-  const gradLine = `const grad = ${jsLiteral(grad).replace('data: null', `data: new ${array}(${isStatic(out) ? count(out) : 0})`)};`;
-  lines.push(withData ? gradLine : `// ${gradLine}`);
+  const gradLine = `const grad = ${jsLiteral(grad).replace('data: null', `data: ${withData ? arangeCode(count(out), dt) : `new ${dt.array}(${isStatic(out) ? count(out) : 0})`}`)};`;
+  if (withData) lines.push('// The gradient holds arange(size), as the backward data preview draws it.', fallbackNote(dt), gradLine);
+  else lines.push(`// ${gradLine}`);
   for (const o of view.operands) {
     const v = varName(o.name);
     const call = `unbroadcast(grad, ${jsLiteral(o.target)})`;
     const result = `grad${v}.dims: ${jsLiteral(o.dims)}, grad${v}.shape: ${jsLiteral(o.shape)}`;
     lines.push('', `// ${o.name} ${jsLiteral(o.dims)}: ${o.text}.`);
-    lines.push(withData ? `const grad${v} = ${call}; // ${result}` : `// const grad${v} = ${call}; // ${result}`);
+    if (withData) lines.push(`const grad${v} = ${call}; // ${result}`, logLine(`grad${v}`, count(o.shape), true));
+    else lines.push(`// const grad${v} = ${call}; // ${result}`);
   }
-  const noData = withData ? '' : ' The shapes are dynamic or too large to allocate here, so the calls are shown, not run.';
+  const noData = withData ? ` ${BACK_NOTE}` : ' The shapes are dynamic or too large to allocate here, so the calls are shown, not run.';
   return {
     lang: 'js',
     code: header(lines),
@@ -258,11 +309,24 @@ function aligned(plan, k) {
   return op && Array.isArray(op.aligned) && isStatic(op.aligned) ? op.aligned : null;
 }
 
-function pyArrays(lib, shapes, dt) {
-  return shapes.map((s, k) => (lib === 'np'
-    ? `${VAR[k]} = np.zeros(${pyTuple(s)}, dtype=np.${dt})`
-    : `${VAR[k]} = torch.zeros(${pyTuple(s)}, dtype=torch.${dt})`));
+/** arange(size) reshaped to `shape`, in NumPy or PyTorch. */
+function pyArange(lib, shape, dt) {
+  return `${lib}.arange(${count(shape)}, dtype=${lib}.${dt}).reshape(${pyTuple(shape)})`;
 }
+
+function pyArrays(lib, shapes, dt) {
+  return shapes.map((s, k) => `${VAR[k]} = ${pyArange(lib, s, dt)}`);
+}
+
+/** Print a result as the page shows it: its name and shape, then its values. */
+function pyPrint(lib, v, expr = v) {
+  return [`print('${v}', ${lib === 'torch' ? `tuple(${expr}.shape)` : `${expr}.shape`})`, `print(${expr})`];
+}
+
+const PY_DATA = '# The data preview\'s values: each input holds arange(size).';
+
+/** The Python name of an operand's gradient: grad_a, grad_input. */
+const pyGrad = (name) => `grad_${name.toLowerCase().replace(/\W/g, '_')}`;
 
 function pythonCode(lib, p, dtypeName, state) {
   const { req, plan } = p;
@@ -284,37 +348,42 @@ function pythonCode(lib, p, dtypeName, state) {
   const dynamic = shapesIn.some((s) => !Array.isArray(s) || s.some((d) => typeof d !== 'number' || (d < 0 && !(rule === 'to-numpy' && d === -1))));
   if (dynamic) return none(`${NAME} has no dynamic dims: ? , intervals and [...] have no ${NAME} shape; every dim must be a number.`);
   if (rule === 'none') return none(`${NAME} always broadcasts: it has no rule that only takes identical shapes (OpenVINO's NONE).`);
+  if (state.backward) return pythonBackward(lib, p, dt, dtNote, imp);
 
   if (rule === 'numpy') {
-    const lines = [imp, '', dtNote, `print(${bshapes}(${shapesIn.map(pyTuple).join(', ')}))`];
+    const lines = [imp, '', dtNote];
     if (shapesIn.length >= 2 && shapesIn.every(small) && (!p.ok || plan.size <= DATA_LIMIT)) {
-      lines.push(...pyArrays(lib, shapesIn, dt.name), `out = ${shapesIn.map((_, i) => VAR[i]).join(' + ')}`, 'print(out.shape)');
+      lines.push(PY_DATA, ...pyArrays(lib, shapesIn, dt.name), `out = ${shapesIn.map((_, i) => VAR[i]).join(' + ')}`, ...pyPrint(lib, 'out'));
+    } else {
+      lines.push(`print(${bshapes}(${shapesIn.map(pyTuple).join(', ')}))`);
     }
     return { lang: 'python', code: header(lines), note: null };
   }
   if (rule === 'pdpd') {
     const b = p.ok ? aligned(plan, 1) : null;
     if (!b) return none(`${NAME} has no PDPD broadcasting (B aligned into A at an axis), and these shapes do not broadcast under PDPD: there is no reshape to show.`);
-    const lines = [imp, '', dtNote, `# B ${pyTuple(shapesIn[1])} reshaped to where PDPD puts it (axis ${req.axis}): ${pyTuple(b)}`, `print(${bshapes}(${pyTuple(shapesIn[0])}, ${pyTuple(b)}))`];
-    if (shapesIn.every(small)) lines.push(...pyArrays(lib, shapesIn, dt.name), `out = a + b.reshape(${pyTuple(b)})`, 'print(out.shape)');
+    const lines = [imp, '', dtNote, `# B ${pyTuple(shapesIn[1])} reshaped to where PDPD puts it (axis ${req.axis}): ${pyTuple(b)}`];
+    if (shapesIn.every(small)) lines.push(PY_DATA, ...pyArrays(lib, shapesIn, dt.name), `out = a + b.reshape(${pyTuple(b)})`, ...pyPrint(lib, 'out'));
+    else lines.push(`print(${bshapes}(${pyTuple(shapesIn[0])}, ${pyTuple(b)}))`);
     return { lang: 'python', code: header(lines), note: `${NAME} has no PDPD broadcasting: the same result from ${NAME}'s own broadcasting once B is reshaped as the plan aligns it.` };
   }
   // The Broadcast op (input -> target).
   const [input, target] = shapesIn;
   if (!small(input)) return none(`${NAME} broadcasts an array: an input of ${count(input)} elements is too large to allocate here.`);
-  const x = lib === 'np' ? `x = np.zeros(${pyTuple(input)}, dtype=np.${dt.name})` : `x = torch.zeros(${pyTuple(input)}, dtype=torch.${dt.name})`;
+  const x = `x = ${pyArange(lib, input, dt.name)}`;
   const to = (src, shape) => (lib === 'np' ? `np.broadcast_to(${src}, ${shape})` : `${src}.expand(${shape})`);
   const mode = rule.slice(3);
+  const show = pyPrint(lib, 'out');
   if (mode === 'numpy') {
     if (target.includes(-1) && lib === 'np') {
       if (!p.ok) return none('NumPy\'s broadcast_to has no −1 (keep the input\'s dim) in the target, and these shapes do not broadcast: nothing to fill in.');
-      return { lang: 'python', code: header([imp, '', dtNote, x, `# the target ${pyTuple(target)} with its −1 dims filled in from the result`, `out = ${to('x', pyTuple(plan.shape))}`, 'print(out.shape)']), note: 'NumPy\'s broadcast_to has no −1 (keep the input\'s dim) in the target: the target below has them filled in from the plan.' };
+      return { lang: 'python', code: header([imp, '', dtNote, PY_DATA, x, `# the target ${pyTuple(target)} with its −1 dims filled in from the result`, `out = ${to('x', pyTuple(plan.shape))}`, ...show]), note: 'NumPy\'s broadcast_to has no −1 (keep the input\'s dim) in the target: the target below has them filled in from the plan.' };
     }
-    return { lang: 'python', code: header([imp, '', dtNote, x, `out = ${to('x', pyTuple(target))}`, 'print(out.shape)']), note: null };
+    return { lang: 'python', code: header([imp, '', dtNote, PY_DATA, x, `out = ${to('x', pyTuple(target))}`, ...show]), note: null };
   }
   if (mode === 'bidirectional') {
     const t = lib === 'np' ? 'np.broadcast_shapes(x.shape, ' : 'torch.broadcast_shapes(x.shape, ';
-    return { lang: 'python', code: header([imp, '', dtNote, x, `# bidirectional (ONNX Expand): the target may grow too`, `out = ${to('x', `${t}${pyTuple(target)})`)}`, 'print(out.shape)']), note: null };
+    return { lang: 'python', code: header([imp, '', dtNote, PY_DATA, x, '# bidirectional (ONNX Expand): the target may grow too', `out = ${to('x', `${t}${pyTuple(target)})`)}`, ...show]), note: null };
   }
   // explicit and pdpd: reshape to the plan's alignment, then broadcast.
   const al = p.ok ? aligned(plan, 0) : null;
@@ -322,43 +391,159 @@ function pythonCode(lib, p, dtypeName, state) {
   if (!al) return none(`${NAME} has no ${what}, and these shapes do not broadcast under it: there is no reshape to show.`);
   return {
     lang: 'python',
-    code: header([imp, '', dtNote, x, `# the input reshaped to where the rule puts its dims: ${pyTuple(al)}`, `out = ${to(`x.reshape(${pyTuple(al)})`, pyTuple(target))}`, 'print(out.shape)']),
+    code: header([imp, '', dtNote, PY_DATA, x, `# the input reshaped to where the rule puts its dims: ${pyTuple(al)}`, `out = ${to(`x.reshape(${pyTuple(al)})`, pyTuple(target))}`, ...show]),
     note: `${NAME} has no ${what}: the same result from ${NAME}'s own broadcasting once the input is reshaped as the plan aligns it.`,
   };
 }
 
+/**
+ * The way back in NumPy (a sum over the view's axes, then a reshape) or
+ * PyTorch (sum_to_size; the plan's alignment first where the rule does not
+ * right-align the operand), from an upstream gradient holding arange(size).
+ */
+function pythonBackward(lib, p, dt, dtNote, imp) {
+  const { req, plan } = p;
+  const view = backwardView(req, plan);
+  if (!view.ok) return { lang: 'python', code: null, note: view.reason };
+  const out = view.outShape;
+  if (!small(out) || !view.operands.every((o) => small(o.shape) && !o.error)) {
+    return { lang: 'python', code: null, note: `The gradient of a result of ${isStatic(out) ? count(out) : '?'} elements is too large to allocate here: the tensorcast tab computes its axes.` };
+  }
+  const lines = [imp, '', dtNote,
+    `# The way back: the gradient of the result ${pyTuple(out)} holds arange(size), as the backward data preview draws it;`,
+    lib === 'np' ? '# each operand\'s gradient is it summed over the axes marked ← and reshaped to the operand.' : '# each operand\'s gradient is it summed back to the operand\'s size (sum_to_size).',
+    `grad = ${pyArange(lib, out, dt.name)}`];
+  let realigned = false;
+  view.operands.forEach((o, k) => {
+    const v = pyGrad(o.name);
+    lines.push('');
+    if (lib === 'np') {
+      lines.push(o.axes.length
+        ? `${v} = grad.sum(axis=${pyTuple(o.axes)}, dtype=grad.dtype).reshape(${pyTuple(o.shape)})`
+        : `${v} = grad.reshape(${pyTuple(o.shape)})  # nothing to sum`);
+    } else {
+      // sum_to_size right-aligns the size it is given: where the rule put the operand elsewhere, its aligned shape.
+      const al = aligned(plan, k);
+      const padded = [...Array(Math.max(0, out.length - o.shape.length)).fill(1), ...o.shape];
+      const cast = isIntDtype(dt.name) ? '.to(grad.dtype)' : '';
+      if (al && !(padded.length === al.length && padded.every((d, i) => d === al[i]))) {
+        realigned = true;
+        lines.push(`${v} = grad.sum_to_size(${pyTuple(al)})${cast}.reshape(${pyTuple(o.shape)})  # ${o.name} as the rule aligns it: ${pyTuple(al)}`);
+      } else {
+        lines.push(`${v} = grad.sum_to_size(${pyTuple(o.shape)})${cast}`);
+      }
+    }
+    lines.push(...pyPrint(lib, v));
+  });
+  const intNote = lib === 'torch' && isIntDtype(dt.name) ? ' sum_to_size sums integers in int64: .to(grad.dtype) gives the page\'s dtype back (wrapping as tensorcast does).' : '';
+  const note = lib === 'np'
+    ? `NumPy has no unbroadcast: the gradient is summed over the axes the page marks ← (the library's reductionAxes) with dtype=grad.dtype (tensorcast keeps the gradient's dtype), then reshaped to the operand. ${BACK_NOTE}`
+    : `PyTorch's sum_to_size sums to a size it right-aligns${realigned ? '; where the rule aligns an operand otherwise, the size given is the operand as the plan aligns it, then a reshape' : ''}.${intNote} ${BACK_NOTE}`;
+  return { lang: 'python', code: header(lines), note };
+}
+
 // ---- OpenVINO ---------------------------------------------------------------------------
+
+const OV_DATA = '# Run it on the data preview\'s values: each input holds arange(size).';
+const npArange = (shape, npName) => `np.arange(${count(shape)}, dtype=np.${npName}).reshape(${pyTuple(shape)})`;
+const npInts = (list) => `np.array([${list.join(', ')}], dtype=np.int64)`;
+
+/** Compile a Python OpenVINO model and print its outputs on arange inputs. */
+function ovRun(outs, params, paramShapes, npName, labels) {
+  const lines = [OV_DATA, `compiled = ov.Core().compile_model(ov.Model([${outs.join(', ')}], [${params.join(', ')}]), "CPU")`,
+    `results = compiled([${paramShapes.map((s) => npArange(s, npName)).join(', ')}])`];
+  labels.forEach((l, i) => lines.push(`print('${l}', results[${i}].shape)`, `print(results[${i}])`));
+  return lines;
+}
+
+/** C++: compile `out` with its parameters, feed arange data, print the result. */
+function ovCppRun(params, shapes, dt) {
+  const T = CPP_TYPE[dt.name] ?? 'float';
+  const lines = ['', '    // Run it on the data preview\'s values: each input holds arange(size).',
+    `    auto model = std::make_shared<ov::Model>(ov::OutputVector{out}, ov::ParameterVector{${params.join(', ')}});`,
+    '    ov::Core core;',
+    '    auto request = core.compile_model(model, "CPU").create_infer_request();'];
+  params.forEach((v, i) => {
+    lines.push(`    std::vector<${T}> ${v}_data(${count(shapes[i])});`, `    std::iota(${v}_data.begin(), ${v}_data.end(), ${T}(0));`,
+      `    request.set_input_tensor(${i}, ov::Tensor(ov::element::${dt.name}, ov::Shape{${shapes[i].join(', ')}}, ${v}_data.data()));`);
+  });
+  lines.push('    request.infer();', '    const ov::Tensor result = request.get_output_tensor();',
+    '    std::cout << "out " << result.get_shape() << "\\n";',
+    `    for (size_t i = 0; i < result.get_size(); ++i) std::cout << +result.data<${T}>()[i] << (i + 1 < result.get_size() ? ' ' : '\\n');`);
+  return lines;
+}
+
+function ovCpp(includes, body, run) {
+  return header([
+    '#include <iostream>',
+    '#include <numeric>',
+    '#include <vector>',
+    '#include <openvino/openvino.hpp>',
+    ...includes,
+    '',
+    'int main() {',
+    ...body.map((l) => `    ${l}`),
+    '    std::cout << out->get_output_partial_shape(0) << "\\n";',
+    ...run,
+    '    return 0;',
+    '}',
+  ]);
+}
+
+function openvinoBackward(p, dt, npName, dtNote) {
+  const { req, plan } = p;
+  const view = backwardView(req, plan);
+  if (!view.ok) return { lang: 'python', code: null, note: view.reason };
+  const err = view.operands.find((o) => o.error);
+  if (err) return { lang: 'python', code: null, note: `No ReduceSum to write: the library cannot tell which axes are summed (${err.name}: ${err.error.message}).` };
+  const out = view.outShape;
+  const lines = ['import numpy as np', 'import openvino as ov', 'import openvino.opset13 as ops', '', dtNote,
+    `# The way back: the gradient of the result ${pyTuple(out)}; each operand's gradient is ReduceSum over the axes`,
+    '# marked ← (the library\'s reductionAxes), then Reshape to the operand.',
+    `grad = ops.parameter([${out.join(', ')}], ov.Type.${dt.name})`];
+  const names = view.operands.map((o) => pyGrad(o.name));
+  view.operands.forEach((o, k) => {
+    const src = o.axes.length ? `ops.reduce_sum(grad, ${npInts(o.axes)}, keep_dims=False)` : 'grad';
+    lines.push(`${names[k]} = ops.reshape(${src}, ${npInts(o.shape)}, special_zero=False)`);
+  });
+  const run = small(out) && count(out) <= DATA_LIMIT;
+  if (run) lines.push('', ...ovRun(names, ['grad'], [out], npName, names).map((l) => l.replace('each input holds arange(size)', 'the gradient holds arange(size), as the backward data preview draws it')));
+  return {
+    lang: 'python',
+    code: header(lines),
+    note: `OpenVINO has no unbroadcast or sum_to_size: the way back is ReduceSum over the axes the page marks ←, then Reshape to the operand.${run ? ` ${BACK_NOTE}` : ''}`,
+  };
+}
 
 function openvinoCode(p, dtypeName, state) {
   const { req, plan } = p;
   const dt = dtypeOf(dtypeName, 2);
+  const npName = dtypeOf(dtypeName, 0).name;
   const rule = state.rule;
   const dtNote = dt.note ? `# ${dt.note}` : null;
   const head = ['import numpy as np', 'import openvino as ov', 'import openvino.opset13 as ops', ''];
   if (rule === 'named') return { lang: 'python', code: null, note: 'OpenVINO has no named dims: its rules match axes by position only.' };
+  if (state.backward) return openvinoBackward(p, dt, npName, dtNote);
+  const runX = runnable(p);
   if (rule === 'numpy' || rule === 'none') {
-    const lines = [...head.filter((l) => l !== 'import numpy as np'), dtNote];
+    const lines = [...head, dtNote];
     req.shapes.forEach((s, k) => lines.push(`${VAR[k]} = ops.parameter(${ovShape(s)}, ov.Type.${dt.name})`));
     if (req.shapes.length < 2) return { lang: 'python', code: null, note: 'OpenVINO\'s element-wise ops take two operands: add another.' };
     const call = req.shapes.slice(1).reduce((acc, _, k) => `ops.add(${acc}, ${VAR[k + 1]}, auto_broadcast="${rule}")`, 'a');
     lines.push(`out = ${call}`, 'print(out.get_output_partial_shape(0))');
-    return { lang: 'python', code: header(lines), note: null };
+    if (runX) lines.push('', ...ovRun(['out'], req.shapes.map((_, k) => VAR[k]), req.shapes, npName, ['out']));
+    return { lang: 'python', code: header(lines), note: runX ? PREVIEW_NOTE : null };
   }
   if (rule === 'pdpd') {
     const [a, b] = req.shapes;
     return {
       lang: 'cpp',
-      code: header([
-        '#include <openvino/openvino.hpp>',
-        '#include <openvino/op/add.hpp>',
-        '#include <openvino/op/parameter.hpp>',
-        '',
+      code: ovCpp(['#include <openvino/op/add.hpp>', '#include <openvino/op/parameter.hpp>'], [
         `auto a = std::make_shared<ov::op::v0::Parameter>(ov::element::${dt.name}, ${ovCppShape(a)});`,
         `auto b = std::make_shared<ov::op::v0::Parameter>(ov::element::${dt.name}, ${ovCppShape(b)});`,
         `auto out = std::make_shared<ov::op::v1::Add>(a, b, ov::op::AutoBroadcastSpec(ov::op::AutoBroadcastType::PDPD, ${req.axis}));`,
-        '// out->get_output_partial_shape(0)',
-      ]),
-      note: 'OpenVINO\'s Python ops.add() takes auto_broadcast by name only, with no axis: the PDPD axis is set in C++ (AutoBroadcastSpec).',
+      ], runX ? ovCppRun(['a', 'b'], [a, b], dt) : []),
+      note: `OpenVINO's Python ops.add() takes auto_broadcast by name only, with no axis: the PDPD axis is set in C++ (AutoBroadcastSpec).${runX ? ` ${PREVIEW_NOTE}` : ''}`,
     };
   }
   // Broadcast op.
@@ -374,32 +559,27 @@ function openvinoCode(p, dtypeName, state) {
     t = plan.shape;
     tNote = `# target_shape ${pyTuple(target)} with its −1 dims filled in from the result: OpenVINO has no −1 there`;
   }
-  const tc = `np.array([${t.join(', ')}], dtype=np.int64)`;
+  const tc = npInts(t);
   if (mode === 'pdpd') {
     return {
       lang: 'cpp',
-      code: header([
-        '#include <openvino/openvino.hpp>',
-        '#include <openvino/op/broadcast.hpp>',
-        '#include <openvino/op/constant.hpp>',
-        '#include <openvino/op/parameter.hpp>',
-        '',
+      code: ovCpp(['#include <openvino/op/broadcast.hpp>', '#include <openvino/op/constant.hpp>', '#include <openvino/op/parameter.hpp>'], [
         `auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::${dt.name}, ${ovCppShape(input)});`,
         `auto target = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{${t.length}}, std::vector<int64_t>{${t.join(', ')}});`,
         `auto out = std::make_shared<ov::op::v3::Broadcast>(x, target, ov::op::BroadcastModeSpec(ov::op::BroadcastType::PDPD, ${req.axis}));`,
-        '// out->get_output_partial_shape(0)',
-      ]),
-      note: 'OpenVINO\'s Python ops.broadcast() takes the mode by name only, with no axis: the PDPD axis is set in C++ (BroadcastModeSpec).',
+      ], runX ? ovCppRun(['x'], [input], dt) : []),
+      note: `OpenVINO's Python ops.broadcast() takes the mode by name only, with no axis: the PDPD axis is set in C++ (BroadcastModeSpec).${runX ? ` ${PREVIEW_NOTE}` : ''}`,
     };
   }
   const lines = [...head, dtNote, tNote, `x = ops.parameter(${ovShape(input)}, ov.Type.${dt.name})`];
   if (mode === 'explicit') {
-    lines.push(`out = ops.broadcast(x, ${tc}, np.array([${(req.axesMapping ?? []).join(', ')}], dtype=np.int64), broadcast_spec="EXPLICIT")`);
+    lines.push(`out = ops.broadcast(x, ${tc}, ${npInts(req.axesMapping ?? [])}, broadcast_spec="EXPLICIT")`);
   } else {
     lines.push(`out = ops.broadcast(x, ${tc}, broadcast_spec="${mode.toUpperCase()}")`);
   }
   lines.push('print(out.get_output_partial_shape(0))');
-  return { lang: 'python', code: header(lines), note: null };
+  if (runX) lines.push('', ...ovRun(['out'], ['x'], [input], npName, ['out']));
+  return { lang: 'python', code: header(lines), note: runX ? PREVIEW_NOTE : null };
 }
 
 // ---- entry ------------------------------------------------------------------------------
@@ -411,12 +591,15 @@ function openvinoCode(p, dtypeName, state) {
  * @param {object} state the page state (rule, dtype, …)
  * @param {{ok: boolean, request?: object}} built buildRequest(state)
  * @param {object} plan explain(built.request)
- * @param {{name: string, array: string}} dtype the library's dtype entry
+ * @param {{name: string, array: string}} [dtype] the library's dtype entry
+ *   (unused: the snippets take the data preview's dtype, views.js previewDtype)
  */
 export function codeFor(tab, state, built, plan, dtype) {
   const p = parts(built, plan);
   if (!p) return { lang: 'text', code: null, note: 'Fix the input to see the code.' };
-  if (tab === 'tensorcast') return state.backward ? backwardCode(p, dtype ?? { name: state.dtype }) : tensorcastCode(p, dtype ?? { name: state.dtype });
+  // The data preview's dtype (the page's, unless this runtime has no typed array for it).
+  const dt = previewDtype(state.dtype);
+  if (tab === 'tensorcast') return state.backward ? backwardCode(p, dt) : tensorcastCode(p, dt);
   if (tab === 'numpy') return pythonCode('np', p, state.dtype, state);
   if (tab === 'torch') return pythonCode('torch', p, state.dtype, state);
   if (tab === 'openvino') return openvinoCode(p, state.dtype, state);

@@ -8,7 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as tc from '../dist/node.js';
 import { codeFor, jsBlock, jsKey, jsLiteral, pyTuple } from './code.js';
-import { applyPatch, defaultState, buildRequest, dtypeList, EXAMPLES, exampleState, formatShape, backwardView } from './logic.js';
+import {
+  applyPatch, defaultState, buildRequest, dtypeList, EXAMPLES, exampleState, formatShape, backwardView, previewable, previewValues, backwardValues,
+  PREVIEW_LIMIT,
+} from './logic.js';
 
 beforeAll(async () => { await tc.init(); });
 
@@ -21,13 +24,39 @@ function snippet(tab, state) {
 }
 
 // Run a tensorcast snippet: its import line becomes a destructuring of the
-// library, the rest runs as written (top-level await inside an async function).
+// library, the rest runs as written (top-level await inside an async
+// function), with a console that records what it prints.
 async function runTensorcast(code, lib = tc) {
   const body = code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
   expect(body).not.toContain('import ');
+  const logs = [];
+  const console = { log: (...args) => logs.push(args.map(String).join(' ')) };
+  const vars = [...body.matchAll(/^const ((?:axes|grad|plan|out)\w*) =/gm)].map((m) => m[1]);
   // eslint-disable-next-line no-new-func
-  const run = new Function('lib', `return (async () => { ${body}\n; return { plan, out: typeof out === 'undefined' ? undefined : out }; })();`);
-  return run(lib);
+  const run = new Function('lib', 'console', `return (async () => { ${body}\n; return { ${vars.join(', ')} }; })();`);
+  const got = await run(lib, console);
+  return { ...got, logs };
+}
+
+/** A printed tensor line `name (2,3) dims (x, t): 0 1 2 …` -> { name, shape, dims, values, all }. */
+function parseLog(line) {
+  const m = /^(\w+) \(([^)]*)\)(?: dims \(([^)]*)\))?: (.*)$/.exec(line);
+  expect(m, line).not.toBeNull();
+  const shape = m[2].split(',').filter((x) => x !== '').map(Number);
+  const all = !m[4].endsWith(' …');
+  const values = m[4].replace(/ …$/, '').split(' ').filter((x) => x !== '');
+  return { name: m[1], shape, dims: m[3] === undefined ? undefined : m[3].split(', '), values, all };
+}
+
+/** The page's own values for a state: previewValues / backwardValues, as the data preview computes them. */
+function pageValues(state) {
+  const built = buildRequest(state);
+  const plan = tc.explain(built.request);
+  if (!plan.ok || !plan.static) return { built, plan, view: backwardView(built.request, plan), fwd: null, back: null };
+  const fwd = previewValues(plan, built.request, state.dtype);
+  const view = backwardView(built.request, plan);
+  const back = backwardValues(plan, built.request, view, state.dtype);
+  return { built, plan, view, fwd, back };
 }
 
 const states = [
@@ -42,18 +71,42 @@ const states = [
   ['bigint64', st({ shapes: ['2, 1', '3'], dtype: 'bigint64' })],
   ['scalar', st({ shapes: ['()', '2, 3'] })],
   ['huge', st({ shapes: ['9007199254740991, 9007199254740991', '1'] })],
+  // Every rule and mode the page has, at preview size.
+  ['pdpd dropped 1s', st({ rule: 'pdpd', shapes: ['2, 3', '3, 1, 1'], axis: 1 })],
+  ['pdpd axis -1', st({ rule: 'pdpd', shapes: ['2, 3, 2', '3, 2'], axis: -1 })],
+  ['to-numpy -1 small', st({ rule: 'to-numpy', shapes: ['3, 1', '2, -1, 4'] })],
+  ['to-bidirectional grows', st({ rule: 'to-bidirectional', shapes: ['2, 1, 3', '4, 1'] })],
+  ['to-explicit small', st({ rule: 'to-explicit', shapes: ['2', '3, 2, 2'], mapping: '1' })],
+  ['named transposed', st({ rule: 'named', shapes: ['2, 3', '3, 2, 4'], names: ['x, t', 't, x, z'] })],
+  ['named coords union', st({ rule: 'named', shapes: ['', '2'], names: ['X{x1,x2}', 'y'], shaping: 'union' })],
+  ['named labels reorder', st({ rule: 'named', shapes: ['', '2, 3'], names: ['X{x1,x2,x3}', 'X{x2,x1}, t'] })],
+  ['int8 wraps back', st({ shapes: ['8, 8', '8, 1'], dtype: 'int8' })],
+  ['uint8clamped', st({ shapes: ['2, 1', '3'], dtype: 'uint8clamped' })],
+  ['float64 mid-size', st({ shapes: ['20, 1', '1, 30'], dtype: 'float64' })],
 ];
 
 describe('tensorcast snippet: exactly the page\'s call', () => {
   it.each(states)('%s', async (_, state) => {
     const c = snippet('tensorcast', state);
     expect(c.lang).toBe('js');
-    const { plan, out } = await runTensorcast(c.code);
+    const { plan, out, logs } = await runTensorcast(c.code);
     // The plan the snippet computes is the one the page draws.
     expect(JSON.parse(JSON.stringify(plan))).toEqual(JSON.parse(JSON.stringify(c.plan)));
+    expect(logs.length).toBe(1);
     if (out !== undefined) {
       expect([...out.shape]).toEqual(c.plan.shape);
       expect(out.data.constructor.name).toBe(dtypeOf(state.dtype).array);
+      // It prints the data preview's values: the page's own previewValues.
+      const { fwd } = pageValues(state);
+      const printed = parseLog(logs[0]);
+      expect(printed.name).toBe('out');
+      expect(printed.shape).toEqual(c.plan.shape);
+      const want = Array.from(fwd.output, String);
+      expect(printed.values).toEqual(printed.all ? want : want.slice(0, 8));
+      expect(printed.all).toBe(c.plan.size <= PREVIEW_LIMIT);
+      expect(c.note).toMatch(/data preview's values/);
+    } else {
+      expect(logs[0]).toBe(c.plan.ok ? `result ${formatShape(c.plan.shape)}` : `${c.plan.error.code} ${c.plan.error.message}`);
     }
   });
   it('prints the request as a readable literal', () => {
@@ -73,11 +126,34 @@ describe('tensorcast snippet: exactly the page\'s call', () => {
   });
 });
 
+/**
+ * NumPy's or PyTorch's printout, `print(name, shape)` then `print(array)`:
+ * { name: { shape, values } }, the values read as numbers, row-major.
+ */
+function parsePython(stdout) {
+  const out = {};
+  let cur = null;
+  for (const line of stdout.split('\n')) {
+    const m = /^(\w+) \(([^)]*)\)$/.exec(line);
+    if (m) {
+      cur = { shape: m[2].split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number), text: '' };
+      out[m[1]] = cur;
+    } else if (cur) cur.text += ` ${line}`;
+  }
+  for (const v of Object.values(out)) {
+    v.values = v.text.replace(/[[\]]/g, ' ').split(/\s+/).filter((x) => x !== '').map(Number);
+    delete v.text;
+  }
+  return out;
+}
+
 const python = '/usr/bin/python3';
 const hasNumpy = existsSync(python) && spawnSync(python, ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0;
+// NumPy has no uint8clamped (its twin, uint8, wraps): compared where no sum passes 255.
+const npStates = states.filter(([name]) => name !== 'huge');
 
 describe('NumPy snippet', () => {
-  it.skipIf(!hasNumpy).each(states.filter(([name]) => name !== 'huge'))('%s runs in NumPy and gives the page\'s shape', (_, state) => {
+  it.skipIf(!hasNumpy).each(npStates)('%s runs in NumPy and prints the page\'s shape and values', (_, state) => {
     const c = snippet('numpy', state);
     if (c.code === null) {
       expect(c.note).toMatch(/NumPy (has no|always)/);
@@ -89,8 +165,36 @@ describe('NumPy snippet', () => {
       return;
     }
     expect(r.status, r.stderr).toBe(0);
-    const printed = r.stdout.trim().split('\n');
-    expect(printed.at(-1)).toBe(pyTuple(c.plan.shape));
+    const got = parsePython(r.stdout);
+    expect(Object.keys(got)).toEqual(['out']);
+    expect(got.out.shape).toEqual(c.plan.shape);
+    const { fwd } = pageValues(state);
+    if (previewable(c.plan)) expect(got.out.values).toEqual(Array.from(fwd.output, Number));
+    else expect(got.out.values.slice(0, 3)).toEqual(Array.from(fwd.output.subarray(0, 3), Number)); // NumPy summarises large arrays
+    expect(previewable(c.plan) || c.plan.size > PREVIEW_LIMIT || !!c.plan.needsGather).toBe(true);
+  });
+  it.skipIf(!hasNumpy).each(npStates)('%s, backward: runs in NumPy and prints each operand\'s gradient as the page computes it', (_, state) => {
+    const back = { ...state, backward: true };
+    const c = snippet('numpy', back);
+    const { view, back: values } = pageValues(state);
+    if (c.code === null) {
+      expect(c.note).toMatch(/NumPy (has no|always)|failed broadcast|too large/);
+      return;
+    }
+    expect(view.ok).toBe(true);
+    const r = spawnSync(python, ['-c', c.code], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const got = parsePython(r.stdout);
+    expect(Object.keys(got)).toEqual(view.operands.map((o) => `grad_${o.name.toLowerCase()}`));
+    view.operands.forEach((o, k) => {
+      const g = got[`grad_${o.name.toLowerCase()}`];
+      expect(g.shape, o.name).toEqual(o.shape);
+      const want = Array.from(values.grads[k], Number);
+      // At the preview's size every sum is exact; past it (float32 sums past 2^24) the order of the sum shows.
+      const close = (x, y) => expect(Math.abs(x - y), `${o.name}: ${x} vs ${y}`).toBeLessThanOrEqual(previewable(c.plan) ? 0 : Math.abs(y) * 1e-6);
+      if (g.values.length === want.length) g.values.forEach((x, i) => close(x, want[i]));
+      else g.values.slice(0, 3).forEach((x, i) => close(x, want[i])); // NumPy summarises large arrays
+    });
   });
   it('says where NumPy has no such rule', () => {
     expect(snippet('numpy', st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] })).note).toMatch(/NumPy has no named dims/);
@@ -111,10 +215,41 @@ describe('NumPy snippet', () => {
 });
 
 describe('PyTorch snippet', () => {
-  it('broadcast_shapes and data for numpy rules', () => {
+  it('the preview\'s data (arange per operand) and a printout of the result', () => {
     const c = snippet('torch', st({}));
-    expect(c.code).toContain('torch.broadcast_shapes((8, 1, 6, 1), (7, 1, 5))');
-    expect(c.code).toContain('a = torch.zeros((8, 1, 6, 1), dtype=torch.float32)');
+    expect(c.code).toContain('a = torch.arange(48, dtype=torch.float32).reshape((8, 1, 6, 1))');
+    expect(c.code).toContain('b = torch.arange(35, dtype=torch.float32).reshape((7, 1, 5))');
+    expect(c.code).toContain('out = a + b');
+    expect(c.code).toMatch(/print\('out', tuple\(out\.shape\)\)\nprint\(out\)$/);
+    expect(c.code).not.toContain('zeros');
+    const p = snippet('torch', exampleState(EXAMPLES.find((e) => e.id === 'pdpd')));
+    expect(p.code).toContain('out = a + b.reshape((1, 3, 1, 1))');
+    expect(p.code).toContain("print('out', tuple(out.shape))");
+  });
+  it('backward: sum_to_size per operand (the plan\'s alignment first where the rule does not right-align), printed', () => {
+    const c = snippet('torch', { ...st({}), backward: true });
+    expect(c.code).toContain('grad = torch.arange(1680, dtype=torch.float32).reshape((8, 7, 6, 5))');
+    expect(c.code).toContain('grad_a = grad.sum_to_size((8, 1, 6, 1))');
+    expect(c.code).toContain('grad_b = grad.sum_to_size((7, 1, 5))');
+    expect(c.code).toContain("print('grad_b', tuple(grad_b.shape))\nprint(grad_b)");
+    expect(c.note).toMatch(/sum_to_size/);
+    const p = snippet('torch', { ...exampleState(EXAMPLES.find((e) => e.id === 'pdpd')), backward: true });
+    expect(p.code).toContain('grad_a = grad.sum_to_size((2, 3, 4, 5))');
+    expect(p.code).toContain('grad_b = grad.sum_to_size((1, 3, 1, 1)).reshape((3, 1))');
+    const x = snippet('torch', { ...exampleState(EXAMPLES.find((e) => e.id === 'explicit')), backward: true });
+    expect(x.code).toContain('grad_input = grad.sum_to_size((1, 16, 1, 1)).reshape((16,))');
+    // Right-aligned already: sum_to_size takes the operand's own shape.
+    expect(snippet('torch', { ...exampleState(EXAMPLES.find((e) => e.id === 'explicit-small')), backward: true }).code).toContain('grad_input = grad.sum_to_size((3, 1))');
+    // Integers: torch sums them in int64; the page's dtype back.
+    const i = snippet('torch', { ...st({ shapes: ['2, 1', '3'], dtype: 'int8' }), backward: true });
+    expect(i.code).toContain('grad_a = grad.sum_to_size((2, 1)).to(grad.dtype)');
+    expect(i.note).toMatch(/int64/);
+    // The sums torch would compute are the page's: the same axes and values (checked against the page's own numbers).
+    const v = pageValues(st({}));
+    expect(v.view.operands[0].axes).toEqual([1, 3]);
+    expect(snippet('torch', { ...st({ rule: 'none', shapes: ['2', '2'] }), backward: true }).note).toMatch(/PyTorch always broadcasts/);
+    expect(snippet('torch', { ...st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] }), backward: true }).note).toMatch(/no broadcasting by name/);
+    expect(snippet('torch', { ...st({ shapes: ['3', '4'] }), backward: true }).note).toMatch(/failed broadcast/);
   });
   it('expand keeps -1 (torch has it)', () => {
     const c = snippet('torch', exampleState(EXAMPLES.find((e) => e.id === 'mindspore')));
@@ -123,11 +258,45 @@ describe('PyTorch snippet', () => {
   it('explicit mapping via the plan\'s alignment, and no named broadcasting', () => {
     const c = snippet('torch', exampleState(EXAMPLES.find((e) => e.id === 'explicit')));
     expect(c.code).toContain('x.reshape((1, 16, 1, 1)).expand((1, 16, 50, 50))');
+    expect(c.note).toBe('PyTorch has no axes mapping ([1]): the same result from PyTorch\'s own broadcasting once the input is reshaped as the plan aligns it.');
     expect(snippet('torch', st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] })).note).toMatch(/PyTorch has no broadcasting by name/);
   });
 });
 
 describe('OpenVINO snippet', () => {
+  it('runs on the preview\'s data: compiled, arange per input, the result printed', () => {
+    const c = snippet('openvino', st({ shapes: ['2, 1, 3', '2, 1'] }));
+    expect(c.code).toContain('compiled = ov.Core().compile_model(ov.Model([out], [a, b]), "CPU")');
+    expect(c.code).toContain('results = compiled([np.arange(6, dtype=np.float32).reshape((2, 1, 3)), np.arange(2, dtype=np.float32).reshape((2, 1))])');
+    expect(c.code).toMatch(/print\('out', results\[0\]\.shape\)\nprint\(results\[0\]\)$/);
+    expect(c.note).toMatch(/data preview's values/);
+    const x = snippet('openvino', exampleState(EXAMPLES.find((e) => e.id === 'explicit-small')));
+    expect(x.code).toContain('results = compiled([np.arange(3, dtype=np.float32).reshape((3, 1))])');
+    // PDPD in C++: the same data with std::iota, the result printed value by value.
+    const p = snippet('openvino', st({ rule: 'pdpd', shapes: ['2, 3', '3'], axis: 1 }));
+    expect(p.code).toContain('std::iota(b_data.begin(), b_data.end(), float(0));');
+    expect(p.code).toContain('request.set_input_tensor(1, ov::Tensor(ov::element::f32, ov::Shape{3}, b_data.data()));');
+    expect(p.code).toContain('std::cout << +result.data<float>()[i]');
+    expect(p.code).toMatch(/^int main\(\) \{$/m);
+    expect(snippet('openvino', st({ rule: 'pdpd', shapes: ['2, 3', '3'], axis: 1, dtype: 'int8' })).code).toContain('std::vector<int8_t> a_data(6);');
+    // Dynamic dims: the shapes only, nothing to run.
+    expect(snippet('openvino', exampleState(EXAMPLES.find((e) => e.id === 'dynamic'))).code).not.toContain('compile_model');
+  });
+  it('backward: ReduceSum over the page\'s axes, then Reshape, run on the arange gradient', () => {
+    const c = snippet('openvino', { ...st({}), backward: true });
+    expect(c.lang).toBe('python');
+    expect(c.code).toContain('grad = ops.parameter([8, 7, 6, 5], ov.Type.f32)');
+    expect(c.code).toContain('grad_a = ops.reshape(ops.reduce_sum(grad, np.array([1, 3], dtype=np.int64), keep_dims=False), np.array([8, 1, 6, 1], dtype=np.int64), special_zero=False)');
+    expect(c.code).toContain('compiled = ov.Core().compile_model(ov.Model([grad_a, grad_b], [grad]), "CPU")');
+    expect(c.code).toContain('results = compiled([np.arange(1680, dtype=np.float32).reshape((8, 7, 6, 5))])');
+    expect(c.code).toContain("print('grad_b', results[1].shape)\nprint(results[1])");
+    expect(c.note).toMatch(/OpenVINO has no unbroadcast or sum_to_size: the way back is ReduceSum/);
+    const p = snippet('openvino', { ...exampleState(EXAMPLES.find((e) => e.id === 'pdpd')), backward: true });
+    expect(p.lang).toBe('python'); // the way back needs no PDPD op
+    expect(p.code).toContain('grad_a = ops.reshape(grad, np.array([2, 3, 4, 5], dtype=np.int64), special_zero=False)');
+    expect(snippet('openvino', { ...exampleState(EXAMPLES.find((e) => e.id === 'dynamic')), backward: true }).note).toMatch(/cannot tell which axes are summed/);
+    expect(snippet('openvino', { ...st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] }), backward: true }).note).toMatch(/no named dims/);
+  });
   it('ops.add with auto_broadcast, Python API', () => {
     const c = snippet('openvino', st({}));
     expect(c.lang).toBe('python');
@@ -158,6 +327,47 @@ describe('OpenVINO snippet', () => {
   });
 });
 
+describe('PyTorch and OpenVINO (not installable here): the calls compute the page\'s axes and shapes', () => {
+  const tuple = (t) => t.split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number);
+  it.each(npStates)('%s', (_, state) => {
+    const { plan, view, fwd } = pageValues(state);
+    for (const tab of ['torch', 'openvino']) {
+      const c = snippet(tab, state);
+      if (c.code !== null && plan.ok && previewable(plan) && c.lang === 'python') {
+        // Forward: one arange per input, of that input's size and shape.
+        const ar = [...c.code.matchAll(/(?:np|torch)\.arange\((\d+), dtype=[\w.]+\)\.reshape\(\(([^)]*)\)\)/g)];
+        expect(ar.map((m) => Number(m[1])), tab).toEqual(fwd.inputs.map((x) => x.length));
+        expect(ar.map((m) => tuple(m[2])), tab).toEqual(plan.operands.map((o) => o.shape));
+        expect(c.code, tab).toMatch(/print\((out|results\[0\])\)$/);
+      }
+      const b = snippet(tab, { ...state, backward: true });
+      if (b.code === null || !view.ok) continue;
+      const out = view.outShape;
+      view.operands.forEach((o, k) => {
+        const v = `grad_${o.name.toLowerCase()}`;
+        if (tab === 'torch') {
+          // sum_to_size(t) sums the axes NumPy's rule gives t against the gradient: the page's axes, then its shape.
+          const m = new RegExp(`^${v} = grad\\.sum_to_size\\(\\(([^)]*)\\)\\)(?:\\.to\\(grad\\.dtype\\))?(?:\\.reshape\\(\\(([^)]*)\\)\\))?`, 'm').exec(b.code);
+          expect(m, `${tab} ${v}`).not.toBeNull();
+          const t = tuple(m[1]);
+          // (an axis of size 1 in the gradient sums nothing: the library may list it, NumPy's rule does not)
+          const real = (axes) => axes.filter((a) => out[a] !== 1);
+          expect(real(tc.reductionAxes(t, out)), `${v} axes`).toEqual(real(o.axes));
+          expect(m[2] === undefined ? t : tuple(m[2]), `${v} shape`).toEqual(o.shape);
+          expect(b.code).toContain(`print('${v}', tuple(${v}.shape))\nprint(${v})`);
+        } else {
+          const m = new RegExp(`^${v} = ops\\.reshape\\((?:ops\\.reduce_sum\\(grad, np\\.array\\(\\[([^\\]]*)\\], dtype=np\\.int64\\), keep_dims=False\\)|grad), np\\.array\\(\\[([^\\]]*)\\], dtype=np\\.int64\\), special_zero=False\\)$`, 'm').exec(b.code);
+          expect(m, `${tab} ${v}`).not.toBeNull();
+          expect(m[1] === undefined ? [] : tuple(m[1]), `${v} axes`).toEqual(o.axes);
+          expect(tuple(m[2]), `${v} shape`).toEqual(o.shape);
+          expect(b.code).toContain(`print('${v}', results[${k}].shape)\nprint(results[${k}])`);
+        }
+      });
+      expect(b.code).toContain(`${tab === 'torch' ? 'torch' : 'np'}.arange(${out.reduce((x, y) => x * y, 1)}, `);
+    }
+  });
+});
+
 describe('layout of long literals', () => {
   it('breaks a long request one key per line, still the same value', async () => {
     const { jsBlock } = await import('./code.js');
@@ -171,14 +381,8 @@ describe('layout of long literals', () => {
 });
 
 describe('backward: the unbroadcast() call for the current state', () => {
-  // Run a backward snippet and collect every `const axesX` / `gradX` it declares.
-  async function runBackward(code) {
-    const body = code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
-    expect(body).not.toContain('import ');
-    const vars = [...body.matchAll(/^const ((?:axes|grad)\w*) =/gm)].map((m) => m[1]);
-    // eslint-disable-next-line no-new-func
-    return new Function('lib', `return (async () => { ${body}\n; return { ${vars.join(', ')} }; })();`)(tc);
-  }
+  // Run a backward snippet: every `const axesX` / `gradX` it declares, and what it prints.
+  const runBackward = (code) => runTensorcast(code);
   const back = (state) => snippet('tensorcast', { ...state, backward: true });
   const view = (state) => {
     const b = buildRequest(state);
@@ -204,12 +408,27 @@ describe('backward: the unbroadcast() call for the current state', () => {
   it.each(cases)('%s: runs, and computes the axes the page shows', async (_, state) => {
     const c = back(state);
     expect(c.lang).toBe('js');
-    expect(c.code).toMatch(/^import \{ init(, reductionAxes)?(, unbroadcast)? \} from 'tensorcast';$/m);
+    expect(c.code).toMatch(/^import \{ init(, reductionAxes)?(, unbroadcast, formatShape)? \} from 'tensorcast';$/m);
     const v = view(state);
     expect(v.ok).toBe(true);
     const got = await runBackward(c.code);
+    // What it prints is the backward data preview's values: the page's backwardValues, per operand.
+    const withData = c.code.includes('unbroadcast(grad');
+    const bv = withData && !c.code.includes('// const grad') ? pageValues(state).back : null;
+    if (bv) {
+      expect(got.logs.length).toBe(v.operands.length);
+      v.operands.forEach((o, k) => {
+        const printed = parseLog(got.logs[k]);
+        expect(printed.name).toBe(`grad${o.name[0].toUpperCase()}${o.name.slice(1)}`);
+        expect(printed.shape).toEqual(o.shape);
+        if (o.dims) expect(printed.dims).toEqual(o.dims);
+        const want = Array.from(bv.grads[k], String);
+        expect(printed.values, o.name).toEqual(printed.all ? want : want.slice(0, 8));
+      });
+      expect(c.note).toMatch(/backward data preview/);
+    }
     // Every positional operand the library answered for has its axes computed by the snippet.
-    expect(Object.keys(got).filter((k) => k.startsWith('axes')).length).toBe(v.operands.filter((o) => !o.error && !o.dims).length);
+    expect(Object.keys(got).filter((k) => k.startsWith('axes') && got[k] !== undefined).length).toBe(v.operands.filter((o) => !o.error && !o.dims).length);
     for (const o of v.operands) {
       const name = o.name[0].toUpperCase() + o.name.slice(1);
       if (o.error) {
@@ -235,18 +454,22 @@ describe('backward: the unbroadcast() call for the current state', () => {
   });
   it('the numpy example: unbroadcast per operand, with its axes', () => {
     const c = back(st({}));
-    expect(c.code).toContain("import { init, reductionAxes, unbroadcast } from 'tensorcast';");
+    expect(c.code).toContain("import { init, reductionAxes, unbroadcast, formatShape } from 'tensorcast';");
     const a = tc.reductionAxes([8, 1, 6, 1], [8, 7, 6, 5]);
     expect(c.code).toContain(`const axesA = reductionAxes([8, 1, 6, 1], [8, 7, 6, 5]); // ${jsLiteral(a)}`);
     expect(c.code).toContain('const gradA = unbroadcast(grad, [8, 1, 6, 1]);');
     expect(c.code).toContain('const gradB = unbroadcast(grad, [7, 1, 5]);');
-    expect(c.code).toContain('const grad = { data: new Float32Array(1680), shape: [8, 7, 6, 5] };');
+    expect(c.code).toContain('const grad = { data: Float32Array.from({ length: 1680 }, (_, i) => i), shape: [8, 7, 6, 5] };');
+    expect(c.code).toContain("console.log(`gradA ${formatShape(gradA.shape)}: ${gradA.data.join(' ')}`);");
     expect(c.code).not.toContain('explain(');
     // Off: the forward snippet, unchanged.
     expect(snippet('tensorcast', st({})).code).toContain('explain(');
     expect(snippet('tensorcast', st({})).code).not.toContain('unbroadcast');
-    // The other tabs are not the backward call.
-    expect(snippet('numpy', { ...st({}), backward: true }).code).not.toContain('unbroadcast');
+    // The other tabs follow the toggle: NumPy's sum over the same axes, then the reshape.
+    const np = snippet('numpy', { ...st({}), backward: true }).code;
+    expect(np).toContain('grad = np.arange(1680, dtype=np.float32).reshape((8, 7, 6, 5))');
+    expect(np).toContain(`grad_a = grad.sum(axis=${pyTuple(a)}, dtype=grad.dtype).reshape((8, 1, 6, 1))`);
+    expect(np).not.toContain('broadcast_shapes');
   });
   it('pdpd: B with the element-wise rule (type pdpd) at the axis, A as it is', () => {
     const c = back(exampleState(EXAMPLES.find((e) => e.id === 'pdpd')));
@@ -264,8 +487,8 @@ describe('backward: the unbroadcast() call for the current state', () => {
   });
   it('named: a named gradient and unbroadcast(grad, { dims, shape | coords }) per operand, transposes and labels included', async () => {
     const c = back(named(['2, 3', '2'], ['x, t', 'x']));
-    expect(c.code).toContain("import { init, unbroadcast } from 'tensorcast';");
-    expect(c.code).toContain("const grad = { data: new Float32Array(6), shape: [2, 3], dims: ['x', 't'] };");
+    expect(c.code).toContain("import { init, unbroadcast, formatShape } from 'tensorcast';");
+    expect(c.code).toContain("const grad = { data: Float32Array.from({ length: 6 }, (_, i) => i), shape: [2, 3], dims: ['x', 't'] };");
     expect(c.code).toContain("const gradB = unbroadcast(grad, { dims: ['x'], shape: [2] }); // gradB.dims: ['x'], gradB.shape: [2]");
     expect(c.code).toContain("// B ['x']: sum over axes [1] (t).");
     expect(c.code).not.toMatch(/axesMapping|cannot|by hand/);
@@ -276,10 +499,11 @@ describe('backward: the unbroadcast() call for the current state', () => {
     expect(t.code).toContain('reorder to (t, x, z)');
     // Labels: the gradient carries the result's coords, an operand with labels goes as { dims, coords }.
     const l = back(named(['', ''], ['X{x1,x2}', 'X{x2,x3}'], 'union'));
-    expect(l.code).toContain("const grad = { data: new Float32Array(3), shape: [3], dims: ['X'], coords: { X: ['x1', 'x2', 'x3'] } };");
+    expect(l.code).toContain("const grad = { data: Float32Array.from({ length: 3 }, (_, i) => i), shape: [3], dims: ['X'], coords: { X: ['x1', 'x2', 'x3'] } };");
     expect(l.code).toContain("const gradB = unbroadcast(grad, { dims: ['X'], coords: { X: ['x2', 'x3'] } });");
-    const got = await runBackward(l.code.replace('new Float32Array(3)', 'Float32Array.of(1, 2, 3)'));
-    expect([...got.gradB.data]).toEqual([2, 3]); // B's labels picked from the result's
+    const got = await runBackward(l.code);
+    expect([...got.gradB.data]).toEqual([1, 2]); // B's labels picked from the result's (x2, x3 of arange 0 1 2)
+    expect(got.logs).toContain('gradB (2,) dims (X): 1 2');
     expect(got.gradB.coords).toEqual({ X: ['x2', 'x3'] });
   });
   it('dynamic dims: the library\'s refusal instead of a call; a failed plan has no way back', () => {

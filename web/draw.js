@@ -1,14 +1,14 @@
 // What the explorer draws from the library's plan: the status line, the
 // right-aligned table, the backward view, the memory view and the data
-// preview (computed by the library's own add / broadcastTo). Each function
+// preview (computed by the library's own add / broadcastTo, and unbroadcast in
+// the backward view: views.js previewValues / backwardValues). Each function
 // draws from its arguments into its element of the page; the page state and
 // its handlers stay in main.js. DOM only through dom.js's h() (textContent,
 // never innerHTML).
-import { add, broadcastTo } from 'tensorcast';
 import {
   formatShape, formatList, formatCount, formatBytes, clashAxes, droppedAxes,
-  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, product, planSize,
-  itemSize, UNKNOWN_RANK, shownVerdicts, VERDICT_WORDS,
+  rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, planSize,
+  itemSize, UNKNOWN_RANK, shownVerdicts, VERDICT_WORDS, previewValues, backwardValues,
 } from './logic.js';
 import { $, h } from './dom.js';
 
@@ -309,33 +309,17 @@ function drawGrid(shape, values, attrs, cellAttrs) {
   return wrap;
 }
 
-// The preview's numbers come from the library's own data ops: each input holds
-// arange(size), and the output is broadcastTo(A) or A + B (+ C …) under the
-// chosen rule.
-function libraryValues(r, request) {
-  const inputs = r.operands.map((op) => Float64Array.from({ length: product(op.shape) }, (_, i) => i));
-  const operand = (k) => ({ data: inputs[k], shape: r.operands[k].shape });
-  let out;
-  if (request.rule === 'broadcastTo') {
-    const o = { mode: request.mode };
-    if (request.axesMapping !== undefined) o.axesMapping = request.axesMapping;
-    if (request.axis !== undefined) o.axis = request.axis;
-    out = broadcastTo(operand(0), request.shapes[1], o);
-  } else if (request.rule === 'named') {
-    const named = (k) => ({ ...operand(k), dims: request.operands[k].dims, coords: request.operands[k].coords });
-    out = add(named(0), named(1), request.shaping ? { shaping: request.shaping } : undefined);
-  } else {
-    const o = request.rule === 'pdpd' ? { broadcast: { type: 'pdpd', axis: request.axis } }
-      : request.rule === 'none' ? { broadcast: { type: 'none' } } : undefined;
-    out = operand(0);
-    for (let k = 1; k < inputs.length; k++) out = add(out, operand(k), o);
-  }
-  return { inputs: inputs.map((a) => Array.from(a)), output: Array.from(out.data) };
-}
-
 const fmtIndex = (flat, shape) => (shape.length ? `[${unravel(flat, shape).join(', ')}]` : '[]');
 
-export function renderPreview(r, request) {
+/**
+ * The data preview. Forward: each input holds arange(size) in the preview's
+ * dtype and the output is the library's add / broadcastTo of them. Backward
+ * (`back`, the backward view): the result's upstream gradient holds
+ * arange(size) and each operand's grid shows its gradient, the library's
+ * unbroadcast() of it: the sum of the upstream cells that read the operand's
+ * cell.
+ */
+export function renderPreview(r, request, back = null, dtypeName = 'float64') {
   const box = $('preview');
   box.replaceChildren();
   if (!r || !previewable(r)) {
@@ -349,28 +333,43 @@ export function renderPreview(r, request) {
   const maps = sourceIndexMaps(r);
   let values;
   try {
-    values = libraryValues(r, request);
+    values = previewValues(r, request, dtypeName);
+    if (back) {
+      const b = backwardValues(r, request, back, dtypeName);
+      if (!b) throw new Error(back.ok ? 'an operand has no way back' : back.reason);
+      values = { ...values, back: b };
+    }
   } catch (e) {
     box.append(h('p', { class: 'empty', text: `No data preview: ${e.message}` }));
     return;
   }
-  const { inputs, output } = values;
+  const backward = !!values.back;
+  const inputs = backward ? values.back.grads : values.inputs;
+  const output = backward ? values.back.upstream : values.output;
+  const dt = values.dtype;
+  const dtText = dt.fallback ? `${dt.name} (this browser has no typed array for ${dt.fallback})` : dt.name;
   const isTo = r.rule === 'broadcastTo';
   const names = r.operands.map((op) => op.name);
-  const expr = isTo ? `broadcast(${names[0]})` : names.join(' + ');
-  box.append(h('p', { class: 'hint' }, 'Each input holds ', h('code', { text: 'arange(size)' }), '; the output is ', h('code', { text: expr }),
-    '. Hover or focus an output cell (arrow keys move) to see which input cells it reads; hover an input cell to see every output cell that reads it.'));
+  const gname = (k) => `grad ${names[k]}`;
+  if (backward) {
+    box.append(h('p', { class: 'hint', 'data-direction': 'backward' }, 'Backward: the result’s gradient holds ', h('code', { text: `arange(size)` }), ` (${dtText}); each operand’s gradient is `,
+      h('code', { text: 'unbroadcast(grad, operand)' }), ', the sum of the gradient cells that read it. Hover or focus a gradient cell to see where it flows; hover an operand’s cell to see what is summed into it.'));
+  } else {
+    const expr = isTo ? `broadcast(${names[0]})` : names.join(' + ');
+    box.append(h('p', { class: 'hint', 'data-direction': 'forward' }, 'Each input holds ', h('code', { text: 'arange(size)' }), ` (${dtText}); the output is `, h('code', { text: expr }),
+      '. Hover or focus an output cell (arrow keys move) to see which input cells it reads; hover an input cell to see every output cell that reads it.'));
+  }
   const readout = h('p', { class: 'readout', 'aria-live': 'polite', text: ' ' });
   const inputsBox = h('div', { class: 'preview-inputs' });
   r.operands.forEach((op, k) => {
     inputsBox.append(h('div', { class: 'tensor' },
-      h('div', { class: 'tensor-title' }, h('span', { class: 'op-name', text: op.name }), ' ', h('code', { text: formatShape(op.shape) })),
+      h('div', { class: 'tensor-title' }, h('span', { class: 'op-name', text: backward ? gname(k) : op.name }), ' ', h('code', { text: formatShape(op.shape) })),
       drawGrid(op.shape, inputs[k], { 'data-name': op.name, 'data-operand-index': k }, () => ({}))));
   });
   const outBox = h('div', { class: 'tensor tensor-out' },
-    h('div', { class: 'tensor-title' }, h('span', { class: 'op-name', text: 'output' }), ' ', h('code', { text: formatShape(r.shape) })),
+    h('div', { class: 'tensor-title' }, h('span', { class: 'op-name', text: backward ? 'grad (of the output)' : 'output' }), ' ', h('code', { text: formatShape(r.shape) })),
     drawGrid(r.shape, output, { 'data-name': 'output', class: 'grid-wrap out' }, (f) => ({ tabindex: f === 0 ? '0' : '-1' })));
-  box.append(h('div', { class: 'preview' }, inputsBox, h('div', { class: 'preview-arrow', 'aria-hidden': 'true', text: '⟶' }), outBox), readout);
+  box.append(h('div', { class: 'preview', 'data-direction': backward ? 'backward' : 'forward' }, inputsBox, h('div', { class: 'preview-arrow', 'aria-hidden': 'true', text: backward ? '⟵' : '⟶' }), outBox), readout);
 
   const inputWraps = [...inputsBox.querySelectorAll('.grid-wrap')];
   const clear = () => {
@@ -388,16 +387,25 @@ export function renderPreview(r, request) {
       parts.push(`${names[k]}${fmtIndex(src, r.operands[k].shape)}`);
       vals.push(inputs[k][src]);
     });
-    readout.textContent = `output${fmtIndex(flat, r.shape)} = ${parts.join(' + ')}${parts.length > 1 ? ` = ${vals.join(' + ')}` : ''} = ${output[flat]}`;
+    readout.textContent = backward
+      ? `grad${fmtIndex(flat, r.shape)} = ${output[flat]} flows back to ${parts.map((p) => `grad ${p}`).join(', ')}`
+      : `output${fmtIndex(flat, r.shape)} = ${parts.join(' + ')}${parts.length > 1 ? ` = ${vals.join(' + ')}` : ''} = ${output[flat]}`;
   };
   const showIn = (k, src) => {
     clear();
     inputWraps[k].querySelector(`.cell[data-flat="${src}"]`)?.classList.add('is-hot');
-    let n = 0;
+    const readers = [];
     maps[k].forEach((s, f) => {
-      if (s === src) { outBox.querySelector(`.cell[data-flat="${f}"]`)?.classList.add('is-reader'); n++; }
+      if (s === src) { outBox.querySelector(`.cell[data-flat="${f}"]`)?.classList.add('is-reader'); readers.push(f); }
     });
-    readout.textContent = `${names[k]}${fmtIndex(src, r.operands[k].shape)} is read by ${n} output cell${n === 1 ? '' : 's'}`;
+    const n = readers.length;
+    const at = `${names[k]}${fmtIndex(src, r.operands[k].shape)}`;
+    if (backward) {
+      const sum = readers.length > 8 ? `the ${n} gradient cells that read ${at}` : readers.map((f) => output[f]).join(' + ');
+      readout.textContent = `grad ${at} = ${sum} = ${inputs[k][src]}`;
+    } else {
+      readout.textContent = `${at} is read by ${n} output cell${n === 1 ? '' : 's'}`;
+    }
   };
   outBox.addEventListener('pointerover', (e) => {
     const c = e.target.closest?.('.cell');

@@ -10,6 +10,7 @@ import {
   sourceIndexMaps, gridSlices, product, reshapeCandidates, suggest, EXAMPLES, exampleState, clashAxes, droppedAxes,
   RULES, UNKNOWN_RANK, CODE_TABS, letter, withDefaultNames, withNamedSizes, dtypeList, itemSize, backwardView, backwardOptions,
   encodeQueryValue, switchRule, shownVerdicts, VERDICT_WORDS, SHAPING_HINTS, SHAPINGS,
+  previewValues, backwardValues, previewDtype, arange, forwardOptions,
 } from './logic.js';
 
 beforeAll(async () => { await tc.init(); });
@@ -498,6 +499,85 @@ describe('data preview', () => {
     expect(previewable(plan(st({ shapes: ['?', '3'] })))).toBe(false);
     expect(previewable(plan(st({ shapes: ['0', '1'] })))).toBe(false);
     expect(previewable(plan(st({ rule: 'named', shapes: ['', ''], names: ['X{a,b}', 'X{b,a}'] })))).toBe(false); // a gather
+  });
+});
+
+describe('data preview values: forward (arange inputs) and backward (arange gradient, unbroadcast)', () => {
+  // Every rule and mode the page has, at preview size.
+  const cases = [
+    ['numpy', st({ shapes: ['2,1,3', '2,1'] })],
+    ['numpy 3 operands', st({ shapes: ['2,1', '3', '1,1,1'] })],
+    ['numpy scalar', st({ shapes: ['()', '2,3'] })],
+    ['none', st({ rule: 'none', shapes: ['2,3', '2,3'] })],
+    ['pdpd', st({ rule: 'pdpd', shapes: ['2,3,2', '3'], axis: 1 })],
+    ['pdpd dropped 1s', st({ rule: 'pdpd', shapes: ['2,3', '3,1,1'], axis: 1 })],
+    ['pdpd -1', st({ rule: 'pdpd', shapes: ['2,3,2', '3,2'], axis: -1 })],
+    ['to-numpy', st({ rule: 'to-numpy', shapes: ['3,1', '2,3,4'] })],
+    ['to-numpy -1', st({ rule: 'to-numpy', shapes: ['3,1', '2,-1,4'] })],
+    ['to-explicit', st({ rule: 'to-explicit', shapes: ['3,1', '2,3,3'], mapping: '1, 2' })],
+    ['to-bidirectional', st({ rule: 'to-bidirectional', shapes: ['2,1,3', '4,1'] })],
+    ['to-pdpd', st({ rule: 'to-pdpd', shapes: ['3,1', '2,3,6'], axis: 1 })],
+    ['named', st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] })],
+    ['named transposed', st({ rule: 'named', shapes: ['2,3', '3,2,4'], names: ['x, t', 't, x, z'] })],
+    ['named coords', st({ rule: 'named', shapes: ['', '3'], names: ['X{x1,x2}', 'y'] })],
+    ['int8 (wraps as the library does)', st({ shapes: ['8,8', '8,1'], dtype: 'int8' })],
+    ['bigint64', st({ shapes: ['2,1', '3'], dtype: 'bigint64' })],
+  ];
+  it.each(cases)('%s: every output cell is the sum of the cells it reads; every gradient cell the sum of the gradient cells that read it', (_, state) => {
+    const b = buildRequest(state);
+    const r = tc.explain(b.request);
+    expect(previewable(r)).toBe(true);
+    const maps = sourceIndexMaps(r); // the strides' oracle, independent of add/unbroadcast
+    const v = previewValues(r, b.request, state.dtype);
+    const arr = dtypeList().find((d) => d.name === state.dtype).array;
+    expect(v.dtype.name).toBe(state.dtype);
+    v.inputs.forEach((x, k) => {
+      expect(x.constructor.name).toBe(arr);
+      expect(Array.from(x, Number)).toEqual(Array.from({ length: product(r.operands[k].shape) }, (_, i) => i));
+    });
+    const Arr = globalThis[arr];
+    const big = arr.startsWith('Big');
+    // The oracle sums in the dtype's own arithmetic (int8 wraps), one store per step as the engine does.
+    const fwd = new Arr(r.size);
+    for (let f = 0; f < r.size; f++) {
+      let acc = big ? 0n : 0;
+      maps.forEach((m, k) => { const t = new Arr(1); t[0] = acc + v.inputs[k][m[f]]; acc = t[0]; });
+      fwd[f] = acc;
+    }
+    expect(Array.from(v.output)).toEqual(Array.from(fwd));
+    const view = backwardView(b.request, r);
+    const g = backwardValues(r, b.request, view, state.dtype);
+    expect(Array.from(g.upstream, Number)).toEqual(Array.from({ length: r.size }, (_, i) => i));
+    view.operands.forEach((o, k) => {
+      const want = new Arr(product(o.shape));
+      maps[k].forEach((src, f) => { want[src] += g.upstream[f]; });
+      expect(g.grads[k].constructor.name, o.name).toBe(arr);
+      expect(Array.from(g.grads[k]), o.name).toEqual(Array.from(want));
+    });
+  });
+  it('the int8 case wraps on the way back, as NumPy with dtype=int8 does', () => {
+    const b = buildRequest(st({ shapes: ['8,8', '8,1'], dtype: 'int8' }));
+    const r = tc.explain(b.request);
+    const g = backwardValues(r, b.request, backwardView(b.request, r), 'int8');
+    // B (8,1): row i sums 8i..8i+7 = 64i + 28, wrapped to int8.
+    expect(Array.from(g.grads[1])).toEqual(Array.from(Int8Array.from({ length: 8 }, (_, i) => 64 * i + 28)));
+    expect(Math.max(...Array.from({ length: 8 }, (_, i) => 64 * i + 28))).toBeGreaterThan(127);
+  });
+  it('no way back: null for a failed plan or a refused operand', () => {
+    const b = buildRequest(st({ shapes: ['3', '4'] }));
+    const r = tc.explain(b.request);
+    expect(backwardValues(r, b.request, backwardView(b.request, r), 'float32')).toBeNull();
+  });
+  it('previewDtype: the page\'s dtype where this runtime has its typed array, else float64 with the name kept', () => {
+    expect(previewDtype('int16').array).toBe('Int16Array');
+    expect(previewDtype('int16').fallback).toBeUndefined();
+    const f = previewDtype('no-such-dtype');
+    expect(f.name).toBe('float64');
+    expect(f.fallback).toBe('no-such-dtype');
+    expect(Array.from(arange(4, previewDtype('biguint64')))).toEqual([0n, 1n, 2n, 3n]);
+    expect(forwardOptions({ rule: 'named', shaping: 'intersection' })).toBeUndefined();
+    expect(forwardOptions({ rule: 'pdpd', axis: 1 })).toEqual({ broadcast: { type: 'pdpd', axis: 1 } });
+    expect(forwardOptions({ rule: 'broadcastTo', mode: 'explicit', axesMapping: [1] })).toEqual({ mode: 'explicit', axesMapping: [1] });
   });
   it('slices into 2-D grids', () => {
     expect(gridSlices([2, 2, 3]).map((s) => [s.label, s.rows, s.cols, s.start])).toEqual([['[0, :, :]', 2, 3, 0], ['[1, :, :]', 2, 3, 6]]);

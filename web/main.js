@@ -247,7 +247,7 @@ function render() {
   renderTable(result, built.request, back);
   renderBackward(back, state.backward);
   renderMemory(result, state.dtype);
-  renderPreview(result, built.request);
+  renderPreview(result, built.request, back, state.dtype);
   renderMappingEditor();
   renderCode(built, result);
 }

@@ -1,7 +1,8 @@
 // What the explorer draws from a plan: counts and sizes as text, each axis's
 // verdict, the backward view (the axes a gradient is summed over), the memory
 // view and the data preview's read indices. No DOM, no globals.
-import { formatShape, reductionAxes } from 'tensorcast';
+import { formatShape, reductionAxes, add, broadcastTo, unbroadcast } from 'tensorcast';
+import { dtypeList } from './state.js';
 
 // ---- formatting --------------------------------------------------------------
 
@@ -439,4 +440,99 @@ export function gridSlices(shape) {
     slices.push({ label, prefix, rows, cols, start: s * per });
   }
   return slices;
+}
+
+// ---- the preview's values ---------------------------------------------------------
+
+/**
+ * The dtype the data preview computes in: the page's dtype when this runtime
+ * has its typed array (a float16 without Float16Array falls back), else
+ * float64. Returns the library's dtype entry { name, size, array } and
+ * `fallback` (the page's dtype name) when it is not the page's.
+ * "Copy as code" builds its inputs in the same dtype, so both show the same
+ * numbers.
+ */
+export function previewDtype(name) {
+  const list = dtypeList();
+  const entry = list.find((d) => d.name === name);
+  const usable = (d) => d && typeof d.array === 'string' && typeof globalThis[d.array] === 'function'
+    && (d.name !== 'float16' || d.array === 'Float16Array');
+  if (usable(entry)) return entry;
+  const f64 = list.find((d) => d.name === 'float64') ?? { name: 'float64', size: 8, array: 'Float64Array' };
+  return { ...f64, fallback: name };
+}
+
+const isBigArray = (array) => array === 'BigInt64Array' || array === 'BigUint64Array';
+
+/**
+ * arange(n) in a dtype entry's typed array: what every preview input (and,
+ * in the backward view, the result's upstream gradient) holds. Built as
+ * `Array.from({ length: n }, (_, i) => i)` through the typed array's own
+ * `from`, exactly as the copied code writes it (see code.js arangeCode).
+ */
+export function arange(n, dtype) {
+  const Ctor = globalThis[dtype.array];
+  return isBigArray(dtype.array) ? Ctor.from({ length: n }, (_, i) => BigInt(i)) : Ctor.from({ length: n }, (_, i) => i);
+}
+
+/** The data-call options a request's rule takes (the forward op the preview runs). */
+export function forwardOptions(request) {
+  if (request.rule === 'broadcastTo') {
+    const o = { mode: request.mode };
+    if (request.axesMapping !== undefined) o.axesMapping = request.axesMapping;
+    if (request.axis !== undefined) o.axis = request.axis;
+    return o;
+  }
+  if (request.rule === 'named') return request.shaping && request.shaping !== 'intersection' ? { shaping: request.shaping } : undefined;
+  if (request.rule === 'pdpd') return { broadcast: { type: 'pdpd', axis: request.axis } };
+  if (request.rule === 'none') return { broadcast: { type: 'none' } };
+  return undefined;
+}
+
+/**
+ * The data preview's forward values, computed by the library's own data ops:
+ * each input holds arange(size) in the preview's dtype (previewDtype), and the
+ * output is broadcastTo(A) or A + B (+ C …) under the request's rule.
+ * Returns { dtype, inputs: [typed arrays], output: typed array }.
+ */
+export function previewValues(plan, request, dtypeName = 'float64') {
+  const dtype = previewDtype(dtypeName);
+  const inputs = plan.operands.map((op) => arange(product(op.shape), dtype));
+  const operand = (k) => {
+    const o = { data: inputs[k], shape: plan.operands[k].shape };
+    if (request.rule === 'named') {
+      o.dims = request.operands[k].dims;
+      if (request.operands[k].coords) o.coords = request.operands[k].coords;
+    }
+    return o;
+  };
+  const opts = forwardOptions(request);
+  let out;
+  if (request.rule === 'broadcastTo') out = broadcastTo(operand(0), request.shapes[1], opts);
+  else {
+    out = operand(0);
+    for (let k = 1; k < inputs.length; k++) out = add(out, operand(k), opts);
+  }
+  return { dtype, inputs, output: out.data };
+}
+
+/**
+ * The data preview's backward values: the upstream gradient of the result
+ * holds arange(size) in the result's shape (and, named, its dims and labels),
+ * and each operand's gradient is the library's unbroadcast() of it to that
+ * operand, with the options of the backward view (backwardView: `options`
+ * positional, `target` named). Returns { dtype, upstream, grads: [typed
+ * arrays] }, or null when the view has no way back.
+ */
+export function backwardValues(plan, request, view, dtypeName = 'float64') {
+  if (!view || !view.ok || view.operands.some((o) => o.error)) return null;
+  const dtype = previewDtype(dtypeName);
+  const upstream = arange(product(plan.shape), dtype);
+  const grad = { data: upstream, shape: plan.shape };
+  if (request.rule === 'named') {
+    grad.dims = view.outDims;
+    if (view.outCoords) grad.coords = view.outCoords;
+  }
+  const grads = view.operands.map((o) => (o.target ? unbroadcast(grad, o.target) : unbroadcast(grad, o.shape, o.options)).data);
+  return { dtype, upstream, grads };
 }

@@ -616,7 +616,7 @@ describe('broadcast explorer in Chromium', () => {
     // The unbroadcast() call, copyable with the same Copy button.
     await p.getByRole('tab', { name: 'tensorcast' }).click();
     const code = await p.locator('#code-text').textContent();
-    expect(code).toContain("import { init, reductionAxes, unbroadcast } from 'tensorcast';");
+    expect(code).toContain("import { init, reductionAxes, unbroadcast, formatShape } from 'tensorcast';");
     expect(code).toContain('const gradA = unbroadcast(grad, [8, 1, 6, 1]);');
     expect(code).toContain(`// ${JSON.stringify(want.B).replace(/,/g, ', ')}`);
     await p.getByRole('button', { name: 'Copy', exact: true }).click();
@@ -674,7 +674,7 @@ describe('broadcast explorer in Chromium', () => {
     expect(await item('A').innerText()).toContain('sum over axes [2] (z)');
     expect(await item('B').innerText()).toContain('reorder to (t, x, z)');
     const named = await p.locator('#code-text').textContent();
-    expect(named).toContain("const grad = { data: new Float32Array(24), shape: [2, 3, 4], dims: ['x', 't', 'z'] };");
+    expect(named).toContain("const grad = { data: Float32Array.from({ length: 24 }, (_, i) => i), shape: [2, 3, 4], dims: ['x', 't', 'z'] };");
     expect(named).toContain("const gradB = unbroadcast(grad, { dims: ['t', 'x', 'z'], shape: [3, 2, 4] });");
     expect(named).not.toMatch(/axesMapping|by hand/);
     // What the page says B's gradient is, the library gives.
@@ -704,8 +704,9 @@ describe('broadcast explorer in Chromium', () => {
     await lib.init();
     const runSnippet = async (code) => {
       const body = code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
+      const quiet = { log: () => {} }; // the snippet prints its result: not into the test's output
       // eslint-disable-next-line no-new-func
-      return new Function('lib', `return (async () => { ${body}\n; return { plan, out: typeof out === 'undefined' ? undefined : out }; })();`)(lib);
+      return new Function('lib', 'console', `return (async () => { ${body}\n; return { plan, out: typeof out === 'undefined' ? undefined : out }; })();`)(lib, quiet);
     };
     for (const q of ['?rule=numpy&s=8,1,6,1&s=7,1,5', '?rule=numpy&s=4,3&s=7,5', '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2',
       '?rule=to-numpy&s=3,1,5,1&s=-1,-1,5,6&dtype=bigint64', '?rule=named&s=2&s=2&n=X{x1,x2}&n=Y{y1,y2}', '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1']) {
@@ -741,6 +742,86 @@ describe('broadcast explorer in Chromium', () => {
     expect(await p.locator('#code-pre').isHidden()).toBe(true);
     expect(await p.getByRole('button', { name: 'Copy', exact: true }).isDisabled()).toBe(true);
     await p.screenshot({ path: path.join(shots, 'explorer-code.png'), fullPage: false });
+    expect(await p.evaluate(() => window.__csp)).toEqual([]);
+    await ctx.close();
+  });
+
+  it('copy as code reproduces the data preview: the copied tensorcast code, run in Node, prints the grids the page shows, forward and backward', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const p = await ctx.newPage();
+    await watch(p, 'code-values');
+    const lib = await import('../../dist/node.js');
+    await lib.init();
+    // Run copied code with a console that records what it prints.
+    const run = async (code) => {
+      const body = code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
+      expect(body).not.toContain('import ');
+      const logs = [];
+      // eslint-disable-next-line no-new-func
+      await new Function('lib', 'console', `return (async () => { ${body}\n; })();`)(lib, { log: (...a) => logs.push(a.map(String).join(' ')) });
+      return logs.map((l) => {
+        const m = /^(\w+) \(([^)]*)\)(?: dims \([^)]*\))?: (.*)$/.exec(l);
+        expect(m, l).not.toBeNull();
+        return { name: m[1], shape: `(${m[2]})`, values: m[3].split(' ') };
+      });
+    };
+    const grids = () => p.locator('#preview').evaluate((box) => ({
+      direction: box.querySelector('.preview')?.dataset.direction,
+      titles: [...box.querySelectorAll('.tensor-title code')].map((c) => c.textContent),
+      inputs: [...box.querySelectorAll('.preview-inputs .grid-wrap')].map((w) => [...w.querySelectorAll('.cell')].map((c) => c.textContent)),
+      output: [...box.querySelectorAll('.tensor-out .cell')].map((c) => c.textContent),
+    }));
+    const copied = async () => {
+      await p.getByRole('tab', { name: 'tensorcast' }).click();
+      await p.getByRole('button', { name: 'Copy' }).click();
+      await p.locator('#copy-status', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+      return p.evaluate(() => navigator.clipboard.readText());
+    };
+    const cases = [
+      '?rule=numpy&s=2,1,3&s=2,1', '?rule=numpy&s=2,1&s=3&s=1,1,1', '?rule=none&s=2,3&s=2,3', '?rule=pdpd&s=2,3,2&s=3&axis=1',
+      '?rule=pdpd&s=2,3&s=3,1,1&axis=1', '?rule=to-numpy&s=3,1&s=2,-1,4', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2',
+      '?rule=to-bidirectional&s=2,1,3&s=4,1', '?rule=to-pdpd&s=3,1&s=2,3,2&axis=1', '?rule=named&s=2,3&s=3,2,4&n=x,+t&n=t,+x,+z',
+      '?rule=named&s=&s=3&n=X{x1,x2}&n=y', '?rule=numpy&s=8,8&s=8,1&dtype=int8', '?rule=numpy&s=2,1&s=3&dtype=bigint64',
+    ];
+    for (const q of cases) {
+      await open(p, q);
+      // Forward: the copied code prints the output grid.
+      let g = await grids();
+      expect(g.direction, q).toBe('forward');
+      let printed = await run(await copied());
+      expect(printed.map((x) => x.name), q).toEqual(['out']);
+      expect(printed[0].values, q).toEqual(g.output);
+      expect(printed[0].shape, q).toBe(g.titles.at(-1));
+      // Backward: the toggle turns the preview into the gradients, and the copied code prints them.
+      await p.getByRole('checkbox', { name: /Backward/ }).check();
+      await p.locator('#preview .preview[data-direction="backward"]').waitFor({ timeout: 5_000 });
+      g = await grids();
+      expect(g.output, q).toEqual(g.output.map((_, i) => String(i))); // the result's gradient: arange(size)
+      printed = await run(await copied());
+      expect(printed.length, q).toBe(g.inputs.length);
+      printed.forEach((x, k) => {
+        expect(x.values, `${q} ${x.name}`).toEqual(g.inputs[k]);
+        expect(x.shape, `${q} ${x.name}`).toBe(g.titles[k]);
+      });
+      // NumPy, PyTorch and OpenVINO follow the toggle too (their way back, not the forward broadcast).
+      const nn = q.includes('rule=named') || q.includes('rule=none');
+      for (const [tab, call] of [['NumPy', /grad = np\.arange\(/], ['PyTorch', /sum_to_size\(/], ['OpenVINO', /ops\.reduce_sum\(|ops\.reshape\(grad/]]) {
+        await p.getByRole('tab', { name: tab }).click();
+        const text = await p.locator('#code-text').textContent();
+        if (nn && tab !== 'OpenVINO') expect(text, `${q} ${tab}`).toBe('');
+        else if (!q.includes('rule=named')) expect(text, `${q} ${tab}`).toMatch(call);
+      }
+      await p.getByRole('checkbox', { name: /Backward/ }).uncheck();
+    }
+    // The readout sums the gradient cells that flow into an operand's cell.
+    await open(p, '?rule=numpy&s=2,1,3&s=2,1&back=1');
+    await p.locator('#preview .preview[data-direction="backward"]').waitFor({ timeout: 5_000 });
+    await p.locator('.preview-inputs [data-name="B"] .cell').nth(0).hover();
+    expect(await p.locator('.readout').innerText()).toBe('grad B[0, 0] = 0 + 1 + 2 + 6 + 7 + 8 = 24');
+    expect(await p.locator('.tensor-out .cell.is-reader').count()).toBe(6);
+    await p.locator('.tensor-out .cell').nth(4).hover();
+    expect(await p.locator('.readout').innerText()).toBe('grad[0, 1, 1] = 4 flows back to grad A[0, 0, 1], grad B[1, 0]');
+    await p.screenshot({ path: path.join(shots, 'explorer-backward-preview.png'), fullPage: false });
     expect(await p.evaluate(() => window.__csp)).toEqual([]);
     await ctx.close();
   });
