@@ -13,7 +13,7 @@ function record(suite, passed, failed, skipped = 0) {
   console.log(`\n[${suite}] ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 }
 
-aptInstall(['cmake', 'g++', 'libgtest-dev', 'emscripten', 'chromium', 'clang-14', 'libclang-rt-14-dev']);
+aptInstall(['cmake', 'g++', 'libgtest-dev', 'emscripten', 'chromium', 'clang-14', 'libclang-rt-14-dev', 'python3-numpy']);
 ensureNodeModules();
 build();
 
