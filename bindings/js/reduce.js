@@ -11,7 +11,7 @@ import { readOperand, settle, readOut, readNames } from './operands.js';
 import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe } from './shapes.js';
 import { view } from './heap.js';
-import { tensor, taLength, committable, commitError } from './tensor.js';
+import { tensor, taLength, committable, commitError, renamed, metaOf, isForeignTensor, foreignTensor } from './tensor.js';
 import { request, execute } from './execute.js';
 import { materialise } from './ops.js';
 import { broadcastShapes } from './rules.js';
@@ -216,7 +216,7 @@ function named(r, input, coords) {
   return r;
 }
 
-const REDUCE_KEYS = ['axes', 'keepdims', 'dtype', 'out'];
+const REDUCE_KEYS = ['axes', 'dims', 'keepdims', 'dtype', 'out'];
 
 /**
  * The axes option read once: a number, or an array read by its length once
@@ -242,22 +242,124 @@ function readAxes(axes, fn) {
   return out;
 }
 
+/**
+ * The dims option read once: a dim name, or an array of them read by its
+ * length once and each entry once (checked against the operand later).
+ */
+function readDimNames(dims, fn) {
+  if (dims === undefined) return null;
+  if (typeof dims === 'string' || typeof dims === 'number') return [dims];
+  if (!Array.isArray(dims)) throw new TypeError(`${fn}: dims must be a dim name or an array of dim names, got ${describe(dims)}`);
+  const n = dims.length;
+  if (!(n <= C.limits.maxRank)) {
+    throw new BroadcastError(`${fn}: dims has ${n} entries, but a shape has at most ${C.limits.maxRank} dims and each may be named once`,
+      { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
+  }
+  const out = new Array(n);
+  for (let k = 0; k < n; k++) out[k] = dims[k];
+  for (let k = 0; k < n; k++) {
+    if (typeof out[k] !== 'string' && typeof out[k] !== 'number') throw new TypeError(`${fn}: dims[${k}] must be a dim name (a string or number), got ${describe(out[k])}`);
+  }
+  return out;
+}
+
+/** The axes of the dims named by `names` in the named operand `X` (each once). */
+function axesOfDims(names, X, fn) {
+  const at = new Map(X.dims.map((d, a) => [nameKey(d), a]));
+  const axes = new Array(names.length);
+  const first = new Map();
+  for (let k = 0; k < names.length; k++) {
+    const key = nameKey(names[k]);
+    const a = at.get(key);
+    if (a === undefined) {
+      throw new BroadcastError(`${fn}: x has no dim ${JSON.stringify(key)}; its dims are ${describeDims(X.dims)}`,
+        { code: 'INVALID_AXIS', shapes: [X.shape], axis: null, dims: null });
+    }
+    if (first.has(key)) {
+      throw new BroadcastError(`${fn}: dims[${k}] names dim ${JSON.stringify(key)}, already named by dims[${first.get(key)}]: name each dim once`,
+        { code: 'INVALID_AXIS', shapes: [X.shape], axis: a, dims: null });
+    }
+    first.set(key, k);
+    axes[k] = a;
+  }
+  return axes;
+}
+
+/**
+ * The names of a reduction's result over the named operand `X`: its dims
+ * without the reduced `axes` (null: all) and their coords; with `keepdims`
+ * every dim, the reduced ones (now of size 1) without coords. A reduction
+ * that leaves no dim gives an unnamed scalar (dims undefined).
+ */
+function reducedNames(X, axes, keepdims) {
+  const rank = X.dims.length;
+  const gone = new Array(rank).fill(axes === null);
+  if (axes !== null) for (const a of axes) gone[a < 0 ? a + rank : a] = true;
+  const dims = [];
+  const labels = [];
+  const entries = [];
+  for (let a = 0; a < rank; a++) {
+    if (gone[a] && !keepdims) continue;
+    dims.push(X.dims[a]);
+    const l = gone[a] ? null : X.labels?.[a] ?? null;
+    labels.push(l);
+    if (l) entries.push([nameKey(X.dims[a]), l.slice()]);
+  }
+  if (dims.length === 0) return null;
+  return { dims, labels, coords: entries.length ? ownObject(entries) : undefined };
+}
+
 function reduce(name, x, options) {
   mod();
   const o = readOptions(options, name, REDUCE_KEYS);
   const X = readOperand(x, `${name}: x`);
-  const axes = readAxes(o.axes, name);
+  let axes = readAxes(o.axes, name);
+  const byName = readDimNames(o.dims, name);
+  if (axes !== null && byName !== null) {
+    throw new TypeError(`${name}: give axes (positions) or dims (names), not both`);
+  }
   const keepdims = o.keepdims;
   if (keepdims !== undefined && typeof keepdims !== 'boolean') throw new TypeError(`${name}: keepdims must be a boolean`);
+  if (X.named !== null) readNames(X, 'x', name);
   const dest = readOut(o.out, name);
+  // No user code runs past this point.
   settle(X, `${name}: x`);
+  if (byName !== null) {
+    if (X.dims === undefined) {
+      throw new TypeError(`${name}: options.dims names the dims of a named operand, and x has no dims: give x its dims (tensor(data, shape, { dims }) or { data, shape, dims }), or reduce by position with axes`);
+    }
+    axes = axesOfDims(byName, X, name);
+  }
   // The result's dtype: `dtype` to accumulate in another, else the engine's
   // default (the input's, integers wrap; for mean of integers float64, NumPy).
   const acc = accDtype(o.dtype, name) ?? C.reduceAcc.get(name)[X.dtype.id];
   if (dest && dest.dtype !== acc) {
     throw new BroadcastError(`${name}: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: null });
   }
-  return runReduce(name, name, X, axes, keepdims === true, acc, dest);
+  if (X.dims === undefined) return runReduce(name, name, X, axes, keepdims === true, acc, dest);
+  return reduceNamed(name, X, axes, keepdims === true, acc, dest);
+}
+
+/**
+ * A reduction of a named operand: the result keeps the remaining dims and
+ * their coords (a plain result gets dims / coords fields, a resident one is a
+ * named Tensor). A resident `out` with dims must carry the result's names.
+ */
+function reduceNamed(name, X, axes, keepdims, acc, dest) {
+  const rank = X.shape.length;
+  // Axes the engine would refuse are left to it (its messages); names come after.
+  const valid = axes === null || (axes.every((a) => Number.isInteger(a) && a >= -rank && a < rank)
+    && new Set(axes.map((a) => (a < 0 ? a + rank : a))).size === axes.length);
+  const names = valid ? reducedNames(X, axes, keepdims) : null;
+  if (valid && dest !== null && dest.resident && dest.dims !== undefined) {
+    checkOutNames(name, dest, names ? names.dims : [], names ? names.labels : []);
+  }
+  const r = runReduce(name, name, X, axes, keepdims, acc, dest);
+  if (names === null || (dest !== null && dest.resident)) return r; // a scalar, or the caller's own out tensor as it is
+  if (typeof r.dispose === 'function') return renamed(r, names.dims, names.coords);
+  r.dims = names.dims;
+  if (names.coords) r.coords = names.coords;
+  return r;
 }
 
 /** Reduce a settled operand over `axes` (null: all) in one wasm call. */
