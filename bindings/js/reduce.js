@@ -57,6 +57,10 @@ function accDtype(name, fn) {
  * options), the result given exactly `inShape` (its 1s kept). Same result
  * forms as the other data calls; `dtype` accumulates in another dtype.
  *
+ * `inShape` may also be the operand itself (a Tensor, or { data, shape }),
+ * as torch's `grad.sum_to_size(b)`: its shape is used (its data is not read),
+ * and for a named operand its dims and coords.
+ *
  * Named (§6): `grad` with dims and `inShape` a named shape `{ dims, shape?,
  * coords? }`: the dims the input lacks are summed, and the rest given the
  * input's order (and, where the input has coords, its labels: a label the
@@ -66,9 +70,9 @@ export function unbroadcast(grad, inShape, options) {
   mod();
   const o = readOptions(options, 'unbroadcast', [...BACK_KEYS, 'dtype', 'out']);
   const G = readOperand(grad, 'unbroadcast: grad');
-  const namedIn = inShape !== null && typeof inShape === 'object' && !Array.isArray(inShape) && !ArrayBuffer.isView(inShape);
-  if (namedIn || G.named !== null || G.dims !== undefined) return unbroadcastNamed(G, inShape, namedIn, o);
-  const i = copyShape(inShape, 'unbroadcast: input shape');
+  const I = readInput(inShape, 'unbroadcast');
+  if (I.named !== null || G.named !== null || G.dims !== undefined) return unbroadcastNamed(G, I, o);
+  const i = I.shape;
   const dest = readOut(o.out, 'unbroadcast');
   const to = snapTo(o, [i, G.shape], 'unbroadcast');
   // No user code runs past this point.
@@ -85,14 +89,59 @@ export function unbroadcast(grad, inShape, options) {
   return execute(c);
 }
 
-function unbroadcastNamed(G, inShape, namedIn, o) {
+/**
+ * unbroadcast's second argument, read once: { shape, named, what } with
+ * `shape` a copied positional shape (or null) and `named` a read named input
+ * { dims, sizes, labels } (or null); `what` says what it was, for messages.
+ * A shape, a named shape { dims, shape | coords }, or an operand: a Tensor
+ * (disposed or not: only its shape and names are used) or { data, shape, dims?, coords? }.
+ */
+function readInput(x, fn) {
+  const t = metaOf(x);
+  if (t !== null) {
+    if (t.dims === undefined) return { shape: t.shape.slice(), named: null, what: 'the input tensor' };
+    return { shape: null, named: { dims: t.dims.slice(), sizes: t.shape.slice(), labels: t.labels.slice() }, what: 'the input tensor' };
+  }
+  if (isForeignTensor(x)) throw foreignTensor(`${fn}: input`);
+  if (typeof x === 'string' || Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))) {
+    return { shape: copyShape(x, `${fn}: input shape`), named: null, what: 'the input shape' };
+  }
+  if (x === null || typeof x !== 'object') {
+    throw new TypeError(`${fn}: the input must be its shape (e.g. [3, 1]), the operand itself (a Tensor or { data, shape }) or a named shape ({ dims, shape }), got ${describe(x)}: pass its shape`);
+  }
+  // Each property read once; an operand is read from these values.
+  const data = x.data;
+  const shape = x.shape;
+  const dims = x.dims;
+  const coords = x.coords;
+  if (data !== undefined) {
+    // An operand: its shape (its data's length when it has none) and its names; its data is not read.
+    const X = readOperand({ data, shape, dims, coords }, `${fn}: input`);
+    if (X.named !== null) readNames(X, 'input', fn);
+    settle(X, `${fn}: input`);
+    if (X.dims === undefined) return { shape: X.shape.slice(), named: null, what: 'the input operand' };
+    return { shape: null, named: { dims: X.dims, sizes: X.shape.slice(), labels: X.labels }, what: 'the input operand' };
+  }
+  if (dims === undefined) {
+    throw new TypeError(`${fn}: the input is an object with neither dims (a named shape) nor data (an operand): pass its shape${shape !== undefined ? ' itself (the array, not { shape })' : ''}, or the operand`);
+  }
+  return { shape: null, named: readNamed({ dims, shape, coords }, 'input', fn), what: 'the input' };
+}
+
+function unbroadcastNamed(G, I, o) {
   const fn = 'unbroadcast';
-  if (!namedIn) throw new TypeError(`${fn}: a named gradient (with dims) goes back to a named input: pass { dims, shape } (or { dims, coords }) as the input`);
-  if (G.named === null && G.dims === undefined) throw new TypeError(`${fn}: a named input ({ dims, ... }) needs a named gradient: give grad its dims`);
+  if (I.named === null) {
+    throw new TypeError(`${fn}: a named gradient (with dims) goes back to a named input, but ${I.what} has no dims: `
+      + 'pass { dims, shape } (or { dims, coords }), or the named operand itself');
+  }
+  if (G.named === null && G.dims === undefined) {
+    throw new TypeError(`${fn}: ${I.what} is named (dims ${describeDims(I.named.dims)}) but the gradient has no dims: give grad its dims (the forward result's) to sum by name, `
+      + `or pass the input's shape ([${I.named.sizes.join(', ')}]) to sum by position`);
+  }
   for (const k of BACK_KEYS) {
     if (o[k] !== undefined) throw new TypeError(`${fn}: options.${k} applies to positional shapes; named dims are matched by name`);
   }
-  const input = readNamed(inShape, 'input', fn);
+  const input = I.named;
   readNames(G, 'grad', fn);
   const dest = readOut(o.out, fn);
   // No user code runs past this point.
@@ -206,9 +255,7 @@ function namedCoords(input) {
 function named(r, input, coords) {
   if (typeof r.dispose === 'function') {
     if (r.dims !== undefined) return r; // an `out` tensor keeps its own names
-    const t = tensor(r.toArray(), input.sizes, { dims: input.dims, coords });
-    r.dispose();
-    return t;
+    return renamed(r, input.dims, coords); // the same memory, named: no copy
   }
   r.shape = input.sizes.slice();
   r.dims = input.dims.slice();
