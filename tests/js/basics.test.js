@@ -4,6 +4,7 @@
 // remaining names, unbroadcast(g, operand), and backward refusals worded in
 // the backward direction.
 import { describe, it, expect, beforeAll, afterEach } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import * as tc from '../../dist/node.js';
 
 beforeAll(async () => { await tc.init(); });
@@ -123,6 +124,44 @@ describe('reshape: resident tensors are views', () => {
       expect(() => v.reshape([12])).toThrow(/disposed/);
       expect(v.shape).toEqual([4, 3]);
     }
+  });
+
+  it('the FinalizationRegistry safety net counts views the same way (a child process with --expose-gc)', () => {
+    // Tensors dropped without dispose(): the memory goes when the last tensor
+    // over it is collected, whichever that is, and never while one is alive.
+    const script = `
+      const tc = await import(${JSON.stringify(new URL('../../dist/node.js', import.meta.url).href)});
+      await tc.init();
+      const settle = async (cond) => { for (let i = 0; i < 200 && !cond(); i++) { gc(); await new Promise((r) => setTimeout(r, 5)); } };
+      const m0 = tc.memory();
+      const d = () => [tc.memory().liveTensors - m0.liveTensors, tc.memory().allocatedBytes - m0.allocatedBytes];
+      const out = {};
+      let view = (() => { const t = tc.tensor(new Float64Array(1000).fill(2), [1000]); return t.reshape([10, -1]); })();
+      await settle(() => d()[0] === 1);
+      out.baseCollected = d();
+      const s = tc.sum(view); out.viewReads = s.item(); s.dispose();
+      view.dispose();
+      out.viewDisposed = d();
+      (() => { const t = tc.tensor(new Float64Array(1000), [1000]); t.reshape([2, 500]); t.reshape([500, 2]).reshape([-1]); })();
+      await settle(() => d()[0] === 0);
+      out.allCollected = d();
+      const b = tc.tensor(new Float64Array(1000), [1000]);
+      (() => { b.reshape([10, 100]); b.reshape([-1, 10]); })();
+      await settle(() => d()[0] === 1);
+      out.viewsCollected = d();
+      b.dispose();
+      out.baseDisposed = d();
+      console.log(JSON.stringify(out));`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      baseCollected: [1, 8000], // the base collected, its view alive: the memory held
+      viewReads: 2000,
+      viewDisposed: [0, 0], // the last one disposed: freed
+      allCollected: [0, 0], // a base and three views collected: freed once
+      viewsCollected: [1, 8000], // views collected, the base alive: held
+      baseDisposed: [0, 0],
+    });
   });
 
   it('a view is a tensor like any other: ops take it and give resident results; its disposal leaves the base intact', () => {
