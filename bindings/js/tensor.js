@@ -12,15 +12,19 @@ import { reshape } from './reshape.js';
 
 const TOKEN = Symbol('tensorcast.Tensor');
 let liveTensors = 0;
-// A tensor's memory is an allocation record { ptr, count } shared by the
-// tensor and every view of it (reshape): each live Tensor over it counts once,
-// and the memory is freed when the last one is disposed (or collected).
+// A tensor's memory is its own until a view of it is made (reshape): then an
+// allocation record { ptr, count } is shared by the tensor and every view over
+// the same memory, each live Tensor counting once, and the memory is freed
+// when the last one is disposed (or collected). A tensor without views keeps
+// no record (nothing more is allocated per tensor in the hot path).
 const registry = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((alloc) => {
-    // Safety net only: the tensor was collected without dispose().
+  ? new FinalizationRegistry((held) => {
+    // Safety net only: the tensor was collected without dispose(). `held` is
+    // its pointer, or the allocation record it shares with views.
     liveTensors--;
-    if (--alloc.count === 0) {
-      try { mod()._tc_free(alloc.ptr); } catch { /* module gone */ }
+    const ptr = typeof held === 'number' ? held : --held.count === 0 ? held.ptr : 0;
+    if (ptr !== 0) {
+      try { mod()._tc_free(ptr); } catch { /* module gone */ }
     }
   })
   : null;
@@ -109,8 +113,8 @@ export function withNames(o, dims, labels) {
 export let handleOf;
 /** True while a Tensor of this instance is not disposed. */
 let isAlive;
-/** The allocation record a tensor shares with its views. */
-let allocOf;
+/** The allocation record a tensor shares with its views (made at its first view). */
+let sharedAlloc;
 /** A tensor's record even once disposed (its shape, dtype and names stay readable), or null for anything else. */
 export let metaOf;
 
@@ -120,7 +124,8 @@ export class Tensor {
   // object for the tensor's life (no allocation per use); null once disposed.
   // Nothing in the library writes to it.
   #h;
-  // The allocation record shared with every view over the same memory.
+  // The allocation record shared with every view over the same memory; null
+  // while the tensor has had no view (its memory is then its own).
   #alloc;
 
   static {
@@ -132,7 +137,17 @@ export class Tensor {
       return x.#h;
     };
     isAlive = (t) => t.#h !== null;
-    allocOf = (t) => t.#alloc;
+    sharedAlloc = (t) => {
+      if (t.#alloc === null) {
+        t.#alloc = { ptr: t.#h.ptr, count: 1 };
+        // The safety net now holds the shared record, not the bare pointer.
+        if (registry) {
+          registry.unregister(t);
+          registry.register(t, t.#alloc, t);
+        }
+      }
+      return t.#alloc;
+    };
     metaOf = (x) => (x instanceof Tensor && #h in x ? x.#h ?? x.#gone : null);
   }
 
@@ -150,10 +165,10 @@ export class Tensor {
     const cs = coords ? Object.freeze(Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, Object.freeze(v.slice())]))) : undefined;
     this.#h = operand(true, ptr, null, sh, dtype, product(sh), ds,
       ds ? Object.freeze(ds.map((d) => cs?.[String(d)] ?? null)) : undefined, cs, this, false);
-    this.#alloc = alloc ?? { ptr, count: 0 };
-    this.#alloc.count++;
+    this.#alloc = alloc ?? null;
+    if (alloc) alloc.count++;
     liveTensors++;
-    registry?.register(this, this.#alloc, this);
+    registry?.register(this, alloc ?? ptr, this);
   }
 
   // Shape, dtype and names stay readable after dispose(); the data does not.
@@ -205,7 +220,9 @@ export class Tensor {
   dispose() {
     if (this.#h === null) return;
     registry?.unregister(this);
-    if (--this.#alloc.count === 0) free(this.#alloc.ptr);
+    const a = this.#alloc;
+    if (a === null) free(this.#h.ptr);
+    else if (--a.count === 0) free(a.ptr);
     this.#gone = this.#h;
     this.#h = null;
     liveTensors--;
@@ -248,7 +265,7 @@ export function makeTensor(ptr, shape, dtype, dims, coords) {
  * disposed), with `shape` (of h.size elements) and the given names.
  */
 export function viewOf(h, shape, dims, coords) {
-  return new Tensor(TOKEN, h.ptr, shape, h.dtype, dims, coords, allocOf(h.tensor));
+  return new Tensor(TOKEN, h.ptr, shape, h.dtype, dims, coords, sharedAlloc(h.tensor));
 }
 
 /**
