@@ -51,6 +51,9 @@ export type DTypeOf<A extends TypedArray> =
   : A extends BigUint64Array ? 'biguint64'
   : never;
 
+/** The JS value of one element of dtype `D`: a bigint for the 64-bit integer dtypes, else a number. */
+export type ElementOf<D extends DType> = D extends BigIntDType ? bigint : number;
+
 /** A JS scalar of dtype `D`: a number, or for 64-bit integer dtypes also a bigint. */
 export type ScalarOf<D extends DType> = D extends BigIntDType ? bigint | number : number;
 
@@ -101,7 +104,19 @@ export declare class Tensor<D extends DType = DType> {
   readonly coords?: { readonly [dim: string]: readonly Label[] };
   /** Copy the data out into a new typed array of the tensor's dtype. */
   toArray(): ArrayOf<D>;
-  /** Free the wasm memory now. Disposing again does nothing. */
+  /**
+   * The single value of a size-1 tensor (any shape: `[]`, `[1]`, `[1, 1]`), as
+   * a number (a bigint for bigint64 / biguint64): `sum(loss).item()`. Any other
+   * size throws a BroadcastError (INVALID_SHAPE) naming the size.
+   */
+  item(): ElementOf<D>;
+  /**
+   * The same elements in another shape: a view over this tensor's memory (no
+   * copy), as {@link reshape}. One dim may be `-1` (inferred). Names are
+   * dropped unless `options.dims` (and `coords`) name the new dims.
+   */
+  reshape(shape: readonly number[], options?: ReshapeOptions): Tensor<D>;
+  /** Free the wasm memory now (once no view of it is alive). Disposing again does nothing. */
   dispose(): void;
   /** `Tensor float32 (2,3) [1, 2, 3, 4, 5, 6]` (the first 8 elements; `(disposed)` once disposed). */
   toString(): string;
@@ -118,7 +133,34 @@ export declare function tensor<A extends TypedArray>(
   options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] } },
 ): Tensor<DTypeOf<A>>;
 
-/** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch. */
+/** Options of {@link reshape}: names for the result's dims (a reshape drops the input's). */
+export interface ReshapeOptions {
+  dims?: readonly (string | number)[];
+  coords?: { readonly [dim: string]: readonly Label[] };
+}
+
+/** A plain operand reshaped: the same typed array with the new shape. */
+export interface Reshaped<A extends TypedArray = TypedArray> {
+  data: A;
+  shape: number[];
+  dims?: (string | number)[];
+  coords?: { [dim: string]: Label[] };
+}
+
+/**
+ * `x` in another shape, the same elements in the same row-major order
+ * (numpy.reshape): one dim may be `-1`, inferred from the size. A resident
+ * tensor gives a Tensor over the same memory (a view, nothing copied; the
+ * memory is freed when the last tensor over it is disposed, in any order); a
+ * plain operand gives `{ data, shape }` with the same typed array. Names are
+ * dropped unless `options.dims` (and `coords`) name the new dims.
+ * @example reshape(t, [3, -1]) // (2,3) -> (3,2)
+ * @throws {BroadcastError} INVALID_SHAPE: `cannot reshape a tensor of size 6 into shape (4,-1)`, two -1s, another negative or a non-integer dim
+ */
+export declare function reshape<D extends DType>(x: Tensor<D>, shape: readonly number[], options?: ReshapeOptions): Tensor<D>;
+export declare function reshape<A extends TypedArray>(x: TensorLike<A>, shape: readonly number[], options?: ReshapeOptions): Reshaped<A>;
+
+/** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch; `liveTensors` counts views too. */
 export declare function memory(): { wasmHeapBytes: number; allocatedBytes: number; scratchBytes: number; liveTensors: number };
 
 /** Free the scratch memory kept between calls (it is reused, and regrown when needed). */
@@ -280,14 +322,23 @@ export type UnbroadcastOptions<R extends DType = DType> = BackwardOptions & {
 };
 
 /**
+ * What {@link unbroadcast} sums back to: the input's shape, or the input
+ * operand itself (torch's `grad.sum_to_size(b)`): a Tensor (disposed or not)
+ * or `{ data, shape }`, whose shape (and, when named, dims and coords) is used.
+ */
+export type UnbroadcastInput = Shape | Tensor | TensorLike;
+
+/**
  * `grad` summed over {@link reductionAxes}(inShape, grad.shape, options) and
  * given exactly `inShape` (its 1s kept): the gradient of a broadcast operand.
- * Same result forms as the other data calls.
+ * `inShape` may be the operand itself (its shape is used). Same result forms
+ * as the other data calls.
  * @example unbroadcast(grad, [1, 64, 1, 1]) // an NCHW gradient summed to a per-channel bias
+ * @example unbroadcast(grad, bias) // the same, from the bias tensor
  */
-export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: Shape, options?: UnbroadcastOptions<R>): Tensor<R>;
-export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: Shape, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: Shape, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R>): Tensor<R>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
 /** Options of a named {@link unbroadcast}: dims are matched by name, so there is no mode. */
 export interface NamedUnbroadcastOptions<R extends DType = DType> {
   dtype?: R;
@@ -304,8 +355,17 @@ export declare function unbroadcast<A extends TypedArray, R extends DType = DTyp
 
 /** Options of the reductions. */
 export interface ReduceOptions<R extends DType = DType> {
-  /** An axis or a list of axes (negative count from the end); default all. Duplicates and out-of-range axes are refused (INVALID_AXIS). */
+  /** An axis or a list of axes (negative count from the end); default all. Duplicates and out-of-range axes are refused (INVALID_AXIS). Not with `dims`. */
   axes?: number | readonly number[];
+  /**
+   * Named operands: the dims to reduce, by name (`{ dims: ['in'] }`, as
+   * xarray's `dim=`); not with `axes`. A name the operand lacks is refused
+   * (INVALID_AXIS, listing its dims). Either way, a named operand's result
+   * keeps the remaining dims and their coords (with `keepdims`, the reduced
+   * dims stay with size 1 and no coords; a reduction over every dim gives an
+   * unnamed scalar).
+   */
+  dims?: string | number | readonly (string | number)[];
   /** Keep the reduced axes as 1s. */
   keepdims?: boolean;
   /** Accumulate (and return) in this dtype, e.g. int8 data summed as int32. */

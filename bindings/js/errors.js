@@ -66,14 +66,32 @@ export function operandName(i) {
   return i < OPERAND_NAMES.length ? OPERAND_NAMES[i] : `#${i}`;
 }
 
-/** The first words of a refusal: the call and its shapes. */
+/**
+ * The first words of a refusal: the call and its shapes. A backward call
+ * (ctx.back: reductionAxes, unbroadcast) speaks in its own direction, the
+ * gradient summed back to the input (`cannot sum (4,2) back to (3,)`), and
+ * names the forward rule it mirrors at the end of the message (tail()).
+ */
 export function head(ctx) {
+  if (ctx.back) {
+    // 'to': [input, output]; element-wise: [A = the output, B = the input].
+    const [input, output] = ctx.kind === 'to' ? ctx.shapes : [ctx.shapes[1], ctx.shapes[0]];
+    return `cannot sum ${formatShape(output)} back to ${formatShape(input)}`;
+  }
   if (ctx.kind === 'to') {
     return `cannot broadcast shape ${formatShape(ctx.shapes[0])} to ${formatShape(ctx.shapes[1])} (mode ${ctx.mode}${ctx.mode === 'pdpd' && ctx.axis !== undefined ? `, axis ${ctx.axis}` : ''})`;
   }
   if (ctx.kind === 'named') return `cannot broadcast named dims ${ctx.describe[0]} with ${ctx.describe[1]}`;
   const tail = ctx.rule === 'pdpd' ? ` (pdpd, axis ${ctx.axis === undefined ? -1 : ctx.axis})` : ctx.rule === 'none' ? ' (broadcast none: shapes must be identical)' : '';
   return `operands could not be broadcast together with shapes ${ctx.shapes.map(formatShape).join(' ')}${tail}`;
+}
+
+/** The end of a backward refusal: the forward rule it mirrors, ` (mode numpy)`; '' for a forward one. */
+export function tail(ctx) {
+  if (!ctx.back) return '';
+  if (ctx.kind === 'to') return ` (mode ${ctx.mode}${ctx.mode === 'pdpd' && ctx.axis !== undefined ? `, axis ${ctx.axis}` : ''})`;
+  if (ctx.rule === 'pdpd') return ` (type pdpd, axis ${ctx.axis === undefined ? -1 : ctx.axis})`;
+  return ` (type ${ctx.rule}${ctx.rule === 'none' ? ': shapes must be identical' : ''})`;
 }
 
 /** A BroadcastError from the engine's refusal `e` (Response.error()) of the call described by `ctx`. */
@@ -84,7 +102,9 @@ export function makeError(ctx, e) {
   let msg;
   let outAxis = axis >= 0 ? axis : null;
   let dims = null;
-  const name = (k) => (ctx.kind === 'to' ? (k === 0 ? 'input' : 'target') : operandName(k));
+  const back = ctx.back === true;
+  // The operands as the message names them: forward, the input and target (or A, B, ...); backward, the input and output.
+  const name = (k) => (ctx.kind === 'to' ? (k === 0 ? 'input' : back ? 'output' : 'target') : back ? (k === 0 ? 'output' : 'input') : operandName(k));
   const others = e.clashes.filter((x) => x !== axis);
   const more = others.length === 1 ? `; axis ${others[0]} clashes too` : others.length ? `; axes ${others.join(', ')} clash too` : '';
   switch (code) {
@@ -107,12 +127,16 @@ export function makeError(ctx, e) {
       if (ctx.kind === 'to' && detail === -5) {
         msg = `${H}: which axes are summed is not known: the ${a === '?' ? 'input' : 'output'}'s rank is unknown`;
       } else if (ctx.kind === 'to') {
-        if (ctx.mode === 'pdpd') msg = `${H}: the input (rank ${a}) does not fit into the target (rank ${b}) at axis ${detail < 0 ? ctx.axis ?? -1 : detail}`;
-        else msg = `${H}: the target has rank ${b}, lower than the input's rank ${a}`;
+        if (ctx.mode === 'pdpd') msg = `${H}: the input (rank ${a}) does not fit into the ${name(1)} (rank ${b}) at axis ${detail < 0 ? ctx.axis ?? -1 : detail}`;
+        else msg = `${H}: the ${name(1)} has rank ${b}, lower than the input's rank ${a}`;
       } else if (detail < 0) {
-        msg = `${H}: B has rank ${b}, higher than A's rank ${a}, so the default axis -1 (rank(A) - rank(B)) is negative`;
+        msg = back
+          ? `${H}: the input has rank ${b}, higher than the output's rank ${a}, so the default axis -1 (rank(output) - rank(input)) is negative`
+          : `${H}: B has rank ${b}, higher than A's rank ${a}, so the default axis -1 (rank(A) - rank(B)) is negative`;
       } else {
-        msg = `${H}: B (rank ${b} after dropping trailing 1s) does not fit into A (rank ${a}) at axis ${detail}`;
+        msg = back
+          ? `${H}: the input (rank ${b} after dropping trailing 1s) does not fit into the output (rank ${a}) at axis ${detail}`
+          : `${H}: B (rank ${b} after dropping trailing 1s) does not fit into A (rank ${a}) at axis ${detail}`;
       }
       break;
     case 'INVALID_AXIS':
@@ -154,7 +178,7 @@ export function makeError(ctx, e) {
     default:
       msg = `${H}: ${code}`;
   }
-  return new BroadcastError(msg, {
+  return new BroadcastError(msg + tail(ctx), {
     code, shapes: ctx.shapes, axis: outAxis, dims,
     operands: opA >= 0 || opB >= 0 ? [opA, opB] : null,
     clashes: e.clashes.length ? e.clashes : (outAxis !== null && (code === 'INCOMPATIBLE_DIMS' || code === 'SHAPE_MISMATCH') ? [outAxis] : null),

@@ -10,6 +10,7 @@ export { UNKNOWN_RANK } from './shapes.js';
 export { broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape } from './rules.js';
 export { explain } from './explain.js';
 export { Tensor, tensor } from './tensor.js';
+export { reshape } from './reshape.js';
 export { broadcastTo, where } from './ops.js';
 export { memory, releaseScratch, kernels } from './introspect.js';
 export { reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays } from './reduce.js';

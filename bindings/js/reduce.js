@@ -11,7 +11,7 @@ import { readOperand, settle, readOut, readNames } from './operands.js';
 import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe } from './shapes.js';
 import { view } from './heap.js';
-import { tensor, taLength, committable, commitError } from './tensor.js';
+import { tensor, taLength, committable, commitError, renamed, metaOf, isForeignTensor, foreignTensor } from './tensor.js';
 import { request, execute } from './execute.js';
 import { materialise } from './ops.js';
 import { broadcastShapes } from './rules.js';
@@ -57,6 +57,10 @@ function accDtype(name, fn) {
  * options), the result given exactly `inShape` (its 1s kept). Same result
  * forms as the other data calls; `dtype` accumulates in another dtype.
  *
+ * `inShape` may also be the operand itself (a Tensor, or { data, shape }),
+ * as torch's `grad.sum_to_size(b)`: its shape is used (its data is not read),
+ * and for a named operand its dims and coords.
+ *
  * Named (§6): `grad` with dims and `inShape` a named shape `{ dims, shape?,
  * coords? }`: the dims the input lacks are summed, and the rest given the
  * input's order (and, where the input has coords, its labels: a label the
@@ -66,9 +70,9 @@ export function unbroadcast(grad, inShape, options) {
   mod();
   const o = readOptions(options, 'unbroadcast', [...BACK_KEYS, 'dtype', 'out']);
   const G = readOperand(grad, 'unbroadcast: grad');
-  const namedIn = inShape !== null && typeof inShape === 'object' && !Array.isArray(inShape) && !ArrayBuffer.isView(inShape);
-  if (namedIn || G.named !== null || G.dims !== undefined) return unbroadcastNamed(G, inShape, namedIn, o);
-  const i = copyShape(inShape, 'unbroadcast: input shape');
+  const I = readInput(inShape, 'unbroadcast');
+  if (I.named !== null || G.named !== null || G.dims !== undefined) return unbroadcastNamed(G, I, o);
+  const i = I.shape;
   const dest = readOut(o.out, 'unbroadcast');
   const to = snapTo(o, [i, G.shape], 'unbroadcast');
   // No user code runs past this point.
@@ -85,14 +89,59 @@ export function unbroadcast(grad, inShape, options) {
   return execute(c);
 }
 
-function unbroadcastNamed(G, inShape, namedIn, o) {
+/**
+ * unbroadcast's second argument, read once: { shape, named, what } with
+ * `shape` a copied positional shape (or null) and `named` a read named input
+ * { dims, sizes, labels } (or null); `what` says what it was, for messages.
+ * A shape, a named shape { dims, shape | coords }, or an operand: a Tensor
+ * (disposed or not: only its shape and names are used) or { data, shape, dims?, coords? }.
+ */
+function readInput(x, fn) {
+  const t = metaOf(x);
+  if (t !== null) {
+    if (t.dims === undefined) return { shape: t.shape.slice(), named: null, what: 'the input tensor' };
+    return { shape: null, named: { dims: t.dims.slice(), sizes: t.shape.slice(), labels: t.labels.slice() }, what: 'the input tensor' };
+  }
+  if (isForeignTensor(x)) throw foreignTensor(`${fn}: input`);
+  if (typeof x === 'string' || Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))) {
+    return { shape: copyShape(x, `${fn}: input shape`), named: null, what: 'the input shape' };
+  }
+  if (x === null || typeof x !== 'object') {
+    throw new TypeError(`${fn}: the input must be its shape (e.g. [3, 1]), the operand itself (a Tensor or { data, shape }) or a named shape ({ dims, shape }), got ${describe(x)}: pass its shape`);
+  }
+  // Each property read once; an operand is read from these values.
+  const data = x.data;
+  const shape = x.shape;
+  const dims = x.dims;
+  const coords = x.coords;
+  if (data !== undefined) {
+    // An operand: its shape (its data's length when it has none) and its names; its data is not read.
+    const X = readOperand({ data, shape, dims, coords }, `${fn}: input`);
+    if (X.named !== null) readNames(X, 'input', fn);
+    settle(X, `${fn}: input`);
+    if (X.dims === undefined) return { shape: X.shape.slice(), named: null, what: 'the input operand' };
+    return { shape: null, named: { dims: X.dims, sizes: X.shape.slice(), labels: X.labels }, what: 'the input operand' };
+  }
+  if (dims === undefined) {
+    throw new TypeError(`${fn}: the input is an object with neither dims (a named shape) nor data (an operand): pass its shape${shape !== undefined ? ' itself (the array, not { shape })' : ''}, or the operand`);
+  }
+  return { shape: null, named: readNamed({ dims, shape, coords }, 'input', fn), what: 'the input' };
+}
+
+function unbroadcastNamed(G, I, o) {
   const fn = 'unbroadcast';
-  if (!namedIn) throw new TypeError(`${fn}: a named gradient (with dims) goes back to a named input: pass { dims, shape } (or { dims, coords }) as the input`);
-  if (G.named === null && G.dims === undefined) throw new TypeError(`${fn}: a named input ({ dims, ... }) needs a named gradient: give grad its dims`);
+  if (I.named === null) {
+    throw new TypeError(`${fn}: a named gradient (with dims) goes back to a named input, but ${I.what} has no dims: `
+      + 'pass { dims, shape } (or { dims, coords }), or the named operand itself');
+  }
+  if (G.named === null && G.dims === undefined) {
+    throw new TypeError(`${fn}: ${I.what} is named (dims ${describeDims(I.named.dims)}) but the gradient has no dims: give grad its dims (the forward result's) to sum by name, `
+      + `or pass the input's shape ([${I.named.sizes.join(', ')}]) to sum by position`);
+  }
   for (const k of BACK_KEYS) {
     if (o[k] !== undefined) throw new TypeError(`${fn}: options.${k} applies to positional shapes; named dims are matched by name`);
   }
-  const input = readNamed(inShape, 'input', fn);
+  const input = I.named;
   readNames(G, 'grad', fn);
   const dest = readOut(o.out, fn);
   // No user code runs past this point.
@@ -206,9 +255,7 @@ function namedCoords(input) {
 function named(r, input, coords) {
   if (typeof r.dispose === 'function') {
     if (r.dims !== undefined) return r; // an `out` tensor keeps its own names
-    const t = tensor(r.toArray(), input.sizes, { dims: input.dims, coords });
-    r.dispose();
-    return t;
+    return renamed(r, input.dims, coords); // the same memory, named: no copy
   }
   r.shape = input.sizes.slice();
   r.dims = input.dims.slice();
@@ -216,7 +263,7 @@ function named(r, input, coords) {
   return r;
 }
 
-const REDUCE_KEYS = ['axes', 'keepdims', 'dtype', 'out'];
+const REDUCE_KEYS = ['axes', 'dims', 'keepdims', 'dtype', 'out'];
 
 /**
  * The axes option read once: a number, or an array read by its length once
@@ -242,22 +289,124 @@ function readAxes(axes, fn) {
   return out;
 }
 
+/**
+ * The dims option read once: a dim name, or an array of them read by its
+ * length once and each entry once (checked against the operand later).
+ */
+function readDimNames(dims, fn) {
+  if (dims === undefined) return null;
+  if (typeof dims === 'string' || typeof dims === 'number') return [dims];
+  if (!Array.isArray(dims)) throw new TypeError(`${fn}: dims must be a dim name or an array of dim names, got ${describe(dims)}`);
+  const n = dims.length;
+  if (!(n <= C.limits.maxRank)) {
+    throw new BroadcastError(`${fn}: dims has ${n} entries, but a shape has at most ${C.limits.maxRank} dims and each may be named once`,
+      { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
+  }
+  const out = new Array(n);
+  for (let k = 0; k < n; k++) out[k] = dims[k];
+  for (let k = 0; k < n; k++) {
+    if (typeof out[k] !== 'string' && typeof out[k] !== 'number') throw new TypeError(`${fn}: dims[${k}] must be a dim name (a string or number), got ${describe(out[k])}`);
+  }
+  return out;
+}
+
+/** The axes of the dims named by `names` in the named operand `X` (each once). */
+function axesOfDims(names, X, fn) {
+  const at = new Map(X.dims.map((d, a) => [nameKey(d), a]));
+  const axes = new Array(names.length);
+  const first = new Map();
+  for (let k = 0; k < names.length; k++) {
+    const key = nameKey(names[k]);
+    const a = at.get(key);
+    if (a === undefined) {
+      throw new BroadcastError(`${fn}: x has no dim ${JSON.stringify(key)}; its dims are ${describeDims(X.dims)}`,
+        { code: 'INVALID_AXIS', shapes: [X.shape], axis: null, dims: null });
+    }
+    if (first.has(key)) {
+      throw new BroadcastError(`${fn}: dims[${k}] names dim ${JSON.stringify(key)}, already named by dims[${first.get(key)}]: name each dim once`,
+        { code: 'INVALID_AXIS', shapes: [X.shape], axis: a, dims: null });
+    }
+    first.set(key, k);
+    axes[k] = a;
+  }
+  return axes;
+}
+
+/**
+ * The names of a reduction's result over the named operand `X`: its dims
+ * without the reduced `axes` (null: all) and their coords; with `keepdims`
+ * every dim, the reduced ones (now of size 1) without coords. A reduction
+ * that leaves no dim gives an unnamed scalar (dims undefined).
+ */
+function reducedNames(X, axes, keepdims) {
+  const rank = X.dims.length;
+  const gone = new Array(rank).fill(axes === null);
+  if (axes !== null) for (const a of axes) gone[a < 0 ? a + rank : a] = true;
+  const dims = [];
+  const labels = [];
+  const entries = [];
+  for (let a = 0; a < rank; a++) {
+    if (gone[a] && !keepdims) continue;
+    dims.push(X.dims[a]);
+    const l = gone[a] ? null : X.labels?.[a] ?? null;
+    labels.push(l);
+    if (l) entries.push([nameKey(X.dims[a]), l.slice()]);
+  }
+  if (dims.length === 0) return null;
+  return { dims, labels, coords: entries.length ? ownObject(entries) : undefined };
+}
+
 function reduce(name, x, options) {
   mod();
   const o = readOptions(options, name, REDUCE_KEYS);
   const X = readOperand(x, `${name}: x`);
-  const axes = readAxes(o.axes, name);
+  let axes = readAxes(o.axes, name);
+  const byName = readDimNames(o.dims, name);
+  if (axes !== null && byName !== null) {
+    throw new TypeError(`${name}: give axes (positions) or dims (names), not both`);
+  }
   const keepdims = o.keepdims;
   if (keepdims !== undefined && typeof keepdims !== 'boolean') throw new TypeError(`${name}: keepdims must be a boolean`);
+  if (X.named !== null) readNames(X, 'x', name);
   const dest = readOut(o.out, name);
+  // No user code runs past this point.
   settle(X, `${name}: x`);
+  if (byName !== null) {
+    if (X.dims === undefined) {
+      throw new TypeError(`${name}: options.dims names the dims of a named operand, and x has no dims: give x its dims (tensor(data, shape, { dims }) or { data, shape, dims }), or reduce by position with axes`);
+    }
+    axes = axesOfDims(byName, X, name);
+  }
   // The result's dtype: `dtype` to accumulate in another, else the engine's
   // default (the input's, integers wrap; for mean of integers float64, NumPy).
   const acc = accDtype(o.dtype, name) ?? C.reduceAcc.get(name)[X.dtype.id];
   if (dest && dest.dtype !== acc) {
     throw new BroadcastError(`${name}: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: null });
   }
-  return runReduce(name, name, X, axes, keepdims === true, acc, dest);
+  if (X.dims === undefined) return runReduce(name, name, X, axes, keepdims === true, acc, dest);
+  return reduceNamed(name, X, axes, keepdims === true, acc, dest);
+}
+
+/**
+ * A reduction of a named operand: the result keeps the remaining dims and
+ * their coords (a plain result gets dims / coords fields, a resident one is a
+ * named Tensor). A resident `out` with dims must carry the result's names.
+ */
+function reduceNamed(name, X, axes, keepdims, acc, dest) {
+  const rank = X.shape.length;
+  // Axes the engine would refuse are left to it (its messages); names come after.
+  const valid = axes === null || (axes.every((a) => Number.isInteger(a) && a >= -rank && a < rank)
+    && new Set(axes.map((a) => (a < 0 ? a + rank : a))).size === axes.length);
+  const names = valid ? reducedNames(X, axes, keepdims) : null;
+  if (valid && dest !== null && dest.resident && dest.dims !== undefined) {
+    checkOutNames(name, dest, names ? names.dims : [], names ? names.labels : []);
+  }
+  const r = runReduce(name, name, X, axes, keepdims, acc, dest);
+  if (names === null || (dest !== null && dest.resident)) return r; // a scalar, or the caller's own out tensor as it is
+  if (typeof r.dispose === 'function') return renamed(r, names.dims, names.coords);
+  r.dims = names.dims;
+  if (names.coords) r.coords = names.coords;
+  return r;
 }
 
 /** Reduce a settled operand over `axes` (null: all) in one wasm call. */

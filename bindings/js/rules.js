@@ -3,7 +3,7 @@
 // request, makes one call, and turns a refusal into a BroadcastError.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, makeError, operandName, head } from './errors.js';
+import { BroadcastError, makeError, operandName, head, tail } from './errors.js';
 import { copyShape, checkShape, UNKNOWN_RANK } from './shapes.js';
 import { begin, header, writeShape, shapeCost, call, requestBuffer } from './wire.js';
 import { readOptions, choose } from './options.js';
@@ -46,17 +46,20 @@ function checkMapping(m, ctx, fn) {
   for (let i = 0; i < m.length; i++) {
     const v = m[i];
     if (typeof v !== 'number' || !Number.isInteger(v)) {
-      throw new BroadcastError(`${head(ctx)}: axesMapping[${i}] = ${typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : String(v)} is not an integer axis`,
+      throw new BroadcastError(`${head(ctx)}: axesMapping[${i}] = ${typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : String(v)} is not an integer axis${tail(ctx)}`,
         { code: 'INVALID_AXES_MAPPING', shapes: ctx.shapes, axis: null, dims: null });
     }
   }
   return m;
 }
 
-/** The element-wise rule of the options `type` and `axis` (§1–§3), already read. */
-export function readType(typeIn, axisIn, shapes, fn) {
+/**
+ * The element-wise rule of the options `type` and `axis` (§1–§3), already
+ * read. `back`: the backward call mirroring it (its messages say so).
+ */
+export function readType(typeIn, axisIn, shapes, fn, back = false) {
   const type = choose(typeIn, C.types, 'numpy', fn, 'type');
-  const ctx = { kind: 'elementwise', rule: type, shapes, axis: axisIn };
+  const ctx = { kind: 'elementwise', rule: type, shapes, axis: axisIn, back };
   const axis = type === 'pdpd' ? readAxis(axisIn, ctx) : -1;
   return { rule: C.types.get(type), ctx, axis };
 }
@@ -74,14 +77,15 @@ export function snapTo(o, shapes, fn) {
 
 /**
  * The Broadcast-op request of (input, target, `o`) (§4, §5), from copied
- * shapes and snapTo()'s record: no user code runs here.
+ * shapes and snapTo()'s record: no user code runs here. `back`: the backward
+ * call mirroring it (its messages say so).
  */
-export function readTo(input, target, o, fn) {
+export function readTo(input, target, o, fn, back = false) {
   const mode = choose(o.mode, C.modes, 'numpy', fn, 'mode');
   const shapes = [input, target];
   checkShape(input, false, shapes);
   checkShape(target, mode === 'numpy', shapes);
-  const ctx = { kind: 'to', mode, shapes, axis: o.axis, axesMapping: undefined };
+  const ctx = { kind: 'to', mode, shapes, axis: o.axis, axesMapping: undefined, back };
   const axis = mode === 'pdpd' ? readAxis(o.axis, ctx) : -1;
   const mapping = mode === 'explicit' ? checkMapping(o.axesMapping, ctx, fn) : null;
   ctx.axesMapping = mapping;
@@ -99,12 +103,12 @@ export const BACK_KEYS = [...TO_KEYS, 'type'];
  * refusals are the forward call's: the same rule runs in the engine.
  */
 export function readBack(input, output, o, fn) {
-  if (o.type === undefined) return readTo(input, output, o, fn);
+  if (o.type === undefined) return readTo(input, output, o, fn, true);
   if (o.mode !== undefined || o.axesMapping !== undefined) {
     throw new TypeError(`${fn}: options.type (an element-wise rule, for an operand of add, mul, ...) and options.mode / axesMapping (the Broadcast operation, for broadcastTo) each name the forward call: give one of them`);
   }
   const shapes = [output, input]; // as the element-wise call sees them: A (the result's shape), then B
-  const { rule, ctx, axis } = readType(o.type, o.axis, shapes, fn);
+  const { rule, ctx, axis } = readType(o.type, o.axis, shapes, fn, true);
   checkShape(input, false, shapes);
   checkShape(output, false, shapes);
   return { rule, ctx, axis, mapping: null };

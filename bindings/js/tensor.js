@@ -8,14 +8,24 @@ import { view, malloc, free } from './heap.js';
 import { readNamed, duplicateLabel } from './named.js';
 import { readOptions } from './options.js';
 import { readStaticShape, product } from './shapes.js';
+import { reshape } from './reshape.js';
 
 const TOKEN = Symbol('tensorcast.Tensor');
 let liveTensors = 0;
+// A tensor's memory is its own until a view of it is made (reshape): then an
+// allocation record { ptr, count } is shared by the tensor and every view over
+// the same memory, each live Tensor counting once, and the memory is freed
+// when the last one is disposed (or collected). A tensor without views keeps
+// no record (nothing more is allocated per tensor in the hot path).
 const registry = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((ptr) => {
-    // Safety net only: the tensor was collected without dispose().
+  ? new FinalizationRegistry((held) => {
+    // Safety net only: the tensor was collected without dispose(). `held` is
+    // its pointer, or the allocation record it shares with views.
     liveTensors--;
-    try { mod()._tc_free(ptr); } catch { /* module gone */ }
+    const ptr = typeof held === 'number' ? held : --held.count === 0 ? held.ptr : 0;
+    if (ptr !== 0) {
+      try { mod()._tc_free(ptr); } catch { /* module gone */ }
+    }
   })
   : null;
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
@@ -103,6 +113,10 @@ export function withNames(o, dims, labels) {
 export let handleOf;
 /** True while a Tensor of this instance is not disposed. */
 let isAlive;
+/** The allocation record a tensor shares with its views (made at its first view). */
+let sharedAlloc;
+/** A tensor's record even once disposed (its shape, dtype and names stay readable), or null for anything else. */
+export let metaOf;
 
 /** A tensor resident in WebAssembly memory (made by `tensor()` and by ops on resident operands). */
 export class Tensor {
@@ -110,6 +124,9 @@ export class Tensor {
   // object for the tensor's life (no allocation per use); null once disposed.
   // Nothing in the library writes to it.
   #h;
+  // The allocation record shared with every view over the same memory; null
+  // while the tensor has had no view (its memory is then its own).
+  #alloc;
 
   static {
     handleOf = (x) => {
@@ -120,13 +137,25 @@ export class Tensor {
       return x.#h;
     };
     isAlive = (t) => t.#h !== null;
+    sharedAlloc = (t) => {
+      if (t.#alloc === null) {
+        t.#alloc = { ptr: t.#h.ptr, count: 1 };
+        // The safety net now holds the shared record, not the bare pointer.
+        if (registry) {
+          registry.unregister(t);
+          registry.register(t, t.#alloc, t);
+        }
+      }
+      return t.#alloc;
+    };
+    metaOf = (x) => (x instanceof Tensor && #h in x ? x.#h ?? x.#gone : null);
   }
 
   /** Marks tensors of every tensorcast instance (see isForeignTensor). */
   get [TENSOR_MARK]() { return true; }
 
   /** @internal Only the library makes tensors: use tensor(data, shape). */
-  constructor(token, ptr, shape, dtype, dims, coords) {
+  constructor(token, ptr, shape, dtype, dims, coords, alloc) {
     if (token !== TOKEN) throw new TypeError('tensorcast: use tensor(data, shape) to make a Tensor');
     // The record is private (handleOf is the library's own) and not frozen: a
     // frozen object or array has another V8 map than a plain operand's, and the
@@ -136,8 +165,10 @@ export class Tensor {
     const cs = coords ? Object.freeze(Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, Object.freeze(v.slice())]))) : undefined;
     this.#h = operand(true, ptr, null, sh, dtype, product(sh), ds,
       ds ? Object.freeze(ds.map((d) => cs?.[String(d)] ?? null)) : undefined, cs, this, false);
+    this.#alloc = alloc ?? null;
+    if (alloc) alloc.count++;
     liveTensors++;
-    registry?.register(this, ptr, this);
+    registry?.register(this, alloc ?? ptr, this);
   }
 
   // Shape, dtype and names stay readable after dispose(); the data does not.
@@ -159,11 +190,39 @@ export class Tensor {
     return view(h.dtype).slice(off, off + h.size);
   }
 
-  /** Free the wasm memory now. Disposing again does nothing (using it afterwards throws). */
+  /**
+   * The single value of a size-1 tensor (any shape: [], [1], [1, 1], ...), as
+   * a JS number (a bigint for bigint64 / biguint64). Any other size is a
+   * BroadcastError (INVALID_SHAPE) naming the size: reduce first (sum(t).item()) or copy all out with toArray().
+   */
+  item() {
+    const h = handleOf(this);
+    if (h.size !== 1) {
+      throw new BroadcastError(`item(): the tensor ${formatShape(h.shape)} has ${h.size} elements, and item() reads a tensor of exactly one; `
+        + 'reduce it first (sum(t).item(), mean(t).item()) or copy every element out with toArray()',
+      { code: 'INVALID_SHAPE', shapes: [h.shape.slice()], axis: null, dims: [h.size, 1] });
+    }
+    return view(h.dtype)[h.ptr / h.dtype.size];
+  }
+
+  /**
+   * The same data in another shape: a view over this tensor's memory (no
+   * copy), as reshape(this, shape, options). One dim may be -1 (inferred).
+   */
+  reshape(shape, options) {
+    return reshape(this, shape, options);
+  }
+
+  /**
+   * Free the wasm memory now (once no view of it, see reshape(), is alive).
+   * Disposing again does nothing (using it afterwards throws).
+   */
   dispose() {
     if (this.#h === null) return;
     registry?.unregister(this);
-    free(this.#h.ptr);
+    const a = this.#alloc;
+    if (a === null) free(this.#h.ptr);
+    else if (--a.count === 0) free(a.ptr);
     this.#gone = this.#h;
     this.#h = null;
     liveTensors--;
@@ -198,6 +257,26 @@ export class Tensor {
 /** Make a Tensor over `bytes` at `ptr` (the library's own allocation). */
 export function makeTensor(ptr, shape, dtype, dims, coords) {
   return new Tensor(TOKEN, ptr, shape, dtype, dims, coords);
+}
+
+/**
+ * A new Tensor over the memory of the tensor whose record is `h` (a view: it
+ * shares the allocation, which is freed when the last tensor over it is
+ * disposed), with `shape` (of h.size elements) and the given names.
+ */
+export function viewOf(h, shape, dims, coords) {
+  return new Tensor(TOKEN, h.ptr, shape, h.dtype, dims, coords, sharedAlloc(h.tensor));
+}
+
+/**
+ * `t` (a fresh result tensor the library made and nobody else holds) with
+ * names: a view with them over its memory, `t` itself disposed (no copy).
+ */
+export function renamed(t, dims, coords) {
+  const h = handleOf(t);
+  const v = viewOf(h, h.shape, dims, coords);
+  t.dispose();
+  return v;
 }
 
 export function liveTensorCount() {
@@ -256,6 +335,30 @@ export function isDetached(data) {
 }
 
 /**
+ * The names a tensor is made with (options { dims, coords } of tensor() and
+ * reshape()), read once and checked against its static `shape`: { dims,
+ * coords } (coords undefined when no dim has labels). `fn` names the call.
+ */
+export function readTensorNames(named, shape, fn) {
+  const nd = readNamed({ dims: named.dims, shape, coords: named.coords }, fn, fn);
+  nd.labels.forEach((l, i) => {
+    const dup = l ? duplicateLabel(l) : null;
+    if (dup !== null) {
+      throw new BroadcastError(`${fn}: dim "${nd.dims[i]}" has the coordinate ${JSON.stringify(l[dup[1]]) ?? String(l[dup[1]])} twice (at ${dup[0]} and ${dup[1]}): duplicate labels`, { code: 'INVALID_SHAPE', shapes: [shape], axis: i, dims: null });
+    }
+  });
+  let coords;
+  if (nd.labels.some((l) => l)) coords = Object.fromEntries(nd.dims.map((d, i) => [String(d), nd.labels[i]]).filter(([, l]) => l));
+  return { dims: nd.dims, coords };
+}
+
+function tensorOfTensor(data) {
+  if (isForeignTensor(data)) return foreignTensor('tensor(data)');
+  return new TypeError('tensor(data): data is already a Tensor. To give it another shape use reshape(t, shape) or t.reshape(shape) '
+    + '(a view over the same memory, no copy; one dim may be -1); to copy it into a new tensor, tensor(t.toArray(), shape)');
+}
+
+/**
  * Copy data into wasm memory once; ops on resident tensors read it in place.
  * @param {ArrayBufferView} data
  * @param {number[]} [shape] defaults to [data.length]
@@ -265,6 +368,7 @@ export function tensor(data, shape, options) {
   mod();
   // Every user value first (options, shape, dims: getters run now, once), the data's length last.
   const o = readOptions(options, 'tensor', ['dims', 'coords']);
+  if (data instanceof Tensor || isForeignTensor(data)) throw tensorOfTensor(data);
   if (!ArrayBuffer.isView(data)) throw notTypedArray(data, 'tensor(data)');
   const dt = dtypeOf(data);
   if (!dt) throw notTypedArray(data, 'tensor(data)');
@@ -279,15 +383,7 @@ export function tensor(data, shape, options) {
   let dims;
   let coords;
   if (named) {
-    const nd = readNamed({ dims: named.dims, shape: s, coords: named.coords }, 'tensor', 'tensor');
-    nd.labels.forEach((l, i) => {
-      const dup = l ? duplicateLabel(l) : null;
-      if (dup !== null) {
-        throw new BroadcastError(`tensor: dim "${nd.dims[i]}" has the coordinate ${JSON.stringify(l[dup[1]]) ?? String(l[dup[1]])} twice (at ${dup[0]} and ${dup[1]}): duplicate labels`, { code: 'INVALID_SHAPE', shapes: [s], axis: i, dims: null });
-      }
-    });
-    dims = nd.dims;
-    if (nd.labels.some((l) => l)) coords = Object.fromEntries(nd.dims.map((d, i) => [String(d), nd.labels[i]]).filter(([, l]) => l));
+    ({ dims, coords } = readTensorNames(named, s, 'tensor'));
     if (taLength.call(data) !== len) throw new TypeError('tensor(data): the data changed length while its dims were read');
   }
   const bytes = n * dt.size;

@@ -98,6 +98,13 @@ for (const r of ['sum', 'prod', 'min', 'max', 'mean']) {
   add(r, 'axes into a resident out', (e) => [e.tensor(iota(6), [2, 3]), { axes: [0, -1], keepdims: true, out: e.tensor(new Float32Array(1), [1, 1]) }]);
   add(r, 'plain, dtype', (e) => [{ data: e.data(Int8Array, 6), shape: [3, 2] }, { axes: 1, dtype: 'float64' }]);
 }
+add('reshape', 'resident, -1, named with coords', (e) => [e.tensor(iota(6), [2, 3], { dims: ['a', 'b'] }), [3, -1], { dims: ['x', 'y'], coords: { x: ['p', 'q', 'r'] } }]);
+add('reshape', 'plain, its shape left to default', (e) => [{ data: e.data(Float32Array, 6) }, [-1, 2, 1]]);
+add('reshape', 'plain named, to a scalar-free shape', (e) => [{ data: e.data(Int32Array, 6), shape: [2, 3], dims: ['a', 'b'] }, [6, 1]]);
+add('sum', 'dims of a named resident, into a named out', (e) => [e.tensor(iota(6), [2, 3], { dims: ['a', 'b'], coords: { b: ['p', 'q', 'r'] } }), { dims: ['a'], out: e.tensor(new Float32Array(3), [3], { dims: ['b'], coords: { b: ['p', 'q', 'r'] } }) }]);
+add('mean', 'dims of a named plain, keepdims', (e) => [{ data: e.data(Int16Array, 6), shape: [3, 2], dims: ['x', 'y'], coords: { x: [1, 2, 3] } }, { dims: ['y', 'x'], keepdims: true }]);
+add('unbroadcast', 'to an operand (a named plain one)', (e) => [{ data: e.data(Float32Array, 6), shape: [2, 3], dims: ['x', 'y'] }, { data: e.data(Float32Array, 3), dims: ['y'], coords: { y: [7, 8, 9] } }]);
+add('unbroadcast', 'to a resident operand, positional', (e) => [e.tensor(iota(6), [2, 3]), e.tensor(iota(3), [1, 3])]);
 add('broadcastArrays', 'resident and plain', (e) => [e.tensor(f32(1, 2, 3), [3]), { data: e.data(Float32Array, 2), shape: [2, 1] }]);
 const BINARY = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'minimum', 'maximum', 'equal', 'notEqual', 'less', 'lessEqual',
   'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'mod',

@@ -5,7 +5,7 @@ import {
   init, initSync, isReady, add, sub, mul, div, mod, floorDiv, atan2, hypot, less, equal, logicalAnd, bitwiseAnd, where,
   broadcastTo, broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape, tensor, explain,
   formatShape, formatDim, BroadcastError, ErrorCode, UNKNOWN_RANK, MAX_RANK, DTYPES, memory, releaseScratch, kernels, contract, Tensor,
-  reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays,
+  reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays, reshape,
 } from 'tensorcast';
 import type { TensorData, TensorLike, DType, Shape, TypedArray, Operand, ElementwiseOp, Explanation } from 'tensorcast';
 
@@ -248,4 +248,38 @@ export function backward(): void {
   expectType<Tensor<'float32'>>(bb);
   // @ts-expect-error a scalar is not an operand of broadcastArrays
   broadcastArrays(1);
+}
+
+export function basics(): void {
+  const t = tensor(new Float32Array(6), [2, 3]);
+  expectType<Tensor<'float32'>>(reshape(t, [3, -1]));
+  expectType<Tensor<'float32'>>(t.reshape([-1]));
+  expectType<Tensor<'float32'>>(t.reshape([6], { dims: ['i'], coords: { i: [1, 2, 3, 4, 5, 6] } }));
+  const p = reshape({ data: new Int16Array(6), shape: [2, 3] }, [6]);
+  const pd: Int16Array = p.data;
+  const ps: number[] = p.shape;
+  // @ts-expect-error a shape is numbers
+  reshape(t, ['2', 3]);
+  // @ts-expect-error a bare typed array is not an operand
+  reshape(new Float32Array(6), [6]);
+  // item(): a number, a bigint for the 64-bit dtypes
+  const n: number = t.item();
+  const b: bigint = tensor(new BigInt64Array(1)).item();
+  same<ReturnType<Tensor<'biguint64'>['item']>, bigint>(true);
+  same<ReturnType<Tensor<'uint8'>['item']>, number>(true);
+  // @ts-expect-error a float32 element is not a bigint
+  const wrong: bigint = t.item();
+  // Reductions by dim name.
+  const x = { data: new Float32Array(6), shape: [2, 3], dims: ['out', 'in'] };
+  expectType<TensorData<Float32Array>>(sum(x, { dims: ['in'] }));
+  expectType<TensorData<Float32Array>>(mean(x, { dims: 'in', keepdims: true }));
+  expectType<Tensor<'float32'>>(max(tensor(new Float32Array(6), [2, 3], { dims: ['a', 'b'] }), { dims: [0, 'b'] }));
+  // @ts-expect-error dims are names, not objects
+  sum(x, { dims: [{}] });
+  // unbroadcast to the operand itself (torch sum_to_size)
+  expectType<TensorData<Float32Array>>(unbroadcast({ data: new Float32Array(6), shape: [2, 3] }, { data: new Float32Array(3) }));
+  expectType<Tensor<'float32'>>(unbroadcast(t, tensor(new Float32Array(3), [1, 3])));
+  // @ts-expect-error a number is not a shape
+  unbroadcast(t, 3);
+  void pd; void ps; void n; void b; void wrong;
 }
