@@ -3,7 +3,7 @@
 // each time saying what and why first; where there is no apt-get, the manual
 // steps instead, and exit 1.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, lstatSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -112,18 +112,58 @@ export function ensureEmscripten() {
 }
 
 /**
- * `npm ci` when node_modules is missing or older than package-lock.json (a
- * dependency changed since), after saying so and what it installs.
+ * Why node_modules/ does not match package-lock.json, or null when it does:
+ * every package the lock pins is installed at its version (optional ones, such
+ * as other platforms' binaries, may be absent) and nothing else is, as npm's
+ * own record of the install (node_modules/.package-lock.json) says. By
+ * content, not by time: a lock whose only change is the root's version, or a
+ * fresh checkout, installs nothing.
+ */
+export function nodeModulesStale(dir = root) {
+  const hidden = path.join(dir, 'node_modules', '.package-lock.json');
+  if (!existsSync(hidden)) return 'node_modules/ is not installed';
+  const want = JSON.parse(readFileSync(path.join(dir, 'package-lock.json'), 'utf8')).packages ?? {};
+  let have;
+  try {
+    have = JSON.parse(readFileSync(hidden, 'utf8')).packages ?? {};
+  } catch {
+    return 'node_modules/.package-lock.json is unreadable';
+  }
+  const name = (k) => k.replace(/^.*node_modules\//, '');
+  for (const [k, l] of Object.entries(want)) {
+    if (k === '' || l.link) continue;
+    const h = have[k];
+    if (!h) {
+      if (l.optional || l.devOptional) continue;
+      return `${name(k)} is not installed`;
+    }
+    if (h.version !== l.version) return `${name(k)} ${h.version} is installed, package-lock.json pins ${l.version}`;
+  }
+  for (const k of Object.keys(have)) if (k !== '' && !want[k]) return `${name(k)} is installed but package-lock.json no longer has it`;
+  return null;
+}
+
+/**
+ * `npm ci` when node_modules/ does not match package-lock.json, after saying
+ * why and what it installs. A node_modules/ that is a link (a worktree sharing
+ * another checkout's) is never reinstalled from here: `npm ci` would empty the
+ * directory it points to; the message says where to run it instead, and exits 1.
  */
 export function ensureNodeModules(dir = root) {
-  const installed = path.join(dir, 'node_modules', '.package-lock.json');
-  const lock = path.join(dir, 'package-lock.json');
-  const missing = !existsSync(installed);
-  if (!missing && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
+  const why = nodeModulesStale(dir);
+  if (!why) return;
+  const nm = path.join(dir, 'node_modules');
+  if (existsSync(nm) && lstatSync(nm).isSymbolicLink()) {
+    const target = realpathSync(nm);
+    console.error(`${caller()}: ${why}, but node_modules/ is a link to ${target}, which other checkouts may share:\n`
+      + `not reinstalling it from here (npm ci would empty it). Run npm ci in ${path.dirname(target)}, or replace the link with a directory of this checkout's own.`);
+    process.exit(1);
+  }
   const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const lock = path.join(dir, 'package-lock.json');
   const count = Object.keys(JSON.parse(readFileSync(lock, 'utf8')).packages ?? {}).filter((k) => k).length;
   console.log([
-    `${caller()}: ${missing ? 'node_modules/ is not installed' : 'package-lock.json changed since node_modules/ was installed'}:`,
+    `${caller()}: ${why}:`,
     `installing the ${count} npm packages package-lock.json pins into node_modules/ (the dev tools: ${Object.keys(pkg.devDependencies ?? {}).join(', ')};`,
     'no browser is downloaded) with: npm ci --no-audit --no-fund',
   ].join('\n'));

@@ -234,4 +234,39 @@ describe('npm start installs nothing unannounced', () => {
     expect(r.stdout).toBe('npm start: node_modules/ is not installed:\ninstalling the 3 npm packages package-lock.json pins into node_modules/ (the dev tools: vite, vitest;\n'
       + 'no browser is downloaded) with: npm ci --no-audit --no-fund\nFAKE npm ci --no-audit --no-fund\n');
   });
+  it('node_modules/ is compared with the lock by content: a new root version installs nothing; another pinned version does', async () => {
+    const { nodeModulesStale } = await import('../../scripts/lib.mjs');
+    const dir = path.join(tmp, 'stale');
+    mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+    const lock = (root, vite, extra = {}) => JSON.stringify({ version: root, packages: { '': { version: root }, 'node_modules/vite': { version: vite }, 'node_modules/@esbuild/win32-x64': { version: '1', optional: true }, ...extra } });
+    writeFileSync(path.join(dir, 'node_modules', '.package-lock.json'), JSON.stringify({ packages: { 'node_modules/vite': { version: '8.0.0' } } }));
+    writeFileSync(path.join(dir, 'package-lock.json'), lock('0.3.0', '8.0.0'));
+    expect(nodeModulesStale(dir)).toBeNull(); // an absent optional package (another platform's) is fine
+    writeFileSync(path.join(dir, 'package-lock.json'), lock('9.9.9', '8.0.0'));
+    expect(nodeModulesStale(dir)).toBeNull();
+    writeFileSync(path.join(dir, 'package-lock.json'), lock('0.3.0', '8.1.0'));
+    expect(nodeModulesStale(dir)).toBe('vite 8.0.0 is installed, package-lock.json pins 8.1.0');
+    writeFileSync(path.join(dir, 'package-lock.json'), lock('0.3.0', '8.0.0', { 'node_modules/vitest': { version: '4.1.0' } }));
+    expect(nodeModulesStale(dir)).toBe('vitest is not installed');
+    writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ packages: { '': {} } }));
+    expect(nodeModulesStale(dir)).toBe('vite is installed but package-lock.json no longer has it');
+  });
+  it('a node_modules/ that is a link (shared by worktrees) is never emptied by npm ci from here', () => {
+    const shared = path.join(tmp, 'shared-modules');
+    mkdirSync(shared, { recursive: true });
+    writeFileSync(path.join(shared, 'keep.txt'), 'other checkouts use this');
+    const dir = path.join(tmp, 'worktree');
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(shared, path.join(dir, 'node_modules'));
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'x', devDependencies: { vite: '1' } }));
+    writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ packages: { '': {}, 'node_modules/vite': { version: '1.0.0' } } }));
+    const log = path.join(tmp, 'npm-ran.txt');
+    const PATH = pathWith('fake-npm-2', { npm: `echo ran > '${log}'` });
+    const r = runLib(`lib.ensureNodeModules(${JSON.stringify(dir)});`, PATH);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`npm start: node_modules/ is not installed, but node_modules/ is a link to ${shared}, which other checkouts may share:`);
+    expect(r.stderr).toContain(`Run npm ci in ${tmp}`);
+    expect(existsSync(log)).toBe(false);
+    expect(readFileSync(path.join(shared, 'keep.txt'), 'utf8')).toBe('other checkouts use this');
+  });
 });
