@@ -15,6 +15,12 @@ import { buildWeb, EXPLORER_OUT } from './web.mjs';
 export { buildWeb };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const portText = String(process.env.PORT ?? 8080).trim();
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    console.error(`npm start: PORT must be a port number from 0 to 65535 (0: any free port), not "${process.env.PORT}"`);
+    process.exit(1);
+  }
   ensureNodeModules();
   const force = process.argv.includes('--rebuild') || Boolean(process.env.TENSORCAST_REBUILD);
   const plan = startPlan({ force });
@@ -33,7 +39,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`built the explorer into ${path.relative(root, out)}/`);
     }
   }
-  const port = Number(process.env.PORT ?? 8080);
   try {
     const { url } = await serve(out, port);
     console.log(`broadcast explorer: ${url}`);
