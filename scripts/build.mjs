@@ -1,5 +1,6 @@
 // Build the WebAssembly module with CMake + Emscripten, and lay out dist/:
-// the glue, the .wasm beside it, and the JS API with its types.
+// the glue, the .wasm beside it, the JS API with its types, and the broadcast
+// explorer (dist/explorer/, the static page `npx tensorcast explore` serves).
 import { cpSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { root, run, ensureEmscripten, emEnv } from './lib.mjs';
@@ -19,6 +20,9 @@ export function build({ quiet = false } = {}) {
   const js = path.join(root, 'bindings', 'js');
   for (const f of readdirSync(js)) if (/\.(js|d\.ts)$/.test(f)) cpSync(path.join(js, f), path.join(dist, f));
   entries(dist); // tensorcast/inline, the CommonJS builds and their .d.cts (scripts/entries.mjs)
+  // The page bundles the library just laid out (Vite, about a second). In a
+  // child process, so that build() stays synchronous for its callers.
+  run(process.execPath, [path.join(root, 'scripts', 'web.mjs'), path.join(dist, 'explorer')]);
   console.log('built dist/');
 }
 

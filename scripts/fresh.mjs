@@ -51,17 +51,20 @@ export function isFresh(spec) {
   return checkFresh(spec).fresh;
 }
 
-// What `npm start` builds, and from what.
+// What `npm start` builds, and from what. The version is read from package.json
+// into the engine (CMakeLists.txt), so package.json is an input of dist/.
 export const LIB = {
-  inputs: ['src', 'bindings', 'CMakeLists.txt', 'scripts/build.mjs'],
+  inputs: ['src', 'bindings', 'CMakeLists.txt', 'package.json', 'scripts/build.mjs'],
   outputs: ['dist'],
   required: ['dist/index.js', 'dist/node.js', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm'],
 };
+// The page (dist/explorer) is built from web/ and the library in dist/ (not from itself).
 export const WEB = {
   inputs: ['web', 'dist'],
-  outputs: ['build/web'],
-  required: ['build/web/index.html'],
-  skip: (f) => /\.test\.js$/.test(f), // the page's unit tests are not part of it
+  outputs: ['dist/explorer'],
+  required: ['dist/explorer/index.html'],
+  // The page's unit tests are not part of it, and dist/explorer is its output.
+  skip: (f) => /\.test\.js$/.test(f) || /(^|[\\/])dist[\\/]explorer$/.test(f),
 };
 
 /**

@@ -3,6 +3,9 @@
 //   - the tarball holds what it needs (LICENSE included) and nothing else;
 //   - Node: ESM import, `tensorcast/inline`, a plain .cjs script (require + initSync);
 //   - Jest 30 in its default CommonJS mode: require('tensorcast') + initSync();
+//   - the explorer: `npx tensorcast --help`, and `npx tensorcast explore --port 0`
+//     on a PATH without Emscripten serving the page that ships in the tarball,
+//     which computes in Chromium; the same folder hosted under a sub-path;
 //   - the declarations: tsc --noEmit over tests/types/ probes under module
 //     resolutions bundler, node16 and nodenext and a browser-only lib, with
 //     TypeScript 7 and 5, and every runtime export declared;
@@ -20,7 +23,8 @@
 // second run). Each tool runs against the temp projects, which hold only the tarball.
 // Prints one line per check and closes with `pack-smoke: N passed, M failed`;
 // exits non-zero on any failure.
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readdirSync, readFileSync, cpSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readdirSync, readFileSync, cpSync, existsSync, symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -101,13 +105,20 @@ try {
     const need = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/broadcast-rules.md',
       'dist/index.js', 'dist/node.js', 'dist/inline.js', 'dist/node.cjs', 'dist/inline.cjs', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm',
       'dist/index.d.ts', 'dist/data.d.ts', 'dist/inline.d.ts', 'dist/index.d.cts', 'dist/data.d.cts', 'dist/inline.d.cts'];
+    // The explorer: the command, its server, and the built page with its assets beside it.
+    need.push('bin/tensorcast.mjs', 'bin/cli.mjs', 'bin/serve.mjs', 'dist/explorer/index.html');
     const missing = need.filter((f) => !files.includes(f));
     must(missing.length === 0, `the tarball lacks ${missing.join(', ')}`);
+    const page = files.filter((f) => f.startsWith('dist/explorer/'));
+    for (const ext of ['.js', '.css', '.wasm']) must(page.some((f) => f.startsWith('dist/explorer/assets/') && f.endsWith(ext)), `the tarball's explorer has no assets/*${ext}: ${page.join(', ')}`);
+    const manifest = JSON.parse(readFileSync(path.join(process.env.PACK_SMOKE_PACKAGE || root, 'package.json'), 'utf8'));
+    must(manifest.bin?.tensorcast === 'bin/tensorcast.mjs', `package.json bin is ${JSON.stringify(manifest.bin)}`);
     // The rules document ships (errors and the README cite it); nothing else of docs/.
     const stray = files.filter((f) => /^(tests|src|bench|build|web|scripts|bindings|docs|node_modules)\//.test(f) && f !== 'docs/broadcast-rules.md');
     must(stray.length === 0, `the tarball carries files users do not need: ${stray.join(', ')}`);
     must(/Apache License[\s\S]*Version 2\.0/.test(readFileSync(path.join(process.env.PACK_SMOKE_PACKAGE || root, 'LICENSE'), 'utf8')), 'LICENSE is not the Apache-2.0 text');
-    return `${files.length} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked`;
+    const pageBytes = info.files.filter((f) => f.path.startsWith('dist/explorer/')).reduce((n, f) => n + f.size, 0);
+    return `${files.length} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked (the explorer: ${page.length} files, ${pageBytes} bytes)`;
   });
 
   // ---- Node -----------------------------------------------------------------------------
@@ -152,6 +163,31 @@ t.dispose(); t.dispose();
 `);
     const out = sh('node', ['script.cjs'], { cwd: app }).trim();
     must(out === '[[10,40,90,40,100,180],"Tensor int32 (2,3) [1, 2, 3, 4, 5, 6]",[4,5]]', `printed ${out}`);
+  });
+
+  // ---- the explorer's command, on a PATH without Emscripten ---------------------------
+  // A directory holding only node, npm, npx and sh (links to this machine's), so
+  // no emcc, em++ or emcmake can be found: the command must not need them.
+  const bareBin = path.join(work, 'path-without-emscripten');
+  mkdirSync(bareBin);
+  for (const tool of ['node', 'npm', 'npx', 'sh']) {
+    const where = capture('sh', ['-c', `command -v ${tool}`]).stdout.trim();
+    must(where, `${tool} is not on PATH`);
+    symlinkSync(where, path.join(bareBin, tool));
+  }
+  // npx as a user types it (`npx --no tensorcast --help` would print npx's own help);
+  // offline, so that nothing can be fetched: the package is installed.
+  const bareEnv = { PATH: bareBin, HOME: process.env.HOME ?? work, npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+  const npx = (args, opts = {}) => capture(path.join(bareBin, 'npx'), args, { cwd: app, timeout: 60_000, ...opts, env: bareEnv });
+  await check('npx tensorcast --help (a PATH without emscripten)', () => {
+    for (const tool of ['emcc', 'em++', 'emcmake', 'cmake']) {
+      must(capture(path.join(bareBin, 'sh'), ['-c', `command -v ${tool}`], { env: bareEnv }).status !== 0, `${tool} is reachable on the test's PATH`);
+    }
+    const help = npx(['tensorcast', '--help']);
+    must(help.status === 0 && /^Usage: tensorcast explore \[--port N\] \[--host H\] \[--open\]/.test(help.stdout), `--help: ${help.status}\n${help.stdout}${help.stderr}`);
+    const bad = npx(['tensorcast', 'explore', '--prot', '1']);
+    must(bad.status === 2 && bad.stderr.includes('unknown option --prot') && bad.stderr.includes('Usage:'), `an unknown flag: ${bad.status}\n${bad.stderr}`);
+    return 'no emcc, em++, emcmake or cmake on PATH';
   });
 
   // ---- Jest 30, default (CommonJS) mode ---------------------------------------------------
@@ -231,6 +267,81 @@ ${names.inline.map((n) => `  inline.${n},`).join('\n')}
     executablePath: '/usr/bin/chromium',
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
   });
+  // The explorer the tarball ships, as a user opens it: served by `npx tensorcast
+  // explore --port 0` from the installed package, typed into in Chromium.
+  /** Open the explorer at `url`; type two shapes; return what its status says, and what went wrong. */
+  async function useExplorer(url) {
+    const ctx = await browser.newContext();
+    try {
+      const p = await ctx.newPage();
+      const problems = [];
+      const wasm = [];
+      p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      p.on('console', (m) => { if (m.type() === 'error') problems.push(`console.error: ${m.text()}`); });
+      p.on('response', (r) => {
+        if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${r.url()}`);
+        if (/\.wasm$/.test(r.url())) wasm.push(`${r.url().slice(url.length)} (${r.headers()['content-type']})`);
+      });
+      await p.goto(url);
+      await p.waitForSelector('html[data-ready="true"]', { timeout: 15_000 });
+      const status = p.getByRole('status');
+      await status.locator('.status-shape[data-shape="(8,7,6,5)"]').waitFor({ timeout: 5_000 });
+      await p.getByLabel('Shape A').fill('[2, 1, 6]');
+      await p.getByLabel('Shape B').fill('3,1');
+      await status.locator('.status-shape[data-shape="(2,3,6)"]').waitFor({ timeout: 5_000 });
+      return { text: (await status.textContent()).replace(/\s+/g, ' ').trim(), problems, wasm };
+    } finally {
+      await ctx.close();
+    }
+  }
+  await check('npx tensorcast explore --port 0 (a PATH without emscripten): the page computes in Chromium', async () => {
+    const t = Date.now();
+    // In a process group of its own, so that Ctrl+C (SIGINT to the group, as a
+    // terminal sends it) reaches npx, its shell and the server alike.
+    const child = spawn(path.join(bareBin, 'npx'), ['tensorcast', 'explore', '--port', '0'], { cwd: app, env: bareEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    let url = null;
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    try {
+      url = await new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no URL printed in 20 s:\n${out}`)), 20_000);
+        child.stdout.on('data', () => {
+          const m = /the broadcast explorer is at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+          if (m) { clearTimeout(t); resolve(m[1]); }
+        });
+        exited.then((e) => { clearTimeout(t); reject(new Error(`npx exited (${JSON.stringify(e)}):\n${out}`)); });
+      });
+      const served = secs(t);
+      const r = await useExplorer(url);
+      must(r.problems.length === 0, `the page reported: ${r.problems.join('; ')}`);
+      must(r.wasm.length === 1 && r.wasm[0].startsWith('assets/') && r.wasm[0].endsWith('(application/wasm)'), `the engine came from ${r.wasm.join(', ') || 'nowhere'}`);
+      return `serving after ${served} s at ${url}; status: "${r.text.slice(0, 80)}"; fetched ${r.wasm[0]}`;
+    } finally {
+      const group = (sig) => { try { process.kill(-child.pid, sig); } catch { /* gone */ } };
+      group('SIGINT');
+      const e = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 5_000))]);
+      if (e === 'still running') group('SIGKILL');
+      // Ctrl+C stopped the server itself, not only npx.
+      const alive = url && await fetch(url).then(() => true, () => false);
+      group('SIGKILL');
+      must(!alive, `the server at ${url} still answers after Ctrl+C`);
+    }
+  });
+  await check('the explorer folder hosted anywhere: copied under a sub-path of another static server', async () => {
+    const site = path.join(work, 'static-host');
+    cpSync(path.join(app, 'node_modules', 'tensorcast', 'dist', 'explorer'), path.join(site, 'tools', 'broadcast'), { recursive: true });
+    const { server, url } = await serve(site, 0);
+    try {
+      const r = await useExplorer(`${url}tools/broadcast/`);
+      must(r.problems.length === 0, `the page reported: ${r.problems.join('; ')}`);
+      return `status: "${r.text.slice(0, 60)}"`;
+    } finally {
+      await new Promise((res) => server.close(res));
+    }
+  });
+
   // The app: shapes, plain data and a resident tensor; the numbers land in document.title.
   const EXPECT = JSON.stringify({ s: [2, 3], d: [11, 21, 31, 12, 22, 32], t: 'Tensor float32 (3,) [10, 20, 30]' });
   const appJs = (from, initArg = '') => `import { init, broadcastShapes, add, tensor } from '${from}';

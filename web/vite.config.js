@@ -1,7 +1,9 @@
 // Vite config for the broadcast explorer (web/). The page imports the library
 // as `tensorcast`, aliased to the built browser entry in dist/ (scripts/build.mjs
 // makes it); the glue's `new URL('tensorcast.wasm', import.meta.url)` makes Vite
-// emit the .wasm as an asset beside the bundle.
+// emit the .wasm as an asset beside the bundle. base './': every URL in the
+// page is relative, so the built folder (dist/explorer, shipped in the npm
+// package) works from any path of any static host.
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -18,7 +20,7 @@ export default defineConfig({
     alias: { tensorcast: path.join(root, 'dist', 'index.js') },
   },
   build: {
-    outDir: path.join(root, 'build', 'web'),
+    outDir: path.join(root, 'dist', 'explorer'),
     emptyOutDir: true,
     target: 'es2022',
     assetsInlineLimit: 0, // never inline the .wasm as a data: URL

@@ -187,7 +187,12 @@ val reduce_kernels() {
   });
 }
 
-std::string version() { return "0.2.0"; }
+// package.json's version, passed in by CMakeLists.txt: declared once, so the npm
+// package and contract().version cannot drift apart.
+#ifndef TC_VERSION
+#error "TC_VERSION (package.json's version) is defined by CMakeLists.txt for this file"
+#endif
+std::string version() { return TC_VERSION; }
 
 }  // namespace
 

@@ -1,13 +1,14 @@
-// scripts/serve.mjs: the explorer's static server (no dependencies), the
-// page's CSP sent as a header too; scripts/fresh.mjs: when `npm start` may
-// reuse dist/ and the page build.
+// bin/serve.mjs (re-exported by scripts/serve.mjs): the explorer's static
+// server (no dependencies), the page's CSP sent as a header too; scripts/fresh.mjs:
+// when `npm start` may reuse dist/ and the page build (dist/explorer).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { serve, resolveInside, pageCsp, FRAME_ANCESTORS } from '../../scripts/serve.mjs';
+import { serve, resolveInside, pageCsp, FRAME_ANCESTORS, urlFor, isLoopback, listenErrorMessage } from '../../scripts/serve.mjs';
+import * as shipped from '../../bin/serve.mjs';
 import { checkFresh, startPlan, LIB, WEB } from '../../scripts/fresh.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -117,6 +118,38 @@ describe('serve()', () => {
   });
 });
 
+describe('one server: the one the package ships', () => {
+  it('scripts/serve.mjs is bin/serve.mjs, re-exported', () => {
+    expect(serve).toBe(shipped.serve);
+    expect(resolveInside).toBe(shipped.resolveInside);
+  });
+  it('names the URL a browser here uses, for any host it binds', () => {
+    expect(urlFor('127.0.0.1', 80)).toBe('http://127.0.0.1:80/');
+    expect(urlFor('0.0.0.0', 8080)).toBe('http://127.0.0.1:8080/');
+    expect(urlFor('::', 8080)).toBe('http://[::1]:8080/');
+    expect(urlFor('::1', 1)).toBe('http://[::1]:1/');
+    expect(urlFor('localhost', 3)).toBe('http://localhost:3/');
+    expect([isLoopback('127.0.0.1'), isLoopback('::1'), isLoopback('localhost'), isLoopback('0.0.0.0'), isLoopback('192.168.1.2')]).toEqual([true, true, true, false, false]);
+  });
+  it('refuses a port in use with a message naming the port and the fix', async () => {
+    const port = Number(new URL(url).port);
+    const e = await serve(dir, port).then(() => null, (x) => x);
+    expect(e?.code).toBe('EADDRINUSE');
+    expect(listenErrorMessage(e, '127.0.0.1', port, 'pass --port N')).toBe(`port ${port} is already in use on 127.0.0.1 (another server is listening there): pass --port N`);
+  });
+  it('serves on another loopback host when told', async () => {
+    const s = await serve(dir, 0, { host: '::1' }).catch((e) => e);
+    if (s instanceof Error) return expect(s.code).toBe('EADDRNOTAVAIL'); // a machine without IPv6
+    try {
+      expect(s.url).toBe(`http://[::1]:${s.port}/`);
+      const body = await fetch(s.url).then((r) => r.text());
+      expect(body).toContain('<title>x</title>');
+    } finally {
+      await new Promise((r) => s.server.close(r));
+    }
+  });
+});
+
 describe('fresh(): npm start reuses an up-to-date dist/ and page build', () => {
   let tree;
   const touch = (rel, t) => {
@@ -127,10 +160,10 @@ describe('fresh(): npm start reuses an up-to-date dist/ and page build', () => {
   };
   beforeAll(() => {
     tree = mkdtempSync(path.join(tmpdir(), 'tc-fresh-'));
-    for (const f of ['src/core/a.cpp', 'bindings/js/index.js', 'CMakeLists.txt', 'scripts/build.mjs', 'web/main.js', 'web/logic.test.js']) touch(f, 1000);
+    for (const f of ['src/core/a.cpp', 'bindings/js/index.js', 'CMakeLists.txt', 'package.json', 'scripts/build.mjs', 'web/main.js', 'web/logic.test.js']) touch(f, 1000);
     for (const f of LIB.required) touch(f, 2000);
-    touch('build/web/index.html', 3000);
-    touch('build/web/assets/x.js', 3000);
+    touch('dist/explorer/index.html', 3000);
+    touch('dist/explorer/assets/x.js', 3000);
   });
   afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
@@ -146,8 +179,16 @@ describe('fresh(): npm start reuses an up-to-date dist/ and page build', () => {
     touch('web/style.css', 4000);
     const p = startPlan({ root: tree });
     expect(p.lib.fresh).toBe(true);
-    expect(p.web).toEqual({ fresh: false, reason: 'web/style.css is newer than build/web' });
+    expect(p.web).toEqual({ fresh: false, reason: 'web/style.css is newer than dist/explorer' });
     touch('web/style.css', 1000);
+  });
+  it('the page in dist/explorer is not an input of itself, and package.json (the version) is one of dist/', () => {
+    touch('dist/explorer/assets/late.js', 5000); // newer than everything: must not make the page stale
+    expect(startPlan({ root: tree }).web.fresh).toBe(true);
+    rmSync(path.join(tree, 'dist', 'explorer', 'assets', 'late.js'));
+    touch('package.json', 2500);
+    expect(startPlan({ root: tree }).lib).toEqual({ fresh: false, reason: 'package.json is newer than dist' });
+    touch('package.json', 1000);
   });
   it('rebuilds both when src/, bindings/ or CMakeLists.txt changed', () => {
     for (const f of ['src/core/a.cpp', 'bindings/js/index.js', 'CMakeLists.txt']) {
