@@ -226,17 +226,19 @@ inline v128_t half_to_float4(v128_t h) {
   return wasm_v128_or(o, wasm_i32x4_shl(wasm_v128_and(h, u32(0x8000u)), 16));
 }
 
-// Four floats to four halves (in the low 16 bits of each 32-bit lane).
+// Four floats to four halves (in the low 16 bits of each 32-bit lane). `f` has its
+// sign bit clear, so signed compares order it as the unsigned ones would (and
+// are single SSE instructions, where unsigned ones are emulated).
 inline v128_t float_to_half4(v128_t x) {
   const v128_t sign = wasm_v128_and(x, u32(0x80000000u));
   const v128_t f = wasm_v128_xor(x, sign);
   const v128_t nan = wasm_v128_or(u32(0x7e00u), wasm_v128_and(wasm_u32x4_shr(f, 13), u32(0x3ffu)));
-  const v128_t big = wasm_v128_bitselect(nan, u32(0x7c00u), wasm_u32x4_gt(f, u32(0x7f800000u)));
+  const v128_t big = wasm_v128_bitselect(nan, u32(0x7c00u), wasm_i32x4_gt(f, u32(0x7f800000u)));
   const v128_t sub = wasm_i32x4_sub(wasm_f32x4_add(f, wasm_f32x4_splat(0.5f)), u32(0x3f000000u));
   const v128_t odd = wasm_v128_and(wasm_u32x4_shr(f, 13), u32(1u));
   const v128_t norm = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(f, u32(0xc8000fffu)), odd), 13);
-  v128_t o = wasm_v128_bitselect(sub, norm, wasm_u32x4_lt(f, u32(0x38800000u)));
-  o = wasm_v128_bitselect(big, o, wasm_u32x4_ge(f, u32(0x47800000u)));
+  v128_t o = wasm_v128_bitselect(sub, norm, wasm_i32x4_lt(f, u32(0x38800000u)));
+  o = wasm_v128_bitselect(big, o, wasm_i32x4_ge(f, u32(0x47800000u)));
   return wasm_v128_or(o, wasm_u32x4_shr(sign, 16));
 }
 
