@@ -4,7 +4,7 @@
 // checked against what JS itself knows (each typed array's element size).
 export const C = {
   ready: false,
-  dtypes: [],          // [{ id, name, short, array, kind, size, ctor, float, big }]
+  dtypes: [],          // [{ id, name, short, array, kind, size, ctor, float, big, half, bits }]
   dtypeByName: new Map(),
   dtypeByTag: new Map(), // typed-array constructor name -> dtype
   ops: [],             // [{ id, name, kernel, bool, domain, simd }]
@@ -53,15 +53,19 @@ export function readContract(M) {
   const c = JSON.parse(M.contract()); // one JSON text (bindings/wasm/contract.cpp)
   const n = {}; // the next C, built aside
   n.dtypes = c.dtypes.map((d, id) => {
-    const ctor = globalThis[d.array];
+    // float16 where the runtime has no Float16Array (Node 20): its bits, in a Uint16Array.
+    const half = d.name === 'float16';
+    const bits = half && typeof globalThis.Float16Array !== 'function';
+    const ctor = bits ? Uint16Array : globalThis[d.array];
     if (typeof ctor !== 'function' || ctor.BYTES_PER_ELEMENT !== d.size) {
       throw new Error(`tensorcast: the engine's dtype ${d.name} (${d.array}, ${d.size} bytes) does not match this JavaScript engine`);
     }
     return Object.freeze({ id, name: d.name, short: d.short, array: d.array, kind: d.kind, size: d.size, ctor,
-      float: d.kind === 'float', big: d.kind === 'bigint' || d.kind === 'biguint' });
+      float: d.kind === 'float', big: d.kind === 'bigint' || d.kind === 'biguint', half, bits });
   });
   n.dtypeByName = new Map(n.dtypes.map((d) => [d.name, d]));
-  n.dtypeByTag = new Map(n.dtypes.map((d) => [d.array, d]));
+  // Typed-array tag -> dtype; a Uint16Array is uint16 (float16 bits only where an operand says dtype: 'float16').
+  n.dtypeByTag = new Map(n.dtypes.filter((d) => !d.bits).map((d) => [d.array, d]));
   n.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
   n.opByName = new Map(n.ops.map((o) => [o.name, o]));
   n.reduceOps = new Map(c.reduceOps.map((r, i) => [r, i]));

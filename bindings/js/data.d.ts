@@ -7,7 +7,20 @@
 // @types/node or lib esnext.
 import type { Shape, NamedBroadcastOptions, Label, BroadcastToOptions, NamedShapeInput } from './index.js';
 
-/** Each dtype and its typed array: every JS typed array is a dtype. */
+/**
+ * The runtime's Float16Array where the TypeScript lib declares one (lib
+ * esnext, TypeScript 5.7+), else `never`. Nothing here declares a global.
+ */
+export type Float16ArrayOfLib = typeof globalThis extends { Float16Array: { prototype: infer P } } ? P : never;
+/**
+ * float16 data: a Float16Array where the runtime has one; where it does not
+ * (Node 20), the float16 bits in a Uint16Array, marked `dtype: 'float16'` on
+ * the operand (results come back the same way, with `dtype: 'float16'`). As a
+ * type: the lib's Float16Array where the project's lib declares one, else Uint16Array.
+ */
+export type Float16Data = [Float16ArrayOfLib] extends [never] ? Uint16Array : Float16ArrayOfLib;
+
+/** Each dtype and its typed array: every JS typed array is a dtype (float16: see Float16Data). */
 export interface DTypeArrays {
   float32: Float32Array;
   float64: Float64Array;
@@ -20,12 +33,13 @@ export interface DTypeArrays {
   uint32: Uint32Array;
   bigint64: BigInt64Array;
   biguint64: BigUint64Array;
+  float16: Float16Data;
 }
 
 /** A dtype name: `'float32'`, `'int32'`, … */
 export type DType = keyof DTypeArrays;
 /** The float dtypes (the only ones `atan2` and `hypot` take). */
-export type FloatDType = 'float32' | 'float64';
+export type FloatDType = 'float32' | 'float64' | 'float16';
 /** The integer dtypes (the only ones the bitwise ops take), 64-bit ones included. */
 export type IntegerDType = Exclude<DType, FloatDType>;
 /** The dtypes whose elements are bigints. */
@@ -38,7 +52,9 @@ export type ArrayOf<D extends DType> = DTypeArrays[D];
 
 /** The dtype of typed array `A`: `DTypeOf<Float32Array>` is `'float32'` (a Node Buffer is `'uint8'`). */
 export type DTypeOf<A extends TypedArray> =
-  A extends Float32Array ? 'float32'
+  [A] extends [never] ? never
+  : A extends Float16ArrayOfLib ? 'float16'
+  : A extends Float32Array ? 'float32'
   : A extends Float64Array ? 'float64'
   : A extends Int8Array ? 'int8'
   : A extends Uint8ClampedArray ? 'uint8clamped'
@@ -64,6 +80,11 @@ export declare const DTYPES: readonly DType[];
 export interface TensorLike<A extends TypedArray = TypedArray> {
   data: A;
   shape?: readonly number[];
+  /**
+   * Must agree with `data` (a TypeError otherwise), except `'float16'` on a
+   * Uint16Array: the array holds float16 bits (for runtimes without Float16Array).
+   */
+  dtype?: DType;
   dims?: readonly (string | number)[];
   coords?: { readonly [dim: string]: readonly Label[] };
 }
@@ -130,8 +151,14 @@ export interface Tensor<D extends DType = DType> extends DisposableMember {}
 export declare function tensor<A extends TypedArray>(
   data: A,
   shape?: readonly number[],
-  options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] } },
+  options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] }; dtype?: DTypeOf<A> },
 ): Tensor<DTypeOf<A>>;
+/** float16 bits in a Uint16Array (a runtime without Float16Array): a float16 tensor; toArray() gives the bits. */
+export declare function tensor(
+  data: Uint16Array,
+  shape: readonly number[] | undefined,
+  options: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] }; dtype: 'float16' },
+): Tensor<'float16'>;
 
 /** Options of {@link reshape}: names for the result's dims (a reshape drops the input's). */
 export interface ReshapeOptions {

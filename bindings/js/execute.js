@@ -11,7 +11,7 @@
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
-import { view, slot, slotBytes, trimScratch } from './heap.js';
+import { view, viewFor, slot, slotBytes, trimScratch } from './heap.js';
 import { makeTensor, taLength, committable, commitError } from './tensor.js';
 import { product } from './shapes.js';
 import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
@@ -122,8 +122,8 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
     cap = -taLength.call(dest.data) * os;
     out = slot(OUT_SLOT, -cap || 1);
   }
-  if (!residentA && A.size > 0) view(dt).set(A.data, A.ptr / es);
-  if (!residentB && B.size > 0) view(dt).set(B.data, B.ptr / es);
+  if (!residentA && A.size > 0) (dt.half ? viewFor(dt, A.data) : view(dt)).set(A.data, A.ptr / es);
+  if (!residentB && B.size > 0) (dt.half ? viewFor(dt, B.data) : view(dt)).set(B.data, B.ptr / es);
   const p = binaryRequest(requestBuffer(), rule, axis, op.id, dt.id, A.ptr, B.ptr, out, cap, sa, sb);
   const res = call(p);
   if (res.status === 0) {
@@ -142,7 +142,7 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
     if (out === 0) return makeTensor(res.field('result'), shape, outDtype);
     const off = out / os;
     if (dest !== null) {
-      dest.data.set(view(outDtype).subarray(off, off + size));
+      dest.data.set((outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
       return { data: dest.data, shape, dtype: outDtype.name };
     }
     return { data: view(outDtype).slice(off, off + size), shape, dtype: outDtype.name };
@@ -171,7 +171,7 @@ function place(o, k) {
 
 /** A plain operand's data into its scratch. */
 function copyIn(o) {
-  if (!o.resident && o.size > 0) view(o.dtype).set(o.data, o.ptr / o.dtype.size);
+  if (!o.resident && o.size > 0) (o.dtype.half ? viewFor(o.dtype, o.data) : view(o.dtype)).set(o.data, o.ptr / o.dtype.size);
 }
 
 /** Where the result goes: `out`'s buffer, a scratch guess, or 0 (the engine allocates a new tensor). */
@@ -213,7 +213,7 @@ function produce(shape, out, dest, outDtype) {
   const size = product(shape);
   const off = out / outDtype.size;
   if (dest !== null) {
-    dest.data.set(view(outDtype).subarray(off, off + size));
+    dest.data.set((outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
     return { data: dest.data, shape, dtype: outDtype.name };
   }
   return { data: view(outDtype).slice(off, off + size), shape, dtype: outDtype.name };

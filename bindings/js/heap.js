@@ -29,6 +29,16 @@ function freshView(d) {
   return (views[d.id] = new d.ctor(viewHeap.buffer));
 }
 
+/**
+ * The view to copy typed array `data` of dtype `d` through: the dtype's own,
+ * or a Uint16Array view where `data` holds float16 bits (a Uint16Array given
+ * as float16, in a runtime that has Float16Array: the bits, not the values).
+ */
+export function viewFor(d, data) {
+  if (d.half && !d.bits && data.BYTES_PER_ELEMENT === 2 && !(data instanceof d.ctor)) return view(C.dtypeByName.get('uint16'));
+  return view(d);
+}
+
 /** Allocate `bytes` in wasm memory (TOO_LARGE when it cannot). */
 export function malloc(bytes) {
   const p = mod()._tc_malloc(bytes);

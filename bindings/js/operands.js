@@ -1,8 +1,9 @@
 // Data operands and `out`, read once. An operand is a plain { data, shape,
 // dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
 // or a JS number / bigint (a scalar of the other operand's dtype).
-import { operand, handleOf, dtypeOf, notTypedArray, taLength, lengthError, isForeignTensor, foreignTensor } from './tensor.js';
+import { operand, handleOf, dtypeOf, declaredDtype, notTypedArray, taLength, lengthError, isForeignTensor, foreignTensor } from './tensor.js';
 import { readStaticShape, product } from './shapes.js';
+import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
 
 export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
@@ -19,7 +20,8 @@ export function readOperand(x, what) {
   const shapeIn = x.shape;
   const dimsIn = x.dims;
   const coords = x.coords;
-  const dtype = ArrayBuffer.isView(data) ? dtypeOf(data) : undefined;
+  const dtypeIn = x.dtype;
+  const dtype = ArrayBuffer.isView(data) ? declaredDtype(data, dtypeIn, `${what}.dtype`) : undefined;
   if (dtype === undefined) throw notData(x, data, shapeIn, what);
   const shape = shapeIn === undefined ? null : readStaticShape(shapeIn, what, '.shape');
   const op = operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
@@ -77,7 +79,9 @@ export function readNames(o, what, fn) {
 /** A number or bigint as one element of `dtype`. */
 export function scalarOperand(v, dtype, what) {
   const arr = new dtype.ctor(1);
-  if (dtype.big) {
+  if (dtype.bits) {
+    arr[0] = halfBits(typeof v === 'bigint' ? Number(v) : v); // no Float16Array: the value's float16 bits
+  } else if (dtype.big) {
     if (typeof v === 'number' && !Number.isInteger(v)) throw new TypeError(`${what}: ${v} is not an integer, needed for a ${dtype.name} scalar`);
     arr[0] = BigInt(v);
   } else {

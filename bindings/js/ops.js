@@ -5,7 +5,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
-import { withNames, handleOf, committable, commitError } from './tensor.js';
+import { withNames, handleOf, committable, commitError, outHolds } from './tensor.js';
 import { view } from './heap.js';
 import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
@@ -55,7 +55,7 @@ function binary(op, name, whatA, whatB, a, b, options) {
   // The checks here, their errors (rare) in a function of its own: a small hot
   // function is one V8 inlines its callees into.
   if (dt !== B.dtype || (op.domain === 'integer' && dt.float) || (op.domain === 'float' && !dt.float)
-    || (dest !== null && dest.dtype !== outDtype) || (fillIn !== undefined && typeof fillIn !== 'number' && typeof fillIn !== 'bigint')) {
+    || (dest !== null && !outHolds(dest, outDtype)) || (fillIn !== undefined && typeof fillIn !== 'number' && typeof fillIn !== 'bigint')) {
     throw refuseBinary(op, name, A, B, dest, outDtype, fillIn);
   }
   if (A.dims !== undefined || B.dims !== undefined) return namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn);
@@ -83,7 +83,7 @@ function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
   }
   if (op.domain === 'integer' && dt.float) return new TypeError(`${name} needs integer data; ${dt.name} has no bits to combine (use an integer typed array)`);
   if (op.domain === 'float' && !dt.float) return new TypeError(`${name} needs float data (Float32Array or Float64Array), got ${dt.name}`);
-  if (dest !== null && dest.dtype !== outDtype) {
+  if (dest !== null && !outHolds(dest, outDtype)) {
     return new BroadcastError(`${name}: out: a ${dest.dtype.name} ${dest.resident ? 'tensor' : 'array'} cannot hold a ${outDtype.name} result`,
       { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: null });
   }
@@ -175,7 +175,7 @@ export function materialise(X, t, to, dest, fn) {
   if (t === '[...]' || t.some((d) => typeof d !== 'number')) {
     throw new BroadcastError(`${fn}: target ${formatShape(t)} must be static to materialise`, { code: 'INVALID_SHAPE', shapes: [X.shape, t] });
   }
-  if (dest && dest.dtype !== X.dtype) {
+  if (dest && !outHolds(dest, X.dtype)) {
     throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold a ${X.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape, t], axis: null, dims: null });
   }
   const c = request(C.A.copy, fn, rule, axis, [X], [X.shape, t], X.dtype, dest, ctx);
@@ -211,7 +211,7 @@ export function where(cond, a, b, options) {
     throw new BroadcastError(`where: a and b have different dtypes (${A.dtype.name} vs ${B.dtype.name})`,
       { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: [A.dtype.name, B.dtype.name] });
   }
-  if (dest && dest.dtype !== A.dtype) {
+  if (dest && !outHolds(dest, A.dtype)) {
     throw new BroadcastError(`where: out: a ${dest.dtype.name} cannot hold a ${A.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: null });
   }
   const shapes = [Cd.shape, A.shape, B.shape];

@@ -11,7 +11,7 @@ import { readOperand, settle, readOut, readNames } from './operands.js';
 import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe } from './shapes.js';
 import { view } from './heap.js';
-import { tensor, taLength, committable, commitError, renamed, metaOf, isForeignTensor, foreignTensor } from './tensor.js';
+import { tensor, taLength, committable, commitError, renamed, metaOf, isForeignTensor, foreignTensor, outHolds } from './tensor.js';
 import { request, execute } from './execute.js';
 import { materialise } from './ops.js';
 import { broadcastShapes } from './rules.js';
@@ -79,7 +79,7 @@ export function unbroadcast(grad, inShape, options) {
   settle(G, 'unbroadcast: grad');
   const { rule, ctx, axis, mapping } = readBack(i, G.shape, to, 'unbroadcast');
   const acc = accDtype(o.dtype, 'unbroadcast') ?? G.dtype;
-  if (dest && dest.dtype !== acc) {
+  if (dest && !outHolds(dest, acc)) {
     throw new BroadcastError(`unbroadcast: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [i, G.shape], axis: null, dims: null });
   }
   const c = request(C.A.unbroadcast, 'unbroadcast', rule, axis, [G], [i, G.shape], acc, dest, ctx);
@@ -147,7 +147,7 @@ function unbroadcastNamed(G, I, o) {
   // No user code runs past this point.
   settle(G, `${fn}: grad`);
   const acc = accDtype(o.dtype, fn) ?? G.dtype;
-  if (dest && dest.dtype !== acc) {
+  if (dest && !outHolds(dest, acc)) {
     throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [input.sizes, G.shape], axis: null, dims: null });
   }
   // Labels name cells: a dim that has one twice is refused, as in every named call.
@@ -236,7 +236,8 @@ function unbroadcastNamed(G, I, o) {
       return dest.tensor;
     }
     if (taLength.call(dest.data) !== size) throw new BroadcastError(`${fn}: out has ${taLength.call(dest.data)} elements but the result ${formatShape(input.sizes)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [input.sizes], axis: null, dims: [taLength.call(dest.data), size] });
-    dest.data.set(to);
+    // A Uint16Array out of a float16 result takes the bits (where `to` is a Float16Array).
+    dest.data.set(acc.half && !(dest.data instanceof acc.ctor) ? new Uint16Array(to.buffer, to.byteOffset, to.length) : to);
     return named({ data: dest.data, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
   }
   return named({ data: to, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
@@ -380,7 +381,7 @@ function reduce(name, x, options) {
   // The result's dtype: `dtype` to accumulate in another, else the engine's
   // default (the input's, integers wrap; for mean of integers float64, NumPy).
   const acc = accDtype(o.dtype, name) ?? C.reduceAcc.get(name)[X.dtype.id];
-  if (dest && dest.dtype !== acc) {
+  if (dest && !outHolds(dest, acc)) {
     throw new BroadcastError(`${name}: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: null });
   }
   if (X.dims === undefined) return runReduce(name, name, X, axes, keepdims === true, acc, dest);

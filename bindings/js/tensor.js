@@ -4,7 +4,8 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
-import { view, malloc, free } from './heap.js';
+import { view, viewFor, malloc, free } from './heap.js';
+import { halfValue } from './half.js';
 import { readNamed, duplicateLabel } from './named.js';
 import { readOptions } from './options.js';
 import { readStaticShape, product } from './shapes.js';
@@ -202,7 +203,8 @@ export class Tensor {
         + 'reduce it first (sum(t).item(), mean(t).item()) or copy every element out with toArray()',
       { code: 'INVALID_SHAPE', shapes: [h.shape.slice()], axis: null, dims: [h.size, 1] });
     }
-    return view(h.dtype)[h.ptr / h.dtype.size];
+    const v = view(h.dtype)[h.ptr / h.dtype.size];
+    return h.dtype.bits ? halfValue(v) : v; // float16 held as bits where the runtime has no Float16Array
   }
 
   /**
@@ -238,7 +240,7 @@ export class Tensor {
     const head = `Tensor ${m.dtype.name} ${formatShape(m.shape)}${m.dims ? ` dims [${m.dims.join(', ')}]` : ''}`;
     if (this.#h === null) return `${head} (disposed)`;
     const off = m.ptr / m.dtype.size;
-    const first = Array.from(view(m.dtype).subarray(off, off + Math.min(m.size, 8)), String);
+    const first = Array.from(view(m.dtype).subarray(off, off + Math.min(m.size, 8)), m.dtype.bits ? (h) => String(halfValue(h)) : String);
     return `${head} [${first.join(', ')}${m.size > 8 ? `, … ${m.size - 8} more` : ''}]`;
   }
 
@@ -306,6 +308,43 @@ export function dtypeOf(data) {
   return d;
 }
 
+/**
+ * The dtype of typed array `data` given with a `dtype` name beside it (an
+ * operand's `dtype`, tensor()'s option): the name must agree with the array,
+ * except that 'float16' on a Uint16Array means the array holds float16 bits
+ * (how float16 travels where the runtime has no Float16Array). undefined: the
+ * array's own dtype.
+ */
+export function declaredDtype(data, name, what) {
+  const d = dtypeOf(data);
+  if (name === undefined || d === undefined) return d;
+  const want = typeof name === 'string' ? C.dtypeByName.get(name) : undefined;
+  if (want === undefined) {
+    throw new TypeError(`${what} must be one of ${[...C.dtypeByName.keys()].join(', ')}, got ${typeof name === 'string' ? JSON.stringify(name) : typeof name}`);
+  }
+  if (want === d) return d;
+  const tag = taTag.call(data);
+  if (want.half && tag === 'Uint16Array') return want;
+  const fix = want.half
+    ? `float16 data is a ${want.bits ? 'Uint16Array of its bits (this runtime has no Float16Array)' : 'Float16Array, or a Uint16Array of its bits'}`
+    : `pass a ${want.array} or leave dtype out (it is the array's)`;
+  throw new TypeError(`${what} is '${want.name}' but the data is a ${tag} (${d.name}): ${fix}`);
+}
+
+/**
+ * Whether `out` (its snapshot `dest`) can take a result of dtype `dt`: the
+ * same dtype, or a Uint16Array for a float16 result, which receives the
+ * result's bits (the snapshot then says float16, so the copy moves bits).
+ */
+export function outHolds(dest, dt) {
+  if (dest.dtype === dt) return true;
+  if (dt.half && !dest.resident && taTag.call(dest.data) === 'Uint16Array') {
+    dest.dtype = dt;
+    return true;
+  }
+  return false;
+}
+
 /** Why `data` is not a typed array, for a message. */
 export function notTypedArray(data, what) {
   if (Array.isArray(data)) {
@@ -367,10 +406,10 @@ function tensorOfTensor(data) {
 export function tensor(data, shape, options) {
   mod();
   // Every user value first (options, shape, dims: getters run now, once), the data's length last.
-  const o = readOptions(options, 'tensor', ['dims', 'coords']);
+  const o = readOptions(options, 'tensor', ['dims', 'coords', 'dtype']);
   if (data instanceof Tensor || isForeignTensor(data)) throw tensorOfTensor(data);
   if (!ArrayBuffer.isView(data)) throw notTypedArray(data, 'tensor(data)');
-  const dt = dtypeOf(data);
+  const dt = declaredDtype(data, o.dtype, 'tensor: options.dtype');
   if (!dt) throw notTypedArray(data, 'tensor(data)');
   let s = shape === undefined ? null : readStaticShape(shape, 'tensor(shape)');
   let named = null;
@@ -391,6 +430,6 @@ export function tensor(data, shape, options) {
     throw new BroadcastError(`tensor: ${bytes} bytes do not fit WebAssembly memory`, { code: 'TOO_LARGE', shapes: [s], axis: null, dims: null });
   }
   const ptr = malloc(Math.max(bytes, 1));
-  if (n > 0) view(dt).set(data, ptr / dt.size);
+  if (n > 0) (dt.half ? viewFor(dt, data) : view(dt)).set(data, ptr / dt.size);
   return makeTensor(ptr, s, dt, dims, coords);
 }

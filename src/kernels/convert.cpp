@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "half.hpp"
 #include "reduce.hpp"
 #include "scalar_ops.hpp"
 
@@ -18,7 +19,9 @@ namespace {
 
 template <typename To, DType ToD, typename From>
 To convert_one(From v) {
-  if constexpr (std::is_same_v<To, From> && ToD != DType::u8c) {
+  if constexpr (ToD == DType::f16) {
+    return Half{double_to_half(static_cast<double>(v))};  // one rounding (integers: exact up to 2^53, beyond: inf)
+  } else if constexpr (std::is_same_v<To, From> && ToD != DType::u8c) {
     return v;
   } else if constexpr (std::is_floating_point_v<To>) {
     return static_cast<To>(v);
@@ -74,7 +77,11 @@ void widen(const void* src, WideBuf& buf, size_t n) {
   using FT = typename Storage<F>::T;
   const FT* s = static_cast<const FT*>(src);
   auto* d = member<wide_of(F)>(buf);
-  for (size_t i = 0; i < n; ++i) d[i] = static_cast<WideT<wide_of(F)>>(s[i]);
+  if constexpr (F == DType::f16) {
+    for (size_t i = 0; i < n; ++i) d[i] = static_cast<double>(half_to_float(s[i].bits));
+  } else {
+    for (size_t i = 0; i < n; ++i) d[i] = static_cast<WideT<wide_of(F)>>(s[i]);
+  }
 }
 
 template <Wide W, DType T>
@@ -108,6 +115,15 @@ void convert_elements(DType from, DType to, const void* src, void* dst, size_t n
   const WidenFn w = widen_table[static_cast<size_t>(from)];
   const NarrowFn nw = narrow_table[static_cast<size_t>(wide_of(from)) * kDT + static_cast<size_t>(to)];
   WideBuf buf;
+  // float16 <-> float32: the block conversions (SIMD128 in the wasm SIMD build).
+  if (from == DType::f16 && to == DType::f32) {
+    find_half_to_float()(static_cast<const uint16_t*>(src), static_cast<float*>(dst), n);
+    return;
+  }
+  if (from == DType::f32 && to == DType::f16) {
+    find_float_to_half()(static_cast<const float*>(src), static_cast<uint16_t*>(dst), n);
+    return;
+  }
   const size_t fs = dtype_size(from), ts = dtype_size(to);
   for (size_t i = 0; i < n; i += kWideChunk) {
     const size_t c = n - i < kWideChunk ? n - i : kWideChunk;
@@ -134,6 +150,7 @@ void divide_t(void* out, i64 n, double count) {
   T* o = static_cast<T*>(out);
   for (i64 i = 0; i < n; ++i) {
     if constexpr (D == DType::f64) o[i] = o[i] / count;
+    else if constexpr (D == DType::f16) o[i] = Half{float_to_half(static_cast<float>(static_cast<double>(half_to_float(o[i].bits)) / count))};
     else o[i] = convert_one<T, D, double>(static_cast<double>(o[i]) / count);
   }
 }

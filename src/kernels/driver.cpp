@@ -182,6 +182,7 @@ bool truthy(DType dt, const char* p) {
   switch (dt) {
     case DType::f32: { float v; std::memcpy(&v, p, 4); return v != 0; }
     case DType::f64: { double v; std::memcpy(&v, p, 8); return v != 0; }
+    case DType::f16: { uint16_t v; std::memcpy(&v, p, 2); return (v & 0x7fffu) != 0; }  // -0 false, NaN true
     case DType::i8: case DType::u8: case DType::u8c: return *p != 0;
     case DType::i16: case DType::u16: { uint16_t v; std::memcpy(&v, p, 2); return v != 0; }
     case DType::i32: case DType::u32: { uint32_t v; std::memcpy(&v, p, 4); return v != 0; }

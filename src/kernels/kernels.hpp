@@ -20,6 +20,11 @@
 
 namespace tc {
 
+// A float16 element: its IEEE binary16 bits (arithmetic goes through float32, half.hpp).
+struct Half {
+  uint16_t bits;
+};
+
 // Generated from dtypes.def and ops.def: the one declaration of each.
 enum class DType : int {
 #define TC_DTYPE(e, name, ctype, array, kind) e,
@@ -107,7 +112,7 @@ constexpr std::size_t dtype_size(DType dt) { return dt < DType::count ? kDTypeSi
 constexpr bool op_yields_bool(Op op) { return op < Op::count && op_traits(op).result == OpResult::boolean; }
 constexpr bool op_defined(DType dt, Op op) {
   if (dt >= DType::count || op >= Op::count) return false;
-  const bool f = dt == DType::f32 || dt == DType::f64;
+  const bool f = dt == DType::f32 || dt == DType::f64 || dt == DType::f16;
   switch (op_traits(op).domain) {
     case OpDomain::integer: return !f;
     case OpDomain::floating: return f;

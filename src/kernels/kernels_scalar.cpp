@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "half.hpp"
 #include "scalar_ops.hpp"
 
 #if defined(__clang__)
@@ -35,6 +36,45 @@ void ref_kernel(const void* pa, const void* pb, void* po, size_t n) {
   ref_loop<D, op>(pa, f == Form::sv ? 0 : 1, pb, f == Form::vs ? 0 : 1, po, n);
 }
 
+// ---- float16: through the float32 kernels -------------------------------------------
+void half_to_float_reference(const uint16_t* src, float* dst, size_t n) {
+  TC_SCALAR_LOOP
+  for (size_t i = 0; i < n; ++i) dst[i] = half_to_float(src[i]);
+}
+void float_to_half_reference(const float* src, uint16_t* dst, size_t n) {
+  TC_SCALAR_LOOP
+  for (size_t i = 0; i < n; ++i) dst[i] = float_to_half(src[i]);
+}
+
+// Blocks of 256 elements (3 KiB of float32 scratch on the stack): the float32
+// kernel runs whole blocks, so its SIMD loop runs where the build has one.
+void f16_via_f32(const void* pa, const void* pb, void* po, size_t n, Form form, bool boolean, BinaryKernel k32,
+                 HalfToFloatFn up, FloatToHalfFn down) {
+  constexpr size_t kBlock = 256;
+  float xa[kBlock], xb[kBlock], xo[kBlock];
+  const auto* a = static_cast<const uint16_t*>(pa);
+  const auto* b = static_cast<const uint16_t*>(pb);
+  if (form == Form::sv) xa[0] = half_to_float(a[0]);
+  if (form == Form::vs) xb[0] = half_to_float(b[0]);
+  for (size_t i = 0; i < n; i += kBlock) {
+    const size_t c = n - i < kBlock ? n - i : kBlock;
+    if (form != Form::sv) up(a + i, xa, c);
+    if (form != Form::vs) up(b + i, xb, c);
+    if (boolean) {
+      k32(xa, xb, static_cast<uint8_t*>(po) + i, c);
+    } else {
+      k32(xa, xb, xo, c);
+      down(xo, static_cast<uint16_t*>(po) + i, c);
+    }
+  }
+}
+
+template <Op op, Form f>
+void f16_ref_kernel(const void* pa, const void* pb, void* po, size_t n) {
+  f16_via_f32(pa, pb, po, n, f, is_bool_op(op), find_reference(DType::f32, op, f), &half_to_float_reference,
+              &float_to_half_reference);
+}
+
 // ---- table: [dtype][op][form] ----------------------------------------------------
 constexpr size_t kOps = static_cast<size_t>(Op::count);
 constexpr size_t kForms = static_cast<size_t>(Form::count);
@@ -46,6 +86,7 @@ constexpr BinaryKernel ref_entry() {
   constexpr Op O = static_cast<Op>((I / kForms) % kOps);
   constexpr Form F = static_cast<Form>(I % kForms);
   if constexpr (!defined_for(D, O)) return nullptr;
+  else if constexpr (D == DType::f16) return &f16_ref_kernel<O, F>;
   else return &ref_kernel<kernel_dtype(D, O), O, F>;
 }
 
@@ -90,6 +131,8 @@ const SelectKernel* reference_select_table() {
 const BinaryKernel* simd_table() { return nullptr; }
 const BinaryKernel* simd_swapped_sv_table() { return nullptr; }
 const SelectKernel* simd_select_table() { return nullptr; }
+HalfToFloatFn find_half_to_float() { return &half_to_float_reference; }
+FloatToHalfFn find_float_to_half() { return &float_to_half_reference; }
 #endif
 
 }  // namespace tc

@@ -7,6 +7,7 @@
 #include <array>
 #include <utility>
 
+#include "half.hpp"
 #include "scalar_ops.hpp"
 #include "simd_by_type.hpp"
 
@@ -42,6 +43,7 @@ constexpr bool has_vop() {
   using T = typename Storage<D>::T;
   constexpr bool F = is_float_dtype(D);
   constexpr bool I64 = sizeof(T) == 8 && !F;
+  if (D == DType::f16) return false;  // float16 runs the float32 kernels (f16_simd_kernel)
   switch (op) {
     case Op::add: case Op::sub: return true;
     case Op::mul: return F || (sizeof(T) >= 2 && D != DType::u8c);
@@ -206,7 +208,71 @@ void simd_mirrored_sv(const void* pa, const void* pb, void* po, size_t n) {
   simd_kernel<D, mirror(op), Form::vs>(pb, pa, po, n);
 }
 
+// ---- float16 <-> float32, 8 lanes a step ----------------------------------------------
+// The integer algorithm of half.hpp's scalar forms, lane-wise: every branch
+// is computed and the lane's case selected, so results are the reference's
+// bit for bit (NaN payloads included).
+inline v128_t u32(uint32_t v) { return wasm_i32x4_splat(static_cast<int32_t>(v)); }
+
+// Four halves (the low 16 bits of each 32-bit lane) to four floats.
+inline v128_t half_to_float4(v128_t h) {
+  v128_t o = wasm_i32x4_shl(wasm_v128_and(h, u32(0x7fffu)), 13);
+  const v128_t exp = wasm_v128_and(o, u32(0x7c00u << 13));
+  o = wasm_i32x4_add(o, u32((127u - 15u) << 23));
+  const v128_t inf_nan = wasm_i32x4_add(o, u32((128u - 16u) << 23));
+  const v128_t sub = wasm_f32x4_sub(wasm_i32x4_add(o, u32(1u << 23)), wasm_f32x4_splat(6.103515625e-05f));
+  o = wasm_v128_bitselect(inf_nan, o, wasm_i32x4_eq(exp, u32(0x7c00u << 13)));
+  o = wasm_v128_bitselect(sub, o, wasm_i32x4_eq(exp, u32(0)));
+  return wasm_v128_or(o, wasm_i32x4_shl(wasm_v128_and(h, u32(0x8000u)), 16));
+}
+
+// Four floats to four halves (in the low 16 bits of each 32-bit lane). `f` has its
+// sign bit clear, so signed compares order it as the unsigned ones would (and
+// are single SSE instructions, where unsigned ones are emulated).
+inline v128_t float_to_half4(v128_t x) {
+  const v128_t sign = wasm_v128_and(x, u32(0x80000000u));
+  const v128_t f = wasm_v128_xor(x, sign);
+  const v128_t nan = wasm_v128_or(u32(0x7e00u), wasm_v128_and(wasm_u32x4_shr(f, 13), u32(0x3ffu)));
+  const v128_t big = wasm_v128_bitselect(nan, u32(0x7c00u), wasm_i32x4_gt(f, u32(0x7f800000u)));
+  const v128_t sub = wasm_i32x4_sub(wasm_f32x4_add(f, wasm_f32x4_splat(0.5f)), u32(0x3f000000u));
+  const v128_t odd = wasm_v128_and(wasm_u32x4_shr(f, 13), u32(1u));
+  const v128_t norm = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(f, u32(0xc8000fffu)), odd), 13);
+  v128_t o = wasm_v128_bitselect(sub, norm, wasm_i32x4_lt(f, u32(0x38800000u)));
+  o = wasm_v128_bitselect(big, o, wasm_i32x4_ge(f, u32(0x47800000u)));
+  return wasm_v128_or(o, wasm_u32x4_shr(sign, 16));
+}
+
+void half_to_float_simd(const uint16_t* src, float* dst, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const v128_t h = wasm_v128_load(src + i);
+    wasm_v128_store(dst + i, half_to_float4(wasm_u32x4_extend_low_u16x8(h)));
+    wasm_v128_store(dst + i + 4, half_to_float4(wasm_u32x4_extend_high_u16x8(h)));
+  }
+  if (i < n) half_to_float_reference(src + i, dst + i, n - i);
+}
+
+void float_to_half_simd(const float* src, uint16_t* dst, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const v128_t lo = float_to_half4(wasm_v128_load(src + i));
+    const v128_t hi = float_to_half4(wasm_v128_load(src + i + 4));
+    wasm_v128_store(dst + i, wasm_u16x8_narrow_i32x4(lo, hi));  // lanes are 0 … 0xffff: exact
+  }
+  if (i < n) float_to_half_reference(src + i, dst + i, n - i);
+}
+
+// float16 element-wise: the float32 kernel (SIMD where it has one) between SIMD conversions.
+template <Op op, Form f>
+void f16_simd_kernel(const void* pa, const void* pb, void* po, size_t n) {
+  f16_via_f32(pa, pb, po, n, f, is_bool_op(op), find_kernel(DType::f32, op, f), &half_to_float_simd,
+              &float_to_half_simd);
+}
+
 }  // namespace
+
+HalfToFloatFn find_half_to_float() { return &half_to_float_simd; }
+FloatToHalfFn find_float_to_half() { return &float_to_half_simd; }
 
 // ---- table: [dtype][op][form], nullptr where there is no vector form ------------
 constexpr size_t kOps = static_cast<size_t>(Op::count);
@@ -225,7 +291,9 @@ constexpr BinaryKernel simd_entry() {
   constexpr Op O = static_cast<Op>((I / kForms) % kOps);
   constexpr Form F = static_cast<Form>(I % kForms);
   constexpr DType K = kernel_dtype(D, O);  // the same bits (uint32 add is int32's)
-  if constexpr (!defined_for(D, O) || !has_vop<D, O>()) return nullptr;
+  if constexpr (!defined_for(D, O)) return nullptr;
+  else if constexpr (D == DType::f16) return &f16_simd_kernel<O, F>;
+  else if constexpr (!has_vop<D, O>()) return nullptr;
   else if constexpr (F == Form::sv && sv_by_mirror<K, O>()) return &simd_mirrored_sv<K, O>;
   else return &simd_kernel<K, O, F>;
 }

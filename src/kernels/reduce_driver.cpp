@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "half.hpp"
 #include "reduce.hpp"
 #include "scalar_ops.hpp"
 
@@ -199,6 +200,25 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
     return fail(Status::DtypeMismatch, -1, -1, Dim{-1, -1});
   if (!in.is_static() || in.rank > kMaxRank) return fail(Status::InvalidShape, -1, -1, Dim{-1, -1});
   const int rank = in.rank;
+  if (acc_dt == DType::f16) {
+    // float16 results are computed in float32 and rounded once on store (as
+    // NumPy does): inputs of another dtype are first stored as float16 (a
+    // typed-array store), then the float32 reduction of those, then the round.
+    if (in_dt != DType::f16) {
+      i64 n = 1;
+      for (int a = 0; a < in.rank; ++a) n *= in.dims[a].lo;
+      std::vector<Half> h(static_cast<size_t>(n));
+      convert_elements(in_dt, DType::f16, in_data, h.data(), static_cast<size_t>(n));
+      return run_reduce(in, mask, op, DType::f16, DType::f16, h.data(), out, err);
+    }
+    i64 n_out = 1;
+    for (int a = 0; a < in.rank; ++a)
+      if (!(a < 64 && (mask >> a & 1u))) n_out *= in.dims[a].lo;
+    std::vector<float> acc(static_cast<size_t>(n_out));
+    const Status s = run_reduce(in, mask, op, DType::f16, DType::f32, in_data, acc.data(), &e);
+    if (s == Status::Ok) find_float_to_half()(acc.data(), static_cast<uint16_t*>(out), acc.size());
+    return s;
+  }
   if (rank < 64 && (mask >> rank) != 0) {
     int bit = rank;
     while (!(mask >> bit & 1u)) ++bit;

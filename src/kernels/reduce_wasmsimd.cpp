@@ -22,7 +22,8 @@ namespace {
 template <DType D, ReduceOp op>
 constexpr bool has_vector_form() {
   using T = typename Storage<D>::T;
-  if constexpr (op == ReduceOp::prod) return is_float_dtype(D) || sizeof(T) >= 2;
+  if constexpr (D == DType::f16) return false;  // float16 reduces in float32 (run_reduce)
+  else if constexpr (op == ReduceOp::prod) return is_float_dtype(D) || sizeof(T) >= 2;
   else return op == ReduceOp::sum || op == ReduceOp::min || op == ReduceOp::max;
 }
 

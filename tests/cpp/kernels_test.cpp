@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/driver.hpp"
+#include "kernels/half.hpp"
 #include "kernels/scalar_ops.hpp"
 #include "test_util.hpp"
 
@@ -305,6 +306,151 @@ TEST(Driver, RefusesPlansItCannotRun) {
   const Shape two[2] = {S({2}), S({2})};
   ASSERT_EQ(tc::broadcast_numpy(two, 2, plan, err), Status::Ok);
   EXPECT_EQ(tc::run_binary(plan, DType::f32, Op::bitwise_and, out, out, out), Status::DtypeMismatch);
+}
+
+// ---- float16 -------------------------------------------------------------------------
+// The conversions, checked against properties rather than a second copy of the
+// algorithm: half -> float is exact and order-preserving; float -> half gives
+// the nearest half (ties to the even mantissa), inf from 65520 on, NaN as NaN.
+float h2f(uint16_t h) { return tc::half_to_float(h); }
+bool is_nan_half(uint16_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0; }
+
+TEST(Float16, EveryHalfConvertsExactlyAndBack) {
+  for (uint32_t h = 0; h < 0x10000u; ++h) {
+    const float f = h2f(static_cast<uint16_t>(h));
+    if (is_nan_half(static_cast<uint16_t>(h))) {
+      ASSERT_TRUE(std::isnan(f)) << h;
+      ASSERT_TRUE(is_nan_half(tc::float_to_half(f))) << h;
+      ASSERT_EQ(std::signbit(f), (h & 0x8000u) != 0) << h;
+      continue;
+    }
+    // The value: sign * mantissa * 2^exp, computed independently.
+    const int e = static_cast<int>((h >> 10) & 0x1f), m = static_cast<int>(h & 0x3ff);
+    const double mag = e == 31 ? INFINITY : e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+    const double want = (h & 0x8000u) ? -mag : mag;
+    ASSERT_EQ(static_cast<double>(f), want) << h;
+    ASSERT_EQ(std::signbit(f), (h & 0x8000u) != 0) << h;
+    ASSERT_EQ(tc::float_to_half(f), h) << h;
+    ASSERT_EQ(tc::double_to_half(static_cast<double>(f)), h) << h;
+  }
+}
+
+// The nearest half by search over the halves around x (positive finite x).
+uint16_t nearest_half(double x) {
+  if (x >= 65520.0) return 0x7c00u;
+  uint16_t lo = 0;
+  while (lo < 0x7bffu && static_cast<double>(h2f(static_cast<uint16_t>(lo + 1))) <= x) {
+    // binary steps: jump by the largest power of two that stays <= x
+    uint16_t step = 0x4000u;
+    while (step > 1 && (lo + step > 0x7bffu || static_cast<double>(h2f(static_cast<uint16_t>(lo + step))) > x)) step >>= 1;
+    lo = static_cast<uint16_t>(lo + step);
+  }
+  const double vl = h2f(lo), vh = h2f(static_cast<uint16_t>(lo + 1));
+  if (x - vl < vh - x) return lo;
+  if (x - vl > vh - x) return static_cast<uint16_t>(lo + 1);
+  return (lo & 1u) ? static_cast<uint16_t>(lo + 1) : lo;  // a tie: the even mantissa
+}
+
+TEST(Float16, FloatAndDoubleRoundToTheNearestHalfTiesToEven) {
+  std::mt19937 rng(16);
+  std::vector<double> xs = {0.0, 65504.0, 65519.99, 65520.0, 1e30, 5.960464477539063e-08, 2.9802322387695312e-08,
+                            2.9802322387695316e-08, 1.0000000596046448, 1.0009765625, 1.00048828125, 6.1035156e-05};
+  // Every midpoint between neighbouring halves, and just off it both ways.
+  for (uint32_t h = 0; h < 0x7bffu; ++h) {
+    const double mid = (static_cast<double>(h2f(static_cast<uint16_t>(h))) + h2f(static_cast<uint16_t>(h + 1))) / 2;
+    xs.push_back(mid);
+    xs.push_back(std::nextafter(mid, 0.0));
+    xs.push_back(std::nextafter(mid, 1e9));
+    xs.push_back(static_cast<double>(std::nextafter(static_cast<float>(mid), 0.0f)));
+    xs.push_back(static_cast<double>(std::nextafter(static_cast<float>(mid), 1e9f)));
+  }
+  for (int i = 0; i < 200000; ++i) xs.push_back(std::ldexp(std::uniform_real_distribution<double>(1, 2)(rng),
+                                                           std::uniform_int_distribution<int>(-30, 17)(rng)));
+  for (double x : xs) {
+    const uint16_t want = nearest_half(x);
+    ASSERT_EQ(tc::double_to_half(x), want) << x;
+    ASSERT_EQ(tc::double_to_half(-x), want | 0x8000u) << x;
+    const float f = static_cast<float>(x);
+    ASSERT_EQ(tc::float_to_half(f), nearest_half(static_cast<double>(f))) << x;
+    ASSERT_EQ(tc::float_to_half(-f), nearest_half(static_cast<double>(f)) | 0x8000u) << x;
+  }
+  EXPECT_EQ(tc::float_to_half(INFINITY), 0x7c00u);
+  EXPECT_EQ(tc::float_to_half(-INFINITY), 0xfc00u);
+  EXPECT_EQ(tc::float_to_half(-0.0f), 0x8000u);
+  EXPECT_EQ(tc::float_to_half(1e-10f), 0u);
+  EXPECT_EQ(tc::float_to_half(-1e-10f), 0x8000u);
+  EXPECT_TRUE(is_nan_half(tc::float_to_half(NAN)));
+  EXPECT_TRUE(is_nan_half(tc::double_to_half(-NAN)));
+  EXPECT_EQ(tc::double_to_half(-NAN) & 0x8000u, 0x8000u);
+}
+
+// Every f16 kernel: the float32 semantics on the converted operands, rounded
+// once (bool ops: the float32 comparison), at lengths across block edges.
+template <Op op>
+void sweep_f16_op() {
+  std::mt19937 rng(77 + static_cast<int>(op));
+  for (Form f : {Form::vv, Form::vs, Form::sv}) {
+    const tc::BinaryKernel k = tc::find_kernel(DType::f16, op, f);
+    ASSERT_NE(k, nullptr) << tc::op_name(op);
+    for (size_t n : {size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{255}, size_t{256}, size_t{257}, size_t{700}}) {
+      std::vector<uint16_t> a(n), b(n);
+      for (size_t i = 0; i < n; ++i) {
+        // Any bits now and then (NaN, inf, subnormals), else values in [-8, 8).
+        a[i] = rng() % 5 == 0 ? static_cast<uint16_t>(rng()) : tc::float_to_half(std::uniform_real_distribution<float>(-8, 8)(rng));
+        b[i] = rng() % 5 == 0 ? static_cast<uint16_t>(rng()) : tc::float_to_half(std::uniform_real_distribution<float>(-8, 8)(rng));
+        if (rng() % 4 == 0) b[i] = a[i];
+      }
+      const size_t os = tc::op_yields_bool(op) ? 1 : 2;
+      std::vector<uint8_t> out(n * os + 4, 0xAB);
+      k(a.data(), b.data(), out.data(), n);
+      for (size_t i = 0; i < n; ++i) {
+        const float x = h2f(f == Form::sv ? a[0] : a[i]), y = h2f(f == Form::vs ? b[0] : b[i]);
+        const auto r = tc::ops::apply<DType::f32, op>(x, y);
+        if constexpr (tc::is_bool_op(op)) {
+          ASSERT_EQ(out[i], r) << tc::op_name(op) << " n " << n << " i " << i;
+        } else {
+          uint16_t got;
+          std::memcpy(&got, out.data() + 2 * i, 2);
+          const uint16_t want = tc::float_to_half(r);
+          if (is_nan_half(want)) ASSERT_TRUE(is_nan_half(got)) << tc::op_name(op) << " i " << i;
+          else ASSERT_EQ(got, want) << tc::op_name(op) << " " << x << " " << y << " n " << n << " i " << i;
+        }
+      }
+      for (size_t i = n * os; i < n * os + 4; ++i) ASSERT_EQ(out[i], 0xAB) << "wrote past the output";
+    }
+  }
+}
+
+template <int O = 0>
+void sweep_f16() {
+  if constexpr (O < kOps) {
+    if constexpr (tc::defined_for(DType::f16, static_cast<Op>(O))) sweep_f16_op<static_cast<Op>(O)>();
+    else EXPECT_EQ(tc::find_kernel(DType::f16, static_cast<Op>(O), Form::vv), nullptr);
+    sweep_f16<O + 1>();
+  }
+}
+
+TEST(Float16, EveryKernelIsTheFloat32OpRoundedOnce) { sweep_f16(); }
+
+TEST(Float16, KnownValues) {
+  const uint16_t one = 0x3c00, two = 0x4000, max = 0x7bff, tiny = 0x0001;
+  uint16_t out;
+  tc::find_kernel(DType::f16, Op::add, Form::vv)(&max, &max, &out, 1);
+  EXPECT_EQ(out, 0x7c00) << "65504 + 65504 overflows to inf";
+  tc::find_kernel(DType::f16, Op::div, Form::vv)(&one, &two, &out, 1);
+  EXPECT_EQ(out, 0x3800) << "1 / 2 = 0.5";
+  tc::find_kernel(DType::f16, Op::mul, Form::vv)(&tiny, &one, &out, 1);
+  EXPECT_EQ(out, 0x0001) << "subnormals survive";
+  const uint16_t third = tc::float_to_half(1.0f / 3.0f);
+  EXPECT_EQ(third, 0x3555);
+  const uint16_t a = 0x3c01, b = 0x3c00;  // 1 + 2^-10 and 1: sum 2 + 2^-10 is a tie: to even (2)
+  tc::find_kernel(DType::f16, Op::add, Form::vv)(&a, &b, &out, 1);
+  EXPECT_EQ(out, 0x4000);
+  uint8_t m;
+  const uint16_t nz = 0x8000, z = 0;
+  tc::find_kernel(DType::f16, Op::equal, Form::vv)(&nz, &z, &m, 1);
+  EXPECT_EQ(m, 1) << "-0 == +0";
+  EXPECT_EQ(tc::find_kernel(DType::f16, Op::bitwise_and, Form::vv), nullptr);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/driver.hpp"
+#include "kernels/half.hpp"
 #include "kernels/reduce.hpp"
 #include "kernels/reduce_pairwise.hpp"
 #include "kernels/scalar_ops.hpp"
@@ -36,9 +37,12 @@ using T_ = typename tc::Storage<D>::T;
 template <DType D>
 using DT = std::integral_constant<DType, D>;
 
+// Every dtype with reduction kernels: all but float16, which reduces in float32
+// (run_reduce converts; its own tests are at the end of this file).
 template <typename F>
 void for_each_dtype(F&& f) {
-#define TC_DTYPE(e, name, ctype, array, kind) f(DT<DType::e>{});
+#define TC_DTYPE(e, name, ctype, array, kind) \
+  if constexpr (DType::e != DType::f16) f(DT<DType::e>{});
 #include "kernels/dtypes.def"
 }
 
@@ -89,10 +93,15 @@ TEST(ReduceRegistry, EveryDtypeAndOpHasARowAndAColReference) {
     }
   }
   EXPECT_EQ(names.size(), n) << "kernel names are unique";
-  EXPECT_EQ(n - simd, static_cast<size_t>(kDTypes) * 4 * 2) << "11 dtypes x 4 ops x {row, col} references";
+  EXPECT_EQ(n - simd, static_cast<size_t>(kDTypes - 1) * 4 * 2) << "11 dtypes x 4 ops x {row, col} references";
   for (int d = 0; d < kDTypes; ++d)
     for (ReduceOp op : kKernelOps) {
       const auto dt = static_cast<DType>(d);
+      if (dt == DType::f16) {  // float16 reduces in float32: no kernels of its own
+        EXPECT_EQ(tc::find_reduce_row(dt, op), nullptr);
+        EXPECT_EQ(tc::find_reduce_col(dt, op), nullptr);
+        continue;
+      }
       for (const char* shape : {"row", "col"}) {
         const std::string name =
             std::string(tc::dtype_name(dt)) + "_" + tc::reduce_op_name(op) + "_" + shape + "__scalar";
@@ -833,6 +842,86 @@ TEST(ReduceUnbroadcast, SumOverReductionAxesOfABroadcastGivesXTimesTheCopies) {
     ++checked;
   }
   EXPECT_EQ(checked, 400);
+}
+
+// ---- float16: reduced in float32, rounded once on store --------------------------------
+TEST(ReduceDriver, Float16ReducesInFloat32AndRoundsOnce) {
+  std::mt19937 rng(1616);
+  for (const Shape& s : {S({7}), S({3, 5}), S({2, 3, 4}), S({4, 1, 300}), S({0, 3}), S({3, 0})}) {
+    const size_t n = static_cast<size_t>(tc::shape_size(s));
+    std::vector<tc::Half> h(n);
+    std::vector<float> f(n);
+    std::vector<double> d(n);
+    for (size_t i = 0; i < n; ++i) {
+      h[i].bits = tc::float_to_half(std::uniform_real_distribution<float>(-4, 4)(rng));
+      if (i % 11 == 3) h[i].bits = 0x8000;  // -0
+      f[i] = tc::half_to_float(h[i].bits);
+      d[i] = f[i];
+    }
+    for (ReduceOp op : kAllOps)
+      for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << s.rank); ++mask) {
+        std::vector<float> want(n + 4);
+        Error e32;
+        const Status s32 = tc::run_reduce(s, mask, op, DType::f32, DType::f32, f.data(), want.data(), &e32);
+        std::vector<tc::Half> got(n + 4, tc::Half{0x1234});
+        Error e16;
+        const Status s16 = tc::run_reduce(s, mask, op, DType::f16, DType::f16, h.data(), got.data(), &e16);
+        ASSERT_EQ(s16, s32);
+        if (s32 != Status::Ok) {
+          EXPECT_EQ(e16.detail, e32.detail);
+          continue;
+        }
+        Shape out;
+        ASSERT_EQ(tc::reduce_out_shape(s, mask, false, out), Status::Ok);
+        const size_t m = static_cast<size_t>(tc::shape_size(out));
+        for (size_t i = 0; i < m; ++i) {
+          const uint16_t w = tc::float_to_half(want[i]);
+          if (std::isnan(want[i])) ASSERT_TRUE(std::isnan(tc::half_to_float(got[i].bits)));
+          else ASSERT_EQ(got[i].bits, w) << tc::reduce_op_name(op) << " " << str(s) << " mask " << mask << " i " << i;
+        }
+        EXPECT_EQ(got[m].bits, 0x1234) << "wrote past the output " << tc::reduce_op_name(op) << " " << str(s) << " mask " << mask << " m " << m;
+        // float16 in, float32 out: the float32 reduction of the same values.
+        std::vector<float> got32(n + 4);
+        ASSERT_EQ(tc::run_reduce(s, mask, op, DType::f16, DType::f32, h.data(), got32.data()), Status::Ok);
+        for (size_t i = 0; i < m; ++i)
+          ASSERT_TRUE(std::memcmp(&got32[i], &want[i], 4) == 0 || (std::isnan(got32[i]) && std::isnan(want[i])));
+        // float64 in, float16 out: each input stored as float16 first (exact here), then as above.
+        std::vector<tc::Half> got64(n + 4);
+        ASSERT_EQ(tc::run_reduce(s, mask, op, DType::f64, DType::f16, d.data(), got64.data()), Status::Ok);
+        for (size_t i = 0; i < m; ++i) ASSERT_TRUE(got64[i].bits == got[i].bits || std::isnan(want[i]));
+      }
+  }
+  EXPECT_EQ(tc::reduce_default_acc(ReduceOp::mean, DType::f16), DType::f16);
+  EXPECT_EQ(tc::reduce_default_acc(ReduceOp::sum, DType::f16), DType::f16);
+  // 2048 + 1 + 1 ... in float16 steps would stay 2048; in float32 the sum is exact, rounded once.
+  std::vector<tc::Half> x(9, tc::Half{tc::float_to_half(1.0f)});
+  x[0].bits = tc::float_to_half(2048.0f);
+  tc::Half r;
+  ASSERT_EQ(tc::run_reduce(S({9}), 1, ReduceOp::sum, DType::f16, DType::f16, x.data(), &r), Status::Ok);
+  EXPECT_EQ(tc::half_to_float(r.bits), 2056.0f);
+}
+
+TEST(Convert, Float16FromAndToEveryDtype) {
+  const double vals[] = {0.0, -0.0, 1.0, -2.5, 65504.0, 65520.0, 1e-8, 3.0e-8, 300.7, -129.0};
+  for (double v : vals) {
+    tc::Half h;
+    tc::convert_elements(DType::f64, DType::f16, &v, &h, 1);
+    EXPECT_EQ(h.bits, tc::double_to_half(v)) << v;
+    double back;
+    tc::convert_elements(DType::f16, DType::f64, &h, &back, 1);
+    EXPECT_EQ(back, static_cast<double>(tc::half_to_float(h.bits)));
+    int32_t i;
+    tc::convert_elements(DType::f16, DType::i32, &h, &i, 1);
+    EXPECT_EQ(i, static_cast<int32_t>(std::isinf(back) ? 0 : std::trunc(back))) << v;
+  }
+  const int32_t big = 70000;
+  tc::Half h;
+  tc::convert_elements(DType::i32, DType::f16, &big, &h, 1);
+  EXPECT_EQ(h.bits, 0x7c00) << "70000 overflows float16";
+  const float fs[] = {1.0f, 0.1f, -3.0e-8f, 65519.0f};
+  tc::Half hs[4];
+  tc::convert_elements(DType::f32, DType::f16, fs, hs, 4);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(hs[k].bits, tc::float_to_half(fs[k]));
 }
 
 }  // namespace

@@ -9,10 +9,19 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../../dist/node.js';
 import { runKernel, selectKernels, runSelectKernel } from '../../dist/introspect.js';
 import { DTYPES, OPS, CTORS, rng, randomArray, apply, same, defined, outDtype, isFloat } from './data-oracle.js';
+import { halfBits } from '../../dist/half.js';
 
 beforeAll(async () => { await tc.init(); });
 
-const SIZE = { float32: 4, float64: 8, int8: 1, uint8: 1, uint8clamped: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, bigint64: 8, biguint64: 8 };
+const SIZE = { float32: 4, float64: 8, int8: 1, uint8: 1, uint8clamped: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, bigint64: 8, biguint64: 8, float16: 2 };
+// float16 kernels are swept here on their bits (Node 20 has no Float16Array): any
+// bits now and then (NaN, ±Infinity, subnormals), else halves of small values.
+const isNanHalf = (h) => (h & 0x7c00) === 0x7c00 && (h & 0x3ff) !== 0;
+function randomHalfBits(r, n) {
+  const a = new Uint16Array(n);
+  for (let i = 0; i < n; i++) a[i] = r() < 0.25 ? Math.floor(r() * 65536) : halfBits(Math.round((r() * 40 - 20) * 100) / 100);
+  return a;
+}
 
 describe('kernel registry (wasm build)', () => {
   it('names every kernel by the grammar <dtype>_<op>_<vv|vs|sv>__<scalar|wasmsimd>', () => {
@@ -20,11 +29,17 @@ describe('kernel registry (wasm build)', () => {
     expect(ks.length).toBeGreaterThan(600);
     const names = new Set(ks.map((k) => k.name));
     expect(names.size).toBe(ks.length);
-    for (const k of ks) expect(k.name).toMatch(/^(f32|f64|i8|u8|u8c|i16|u16|i32|u32|i64|u64)_[a-z0-9_]+_(vv|vs|sv)__(scalar|wasmsimd)$/);
+    for (const k of ks) expect(k.name).toMatch(/^(f32|f64|i8|u8|u8c|i16|u16|i32|u32|i64|u64|f16)_[a-z0-9_]+_(vv|vs|sv)__(scalar|wasmsimd)$/);
     // Every defined (dtype, op) has a reference in all three forms.
     const refs = ks.filter((k) => !k.simd);
     let pairs = 0;
     for (const dt of DTYPES) for (const op of OPS) if (defined(dt, op)) pairs++;
+    // float16: every float op (bitwise ops refused, as for the other floats), each with a SIMD form
+    // (the float32 kernel between SIMD128 conversions).
+    const f16 = OPS.filter((op) => defined('float32', op));
+    pairs += f16.length;
+    for (const op of f16) for (const f of ['vv', 'vs', 'sv']) expect(ks.some((k) => k.simd && k.name === `f16_${tc.contract().ops.find((o) => o.name === op).kernel}_${f}__wasmsimd`), `f16 ${op} ${f}`).toBe(true);
+    expect(ks.some((k) => k.name.startsWith('f16_bitwise'))).toBe(false);
     expect(refs.length).toBe(pairs * 3);
     // The hot ones have SIMD: float32/float64/int32/uint8 arithmetic, compare, min/max, bitwise.
     const simd = new Set(ks.filter((k) => k.simd).map((k) => `${k.dtype} ${k.op} ${k.form}`));
@@ -53,13 +68,22 @@ describe('kernel registry (wasm build)', () => {
       const width = odt === 'uint8' && k.dtype !== 'uint8' ? 16 : 16 / SIZE[k.dtype];
       // The main loop takes four vectors a step: 9 widths run it twice, then the one-vector loop, then the tail.
       const maxN = Math.max(9 * width + 1, 49);
-      for (let n = 1; n <= maxN; n++) {
-        const a = randomArray(r, k.dtype, n, k.op, 'a');
-        const b = randomArray(r, k.dtype, n, k.op, 'b');
+      const half = k.dtype === 'float16';
+      for (let n = 1; n <= (half ? 2 * 256 + 9 : maxN); n += half && n > 40 ? 37 : 1) { // float16: past a conversion block
+        const a = half ? randomHalfBits(r, n) : randomArray(r, k.dtype, n, k.op, 'a');
+        const b = half ? randomHalfBits(r, n) : randomArray(r, k.dtype, n, k.op, 'b');
         // Equal operands now and then, so equal/less-equal see ties.
         if (r() < 0.3) for (let i = 0; i < n; i += 2) b[i] = a[i];
-        const got = runKernel(k.index, a, b, new CTORS[odt](n), n);
-        const want = runKernel(R.index, a, b, new CTORS[odt](n), n);
+        const OutCtor = odt === 'float16' ? Uint16Array : CTORS[odt];
+        const got = runKernel(k.index, a, b, new OutCtor(n), n);
+        const want = runKernel(R.index, a, b, new OutCtor(n), n);
+        if (odt === 'float16') {
+          for (let i = 0; i < n; i++) {
+            if (isNanHalf(want[i]) ? !isNanHalf(got[i]) : got[i] !== want[i]) throw new Error(`${k.name} n=${n} element ${i}: SIMD bits ${got[i]}, reference ${want[i]}`);
+          }
+          swept++;
+          continue;
+        }
         for (let i = 0; i < n; i++) {
           const ok = isFloat(odt) && Number.isNaN(want[i]) ? Number.isNaN(got[i]) : Object.is(got[i], want[i]);
           if (!ok) throw new Error(`${k.name} n=${n} element ${i}: SIMD ${got[i]}, reference ${want[i]} (a ${a[k.form === 'sv' ? 0 : i]}, b ${b[k.form === 'vs' ? 0 : i]})`);

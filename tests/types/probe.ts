@@ -240,7 +240,14 @@ export function backward(): void {
   // @ts-expect-error out tensor of the wrong dtype
   sum(tg, { out: tensor(new Int32Array(1)) });
   // @ts-expect-error not a dtype
+  sum(g, { dtype: 'bfloat16' });
+  // float16: 'float16' is a dtype; without Float16Array its bits travel in a Uint16Array marked float16
+  expectType<Tensor<'float16'>>(sum(tensor(new Uint16Array(4), [4], { dtype: 'float16' })));
+  expectType<Tensor<'float16'>>(add(tensor(new Uint16Array(4), [4], { dtype: 'float16' }), 1));
   sum(g, { dtype: 'float16' });
+  add({ data: new Uint16Array(2), shape: [2], dtype: 'float16' }, { data: new Uint16Array(2), shape: [2], dtype: 'float16' });
+  // @ts-expect-error dtype is a dtype name
+  add({ data: new Uint16Array(2), shape: [2], dtype: 'half' }, 1);
   // @ts-expect-error axes are numbers
   sum(g, { axes: ['0'] });
   const [ba, bb] = broadcastArrays({ data: new Float32Array(2), shape: [2, 1] }, tg);

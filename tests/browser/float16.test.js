@@ -1,0 +1,91 @@
+// float16 with a real Float16Array (headless Chromium has one; Node 20 does
+// not: tests/js/data-float16.test.js covers the Uint16Array-bits form). The
+// package's browser entry in a page: operands, results, resident tensors,
+// reductions and `out` as Float16Array, and a Uint16Array of bits beside it.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const site = path.join(root, 'build', 'float16-site');
+
+const mainJs = `import * as tc from './pkg/index.js';
+const out = {};
+try {
+  await tc.init();
+  out.has = typeof Float16Array === 'function';
+  const a = new Float16Array([1, 2.5, 65504, -0, 0.1]);
+  const b = new Float16Array([2, 0.5, 65504, 0, 0.2]);
+  const r = tc.add({ data: a, shape: [5] }, { data: b, shape: [5] });
+  out.add = { tag: Object.prototype.toString.call(r.data), dtype: r.dtype, values: Array.from(r.data, String), bits: Array.from(new Uint16Array(r.data.buffer, r.data.byteOffset, 5)) };
+  const t = tc.tensor(a, [5]);
+  out.tensor = { dtype: t.dtype, tag: Object.prototype.toString.call(t.toArray()), mean: Array.from(tc.mean(t).toArray(), String) };
+  // bits in a Uint16Array marked float16: the same numbers
+  const bits = new Uint16Array(a.buffer.slice(0));
+  const rb = tc.mul({ data: bits, shape: [5], dtype: 'float16' }, 2);
+  out.bits = { tag: Object.prototype.toString.call(rb.data), values: Array.from(rb.data, String) };
+  const o16 = new Float16Array(5);
+  tc.sub({ data: a, shape: [5] }, 1, { out: o16 });
+  out.out16 = Array.from(o16, String);
+  const ob = new Uint16Array(5);
+  tc.sub({ data: a, shape: [5] }, 1, { out: ob });
+  out.outBits = Array.from(ob);
+  out.outBitsWant = Array.from(new Uint16Array(o16.buffer));
+  out.less = Array.from(tc.less({ data: a, shape: [5] }, 1).data);
+  out.sum32 = tc.sum({ data: a, shape: [5] }, { dtype: 'float32' }).data[0];
+  try { tc.add({ data: a, shape: [5], dtype: 'float32' }, 1); } catch (e) { out.refused = e.constructor.name; }
+  t.dispose();
+} catch (e) { out.error = String(e && e.stack || e); }
+document.title = 'done';
+window.__result = out;
+`;
+
+let server;
+let url;
+let browser;
+
+beforeAll(async () => {
+  rmSync(site, { recursive: true, force: true });
+  mkdirSync(site, { recursive: true });
+  cpSync(path.join(root, 'dist'), path.join(site, 'pkg'), { recursive: true });
+  writeFileSync(path.join(site, 'main.html'), '<!doctype html><html><head><meta charset="utf-8"><title>pending</title><script type="module" src="./main.js"></script></head><body></body></html>');
+  writeFileSync(path.join(site, 'main.js'), mainJs);
+  ({ server, url } = await serve(site, 0));
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => (server ? server.close(r) : r()));
+});
+
+describe('float16 in Chromium (a real Float16Array)', () => {
+  it('add of two Float16Array operands gives a Float16Array; tensors, out, bits and reductions agree', async () => {
+    const p = await browser.newPage();
+    await p.goto(`${url}/main.html`);
+    await p.waitForFunction(() => document.title === 'done', null, { timeout: 20000 });
+    const r = await p.evaluate(() => window.__result);
+    await p.close();
+    expect(r.error).toBeUndefined();
+    expect(r.has).toBe(true);
+    expect(r.add.tag).toBe('[object Float16Array]');
+    expect(r.add.dtype).toBe('float16');
+    // 0.1 + 0.2 in float16: 0.0999755859375 + 0.199951171875, rounded once: 0.2998046875
+    expect(r.add.values).toEqual(['3', '3', 'Infinity', '0', '0.2998046875']);
+    expect(r.add.bits).toEqual([0x4200, 0x4200, 0x7c00, 0x0000, 0x34cc]);
+    expect(r.tensor).toEqual({ dtype: 'float16', tag: '[object Float16Array]', mean: ['13104'] }); // 65507.6 / 5 = 13101.5 in float32; float16 steps by 8 there
+    expect(r.bits.tag).toBe('[object Float16Array]'); // results take the runtime's Float16Array
+    expect(r.bits.values).toEqual(['2', '5', 'Infinity', '0', '0.199951171875']);
+    expect(r.out16).toEqual(['0', '1.5', '65504', '-1', '-0.89990234375']);
+    expect(r.outBits).toEqual(r.outBitsWant); // a Uint16Array out takes the bits
+    expect(r.less).toEqual([0, 0, 0, 1, 1]);
+    expect(r.sum32).toBe(Math.fround(65507.599975585938)); // the float32 sum of the float16 values
+    expect(r.refused).toBe('TypeError');
+  }, 30000);
+});
