@@ -773,7 +773,7 @@ describe('broadcast explorer in Chromium', () => {
     }));
     const copied = async () => {
       await p.getByRole('tab', { name: 'tensorcast' }).click();
-      await p.getByRole('button', { name: 'Copy' }).click();
+      await p.getByRole('button', { name: 'Copy', exact: true }).click();
       await p.locator('#copy-status', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
       return p.evaluate(() => navigator.clipboard.readText());
     };
