@@ -21,7 +21,7 @@ export function readOperand(x, what) {
   const dimsIn = x.dims;
   const coords = x.coords;
   const dtypeIn = x.dtype;
-  const dtype = ArrayBuffer.isView(data) ? declaredDtype(data, dtypeIn, `${what}.dtype`) : undefined;
+  const dtype = ArrayBuffer.isView(data) ? declaredDtype(data, dtypeIn, what) : undefined; // `what`: its message says `${what}.dtype`
   if (dtype === undefined) throw notData(x, data, shapeIn, what);
   const shape = shapeIn === undefined ? null : readStaticShape(shapeIn, what, '.shape');
   const op = operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);

@@ -71,6 +71,17 @@ export function committable(o) {
   return o.scalar || taLength.call(o.data) === o.size;
 }
 
+/**
+ * committable() of a two-operand call's records, in one call (the hot
+ * element-wise path: one call instead of three measured cheaper there).
+ */
+export function committable2(a, b, dest) {
+  if (a.brand !== SNAPSHOT || b.brand !== SNAPSHOT) return false;
+  if (a.resident ? !isAlive(a.tensor) : !a.scalar && taLength.call(a.data) !== a.size) return false;
+  if (b.resident ? !isAlive(b.tensor) : !b.scalar && taLength.call(b.data) !== b.size) return false;
+  return dest === null || committable(dest);
+}
+
 /** Why committable(o) said no; `what` names the operand in the message. */
 export function commitError(o, what) {
   if (o === null || typeof o !== 'object' || o.brand !== SNAPSHOT) {
@@ -315,9 +326,10 @@ export function dtypeOf(data) {
  * (how float16 travels where the runtime has no Float16Array). undefined: the
  * array's own dtype.
  */
-export function declaredDtype(data, name, what) {
+export function declaredDtype(data, name, operand) {
   const d = dtypeOf(data);
   if (name === undefined || d === undefined) return d;
+  const what = `${operand}.dtype`; // built here, off the common path (no dtype given)
   const want = typeof name === 'string' ? C.dtypeByName.get(name) : undefined;
   if (want === undefined) {
     throw new TypeError(`${what} must be one of ${[...C.dtypeByName.keys()].join(', ')}, got ${typeof name === 'string' ? JSON.stringify(name) : typeof name}`);
@@ -409,7 +421,7 @@ export function tensor(data, shape, options) {
   const o = readOptions(options, 'tensor', ['dims', 'coords', 'dtype']);
   if (data instanceof Tensor || isForeignTensor(data)) throw tensorOfTensor(data);
   if (!ArrayBuffer.isView(data)) throw notTypedArray(data, 'tensor(data)');
-  const dt = declaredDtype(data, o.dtype, 'tensor: options.dtype');
+  const dt = declaredDtype(data, o.dtype, 'tensor: options');
   if (!dt) throw notTypedArray(data, 'tensor(data)');
   let s = shape === undefined ? null : readStaticShape(shape, 'tensor(shape)');
   let named = null;
