@@ -12,7 +12,7 @@
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
 import { view, viewFor, slot, slotBytes, trimScratch } from './heap.js';
-import { makeTensor, taLength, committable, committable2, commitError } from './tensor.js';
+import { makeTensor, taLength, committable, commitError } from './tensor.js';
 import { product } from './shapes.js';
 import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
 import { writeNamed, namedResult } from './named.js';
@@ -80,7 +80,7 @@ function executeInner(c) {
 export function runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   // The commit check (see execute()), before runBinaryInner, which is written
   // flat for V8 to inline its helpers.
-  if (!committable2(A, B, dest)) throw binaryCommitError(name, A, B, dest);
+  if (!committable(A) || !committable(B) || (dest !== null && !committable(dest))) throw binaryCommitError(name, A, B, dest);
   let r;
   try {
     r = runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx);

@@ -71,17 +71,6 @@ export function committable(o) {
   return o.scalar || taLength.call(o.data) === o.size;
 }
 
-/**
- * committable() of a two-operand call's records, in one call (the hot
- * element-wise path: one call instead of three measured cheaper there).
- */
-export function committable2(a, b, dest) {
-  if (a.brand !== SNAPSHOT || b.brand !== SNAPSHOT) return false;
-  if (a.resident ? !isAlive(a.tensor) : !a.scalar && taLength.call(a.data) !== a.size) return false;
-  if (b.resident ? !isAlive(b.tensor) : !b.scalar && taLength.call(b.data) !== b.size) return false;
-  return dest === null || committable(dest);
-}
-
 /** Why committable(o) said no; `what` names the operand in the message. */
 export function commitError(o, what) {
   if (o === null || typeof o !== 'object' || o.brand !== SNAPSHOT) {
