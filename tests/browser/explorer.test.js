@@ -11,12 +11,11 @@ import { existsSync, mkdirSync, copyFileSync, statSync, mkdtempSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, CHROMIUM } from './chromium.js';
 import { serve } from '../../scripts/serve.mjs';
 import { buildWeb } from '../../scripts/start.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const shots = path.join(root, 'build', 'screenshots');
 
 let server;
@@ -124,11 +123,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (scripts/test.mjs does)`);
   const out = await buildWeb(path.join(root, 'build', 'web-test'));
   ({ server, url } = await serve(out, 0));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--no-first-run', '--disable-sync', '--disable-quic'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await watch(page, 'desktop');
   await open(page);

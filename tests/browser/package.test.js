@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { cpSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { build as viteBuild } from 'vite';
 import { serve } from '../../scripts/serve.mjs';
 
@@ -67,10 +67,7 @@ beforeAll(async () => {
     build: { outDir: path.join(site, 'vite'), emptyOutDir: true, target: 'es2022' },
   });
   ({ server, url } = await serve(site, 0));
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
