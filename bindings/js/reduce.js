@@ -267,46 +267,46 @@ function named(r, input, coords) {
 const REDUCE_KEYS = ['axes', 'dims', 'keepdims', 'dtype', 'out'];
 
 /**
- * The axes option read once: a number, or an array read by its length once
- * and each entry once. A list longer than any shape's rank is refused by its
- * length, before anything is copied (a rank-r input has r distinct axes).
+ * A list option (axes, dims) read once: a single entry (`isOne`) as a list of
+ * it, or an array read by its length once and each entry once. A list longer
+ * than any shape's rank is refused by its length, before anything is copied
+ * (a rank-r input has r distinct axes). `expected` says what the option
+ * takes, for its TypeError.
  */
-function readAxes(axes, fn) {
-  if (axes === undefined) return null;
-  if (typeof axes === 'number') axes = [axes];
-  else if (!Array.isArray(axes)) throw new TypeError(`${fn}: axes must be an integer or an array of integers, got ${describe(axes)}`);
-  const n = axes.length;
+function readList(x, fn, key, isOne, expected) {
+  if (x === undefined) return null;
+  if (isOne(x)) return [x];
+  if (!Array.isArray(x)) throw new TypeError(`${fn}: ${key} must be ${expected}, got ${describe(x)}`);
+  const n = x.length;
   if (!(n <= C.limits.maxRank)) {
-    throw new BroadcastError(`${fn}: axes has ${n} entries, but a shape has at most ${C.limits.maxRank} axes and each may be named once`,
+    throw new BroadcastError(`${fn}: ${key} has ${n} entries, but a shape has at most ${C.limits.maxRank} ${key} and each may be named once`,
       { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
   }
   const out = new Array(n);
-  for (let k = 0; k < n; k++) out[k] = axes[k];
-  for (let k = 0; k < n; k++) {
-    if (typeof out[k] !== 'number' || !Number.isInteger(out[k])) {
-      throw new BroadcastError(`${fn}: axes[${k}] = ${describe(out[k])} is not an integer axis`, { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
+  for (let k = 0; k < n; k++) out[k] = x[k];
+  return out;
+}
+
+/** The axes option: integers (range and repeats are the engine's to check, against the rank). */
+function readAxes(axes, fn) {
+  const out = readList(axes, fn, 'axes', (v) => typeof v === 'number', 'an integer or an array of integers');
+  if (out !== null) {
+    for (let k = 0; k < out.length; k++) {
+      if (typeof out[k] !== 'number' || !Number.isInteger(out[k])) {
+        throw new BroadcastError(`${fn}: axes[${k}] = ${describe(out[k])} is not an integer axis`, { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
+      }
     }
   }
   return out;
 }
 
-/**
- * The dims option read once: a dim name, or an array of them read by its
- * length once and each entry once (checked against the operand later).
- */
+/** The dims option: dim names (checked against the operand later). */
 function readDimNames(dims, fn) {
-  if (dims === undefined) return null;
-  if (typeof dims === 'string' || typeof dims === 'number') return [dims];
-  if (!Array.isArray(dims)) throw new TypeError(`${fn}: dims must be a dim name or an array of dim names, got ${describe(dims)}`);
-  const n = dims.length;
-  if (!(n <= C.limits.maxRank)) {
-    throw new BroadcastError(`${fn}: dims has ${n} entries, but a shape has at most ${C.limits.maxRank} dims and each may be named once`,
-      { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
-  }
-  const out = new Array(n);
-  for (let k = 0; k < n; k++) out[k] = dims[k];
-  for (let k = 0; k < n; k++) {
-    if (typeof out[k] !== 'string' && typeof out[k] !== 'number') throw new TypeError(`${fn}: dims[${k}] must be a dim name (a string or number), got ${describe(out[k])}`);
+  const out = readList(dims, fn, 'dims', (v) => typeof v === 'string' || typeof v === 'number', 'a dim name or an array of dim names');
+  if (out !== null) {
+    for (let k = 0; k < out.length; k++) {
+      if (typeof out[k] !== 'string' && typeof out[k] !== 'number') throw new TypeError(`${fn}: dims[${k}] must be a dim name (a string or number), got ${describe(out[k])}`);
+    }
   }
   return out;
 }
