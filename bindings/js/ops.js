@@ -9,7 +9,7 @@ import { withNames, handleOf, committable, commitError, outHolds } from './tenso
 import { view } from './heap.js';
 import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
-import { copyShape } from './shapes.js';
+import { copyShape, product } from './shapes.js';
 import { internNamed, checkOutNames } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
 import { request, execute, runBinary } from './execute.js';
@@ -121,7 +121,7 @@ function intoNamedOut(op, name, A, B, dest, outDtype, shaping, fillIn) {
   try {
     const labels = r.dims.map((d) => r.coords?.[String(d)] ?? null);
     checkOutNames(name, dest, r.dims, labels);
-    const size = r.shape.reduce((n, d) => n * d, 1);
+    const size = product(r.shape);
     if (dest.size !== size) {
       throw new BroadcastError(`${name}: out has ${dest.size} elements but the result ${formatShape(r.shape)} has ${size}`,
         { code: 'LENGTH_MISMATCH', shapes: [r.shape], axis: null, dims: [dest.size, size] });
