@@ -18,16 +18,7 @@
 
 #include "kernels/kernels.hpp"
 
-namespace tc {
-
-// Unary ops (unary.def): the same pattern as Op (ops.def).
-enum class UnaryOp : int {
-#define TC_UNARY(e, js, result, domain) e,
-#include "kernels/unary.def"
-  count
-};
-
-namespace expr {
+namespace tc::expr {
 
 enum class Code : std::uint8_t {
   load,      // a = input index; reads the input's element (its dtype = dtype)
@@ -66,5 +57,4 @@ enum class InnerForm : std::uint8_t {
   strided,     // any other element stride (named operands reordered): from the descriptor
 };
 
-}  // namespace expr
-}  // namespace tc
+}  // namespace tc::expr

@@ -36,6 +36,12 @@ enum class Op : int {
 #include "ops.def"
   count
 };
+// Unary ops (unary.def), the same pattern.
+enum class UnaryOp : int {
+#define TC_UNARY(e, js, result, domain) e,
+#include "unary.def"
+  count
+};
 
 // What ops.def says of an op: the dtype of its result and the dtypes it takes.
 enum class OpResult : int { same, boolean };
