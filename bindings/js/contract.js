@@ -68,6 +68,7 @@ export function readContract(M) {
   n.dtypeByTag = new Map(n.dtypes.filter((d) => !d.bits).map((d) => [d.array, d]));
   n.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
   n.opByName = new Map(n.ops.map((o) => [o.name, o]));
+  n.unaryOps = Object.freeze(c.unaryOps.slice());
   n.reduceOps = new Map(c.reduceOps.map((r, i) => [r, i]));
   // reduceAcc.get(name)[dtype id]: the result dtype of a reduction without `dtype`.
   n.reduceAcc = new Map(c.reduceOps.map((r, i) => [r, Object.freeze(c.reduceAcc[i].map((d) => n.dtypes[d]))]));

@@ -12,7 +12,7 @@
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
 import { view, viewFor, slot, slotBytes, trimScratch } from './heap.js';
-import { makeTensor, taLength, committable, commitError } from './tensor.js';
+import { makeTensor, taLength, committable, commitError, outHolds } from './tensor.js';
 import { product } from './shapes.js';
 import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
 import { writeNamed, namedResult } from './named.js';
@@ -37,6 +37,9 @@ export function request(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx
     tail: null, // further body values (reduce: its axes)
     named: null, // internNamed() of two named operands: replaces shapes
     refuse: null, // (res) => Error, instead of makeError(ctx, ...)
+    body: null, // (h, p, c) => end: a body of the caller's own (evaluate), `need` doubles
+    need: 0,
+    after: null, // (res, result) => result: the caller's last step (evaluate's named results)
   };
 }
 
@@ -196,6 +199,13 @@ function outCapacity(dest, outDtype, out) {
 function answer(c, res, len, out) {
   const dest = c.dest;
   let st = res.status;
+  if (c.outDtype === null && (st === 0 || st === C.signals.outTooSmall)) {
+    c.outDtype = C.dtypes[res.field('dtype')]; // evaluate: the result's dtype is the engine's to say
+    if (dest !== null && !outHolds(dest, c.outDtype)) {
+      throw new BroadcastError(`${c.fn}: out: a ${dest.dtype.name} cannot hold the ${c.outDtype.name} result`,
+        { code: 'DTYPE_MISMATCH', shapes: c.shapes, axis: null, dims: [dest.dtype.name, c.outDtype.name] });
+    }
+  }
   if (st === C.signals.outTooSmall) {
     out = growOut(c, res);
     res = recall(len);
@@ -203,6 +213,7 @@ function answer(c, res, len, out) {
   }
   if (st !== 0) throw failure(c, res, st);
   if (c.named !== null && !(dest !== null && dest.resident)) return namedTensor(c, res, out);
+  if (c.after !== null) return c.after(res, result(res, out, dest, c.outDtype));
   return result(res, out, dest, c.outDtype);
 }
 
@@ -227,6 +238,7 @@ function produce(shape, out, dest, outDtype) {
 
 /** Doubles the request body needs (shapes, mapping, tail). */
 function bodyNeed(c) {
+  if (c.body !== null) return c.need;
   let need = c.mapping !== null ? 1 + c.mapping.length : 0;
   if (c.tail !== null) need += c.tail.length;
   const shapes = c.shapes;
@@ -239,6 +251,7 @@ function writeRequest(c, out, cap) {
   const h = requestBuffer();
   let p = begin(0);
   dataHeader(h, c, out, cap);
+  if (c.body !== null) return c.body(h, p, c);
   if (c.named !== null) return writeNamed(h, p, c.named.enc);
   const shapes = c.shapes;
   for (let k = 0; k < shapes.length; k++) p = writeShape(h, p, shapes[k]);

@@ -8,10 +8,11 @@ import { copyShape, checkShape, exactSize, UNKNOWN_RANK } from './shapes.js';
 import { readOptions, choose } from './options.js';
 import { readType, readTo, snapTo, shapeCall, namedCall, namedContext } from './rules.js';
 import { readNamed, namedResult } from './named.js';
+import { explainExpression } from './expr.js';
 
 // Every key explain() knows: a misspelt one is refused whatever the rule;
 // keys of another rule (axis with numpy) are ignored, so generic callers can pass them.
-const KEYS = ['rule', 'shapes', 'operands', 'axis', 'mode', 'axesMapping', 'shaping'];
+const KEYS = ['rule', 'shapes', 'operands', 'axis', 'mode', 'axesMapping', 'shaping', 'expression', 'dtypes', 'broadcast', 'keepdims'];
 const RULES = ['numpy', 'none', 'pdpd', 'broadcastTo', 'named'];
 
 /**
@@ -128,6 +129,7 @@ function explainInner(req) {
     throw new TypeError(`explain: unknown rule ${typeof rule === 'string' ? JSON.stringify(rule) : String(rule)}; use 'numpy', 'none', 'pdpd', 'broadcastTo' or 'named'`);
   }
   const o = readOptions(req, 'explain', KEYS);
+  if (o.expression !== undefined) return explainExpression(o);
   if (rule === 'numpy' || rule === 'none' || rule === 'pdpd') {
     if (!Array.isArray(o.shapes)) throw new TypeError('explain: shapes must be an array of shapes');
     const n = o.shapes.length;

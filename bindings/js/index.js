@@ -14,6 +14,7 @@ export { reshape } from './reshape.js';
 export { broadcastTo, where } from './ops.js';
 export { memory, releaseScratch, kernels } from './introspect.js';
 export { reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays } from './reduce.js';
+export { evaluate, compile } from './expr.js';
 
 /** The most dims a shape may have. */
 export const MAX_RANK = 32;

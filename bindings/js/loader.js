@@ -23,6 +23,7 @@
 import createTensorcastModule from './tensorcast.mjs';
 import { readContract, clearContract } from './contract.js';
 import { refreshRequest } from './wire.js';
+import { generatedCode } from './generated.js';
 
 let M = null;       // the engine (the glue's Module object), once ready
 let state = 'idle'; // 'idle' | 'loading' | 'ready'
@@ -296,6 +297,7 @@ function install(inst) {
     throw failure('the engine\'s contract could not be read (is this tensorcast.wasm from the same build as its JavaScript?)', e);
   }
   commit();
+  inst.tcGen = generatedCode(); // where the engine's generated modules live (expr_call.cpp)
   try {
     refreshRequest(inst);
   } catch (e) {

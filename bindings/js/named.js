@@ -175,7 +175,7 @@ const allRaw = (ls) => {
  * otherwise labels are interned, keyed by type then value (1 and '1' differ).
  * Duplicates are found by the engine in both cases.
  */
-export function internNamed(a, b) {
+export function internNamed(...ts) {
   const names = new Map();
   const nameList = [];
   const labelIds = new LabelMap();
@@ -192,18 +192,18 @@ export function internNamed(a, b) {
     if (id === undefined) { id = labelList.length; labelIds.set(l, id); labelList.push(l); }
     return id;
   };
-  const ids = [a, b].map((t) => t.dims.map(nameId));
+  const ids = ts.map((t) => t.dims.map(nameId));
   // A name's labels go raw only when every labeled occurrence of it is all integers.
   const notRaw = new Set();
-  [a, b].forEach((t, k) => t.labels.forEach((ls, i) => { if (ls && !allRaw(ls)) notRaw.add(ids[k][i]); }));
+  ts.forEach((t, k) => t.labels.forEach((ls, i) => { if (ls && !allRaw(ls)) notRaw.add(ids[k][i]); }));
   for (const id of ids.flat()) if (!notRaw.has(id)) rawName.add(id);
-  let need = 2;
-  const enc = [a, b].map((t, k) => {
+  let need = ts.length;
+  const enc = ts.map((t, k) => {
     const lab = t.labels.map((ls, i) => (ls ? (rawName.has(ids[k][i]) ? ls : ls.map(labelId)) : null));
     for (let i = 0; i < t.dims.length; i++) need += 3 + (lab[i] ? lab[i].length : 0);
     return { ids: ids[k], lab, sizes: t.sizes };
   });
-  return { enc, need, nameList, labelList, rawName };
+  return { enc, need, nameList, labelList, rawName, names };
 }
 
 /** Write the interned operands at h[p]; returns the next index. */

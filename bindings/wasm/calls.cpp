@@ -359,6 +359,14 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
     else call_unbroadcast(h, body, body_len, g_resp);
     return g_resp.data();
   }
+  if (action == static_cast<int>(Action::expr_parse)) {
+    call_parse(h, body, body_len, g_resp);
+    return g_resp.data();
+  }
+  if (action == static_cast<int>(Action::expr_run) || action == static_cast<int>(Action::expr_explain)) {
+    call_expr(h, body, body_len, action == static_cast<int>(Action::expr_explain), g_resp);
+    return g_resp.data();
+  }
   if (action == static_cast<int>(Action::shape) || action == static_cast<int>(Action::explain)) {
     call_shape(h, body, body_len, action == static_cast<int>(Action::explain), g_resp);
     return g_resp.data();

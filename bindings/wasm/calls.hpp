@@ -27,6 +27,9 @@ inline void* ptr(double v) { return reinterpret_cast<void*>(static_cast<uintptr_
 // The backward actions: `h` the request header, `body` its n doubles after it.
 void call_axes(const double* h, const double* body, size_t n, std::vector<double>& resp);
 void call_reduce(const double* h, const double* body, size_t n, std::vector<double>& resp);
+// The expression actions (expr_call.cpp).
+void call_parse(const double* h, const double* body, size_t n, std::vector<double>& resp);
+void call_expr(const double* h, const double* body, size_t n, bool explain, std::vector<double>& resp);
 void call_unbroadcast(const double* h, const double* body, size_t n, std::vector<double>& resp);
 
 }  // namespace tc::calls

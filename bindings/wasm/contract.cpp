@@ -119,6 +119,10 @@ std::string contract() {
     j.close(']').close('}');
   }
   j.close(']');
+  j.key("unaryOps").open('[');
+#define TC_UNARY(e, js, result, domain) j.item_str(js);
+#include "kernels/unary.def"
+  j.close(']');
   j.key("reduceOps").open('[');
   for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) j.item_str(reduce_op_name(static_cast<ReduceOp>(i)));
   j.close(']');

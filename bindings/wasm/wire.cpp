@@ -120,6 +120,7 @@ void write_head(std::vector<double>& out, int status, const Error& err) {
   out[resp_detail] = err.detail;
   out[resp_clashAxes] = static_cast<double>(err.clash_axes);
   out[resp_result] = 0;
+  out[resp_dtype] = -1;
 }
 
 // Plan layout: is_static, out_size, out shape, n_ops, then per operand: its

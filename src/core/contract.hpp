@@ -41,6 +41,11 @@ constexpr int kMaxOperands = 65536;
 constexpr double kMaxBytes = 4294967296.0 - 67108864.0;
 // Coordinates of one named dim.
 constexpr i64 kMaxLabels = i64{1} << 26;
+// Expressions (src/expr/parse.hpp): text, tree and names.
+constexpr int kMaxExprText = 1 << 16;
+constexpr int kMaxExprNodes = 4096;
+constexpr int kMaxExprDepth = 256;
+constexpr int kMaxExprInputs = 64;
 
 const char* status_name(Status s);
 

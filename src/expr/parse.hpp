@@ -24,14 +24,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/contract.hpp"
 #include "program.hpp"
 
 namespace tc::expr {
 
-constexpr int kMaxText = 1 << 16;   // UTF-16 units
-constexpr int kMaxNodes = 4096;
-constexpr int kMaxDepth = 256;      // nesting of parentheses, calls and operators
-constexpr int kMaxInputs = 64;      // distinct operand names
+// The limits are the contract's (contract.hpp; JS reads them as C.limits).
+constexpr int kMaxText = kMaxExprText;     // UTF-16 units
+constexpr int kMaxNodes = kMaxExprNodes;
+constexpr int kMaxDepth = kMaxExprDepth;   // nesting of parentheses, calls and operators
+constexpr int kMaxInputs = kMaxExprInputs; // distinct operand names
 
 // What a call or an operator names. Operators map to the library's ops:
 // + add, - sub, * mul, / div, % rem, ** pow, < less, <= lessEqual, > greater,

@@ -1,0 +1,781 @@
+// Compiling an expression: types, the tree's broadcast plan, slots and the loop
+// (expr.hpp has the walk-through).
+#include "expr.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <string_view>
+
+#include "kernels/half.hpp"
+#include "rules/rules.hpp"
+
+namespace tc::expr {
+
+namespace {
+
+constexpr DType kUntyped = DType::count;
+
+bool is_float(DType d) { return d == DType::f32 || d == DType::f64 || d == DType::f16; }
+
+constexpr bool unary_bool(UnaryOp op) {
+  switch (op) {
+#define TC_UNARY(e, js, result, domain) case UnaryOp::e: return std::string_view(#result) == "boolean";
+#include "kernels/unary.def"
+    default: return false;
+  }
+}
+bool unary_takes(DType d, UnaryOp op) {
+  switch (op) {
+#define TC_UNARY(e, js, result, domain) \
+  case UnaryOp::e: return std::string_view(#domain) == "any" || (std::string_view(#domain) == "floating") == is_float(d);
+#include "kernels/unary.def"
+    default: return false;
+  }
+}
+
+// ---- constants: a JS number stored as a typed array of the dtype stores it ---------
+// (operands.js scalarOperand: floats round, integers wrap after truncation,
+// Uint8Clamped rounds half to even and clamps, bigint dtypes need an integer).
+bool store_number(double v, bool is_big, std::int64_t big, DType dt, Instr& in) {
+  in.code = Code::constant;
+  in.dtype = in.out = dt;
+  if (is_big) {  // a BigInt: exact for the 64-bit dtypes, Number(v) for the others
+    if (dt == DType::i64 || dt == DType::u64) {
+      in.bits = big;
+      in.value = static_cast<double>(big);
+      return true;
+    }
+    v = static_cast<double>(big);
+  }
+  switch (dt) {
+    case DType::f64: in.value = v; return true;
+    case DType::f32: in.value = static_cast<float>(v); return true;
+    case DType::f16: in.value = half_to_float(double_to_half(v)); return true;
+    case DType::u8c: {
+      const double c = !(v > 0) ? 0 : v > 255 ? 255 : std::nearbyint(v);  // NaN -> 0; nearest, ties even
+      in.bits = static_cast<std::int64_t>(c);
+      in.value = c;
+      return true;
+    }
+    case DType::i64: case DType::u64: {
+      if (!(v == std::trunc(v)) || !std::isfinite(v)) return false;  // BigInt(v) needs an integer
+      const double m = std::fmod(v, 18446744073709551616.0);
+      const double u = m < 0 ? m + 18446744073709551616.0 : m;
+      const std::uint64_t bits = u >= 9223372036854775808.0
+                                     ? static_cast<std::uint64_t>(u - 9223372036854775808.0) + (std::uint64_t{1} << 63)
+                                     : static_cast<std::uint64_t>(u);
+      in.bits = static_cast<std::int64_t>(bits);
+      if (dt == DType::u64) in.value = static_cast<double>(bits);
+      else in.value = static_cast<double>(in.bits);
+      return true;
+    }
+    default: {  // 8/16/32-bit integers: ToInt32-style modular
+      std::uint32_t w = 0;
+      if (std::isfinite(v)) {
+        const double t = std::trunc(v);
+        const double m = std::fmod(t, 4294967296.0);
+        w = static_cast<std::uint32_t>(static_cast<std::int64_t>(m < 0 ? m + 4294967296.0 : m));
+      }
+      std::int64_t r;
+      switch (dt) {
+        case DType::i8: r = static_cast<std::int8_t>(w); break;
+        case DType::u8: r = static_cast<std::uint8_t>(w); break;
+        case DType::i16: r = static_cast<std::int16_t>(w); break;
+        case DType::u16: r = static_cast<std::uint16_t>(w); break;
+        case DType::i32: r = static_cast<std::int32_t>(w); break;
+        default: r = static_cast<std::int64_t>(w); break;  // u32
+      }
+      in.bits = r;
+      in.value = static_cast<double>(r);
+      return true;
+    }
+  }
+}
+
+}  // namespace
+
+// The element bytes of a constant instruction.
+void constant_bytes(const Instr& in, void* dst) {
+  switch (in.out) {
+    case DType::f64: { const double v = in.value; std::memcpy(dst, &v, 8); return; }
+    case DType::f32: { const float v = static_cast<float>(in.value); std::memcpy(dst, &v, 4); return; }
+    case DType::f16: { const std::uint16_t v = float_to_half(static_cast<float>(in.value)); std::memcpy(dst, &v, 2); return; }
+    default: {
+      const std::uint64_t b = static_cast<std::uint64_t>(in.bits);
+      std::memcpy(dst, &b, dtype_size(in.out));  // little-endian: the low bytes
+      return;
+    }
+  }
+}
+
+// The value of a one-element result as a constant instruction.
+void constant_from_bytes(const void* src, DType dt, Instr& in) {
+  in.code = Code::constant;
+  in.dtype = in.out = dt;
+  in.a = in.b = in.c = -1;
+  switch (dt) {
+    case DType::f64: std::memcpy(&in.value, src, 8); return;
+    case DType::f32: { float v; std::memcpy(&v, src, 4); in.value = v; return; }
+    case DType::f16: { std::uint16_t v; std::memcpy(&v, src, 2); in.value = half_to_float(v); return; }
+    default: break;
+  }
+  std::int64_t r = 0;
+  switch (dt) {
+    case DType::i8: { std::int8_t v; std::memcpy(&v, src, 1); r = v; break; }
+    case DType::u8: case DType::u8c: { std::uint8_t v; std::memcpy(&v, src, 1); r = v; break; }
+    case DType::i16: { std::int16_t v; std::memcpy(&v, src, 2); r = v; break; }
+    case DType::u16: { std::uint16_t v; std::memcpy(&v, src, 2); r = v; break; }
+    case DType::i32: { std::int32_t v; std::memcpy(&v, src, 4); r = v; break; }
+    case DType::u32: { std::uint32_t v; std::memcpy(&v, src, 4); r = v; break; }
+    default: std::memcpy(&r, src, 8); break;
+  }
+  in.bits = r;
+  in.value = dt == DType::u64 ? static_cast<double>(static_cast<std::uint64_t>(r)) : static_cast<double>(r);
+}
+
+// One instruction on one element each (the interpreter's kernels with n = 1).
+void eval_scalar(const Instr& in, const void* a, const void* b, const void* c, void* out);
+
+namespace {
+
+// ---- lowering ------------------------------------------------------------------------------
+struct Lowerer {
+  const Parsed& p;
+  const char16_t* text;
+  const Request& req;
+  Failure& fail;
+  Program& prog;
+  std::vector<DType> type;  // per node: its dtype, kUntyped for constant-only subtrees
+  std::vector<std::int32_t> node_of;  // per instruction: its node (spans for errors)
+
+  bool failed(Fail f, const Node& n, DType a = DType::count, DType b = DType::count) {
+    fail.code = f;
+    fail.pos = n.pos;
+    fail.len = n.len;
+    fail.a = a;
+    fail.b = b;
+    return false;
+  }
+  const Node& node(int i) const { return p.nodes[static_cast<size_t>(i)]; }
+  int arg(const Node& n, int k) const { return p.args[static_cast<size_t>(n.first + k)]; }
+
+  bool dtype_of_string(const Node& s, DType& out) const {
+    const int from = s.pos + 1, len = s.len - 2;
+    for (int d = 0; d < static_cast<int>(DType::count); ++d) {
+      const char* name = dtype_js_name(static_cast<DType>(d));
+      int i = 0;
+      while (i < len && name[i] && name[i] == static_cast<char>(text[from + i])) ++i;
+      if (i == len && name[i] == 0) {
+        out = static_cast<DType>(d);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Bottom-up: each node's dtype, or kUntyped; checks what op by op checks.
+  bool infer(int i) {
+    const Node& n = node(i);
+    DType t = kUntyped;
+    switch (n.kind) {
+      case Kind::input: {
+        const Input& in = req.inputs[n.index];
+        t = in.kind == Input::tensor ? in.dtype : kUntyped;
+        break;
+      }
+      case Kind::number: break;
+      case Kind::string: case Kind::list: break;  // arguments only (the parser placed them)
+      case Kind::call: {
+        for (int k = 0; k < n.count; ++k)
+          if (!infer(arg(n, k))) return false;
+        auto unify = [&](int x, int y, DType& out) {
+          const DType tx = type[static_cast<size_t>(x)], ty = type[static_cast<size_t>(y)];
+          if (tx != kUntyped && ty != kUntyped && tx != ty) return failed(Fail::mismatch, n, tx, ty);
+          out = tx != kUntyped ? tx : ty;
+          return true;
+        };
+        switch (n.fn) {
+          case Fn::binary: {
+            const Op op = static_cast<Op>(n.op);
+            if (!unify(arg(n, 0), arg(n, 1), t)) return false;
+            if (t != kUntyped) {
+              if (!op_defined(t, op)) return failed(Fail::domain, n, t);
+              if (op_yields_bool(op)) t = DType::u8;
+            }
+            break;
+          }
+          case Fn::unary: {
+            const UnaryOp op = static_cast<UnaryOp>(n.op);
+            t = type[static_cast<size_t>(arg(n, 0))];
+            if (t != kUntyped) {
+              if (!unary_takes(t, op)) return failed(Fail::domain, n, t);
+              if (unary_bool(op)) t = DType::u8;
+            }
+            break;
+          }
+          case Fn::where:
+            if (!unify(arg(n, 1), arg(n, 2), t)) return false;
+            break;
+          case Fn::cast:
+            if (!dtype_of_string(node(arg(n, 1)), t)) return failed(Fail::bad_dtype, node(arg(n, 1)));
+            break;
+          case Fn::reduce:
+            t = type[static_cast<size_t>(arg(n, 0))];
+            break;
+        }
+        break;
+      }
+    }
+    type[static_cast<size_t>(i)] = t;
+    return true;
+  }
+
+  int push(Instr in, int node_index) {
+    prog.code.push_back(in);
+    node_of.push_back(node_index);
+    return static_cast<int>(prog.code.size()) - 1;
+  }
+  bool is_const(int r) const { return prog.code[static_cast<size_t>(r)].code == Code::constant; }
+
+  // Fold an instruction whose arguments are all constants into one.
+  int fold_or_push(Instr in, int node_index) {
+    const bool all_const = (in.a < 0 || is_const(in.a)) && (in.b < 0 || is_const(in.b)) && (in.c < 0 || is_const(in.c));
+    if (all_const) {
+      unsigned char a[8] = {}, b[8] = {}, c[8] = {}, o[8] = {};
+      if (in.a >= 0) constant_bytes(prog.code[static_cast<size_t>(in.a)], a);
+      if (in.b >= 0) constant_bytes(prog.code[static_cast<size_t>(in.b)], b);
+      if (in.c >= 0) constant_bytes(prog.code[static_cast<size_t>(in.c)], c);
+      eval_scalar(in, a, b, c, o);
+      Instr k;
+      constant_from_bytes(o, in.out, k);
+      k.pos = in.pos;
+      // The folded arguments stay in the program (unread): registers keep their numbers.
+      return push(k, node_index);
+    }
+    return push(in, node_index);
+  }
+
+  // Top-down: emit node i; an untyped subtree computes in `want`.
+  int emit(int i, DType want) {
+    const Node& n = node(i);
+    const DType t = type[static_cast<size_t>(i)] != kUntyped ? type[static_cast<size_t>(i)] : want;
+    Instr in;
+    in.pos = n.pos;
+    switch (n.kind) {
+      case Kind::input: {
+        const Input& x = req.inputs[n.index];
+        if (x.kind == Input::tensor) {
+          in.code = Code::load;
+          in.dtype = in.out = x.dtype;
+          in.a = n.index;
+          return push(in, i);
+        }
+        if (!store_number(x.value, x.kind == Input::bigint, x.bits, t, in)) return failed(Fail::not_integer, n, t), -1;
+        in.pos = n.pos;
+        return push(in, i);
+      }
+      case Kind::number:
+        if (!store_number(n.value, n.is_bigint, n.bits, t, in)) return failed(Fail::not_integer, n, t), -1;
+        in.pos = n.pos;
+        return push(in, i);
+      case Kind::string: case Kind::list: return failed(Fail::bad_dtype, n), -1;  // not reached: the parser places them
+      case Kind::call: break;
+    }
+    switch (n.fn) {
+      case Fn::binary: {
+        const Op op = static_cast<Op>(n.op);
+        // Operands: the node's operand dtype (the typed child's), else `want`.
+        DType dt = type[static_cast<size_t>(arg(n, 0))];
+        if (dt == kUntyped) dt = type[static_cast<size_t>(arg(n, 1))];
+        if (dt == kUntyped) dt = want;
+        if (!op_defined(dt, op)) return failed(Fail::domain, n, dt), -1;
+        const int a = emit(arg(n, 0), dt);
+        if (a < 0) return -1;
+        const int b = emit(arg(n, 1), dt);
+        if (b < 0) return -1;
+        in.code = Code::binary;
+        in.op = static_cast<std::uint8_t>(op);
+        in.dtype = dt;
+        in.out = op_yields_bool(op) ? DType::u8 : dt;
+        in.a = a;
+        in.b = b;
+        break;
+      }
+      case Fn::unary: {
+        const UnaryOp op = static_cast<UnaryOp>(n.op);
+        DType dt = type[static_cast<size_t>(arg(n, 0))];
+        if (dt == kUntyped) dt = want;
+        if (!unary_takes(dt, op)) return failed(Fail::domain, n, dt), -1;
+        const int a = emit(arg(n, 0), dt);
+        if (a < 0) return -1;
+        in.code = Code::unary;
+        in.op = static_cast<std::uint8_t>(op);
+        in.dtype = dt;
+        in.out = unary_bool(op) ? DType::u8 : dt;
+        in.a = a;
+        break;
+      }
+      case Fn::where: {
+        DType ct = type[static_cast<size_t>(arg(n, 0))];
+        DType dt = t;
+        const int x = emit(arg(n, 1), dt);
+        if (x < 0) return -1;
+        const int y = emit(arg(n, 2), dt);
+        if (y < 0) return -1;
+        const int c = emit(arg(n, 0), ct == kUntyped ? dt : ct);
+        if (c < 0) return -1;
+        in.code = Code::select;
+        in.dtype = in.out = dt;
+        in.cond = prog.code[static_cast<size_t>(c)].out;
+        in.a = c;
+        in.b = x;
+        in.c = y;
+        break;
+      }
+      case Fn::cast: {
+        DType target;
+        dtype_of_string(node(arg(n, 1)), target);
+        const DType src = type[static_cast<size_t>(arg(n, 0))];
+        if (src == kUntyped) return emit(arg(n, 0), target);  // a constant: stored as the target dtype
+        const int a = emit(arg(n, 0), src);
+        if (a < 0) return -1;
+        if (src == target) return a;
+        in.code = Code::cast;
+        in.dtype = src;
+        in.out = target;
+        in.a = a;
+        break;
+      }
+      case Fn::reduce: return emit(arg(n, 0), want);  // the root's reduction is the caller's
+    }
+    const int r = fold_or_push(in, i);
+    if (type[static_cast<size_t>(i)] == kUntyped && prog.code[static_cast<size_t>(r)].out != want)
+      return failed(Fail::mismatch, n, prog.code[static_cast<size_t>(r)].out, want), -1;
+    return r;
+  }
+};
+
+// ---- shapes: the rule at every node, then each load's axes at the root ----------------
+struct ShapeFold {
+  const Request& req;
+  const Program& prog;
+  const std::vector<std::int32_t>& node_of;
+  const Parsed& p;
+  Failure& fail;
+  bool named;
+  std::vector<Shape> shape;                // positional
+  std::vector<NamedShape> nshape;          // named
+  std::vector<std::vector<std::vector<i64>>> labels;  // named: per instruction, per axis, its labels
+  // Per instruction, per argument (a, b, c): for each of its axes, the argument's axis (-1: none).
+  std::vector<std::array<std::array<int, kMaxRank>, 3>> amap;
+
+  const Shape& sh(int r) const { return shape[static_cast<size_t>(r)]; }
+
+  bool refuse(int i, Status st, const Error& err, const Shape* s, int n) {
+    const Node& nd = p.nodes[static_cast<size_t>(node_of[static_cast<size_t>(i)])];
+    fail.code = Fail::broadcast;
+    fail.pos = nd.pos;
+    fail.len = nd.len;
+    fail.err = err;
+    if (fail.err.code == Status::Ok) fail.err.code = st;
+    fail.n_shapes = n;
+    for (int k = 0; k < n; ++k) fail.shapes[k] = s[k];
+    return false;
+  }
+
+  void identity(int i) {
+    for (int k = 0; k < 3; ++k)
+      for (int ax = 0; ax < kMaxRank; ++ax) amap[static_cast<size_t>(i)][static_cast<size_t>(k)][static_cast<size_t>(ax)] = ax;
+  }
+
+  // The named shape of a plan's output, labels copied into this instruction's store.
+  void named_out(int i, const NamedPlan& np) {
+    NamedShape& o = nshape[static_cast<size_t>(i)];
+    auto& store = labels[static_cast<size_t>(i)];
+    o.rank = static_cast<int>(np.axes.size());
+    store.assign(np.axes.size(), {});
+    for (size_t a = 0; a < np.axes.size(); ++a) {
+      o.name[a] = np.axes[a].name;
+      o.size[a] = np.axes[a].size;
+      if (np.axes[a].labeled) store[a] = np.axes[a].labels;
+    }
+    for (size_t a = 0; a < np.axes.size(); ++a) {
+      static const i64 kNone = 0;
+      o.labels[a] = np.axes[a].labeled ? (store[a].empty() ? &kNone : store[a].data()) : nullptr;
+    }
+    Shape& s = shape[static_cast<size_t>(i)];
+    s.rank = o.rank;
+    for (int a = 0; a < o.rank; ++a) s.dims[a] = Dim::fixed(o.size[a]);
+  }
+
+  // Plan two shapes at instruction i (its arguments x, y as argument slots kx, ky).
+  bool pair(int i, int x, int y, int kx, int ky, Plan& plan, NamedPlan& np) {
+    Error err;
+    Status st;
+    if (named) {
+      st = broadcast_named(nshape[static_cast<size_t>(x)], nshape[static_cast<size_t>(y)], req.shaping, np, plan, err);
+      if (st == Status::Ok && np.needs_gather) {
+        const Node& nd = p.nodes[static_cast<size_t>(node_of[static_cast<size_t>(i)])];
+        fail.code = Fail::gather;
+        fail.pos = nd.pos;
+        fail.len = nd.len;
+        return false;
+      }
+    } else {
+      switch (req.rule) {
+        case Rule::none: st = broadcast_none(sh(x), sh(y), plan, err); break;
+        case Rule::pdpd: st = broadcast_pdpd(sh(x), sh(y), req.axis, plan, err); break;
+        default: {
+          const Shape two[2] = {sh(x), sh(y)};
+          st = broadcast_numpy(two, 2, plan, err);
+          break;
+        }
+      }
+    }
+    if (st != Status::Ok) {
+      const Shape two[2] = {sh(x), sh(y)};
+      return refuse(i, st, err, two, 2);
+    }
+    auto& m = amap[static_cast<size_t>(i)];
+    for (int ax = 0; ax < plan.out.rank; ++ax) {
+      m[static_cast<size_t>(kx)][static_cast<size_t>(ax)] = plan.ops[0].src_axis[ax];
+      m[static_cast<size_t>(ky)][static_cast<size_t>(ax)] = plan.ops[1].src_axis[ax];
+    }
+    if (named) named_out(i, np);
+    else shape[static_cast<size_t>(i)] = plan.out;
+    return true;
+  }
+
+  bool run() {
+    const size_t n = prog.code.size();
+    shape.assign(n, Shape{});
+    amap.assign(n, {});
+    if (named) {
+      nshape.assign(n, NamedShape{});
+      labels.assign(n, {});
+    }
+    Plan plan;
+    NamedPlan np;
+    for (size_t i = 0; i < n; ++i) {
+      const Instr& in = prog.code[i];
+      const int ii = static_cast<int>(i);
+      switch (in.code) {
+        case Code::load: {
+          const Input& x = req.inputs[in.a];
+          if (named) {
+            nshape[i] = x.named;
+            shape[i].rank = x.named.rank;
+            for (int a = 0; a < x.named.rank; ++a) shape[i].dims[a] = Dim::fixed(x.named.size[a]);
+          } else {
+            shape[i] = x.shape;
+          }
+          break;
+        }
+        case Code::constant:
+          shape[i].rank = 0;
+          if (named) nshape[i].rank = 0;
+          break;
+        case Code::unary: case Code::cast:
+          shape[i] = sh(in.a);
+          if (named) {
+            nshape[i] = nshape[static_cast<size_t>(in.a)];
+            labels[i] = labels[static_cast<size_t>(in.a)];
+            for (int a = 0; a < nshape[i].rank; ++a)
+              if (nshape[i].labels[a] && !labels[i].empty() && !labels[i][static_cast<size_t>(a)].empty())
+                nshape[i].labels[a] = labels[i][static_cast<size_t>(a)].data();
+          }
+          identity(ii);
+          break;
+        case Code::binary:
+          if (!pair(ii, in.a, in.b, 0, 1, plan, np)) return false;
+          break;
+        case Code::select:
+          if (named) {
+            // cond with x, then that with y: each a named pair.
+            if (!pair(ii, in.a, in.b, 0, 1, plan, np)) return false;
+            std::array<int, kMaxRank> mc = amap[i][0], mx = amap[i][1];
+            const int r1 = shape[i].rank;
+            NamedShape first = nshape[i];
+            auto first_labels = labels[i];
+            for (int a = 0; a < first.rank; ++a)
+              if (first.labels[a]) first.labels[a] = first_labels[static_cast<size_t>(a)].empty() ? first.labels[a] : first_labels[static_cast<size_t>(a)].data();
+            Error err;
+            const Status st = broadcast_named(first, nshape[static_cast<size_t>(in.c)], req.shaping, np, plan, err);
+            if (st != Status::Ok || np.needs_gather) {
+              if (st == Status::Ok) {
+                const Node& nd = p.nodes[static_cast<size_t>(node_of[i])];
+                fail.code = Fail::gather;
+                fail.pos = nd.pos;
+                fail.len = nd.len;
+                return false;
+              }
+              const Shape two[2] = {shape[i], sh(in.c)};
+              return refuse(ii, st, err, two, 2);
+            }
+            auto& m = amap[i];
+            for (int ax = 0; ax < plan.out.rank; ++ax) {
+              const int s1 = plan.ops[0].src_axis[ax];
+              m[0][static_cast<size_t>(ax)] = s1 < 0 || s1 >= r1 ? -1 : mc[static_cast<size_t>(s1)];
+              m[1][static_cast<size_t>(ax)] = s1 < 0 || s1 >= r1 ? -1 : mx[static_cast<size_t>(s1)];
+              m[2][static_cast<size_t>(ax)] = plan.ops[1].src_axis[ax];
+            }
+            named_out(ii, np);
+          } else {
+            // where() plans its three operands with the numpy rule, whatever the expression's rule.
+            const Shape three[3] = {sh(in.a), sh(in.b), sh(in.c)};
+            Error err;
+            const Status st = broadcast_numpy(three, 3, plan, err);
+            if (st != Status::Ok) return refuse(ii, st, err, three, 3);
+            for (int k = 0; k < 3; ++k)
+              for (int ax = 0; ax < plan.out.rank; ++ax) amap[i][static_cast<size_t>(k)][static_cast<size_t>(ax)] = plan.ops[static_cast<size_t>(k)].src_axis[ax];
+            shape[i] = plan.out;
+          }
+          break;
+      }
+    }
+    return true;
+  }
+};
+
+// Merge axes [from, to) of `dims` for slots whose strides are strides[slot * stride_rank + axis].
+void merge(const i64* dims, int from, int to, const std::vector<i64>& strides, int stride_rank, int slots, Loop& L) {
+  L.rank = 0;
+  std::vector<i64> g(static_cast<size_t>(slots) * kMaxRank, 0);  // [group * slots + slot]
+  int m = 0;
+  for (int a = to - 1; a >= from; --a) {
+    const i64 ext = dims[a];
+    if (ext == 1) continue;
+    bool fold = m > 0;
+    for (int k = 0; fold && k < slots; ++k) {
+      const i64 inner = g[static_cast<size_t>((m - 1) * slots + k)];
+      if (strides[static_cast<size_t>(k * stride_rank + a)] != inner * L.shape[m - 1]) fold = false;
+    }
+    if (fold) {
+      L.shape[m - 1] *= ext;
+    } else {
+      L.shape[m] = ext;
+      for (int k = 0; k < slots; ++k) g[static_cast<size_t>(m * slots + k)] = strides[static_cast<size_t>(k * stride_rank + a)];
+      ++m;
+    }
+  }
+  if (m == 0) {
+    L.shape[0] = 1;
+    for (int k = 0; k < slots; ++k) g[static_cast<size_t>(k)] = 1;
+    m = 1;
+  }
+  L.rank = m;
+  L.strides.assign(static_cast<size_t>(slots * m), 0);
+  for (int j = 0; j < m; ++j) {  // groups were built innermost first: outermost first now
+    const int src = m - 1 - j;
+    for (int k = 0; k < slots; ++k) L.strides[static_cast<size_t>(k * m + j)] = g[static_cast<size_t>(src * slots + k)];
+  }
+  for (int i = 0, j = m - 1; i < j; ++i, --j) std::swap(L.shape[i], L.shape[j]);
+}
+
+}  // namespace
+
+Status compile(const Parsed& p, const char16_t* text, const Request& req, Compiled& out, Failure& fail) {
+  fail = Failure{};
+  out = Compiled{};
+  if (p.code != SyntaxCode::ok || p.root < 0) return Status::InvalidShape;
+  if (req.n_inputs != static_cast<int>(p.name_pos.size())) return Status::InvalidShape;
+  // The reduction, if one wraps the expression (the parser allows it only at the root).
+  int root = p.root;
+  const Node& rn = p.nodes[static_cast<size_t>(root)];
+  if (rn.kind == Kind::call && rn.fn == Fn::reduce) {
+    out.reduce = true;
+    out.rop = static_cast<ReduceOp>(rn.op);
+  }
+  Lowerer lo{p, text, req, fail, out.prog, std::vector<DType>(p.nodes.size(), kUntyped), {}};
+  if (!lo.infer(root)) return Status::DtypeMismatch;
+  const DType top = lo.type[static_cast<size_t>(root)];
+  if (top == kUntyped) {
+    fail.code = Fail::no_tensor;
+    fail.pos = rn.pos;
+    fail.len = rn.len;
+    return Status::DtypeMismatch;
+  }
+  out.named = req.rule == Rule::named;
+  if (lo.emit(root, top) < 0) return Status::DtypeMismatch;
+  Program& prog = out.prog;
+  const DType result = prog.result();
+  // Only the instructions the result depends on (folded constants leave their
+  // arguments behind): renumber so the program is exactly what runs.
+  {
+    const size_t n = prog.code.size();
+    std::vector<char> live(n, 0);
+    live[n - 1] = 1;
+    for (size_t i = n; i-- > 0;) {
+      if (!live[i]) continue;
+      const Instr& in = prog.code[i];
+      if (in.code == Code::load || in.code == Code::constant) continue;
+      if (in.a >= 0) live[static_cast<size_t>(in.a)] = 1;
+      if (in.b >= 0) live[static_cast<size_t>(in.b)] = 1;
+      if (in.c >= 0) live[static_cast<size_t>(in.c)] = 1;
+    }
+    std::vector<int> to(n, -1);
+    std::vector<Instr> code;
+    std::vector<std::int32_t> nodes;
+    for (size_t i = 0; i < n; ++i) {
+      if (!live[i]) continue;
+      Instr in = prog.code[i];
+      if (in.code != Code::load && in.code != Code::constant) {
+        if (in.a >= 0) in.a = to[static_cast<size_t>(in.a)];
+        if (in.b >= 0) in.b = to[static_cast<size_t>(in.b)];
+        if (in.c >= 0) in.c = to[static_cast<size_t>(in.c)];
+      }
+      to[i] = static_cast<int>(code.size());
+      code.push_back(in);
+      nodes.push_back(lo.node_of[i]);
+    }
+    prog.code.swap(code);
+    lo.node_of.swap(nodes);
+  }
+  // Shapes.
+  ShapeFold sf{req, prog, lo.node_of, p, fail, out.named, {}, {}, {}, {}};
+  if (!sf.run()) return fail.err.code != Status::Ok ? fail.err.code : Status::IncompatibleDims;
+  const size_t n = prog.code.size();
+  out.root = sf.shape[n - 1];
+  const int R = out.root.rank;
+  if (out.named) {
+    const NamedShape& ns = sf.nshape[n - 1];
+    out.root_names.assign(ns.name, ns.name + ns.rank);
+    out.root_labels.assign(static_cast<size_t>(ns.rank), {});
+    for (int a = 0; a < ns.rank; ++a)
+      if (ns.labels[a]) out.root_labels[static_cast<size_t>(a)].assign(ns.labels[a], ns.labels[a] + ns.size[a]);
+  }
+  // Each instruction's axis for each root axis, top-down (every instruction has one reader).
+  std::vector<std::array<int, kMaxRank>> at(n);
+  for (int a = 0; a < R; ++a) at[n - 1][static_cast<size_t>(a)] = a;
+  for (size_t i = n; i-- > 0;) {
+    const Instr& in = prog.code[i];
+    if (in.code == Code::load || in.code == Code::constant) continue;
+    const int args[3] = {in.a, in.b, in.c};
+    for (int k = 0; k < 3; ++k) {
+      if (args[k] < 0) continue;
+      auto& child = at[static_cast<size_t>(args[k])];
+      for (int a = 0; a < R; ++a) {
+        const int mine = at[i][static_cast<size_t>(a)];
+        child[static_cast<size_t>(a)] = mine < 0 ? -1 : sf.amap[i][static_cast<size_t>(k)][static_cast<size_t>(mine)];
+      }
+    }
+  }
+  // Slots: loads of one input with the same strides at the root share one.
+  std::vector<i64> strides;  // candidate per load
+  for (size_t i = 0; i < n; ++i) {
+    Instr& in = prog.code[i];
+    if (in.code != Code::load) continue;
+    const Shape& s = sf.shape[i];
+    i64 own[kMaxRank];
+    i64 acc = 1;
+    for (int a = s.rank - 1; a >= 0; --a) {
+      own[a] = acc;
+      acc *= s.dims[a].lo;
+    }
+    i64 st[kMaxRank];
+    for (int a = 0; a < R; ++a) {
+      const int ax = at[i][static_cast<size_t>(a)];
+      st[a] = ax < 0 || s.dims[ax].lo == 1 ? 0 : own[ax];
+    }
+    int slot = -1;
+    for (size_t k = 0; k < out.slot_input.size() && slot < 0; ++k) {
+      if (out.slot_input[k] != in.a) continue;
+      if (R == 0 || std::memcmp(&out.slot_strides[k * static_cast<size_t>(R)], st, sizeof(i64) * static_cast<size_t>(R)) == 0)
+        slot = static_cast<int>(k);
+    }
+    if (slot < 0) {
+      slot = static_cast<int>(out.slot_input.size());
+      out.slot_input.push_back(in.a);
+      out.slot_dtype.push_back(in.dtype);
+      out.slot_strides.insert(out.slot_strides.end(), st, st + R);
+      for (int a = 0; a < R; ++a) out.slot_src.push_back(at[i][static_cast<size_t>(a)]);
+    }
+    in.a = slot;
+  }
+  prog.inputs = static_cast<int>(out.slot_input.size());
+  out.out_dtype = result;
+  // The reduction's axes.
+  out.out = out.root;
+  out.prefix = 0;
+  if (out.reduce) {
+    const Node& rn2 = p.nodes[static_cast<size_t>(root)];
+    auto axis_fail = [&](Fail f, int entry, Status st) {
+      fail.code = f;
+      fail.pos = rn2.pos;
+      fail.len = rn2.len;
+      fail.entry = entry;
+      return st;
+    };
+    std::uint64_t mask = 0;
+    if (req.n_axes < 0) {
+      for (int a = 0; a < R; ++a) mask |= std::uint64_t{1} << a;
+    } else {
+      for (int e = 0; e < req.n_axes; ++e) {
+        i64 a = req.axes[e];
+        if (req.axis_is_name[e]) {
+          int found = -1;
+          for (int k = 0; k < static_cast<int>(out.root_names.size()); ++k)
+            if (out.root_names[static_cast<size_t>(k)] == a) found = k;
+          if (!out.named || found < 0) return axis_fail(Fail::unknown_dim, e, Status::InvalidAxis);
+          a = found;
+        } else {
+          if (a < -R || a >= R) {
+            fail.err.code = Status::InvalidAxis;
+            fail.err.axis = e;
+            fail.err.detail = static_cast<int>(a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : a);
+            fail.err.dim_a = Dim::fixed(R);
+            return axis_fail(Fail::bad_axis, e, Status::InvalidAxis);
+          }
+          if (a < 0) a += R;
+        }
+        if (mask >> a & 1u) {
+          fail.err.code = Status::InvalidAxis;
+          fail.err.axis = e;
+          fail.err.detail = static_cast<int>(req.axes[e]);
+          fail.err.dim_a = Dim::fixed(R);
+          return axis_fail(Fail::bad_axis, e, Status::InvalidAxis);
+        }
+        mask |= std::uint64_t{1} << a;
+      }
+    }
+    out.mask = mask;
+    out.acc = reduce_default_acc(out.rop, result);
+    out.out_dtype = out.acc;
+    reduce_out_shape(out.root, mask, req.keepdims, out.out);
+    int pre = 0;
+    while (pre < R && !(mask >> pre & 1u)) ++pre;
+    out.prefix = pre;
+  }
+  out.chunks = 1;
+  for (int a = 0; a < out.prefix; ++a) out.chunks *= out.root.dims[a].lo;
+  out.chunk.rank = R - out.prefix;
+  for (int a = out.prefix; a < R; ++a) out.chunk.dims[a - out.prefix] = out.root.dims[a];
+  out.out_size = shape_size(out.out);
+  out.chunk_out = 1;
+  for (int a = out.prefix; a < R; ++a)
+    if (!(out.mask >> a & 1u)) out.chunk_out *= out.root.dims[a].lo;
+  // The loop over the chunk's axes: slot 0 the (contiguous) chunk, then the slots.
+  const int S = 1 + prog.inputs;
+  std::vector<i64> all(static_cast<size_t>(S * R), 0);
+  {
+    i64 acc = 1;
+    for (int a = R - 1; a >= 0; --a) {
+      all[static_cast<size_t>(a)] = a >= out.prefix ? acc : 0;
+      if (a >= out.prefix) acc *= out.root.dims[a].lo;
+    }
+  }
+  for (int k = 0; k < prog.inputs; ++k)
+    for (int a = 0; a < R; ++a)
+      all[static_cast<size_t>((k + 1) * R + a)] = out.slot_strides[static_cast<size_t>(k * R + a)];
+  i64 dims[kMaxRank];
+  for (int a = 0; a < R; ++a) dims[a] = out.root.dims[a].lo;
+  merge(dims, out.prefix, R, all, R, S, out.loop);
+  out.chunk_strides.assign(static_cast<size_t>(S * (out.prefix > 0 ? out.prefix : 1)), 0);
+  for (int k = 0; k < S; ++k)
+    for (int a = 0; a < out.prefix; ++a)
+      out.chunk_strides[static_cast<size_t>(k * out.prefix + a)] = all[static_cast<size_t>(k * R + a)];
+  return Status::Ok;
+}
+
+}  // namespace tc::expr

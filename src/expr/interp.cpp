@@ -1,0 +1,229 @@
+// Running a compiled expression: the block interpreter over the library's own
+// 1-d kernels (so every result is, bit for bit, what the op-by-op calls give),
+// the chunked reduction around it, and the descriptor a generated module reads.
+//
+// The interpreter walks the loop's rows; each row in blocks of B elements; each
+// block instruction by instruction, every register one block long (or one
+// element: a splat input, a constant, or a result of those). A contiguous input
+// is read where it lies (no copy); the last instruction writes the output.
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "expr.hpp"
+#include "kernels/reduce.hpp"
+
+namespace tc::expr {
+
+void constant_bytes(const Instr& in, void* dst);
+
+namespace {
+
+bool truthy_bytes(DType dt, const void* p) {
+  unsigned char m = 0;
+  static const std::uint64_t zero = 0;
+  find_kernel(dt, Op::not_equal, Form::vs)(p, &zero, &m, 1);
+  return m != 0;
+}
+
+struct Reg {
+  const unsigned char* p = nullptr;
+  bool scalar = false;
+};
+
+}  // namespace
+
+void eval_scalar(const Instr& in, const void* a, const void* b, const void* c, void* out) {
+  switch (in.code) {
+    case Code::binary: find_kernel(in.dtype, static_cast<Op>(in.op), Form::vv)(a, b, out, 1); return;
+    case Code::unary: find_unary(in.dtype, static_cast<UnaryOp>(in.op))(a, out, 1); return;
+    case Code::cast: find_cast(in.dtype, in.out)(a, out, 1); return;
+    case Code::select: std::memcpy(out, truthy_bytes(in.cond, a) ? b : c, dtype_size(in.out)); return;
+    default: return;
+  }
+}
+
+void interpret(const Program& prog, const std::vector<DType>& slot_dtype, const Loop& L, void* const* base) {
+  const i64 total = L.size();
+  if (total == 0 || prog.code.empty()) return;
+  const int m = L.rank;
+  const i64 n = L.shape[m - 1];
+  const size_t NI = prog.code.size();
+  i64 B = 2048;
+  while (B > 64 && static_cast<size_t>(B) * 8 * NI > 256 * 1024) B /= 2;
+  if (B > n) B = n;
+  const size_t stride_bytes = (static_cast<size_t>(B) * 8 + 15) & ~size_t{15};
+  std::vector<unsigned char> scratch(NI * stride_bytes + static_cast<size_t>(B) + 16);
+  unsigned char* mask = scratch.data() + NI * stride_bytes;
+  std::vector<Reg> reg(NI);
+  std::vector<unsigned char> consts(NI * 8);
+  for (size_t i = 0; i < NI; ++i)
+    if (prog.code[i].code == Code::constant) constant_bytes(prog.code[i], consts.data() + i * 8);
+  const DType out_dt = prog.result();
+  const size_t os = dtype_size(out_dt);
+  const int S = 1 + prog.inputs;
+  std::vector<i64> off(static_cast<size_t>(S), 0), idx(static_cast<size_t>(m), 0);
+  const i64 rows = total / n;
+  static const std::uint64_t zero = 0;
+  for (i64 row = 0; row < rows; ++row) {
+    for (i64 j0 = 0; j0 < n; j0 += B) {
+      const i64 len = n - j0 < B ? n - j0 : B;
+      unsigned char* outp = static_cast<unsigned char*>(base[0]) + (off[0] + j0) * static_cast<i64>(os);
+      bool wrote = false;
+      for (size_t i = 0; i < NI; ++i) {
+        const Instr& in = prog.code[i];
+        unsigned char* own = scratch.data() + i * stride_bytes;
+        const bool last = i + 1 == NI;
+        Reg& r = reg[i];
+        switch (in.code) {
+          case Code::load: {
+            const int k = in.a;
+            const size_t es = dtype_size(slot_dtype[static_cast<size_t>(k)]);
+            const i64 s = L.stride(k + 1, m - 1);
+            const auto* src = static_cast<const unsigned char*>(base[k + 1]) + (off[static_cast<size_t>(k + 1)] + j0 * s) * static_cast<i64>(es);
+            if (s == 1) {
+              r = {src, false};
+            } else if (s == 0) {
+              r = {src, true};
+            } else {
+              for (i64 e = 0; e < len; ++e) std::memcpy(own + e * static_cast<i64>(es), src + e * s * static_cast<i64>(es), es);
+              r = {own, false};
+            }
+            break;
+          }
+          case Code::constant: r = {consts.data() + i * 8, true}; break;
+          case Code::binary: {
+            const Reg a = reg[static_cast<size_t>(in.a)], b = reg[static_cast<size_t>(in.b)];
+            const Op op = static_cast<Op>(in.op);
+            if (a.scalar && b.scalar) {
+              find_kernel(in.dtype, op, Form::vv)(a.p, b.p, own, 1);
+              r = {own, true};
+              break;
+            }
+            unsigned char* dst = last ? outp : own;
+            const Form f = a.scalar ? Form::sv : b.scalar ? Form::vs : Form::vv;
+            find_kernel(in.dtype, op, f)(a.p, b.p, dst, static_cast<size_t>(len));
+            r = {dst, false};
+            wrote = last;
+            break;
+          }
+          case Code::unary: case Code::cast: {
+            const Reg a = reg[static_cast<size_t>(in.a)];
+            const UnaryKernel k = in.code == Code::unary ? find_unary(in.dtype, static_cast<UnaryOp>(in.op)) : find_cast(in.dtype, in.out);
+            unsigned char* dst = last && !a.scalar ? outp : own;
+            k(a.p, dst, a.scalar ? 1 : static_cast<size_t>(len));
+            r = {dst, a.scalar};
+            wrote = last && !a.scalar;
+            break;
+          }
+          case Code::select: {
+            const Reg c = reg[static_cast<size_t>(in.a)], x = reg[static_cast<size_t>(in.b)], y = reg[static_cast<size_t>(in.c)];
+            if (c.scalar) {
+              r = truthy_bytes(in.cond, c.p) ? x : y;
+              break;
+            }
+            const unsigned char* mk = c.p;
+            if (dtype_size(in.cond) != 1) {
+              find_kernel(in.cond, Op::not_equal, Form::vs)(c.p, &zero, mask, static_cast<size_t>(len));
+              mk = mask;
+            }
+            const SelectForm f = x.scalar ? (y.scalar ? SelectForm::ss : SelectForm::sv) : (y.scalar ? SelectForm::vs : SelectForm::vv);
+            unsigned char* dst = last ? outp : own;
+            find_select(dtype_size(in.out), f)(mk, x.p, y.p, dst, static_cast<size_t>(len));
+            r = {dst, false};
+            wrote = last;
+            break;
+          }
+        }
+      }
+      if (!wrote) {  // the result is an input, a constant or a splat: copied or repeated
+        const Reg& r = reg[NI - 1];
+        if (r.scalar) {
+          for (i64 e = 0; e < len; ++e) std::memcpy(outp + e * static_cast<i64>(os), r.p, os);
+        } else if (r.p != outp) {
+          std::memmove(outp, r.p, static_cast<size_t>(len) * os);
+        }
+      }
+    }
+    // The odometer over the outer axes.
+    for (int d = m - 2; d >= 0; --d) {
+      for (int k = 0; k < S; ++k) off[static_cast<size_t>(k)] += L.stride(k, d);
+      if (++idx[static_cast<size_t>(d)] < L.shape[d]) break;
+      for (int k = 0; k < S; ++k) off[static_cast<size_t>(k)] -= L.stride(k, d) * L.shape[d];
+      idx[static_cast<size_t>(d)] = 0;
+    }
+  }
+}
+
+void write_descriptor(const Loop& L, const std::vector<DType>& slot_dtype, DType out_dtype, void* const* base,
+                      std::vector<std::int32_t>& desc) {
+  const int m = L.rank;
+  const int R = m - 1;
+  const int S = 1 + static_cast<int>(slot_dtype.size());
+  desc.assign(static_cast<size_t>(3 + R + S * (2 + R) + R), 0);
+  i64 rows = 1;
+  for (int j = 0; j < R; ++j) rows *= L.shape[R - 1 - j];
+  desc[0] = R;
+  desc[1] = static_cast<std::int32_t>(L.shape[m - 1]);
+  desc[2] = static_cast<std::int32_t>(rows);
+  for (int j = 0; j < R; ++j) desc[static_cast<size_t>(3 + j)] = static_cast<std::int32_t>(L.shape[R - 1 - j]);
+  size_t p = static_cast<size_t>(3 + R);
+  for (int s = 0; s < S; ++s) {
+    const i64 es = static_cast<i64>(dtype_size(s == 0 ? out_dtype : slot_dtype[static_cast<size_t>(s - 1)]));
+    desc[p++] = static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(base[s]));
+    desc[p++] = static_cast<std::int32_t>(L.stride(s, m - 1) * es);
+    for (int j = 0; j < R; ++j) desc[p++] = static_cast<std::int32_t>(L.stride(s, R - 1 - j) * es);
+  }
+}
+
+Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
+  const int S = 1 + c.prog.inputs;
+  std::vector<void*> base(static_cast<size_t>(S));
+  const DType res = c.prog.result();
+  const size_t es = dtype_size(res);
+  const i64 chunk_elems = shape_size(c.chunk);
+  unsigned char* temp = nullptr;
+  if (c.reduce) {
+    if (!(static_cast<double>(chunk_elems) * static_cast<double>(es) <= kMaxBytes)) return Status::TooLarge;
+    temp = static_cast<unsigned char*>(std::malloc(static_cast<size_t>(chunk_elems) * es + 16));
+    if (!temp) return Status::TooLarge;
+  }
+  const size_t acc_size = c.reduce ? dtype_size(c.acc) : es;
+  std::vector<i64> idx(static_cast<size_t>(c.prefix > 0 ? c.prefix : 1), 0);
+  std::vector<i64> off(static_cast<size_t>(S), 0);
+  std::vector<std::int32_t> desc;
+  Status st = Status::Ok;
+  const bool empty_loop = c.loop.size() == 0;
+  for (i64 ch = 0; ch < c.chunks; ++ch) {
+    base[0] = c.reduce ? static_cast<void*>(temp) : out;
+    for (int k = 0; k < c.prog.inputs; ++k) {
+      const int in = c.slot_input[static_cast<size_t>(k)];
+      const size_t ks = dtype_size(c.slot_dtype[static_cast<size_t>(k)]);
+      base[static_cast<size_t>(k + 1)] = static_cast<unsigned char*>(const_cast<void*>(ptrs[in])) + off[static_cast<size_t>(k + 1)] * static_cast<i64>(ks);
+    }
+    if (!empty_loop) {
+      if (c.module >= 0 && gen) {
+        write_descriptor(c.loop, c.slot_dtype, res, base.data(), desc);
+        gen(c.module, desc.data());
+      } else {
+        interpret(c.prog, c.slot_dtype, c.loop, base.data());
+      }
+    }
+    if (c.reduce) {
+      Error err;
+      st = run_reduce(c.chunk, c.mask >> c.prefix, c.rop, res, c.acc, temp,
+                      static_cast<unsigned char*>(out) + ch * c.chunk_out * static_cast<i64>(acc_size), &err);
+      if (st != Status::Ok) break;
+    }
+    for (int d = c.prefix - 1; d >= 0; --d) {
+      for (int k = 0; k < S; ++k) off[static_cast<size_t>(k)] += c.chunk_strides[static_cast<size_t>(k * c.prefix + d)];
+      if (++idx[static_cast<size_t>(d)] < c.root.dims[d].lo) break;
+      for (int k = 0; k < S; ++k) off[static_cast<size_t>(k)] -= c.chunk_strides[static_cast<size_t>(k * c.prefix + d)] * c.root.dims[d].lo;
+      idx[static_cast<size_t>(d)] = 0;
+    }
+  }
+  std::free(temp);
+  return st;
+}
+
+}  // namespace tc::expr
