@@ -9,6 +9,8 @@ export const C = {
   dtypeByTag: new Map(), // typed-array constructor name -> dtype
   ops: [],             // [{ id, name, kernel, bool, domain, simd }]
   opByName: new Map(),
+  unaryOps: [],        // [{ id, name, kernel, bool, domain, simd }] (unary.def)
+  unaryOpByName: new Map(),
   reduceOps: new Map(), // reduction name -> number
   reduceAcc: new Map(), // reduction name -> [input dtype id] -> result dtype (no `dtype` option)
   statuses: [],        // status number -> code
@@ -68,7 +70,9 @@ export function readContract(M) {
   n.dtypeByTag = new Map(n.dtypes.filter((d) => !d.bits).map((d) => [d.array, d]));
   n.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
   n.opByName = new Map(n.ops.map((o) => [o.name, o]));
-  n.unaryOps = Object.freeze(c.unaryOps.slice());
+  // Unary ops (unary.def): the same fields as ops.
+  n.unaryOps = c.unaryOps.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
+  n.unaryOpByName = new Map(n.unaryOps.map((o) => [o.name, o]));
   n.reduceOps = new Map(c.reduceOps.map((r, i) => [r, i]));
   // reduceAcc.get(name)[dtype id]: the result dtype of a reduction without `dtype`.
   n.reduceAcc = new Map(c.reduceOps.map((r, i) => [r, Object.freeze(c.reduceAcc[i].map((d) => n.dtypes[d]))]));
@@ -120,6 +124,7 @@ export function contract() {
     statuses: [...C.statuses],
     dtypes: C.dtypes.map(({ name, short, array, kind, size }) => ({ name, short, array, kind, size })),
     ops: C.ops.map(({ name, kernel, bool, domain, simd }) => ({ name, kernel, result: bool ? 'bool' : 'same', domain, simd: [...simd] })),
+    unaryOps: C.unaryOps.map(({ name, kernel, bool, domain, simd }) => ({ name, kernel, result: bool ? 'bool' : 'same', domain, simd: [...simd] })),
     verdicts: [...C.verdicts],
     inner: [...C.inner],
     rules: C.ruleList.map((r) => ({ ...r })),

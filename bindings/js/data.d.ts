@@ -280,6 +280,70 @@ export declare const bitwiseAnd: ElementwiseOp<IntegerDType>;
 export declare const bitwiseOr: ElementwiseOp<IntegerDType>;
 export declare const bitwiseXor: ElementwiseOp<IntegerDType>;
 
+/** Options of a unary op and of cast: `out`, a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor; it may be the input). */
+export interface UnaryOptions<R extends DType = DType> {
+  out?: ArrayOf<R> | Tensor<R>;
+}
+
+/**
+ * A unary element-wise op over operands of the dtypes `In` (NumPy's
+ * semantics: integers wrap, floor/ceil/round/trunc leave integers unchanged,
+ * round is half to even; `Bool`: a Uint8Array of 0/1). Another dtype is
+ * BroadcastError DTYPE_MISMATCH at run time and a compile error here. Named
+ * operands keep their dims and coords. Returns a `Tensor` when `x` (or `out`)
+ * is resident, else `TensorData`.
+ */
+export interface UnaryOp<In extends DType = DType, Bool extends boolean = false> {
+  /** A resident operand: a resident result. */
+  <D extends In>(x: Tensor<D>, options?: UnaryOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
+  /** Plain data written into a resident `out`: that tensor. */
+  <A extends ArrayOf<In>>(x: TensorLike<A>, options: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
+  /** Plain data: plain data of its dtype (Uint8Array for logicalNot, isNaN, isFinite). */
+  <A extends ArrayOf<In>>(x: TensorLike<A>, options?: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): TensorData<ArrayOf<Result<DTypeOf<A>, Bool>>>;
+}
+
+/** -x (integers wrap; uint8clamped gives 0). */
+export declare const neg: UnaryOp;
+/** |x| (abs of INT_MIN wraps to INT_MIN; floats clear the sign bit). */
+export declare const abs: UnaryOp;
+/** -1, 0 or 1 by the sign of x; NaN for NaN, +0 for either zero. */
+export declare const sign: UnaryOp;
+/** Float dtypes only: square root. */
+export declare const sqrt: UnaryOp<FloatDType>;
+export declare const exp: UnaryOp<FloatDType>;
+export declare const expm1: UnaryOp<FloatDType>;
+export declare const log: UnaryOp<FloatDType>;
+export declare const log1p: UnaryOp<FloatDType>;
+export declare const sin: UnaryOp<FloatDType>;
+export declare const cos: UnaryOp<FloatDType>;
+export declare const tan: UnaryOp<FloatDType>;
+export declare const tanh: UnaryOp<FloatDType>;
+/** Integers unchanged. */
+export declare const floor: UnaryOp;
+export declare const ceil: UnaryOp;
+/** Half to even, as np.round. */
+export declare const round: UnaryOp;
+export declare const trunc: UnaryOp;
+/** 1 where x == 0 (NaN is true, so 0). */
+export declare const logicalNot: UnaryOp<DType, true>;
+/** Every bit flipped; integer dtypes only. */
+export declare const bitwiseNot: UnaryOp<IntegerDType>;
+/** 1 where x is NaN (integers: 0). */
+export declare const isNaN: UnaryOp<DType, true>;
+/** 1 where x is finite (integers: 1). */
+export declare const isFinite: UnaryOp<DType, true>;
+
+/**
+ * `x` converted to `dtype`, NumPy's astype: float → integer truncates toward
+ * zero, NaN gives 0, out-of-range values saturate to the type's min/max;
+ * float → uint8clamped rounds half to even and clamps; integer → integer
+ * wraps (→ uint8clamped clamps); integer → float and float64 → float32 /
+ * float16 round to nearest even. Any dtype to any dtype (the same: a copy).
+ */
+export declare function cast<D extends DType, R extends DType>(x: Tensor<D>, dtype: R, options?: UnaryOptions<NoInferFrom<R>>): Tensor<R>;
+export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options: UnaryOptions<NoInferFrom<R>> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
+export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+
 export interface BroadcastToDataOptions<D extends DType = DType> {
   /** 'numpy' (default, with -1 keeping the input's dim), 'explicit' (with axesMapping), 'bidirectional' or 'pdpd' (with axis). */
   mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd';

@@ -467,7 +467,7 @@ function explainExpr(E, fn, shapesIn, options) {
     if (code === 0) { ins.operand = E.inputs[slots[ra].input]; ins.slot = ra; }
     else if (code === 1) ins.value = value;
     else if (code === 2) { ins.op = C.ops[op].name; ins.args = [ra, rb]; ins.inputDtype = C.dtypes[dt].name; }
-    else if (code === 3) { ins.op = C.unaryOps[op]; ins.args = [ra]; ins.inputDtype = C.dtypes[dt].name; }
+    else if (code === 3) { ins.op = C.unaryOps[op].name; ins.args = [ra]; ins.inputDtype = C.dtypes[dt].name; }
     else if (code === 4) { ins.op = 'where'; ins.args = [ra, rb, rc]; ins.condDtype = C.dtypes[cond].name; }
     else { ins.op = 'cast'; ins.args = [ra]; ins.from = C.dtypes[dt].name; }
     program.push(ins);

@@ -73,6 +73,8 @@ export declare function contract(): {
   statuses: string[];
   dtypes: { name: DType; short: string; array: string; kind: string; size: number }[];
   ops: { name: string; kernel: string; result: 'bool' | 'same'; domain: 'any' | 'integer' | 'float'; simd: string[] }[];
+  /** The unary ops (neg … isFinite), the same fields; cast is not among them. */
+  unaryOps: { name: string; kernel: string; result: 'bool' | 'same'; domain: 'any' | 'integer' | 'float'; simd: string[] }[];
   verdicts: string[];
   inner: string[];
   rules: { family: string; name: string; [key: string]: unknown }[];

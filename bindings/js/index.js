@@ -2,6 +2,7 @@
 // Browser / worker / bundler entry: init() fetches tensorcast.wasm beside this
 // file (`new URL(..., import.meta.url)`) unless told otherwise.
 import { elementwise } from './ops.js';
+import { unaryOp } from './unary.js';
 
 export { init, initSync, isReady } from './loader.js';
 export { contract, DTYPES } from './contract.js';
@@ -44,3 +45,26 @@ export const bitwiseXor = elementwise('bitwiseXor');
 /** floor(a / b), NumPy's np.floor_divide (integers: x // 0 = 0; uint8clamped: x // 0 = 255 for x > 0). */ export const floorDiv = elementwise('floorDiv');
 /** atan2(a, b), the angle of (b, a); float dtypes. */ export const atan2 = elementwise('atan2');
 /** sqrt(a² + b²) without undue overflow; float dtypes. */ export const hypot = elementwise('hypot');
+
+// Unary ops: one line each; what they do is declared in src/kernels/unary.def.
+export { cast } from './unary.js';
+/** -x (integers wrap; uint8clamped: 0). */ export const neg = unaryOp('neg');
+/** |x| (integers wrap: abs of INT_MIN is INT_MIN; floats clear the sign bit). */ export const abs = unaryOp('abs');
+/** -1, 0 or 1 by the sign of x (NaN for NaN, +0 for ±0; unsigned: 0 or 1). */ export const sign = unaryOp('sign');
+/** Square root; float dtypes. */ export const sqrt = unaryOp('sqrt');
+/** e^x; float dtypes (float32 computed in double, rounded once). */ export const exp = unaryOp('exp');
+/** e^x - 1, exact near 0; float dtypes. */ export const expm1 = unaryOp('expm1');
+/** Natural logarithm; float dtypes. */ export const log = unaryOp('log');
+/** log(1 + x), exact near 0; float dtypes. */ export const log1p = unaryOp('log1p');
+/** Sine (radians); float dtypes. */ export const sin = unaryOp('sin');
+/** Cosine (radians); float dtypes. */ export const cos = unaryOp('cos');
+/** Tangent (radians); float dtypes. */ export const tan = unaryOp('tan');
+/** Hyperbolic tangent; float dtypes. */ export const tanh = unaryOp('tanh');
+/** Round toward -Infinity (integers unchanged). */ export const floor = unaryOp('floor');
+/** Round toward +Infinity (integers unchanged). */ export const ceil = unaryOp('ceil');
+/** Round to nearest, half to even as np.round (integers unchanged). */ export const round = unaryOp('round');
+/** Round toward zero (integers unchanged). */ export const trunc = unaryOp('trunc');
+/** 1 where x == 0, else 0 (a Uint8Array; NaN is true, so its not is 0). */ export const logicalNot = unaryOp('logicalNot');
+/** ~x, every bit flipped; integer dtypes (uint8clamped as uint8: 255 - x). */ export const bitwiseNot = unaryOp('bitwiseNot');
+/** 1 where x is NaN (a Uint8Array; integers: 0). */ export const isNaN = unaryOp('isNaN');
+/** 1 where x is neither infinite nor NaN (a Uint8Array; integers: 1). */ export const isFinite = unaryOp('isFinite');

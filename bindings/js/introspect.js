@@ -54,3 +54,33 @@ export function runSelectKernel(index, mask, x, y, out, n) {
   out.set(M.HEAPU8.subarray(po, po + out.byteLength));
   return out;
 }
+
+/** The unary kernels of this build: { index, name, dtype, op, simd } (test hook). */
+export function unaryKernels() {
+  return mod().unaryKernels();
+}
+
+/** The cast kernels of this build: { index, name, from, to, simd } (test hook). */
+export function castKernels() {
+  return mod().castKernels();
+}
+
+/** Run unary kernel `index` (test hook): out = op(input) over n elements; `inPlace` runs it with out at input's address. */
+export function runUnaryKernel(index, input, out, n, inPlace = false) {
+  return runOne(mod()._tc_unary_kernel_run, 'unary', index, input, out, n, inPlace);
+}
+
+/** Run cast kernel `index` (test hook): out = input converted, over n elements. */
+export function runCastKernel(index, input, out, n) {
+  return runOne(mod()._tc_cast_kernel_run, 'cast', index, input, out, n, false);
+}
+
+function runOne(run, what, index, input, out, n, inPlace) {
+  const M = mod();
+  const pi = slot(0, Math.max(input.byteLength, 1));
+  const po = inPlace ? pi : slot(3, Math.max(out.byteLength, 1));
+  M.HEAPU8.set(new Uint8Array(input.buffer, input.byteOffset, input.byteLength), pi);
+  if (run(index, pi, po, n) !== 0) throw new RangeError(`no ${what} kernel ${index}`);
+  out.set(new out.constructor(M.HEAPU8.buffer, po, out.length));
+  return out;
+}

@@ -39,7 +39,7 @@ export function reductionAxes(inShape, outShape, options) {
   return axes;
 }
 
-function accDtype(name, fn) {
+export function accDtype(name, fn) {
   if (name === undefined) return undefined;
   const d = typeof name === 'string' ? C.dtypeByName.get(name) : undefined;
   if (d) return d;

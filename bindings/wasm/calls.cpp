@@ -278,6 +278,20 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
     const double d = h[req_dtype];
     if (!(d >= 0 && d < static_cast<int>(DType::count))) return static_cast<int>(Status::DtypeMismatch);
     dt = static_cast<DType>(static_cast<int>(d));
+  } else if (action == Action::unary || action == Action::cast) {
+    // One operand, same shape: dtype is the operand's, op the unary op (or the dtype cast to).
+    const double d = h[req_dtype], o = h[req_op];
+    const int limit = action == Action::unary ? static_cast<int>(UnaryOp::count) : static_cast<int>(DType::count);
+    if (plan.ops.size() != 1 || !(d >= 0 && d < static_cast<int>(DType::count)) || !(o >= 0 && o < limit))
+      return static_cast<int>(Status::DtypeMismatch);
+    dt = static_cast<DType>(static_cast<int>(d));
+    if (action == Action::unary) {
+      const auto uop = static_cast<UnaryOp>(static_cast<int>(o));
+      if (!unary_defined(dt, uop)) return static_cast<int>(Status::DtypeMismatch);
+      elem = unary_yields_bool(uop) ? 1 : static_cast<double>(dtype_size(dt));
+    } else {
+      elem = static_cast<double>(dtype_size(static_cast<DType>(static_cast<int>(o))));
+    }
   }
   if (!(elem == 1 || elem == 2 || elem == 4 || elem == 8)) return static_cast<int>(Status::DtypeMismatch);
   const double bytes = static_cast<double>(plan.out_size) * elem;
@@ -290,6 +304,9 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
     if (out != nullptr && aliases_unsafely(plan, static_cast<int>(k), in[k], out)) return signal_outOverlaps;
   if (out != nullptr && P.named.needs_gather && h[req_rule] == static_cast<int>(Rule::named) && (in[0] == out || in[1] == out))
     return signal_outOverlaps;  // a gather reads cells in another order
+  if (out != nullptr && out == in[0] && (action == Action::unary || action == Action::cast) &&
+      elem != static_cast<double>(dtype_size(dt)))
+    return signal_outOverlaps;  // in place needs elements of one size
   void* fresh = nullptr;
   if (out == nullptr) {
     out = fresh = allocate(bytes > 0 ? bytes : 1);
@@ -304,6 +321,14 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
       break;
     case Action::where: st = run_where(plan, dt, static_cast<size_t>(elem), in[0], in[1], in[2], out); break;
     case Action::copy: st = run_copy(plan, static_cast<size_t>(elem), in[0], out); break;
+    case Action::unary:  // a one-operand numpy plan: the input is contiguous, in the output's order
+      find_unary(dt, static_cast<UnaryOp>(static_cast<int>(h[req_op])))(in[0], out, static_cast<size_t>(plan.out_size));
+      st = Status::Ok;
+      break;
+    case Action::cast:
+      find_cast(dt, static_cast<DType>(static_cast<int>(h[req_op])))(in[0], out, static_cast<size_t>(plan.out_size));
+      st = Status::Ok;
+      break;
     default: st = Status::InvalidShape; break;
   }
   if (st != Status::Ok) {
@@ -409,6 +434,22 @@ EMSCRIPTEN_KEEPALIVE int tc_reduce_kernel_run(int i, const void* x, int rows, in
   if (i < 0 || static_cast<size_t>(i) >= count || n < 1 || rows < 1 || stride < n) return -1;
   if (k[i].shape == ReduceShape::row) k[i].row(x, static_cast<size_t>(n), out);
   else k[i].col(x, static_cast<size_t>(rows), static_cast<size_t>(n), static_cast<size_t>(stride), out);
+  return 0;
+}
+
+// Run unary kernel i (unary_registry) or cast kernel i (cast_registry) on n elements.
+EMSCRIPTEN_KEEPALIVE int tc_unary_kernel_run(int i, const void* in, void* out, int n) {
+  size_t count;
+  const UnaryKernelInfo* k = unary_registry(&count);
+  if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
+  k[i].fn(in, out, static_cast<size_t>(n));
+  return 0;
+}
+EMSCRIPTEN_KEEPALIVE int tc_cast_kernel_run(int i, const void* in, void* out, int n) {
+  size_t count;
+  const UnaryKernelInfo* k = cast_registry(&count);
+  if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
+  k[i].fn(in, out, static_cast<size_t>(n));
   return 0;
 }
 

@@ -120,8 +120,16 @@ std::string contract() {
   }
   j.close(']');
   j.key("unaryOps").open('[');
-#define TC_UNARY(e, js, result, domain) j.item_str(js);
-#include "kernels/unary.def"
+  for (int i = 0; i < static_cast<int>(UnaryOp::count); ++i) {
+    const UnaryOp op = static_cast<UnaryOp>(i);
+    const UnaryTraits& t = unary_traits(op);
+    j.open('{').field("name", t.name).field("kernel", unary_op_name(op)).field("result", t.result == OpResult::boolean ? "bool" : "same")
+        .field("domain", t.domain == OpDomain::integer ? "integer" : t.domain == OpDomain::floating ? "float" : "any");
+    j.key("simd").open('[');
+    for (int d = 0; d < static_cast<int>(DType::count); ++d)
+      if (has_simd_unary(static_cast<DType>(d), op)) j.item_str(dtype_js_name(static_cast<DType>(d)));
+    j.close(']').close('}');
+  }
   j.close(']');
   j.key("reduceOps").open('[');
   for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) j.item_str(reduce_op_name(static_cast<ReduceOp>(i)));
@@ -191,6 +199,24 @@ val reduce_kernels() {
   });
 }
 
+// Every unary kernel: { index, name, dtype, op, simd }; every cast kernel: { index, name, from, to, simd }.
+val unary_kernels() {
+  size_t n;
+  const UnaryKernelInfo* k = unary_registry(&n);
+  return listing(k, n, [](val& o, const UnaryKernelInfo& e) {
+    o.set("dtype", str(dtype_js_name(e.dtype)));
+    o.set("op", str(unary_traits(e.op).name));
+  });
+}
+val cast_kernels() {
+  size_t n;
+  const UnaryKernelInfo* k = cast_registry(&n);
+  return listing(k, n, [](val& o, const UnaryKernelInfo& e) {
+    o.set("from", str(dtype_js_name(e.dtype)));
+    o.set("to", str(dtype_js_name(e.to)));
+  });
+}
+
 // package.json's version, passed in by CMakeLists.txt: declared once, so the npm
 // package and contract().version cannot drift apart.
 #ifndef TC_VERSION
@@ -205,6 +231,8 @@ EMSCRIPTEN_BINDINGS(tensorcast) {
   emscripten::function("kernels", &kernels);
   emscripten::function("selectKernels", &select_kernels);
   emscripten::function("reduceKernels", &reduce_kernels);
+  emscripten::function("unaryKernels", &unary_kernels);
+  emscripten::function("castKernels", &cast_kernels);
   emscripten::function("version", &version);
   // The status enum as embind's own type too (Module.Status.InvalidShape.value),
   // for bindings that prefer it; the JS layer cross-checks it against contract().

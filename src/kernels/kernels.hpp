@@ -127,6 +127,60 @@ constexpr bool op_defined(DType dt, Op op) {
 }
 // Whether this build has a SIMD128 kernel for the op on the dtype (any form).
 bool has_simd_kernel(DType dt, Op op);
+// ---- unary ops (unary.def) and cast ------------------------------------------
+// Kernel names: <dtype>_<op>__<isa> (f32_sqrt__wasmsimd, i8_bitwise_not__scalar)
+// and cast_<from>_<to>__<isa> (cast_f32_i32__scalar). One contiguous input, one
+// contiguous output of n elements; out may equal in when their elements have
+// the same size (every element is read before it is written). Element
+// semantics and the cast decisions: unary_ops.hpp.
+struct UnaryTraits {
+  const char* name;  // the JS name (neg, logicalNot, isNaN, ...)
+  OpResult result;
+  OpDomain domain;
+};
+inline constexpr UnaryTraits kUnaryTraits[] = {
+#define TC_UNARY(e, js, result, domain) {js, OpResult::result, OpDomain::domain},
+#include "unary.def"
+};
+constexpr const UnaryTraits& unary_traits(UnaryOp op) { return kUnaryTraits[static_cast<int>(op)]; }
+
+using UnaryKernel = void (*)(const void* in, void* out, size_t n);  // out may equal in (same size)
+
+constexpr bool unary_defined(DType dt, UnaryOp op) {
+  if (dt >= DType::count || op >= UnaryOp::count) return false;
+  const bool f = dt == DType::f32 || dt == DType::f64 || dt == DType::f16;
+  switch (unary_traits(op).domain) {
+    case OpDomain::integer: return !f;
+    case OpDomain::floating: return f;
+    default: return true;
+  }
+}
+// Boolean results (logicalNot, isNaN, isFinite) are uint8 0/1.
+constexpr bool unary_yields_bool(UnaryOp op) {
+  return op < UnaryOp::count && unary_traits(op).result == OpResult::boolean;
+}
+// SIMD where the build has it, else the reference; nullptr if undefined.
+UnaryKernel find_unary(DType dt, UnaryOp op);
+UnaryKernel find_unary_reference(DType dt, UnaryOp op);
+// Every pair of dtypes (from == to: a copy); nullptr only for a bad dtype.
+UnaryKernel find_cast(DType from, DType to);
+UnaryKernel find_cast_reference(DType from, DType to);
+
+struct UnaryKernelInfo {
+  const char* name;  // the grammar above
+  DType dtype;       // the operand's dtype (cast: from)
+  UnaryOp op;        // UnaryOp::count for a cast
+  DType to;          // a cast's result dtype (DType::count for a unary op)
+  bool simd;
+  UnaryKernel fn;
+};
+// Every unary kernel of this build (references first, then SIMD ones), and every cast kernel.
+const UnaryKernelInfo* unary_registry(size_t* count);
+const UnaryKernelInfo* cast_registry(size_t* count);
+// The op's name in kernel names: snake_case of the enumerator (logical_not, is_nan).
+const char* unary_op_name(UnaryOp op);
+bool has_simd_unary(DType dt, UnaryOp op);
+
 // Short names for kernel names (f32, u8c, i64) and the JS names (float32, ...).
 const char* dtype_name(DType dt);
 const char* dtype_js_name(DType dt);

@@ -1,0 +1,106 @@
+// Unary element-wise ops (src/kernels/unary.def) and cast, on typed arrays or
+// resident tensors. Each reads its arguments once (the snapshot), checks them,
+// and hands one request to execute.js: a one-operand plan (the numpy rule
+// with one shape), the result contiguous and of the same shape. Named
+// operands keep their dims and coords.
+import { C } from './contract.js';
+import { mod } from './loader.js';
+import { BroadcastError } from './errors.js';
+import { outHolds, renamed, handleOf } from './tensor.js';
+import { checkKeys } from './options.js';
+import { checkOutNames } from './named.js';
+import { readOperand, settle, readNames, readOut, isScalar } from './operands.js';
+import { request, execute } from './execute.js';
+import { accDtype } from './reduce.js';
+
+const OUT_KEYS = ['out'];
+const FLOAT_NAMES = 'float32, float64, float16';
+
+/** Snapshot of a unary call's x and options.out (every user value read once), x settled. */
+function snapshot(x, options, name, what) {
+  let outIn;
+  if (options !== undefined) {
+    checkKeys(options, name, OUT_KEYS);
+    outIn = options.out;
+  }
+  if (isScalar(x)) {
+    throw new TypeError(`${what} must be { data, shape } or a resident tensor, got a ${typeof x}; wrap a single value as { data: Float64Array.of(v) }`);
+  }
+  const X = readOperand(x, what);
+  if (X.named !== null) readNames(X, 'x', name);
+  const dest = readOut(outIn, name);
+  // No user code runs past this point.
+  settle(X, what);
+  return { X, dest };
+}
+
+/** Run request `c` on X into dest, and give the result X's names. */
+function run(c, X, dest, name) {
+  const dims = X.dims;
+  if (dims !== undefined && dest !== null && dest.resident && dest.dims !== undefined) checkOutNames(name, dest, dims, X.labels);
+  const r = execute(c);
+  if (dims === undefined || (dest !== null && dest.resident)) return r;
+  let coords;
+  if (X.labels.some((l) => l)) coords = Object.fromEntries(dims.map((d, i) => [String(d), X.labels[i]]).filter(([, l]) => l));
+  if (handleOf(r) !== null) return renamed(r, dims, coords);
+  r.dims = dims.slice();
+  if (coords !== undefined) r.coords = Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, v.slice()]));
+  return r;
+}
+
+function outMismatch(name, dest, outDtype, X) {
+  return new BroadcastError(`${name}: out: a ${dest.dtype.name} ${dest.resident ? 'tensor' : 'array'} cannot hold a ${outDtype.name} result; pass out of dtype ${outDtype.name}`,
+    { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: [dest.dtype.name, outDtype.name] });
+}
+
+/** The refusal of a dtype the op does not take: names the op, the dtype and the fix. */
+function dtypeRefusal(op, name, dt, X) {
+  const fix = op.domain === 'float'
+    ? `${name} takes float dtypes (${FLOAT_NAMES}), got ${dt.name}; cast(x, 'float32') first (or 'float64')`
+    : `${name} takes integer dtypes, got ${dt.name}; cast(x, 'int32') first (bits of a float are not an integer)`;
+  return new BroadcastError(fix, { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: [dt.name] });
+}
+
+function unaryCall(op, name, what, x, options) {
+  mod();
+  const { X, dest } = snapshot(x, options, name, what);
+  const dt = X.dtype;
+  if ((op.domain === 'float' && !dt.float) || (op.domain === 'integer' && dt.float)) throw dtypeRefusal(op, name, dt, X);
+  const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
+  if (dest !== null && !outHolds(dest, outDtype)) throw outMismatch(name, dest, outDtype, X);
+  const c = request(C.A.unary, name, C.numpyRule, -1, [X], [X.shape], outDtype, dest, null);
+  c.op = op.id;
+  c.dtype = dt.id;
+  return run(c, X, dest, name);
+}
+
+/** A unary op by its name in unary.def (the engine's table). */
+export function unaryOp(name) {
+  let op = null; // the contract's entry, once the module is loaded
+  const what = `${name}: x`;
+  const f = (x, options) => unaryCall(op ?? (op = mod() && C.unaryOpByName.get(name)), name, what, x, options);
+  Object.defineProperty(f, 'name', { value: name });
+  return f;
+}
+
+/**
+ * `x` converted to `dtype`, NumPy's astype: float → integer truncates toward
+ * zero, NaN gives 0 and out-of-range values saturate to the type's min/max;
+ * float → uint8clamped rounds half to even and clamps (a Uint8ClampedArray
+ * store); integer → integer wraps (two's complement), → uint8clamped clamps;
+ * integer → float and float64 → float32/float16 round to nearest even.
+ * @param {object} x `{ data, shape }` or a resident Tensor (named operands keep their dims)
+ * @param {string} dtype the result's dtype name (one of DTYPES)
+ * @param {{ out?: object }} [options] write into a typed array or resident tensor of `dtype`
+ */
+export function cast(x, dtype, options) {
+  mod();
+  if (dtype === undefined) throw new TypeError(`cast: give the dtype to convert to, one of ${[...C.dtypeByName.keys()].join(', ')}: cast(x, 'float32')`);
+  const to = accDtype(dtype, 'cast');
+  const { X, dest } = snapshot(x, options, 'cast', 'cast: x');
+  if (dest !== null && !outHolds(dest, to)) throw outMismatch('cast', dest, to, X);
+  const c = request(C.A.cast, 'cast', C.numpyRule, -1, [X], [X.shape], to, dest, null);
+  c.op = to.id;
+  c.dtype = X.dtype.id;
+  return run(c, X, dest, 'cast');
+}

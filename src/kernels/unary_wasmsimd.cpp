@@ -1,0 +1,208 @@
+// SIMD128 kernels of the unary ops and of cast (wasm build only), where
+// SIMD128 has the instruction: float neg/abs/sqrt/floor/ceil/trunc/nearest,
+// integer neg/abs/not, float16 through the float32 kernels, and the
+// conversions f32 <-> i32/u32, f64 <-> f32, f64 <-> i32/u32, f16 <-> f32 and
+// the integer widenings. Whole vectors, then the reference kernel on the tail,
+// so every length agrees with the reference bit for bit.
+#include <wasm_simd128.h>
+
+#include <array>
+#include <utility>
+
+#include "unary_ops.hpp"
+
+namespace tc {
+
+namespace {
+
+// ---- unary ops --------------------------------------------------------------------------
+template <DType D, UnaryOp op>
+constexpr bool has_uvop() {
+  constexpr bool F = D == DType::f32 || D == DType::f64;
+  constexpr bool I = D == DType::i8 || D == DType::i16 || D == DType::i32 || D == DType::i64;
+  switch (op) {
+    case UnaryOp::neg: case UnaryOp::abs: return F || I;
+    case UnaryOp::sqrt: case UnaryOp::floor: case UnaryOp::ceil: case UnaryOp::trunc: case UnaryOp::round: return F;
+    case UnaryOp::bitwise_not: return I;
+    default: return false;
+  }
+}
+
+template <DType D, UnaryOp op>
+v128_t uvop(v128_t x) {
+  constexpr bool F32 = D == DType::f32, F64 = D == DType::f64;
+  if constexpr (op == UnaryOp::bitwise_not) {
+    return wasm_v128_not(x);
+  } else if constexpr (op == UnaryOp::neg) {
+    if constexpr (F32) return wasm_f32x4_neg(x);
+    else if constexpr (F64) return wasm_f64x2_neg(x);
+    else if constexpr (D == DType::i8) return wasm_i8x16_neg(x);
+    else if constexpr (D == DType::i16) return wasm_i16x8_neg(x);
+    else if constexpr (D == DType::i32) return wasm_i32x4_neg(x);
+    else return wasm_i64x2_neg(x);
+  } else if constexpr (op == UnaryOp::abs) {
+    if constexpr (F32) return wasm_f32x4_abs(x);
+    else if constexpr (F64) return wasm_f64x2_abs(x);
+    else if constexpr (D == DType::i8) return wasm_i8x16_abs(x);
+    else if constexpr (D == DType::i16) return wasm_i16x8_abs(x);
+    else if constexpr (D == DType::i32) return wasm_i32x4_abs(x);
+    else return wasm_i64x2_abs(x);
+  } else if constexpr (op == UnaryOp::sqrt) {
+    if constexpr (F32) return wasm_f32x4_sqrt(x); else return wasm_f64x2_sqrt(x);
+  } else if constexpr (op == UnaryOp::floor) {
+    if constexpr (F32) return wasm_f32x4_floor(x); else return wasm_f64x2_floor(x);
+  } else if constexpr (op == UnaryOp::ceil) {
+    if constexpr (F32) return wasm_f32x4_ceil(x); else return wasm_f64x2_ceil(x);
+  } else if constexpr (op == UnaryOp::trunc) {
+    if constexpr (F32) return wasm_f32x4_trunc(x); else return wasm_f64x2_trunc(x);
+  } else {
+    static_assert(op == UnaryOp::round, "has_uvop() lists the ops with a vector form");
+    if constexpr (F32) return wasm_f32x4_nearest(x); else return wasm_f64x2_nearest(x);
+  }
+}
+
+template <DType D, UnaryOp op>
+void simd_unary(const void* pi, void* po, size_t n) {
+  using T = typename Storage<D>::T;
+  constexpr size_t L = 16 / sizeof(T);
+  const T* in = static_cast<const T*>(pi);
+  T* o = static_cast<T*>(po);
+  size_t i = 0;
+  for (; i + 2 * L <= n; i += 2 * L) {
+    const v128_t a = wasm_v128_load(in + i), b = wasm_v128_load(in + i + L);
+    wasm_v128_store(o + i, uvop<D, op>(a));
+    wasm_v128_store(o + i + L, uvop<D, op>(b));
+  }
+  for (; i + L <= n; i += L) wasm_v128_store(o + i, uvop<D, op>(wasm_v128_load(in + i)));
+  if (i < n) find_unary_reference(D, op)(in + i, o + i, n - i);
+}
+
+template <UnaryOp op>
+void f16_simd_unary(const void* pi, void* po, size_t n) {
+  f16_unary_via_f32(pi, po, n, unary_yields_bool(op), find_unary(DType::f32, op), find_half_to_float(),
+                    find_float_to_half());
+}
+
+constexpr size_t kUOps = static_cast<size_t>(UnaryOp::count);
+constexpr size_t kDT = static_cast<size_t>(DType::count);
+
+template <size_t I>
+constexpr UnaryKernel unary_entry() {
+  constexpr DType D = static_cast<DType>(I / kUOps);
+  constexpr UnaryOp O = static_cast<UnaryOp>(I % kUOps);
+  constexpr DType K = unary_kernel_dtype(D, O);
+  if constexpr (!unary_defined(D, O)) return nullptr;
+  else if constexpr (D == DType::f16) return &f16_simd_unary<O>;
+  else if constexpr (unary_is_identity(D, O) || !has_uvop<K, O>()) return nullptr;
+  else return &simd_unary<K, O>;
+}
+
+// ---- cast -------------------------------------------------------------------------------
+// The pairs with a vector form (cast_kernel_pair's representatives): `step`
+// converts a whole number of input vectors into a whole number of output vectors.
+template <DType F, DType T>
+constexpr bool has_vcast() {
+  if constexpr (F == DType::f32) return T == DType::i32 || T == DType::u32 || T == DType::f64;
+  else if constexpr (F == DType::f64) return T == DType::f32 || T == DType::i32 || T == DType::u32;
+  else if constexpr (F == DType::i32 || F == DType::u32) return T == DType::f32 || T == DType::f64 || T == DType::i64;
+  else if constexpr (F == DType::i8 || F == DType::u8) return T == DType::i16;
+  else if constexpr (F == DType::i16 || F == DType::u16) return T == DType::i32;
+  else return false;
+}
+
+template <DType F, DType T>
+void vcast(const void* pi, void* po) {
+  const auto* in = static_cast<const uint8_t*>(pi);
+  auto* out = static_cast<uint8_t*>(po);
+  if constexpr (F == DType::f32 && T == DType::i32) {
+    wasm_v128_store(out, wasm_i32x4_trunc_sat_f32x4(wasm_v128_load(in)));
+  } else if constexpr (F == DType::f32 && T == DType::u32) {
+    wasm_v128_store(out, wasm_u32x4_trunc_sat_f32x4(wasm_v128_load(in)));
+  } else if constexpr (F == DType::i32 && T == DType::f32) {
+    wasm_v128_store(out, wasm_f32x4_convert_i32x4(wasm_v128_load(in)));
+  } else if constexpr (F == DType::u32 && T == DType::f32) {
+    wasm_v128_store(out, wasm_f32x4_convert_u32x4(wasm_v128_load(in)));
+  } else if constexpr (F == DType::f32 && T == DType::f64) {  // 4 floats -> 4 doubles
+    const v128_t x = wasm_v128_load(in);
+    wasm_v128_store(out, wasm_f64x2_promote_low_f32x4(x));
+    wasm_v128_store(out + 16, wasm_f64x2_promote_low_f32x4(wasm_i64x2_shuffle(x, x, 1, 0)));
+  } else if constexpr (F == DType::f64 && T == DType::f32) {  // 4 doubles -> 4 floats
+    const v128_t lo = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(in));
+    const v128_t hi = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(in + 16));
+    wasm_v128_store(out, wasm_i64x2_shuffle(lo, hi, 0, 2));
+  } else if constexpr (F == DType::f64 && (T == DType::i32 || T == DType::u32)) {
+    const v128_t a = wasm_v128_load(in), b = wasm_v128_load(in + 16);
+    const v128_t lo = T == DType::i32 ? wasm_i32x4_trunc_sat_f64x2_zero(a) : wasm_u32x4_trunc_sat_f64x2_zero(a);
+    const v128_t hi = T == DType::i32 ? wasm_i32x4_trunc_sat_f64x2_zero(b) : wasm_u32x4_trunc_sat_f64x2_zero(b);
+    wasm_v128_store(out, wasm_i64x2_shuffle(lo, hi, 0, 2));
+  } else if constexpr ((F == DType::i32 || F == DType::u32) && T == DType::f64) {
+    const v128_t x = wasm_v128_load(in);
+    const v128_t h = wasm_i64x2_shuffle(x, x, 1, 0);
+    wasm_v128_store(out, F == DType::i32 ? wasm_f64x2_convert_low_i32x4(x) : wasm_f64x2_convert_low_u32x4(x));
+    wasm_v128_store(out + 16, F == DType::i32 ? wasm_f64x2_convert_low_i32x4(h) : wasm_f64x2_convert_low_u32x4(h));
+  } else if constexpr ((F == DType::i32 || F == DType::u32) && T == DType::i64) {
+    const v128_t x = wasm_v128_load(in);
+    wasm_v128_store(out, F == DType::i32 ? wasm_i64x2_extend_low_i32x4(x) : wasm_u64x2_extend_low_u32x4(x));
+    wasm_v128_store(out + 16, F == DType::i32 ? wasm_i64x2_extend_high_i32x4(x) : wasm_u64x2_extend_high_u32x4(x));
+  } else if constexpr (T == DType::i16) {  // 16 bytes -> 16 shorts
+    const v128_t x = wasm_v128_load(in);
+    wasm_v128_store(out, F == DType::i8 ? wasm_i16x8_extend_low_i8x16(x) : wasm_u16x8_extend_low_u8x16(x));
+    wasm_v128_store(out + 16, F == DType::i8 ? wasm_i16x8_extend_high_i8x16(x) : wasm_u16x8_extend_high_u8x16(x));
+  } else {
+    static_assert(T == DType::i32, "has_vcast() lists the pairs with a vector form");
+    const v128_t x = wasm_v128_load(in);
+    wasm_v128_store(out, F == DType::i16 ? wasm_i32x4_extend_low_i16x8(x) : wasm_u32x4_extend_low_u16x8(x));
+    wasm_v128_store(out + 16, F == DType::i16 ? wasm_i32x4_extend_high_i16x8(x) : wasm_u32x4_extend_high_u16x8(x));
+  }
+}
+
+template <DType F, DType T>
+void simd_cast(const void* pi, void* po, size_t n) {
+  constexpr size_t S = dtype_size(F) == dtype_size(T) ? 16 / dtype_size(F) : dtype_size(F) == 1 || dtype_size(T) == 1 ? 16 : (dtype_size(F) == 2 || dtype_size(T) == 2) ? 8 : 4;
+  const auto* in = static_cast<const uint8_t*>(pi);
+  auto* out = static_cast<uint8_t*>(po);
+  size_t i = 0;
+  for (; i + S <= n; i += S) vcast<F, T>(in + i * dtype_size(F), out + i * dtype_size(T));
+  if (i < n) find_cast_reference(F, T)(in + i * dtype_size(F), out + i * dtype_size(T), n - i);
+}
+
+void f16_to_f32(const void* pi, void* po, size_t n) {
+  find_half_to_float()(static_cast<const uint16_t*>(pi), static_cast<float*>(po), n);
+}
+void f32_to_f16(const void* pi, void* po, size_t n) {
+  find_float_to_half()(static_cast<const float*>(pi), static_cast<uint16_t*>(po), n);
+}
+
+template <size_t I>
+constexpr UnaryKernel cast_entry() {
+  constexpr DType F = static_cast<DType>(I / kDT);
+  constexpr DType T = static_cast<DType>(I % kDT);
+  constexpr CastPair P = cast_kernel_pair(F, T);
+  if constexpr (F == DType::f16 && T == DType::f32) return &f16_to_f32;
+  else if constexpr (F == DType::f32 && T == DType::f16) return &f32_to_f16;
+  else if constexpr (P.from != P.to && has_vcast<P.from, P.to>()) return &simd_cast<P.from, P.to>;
+  else return nullptr;
+}
+
+template <size_t... I>
+constexpr std::array<UnaryKernel, sizeof...(I)> make_unary(std::index_sequence<I...>) {
+  return {unary_entry<I>()...};
+}
+template <size_t... I>
+constexpr std::array<UnaryKernel, sizeof...(I)> make_cast(std::index_sequence<I...>) {
+  return {cast_entry<I>()...};
+}
+
+}  // namespace
+
+const UnaryKernel* unary_simd_table() {
+  static constexpr auto table = make_unary(std::make_index_sequence<kDT * kUOps>{});
+  return table.data();
+}
+
+const UnaryKernel* cast_simd_table() {
+  static constexpr auto table = make_cast(std::make_index_sequence<kDT * kDT>{});
+  return table.data();
+}
+
+}  // namespace tc
