@@ -40,6 +40,7 @@ export function request(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx
     body: null, // (h, p, c) => end: a body of the caller's own (evaluate), `need` doubles
     need: 0,
     after: null, // (res, result) => result: the caller's last step (evaluate's named results)
+    engineDtype: false, // the result's dtype comes with the answer (evaluate); outDtype is out's until then
   };
 }
 
@@ -199,7 +200,7 @@ function outCapacity(dest, outDtype, out) {
 function answer(c, res, len, out) {
   const dest = c.dest;
   let st = res.status;
-  if (c.outDtype === null && (st === 0 || st === C.signals.outTooSmall)) {
+  if (c.engineDtype && (st === 0 || st === C.signals.outTooSmall)) {
     c.outDtype = C.dtypes[res.field('dtype')]; // evaluate: the result's dtype is the engine's to say
     if (dest !== null && !outHolds(dest, c.outDtype)) {
       throw new BroadcastError(`${c.fn}: out: a ${dest.dtype.name} cannot hold the ${c.outDtype.name} result`,

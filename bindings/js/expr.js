@@ -254,7 +254,8 @@ function run(E, fn, operands, options) {
   const s = readRun(E, fn, operands, options);
   const { key, ops, interned } = encode(E, fn, s);
   const out = s.dest;
-  const c = request(C.A.evaluate, fn, s.rule, s.axis, ops, s.shapes, null, out, null);
+  const c = request(C.A.evaluate, fn, s.rule, s.axis, ops, s.shapes, out !== null ? out.dtype : null, out, null);
+  c.engineDtype = true;
   c.shaping = s.shaping;
   c.keepdims = s.keepdims;
   c.need = 1 + key.length + s.values.length;
@@ -504,7 +505,7 @@ function explainExpr(E, fn, shapesIn, options) {
     operands,
     program: program.map((ins, i) => ({ register: i, ...ins, text: programLine(ins, i) })),
     loop: { shape: lshape, strides: lstrides },
-    execution: gen === 1 ? 'generated' : 'interpreter',
+    execution: gen !== 0 ? 'generated' : 'interpreter',
     reduce: rop >= 0 ? { op: [...C.reduceOps.keys()][rop], axes: axesReduced, chunkAxes: prefix } : null,
   };
 }
