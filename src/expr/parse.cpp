@@ -1,0 +1,748 @@
+// The expression parser (parse.hpp): a lexer that reads one token at a time
+// from an offset, and a precedence-climbing parser over JavaScript's binary
+// operator levels. Every recursion passes through enter(), so the nesting is
+// at most kMaxDepth (parentheses, calls, lists, unary operators, right-hand
+// operands, ?: branches), whatever the text; errors stop the parse at once.
+#include "parse.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "kernels/reduce.hpp"
+
+namespace tc::expr {
+namespace {
+
+// ---- the function names: one table, generated from the .def files ---------
+struct FnName {
+  const char* name;
+  Fn fn;
+  std::uint8_t op;
+  std::uint8_t min_args, max_args;
+};
+
+constexpr FnName kFunctions[] = {
+#define TC_OP(e, js, result, domain) {js, Fn::binary, static_cast<std::uint8_t>(Op::e), 2, 2},
+#include "kernels/ops.def"
+#define TC_UNARY(e, js, result, domain) {js, Fn::unary, static_cast<std::uint8_t>(UnaryOp::e), 1, 1},
+#include "kernels/unary.def"
+    {"where", Fn::where, 0, 3, 3},
+    {"cast", Fn::cast, 0, 2, 2},
+#define TC_REDUCE_OP(e, kernel, merge) {#e, Fn::reduce, static_cast<std::uint8_t>(ReduceOp::e), 1, 2},
+#include "kernels/reduce_ops.def"
+};
+
+// ---- tokens -----------------------------------------------------------------
+enum class T : std::uint8_t {
+  end, number, name, string, lparen, rparen, lbracket, rbracket, comma, question, colon,
+  plus, minus, star, slash, percent, starstar, lt, le, gt, ge, eq, eqeq, ne, nene,
+  andand, oror, amp, bar, caret, bang, tilde,
+  other,  // a JavaScript punctuator this language does not have (=, ., ++, <<, ...)
+  error,  // the lexer failed: Parser::code says why
+};
+
+struct Token {
+  T t = T::end;
+  std::int32_t pos = 0, len = 0;
+  int end() const { return pos + len; }
+};
+
+// Binary operators: precedence (1 = loosest) and the Op they make; 0 = none.
+// ** (level 10) is handled apart: right-associative, no unary left operand.
+struct BinInfo {
+  std::uint8_t prec;
+  Op op;
+};
+BinInfo binary_info(T t) {
+  switch (t) {
+    case T::oror: return {1, Op::logical_or};
+    case T::andand: return {2, Op::logical_and};
+    case T::bar: return {3, Op::bitwise_or};
+    case T::caret: return {4, Op::bitwise_xor};
+    case T::amp: return {5, Op::bitwise_and};
+    case T::eq: case T::eqeq: return {6, Op::equal};
+    case T::ne: case T::nene: return {6, Op::not_equal};
+    case T::lt: return {7, Op::less};
+    case T::le: return {7, Op::less_equal};
+    case T::gt: return {7, Op::greater};
+    case T::ge: return {7, Op::greater_equal};
+    case T::plus: return {8, Op::add};
+    case T::minus: return {8, Op::sub};
+    case T::star: return {9, Op::mul};
+    case T::slash: return {9, Op::div};
+    case T::percent: return {9, Op::rem};
+    default: return {0, Op::add};
+  }
+}
+
+bool is_digit(char16_t c) { return c >= '0' && c <= '9'; }
+bool is_name_start(char16_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$'; }
+bool is_name_part(char16_t c) { return is_name_start(c) || is_digit(c); }
+int digit_value(char16_t c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return 99;
+}
+
+// A parsed expression as the parser passes it up: its node and the source it
+// covers (parentheses and a unary + included, which the node's span is not).
+struct Sub {
+  std::int32_t node = -1;
+  std::int32_t pos = 0, end = 0;
+};
+
+class Parser {
+ public:
+  Parser(const char16_t* s, int n, Parsed& out) : s_(s), n_(n), out_(out) {}
+
+  void run() {
+    if (!advance()) return;
+    Sub e = expression();
+    if (failed()) return;
+    if (tok_.t != T::end) return fail_token(SyntaxCode::unexpected_token, tok_);
+    if (!is_value(e)) return fail(SyntaxCode::arg_kind, e.pos, e.end - e.pos);
+    out_.root = e.node;
+    // A reduction wraps the whole expression or stands nowhere: the first
+    // reduction call other than the root, in source order, is refused.
+    const Node* bad = nullptr;
+    for (std::size_t i = 0; i < out_.nodes.size(); ++i) {
+      const Node& nd = out_.nodes[i];
+      if (nd.kind == Kind::call && nd.fn == Fn::reduce && static_cast<std::int32_t>(i) != e.node &&
+          (bad == nullptr || nd.pos < bad->pos))
+        bad = &nd;
+    }
+    if (bad != nullptr) fail(SyntaxCode::reduction_inside, bad->pos, bad->len);
+  }
+
+ private:
+  const char16_t* s_;
+  int n_;
+  Parsed& out_;
+  Token tok_;       // the current token
+  int depth_ = 0;
+  // Number literals: the decimal digits handed to strtod.
+  static constexpr int kDigits = 780;  // > 767, the most a double's rounding can depend on
+
+  bool failed() const { return out_.code != SyntaxCode::ok; }
+  void fail(SyntaxCode c, int pos, int len) {
+    if (failed()) return;
+    out_.code = c;
+    out_.err_pos = pos;
+    out_.err_len = len;
+  }
+  void fail_token(SyntaxCode c, const Token& t) {
+    if (t.t == T::end) c = SyntaxCode::unexpected_end;
+    fail(c, t.pos, t.len);
+  }
+
+  // ---- lexer ----------------------------------------------------------------
+  bool advance() {
+    tok_ = lex(tok_.end());  // the first call: from 0
+    return tok_.t != T::error;
+  }
+
+  Token lex(int i) {
+    while (i < n_ && (s_[i] == ' ' || s_[i] == '\t' || s_[i] == '\r' || s_[i] == '\n')) ++i;
+    Token t;
+    t.pos = i;
+    if (i >= n_) return t;  // T::end, len 0, pos n
+    const char16_t c = s_[i];
+    auto at = [&](int k) -> char16_t { return i + k < n_ ? s_[i + k] : 0; };
+    auto punct = [&](T kind, int len) {
+      t.t = kind;
+      t.len = len;
+      return t;
+    };
+    if (is_digit(c) || (c == '.' && is_digit(at(1)))) return lex_number(i);
+    if (is_name_start(c)) {
+      int j = i + 1;
+      while (j < n_ && is_name_part(s_[j])) ++j;
+      return punct(T::name, j - i);
+    }
+    switch (c) {
+      case '(': return punct(T::lparen, 1);
+      case ')': return punct(T::rparen, 1);
+      case '[': return punct(T::lbracket, 1);
+      case ']': return punct(T::rbracket, 1);
+      case ',': return punct(T::comma, 1);
+      case ':': return punct(T::colon, 1);
+      case '~': return punct(T::tilde, 1);
+      case '^': return at(1) == '=' ? punct(T::other, 2) : punct(T::caret, 1);
+      case '%': return at(1) == '=' ? punct(T::other, 2) : punct(T::percent, 1);
+      case '/': return at(1) == '=' ? punct(T::other, 2) : punct(T::slash, 1);
+      case '+': return at(1) == '+' || at(1) == '=' ? punct(T::other, 2) : punct(T::plus, 1);
+      case '-': return at(1) == '-' || at(1) == '=' ? punct(T::other, 2) : punct(T::minus, 1);
+      case '*':
+        if (at(1) == '*') return at(2) == '=' ? punct(T::other, 3) : punct(T::starstar, 2);
+        return at(1) == '=' ? punct(T::other, 2) : punct(T::star, 1);
+      case '<':
+        if (at(1) == '<') return at(2) == '=' ? punct(T::other, 3) : punct(T::other, 2);
+        return at(1) == '=' ? punct(T::le, 2) : punct(T::lt, 1);
+      case '>':
+        if (at(1) == '>') {
+          if (at(2) == '>') return at(3) == '=' ? punct(T::other, 4) : punct(T::other, 3);
+          return at(2) == '=' ? punct(T::other, 3) : punct(T::other, 2);
+        }
+        return at(1) == '=' ? punct(T::ge, 2) : punct(T::gt, 1);
+      case '=':
+        if (at(1) == '=') return at(2) == '=' ? punct(T::eqeq, 3) : punct(T::eq, 2);
+        return at(1) == '>' ? punct(T::other, 2) : punct(T::other, 1);
+      case '!':
+        if (at(1) == '=') return at(2) == '=' ? punct(T::nene, 3) : punct(T::ne, 2);
+        return punct(T::bang, 1);
+      case '&':
+        if (at(1) == '&') return at(2) == '=' ? punct(T::other, 3) : punct(T::andand, 2);
+        return at(1) == '=' ? punct(T::other, 2) : punct(T::amp, 1);
+      case '|':
+        if (at(1) == '|') return at(2) == '=' ? punct(T::other, 3) : punct(T::oror, 2);
+        return at(1) == '=' ? punct(T::other, 2) : punct(T::bar, 1);
+      case '?':
+        if (at(1) == '?') return at(2) == '=' ? punct(T::other, 3) : punct(T::other, 2);
+        return at(1) == '.' && !is_digit(at(2)) ? punct(T::other, 2) : punct(T::question, 1);
+      case '.': return at(1) == '.' && at(2) == '.' ? punct(T::other, 3) : punct(T::other, 1);
+      case '{': case '}': case ';': return punct(T::other, 1);
+      case '\'': case '"': return lex_string(i);
+      default: break;
+    }
+    // No token starts here. A surrogate pair is one character (two units).
+    int len = 1;
+    if (c >= 0xD800 && c <= 0xDBFF && at(1) >= 0xDC00 && at(1) <= 0xDFFF) len = 2;
+    fail(SyntaxCode::unexpected_char, i, len);
+    t.t = T::error;
+    return t;
+  }
+
+  Token lex_string(int i) {
+    const char16_t q = s_[i];
+    int j = i + 1;
+    while (j < n_ && s_[j] != q) {
+      if (s_[j] == '\n' || s_[j] == '\r') break;  // JS strings do not span lines
+      if (s_[j] == '\\') {                         // no escapes in this language
+        fail(SyntaxCode::unexpected_char, j, 1);
+        return Token{T::error, j, 1};
+      }
+      ++j;
+    }
+    if (j >= n_ || s_[j] != q) {
+      fail(SyntaxCode::unterminated_string, i, j - i);
+      return Token{T::error, i, j - i};
+    }
+    return Token{T::string, i, j + 1 - i};
+  }
+
+  // A malformed literal: the span runs over the rest of the word it is in.
+  Token bad_number(int i, int j) {
+    while (j < n_ && (is_name_part(s_[j]))) ++j;
+    fail(SyntaxCode::bad_number, i, j - i);
+    return Token{T::error, i, j - i};
+  }
+
+  // Digits of `radix` with single `_` separators between digits, from j.
+  // Returns the end, or -1 if a separator is misplaced. `any` = digits seen.
+  int scan_digits(int j, int radix, bool& any) {
+    any = false;
+    while (j < n_) {
+      const char16_t c = s_[j];
+      if (c == '_') {
+        if (!any || j + 1 >= n_ || digit_value(s_[j + 1]) >= radix) return -1;
+        ++j;
+        continue;
+      }
+      if (digit_value(c) >= radix) break;
+      any = true;
+      ++j;
+    }
+    return j;
+  }
+
+  Token lex_number(int i) {
+    Token t{T::number, i, 0};
+    num_value_ = 0;
+    num_bigint_ = false;
+    num_bits_ = 0;
+    int j = i;
+    int radix = 10;
+    if (s_[i] == '0' && i + 1 < n_) {
+      const char16_t p = s_[i + 1] | 0x20;
+      radix = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 10;
+    }
+    if (radix != 10) {
+      bool any = false;
+      j = scan_digits(i + 2, radix, any);
+      if (j < 0 || !any) return bad_number(i, i + 2);
+      const int digits_end = j;
+      if (j < n_ && s_[j] == 'n') {
+        num_bigint_ = true;
+        ++j;
+      }
+      if (j < n_ && is_name_part(s_[j])) return bad_number(i, j);
+      if (!radix_value(i + 2, digits_end, radix)) return bad_number(i, j);
+      t.len = j - i;
+      return t;
+    }
+    // Decimal: int part, fraction, exponent, BigInt suffix.
+    bool any_int = false, any_frac = false;
+    int int_end = scan_digits(i, 10, any_int);
+    if (int_end < 0) return bad_number(i, i);
+    // Strict mode: no legacy octal (012) or leading-zero decimal (08).
+    if (any_int && s_[i] == '0' && int_end > i + 1) return bad_number(i, i);
+    j = int_end;
+    int frac_begin = j, frac_end = j;
+    if (j < n_ && s_[j] == '.') {
+      frac_begin = j + 1;
+      if (frac_begin < n_ && s_[frac_begin] == '_') return bad_number(i, frac_begin);
+      frac_end = scan_digits(frac_begin, 10, any_frac);
+      if (frac_end < 0) return bad_number(i, frac_begin);
+      j = frac_end;
+    }
+    long exp = 0;
+    bool has_exp = false;
+    if (j < n_ && (s_[j] | 0x20) == 'e') {
+      has_exp = true;
+      int k = j + 1;
+      bool neg = false;
+      if (k < n_ && (s_[k] == '+' || s_[k] == '-')) {
+        neg = s_[k] == '-';
+        ++k;
+      }
+      if (k < n_ && s_[k] == '_') return bad_number(i, k);
+      bool any = false;
+      const int e_end = scan_digits(k, 10, any);
+      if (e_end < 0 || !any) return bad_number(i, e_end < 0 ? k : e_end);
+      for (int m = k; m < e_end; ++m)
+        if (s_[m] != '_' && exp < 100000000) exp = exp * 10 + (s_[m] - '0');
+      if (neg) exp = -exp;
+      j = e_end;
+    }
+    if (j < n_ && s_[j] == 'n') {
+      // BigInt: an integer literal only (no fraction, dot or exponent).
+      if (j != int_end || has_exp) return bad_number(i, j + 1);
+      num_bigint_ = true;
+      ++j;
+      if (j < n_ && is_name_part(s_[j])) return bad_number(i, j);
+      if (!radix_value(i, int_end, 10)) return bad_number(i, j);
+      t.len = j - i;
+      return t;
+    }
+    if (j < n_ && is_name_part(s_[j])) return bad_number(i, j);
+    decimal_value(i, int_end, frac_begin, frac_end, exp);
+    t.len = j - i;
+    return t;
+  }
+
+  // An integer literal's digits [b, e) of `radix` (separators skipped): the
+  // double JavaScript gives (round to nearest, ties to even), and for a
+  // BigInt the exact int64 (false when it does not fit).
+  bool radix_value(int b, int e, int radix) {
+    if (num_bigint_) {
+      std::uint64_t v = 0;
+      for (int k = b; k < e; ++k) {
+        if (s_[k] == '_') continue;
+        const std::uint64_t d = static_cast<std::uint64_t>(digit_value(s_[k]));
+        if (v > (static_cast<std::uint64_t>(INT64_MAX) - d) / static_cast<std::uint64_t>(radix)) return false;
+        v = v * static_cast<std::uint64_t>(radix) + d;
+      }
+      num_bits_ = static_cast<std::int64_t>(v);
+      num_value_ = static_cast<double>(num_bits_);
+      return true;
+    }
+    const int w = radix == 16 ? 4 : radix == 8 ? 3 : 1;
+    std::uint64_t mant = 0;  // the first 64 significant bits
+    long shift = 0;          // bits dropped below them
+    bool sticky = false;     // a dropped bit was 1
+    for (int k = b; k < e; ++k) {
+      if (s_[k] == '_') continue;
+      const int d = digit_value(s_[k]);
+      for (int bit = w - 1; bit >= 0; --bit) {
+        const unsigned v = (d >> bit) & 1u;
+        if (mant >> 63 == 0) {
+          mant = mant << 1 | v;
+        } else {
+          ++shift;
+          sticky |= v != 0;
+        }
+      }
+    }
+    if (mant == 0) {
+      num_value_ = 0;
+      return true;
+    }
+    int bits = 64;
+    while ((mant >> (bits - 1)) == 0) --bits;
+    if (bits <= 53) {  // exact (shift is 0: the mantissa is not full)
+      num_value_ = static_cast<double>(mant);
+      return true;
+    }
+    const int drop = bits - 53;
+    std::uint64_t q = mant >> drop;
+    const std::uint64_t rest = mant & ((std::uint64_t{1} << drop) - 1);
+    const std::uint64_t half = std::uint64_t{1} << (drop - 1);
+    if (rest > half || (rest == half && (sticky || (q & 1)))) ++q;
+    if (shift > 100000) shift = 100000;  // far beyond 2^1024 anyway: Infinity
+    num_value_ = std::ldexp(static_cast<double>(q), static_cast<int>(drop + shift));
+    return true;
+  }
+
+  // A decimal literal's value: its significant digits (at most kDigits, then
+  // a sticky 1 if any digit beyond is not 0) as 0.DDD...e<exp>, by strtod,
+  // which rounds correctly, as JavaScript does.
+  void decimal_value(int int_b, int int_e, int frac_b, int frac_e, long exp) {
+    char buf[kDigits + 32];
+    int k = 0;
+    buf[k++] = '0';
+    buf[k++] = '.';
+    long e10 = 0;
+    bool started = false, sticky = false;
+    int kept = 0;
+    auto push = [&](char16_t c, bool int_part) {
+      if (!started && c == '0') {
+        if (!int_part) --e10;
+        return;
+      }
+      started = true;
+      if (int_part) ++e10;
+      if (kept < kDigits) {
+        buf[k++] = static_cast<char>(c);
+        ++kept;
+      } else if (c != '0') {
+        sticky = true;
+      }
+    };
+    for (int m = int_b; m < int_e; ++m)
+      if (s_[m] != '_') push(s_[m], true);
+    for (int m = frac_b; m < frac_e; ++m)
+      if (s_[m] != '_') push(s_[m], false);
+    if (!started) {
+      num_value_ = 0;
+      return;
+    }
+    if (sticky) buf[k++] = '1';
+    long total = e10 + exp;
+    if (total > 100000) total = 100000;  // far beyond any double: Infinity or 0
+    if (total < -100000) total = -100000;
+    buf[k++] = 'e';
+    if (total < 0) {
+      buf[k++] = '-';
+      total = -total;
+    }
+    char rev[12];
+    int r = 0;
+    do {
+      rev[r++] = static_cast<char>('0' + total % 10);
+      total /= 10;
+    } while (total > 0);
+    while (r > 0) buf[k++] = rev[--r];
+    buf[k] = 0;
+    num_value_ = std::strtod(buf, nullptr);
+  }
+
+  double num_value_ = 0;
+  bool num_bigint_ = false;
+  std::int64_t num_bits_ = 0;
+
+  // ---- nodes ----------------------------------------------------------------
+  int add_node(Kind kind, int pos, int end) {
+    if (out_.nodes.size() >= static_cast<std::size_t>(kMaxNodes)) {
+      fail(SyntaxCode::too_many_nodes, pos, end - pos);
+      return -1;
+    }
+    Node nd;
+    nd.kind = kind;
+    nd.pos = pos;
+    nd.len = end - pos;
+    out_.nodes.push_back(nd);
+    return static_cast<int>(out_.nodes.size()) - 1;
+  }
+
+  // A call node over the nodes of `args` (already checked).
+  Sub call(Fn fn, std::uint8_t op, const Sub* args, int count, int pos, int end) {
+    const int id = add_node(Kind::call, pos, end);
+    if (id < 0) return Sub{};
+    Node& nd = out_.nodes[static_cast<std::size_t>(id)];
+    nd.fn = fn;
+    nd.op = op;
+    nd.first = static_cast<std::int32_t>(out_.args.size());
+    nd.count = count;
+    for (int k = 0; k < count; ++k) out_.args.push_back(args[k].node);
+    return Sub{id, pos, end};
+  }
+
+  bool is_value(const Sub& e) const {
+    const Kind k = out_.nodes[static_cast<std::size_t>(e.node)].kind;
+    return k != Kind::string && k != Kind::list;
+  }
+  // Operands of operators must be values, not strings or lists.
+  bool need_value(const Sub& e) {
+    if (is_value(e)) return true;
+    fail(SyntaxCode::arg_kind, e.pos, e.end - e.pos);
+    return false;
+  }
+
+  bool enter(const Token& at) {
+    if (++depth_ <= kMaxDepth) return true;
+    fail(SyntaxCode::too_deep, at.pos, at.len);
+    return false;
+  }
+  void leave() { --depth_; }
+
+  bool expect(T t) {
+    if (tok_.t != t) {
+      fail_token(SyntaxCode::unexpected_token, tok_);
+      return false;
+    }
+    return advance();
+  }
+
+  // ---- grammar --------------------------------------------------------------
+  // cond := binary(1) ( '?' cond ':' cond )?
+  Sub expression() {
+    Sub c = binary(1);
+    if (failed() || tok_.t != T::question) return c;
+    if (!need_value(c) || !enter(tok_) || !advance()) return Sub{};
+    Sub args[3] = {c, expression(), Sub{}};
+    if (failed() || !need_value(args[1]) || !expect(T::colon)) return Sub{};
+    args[2] = expression();
+    if (failed() || !need_value(args[2])) return Sub{};
+    leave();
+    return call(Fn::where, 0, args, 3, c.pos, args[2].end);
+  }
+
+  // Levels 1 (||) to 9 (* / %), left-associative: operators of level >= min.
+  Sub binary(int min_prec) {
+    Sub left = power();
+    while (!failed()) {
+      const BinInfo bi = binary_info(tok_.t);
+      if (bi.prec == 0 || bi.prec < min_prec) break;
+      if (!need_value(left) || !enter(tok_) || !advance()) return Sub{};
+      Sub args[2] = {left, binary(bi.prec + 1)};
+      if (failed() || !need_value(args[1])) return Sub{};
+      leave();
+      left = call(Fn::binary, static_cast<std::uint8_t>(bi.op), args, 2, left.pos, args[1].end);
+    }
+    return failed() ? Sub{} : left;
+  }
+
+  // power := unary_expr (not followed by **) | postfix ( '**' power )?
+  Sub power() {
+    if (is_unary(tok_.t)) {
+      Sub u = unary();
+      if (!failed() && tok_.t == T::starstar) fail(SyntaxCode::unary_before_pow, u.pos, u.end - u.pos);
+      return failed() ? Sub{} : u;
+    }
+    Sub base = postfix();
+    if (failed() || tok_.t != T::starstar) return base;
+    if (!need_value(base) || !enter(tok_) || !advance()) return Sub{};
+    Sub args[2] = {base, power()};
+    if (failed() || !need_value(args[1])) return Sub{};
+    leave();
+    return call(Fn::binary, static_cast<std::uint8_t>(Op::pow), args, 2, base.pos, args[1].end);
+  }
+
+  static bool is_unary(T t) { return t == T::minus || t == T::plus || t == T::bang || t == T::tilde; }
+
+  Sub unary() {
+    if (!is_unary(tok_.t)) return postfix();
+    const Token op = tok_;
+    if (!enter(op) || !advance()) return Sub{};
+    Sub x = unary();
+    if (failed() || !need_value(x)) return Sub{};
+    leave();
+    if (op.t == T::plus) return Sub{x.node, op.pos, x.end};  // no node
+    const UnaryOp u = op.t == T::minus ? UnaryOp::neg : op.t == T::bang ? UnaryOp::logical_not : UnaryOp::bitwise_not;
+    return call(Fn::unary, static_cast<std::uint8_t>(u), &x, 1, op.pos, x.end);
+  }
+
+  Sub postfix() {
+    const Token t = tok_;
+    switch (t.t) {
+      case T::number: {
+        const int id = add_node(Kind::number, t.pos, t.end());
+        if (id < 0) return Sub{};
+        Node& nd = out_.nodes[static_cast<std::size_t>(id)];
+        nd.value = num_value_;
+        nd.is_bigint = num_bigint_;
+        nd.bits = num_bits_;
+        if (!advance()) return Sub{};
+        return Sub{id, t.pos, t.end()};
+      }
+      case T::string: {
+        const int id = add_node(Kind::string, t.pos, t.end());
+        if (id < 0 || !advance()) return Sub{};
+        return Sub{id, t.pos, t.end()};
+      }
+      case T::name: {
+        if (!advance()) return Sub{};
+        if (tok_.t == T::lparen) return call_of(t);
+        return input(t);
+      }
+      case T::lparen: {
+        if (!enter(t) || !advance()) return Sub{};
+        Sub e = expression();
+        if (failed()) return Sub{};
+        const Token close = tok_;
+        if (!expect(T::rparen)) return Sub{};
+        leave();
+        return Sub{e.node, t.pos, close.end()};
+      }
+      case T::lbracket: return list();
+      default: fail_token(SyntaxCode::unexpected_token, t); return Sub{};
+    }
+  }
+
+  Sub input(const Token& t) {
+    int k = 0;
+    const int count = static_cast<int>(out_.name_pos.size());
+    for (; k < count; ++k) {
+      if (out_.name_len[static_cast<std::size_t>(k)] == t.len &&
+          std::memcmp(s_ + out_.name_pos[static_cast<std::size_t>(k)], s_ + t.pos, sizeof(char16_t) * static_cast<std::size_t>(t.len)) == 0)
+        break;
+    }
+    if (k == count) {
+      if (count >= kMaxInputs) {
+        fail(SyntaxCode::too_many_inputs, t.pos, t.len);
+        return Sub{};
+      }
+      out_.name_pos.push_back(t.pos);
+      out_.name_len.push_back(t.len);
+    }
+    const int id = add_node(Kind::input, t.pos, t.end());
+    if (id < 0) return Sub{};
+    out_.nodes[static_cast<std::size_t>(id)].index = k;
+    return Sub{id, t.pos, t.end()};
+  }
+
+  const FnName* lookup(const Token& t) const {
+    for (const FnName& f : kFunctions) {
+      int k = 0;
+      while (k < t.len && f.name[k] != 0 && f.name[k] == s_[t.pos + k]) ++k;
+      if (k == t.len && f.name[k] == 0) return &f;
+    }
+    return nullptr;
+  }
+
+  // name '(' args ')', the current token being '('.
+  Sub call_of(const Token& name) {
+    const FnName* f = lookup(name);
+    if (f == nullptr) {
+      fail(SyntaxCode::unknown_function, name.pos, name.len);
+      return Sub{};
+    }
+    if (!enter(tok_) || !advance()) return Sub{};
+    Sub args[3];
+    int count = 0;
+    if (tok_.t != T::rparen) {
+      for (;;) {
+        Sub a = argument(f->fn == Fn::reduce && count == 1);
+        if (failed()) return Sub{};
+        if (count < 3) args[count] = a;
+        ++count;
+        if (tok_.t != T::comma) break;
+        if (!advance()) return Sub{};
+      }
+    }
+    const Token close = tok_;
+    if (!expect(T::rparen)) return Sub{};
+    leave();
+    if (count < f->min_args || count > f->max_args) {
+      fail(SyntaxCode::arg_count, name.pos, close.end() - name.pos);
+      return Sub{};
+    }
+    for (int k = 0; k < count; ++k) {
+      const Kind kind = out_.nodes[static_cast<std::size_t>(args[k].node)].kind;
+      bool ok = kind != Kind::string && kind != Kind::list;            // an expression
+      if (k == 1 && f->fn == Fn::cast) ok = kind == Kind::string;      // the dtype name
+      if (k == 1 && f->fn == Fn::reduce) ok = !ok || kind == Kind::number;  // the axes
+      if (!ok) {
+        fail(SyntaxCode::arg_kind, args[k].pos, args[k].end - args[k].pos);
+        return Sub{};
+      }
+    }
+    return call(f->fn, f->op, args, count, name.pos, close.end());
+  }
+
+  // An argument; for an axis (`axis`: a reduction's second argument or a list
+  // entry), `-` before a number literal is folded into the number.
+  Sub argument(bool axis) {
+    Sub a = expression();
+    if (failed() || !axis) return a;
+    const std::size_t n = out_.nodes.size();
+    const Node& nd = out_.nodes[static_cast<std::size_t>(a.node)];
+    if (nd.kind == Kind::call && nd.fn == Fn::unary && nd.op == static_cast<std::uint8_t>(UnaryOp::neg) &&
+        static_cast<std::size_t>(a.node) == n - 1 && n >= 2 && out_.nodes[n - 2].kind == Kind::number &&
+        out_.args.back() == static_cast<std::int32_t>(n - 2)) {
+      Node& num = out_.nodes[n - 2];
+      num.value = -num.value;
+      num.bits = -num.bits;  // a BigInt literal is <= INT64_MAX: no overflow
+      num.pos = nd.pos;
+      num.len = nd.len;
+      out_.nodes.pop_back();
+      out_.args.pop_back();
+      a.node = static_cast<std::int32_t>(n - 2);
+    }
+    return a;
+  }
+
+  // '[' (entry (',' entry)*)? ']' with entries numbers or strings.
+  Sub list() {
+    const Token open = tok_;
+    if (!enter(open) || !advance()) return Sub{};
+    const int first = static_cast<int>(out_.args.size());
+    int count = 0;
+    // Entries are leaves, so their node indices are collected in args as they
+    // come and nothing else is pushed to args in between.
+    if (tok_.t != T::rbracket) {
+      for (;;) {
+        Sub e = argument(true);
+        if (failed()) return Sub{};
+        const Kind k = out_.nodes[static_cast<std::size_t>(e.node)].kind;
+        if (k != Kind::number && k != Kind::string) {
+          fail(SyntaxCode::arg_kind, e.pos, e.end - e.pos);
+          return Sub{};
+        }
+        out_.args.push_back(e.node);
+        ++count;
+        if (tok_.t != T::comma) break;
+        if (!advance()) return Sub{};
+      }
+    }
+    const Token close = tok_;
+    if (!expect(T::rbracket)) return Sub{};
+    leave();
+    const int id = add_node(Kind::list, open.pos, close.end());
+    if (id < 0) return Sub{};
+    Node& nd = out_.nodes[static_cast<std::size_t>(id)];
+    nd.first = first;
+    nd.count = count;
+    return Sub{id, open.pos, close.end()};
+  }
+};
+
+}  // namespace
+
+void parse(const char16_t* text, int n, Parsed& out) {
+  out.code = SyntaxCode::ok;
+  out.err_pos = out.err_len = 0;
+  out.nodes.clear();
+  out.args.clear();
+  out.root = -1;
+  out.name_pos.clear();
+  out.name_len.clear();
+  if (n > kMaxText) {
+    out.code = SyntaxCode::too_long;
+    return;
+  }
+  if (n < 0 || text == nullptr) n = 0;
+  Parser p(text, n, out);
+  p.run();
+  if (out.code != SyntaxCode::ok) {
+    out.nodes.clear();
+    out.args.clear();
+    out.root = -1;
+    out.name_pos.clear();
+    out.name_len.clear();
+  }
+}
+
+}  // namespace tc::expr
