@@ -190,7 +190,7 @@ const Row kPrecedence[] = {
     {"add(a, b) * c", "(mul (add a b) c)"},
     {"where(a > 0, a, -a)", "(where (greater a 0) a (neg a))"},
     {"a\t+\nb\r\n*  c", "(add a (mul b c))"},
-    // What JavaScript refuses, refused.
+    // What JavaScript refuses, and its operators this language does not have: refused.
     {"-x ** 2", "unary_before_pow@0+2"},
     {"+x ** 2", "unary_before_pow@0+2"},
     {"!x ** 2", "unary_before_pow@0+2"},
@@ -672,7 +672,8 @@ TEST(ExprParse, TooManyNodes) {
   // The node past the limit is named: here the difference, spanning its operands.
   EXPECT_EQ(tree(ok + "-1"), "too_many_nodes@0+" + std::to_string(ok.size() + 2));
   EXPECT_EQ(tree(ok + "-1-1"), "too_many_nodes@0+" + std::to_string(ok.size() + 2));
-  EXPECT_EQ(tree("1-" + ok), "too_many_nodes@" + std::to_string(ok.size() + 1) + "+1");  // a leaf: its token
+  EXPECT_EQ(parse("-" + ok).p.nodes.size(), static_cast<std::size_t>(max));  // exactly the limit
+  EXPECT_EQ(tree("-" + ok + "+1"), "too_many_nodes@" + std::to_string(ok.size() + 2) + "+1");  // a leaf: its token
   std::string many = "x";  // 5000 nodes' worth
   for (int k = 0; k < 2500; ++k) many += "*2";
   EXPECT_EQ(parse(many).p.code, SyntaxCode::too_many_nodes);
