@@ -2,6 +2,7 @@
 //   page.html?suite=group&group=percall[&tf=1][&quick=1]   one group of groups.mjs
 //   page.html?suite=boundary[&quick=1]                      the embind-vs-raw cases
 //   page.html?suite=init                                    import + init() of dist/index.js
+//   page.html?suite=fused&group=chain-b[&tf=1][&limit=1][&quick=1]   one group of bench/fused/groups.mjs
 // Sets window.__result (or window.__error) when done.
 import { clockStep } from '../lib/wall.mjs';
 
@@ -63,6 +64,26 @@ async function main() {
     }
     const { runGroup } = await import('./groups.mjs');
     const r = await runGroup(q.get('group'), { tc, tf }, { pause, ...(quick ? { runs: 7, warmupMs: 60 } : {}) });
+    env.clockStepMs = clockStep();
+    r.env = env;
+    return r;
+  }
+  if (suite === 'fused') {
+    const tc = await import('/dist/index.js');
+    await tc.init();
+    Object.assign(env, { evaluate: typeof tc.evaluate === 'function', compile: typeof tc.compile === 'function' });
+    let tf = null;
+    if (q.get('tf') === '1') {
+      try {
+        tf = await loadTf();
+        env.tf = `tfjs-wasm ${tf.version_core}, SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT') ? 'on' : 'off'}, threads ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'on' : 'off'}`;
+      } catch (e) {
+        env.tf = `tfjs-wasm did not load: ${e.message}`;
+      }
+    }
+    const limit = q.get('limit') === '1' ? await WebAssembly.compileStreaming(fetch('/limit/fused.wasm')) : null;
+    const { runFusedGroup } = await import('../fused/groups.mjs');
+    const r = await runFusedGroup(q.get('group'), { tc, tf, limit }, { pause, ...(quick ? { runs: 7, warmupMs: 60 } : {}) });
     env.clockStepMs = clockStep();
     r.env = env;
     return r;

@@ -1,0 +1,26 @@
+// One group of bench/fused/groups.mjs in a fresh Node process:
+//   node bench/fused/node-child.mjs <group> <limit dir or -> [--quick]
+// prints one JSON line: the group's figures.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runFusedGroup } from './groups.mjs';
+import { clockStep } from '../lib/wall.mjs';
+import { loadTfNode } from '../lib/tfnode.mjs';
+
+const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const [group, limitDir, ...flags] = process.argv.slice(2);
+const quick = flags.includes('--quick');
+
+// TENSORCAST_BENCH_ENTRY: another build's node entry (default ../dist/node.js), as bench/lib/tensorcast.mjs.
+const entry = process.env.TENSORCAST_BENCH_ENTRY || path.join(benchDir, '..', 'dist', 'node.js');
+const tc = await import(pathToFileURL(path.resolve(entry)).href);
+await tc.init();
+const { tf, info: tfInfo } = await loadTfNode();
+const wasm = limitDir && limitDir !== '-' ? path.join(limitDir, 'fused.wasm') : null;
+const limit = wasm && fs.existsSync(wasm) ? new WebAssembly.Module(fs.readFileSync(wasm)) : null;
+
+const r = await runFusedGroup(group, { tc, tf, limit }, quick ? { runs: 7, warmupMs: 60 } : {});
+r.env = { name: 'Node', version: process.version, tf: tfInfo, clockStepMs: clockStep(), evaluate: typeof tc.evaluate === 'function', compile: typeof tc.compile === 'function' };
+process.stdout.write(JSON.stringify(r) + '\n');
+process.exit(0);
