@@ -430,7 +430,7 @@ function contractCases({ tc, tf, limit }) {
       check: () => { const y = tf.matMul(txf, twf); const d = y.dataSync(); y.dispose(); return checkContract(d, ref); },
     }));
   }
-  col.add('limit', 'the limit: hand-written C++ SIMD128 loop of the same contraction (bench/limit/fused.cpp), own memory', () => {
+  col.add('limit', 'a hand-written C++ SIMD128 loop of the same contraction (bench/limit/fused.cpp: one pass, each output row kept in registers 16 floats at a time, sums in `in` order; not a tuned GEMM), own memory', () => {
     if (!limit) return 'n/a (the limit module was not built)';
     const L = fusedLimit(limit);
     const px = L.put(x);
