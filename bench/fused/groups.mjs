@@ -1,8 +1,9 @@
 // The fused-expression rows (issue 22), the same code in Node and in headless
 // Chromium (bench/fused/run.mjs runs each group in a fresh Node process and a
 // fresh page). Environment-neutral: the caller passes the tensorcast module
-// (`tc`, after init()), TensorFlow.js on its wasm backend (`tf`, or null) and
-// the compiled limit module (`limit`: bench/limit/fused.cpp as a
+// (`tc`, after init()), TensorFlow.js on its wasm backend (`tf`, or null),
+// onnxruntime-web (`ort`, or null: Node only, as in bench/browser/) and the
+// compiled limit module (`limit`: bench/limit/fused.cpp as a
 // WebAssembly.Module, or null; runFusedGroup instantiates it).
 //
 // Groups:
@@ -20,6 +21,7 @@ import { makeData } from '../lib/workloads.mjs';
 import * as plain from '../lib/plainjs.mjs';
 import { measureWall, stats, medianRatio } from '../lib/wall.mjs';
 import { fusedLimit, instantiateLimit } from '../limit/fused.mjs';
+import { chainModel } from '../lib/onnx.mjs';
 
 export const FUSED_GROUPS = ['chain-a-row', 'chain-a-nchw', 'chain-b', 'cold', 'small', 'contract'];
 
@@ -130,9 +132,10 @@ function settle(r, keep) {
 }
 
 /**
- * Collects a group's cases: add(id, label, setup, per) runs setup() (which
- * returns { fn, check(): error string or null }), checks once, and keeps the
- * case; a setup that throws or a wrong answer becomes a `missing` entry.
+ * Collects a group's cases: await add(id, label, setup, per) runs setup()
+ * (which returns { fn, check(info): error string or null, async? }, or a
+ * promise of it, or a string: why the case cannot run), checks once, and keeps
+ * the case; a setup that throws or a wrong answer becomes a `missing` entry.
  */
 function collector(per) {
   const cases = [control()];
@@ -141,22 +144,22 @@ function collector(per) {
   const labels = {};
   return {
     cases, missing, exact, labels,
-    add(id, label, setup, perCase = per) {
+    async add(id, label, setup, perCase = per) {
       labels[id] = label;
       try {
-        const c = setup();
+        const c = await setup();
         if (typeof c === 'string') {
           missing[id] = c;
           return;
         }
         const info = {};
-        const err = c.check(info);
+        const err = await c.check(info);
         if (err) {
           missing[id] = `wrong: ${err}`;
           return;
         }
         if (info.exact !== undefined) exact[id] = info.exact;
-        cases.push({ id, label, fn: c.fn, per: perCase });
+        cases.push({ id, label, fn: c.fn, per: perCase, async: !!c.async });
       } catch (e) {
         missing[id] = `error: ${String(e && e.message ? e.message : e).split('\n')[0]}`;
       }
@@ -168,7 +171,7 @@ const US = 1000; // `per` that turns ns of the timing into µs per call
 const MS = 1e6;
 
 // ---- chains A and B -----------------------------------------------------------
-function chainCases(id, { tc, tf, limit }) {
+async function chainCases(id, { tc, tf, limit, ort }) {
   const spec = CHAINS[id];
   const data = chainInputs(spec);
   const ref = chainReference(id, spec, data);
@@ -184,14 +187,14 @@ function chainCases(id, { tc, tf, limit }) {
   const tout = tc.tensor(new Float32Array(n), spec.out); // evaluate's `out`
   const toutOps = tc.tensor(new Float32Array(n), spec.out); // op by op's
 
-  col.add('eval-res', `tensorcast evaluate('${spec.expr}'), resident inputs, resident \`out\``, () => {
+  await col.add('eval-res', `tensorcast evaluate('${spec.expr}'), resident inputs, resident \`out\``, () => {
     if (!hasEval) return NO_EVAL;
     const ops = { ...res, ...scal };
     const o = { out: tout };
     const fn = () => tc.evaluate(spec.expr, ops, o);
     return { fn, check: (info) => { settle(fn(), tout); return compare(tout.toArray(), ref, info); } };
   });
-  col.add('eval-plain', 'tensorcast evaluate, typed arrays in, result allocated (end to end)', () => {
+  await col.add('eval-plain', 'tensorcast evaluate, typed arrays in, result allocated (end to end)', () => {
     if (!hasEval) return NO_EVAL;
     const fn = () => tc.evaluate(spec.expr, { ...plainOps(), ...scal }).data;
     return { fn, check: (info) => compare(fn(), ref, info) };
@@ -200,7 +203,7 @@ function chainCases(id, { tc, tf, limit }) {
   // Op by op, resident: every intermediate written into a preallocated resident tensor (reused every call).
   const t1 = tc.tensor(new Float32Array(n), spec.out);
   const t2 = isB ? tc.tensor(new Float32Array(n), spec.out) : null;
-  col.add('ops-res', isB ? 'tensorcast op by op, resident, `out` reuse: mul, mul, add (in place), sub' : 'tensorcast op by op, resident, `out` reuse: sub, div', () => {
+  await col.add('ops-res', isB ? 'tensorcast op by op, resident, `out` reuse: mul, mul, add (in place), sub' : 'tensorcast op by op, resident, `out` reuse: sub, div', () => {
     const o1 = { out: t1 };
     const o2 = { out: t2 };
     const oo = { out: toutOps };
@@ -209,7 +212,7 @@ function chainCases(id, { tc, tf, limit }) {
       : () => { tc.sub(res.x, res.m, o1); return tc.div(t1, res.s, oo); };
     return { fn, check: (info) => { fn(); return compare(toutOps.toArray(), ref, info); } };
   });
-  col.add('ops-plain', 'tensorcast op by op, typed arrays (a fresh array per op)', () => {
+  await col.add('ops-plain', 'tensorcast op by op, typed arrays (a fresh array per op)', () => {
     const p = plainOps();
     const fn = isB
       ? () => tc.sub(tc.add(tc.mul(p.a, p.b), tc.mul(p.c, p.d)), scal.e).data
@@ -236,11 +239,11 @@ function chainCases(id, { tc, tf, limit }) {
         d.dispose();
         return y;
       };
-    col.add('tf-kernel', `tfjs-wasm op by op, tensors resident (${isB ? 'mul, mul, add, sub' : 'sub, div'}; outputs allocated and disposed, no read)`, () => ({
+    await col.add('tf-kernel', `tfjs-wasm op by op, tensors resident (${isB ? 'mul, mul, add, sub' : 'sub, div'}; outputs allocated and disposed, no read)`, () => ({
       fn: () => chain(tt).dispose(),
       check: (info) => { const y = chain(tt); const d = y.dataSync(); y.dispose(); return compare(d, ref, info); },
     }));
-    col.add('tf-e2e', 'tfjs-wasm op by op, end to end (tf.tensor of each array, the ops, dataSync, dispose)', () => {
+    await col.add('tf-e2e', 'tfjs-wasm op by op, end to end (tf.tensor of each array, the ops, dataSync, dispose)', () => {
       const fn = () => {
         const t = Object.fromEntries(names.map((k) => [k, tf.tensor(data[k], spec.shapes[k], 'float32')]));
         const y = chain(t);
@@ -256,7 +259,29 @@ function chainCases(id, { tc, tf, limit }) {
     col.missing['tf-e2e'] = 'n/a (tfjs-wasm did not load)';
   }
 
-  col.add('limit', 'the limit: hand-written C++ SIMD128 fused loop (bench/limit/fused.cpp), own memory', () => {
+  const ortLabel = `onnxruntime-web, a ${isB ? 'Mul/Mul/Add/Sub' : 'Sub/Div'} graph (graphOptimizationLevel all), end to end (an ort.Tensor per array, run, output .data)`;
+  if (!ort) {
+    col.labels['ort-e2e'] = ortLabel;
+    col.missing['ort-e2e'] = 'n/a (not loaded here; Node only)';
+  } else {
+    await col.add('ort-e2e', ortLabel, async () => {
+      const nodes = isB
+        ? [['Mul', ['a', 'b'], 'p'], ['Mul', ['c', 'd'], 'q'], ['Add', ['p', 'q'], 'r'], ['Sub', ['r', 'e'], 'y']]
+        : [['Sub', ['x', 'm'], 't'], ['Div', ['t', 's'], 'y']];
+      const inputs = { ...spec.shapes, ...Object.fromEntries(Object.keys(scal).map((k) => [k, []])) };
+      const session = await ort.InferenceSession.create(chainModel(nodes, inputs, 'y', spec.out), { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+      const scalData = Object.fromEntries(Object.entries(scal).map(([k, v]) => [k, Float32Array.of(v)]));
+      const fn = async () => {
+        const feeds = {};
+        for (const k of names) feeds[k] = new ort.Tensor('float32', data[k], spec.shapes[k]);
+        for (const k of Object.keys(scal)) feeds[k] = new ort.Tensor('float32', scalData[k], []);
+        return (await session.run(feeds)).y.data;
+      };
+      return { fn, async: true, check: async (info) => compare(await fn(), ref, info) };
+    });
+  }
+
+  await col.add('limit', 'the limit: hand-written C++ SIMD128 fused loop (bench/limit/fused.cpp), own memory', () => {
     if (!limit) return 'n/a (the limit module was not built: em++ missing or failed)';
     const L = fusedLimit(limit);
     const p = Object.fromEntries(names.map((k) => [k, L.put(data[k])]));
@@ -272,7 +297,7 @@ function chainCases(id, { tc, tf, limit }) {
 }
 
 // ---- cold: a new expression every call ------------------------------------------
-function coldCases({ tc }) {
+async function coldCases({ tc }) {
   const col = collector(US);
   const shapes = { x: [3, 1], m: [1, 4], s: [1, 4] };
   const data = { x: makeData('float32', 3, 21), m: makeData('float32', 4, 22), s: Float32Array.from(makeData('float32', 4, 23), (v) => fr(0.5 + Math.abs(v))) };
@@ -282,12 +307,12 @@ function coldCases({ tc }) {
   const text = (k) => `(x - m) / s * ${1 + k / 1048576}`;
   const ref = (k) => Float32Array.from({ length: 12 }, (_, i) => fr(fr(fr(data.x[ix.x[i]] - data.m[ix.m[i]]) / data.s[ix.s[i]]) * fr(1 + k / 1048576)));
   let k = 1;
-  col.add('cold', 'tensorcast evaluate of a new expression every call (the constant changes: parse, plan, module generated and compiled, run), [3,1], [1,4], [1,4], typed arrays', () => {
+  await col.add('cold', 'tensorcast evaluate of a new expression every call (the constant changes: parse, plan, module generated and compiled, run), [3,1], [1,4], [1,4], typed arrays', () => {
     if (typeof tc.evaluate !== 'function') return NO_EVAL;
     const fn = () => tc.evaluate(text(k++), ops).data;
     return { fn, check: (info) => { const kk = k; return compare(fn(), ref(kk), info); } };
   });
-  col.add('warm', 'tensorcast evaluate of the same expression every call (cached)', () => {
+  await col.add('warm', 'tensorcast evaluate of the same expression every call (cached)', () => {
     if (typeof tc.evaluate !== 'function') return NO_EVAL;
     const t = text(0);
     const fn = () => tc.evaluate(t, ops).data;
@@ -297,7 +322,7 @@ function coldCases({ tc }) {
 }
 
 // ---- small: a compiled 3-op expression against one add ----------------------------
-function smallCases({ tc }) {
+async function smallCases({ tc }) {
   const col = collector(1);
   const a = makeData('float32', 3, 1);
   const b = makeData('float32', 4, 2);
@@ -312,7 +337,7 @@ function smallCases({ tc }) {
   const pa = { data: a, shape: [3, 1] };
   const pb = { data: b, shape: [1, 4] };
   const hasCompile = typeof tc.compile === 'function';
-  col.add('compiled-res', `tensorcast compile('${SMALL_EXPR}').run, resident, resident \`out\``, () => {
+  await col.add('compiled-res', `tensorcast compile('${SMALL_EXPR}').run, resident, resident \`out\``, () => {
     if (!hasCompile) return NO_COMPILE;
     const f = tc.compile(SMALL_EXPR);
     const operands = { a: ta, b: tb };
@@ -320,18 +345,18 @@ function smallCases({ tc }) {
     const fn = () => f.run(operands, o);
     return { fn, check: (info) => { settle(fn(), tout); return compare(tout.toArray(), refExpr, info); } };
   });
-  col.add('add-res', 'tensorcast add, resident, resident `out`', () => {
+  await col.add('add-res', 'tensorcast add, resident, resident `out`', () => {
     const o = { out: toutAdd };
     const fn = () => tc.add(ta, tb, o);
     return { fn, check: (info) => { fn(); return compare(toutAdd.toArray(), refAdd, info); } };
   });
-  col.add('compiled-plain', 'tensorcast compile(...).run, typed arrays in, fresh array out', () => {
+  await col.add('compiled-plain', 'tensorcast compile(...).run, typed arrays in, fresh array out', () => {
     if (!hasCompile) return NO_COMPILE;
     const f = tc.compile(SMALL_EXPR);
     const fn = () => f.run({ a: pa, b: pb }).data;
     return { fn, check: (info) => compare(fn(), refExpr, info) };
   });
-  col.add('add-plain', 'tensorcast add, typed arrays in, fresh array out', () => {
+  await col.add('add-plain', 'tensorcast add, typed arrays in, fresh array out', () => {
     const fn = () => tc.add(pa, pb).data;
     return { fn, check: (info) => compare(fn(), refAdd, info) };
   });
@@ -368,7 +393,7 @@ function checkContract(got, ref) {
   return null;
 }
 
-function contractCases({ tc, tf, limit }) {
+async function contractCases({ tc, tf, limit }) {
   const col = collector(MS);
   const { batch: B, in: I, out: O, expr } = CONTRACT;
   const x = makeData('float32', B * I, 31);
@@ -382,7 +407,7 @@ function contractCases({ tc, tf, limit }) {
   const memory = { tempBytes: B * I * O * 4, maxBytes: tc.contract?.().limits?.maxBytes, base: mem() };
 
   // evaluate first, so that its heap growth is not hidden by the temporary's.
-  col.add('eval', `tensorcast evaluate("${expr}"), x {batch: ${B}, in: ${I}}, w {in: ${I}, out: ${O}} resident, resident \`out\``, () => {
+  await col.add('eval', `tensorcast evaluate("${expr}"), x {batch: ${B}, in: ${I}}, w {in: ${I}, out: ${O}} resident, resident \`out\``, () => {
     if (typeof tc.evaluate !== 'function') return NO_EVAL;
     const operands = { x: tx, w: tw };
     let o = { out: tout };
@@ -405,7 +430,7 @@ function contractCases({ tc, tf, limit }) {
       },
     };
   });
-  col.add('mul-sum', "tensorcast today: mul(x, w) (the [batch, in, out] temporary, resident), sum(·, { dims: ['in'], out }), dispose", () => {
+  await col.add('mul-sum', "tensorcast today: mul(x, w) (the [batch, in, out] temporary, resident), sum(·, { dims: ['in'], out }), dispose", () => {
     const o = { dims: ['in'], out: toutMS };
     const fn = () => { const p = tc.mul(tx, tw); tc.sum(p, o); p.dispose(); };
     return {
@@ -425,12 +450,12 @@ function contractCases({ tc, tf, limit }) {
   if (tf) {
     const txf = tf.tensor(x, [B, I], 'float32');
     const twf = tf.tensor(w, [I, O], 'float32');
-    col.add('tf-matmul', 'tfjs-wasm matMul (x, w tensors resident; output disposed): a dedicated GEMM kernel, for scale', () => ({
+    await col.add('tf-matmul', 'tfjs-wasm matMul (x, w tensors resident; output disposed): a dedicated GEMM kernel, for scale', () => ({
       fn: () => tf.matMul(txf, twf).dispose(),
       check: () => { const y = tf.matMul(txf, twf); const d = y.dataSync(); y.dispose(); return checkContract(d, ref); },
     }));
   }
-  col.add('limit', 'a hand-written C++ SIMD128 loop of the same contraction (bench/limit/fused.cpp: one pass, each output row kept in registers 16 floats at a time, sums in `in` order; not a tuned GEMM), own memory', () => {
+  await col.add('limit', 'a hand-written C++ SIMD128 loop of the same contraction (bench/limit/fused.cpp: one pass, each output row kept in registers 16 floats at a time, sums in `in` order; not a tuned GEMM), own memory', () => {
     if (!limit) return 'n/a (the limit module was not built)';
     const L = fusedLimit(limit);
     const px = L.put(x);
@@ -447,7 +472,7 @@ function contractCases({ tc, tf, limit }) {
 const RATIOS = {
   chain: [
     ['eval-res', 'limit'], ['eval-res', 'tf-kernel'], ['eval-plain', 'tf-e2e'], ['eval-plain', 'ops-plain'], ['eval-res', 'ops-res'],
-    ['ops-res', 'limit'], ['ops-res', 'tf-kernel'], ['ops-plain', 'tf-e2e'], ['tf-kernel', 'limit'],
+    ['ops-res', 'limit'], ['ops-res', 'tf-kernel'], ['ops-plain', 'tf-e2e'], ['tf-kernel', 'limit'], ['eval-plain', 'ort-e2e'], ['ort-e2e', 'tf-e2e'],
   ],
   cold: [['cold', 'warm']],
   small: [['compiled-res', 'add-res'], ['compiled-plain', 'add-plain']],
@@ -461,10 +486,10 @@ export async function runFusedGroup(group, env, { runs = 21, warmupMs = 200, pau
   const kind = kindOf(group);
   if (env.limit) env = { ...env, limit: await instantiateLimit(env.limit) };
   let col;
-  if (kind === 'chain') col = chainCases(group, env);
-  else if (kind === 'cold') col = coldCases(env);
-  else if (kind === 'small') col = smallCases(env);
-  else if (kind === 'contract') col = contractCases(env);
+  if (kind === 'chain') col = await chainCases(group, env);
+  else if (kind === 'cold') col = await coldCases(env);
+  else if (kind === 'small') col = await smallCases(env);
+  else if (kind === 'contract') col = await contractCases(env);
   else throw new Error(`unknown fused group ${group} (${FUSED_GROUPS.join(', ')})`);
   const batchMs = kind === 'small' ? 15 : 25;
   const samples = await measureWall(col.cases, { runs, warmupMs, batchMs, pause });

@@ -24,6 +24,8 @@ const RATIO_LABEL = {
   'ops-res/tf-kernel': 'tensorcast op by op (resident) ÷ tfjs-wasm op by op (resident)',
   'ops-plain/tf-e2e': 'tensorcast op by op (typed arrays) ÷ tfjs-wasm end to end',
   'tf-kernel/limit': 'tfjs-wasm op by op (resident) ÷ the C++ SIMD128 fused loop',
+  'eval-plain/ort-e2e': 'evaluate (typed arrays) ÷ onnxruntime-web end to end',
+  'ort-e2e/tf-e2e': 'onnxruntime-web end to end ÷ tfjs-wasm end to end',
   'cold/warm': 'new expression ÷ the same expression (cached)',
   'compiled-res/add-res': 'compiled run ÷ add, resident',
   'compiled-plain/add-plain': 'compiled run ÷ add, typed arrays',
@@ -35,7 +37,7 @@ const RATIO_LABEL = {
 };
 // Every ratio a group can show, in order (those whose cases did not run show their reason).
 const RATIO_KEYS = {
-  chain: ['eval-res/limit', 'eval-res/tf-kernel', 'eval-plain/tf-e2e', 'eval-plain/ops-plain', 'eval-res/ops-res', 'ops-res/limit', 'ops-res/tf-kernel', 'ops-plain/tf-e2e', 'tf-kernel/limit'],
+  chain: ['eval-res/limit', 'eval-res/tf-kernel', 'eval-plain/tf-e2e', 'eval-plain/ops-plain', 'eval-res/ops-res', 'ops-res/limit', 'ops-res/tf-kernel', 'ops-plain/tf-e2e', 'tf-kernel/limit', 'eval-plain/ort-e2e', 'ort-e2e/tf-e2e'],
   cold: ['cold/warm'],
   small: ['compiled-res/add-res', 'compiled-plain/add-plain'],
   contract: ['eval/mul-sum', 'eval/limit', 'mul-sum/limit', 'eval/tf-matmul', 'tf-matmul/limit'],
@@ -73,7 +75,8 @@ export function fusedSection(r) {
   const tfN = anyN?.env?.tf;
   const tfC = anyC?.env?.tf;
   const has = (s, k) => (s ? (s.env?.[k] ? 'yes' : 'no') : '—');
-  md.push(`tfjs-wasm: Node ${tfN ?? '—'}; Chromium ${tfC ?? '—'}. \`evaluate\` in this build: Node ${has(anyN, 'evaluate')}, Chromium ${has(anyC, 'evaluate')}; \`compile\`: Node ${has(anyN, 'compile')}, Chromium ${has(anyC, 'compile')}.`);
+  const ortN = Object.values(r.node).find((x) => x.env?.ort && x.env.ort !== 'not loaded')?.env.ort;
+  md.push(`tfjs-wasm: Node ${tfN ?? '—'}; Chromium ${tfC ?? '—'}. ${ortN ? `${ortN}, in Node only (chains). ` : ''} \`evaluate\` in this build: Node ${has(anyN, 'evaluate')}, Chromium ${has(anyC, 'evaluate')}; \`compile\`: Node ${has(anyN, 'compile')}, Chromium ${has(anyC, 'compile')}.`);
   md.push('');
   for (const g of FUSED_GROUPS) {
     const n = r.node[g];
