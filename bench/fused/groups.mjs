@@ -482,7 +482,7 @@ export const UNITS = { chain: 'µs per call', cold: 'µs per call', small: 'ns p
 export const kindOf = (g) => (CHAINS[g] ? 'chain' : g);
 
 /** Build, check and time one group; returns { group, unit, cases, missing, exact, ratios, memory?, options }. */
-export async function runFusedGroup(group, env, { runs = 21, warmupMs = 200, pause } = {}) {
+export async function runFusedGroup(group, env, { runs = 15, warmupMs = 150, pause } = {}) {
   const kind = kindOf(group);
   if (env.limit) env = { ...env, limit: await instantiateLimit(env.limit) };
   let col;
@@ -491,7 +491,7 @@ export async function runFusedGroup(group, env, { runs = 21, warmupMs = 200, pau
   else if (kind === 'small') col = await smallCases(env);
   else if (kind === 'contract') col = await contractCases(env);
   else throw new Error(`unknown fused group ${group} (${FUSED_GROUPS.join(', ')})`);
-  const batchMs = kind === 'small' ? 15 : 25;
+  const batchMs = kind === 'small' ? 15 : 20;
   const samples = await measureWall(col.cases, { runs, warmupMs, batchMs, pause });
   const out = { group, unit: UNITS[kind], cases: {}, missing: col.missing, exact: col.exact, labels: col.labels, ratios: {}, options: { runs, warmupMs, batchMs } };
   for (const c of col.cases) out.cases[c.id] = { label: c.label, per: c.per, ...stats(samples[c.id], c.per) };
