@@ -287,10 +287,11 @@ async function chainCases(id, { tc, tf, limit, ort }) {
     const p = Object.fromEntries(names.map((k) => [k, L.put(data[k])]));
     const po = L.zeros(n);
     const ex = L.exports;
+    const [d0, d1, ...rest] = spec.out; // [rows, cols] or [n, c, h, w]
     let fn;
-    if (isB) fn = () => ex.chain_b(p.a, p.b, p.c, p.d, scal.e, po, 1024, 1024);
-    else if (id === 'chain-a-row') fn = () => ex.chain_a_inner(p.x, p.m, p.s, po, 1024, 1024);
-    else fn = () => ex.chain_a_plane(p.x, p.m, p.s, po, 8, 64, 56 * 56);
+    if (isB) fn = () => ex.chain_b(p.a, p.b, p.c, p.d, scal.e, po, d0, d1);
+    else if (id === 'chain-a-row') fn = () => ex.chain_a_inner(p.x, p.m, p.s, po, d0, d1);
+    else fn = () => ex.chain_a_plane(p.x, p.m, p.s, po, d0, d1, numel(rest));
     return { fn, check: (info) => { fn(); return compare(L.read(po, n), ref, info); } };
   });
   return col;

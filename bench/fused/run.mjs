@@ -3,12 +3,12 @@
 // group of bench/fused/groups.mjs in a fresh Node process and a fresh page, one
 // after the other, group by group (as bench/browser/run.mjs does).
 //   node bench/fused/run.mjs [--quick] [--groups=chain-a-row,cold,...] [--no-chromium] [--json=file]
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FUSED_GROUPS } from './groups.mjs';
 import { build } from '../limit/build.mjs';
+import { nodeThenPage } from '../browser/run.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (...a) => process.stderr.write(`[fused] ${a.join(' ')}\n`);
@@ -33,24 +33,10 @@ export async function runFusedSuite({ quick = false, groups = FUSED_GROUPS, chro
       log(out.errors.at(-1));
     }
   }
-  for (const g of groups) {
-    const r = spawnSync(process.execPath, [path.join(here, 'node-child.mjs'), g, dir ?? '-', ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 64 << 20 });
-    try {
-      out.node[g] = JSON.parse(r.stdout.trim().split('\n').pop());
-      log(`Node ${g}: done`);
-    } catch {
-      out.errors.push(`Node ${g} failed: ${(r.stderr || '').trim().split('\n').slice(-3).join(' / ')}`);
-      log(out.errors.at(-1));
-    }
-    if (!ch) continue;
-    try {
-      out.chromium[g] = await ch.open(`suite=fused&group=${g}&tf=1${dir ? '&limit=1' : ''}${quick ? '&quick=1' : ''}`);
-      log(`Chromium ${g}: done`);
-    } catch (e) {
-      out.errors.push(`Chromium ${g} failed: ${e.message.split('\n')[0]}`);
-      log(out.errors.at(-1));
-    }
-  }
+  await nodeThenPage(groups, {
+    child: path.join(here, 'node-child.mjs'), childArgs: () => [dir ?? '-', ...(quick ? ['--quick'] : [])],
+    query: (g) => `suite=fused&group=${g}&tf=1${dir ? '&limit=1' : ''}${quick ? '&quick=1' : ''}`, ch, out, log,
+  });
   if (ch) await ch.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
   return out;
