@@ -182,7 +182,7 @@ let fused = null;
 if (!only || only.has('fused')) {
   log(`\n== fused: ${fusedGroups.join(', ')} in Node and headless Chromium (the limit: em++ build of bench/limit/fused.cpp)`);
   const { runFusedSuite } = await import('./fused/run.mjs');
-  fused = await runFusedSuite({ quick, groups: fusedGroups });
+  fused = await runFusedSuite({ quick, groups: fusedGroups, clock: clock === 'wall' ? 'wall' : 'min' });
 }
 
 // ---- the report --------------------------------------------------------------

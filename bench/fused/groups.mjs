@@ -482,8 +482,12 @@ const RATIOS = {
 export const UNITS = { chain: 'µs per call', cold: 'µs per call', small: 'ns per call', contract: 'ms per call' };
 export const kindOf = (g) => (CHAINS[g] ? 'chain' : g);
 
-/** Build, check and time one group; returns { group, unit, cases, missing, exact, ratios, memory?, options }. */
-export async function runFusedGroup(group, env, { runs = 15, warmupMs = 150, pause } = {}) {
+/**
+ * Build, check and time one group; returns { group, unit, cases, missing,
+ * exact, ratios, memory?, options }. `cpu` (Node): a process CPU clock in ms,
+ * for min(wall, CPU) per batch (bench/lib/wall.mjs); a page times wall only.
+ */
+export async function runFusedGroup(group, env, { runs = 15, warmupMs = 150, pause, cpu } = {}) {
   const kind = kindOf(group);
   if (env.limit) env = { ...env, limit: await instantiateLimit(env.limit) };
   let col;
@@ -493,8 +497,9 @@ export async function runFusedGroup(group, env, { runs = 15, warmupMs = 150, pau
   else if (kind === 'contract') col = await contractCases(env);
   else throw new Error(`unknown fused group ${group} (${FUSED_GROUPS.join(', ')})`);
   const batchMs = kind === 'small' ? 15 : 20;
-  const samples = await measureWall(col.cases, { runs, warmupMs, batchMs, pause });
-  const out = { group, unit: UNITS[kind], cases: {}, missing: col.missing, exact: col.exact, labels: col.labels, ratios: {}, options: { runs, warmupMs, batchMs } };
+  const samples = await measureWall(col.cases, { runs, warmupMs, batchMs, pause, cpu });
+  const clock = cpu ? 'min(wall, CPU)' : 'wall';
+  const out = { group, unit: UNITS[kind], cases: {}, missing: col.missing, exact: col.exact, labels: col.labels, ratios: {}, options: { runs, warmupMs, batchMs, clock } };
   for (const c of col.cases) out.cases[c.id] = { label: c.label, per: c.per, ...stats(samples[c.id], c.per) };
   for (const [a, b] of RATIOS[kind]) if (samples[a] && samples[b]) out.ratios[`${a}/${b}`] = medianRatio(samples[a], samples[b]);
   if (col.memory) out.memory = col.memory;

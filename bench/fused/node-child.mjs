@@ -1,5 +1,5 @@
 // One group of bench/fused/groups.mjs in a fresh Node process:
-//   node bench/fused/node-child.mjs <group> <limit dir or -> [--quick]
+//   node bench/fused/node-child.mjs <group> <limit dir or -> [--quick] [--clock=wall]
 // prints one JSON line: the group's figures.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,7 +34,9 @@ if (CHAIN_GROUPS.includes(group)) {
 const wasm = limitDir && limitDir !== '-' ? path.join(limitDir, 'fused.wasm') : null;
 const limit = wasm && fs.existsSync(wasm) ? new WebAssembly.Module(fs.readFileSync(wasm)) : null;
 
-const r = await runFusedGroup(group, { tc, tf, limit, ort }, quick ? { runs: 7, warmupMs: 60 } : {});
+// --clock=wall: wall time only, as the page; default min(wall, process CPU) per batch, as the Node sets.
+const cpu = flags.includes('--clock=wall') ? undefined : () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const r = await runFusedGroup(group, { tc, tf, limit, ort }, { cpu, ...(quick ? { runs: 7, warmupMs: 60 } : {}) });
 r.env = { name: 'Node', version: process.version, tf: tfInfo, ort: ortInfo, clockStepMs: clockStep(), evaluate: typeof tc.evaluate === 'function', compile: typeof tc.compile === 'function' };
 process.stdout.write(JSON.stringify(r) + '\n');
 process.exit(0);

@@ -2,7 +2,8 @@
 // the limit (bench/limit/fused.cpp, em++) into a temp directory, then runs each
 // group of bench/fused/groups.mjs in a fresh Node process and a fresh page, one
 // after the other, group by group (as bench/browser/run.mjs does).
-//   node bench/fused/run.mjs [--quick] [--groups=chain-a-row,cold,...] [--no-chromium] [--json=file]
+//   node bench/fused/run.mjs [--quick] [--groups=chain-a-row,cold,...] [--no-chromium] [--clock=wall] [--json=file]
+// Node times min(wall, process CPU) per batch unless --clock=wall; a page, wall time.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,7 @@ import { nodeThenPage } from '../browser/run.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (...a) => process.stderr.write(`[fused] ${a.join(' ')}\n`);
 
-export async function runFusedSuite({ quick = false, groups = FUSED_GROUPS, chromium = true } = {}) {
+export async function runFusedSuite({ quick = false, groups = FUSED_GROUPS, chromium = true, clock = 'min' } = {}) {
   const out = { node: {}, chromium: {}, chromiumVersion: null, errors: [] };
   let dir = null;
   try {
@@ -34,7 +35,7 @@ export async function runFusedSuite({ quick = false, groups = FUSED_GROUPS, chro
     }
   }
   await nodeThenPage(groups, {
-    child: path.join(here, 'node-child.mjs'), childArgs: () => [dir ?? '-', ...(quick ? ['--quick'] : [])],
+    child: path.join(here, 'node-child.mjs'), childArgs: () => [dir ?? '-', ...(quick ? ['--quick'] : []), ...(clock === 'wall' ? ['--clock=wall'] : [])],
     query: (g) => `suite=fused&group=${g}&tf=1${dir ? '&limit=1' : ''}${quick ? '&quick=1' : ''}`, ch, out, log,
   });
   if (ch) await ch.close();
@@ -46,7 +47,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const args = process.argv.slice(2);
   const json = args.find((a) => a.startsWith('--json='));
   const groupsArg = args.find((a) => a.startsWith('--groups='));
-  const r = await runFusedSuite({ quick: args.includes('--quick'), chromium: !args.includes('--no-chromium'), ...(groupsArg ? { groups: groupsArg.slice(9).split(',') } : {}) });
+  const r = await runFusedSuite({ quick: args.includes('--quick'), chromium: !args.includes('--no-chromium'), clock: args.includes('--clock=wall') ? 'wall' : 'min', ...(groupsArg ? { groups: groupsArg.slice(9).split(',') } : {}) });
   const { fusedSection } = await import('./report.mjs');
   process.stdout.write(fusedSection(r).join('\n') + '\n');
   if (json) fs.writeFileSync(json.slice(7), JSON.stringify(r, null, 1));

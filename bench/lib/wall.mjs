@@ -55,8 +55,11 @@ async function calibrate(fn, { warmupMs, batchMs, now, isAsync }) {
  * cases: [{ id, fn, async }] (async: fn returns a promise, awaited per call).
  * Returns { [id]: ns per call, one entry per run }.
  * `pause` (optional, async) runs between runs (a page yields to its event loop).
+ * `cpu` (optional, Node: the process's CPU time in ms): each timed batch then
+ * counts min(wall, CPU), the clock of bench/lib/timing.mjs (a batch preempted
+ * by another process keeps the time it would have taken alone).
  */
-export async function measureWall(cases, { runs, warmupMs, batchMs, now = () => performance.now(), pause }) {
+export async function measureWall(cases, { runs, warmupMs, batchMs, now = () => performance.now(), pause, cpu }) {
   const k = new Map();
   for (const c of cases) {
     k.set(c.id, await calibrate(c.fn, { warmupMs, batchMs, now, isAsync: !!c.async }));
@@ -66,7 +69,10 @@ export async function measureWall(cases, { runs, warmupMs, batchMs, now = () => 
   for (let r = 0; r < runs; r++) {
     for (let j = 0; j < cases.length; j++) {
       const c = cases[(j + r) % cases.length];
-      out[c.id].push(c.async ? await timeBatchAsync(c.fn, k.get(c.id), now) : timeBatch(c.fn, k.get(c.id), now));
+      const kc = k.get(c.id);
+      const c0 = cpu ? cpu() : 0;
+      const t = c.async ? await timeBatchAsync(c.fn, kc, now) : timeBatch(c.fn, kc, now);
+      out[c.id].push(cpu ? Math.min(t, ((cpu() - c0) * 1e6) / kc) : t);
     }
     if (pause) await pause();
   }
