@@ -5,7 +5,8 @@
 // what is missing, runs the sets one after another, measures init() in fresh
 // processes and the gzipped download sizes, runs the per-call and main kernel
 // sets in Node and in headless Chromium (bench/browser/), measures embind
-// against raw exports (bench/boundary/), prints the report as Markdown and
+// against raw exports (bench/boundary/), runs the fused-expression rows
+// (issue 22, bench/fused/) in Node and Chromium, prints the report as Markdown and
 // writes it to BENCHMARKS.md, with the previous run's figures
 // (bench/runs/*.json) beside today's.
 //
@@ -18,7 +19,7 @@
 //          time, or CPU time. The wall (or, for wall, CPU) median is shown
 //          beside it.
 // --only:  a subset of the sets (ids from bench/lib/workloads.mjs, plus init,
-//          size, browser and boundary; `reduce` = every reduction set in Node
+//          size, browser, boundary and fused; `reduce` = every reduction set in Node
 //          and the reduction groups in Chromium, `browser-reduce` = those
 //          groups alone); BENCHMARKS.md and bench/runs/ are only written by a
 //          full run.
@@ -32,6 +33,8 @@ import { WORKLOADS, describe, numel } from './lib/workloads.mjs';
 import { median } from './lib/timing.mjs';
 import { previousRun, summarize } from './lib/summary.mjs';
 import { browserSection, boundarySection, chromiumTargets } from './browser/report.mjs';
+import { FUSED_GROUPS } from './fused/groups.mjs';
+import { fusedSection, fusedTargets, fusedSummary } from './fused/report.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(benchDir, '..');
@@ -44,6 +47,11 @@ const clock = clockArg ? clockArg.slice(8) : 'min';
 if (!['min', 'cpu', 'wall'].includes(clock)) throw new Error('--clock=min|cpu|wall');
 const otherClock = clock === 'wall' ? 'cpu' : 'wall';
 const only = onlyArg ? new Set(onlyArg.slice(7).split(',')) : null;
+// --only=fused=chain-b+cold: some groups of the fused-expression rows.
+const fusedOnly = only && [...only].find((x) => x.startsWith('fused='));
+const fusedGroups = fusedOnly ? fusedOnly.slice(6).split('+') : FUSED_GROUPS;
+if (fusedOnly) only.add('fused');
+for (const g of fusedGroups) if (!FUSED_GROUPS.includes(g)) throw new Error(`--only=fused=...: no group ${g} (${FUSED_GROUPS.join(', ')})`);
 if (only?.has('reduce')) {
   for (const w of WORKLOADS) if (w.group === 'reduce') only.add(w.id);
   only.add('browser-reduce');
@@ -52,7 +60,9 @@ if (args.includes('--help')) {
   process.stdout.write(`npm run bench [-- options]
   --quick              fewer, shorter runs (a smoke test; not for the report)
   --only=a,b,...       a subset (prints the report, writes nothing): set ids (${WORKLOADS.map((w) => w.id).join(', ')}),
-                       init, size, browser, boundary; reduce = the reduction sets (Node)
+                       init, size, browser, boundary, fused (issue 22: evaluate, Node + Chromium);
+                       fused=<group>[+<group>] some of its groups (${FUSED_GROUPS.join(', ')});
+                       reduce = the reduction sets (Node)
                        + their Chromium groups; browser-reduce = those groups alone
   --clock=min|wall|cpu the clock of the medians and ratios (default min(wall, CPU))
   --no-write           do not write BENCHMARKS.md / bench/runs/
@@ -165,6 +175,14 @@ if (!only || only.has('boundary')) {
   log('\n== boundary: embind vs raw export (em++ build of bench/boundary/measure.cpp)');
   const { runBoundarySuite } = await import('./boundary/run.mjs');
   boundary = await runBoundarySuite({ quick });
+}
+
+// ---- fused expressions (issue 22), Node and Chromium ---------------------------
+let fused = null;
+if (!only || only.has('fused')) {
+  log(`\n== fused: ${fusedGroups.join(', ')} in Node and headless Chromium (the limit: em++ build of bench/limit/fused.cpp)`);
+  const { runFusedSuite } = await import('./fused/run.mjs');
+  fused = await runFusedSuite({ quick, groups: fusedGroups, clock: clock === 'wall' ? 'wall' : 'min' });
 }
 
 // ---- the report --------------------------------------------------------------
@@ -367,6 +385,7 @@ for (const w of WORKLOADS.filter((x) => x.kind === 'reduce')) {
   }
 }
 tgt.push(...reduceRows);
+if (fused) tgt.push(...fusedTargets(fused, prev));
 if (browser) {
   const pc = (g, k) => { const x = prev?.chromium?.reduce?.[g]?.[k]; return x === undefined ? '—' : fxr(x); };
   for (const g of ['sum-all', 'sum-axis0', 'sum-axis1', 'unb-nchw']) {
@@ -472,6 +491,7 @@ for (const r of results) {
 }
 
 if (browser) md.push(...browserSection(browser));
+if (fused) md.push(...fusedSection(fused));
 if (boundary && (boundary.node || boundary.chromium)) md.push(...boundarySection(boundary, { command: 'node bench/boundary/run.mjs' }));
 else if (boundary) md.push('## embind vs raw export', '', ...boundary.errors.map((e) => `- **${e}**`), '');
 
@@ -542,6 +562,7 @@ if (!noWrite && !only) {
   if (!quick) {
     const sum = summarize({ date: runDate, command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`, results, initSamples, sizeRows, browser, boundary, median });
     sum.dist = distBefore;
+    if (fused) sum.fused = fusedSummary(fused);
     const runFile = path.join(benchDir, 'runs', `${runDate.slice(0, 16).replace(':', '')}.json`);
     fs.mkdirSync(path.dirname(runFile), { recursive: true });
     fs.writeFileSync(runFile, JSON.stringify(sum, null, 1) + '\n');

@@ -1,6 +1,7 @@
 // Headless Chromium for the bench: Debian's /usr/bin/chromium driven by
 // playwright-core, pages served over 127.0.0.1 by scripts/serve.mjs from a
-// staging directory of symlinks (/dist, /bench and, if given, /boundary).
+// staging directory of symlinks (/dist, /bench and, if given, /boundary and
+// the `mounts`: /<name> for each { name: dir }).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,13 +21,14 @@ export const FLAGS = [
  * Start Chromium and the server; returns { open(query) -> result, version, close() }.
  * open() loads bench/browser/page.html?<query> in a fresh page and waits for its result.
  */
-export async function startChromium({ boundaryDir = null, timeoutMs = 10 * 60 * 1000 } = {}) {
+export async function startChromium({ boundaryDir = null, mounts = {}, timeoutMs = 10 * 60 * 1000 } = {}) {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (set TENSORCAST_BENCH_CHROMIUM)`);
   const { chromium } = await import('playwright-core');
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'tensorcast-bench-www-'));
   fs.symlinkSync(path.join(root, 'dist'), path.join(stage, 'dist'));
   fs.symlinkSync(benchDir, path.join(stage, 'bench'));
   if (boundaryDir) fs.symlinkSync(path.resolve(boundaryDir), path.join(stage, 'boundary'));
+  for (const [name, dir] of Object.entries(mounts)) fs.symlinkSync(path.resolve(dir), path.join(stage, name));
   const { server, url } = await serve(stage, 0);
   // headless: false because --headless=new is passed explicitly (playwright would add its own --headless).
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: false, args: FLAGS });

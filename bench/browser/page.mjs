@@ -2,6 +2,7 @@
 //   page.html?suite=group&group=percall[&tf=1][&quick=1]   one group of groups.mjs
 //   page.html?suite=boundary[&quick=1]                      the embind-vs-raw cases
 //   page.html?suite=init                                    import + init() of dist/index.js
+//   page.html?suite=fused&group=chain-b[&tf=1][&limit=1][&quick=1]   one group of bench/fused/groups.mjs
 // Sets window.__result (or window.__error) when done.
 import { clockStep } from '../lib/wall.mjs';
 
@@ -32,6 +33,18 @@ async function loadTf() {
   return tf;
 }
 
+/** TensorFlow.js on its wasm backend, or null; env.tf says which build or why not. */
+async function tfFor(env) {
+  try {
+    const tf = await loadTf();
+    env.tf = `tfjs-wasm ${tf.version_core}, SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT') ? 'on' : 'off'}, threads ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'on' : 'off'}`;
+    return tf;
+  } catch (e) {
+    env.tf = `tfjs-wasm did not load: ${e.message}`;
+    return null;
+  }
+}
+
 async function main() {
   const suite = q.get('suite');
   const env = { name: 'Chromium', version: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent, crossOriginIsolated: globalThis.crossOriginIsolated === true };
@@ -51,18 +64,21 @@ async function main() {
     await tc.init();
     const t2 = performance.now();
     Object.assign(env, { importMs: t1 - t0, initMs: t2 - t1 });
-    let tf = null;
-    if (q.get('tf') === '1') {
-      try {
-        tf = await loadTf();
-        env.tf = `tfjs-wasm ${tf.version_core}, SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT') ? 'on' : 'off'}, threads ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'on' : 'off'}`;
-      } catch (e) {
-        tf = null;
-        env.tf = `tfjs-wasm did not load: ${e.message}`;
-      }
-    }
+    const tf = q.get('tf') === '1' ? await tfFor(env) : null;
     const { runGroup } = await import('./groups.mjs');
     const r = await runGroup(q.get('group'), { tc, tf }, { pause, ...(quick ? { runs: 7, warmupMs: 60 } : {}) });
+    env.clockStepMs = clockStep();
+    r.env = env;
+    return r;
+  }
+  if (suite === 'fused') {
+    const tc = await import('/dist/index.js');
+    await tc.init();
+    Object.assign(env, { evaluate: typeof tc.evaluate === 'function', compile: typeof tc.compile === 'function' });
+    const tf = q.get('tf') === '1' ? await tfFor(env) : null;
+    const limit = q.get('limit') === '1' ? await WebAssembly.compileStreaming(fetch('/limit/fused.wasm')) : null;
+    const { runFusedGroup } = await import('../fused/groups.mjs');
+    const r = await runFusedGroup(q.get('group'), { tc, tf, limit }, { pause, ...(quick ? { runs: 7, warmupMs: 60 } : {}) });
     env.clockStepMs = clockStep();
     r.env = env;
     return r;

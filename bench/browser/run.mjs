@@ -15,6 +15,34 @@ import { startChromium } from './chromium.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (...a) => process.stderr.write(`[browser] ${a.join(' ')}\n`);
 
+/**
+ * Each group in a fresh Node process (`node <child> <group> ...childArgs(group)`,
+ * whose last line of stdout is the group's JSON) and then, if Chromium is up
+ * (`ch`), in a fresh page (`ch.open(query(group))`), group by group, so that a
+ * change in the machine's load reaches both columns. Fills out.node[group] and
+ * out.chromium[group]; a failure goes to out.errors and the next group runs.
+ */
+export async function nodeThenPage(groups, { child, childArgs, query, ch, out, log }) {
+  for (const g of groups) {
+    const r = spawnSync(process.execPath, [child, g, ...childArgs(g)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    try {
+      out.node[g] = JSON.parse(r.stdout.trim().split('\n').pop());
+      log(`Node ${g}: done`);
+    } catch {
+      out.errors.push(`Node ${g} failed: ${(r.stderr || '').trim().split('\n').slice(-3).join(' / ')}`);
+      log(out.errors.at(-1));
+    }
+    if (!ch) continue;
+    try {
+      out.chromium[g] = await ch.open(query(g));
+      log(`Chromium ${g}: done`);
+    } catch (e) {
+      out.errors.push(`Chromium ${g} failed: ${e.message.split('\n')[0]}`);
+      log(out.errors.at(-1));
+    }
+  }
+}
+
 export async function runBrowserSuite({ quick = false, tf = true, groups = GROUPS } = {}) {
   const out = { node: {}, chromium: {}, chromiumVersion: null, errors: [] };
   let ch = null;
@@ -25,24 +53,10 @@ export async function runBrowserSuite({ quick = false, tf = true, groups = GROUP
     out.errors.push(`Chromium did not start: ${e.message.split('\n')[0]}`);
     log(out.errors.at(-1));
   }
-  for (const g of groups) {
-    const r = spawnSync(process.execPath, [path.join(here, 'node-child.mjs'), g, ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 64 << 20 });
-    try {
-      out.node[g] = JSON.parse(r.stdout.trim().split('\n').pop());
-      log(`Node ${g}: done`);
-    } catch {
-      out.errors.push(`Node ${g} failed: ${(r.stderr || '').trim().split('\n').slice(-3).join(' / ')}`);
-      log(out.errors.at(-1));
-    }
-    if (!ch) continue;
-    try {
-      out.chromium[g] = await ch.open(`suite=group&group=${g}${tf ? '&tf=1' : ''}${quick ? '&quick=1' : ''}`);
-      log(`Chromium ${g}: done`);
-    } catch (e) {
-      out.errors.push(`Chromium ${g} failed: ${e.message.split('\n')[0]}`);
-      log(out.errors.at(-1));
-    }
-  }
+  await nodeThenPage(groups, {
+    child: path.join(here, 'node-child.mjs'), childArgs: () => (quick ? ['--quick'] : []),
+    query: (g) => `suite=group&group=${g}${tf ? '&tf=1' : ''}${quick ? '&quick=1' : ''}`, ch, out, log,
+  });
   // init() in fresh pages: import of dist/index.js (16 modules, unbundled) and init() (fetch + compile + instantiate).
   out.init = [];
   if (ch && !groups.includes('percall')) await ch.close();

@@ -1,4 +1,4 @@
-// Tiny ONNX models (Add / Mul / Expand / ReduceSum, opset 13) written as protobuf bytes by
+// Tiny ONNX models (Add / Mul / Expand / ReduceSum, element-wise chains, opset 13) written as protobuf bytes by
 // hand: no python, no protobuf library. Field numbers are those of onnx.proto3.
 //
 //   ModelProto      1 ir_version, 2 producer_name, 7 graph, 8 opset_import
@@ -98,4 +98,18 @@ export function reduceSumModel(shapeX, axes, keepdims, dtype = 'float32') {
     ...fBytes(12, valueInfo('Y', dtype, shapeY)),
   ];
   return { bytes: model(graph), shapeY };
+}
+
+/**
+ * A chain of element-wise nodes: nodes [[op, [inputs], output], ...] over graph
+ * inputs { name: shape } ([] a scalar) with one graph output `output` of `shapeY`.
+ */
+export function chainModel(nodes, inputs, output, shapeY, dtype = 'float32') {
+  const graph = [
+    ...nodes.flatMap(([op, ins, out], k) => fBytes(1, [...ins.flatMap((i) => fString(1, i)), ...fString(2, out), ...fString(3, `n${k}`), ...fString(4, op)])),
+    ...fString(2, 'chain_graph'),
+    ...Object.entries(inputs).flatMap(([name, shape]) => fBytes(11, valueInfo(name, dtype, shape))),
+    ...fBytes(12, valueInfo(output, dtype, shapeY)),
+  ];
+  return model(graph);
 }

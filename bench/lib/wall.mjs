@@ -21,14 +21,25 @@ function timeBatch(fn, k, now) {
   return ((t1 - t0) * 1e6) / k; // ns per call
 }
 
+// The same for a case whose fn returns a promise (awaited call by call).
+async function timeBatchAsync(fn, k, now) {
+  let r = null;
+  const t0 = now();
+  for (let i = 0; i < k; i++) r = await fn();
+  const t1 = now();
+  sink = r;
+  return ((t1 - t0) * 1e6) / k;
+}
+
 /** Warm a case up (≥ warmupMs, ≥ 10 calls) and return a batch size of about batchMs. */
-function calibrate(fn, { warmupMs, batchMs, now }) {
+async function calibrate(fn, { warmupMs, batchMs, now, isAsync }) {
+  const time = isAsync ? timeBatchAsync : timeBatch;
   let k = 1;
   let spent = 0;
   let calls = 0;
   while (calls < 10 || spent < warmupMs) {
     const t0 = now();
-    timeBatch(fn, k, now);
+    await time(fn, k, now);
     const ms = now() - t0;
     spent += ms;
     calls += k;
@@ -36,25 +47,32 @@ function calibrate(fn, { warmupMs, batchMs, now }) {
     if (calls > 5e7) break;
   }
   let per = Infinity;
-  for (let i = 0; i < 3; i++) per = Math.min(per, timeBatch(fn, k, now));
+  for (let i = 0; i < 3; i++) per = Math.min(per, await time(fn, k, now));
   return Math.max(1, Math.round((batchMs * 1e6) / Math.max(per, 1)));
 }
 
 /**
- * cases: [{ id, fn }]. Returns { [id]: ns per call, one entry per run }.
+ * cases: [{ id, fn, async }] (async: fn returns a promise, awaited per call).
+ * Returns { [id]: ns per call, one entry per run }.
  * `pause` (optional, async) runs between runs (a page yields to its event loop).
+ * `cpu` (optional, Node: the process's CPU time in ms): each timed batch then
+ * counts min(wall, CPU), the clock of bench/lib/timing.mjs (a batch preempted
+ * by another process keeps the time it would have taken alone).
  */
-export async function measureWall(cases, { runs, warmupMs, batchMs, now = () => performance.now(), pause }) {
+export async function measureWall(cases, { runs, warmupMs, batchMs, now = () => performance.now(), pause, cpu }) {
   const k = new Map();
   for (const c of cases) {
-    k.set(c.id, calibrate(c.fn, { warmupMs, batchMs, now }));
+    k.set(c.id, await calibrate(c.fn, { warmupMs, batchMs, now, isAsync: !!c.async }));
     if (pause) await pause();
   }
   const out = Object.fromEntries(cases.map((c) => [c.id, []]));
   for (let r = 0; r < runs; r++) {
     for (let j = 0; j < cases.length; j++) {
       const c = cases[(j + r) % cases.length];
-      out[c.id].push(timeBatch(c.fn, k.get(c.id), now));
+      const kc = k.get(c.id);
+      const c0 = cpu ? cpu() : 0;
+      const t = c.async ? await timeBatchAsync(c.fn, kc, now) : timeBatch(c.fn, kc, now);
+      out[c.id].push(cpu ? Math.min(t, ((cpu() - c0) * 1e6) / kc) : t);
     }
     if (pause) await pause();
   }

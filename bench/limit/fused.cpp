@@ -1,0 +1,149 @@
+// The limit of the fused-expression rows (issue 22): hand-written SIMD128 loops
+// of the same chains, one pass over memory, no temporaries, in a stand-alone
+// wasm module with its own memory (built by bench/limit/build.mjs with
+// em++ -O3 -msimd128 -mbulk-memory). What a generated per-expression module can
+// hope to match. Each float operation is the one the op-by-op path does, in the
+// same order (f32x4.sub/div/mul/add are IEEE single precision, and wasm SIMD128
+// has no fused multiply-add), so the results are bit-identical to tensorcast's
+// op-by-op results.
+//
+// Exports (every pointer a byte offset in this module's memory):
+//   alloc(bytes)                            16-byte aligned bump allocation (memory grows)
+//   reset()                                 forget every allocation
+//   chain_a_inner(x, m, s, out, rows, cols) out = (x - m) / s, m and s of length cols ([rows,cols] and [cols])
+//   chain_a_plane(x, m, s, out, outer, ch, plane)
+//                                           the same with m and s one value per channel
+//                                           ([outer,ch,plane] and [1,ch,1]: NCHW with [1,C,1,1])
+//   chain_b(a, b, c, d, e, out, rows, cols) out = a*b + c*d - e, a and d [rows,cols], b [cols],
+//                                           c [rows,1], e a scalar
+//   contract(x, w, out, nb, ni, no)         out[b,o] = sum over i of x[b,i] * w[i,o]
+//                                           (x [nb,ni], w [ni,no]; sums in i order, so not
+//                                           bit-identical to a pairwise sum)
+#include <stddef.h>
+#include <stdint.h>
+#include <wasm_simd128.h>
+
+#define EXPORT extern "C" __attribute__((used, visibility("default")))
+
+extern "C" unsigned char __heap_base;
+static uintptr_t top = 0;
+
+EXPORT void reset() { top = 0; }
+
+EXPORT uintptr_t alloc(uint32_t bytes) {
+  if (top == 0) top = (reinterpret_cast<uintptr_t>(&__heap_base) + 15) & ~uintptr_t(15);
+  uintptr_t p = top;
+  uintptr_t end = (p + bytes + 15) & ~uintptr_t(15);
+  size_t have = __builtin_wasm_memory_size(0) * 65536;
+  if (end > have) {
+    size_t pages = (end - have + 65535) / 65536;
+    if (__builtin_wasm_memory_grow(0, pages) == SIZE_MAX) return 0;
+  }
+  top = end;
+  return p;
+}
+
+// out[j] = (x[j] - m[j]) / s[j] for j < n; 16 floats a step.
+static inline void sub_div(const float* x, const float* m, const float* s, float* out, uint32_t n) {
+  uint32_t j = 0;
+  for (; j + 16 <= n; j += 16) {
+    v128_t a0 = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(x + j), wasm_v128_load(m + j)), wasm_v128_load(s + j));
+    v128_t a1 = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(x + j + 4), wasm_v128_load(m + j + 4)), wasm_v128_load(s + j + 4));
+    v128_t a2 = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(x + j + 8), wasm_v128_load(m + j + 8)), wasm_v128_load(s + j + 8));
+    v128_t a3 = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(x + j + 12), wasm_v128_load(m + j + 12)), wasm_v128_load(s + j + 12));
+    wasm_v128_store(out + j, a0);
+    wasm_v128_store(out + j + 4, a1);
+    wasm_v128_store(out + j + 8, a2);
+    wasm_v128_store(out + j + 12, a3);
+  }
+  for (; j < n; j++) out[j] = (x[j] - m[j]) / s[j];
+}
+
+EXPORT void chain_a_inner(const float* x, const float* m, const float* s, float* out, uint32_t rows, uint32_t cols) {
+  for (uint32_t r = 0; r < rows; r++) sub_div(x + size_t(r) * cols, m, s, out + size_t(r) * cols, cols);
+}
+
+EXPORT void chain_a_plane(const float* x, const float* m, const float* s, float* out, uint32_t outer, uint32_t ch, uint32_t plane) {
+  for (uint32_t o = 0; o < outer; o++) {
+    for (uint32_t c = 0; c < ch; c++) {
+      const size_t base = (size_t(o) * ch + c) * plane;
+      const float* xp = x + base;
+      float* op = out + base;
+      const float mc = m[c];
+      const float sc = s[c];
+      const v128_t mv = wasm_f32x4_splat(mc);
+      const v128_t sv = wasm_f32x4_splat(sc);
+      uint32_t j = 0;
+      for (; j + 16 <= plane; j += 16) {
+        v128_t a0 = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(xp + j), mv), sv);
+        v128_t a1 = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(xp + j + 4), mv), sv);
+        v128_t a2 = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(xp + j + 8), mv), sv);
+        v128_t a3 = wasm_f32x4_div(wasm_f32x4_sub(wasm_v128_load(xp + j + 12), mv), sv);
+        wasm_v128_store(op + j, a0);
+        wasm_v128_store(op + j + 4, a1);
+        wasm_v128_store(op + j + 8, a2);
+        wasm_v128_store(op + j + 12, a3);
+      }
+      for (; j < plane; j++) op[j] = (xp[j] - mc) / sc;
+    }
+  }
+}
+
+// ((a*b) + (c*d)) - e, JavaScript's order of `a*b + c*d - e`.
+static inline v128_t chain_b4(v128_t a, v128_t b, v128_t c, v128_t d, v128_t e) {
+  return wasm_f32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(a, b), wasm_f32x4_mul(c, d)), e);
+}
+
+EXPORT void chain_b(const float* a, const float* b, const float* c, const float* d, float e, float* out, uint32_t rows, uint32_t cols) {
+  const v128_t ev = wasm_f32x4_splat(e);
+  for (uint32_t r = 0; r < rows; r++) {
+    const size_t base = size_t(r) * cols;
+    const float* ap = a + base;
+    const float* dp = d + base;
+    float* op = out + base;
+    const float cr = c[r];
+    const v128_t cv = wasm_f32x4_splat(cr);
+    uint32_t j = 0;
+    for (; j + 16 <= cols; j += 16) {
+      v128_t o0 = chain_b4(wasm_v128_load(ap + j), wasm_v128_load(b + j), cv, wasm_v128_load(dp + j), ev);
+      v128_t o1 = chain_b4(wasm_v128_load(ap + j + 4), wasm_v128_load(b + j + 4), cv, wasm_v128_load(dp + j + 4), ev);
+      v128_t o2 = chain_b4(wasm_v128_load(ap + j + 8), wasm_v128_load(b + j + 8), cv, wasm_v128_load(dp + j + 8), ev);
+      v128_t o3 = chain_b4(wasm_v128_load(ap + j + 12), wasm_v128_load(b + j + 12), cv, wasm_v128_load(dp + j + 12), ev);
+      wasm_v128_store(op + j, o0);
+      wasm_v128_store(op + j + 4, o1);
+      wasm_v128_store(op + j + 8, o2);
+      wasm_v128_store(op + j + 12, o3);
+    }
+    for (; j < cols; j++) op[j] = ((ap[j] * b[j]) + (cr * dp[j])) - e;
+  }
+}
+
+// One output row at a time: out[b,:] = sum over i of x[b,i] * w[i,:], the row
+// kept in registers 16 floats at a time while i runs (w read row by row).
+EXPORT void contract(const float* x, const float* w, float* out, uint32_t nb, uint32_t ni, uint32_t no) {
+  for (uint32_t bi = 0; bi < nb; bi++) {
+    const float* xr = x + size_t(bi) * ni;
+    float* orow = out + size_t(bi) * no;
+    uint32_t o = 0;
+    for (; o + 16 <= no; o += 16) {
+      v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+      for (uint32_t i = 0; i < ni; i++) {
+        const v128_t xv = wasm_f32x4_splat(xr[i]);
+        const float* wr = w + size_t(i) * no + o;
+        s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(xv, wasm_v128_load(wr)));
+        s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(xv, wasm_v128_load(wr + 4)));
+        s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(xv, wasm_v128_load(wr + 8)));
+        s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(xv, wasm_v128_load(wr + 12)));
+      }
+      wasm_v128_store(orow + o, s0);
+      wasm_v128_store(orow + o + 4, s1);
+      wasm_v128_store(orow + o + 8, s2);
+      wasm_v128_store(orow + o + 12, s3);
+    }
+    for (; o < no; o++) {
+      float acc = 0.0f;
+      for (uint32_t i = 0; i < ni; i++) acc += xr[i] * w[size_t(i) * no + o];
+      orow[o] = acc;
+    }
+  }
+}
