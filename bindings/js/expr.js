@@ -249,10 +249,49 @@ function encode(E, fn, s) {
   return { key, ops, interned };
 }
 
+/**
+ * The key of this run: the last one's when the inputs have the same dtypes,
+ * shapes and scalar values (a compiled expression in a loop), else encoded.
+ */
+function keyOf(E, fn, s) {
+  const L = E.last;
+  const v = s.values;
+  if (L !== null && !s.named && L.rule === s.rule && L.axis === s.axis && L.keepdims === s.keepdims && sameInputs(L.values, v)) {
+    const ops = [];
+    for (let k = 0; k < v.length; k++) if (typeof v[k] === 'object') ops.push(v[k]);
+    return { key: L.key, ops, interned: null };
+  }
+  const r = encode(E, fn, s);
+  r.key = Float64Array.from(r.key);
+  if (!s.named) {
+    E.last = { rule: s.rule, axis: s.axis, keepdims: s.keepdims, key: r.key,
+      values: v.map((x) => (typeof x === 'object' ? { dtype: x.dtype, shape: x.shape.slice() } : x)) };
+  }
+  return r;
+}
+
+function sameInputs(last, v) {
+  if (last.length !== v.length) return false;
+  for (let k = 0; k < v.length; k++) {
+    const a = last[k];
+    const b = v[k];
+    if (typeof a !== 'object' || typeof b !== 'object') {
+      if (!Object.is(a, b)) return false;
+      continue;
+    }
+    if (a.dtype !== b.dtype) return false;
+    const sa = a.shape;
+    const sb = b.shape;
+    if (sa.length !== sb.length) return false;
+    for (let i = 0; i < sa.length; i++) if (sa[i] !== sb[i]) return false;
+  }
+  return true;
+}
+
 function run(E, fn, operands, options) {
   mod();
   const s = readRun(E, fn, operands, options);
-  const { key, ops, interned } = encode(E, fn, s);
+  const { key, ops, interned } = keyOf(E, fn, s);
   const out = s.dest;
   const c = request(C.A.evaluate, fn, s.rule, s.axis, ops, s.shapes, out !== null ? out.dtype : null, out, null);
   c.engineDtype = true;
@@ -261,7 +300,8 @@ function run(E, fn, operands, options) {
   c.need = 1 + key.length + s.values.length;
   c.body = (h, p) => {
     h[p++] = key.length;
-    for (let i = 0; i < key.length; i++) h[p++] = key[i];
+    h.set(key, p);
+    p += key.length;
     let t = 0;
     for (let k = 0; k < s.values.length; k++) h[p++] = typeof s.values[k] === 'object' ? ops[t++].ptr : 0;
     return p;
@@ -528,7 +568,7 @@ class Expression {
     this.inputs = Object.freeze(parsed.inputs.slice());
     this.reduce = parsed.reduce;
     this.packed = parsed.packed;
-    this.dtypes = new Map();
+    this.last = null; // keyOf(): the last run's inputs and key
     Object.freeze(this.reduce?.axes ?? []);
   }
 

@@ -363,8 +363,10 @@ void call_expr(const double* h, const double* body, size_t n, bool explain, std:
   const size_t klen = static_cast<size_t>(kl);
   Entry* e = nullptr;
   if (!explain) {
-    for (auto& x : g_entries)
-      if (x.valid && same(x.key, h, key, klen)) e = &x;
+    static int last = 0;
+    if (g_entries[last].valid && same(g_entries[last].key, h, key, klen)) e = &g_entries[last];
+    for (int i = 0; !e && i < kEntries; ++i)
+      if (g_entries[i].valid && same(g_entries[i].key, h, key, klen)) e = &g_entries[last = i];
   }
   if (!e) {
     e = explain || klen > 4096 ? &g_once : &g_entries[g_next];

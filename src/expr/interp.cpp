@@ -53,16 +53,20 @@ void interpret(const Program& prog, const std::vector<DType>& slot_dtype, const 
   while (B > 64 && static_cast<size_t>(B) * 8 * NI > 256 * 1024) B /= 2;
   if (B > n) B = n;
   const size_t stride_bytes = (static_cast<size_t>(B) * 8 + 15) & ~size_t{15};
-  std::vector<unsigned char> scratch(NI * stride_bytes + static_cast<size_t>(B) + 16);
+  static std::vector<unsigned char> scratch, consts;  // reused: no allocation per run
+  static std::vector<Reg> reg;
+  static std::vector<i64> off, idx;
+  scratch.resize(NI * stride_bytes + static_cast<size_t>(B) + 16);
   unsigned char* mask = scratch.data() + NI * stride_bytes;
-  std::vector<Reg> reg(NI);
-  std::vector<unsigned char> consts(NI * 8);
+  reg.assign(NI, Reg{});
+  consts.assign(NI * 8, 0);
   for (size_t i = 0; i < NI; ++i)
     if (prog.code[i].code == Code::constant) constant_bytes(prog.code[i], consts.data() + i * 8);
   const DType out_dt = prog.result();
   const size_t os = dtype_size(out_dt);
   const int S = 1 + prog.inputs;
-  std::vector<i64> off(static_cast<size_t>(S), 0), idx(static_cast<size_t>(m), 0);
+  off.assign(static_cast<size_t>(S), 0);
+  idx.assign(static_cast<size_t>(m), 0);
   const i64 rows = total / n;
   static const std::uint64_t zero = 0;
   for (i64 row = 0; row < rows; ++row) {
@@ -178,7 +182,11 @@ void write_descriptor(const Loop& L, const std::vector<DType>& slot_dtype, DType
 
 Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   const int S = 1 + c.prog.inputs;
-  std::vector<void*> base(static_cast<size_t>(S));
+  // Reused between runs (a compiled expression in a loop allocates nothing here).
+  static std::vector<void*> base;
+  static std::vector<i64> idx, off;
+  static std::vector<std::int32_t> desc;
+  base.assign(static_cast<size_t>(S), nullptr);
   const DType res = c.prog.result();
   const size_t es = dtype_size(res);
   const i64 chunk_elems = shape_size(c.chunk);
@@ -189,9 +197,8 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
     if (!temp) return Status::TooLarge;
   }
   const size_t acc_size = c.reduce ? dtype_size(c.acc) : es;
-  std::vector<i64> idx(static_cast<size_t>(c.prefix > 0 ? c.prefix : 1), 0);
-  std::vector<i64> off(static_cast<size_t>(S), 0);
-  std::vector<std::int32_t> desc;
+  idx.assign(static_cast<size_t>(c.prefix > 0 ? c.prefix : 1), 0);
+  off.assign(static_cast<size_t>(S), 0);
   Status st = Status::Ok;
   const bool empty_loop = c.loop.size() == 0;
   for (i64 ch = 0; ch < c.chunks; ++ch) {
