@@ -128,7 +128,8 @@ TEST(UnaryReference, FloatsFollowNumPy) {
   const auto l = run<float>(DType::f32, UnaryOp::log1p, x);
   for (size_t i = 0; i < x.size(); ++i) {
     EXPECT_EQ(e[i], static_cast<float>(std::exp(static_cast<double>(x[i]))));
-    EXPECT_EQ(l[i], static_cast<float>(std::log1p(static_cast<double>(x[i]))));
+    if (x[i] > -1) EXPECT_EQ(l[i], static_cast<float>(std::log1p(static_cast<double>(x[i]))));
+    else EXPECT_TRUE(std::isnan(l[i]));
   }
   EXPECT_TRUE(std::isnan(run<double>(DType::f64, UnaryOp::sqrt, {-1.0})[0]));
   EXPECT_EQ(run<double>(DType::f64, UnaryOp::sqrt, {2.0})[0], std::sqrt(2.0));
