@@ -39,14 +39,52 @@ void copy_elements(const void* pi, void* po, size_t n) {
   if (pi != po) std::memmove(po, pi, n * ES);
 }
 
-template <DType From, DType To>
-void ref_cast(const void* pi, void* po, size_t n) {
-  using FT = typename Storage<From>::T;
-  using TT = typename Storage<To>::T;
-  const FT* in = static_cast<const FT*>(pi);
-  TT* o = static_cast<TT*>(po);
+// Casts in two steps through a wide value that holds every element exactly:
+// int64 for the signed integers and the 8-32-bit unsigned ones, uint64 for
+// uint64, double for the floats. cast_one of the wide value is cast_one of the
+// element (wrapping keeps the low bits, one rounding to a float, saturation
+// and clamping compare values): 12 widening and 36 narrowing loops serve the
+// 144 pairs, each pair a two-pointer entry into one chunked loop.
+enum class Wide { i64, u64, f64 };
+constexpr Wide wide_of(DType f) { return is_float_dtype(f) ? Wide::f64 : f == DType::u64 ? Wide::u64 : Wide::i64; }
+constexpr DType wide_dtype(Wide w) { return w == Wide::f64 ? DType::f64 : w == Wide::u64 ? DType::u64 : DType::i64; }
+constexpr size_t kChunk = 256;
+
+template <DType F>
+void widen(const void* src, void* buf, size_t n) {
+  using FT = typename Storage<F>::T;
+  using WT = typename Storage<wide_dtype(wide_of(F))>::T;
+  const FT* s = static_cast<const FT*>(src);
+  WT* d = static_cast<WT*>(buf);
   TC_SCALAR_LOOP
-  for (size_t i = 0; i < n; ++i) o[i] = unary::cast_one<From, To>(in[i]);
+  for (size_t i = 0; i < n; ++i) {
+    if constexpr (F == DType::f16) d[i] = static_cast<double>(half_to_float(s[i].bits));
+    else d[i] = static_cast<WT>(s[i]);
+  }
+}
+
+template <Wide W, DType T>
+void narrow(const void* buf, void* dst, size_t n) {
+  constexpr DType WD = wide_dtype(W);
+  const auto* s = static_cast<const typename Storage<WD>::T*>(buf);
+  auto* d = static_cast<typename Storage<T>::T*>(dst);
+  TC_SCALAR_LOOP
+  for (size_t i = 0; i < n; ++i) d[i] = unary::cast_one<WD, T>(s[i]);
+}
+
+using StepFn = void (*)(const void*, void*, size_t);
+[[gnu::noinline]] void cast_via_wide(const void* in, void* out, size_t n, size_t fs, size_t ts, StepFn up, StepFn down) {
+  alignas(8) unsigned char buf[kChunk * 8];
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t c = n - i < kChunk ? n - i : kChunk;
+    up(static_cast<const char*>(in) + i * fs, buf, c);
+    down(buf, static_cast<char*>(out) + i * ts, c);
+  }
+}
+
+template <DType From, DType To>
+void ref_cast(const void* in, void* out, size_t n) {
+  cast_via_wide(in, out, n, dtype_size(From), dtype_size(To), &widen<From>, &narrow<wide_of(From), To>);
 }
 
 template <UnaryOp op>

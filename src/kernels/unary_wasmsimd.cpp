@@ -68,11 +68,7 @@ void simd_unary(const void* pi, void* po, size_t n) {
   const T* in = static_cast<const T*>(pi);
   T* o = static_cast<T*>(po);
   size_t i = 0;
-  for (; i + 2 * L <= n; i += 2 * L) {
-    const v128_t a = wasm_v128_load(in + i), b = wasm_v128_load(in + i + L);
-    wasm_v128_store(o + i, uvop<D, op>(a));
-    wasm_v128_store(o + i + L, uvop<D, op>(b));
-  }
+  // One vector a step: these run at memory speed, and the kernels stay small.
   for (; i + L <= n; i += L) wasm_v128_store(o + i, uvop<D, op>(wasm_v128_load(in + i)));
   if (i < n) find_unary_reference(D, op)(in + i, o + i, n - i);
 }

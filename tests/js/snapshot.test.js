@@ -120,6 +120,18 @@ for (const op of BINARY) {
   add(op, 'plain and a scalar, typed-array out', (e) => [{ data: e.data(C, 6), shape: [3, 2] }, 2, { out: new O(6) }]);
   add(op, 'named, union with fill', (e) => [{ data: e.data(C, 2), shape: [2], dims: ['x'], coords: { x: [1, 2] } }, e.tensor(iota(2, C), [2], { dims: ['x'], coords: { x: [2, 3] } }), { shaping: 'union', fill: 0 }]);
 }
+// Unary ops and cast (unary.js): one snapshot path for all; the other operand forms on neg and cast.
+const UNARY = ['neg', 'abs', 'sign', 'sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh', 'floor', 'ceil',
+  'round', 'trunc', 'logicalNot', 'bitwiseNot', 'isNaN', 'isFinite'];
+for (const op of UNARY) {
+  const C = op === 'bitwiseNot' ? Int32Array : Float32Array;
+  const O = ['logicalNot', 'isNaN', 'isFinite'].includes(op) ? Uint8Array : C;
+  add(op, 'resident, resident out', (e) => [e.tensor(iota(6, C), [2, 3]), { out: e.tensor(new O(6), [2, 3]) }]);
+}
+add('neg', 'plain named with coords, typed-array out', (e) => [{ data: e.data(Float32Array, 6), shape: [2, 3], dims: ['x', 'y'], coords: { x: ['a', 'b'] } }, { out: new Float32Array(6) }]);
+add('neg', 'in place on a resident', (e) => { const t = e.tensor(iota(6), [6]); return [t, { out: t }]; });
+add('cast', 'resident to int8, resident out', (e) => [e.tensor(iota(6), [2, 3]), 'int8', { out: e.tensor(new Int8Array(6), [2, 3]) }]);
+add('cast', 'plain named to float64, typed-array out', (e) => [{ data: e.data(Int16Array, 6), shape: [3, 2], dims: ['a', 'b'] }, 'float64', { out: new Float64Array(6) }]);
 // The rest of the exports take no user value that reaches memory; they are run
 // with hooked arguments anyway where they take any.
 add('init', 'options', () => [{}]);

@@ -6,6 +6,7 @@ import {
   broadcastTo, broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape, tensor, explain,
   formatShape, formatDim, BroadcastError, ErrorCode, UNKNOWN_RANK, MAX_RANK, DTYPES, memory, releaseScratch, kernels, contract, Tensor,
   reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays, reshape,
+  neg, sqrt, isNaN, bitwiseNot, logicalNot, round, cast,
 } from 'tensorcast';
 import type { TensorData, TensorLike, DType, Shape, TypedArray, Operand, ElementwiseOp, Explanation } from 'tensorcast';
 
@@ -289,4 +290,24 @@ export function basics(): void {
   // @ts-expect-error a number is not a shape
   unbroadcast(t, 3);
   void pd; void ps; void n; void b; void wrong;
+}
+
+export function unaryOps(t: Tensor<'float32'>): void {
+  expectType<Float32Array>(neg({ data: Float32Array.of(1) }).data);
+  expectType<Uint8Array>(isNaN({ data: Float64Array.of(1) }).data);
+  expectType<Int8Array>(round({ data: Int8Array.of(1) }, { out: new Int8Array(1) }).data);
+  expectType<Tensor<'float32'>>(sqrt(t));
+  expectType<Tensor<'uint8'>>(logicalNot(t));
+  expectType<Int32Array>(cast({ data: Float32Array.of(1) }, 'int32').data);
+  expectType<Tensor<'int8'>>(cast(t, 'int8'));
+  // @ts-expect-error sqrt takes float dtypes only
+  sqrt({ data: Int32Array.of(1) });
+  // @ts-expect-error bitwiseNot takes integer dtypes only
+  bitwiseNot({ data: Float32Array.of(1) });
+  // @ts-expect-error a bool result needs a Uint8Array out
+  isNaN({ data: Float32Array.of(1) }, { out: new Float32Array(1) });
+  // @ts-expect-error out of another dtype than the cast's
+  cast({ data: Float32Array.of(1) }, 'int8', { out: new Uint8Array(1) });
+  // @ts-expect-error not a dtype
+  cast({ data: Float32Array.of(1) }, 'float8');
 }
