@@ -479,8 +479,8 @@ struct Gen {
       switch (in.code) {
         case Code::constant: continue;  // set once, in the prologue
         case Code::load:
-          if (form.inputs[in.a] == InnerForm::splat) w.get(splat_s[in.a]);
-          else scalar_load(in.dtype, cur[1 + in.a]);
+          if (form.inputs[in.a] == InnerForm::splat) continue;  // read once per row
+          scalar_load(in.dtype, cur[1 + in.a]);
           break;
         case Code::binary: scalar_binary(in); break;
         case Code::unary: scalar_unary(in); break;
@@ -665,14 +665,11 @@ struct Gen {
     // i32 <-> u32: the same bits
   }
   void vec_load(int r, int k) {
-    const DType d = in_dtype[k];
-    if (form.inputs[k] == InnerForm::splat) { w.get(splat_v[k]); return; }
     w.get(cur[1 + k]);
     if (kind[r] == kLanes) { w.vmem(vLoad, 0); return; }
     // a uint8/int8 condition: L bytes, spread to lanes, compared with 0
     if (W == 4) w.vmem(vLoad32Zero, 0);
     else w.vmem(vLoad16Splat, 0);
-    (void)d;
     spread_bytes();
     vzero();
     w.simd(W == 4 ? vI32Ne : vI64Ne);
@@ -682,7 +679,10 @@ struct Gen {
       const Instr& in = p.code[i];
       switch (in.code) {
         case Code::constant: continue;
-        case Code::load: vec_load(i, in.a); break;
+        case Code::load:
+          if (form.inputs[in.a] == InnerForm::splat) continue;
+          vec_load(i, in.a);
+          break;
         case Code::binary: vec_binary(in); break;
         case Code::unary: vec_unary(in); break;
         case Code::select:
@@ -846,7 +846,13 @@ struct Gen {
     }
     reg_s.assign(nregs, 0); reg_v.assign(nregs, 0);
     for (int i = 0; i < nregs; ++i) {
-      reg_s[i] = local(vtype(cls(p.code[i].out)));
+      const Instr& in = p.code[i];
+      if (in.code == Code::load && form.inputs[in.a] == InnerForm::splat) {  // the row's value itself
+        reg_s[i] = splat_s[in.a];
+        reg_v[i] = splat_v[in.a];
+        continue;
+      }
+      reg_s[i] = local(vtype(cls(in.out)));
       if (simd) reg_v[i] = local(kTV128);
     }
     body();
