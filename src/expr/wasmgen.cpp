@@ -102,19 +102,23 @@ enum : std::uint16_t {
 };
 
 // ---- the byte writer ------------------------------------------------------------------
+// The emitters are called from hundreds of places: calls, not copies (the
+// generator ships in the engine's wasm, which has a size budget).
+#define NOINLINE __attribute__((noinline))
+
 constexpr int kMaxOuterRank = kMaxRank;  // R is at most kMaxRank - 1 (wasmgen.hpp)
 
 struct Bytes {
   std::vector<std::uint8_t>& b;
-  void op(std::uint8_t x) { b.push_back(x); }
-  void uleb(std::uint32_t v) {
+  NOINLINE void op(std::uint8_t x) { b.push_back(x); }
+  NOINLINE void uleb(std::uint32_t v) {
     do {
       std::uint8_t c = v & 0x7F;
       v >>= 7;
       b.push_back(v ? c | 0x80 : c);
     } while (v);
   }
-  void sleb(std::int32_t v) {
+  NOINLINE void sleb(std::int32_t v) {
     for (;;) {
       std::uint8_t c = v & 0x7F;
       v >>= 7;  // arithmetic
@@ -122,23 +126,38 @@ struct Bytes {
       b.push_back(c | 0x80);
     }
   }
-  void raw(const void* p, unsigned n) {
+  NOINLINE void raw(const void* p, unsigned n) {
     const auto* c = static_cast<const std::uint8_t*>(p);
     b.insert(b.end(), c, c + n);
   }
-  void name(const char* s) {
+  NOINLINE void name(const char* s) {
     unsigned n = 0;
     while (s[n]) ++n;
     uleb(n);
     raw(s, n);
   }
-  void simd(std::uint16_t x) { op(0xFD); uleb(x); }
-  void mem(std::uint8_t o, unsigned align, std::uint32_t offset) { op(o); uleb(align); uleb(offset); }
-  void vmem(std::uint16_t o, std::uint32_t offset) { simd(o); uleb(0); uleb(offset); }
-  void get(unsigned l) { op(kGet); uleb(l); }
-  void set(unsigned l) { op(kSet); uleb(l); }
-  void i32(std::int32_t v) { op(kI32Const); sleb(v); }
-  void vconst(const void* lane, unsigned size) {  // a v128 of one repeated lane
+  // A fixed byte sequence where each 0xFE byte stands for the next argument,
+  // written as a LEB128 (local indices, memarg offsets, small constants < 64).
+  NOINLINE void seqn(const char* s, unsigned n, unsigned a, unsigned b2, unsigned c, unsigned d, unsigned e) {
+    const unsigned args[5] = {a, b2, c, d, e};
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      const std::uint8_t x = static_cast<std::uint8_t>(s[i]);
+      if (x == 0xFE) uleb(args[k++]);
+      else op(x);
+    }
+  }
+  template <unsigned N>
+  void seq(const char (&s)[N], unsigned a = 0, unsigned b2 = 0, unsigned c = 0, unsigned d = 0, unsigned e = 0) {
+    seqn(s, N - 1, a, b2, c, d, e);
+  }
+  NOINLINE void simd(std::uint16_t x) { op(0xFD); uleb(x); }
+  NOINLINE void mem(std::uint8_t o, unsigned align, std::uint32_t offset) { op(o); uleb(align); uleb(offset); }
+  NOINLINE void vmem(std::uint16_t o, std::uint32_t offset) { simd(o); uleb(0); uleb(offset); }
+  NOINLINE void get(unsigned l) { op(kGet); uleb(l); }
+  NOINLINE void set(unsigned l) { op(kSet); uleb(l); }
+  NOINLINE void i32(std::int32_t v) { op(kI32Const); sleb(v); }
+  NOINLINE void vconst(const void* lane, unsigned size) {  // a v128 of one repeated lane
     simd(vConst);
     for (unsigned i = 0; i < 16; i += size) raw(lane, size);
   }
@@ -220,7 +239,6 @@ struct Gen {
   }
   static std::uint8_t vtype(Cls c) { return c == kF32 ? kTF32 : c == kF64 ? kTF64 : kTI32; }
   unsigned slot_word(int s) const { return 3 + R + s * (2 + R); }
-  void desc_load(unsigned word) { w.get(0); w.mem(kI32Load, 2, word * 4); }
 
   // ---- analysis ---------------------------------------------------------------------
   void plan_simd() {
@@ -505,17 +523,17 @@ struct Gen {
       case DType::i16: case DType::u16: w.mem(kI32Store16, 1, 0); break;
       default: w.mem(kI32Store, 2, 0); break;
     }
-    advance(0, static_cast<int>(dtype_size(od)));
+    advance(0, static_cast<unsigned>(dtype_size(od)));
     for (int k = 0; k < p.inputs; ++k) {
       if (in_dtype[k] == DType::count || form.inputs[k] == InnerForm::splat) continue;
       if (form.inputs[k] == InnerForm::strided) {
         w.get(cur[1 + k]); w.get(stride[k]); w.op(kI32Add); w.set(cur[1 + k]);
       } else {
-        advance(1 + k, static_cast<int>(dtype_size(in_dtype[k])));
+        advance(1 + k, static_cast<unsigned>(dtype_size(in_dtype[k])));
       }
     }
   }
-  void advance(int s, int bytes) { w.get(cur[s]); w.i32(bytes); w.op(kI32Add); w.set(cur[s]); }
+  void advance(int s, unsigned bytes) { w.seq("\x20\xFE\x41\xFE\x6A\x21\xFE", cur[s], bytes, cur[s]); }
 
   // ---- SIMD code --------------------------------------------------------------------
   void vzero() { const std::uint64_t z = 0; w.vconst(&z, 8); }
@@ -712,23 +730,26 @@ struct Gen {
       w.uleb(0);
       w.uleb(0);
       w.op(0);  // lane 0
-      advance(0, static_cast<int>(L));
+      advance(0, L);
     }
     for (int k = 0; k < p.inputs; ++k) {
       if (in_dtype[k] == DType::count || form.inputs[k] == InnerForm::splat) continue;
-      advance(1 + k, lane_dtype(in_dtype[k]) ? 16 : static_cast<int>(L));
+      advance(1 + k, lane_dtype(in_dtype[k]) ? 16 : L);
     }
   }
 
   // ---- the function ---------------------------------------------------------------
+  // (local.set dst (i32.load offset=word*4 (local.get desc)))
+  void desc_set(unsigned word, unsigned dst) { w.seq("\x20\x00\x28\x02\xFE\x21\xFE", word * 4, dst); }
+  bool unused(int s) const { return s > 0 && in_dtype[s - 1] == DType::count; }
   void body() {
-    // prologue
-    desc_load(2); w.op(kTee); w.uleb(l_rows); w.op(kI32Eqz); w.op(kIf); w.op(kVoid); w.op(kReturn); w.op(kEnd);
-    desc_load(1); w.set(l_n);
+    // prologue: rows (none: return), n, the row pointers, the strides, the constants
+    w.seq("\x20\x00\x28\x02\x08\x22\xFE\x45\x04\x40\x0F\x0B", l_rows);
+    desc_set(1, l_n);
     for (int s = 0; s < S; ++s) {
-      if (s > 0 && in_dtype[s - 1] == DType::count) continue;
-      desc_load(slot_word(s)); w.set(ptr[s]);
-      if (s > 0 && form.inputs[s - 1] == InnerForm::strided) { desc_load(slot_word(s) + 1); w.set(stride[s - 1]); }
+      if (unused(s)) continue;
+      desc_set(slot_word(s), ptr[s]);
+      if (s > 0 && form.inputs[s - 1] == InnerForm::strided) desc_set(slot_word(s) + 1, stride[s - 1]);
     }
     for (int i = 0; i < nregs; ++i) {
       const Instr& in = p.code[i];
@@ -750,10 +771,9 @@ struct Gen {
       w.set(reg_s[i]);
       if (simd) vec_const(i);
     }
-    w.op(kBlock); w.op(kVoid);  // exit
-    w.op(kLoop); w.op(kVoid);   // rows
+    w.seq("\x02\x40\x03\x40");  // block (exit) loop (rows)
     for (int s = 0; s < S; ++s) {
-      if (s > 0 && in_dtype[s - 1] == DType::count) continue;
+      if (unused(s)) continue;
       if (s > 0 && form.inputs[s - 1] == InnerForm::splat) {
         const int k = s - 1;
         scalar_load(in_dtype[k], ptr[s]);
@@ -761,59 +781,41 @@ struct Gen {
         if (simd) {
           w.get(splat_s[k]);
           const DType d = in_dtype[k];
-          if (lane_dtype(d)) {
-            w.simd(is_float(d) ? kF[d == DType::f64].vsplat : std::uint16_t{vI32Splat});
-          } else {  // a condition's mask: all ones when != 0 (for either lane width)
-            w.op(kI32Eqz); w.i32(1); w.op(kI32Sub);   // (x == 0) - 1: 0 or -1
-            w.simd(vI32Splat);
-          }
+          if (lane_dtype(d)) w.simd(is_float(d) ? kF[d == DType::f64].vsplat : std::uint16_t{vI32Splat});
+          else w.seq("\x45\x41\x01\x6B\xFD\x11");  // a condition: splat((x == 0) - 1), all ones when != 0
           w.set(splat_v[k]);
         }
         continue;
       }
-      w.get(ptr[s]); w.set(cur[s]);
+      w.seq("\x20\xFE\x21\xFE", ptr[s], cur[s]);
     }
-    w.get(l_n); w.set(l_i);
-    if (simd) {
-      w.op(kBlock); w.op(kVoid); w.op(kLoop); w.op(kVoid);
-      w.get(l_i); w.i32(static_cast<std::int32_t>(L)); w.op(kI32LtU); w.op(kBrIf); w.uleb(1);
+    w.seq("\x20\xFE\x21\xFE", l_n, l_i);
+    if (simd) {  // block loop: br_if 1 (i < L) ... i -= L; br 0
+      w.seq("\x02\x40\x03\x40\x20\xFE\x41\xFE\x49\x0D\x01", l_i, L);
       vec_body();
-      w.get(l_i); w.i32(static_cast<std::int32_t>(L)); w.op(kI32Sub); w.set(l_i);
-      w.op(kBr); w.uleb(0);
-      w.op(kEnd); w.op(kEnd);
+      w.seq("\x20\xFE\x41\xFE\x6B\x21\xFE\x0C\x00\x0B\x0B", l_i, L, l_i);
     }
-    w.op(kBlock); w.op(kVoid); w.op(kLoop); w.op(kVoid);
-    w.get(l_i); w.op(kI32Eqz); w.op(kBrIf); w.uleb(1);
+    w.seq("\x02\x40\x03\x40\x20\xFE\x45\x0D\x01", l_i);
     scalar_body();
-    w.get(l_i); w.i32(1); w.op(kI32Sub); w.set(l_i);
-    w.op(kBr); w.uleb(0);
-    w.op(kEnd); w.op(kEnd);
-    // next row
-    w.get(l_rows); w.i32(1); w.op(kI32Sub); w.op(kTee); w.uleb(l_rows); w.op(kI32Eqz); w.op(kBrIf); w.uleb(1);
+    w.seq("\x20\xFE\x41\x01\x6B\x21\xFE\x0C\x00\x0B\x0B", l_i, l_i);
+    // next row: rows -= 1; none left: exit
+    w.seq("\x20\xFE\x41\x01\x6B\x22\xFE\x45\x0D\x01", l_rows, l_rows);
     if (R > 0) {
       const unsigned scratch = 3 + R + S * (2 + R);
       w.op(kBlock); w.op(kVoid);
       for (int j = 0; j < R; ++j) {
+        const unsigned cnt = (scratch + j) * 4, count = (3 + j) * 4;
         // tmp = counter j + 1; below counts[j]: store it, step every pointer, done
-        desc_load(scratch + j); w.i32(1); w.op(kI32Add); w.op(kTee); w.uleb(l_tmp);
-        desc_load(3 + j); w.op(kI32LtU);
-        w.op(kIf); w.op(kVoid);
-        w.get(0); w.get(l_tmp); w.mem(kI32Store, 2, (scratch + j) * 4);
-        for (int s = 0; s < S; ++s) {
-          if (s > 0 && in_dtype[s - 1] == DType::count) continue;
-          w.get(ptr[s]); desc_load(slot_word(s) + 2 + j); w.op(kI32Add); w.set(ptr[s]);
-        }
-        w.op(kBr); w.uleb(1);
-        w.op(kEnd);
-        // counter j = 0; every pointer back by stride * (counts[j] - 1)
-        w.get(0); w.i32(0); w.mem(kI32Store, 2, (scratch + j) * 4);
-        for (int s = 0; s < S; ++s) {
-          if (s > 0 && in_dtype[s - 1] == DType::count) continue;
-          w.get(ptr[s]);
-          desc_load(slot_word(s) + 2 + j);
-          desc_load(3 + j); w.i32(1); w.op(kI32Sub);
-          w.op(kI32Mul); w.op(kI32Sub); w.set(ptr[s]);
-        }
+        w.seq("\x20\x00\x28\x02\xFE\x41\x01\x6A\x22\xFE\x20\x00\x28\x02\xFE\x49\x04\x40"
+              "\x20\x00\x20\xFE\x36\x02\xFE", cnt, l_tmp, count, l_tmp, cnt);
+        for (int s = 0; s < S; ++s)
+          if (!unused(s)) w.seq("\x20\xFE\x20\x00\x28\x02\xFE\x6A\x21\xFE", ptr[s], (slot_word(s) + 2 + j) * 4, ptr[s]);
+        w.seq("\x0C\x01\x0B\x20\x00\x41\x00\x36\x02\xFE", cnt);
+        // counter j = 0 (above); every pointer back by stride * (counts[j] - 1)
+        for (int s = 0; s < S; ++s)
+          if (!unused(s))
+            w.seq("\x20\xFE\x20\x00\x28\x02\xFE\x20\x00\x28\x02\xFE\x41\x01\x6B\x6C\x6B\x21\xFE",
+                  ptr[s], (slot_word(s) + 2 + j) * 4, count, ptr[s]);
       }
       w.op(kEnd);
     }
