@@ -90,7 +90,33 @@ constexpr FloatOps kF[2] = {
      kF64Const, kF64Load, kF64Store,
      0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0xEC, 0xED, 0x74, 0x75, 0x7A, 0x94, 0xEF, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0x14},
 };
-// SIMD opcodes used outside the float table.
+// Binary ops by Op (add .. greaterEqual, the logical ones (not here), the
+// bitwise ones), per row: f32, f64, i32 signed, i32 unsigned (0: not one instruction).
+constexpr std::uint8_t kBin[4][20] = {
+    {0x92, 0x93, 0x94, 0x95, 0, 0, 0x96, 0x97, 0x5B, 0x5C, 0x5D, 0x5F, 0x5E, 0x60},
+    {0xA0, 0xA1, 0xA2, 0xA3, 0, 0, 0xA4, 0xA5, 0x61, 0x62, 0x63, 0x65, 0x64, 0x66},
+    {0x6A, 0x6B, 0x6C, 0, 0, 0, 0, 0, 0x46, 0x47, 0x48, 0x4C, 0x4A, 0x4E, 0, 0, 0, 0x71, 0x72, 0x73},
+    {0x6A, 0x6B, 0x6C, 0, 0, 0, 0, 0, 0x46, 0x47, 0x49, 0x4D, 0x4B, 0x4F, 0, 0, 0, 0x71, 0x72, 0x73},
+};
+// The same in SIMD128: f32x4, f64x2, i32x4 signed, i32x4 unsigned (after the 0xFD prefix).
+constexpr std::uint16_t kVBin[4][20] = {
+    {0xE4, 0xE5, 0xE6, 0xE7, 0, 0, 0xE8, 0xE9, 0x41, 0x42, 0x43, 0x45, 0x44, 0x46},
+    {0xF0, 0xF1, 0xF2, 0xF3, 0, 0, 0xF4, 0xF5, 0x47, 0x48, 0x49, 0x4B, 0x4A, 0x4C},
+    {0xAE, 0xB1, 0xB5, 0, 0, 0, 0xB6, 0xB8, 0x37, 0x38, 0x39, 0x3D, 0x3B, 0x3F, 0, 0, 0, 0x4E, 0x50, 0x51},
+    {0xAE, 0xB1, 0xB5, 0, 0, 0, 0xB7, 0xB9, 0x37, 0x38, 0x3A, 0x3E, 0x3C, 0x40, 0, 0, 0, 0x4E, 0x50, 0x51},
+};
+// Float unary ops of one instruction by UnaryOp (neg abs . sqrt . . . . . . . . floor ceil round trunc).
+constexpr std::uint8_t kUn[2][16] = {
+    {0x8C, 0x8B, 0, 0x91, 0, 0, 0, 0, 0, 0, 0, 0, 0x8E, 0x8D, 0x90, 0x8F},
+    {0x9A, 0x99, 0, 0x9F, 0, 0, 0, 0, 0, 0, 0, 0, 0x9C, 0x9B, 0x9E, 0x9D},
+};
+constexpr std::uint16_t kVUn[2][16] = {
+    {0xE1, 0xE0, 0, 0xE3, 0, 0, 0, 0, 0, 0, 0, 0, 0x68, 0x67, 0x6A, 0x69},
+    {0xED, 0xEC, 0, 0xEF, 0, 0, 0, 0, 0, 0, 0, 0, 0x75, 0x74, 0x94, 0x7A},
+};
+// The row of kBin / kVBin for a dtype.
+int bin_row(DType d) { return d == DType::f32 ? 0 : d == DType::f64 ? 1 : d == DType::u32 ? 3 : 2; }
+// SIMD opcodes used outside the tables.
 enum : std::uint16_t {
   vLoad = 0x00, vLoad16Splat = 0x08, vStore = 0x0B, vConst = 0x0C, vShuffle = 0x0D, vI32Splat = 0x11,
   vI32Eq = 0x37, vI32Ne, vI32LtS, vI32LtU, vI32GtS, vI32GtU, vI32LeS, vI32LeU, vI32GeS, vI32GeU,
@@ -340,7 +366,6 @@ struct Gen {
   void scalar_binary(const Instr& in) {
     const Op op = static_cast<Op>(in.op);
     const DType d = in.dtype;
-    const Cls c = cls(d);
     if (logical(op)) {
       truth(in.a);
       truth(in.b);
@@ -348,51 +373,17 @@ struct Gen {
       return;
     }
     const bool u = is_unsigned32(d);
-    if (c != kI32) {
-      const FloatOps& f = kF[c == kF64];
-      w.get(reg_s[in.a]);
-      w.get(reg_s[in.b]);
-      switch (op) {
-        case Op::add: w.op(f.add); break;
-        case Op::sub: w.op(f.sub); break;
-        case Op::mul: w.op(f.mul); break;
-        case Op::div: w.op(f.div); break;
-        case Op::minimum: w.op(f.min); break;
-        case Op::maximum: w.op(f.max); break;
-        case Op::equal: w.op(f.eq); break;
-        case Op::not_equal: w.op(f.ne); break;
-        case Op::less: w.op(f.lt); break;
-        case Op::less_equal: w.op(f.le); break;
-        case Op::greater: w.op(f.gt); break;
-        default: w.op(f.ge); break;
-      }
-      return;
-    }
-    if (op == Op::minimum || op == Op::maximum) {  // select(a, b, a < b) / (a > b)
-      w.get(reg_s[in.a]);
-      w.get(reg_s[in.b]);
+    w.get(reg_s[in.a]);
+    w.get(reg_s[in.b]);
+    if (cls(d) == kI32 && (op == Op::minimum || op == Op::maximum)) {  // select(a, b, a < b) / (a > b)
       w.get(reg_s[in.a]);
       w.get(reg_s[in.b]);
       w.op(op == Op::minimum ? (u ? kI32LtU : kI32LtS) : (u ? kI32GtU : kI32GtS));
       w.op(kSelect);
       return;
     }
-    w.get(reg_s[in.a]);
-    w.get(reg_s[in.b]);
-    switch (op) {
-      case Op::add: w.op(kI32Add); normalize(d); break;
-      case Op::sub: w.op(kI32Sub); normalize(d); break;
-      case Op::mul: w.op(kI32Mul); normalize(d); break;
-      case Op::bitwise_and: w.op(kI32And); break;
-      case Op::bitwise_or: w.op(0x72); break;
-      case Op::bitwise_xor: w.op(kI32Xor); break;
-      case Op::equal: w.op(kI32Eq); break;
-      case Op::not_equal: w.op(kI32Ne); break;
-      case Op::less: w.op(u ? kI32LtU : kI32LtS); break;
-      case Op::less_equal: w.op(u ? kI32LeU : kI32LeS); break;
-      case Op::greater: w.op(u ? kI32GtU : kI32GtS); break;
-      default: w.op(u ? kI32GeU : kI32GeS); break;
-    }
+    w.op(kBin[bin_row(d)][static_cast<int>(op)]);
+    if (op <= Op::mul) normalize(d);  // 8/16-bit integers wrap
   }
   void scalar_unary(const Instr& in) {
     const UnaryOp u = static_cast<UnaryOp>(in.op);
@@ -422,15 +413,7 @@ struct Gen {
         default: break;
       }
       w.get(x);
-      switch (u) {
-        case UnaryOp::neg: w.op(f.neg); break;
-        case UnaryOp::abs: w.op(f.abs); break;
-        case UnaryOp::sqrt: w.op(f.sqrt); break;
-        case UnaryOp::floor: w.op(f.floor); break;
-        case UnaryOp::ceil: w.op(f.ceil); break;
-        case UnaryOp::round: w.op(f.nearest); break;
-        default: w.op(f.trunc); break;
-      }
+      w.op(kUn[c == kF64][static_cast<int>(u)]);  // neg abs sqrt floor ceil round (nearest) trunc
       return;
     }
     const bool sgn = d == DType::i8 || d == DType::i16 || d == DType::i32;
@@ -579,31 +562,7 @@ struct Gen {
     }
     w.get(reg_v[in.a]);
     w.get(reg_v[in.b]);
-    const DType d = in.dtype;
-    if (is_float(d)) {
-      const FloatOps& f = kF[d == DType::f64];
-      const std::uint16_t o[] = {f.vadd, f.vsub, f.vmul, f.vdiv, 0, 0, f.vmin, f.vmax,
-                                 f.veq, f.vne, f.vlt, f.vle, f.vgt, f.vge};
-      w.simd(o[static_cast<int>(op)]);
-      return;
-    }
-    const bool u = is_unsigned32(d);
-    switch (op) {
-      case Op::add: w.simd(vI32Add); break;
-      case Op::sub: w.simd(vI32Sub); break;
-      case Op::mul: w.simd(vI32Mul); break;
-      case Op::minimum: w.simd(u ? vI32MinU : vI32MinS); break;
-      case Op::maximum: w.simd(u ? vI32MaxU : vI32MaxS); break;
-      case Op::bitwise_and: w.simd(vAnd); break;
-      case Op::bitwise_or: w.simd(vOr); break;
-      case Op::bitwise_xor: w.simd(vXor); break;
-      case Op::equal: w.simd(vI32Eq); break;
-      case Op::not_equal: w.simd(vI32Ne); break;
-      case Op::less: w.simd(u ? vI32LtU : vI32LtS); break;
-      case Op::less_equal: w.simd(u ? vI32LeU : vI32LeS); break;
-      case Op::greater: w.simd(u ? vI32GtU : vI32GtS); break;
-      default: w.simd(u ? vI32GeU : vI32GeS); break;
-    }
+    w.simd(kVBin[bin_row(in.dtype)][static_cast<int>(op)]);
   }
   void lane_const(DType d, double v) {  // a splat of v in d's lanes
     if (d == DType::f32) { const float f = static_cast<float>(v); w.vconst(&f, 4); }
@@ -636,15 +595,7 @@ struct Gen {
         default: break;
       }
       w.get(x);
-      switch (u) {
-        case UnaryOp::neg: w.simd(f.vneg); break;
-        case UnaryOp::abs: w.simd(f.vabs); break;
-        case UnaryOp::sqrt: w.simd(f.vsqrt); break;
-        case UnaryOp::floor: w.simd(f.vfloor); break;
-        case UnaryOp::ceil: w.simd(f.vceil); break;
-        case UnaryOp::round: w.simd(f.vnearest); break;
-        default: w.simd(f.vtrunc); break;
-      }
+      w.simd(kVUn[d == DType::f64][static_cast<int>(u)]);
       return;
     }
     const bool sgn = d == DType::i32;

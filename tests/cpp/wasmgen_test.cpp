@@ -728,6 +728,19 @@ TEST(Wasmgen, ConstantsAndBooleans) {
   batch.run();
 }
 
+// A program that only reads: a copy (broadcastTo), every dtype and form, the
+// result register being the input itself (a splat input's row value included).
+TEST(Wasmgen, Copies) {
+  Batch batch;
+  for (DType d : kDtypes) {
+    B b;
+    b.load(0, d);
+    for (InnerForm f : {InnerForm::contiguous, InnerForm::splat, InnerForm::strided})
+      for (int n : {1, 3, 4, 5, 16, 17, 33}) batch.add(std::string("copy ") + dtype_name(d), b.p, {f}, {2, 3}, n);
+  }
+  batch.run();
+}
+
 // Random programs over one dtype: any mix of the emitted ops, selects and constants.
 TEST(Wasmgen, RandomPrograms) {
   Batch batch;
