@@ -5,6 +5,7 @@
 // [1024,1024], b [1024], c [1024,1], e a scalar; then generate() (in wasm) and
 // new WebAssembly.Module + Instance per expression, cold.
 //   node bench/wasmgen/run.mjs [--reps=41] [--dir=<build dir>]
+// (bench/wasmgen/chromium.mjs --dir=<the same dir>: the cold half in headless Chromium)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
