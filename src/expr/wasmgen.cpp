@@ -741,14 +741,16 @@ struct Gen {
       w.seq("\x20\xFE\x21\xFE", ptr[s], cur[s]);
     }
     w.seq("\x20\xFE\x21\xFE", l_n, l_i);
-    if (simd) {  // block loop: br_if 1 (i < L) ... i -= L; br 0
-      w.seq("\x02\x40\x03\x40\x20\xFE\x41\xFE\x49\x0D\x01", l_i, L);
+    // Rotated loops, one branch per step: if (i >= L) loop { body; br_if 0 ((i -= L) >= L) }
+    if (simd) {
+      w.seq("\x20\xFE\x41\xFE\x4F\x04\x40\x03\x40", l_i, L);
       vec_body();
-      w.seq("\x20\xFE\x41\xFE\x6B\x21\xFE\x0C\x00\x0B\x0B", l_i, L, l_i);
+      w.seq("\x20\xFE\x41\xFE\x6B\x22\xFE\x41\xFE\x4F\x0D\x00\x0B\x0B", l_i, L, l_i, L);
     }
-    w.seq("\x02\x40\x03\x40\x20\xFE\x45\x0D\x01", l_i);
+    // the tail: if (i) loop { body; br_if 0 (i -= 1) }
+    w.seq("\x20\xFE\x04\x40\x03\x40", l_i);
     scalar_body();
-    w.seq("\x20\xFE\x41\x01\x6B\x21\xFE\x0C\x00\x0B\x0B", l_i, l_i);
+    w.seq("\x20\xFE\x41\x01\x6B\x22\xFE\x0D\x00\x0B\x0B", l_i, l_i);
     // next row: rows -= 1; none left: exit
     w.seq("\x20\xFE\x41\x01\x6B\x22\xFE\x45\x0D\x01", l_rows, l_rows);
     if (R > 0) {
