@@ -90,7 +90,33 @@ constexpr FloatOps kF[2] = {
      kF64Const, kF64Load, kF64Store,
      0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0xEC, 0xED, 0x74, 0x75, 0x7A, 0x94, 0xEF, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0x14},
 };
-// SIMD opcodes used outside the float table.
+// Binary ops by Op (add .. greaterEqual, the logical ones (not here), the
+// bitwise ones), per row: f32, f64, i32 signed, i32 unsigned (0: not one instruction).
+constexpr std::uint8_t kBin[4][20] = {
+    {0x92, 0x93, 0x94, 0x95, 0, 0, 0x96, 0x97, 0x5B, 0x5C, 0x5D, 0x5F, 0x5E, 0x60},
+    {0xA0, 0xA1, 0xA2, 0xA3, 0, 0, 0xA4, 0xA5, 0x61, 0x62, 0x63, 0x65, 0x64, 0x66},
+    {0x6A, 0x6B, 0x6C, 0, 0, 0, 0, 0, 0x46, 0x47, 0x48, 0x4C, 0x4A, 0x4E, 0, 0, 0, 0x71, 0x72, 0x73},
+    {0x6A, 0x6B, 0x6C, 0, 0, 0, 0, 0, 0x46, 0x47, 0x49, 0x4D, 0x4B, 0x4F, 0, 0, 0, 0x71, 0x72, 0x73},
+};
+// The same in SIMD128: f32x4, f64x2, i32x4 signed, i32x4 unsigned (after the 0xFD prefix).
+constexpr std::uint16_t kVBin[4][20] = {
+    {0xE4, 0xE5, 0xE6, 0xE7, 0, 0, 0xE8, 0xE9, 0x41, 0x42, 0x43, 0x45, 0x44, 0x46},
+    {0xF0, 0xF1, 0xF2, 0xF3, 0, 0, 0xF4, 0xF5, 0x47, 0x48, 0x49, 0x4B, 0x4A, 0x4C},
+    {0xAE, 0xB1, 0xB5, 0, 0, 0, 0xB6, 0xB8, 0x37, 0x38, 0x39, 0x3D, 0x3B, 0x3F, 0, 0, 0, 0x4E, 0x50, 0x51},
+    {0xAE, 0xB1, 0xB5, 0, 0, 0, 0xB7, 0xB9, 0x37, 0x38, 0x3A, 0x3E, 0x3C, 0x40, 0, 0, 0, 0x4E, 0x50, 0x51},
+};
+// Float unary ops of one instruction by UnaryOp (neg abs . sqrt . . . . . . . . floor ceil round trunc).
+constexpr std::uint8_t kUn[2][16] = {
+    {0x8C, 0x8B, 0, 0x91, 0, 0, 0, 0, 0, 0, 0, 0, 0x8E, 0x8D, 0x90, 0x8F},
+    {0x9A, 0x99, 0, 0x9F, 0, 0, 0, 0, 0, 0, 0, 0, 0x9C, 0x9B, 0x9E, 0x9D},
+};
+constexpr std::uint16_t kVUn[2][16] = {
+    {0xE1, 0xE0, 0, 0xE3, 0, 0, 0, 0, 0, 0, 0, 0, 0x68, 0x67, 0x6A, 0x69},
+    {0xED, 0xEC, 0, 0xEF, 0, 0, 0, 0, 0, 0, 0, 0, 0x75, 0x74, 0x94, 0x7A},
+};
+// The row of kBin / kVBin for a dtype.
+int bin_row(DType d) { return d == DType::f32 ? 0 : d == DType::f64 ? 1 : d == DType::u32 ? 3 : 2; }
+// SIMD opcodes used outside the tables.
 enum : std::uint16_t {
   vLoad = 0x00, vLoad16Splat = 0x08, vStore = 0x0B, vConst = 0x0C, vShuffle = 0x0D, vI32Splat = 0x11,
   vI32Eq = 0x37, vI32Ne, vI32LtS, vI32LtU, vI32GtS, vI32GtU, vI32LeS, vI32LeU, vI32GeS, vI32GeU,
@@ -102,19 +128,23 @@ enum : std::uint16_t {
 };
 
 // ---- the byte writer ------------------------------------------------------------------
+// The emitters are called from hundreds of places: calls, not copies (the
+// generator ships in the engine's wasm, which has a size budget).
+#define NOINLINE __attribute__((noinline))
+
 constexpr int kMaxOuterRank = kMaxRank;  // R is at most kMaxRank - 1 (wasmgen.hpp)
 
 struct Bytes {
   std::vector<std::uint8_t>& b;
-  void op(std::uint8_t x) { b.push_back(x); }
-  void uleb(std::uint32_t v) {
+  NOINLINE void op(std::uint8_t x) { b.push_back(x); }
+  NOINLINE void uleb(std::uint32_t v) {
     do {
       std::uint8_t c = v & 0x7F;
       v >>= 7;
       b.push_back(v ? c | 0x80 : c);
     } while (v);
   }
-  void sleb(std::int32_t v) {
+  NOINLINE void sleb(std::int32_t v) {
     for (;;) {
       std::uint8_t c = v & 0x7F;
       v >>= 7;  // arithmetic
@@ -122,23 +152,38 @@ struct Bytes {
       b.push_back(c | 0x80);
     }
   }
-  void raw(const void* p, unsigned n) {
+  NOINLINE void raw(const void* p, unsigned n) {
     const auto* c = static_cast<const std::uint8_t*>(p);
     b.insert(b.end(), c, c + n);
   }
-  void name(const char* s) {
+  NOINLINE void name(const char* s) {
     unsigned n = 0;
     while (s[n]) ++n;
     uleb(n);
     raw(s, n);
   }
-  void simd(std::uint16_t x) { op(0xFD); uleb(x); }
-  void mem(std::uint8_t o, unsigned align, std::uint32_t offset) { op(o); uleb(align); uleb(offset); }
-  void vmem(std::uint16_t o, std::uint32_t offset) { simd(o); uleb(0); uleb(offset); }
-  void get(unsigned l) { op(kGet); uleb(l); }
-  void set(unsigned l) { op(kSet); uleb(l); }
-  void i32(std::int32_t v) { op(kI32Const); sleb(v); }
-  void vconst(const void* lane, unsigned size) {  // a v128 of one repeated lane
+  // A fixed byte sequence where each 0xFE byte stands for the next argument,
+  // written as a LEB128 (local indices, memarg offsets, small constants < 64).
+  NOINLINE void seqn(const char* s, unsigned n, unsigned a, unsigned b2, unsigned c, unsigned d, unsigned e) {
+    const unsigned args[5] = {a, b2, c, d, e};
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      const std::uint8_t x = static_cast<std::uint8_t>(s[i]);
+      if (x == 0xFE) uleb(args[k++]);
+      else op(x);
+    }
+  }
+  template <unsigned N>
+  void seq(const char (&s)[N], unsigned a = 0, unsigned b2 = 0, unsigned c = 0, unsigned d = 0, unsigned e = 0) {
+    seqn(s, N - 1, a, b2, c, d, e);
+  }
+  NOINLINE void simd(std::uint16_t x) { op(0xFD); uleb(x); }
+  NOINLINE void mem(std::uint8_t o, unsigned align, std::uint32_t offset) { op(o); uleb(align); uleb(offset); }
+  NOINLINE void vmem(std::uint16_t o, std::uint32_t offset) { simd(o); uleb(0); uleb(offset); }
+  NOINLINE void get(unsigned l) { op(kGet); uleb(l); }
+  NOINLINE void set(unsigned l) { op(kSet); uleb(l); }
+  NOINLINE void i32(std::int32_t v) { op(kI32Const); sleb(v); }
+  NOINLINE void vconst(const void* lane, unsigned size) {  // a v128 of one repeated lane
     simd(vConst);
     for (unsigned i = 0; i < 16; i += size) raw(lane, size);
   }
@@ -220,7 +265,6 @@ struct Gen {
   }
   static std::uint8_t vtype(Cls c) { return c == kF32 ? kTF32 : c == kF64 ? kTF64 : kTI32; }
   unsigned slot_word(int s) const { return 3 + R + s * (2 + R); }
-  void desc_load(unsigned word) { w.get(0); w.mem(kI32Load, 2, word * 4); }
 
   // ---- analysis ---------------------------------------------------------------------
   void plan_simd() {
@@ -322,7 +366,6 @@ struct Gen {
   void scalar_binary(const Instr& in) {
     const Op op = static_cast<Op>(in.op);
     const DType d = in.dtype;
-    const Cls c = cls(d);
     if (logical(op)) {
       truth(in.a);
       truth(in.b);
@@ -330,51 +373,17 @@ struct Gen {
       return;
     }
     const bool u = is_unsigned32(d);
-    if (c != kI32) {
-      const FloatOps& f = kF[c == kF64];
-      w.get(reg_s[in.a]);
-      w.get(reg_s[in.b]);
-      switch (op) {
-        case Op::add: w.op(f.add); break;
-        case Op::sub: w.op(f.sub); break;
-        case Op::mul: w.op(f.mul); break;
-        case Op::div: w.op(f.div); break;
-        case Op::minimum: w.op(f.min); break;
-        case Op::maximum: w.op(f.max); break;
-        case Op::equal: w.op(f.eq); break;
-        case Op::not_equal: w.op(f.ne); break;
-        case Op::less: w.op(f.lt); break;
-        case Op::less_equal: w.op(f.le); break;
-        case Op::greater: w.op(f.gt); break;
-        default: w.op(f.ge); break;
-      }
-      return;
-    }
-    if (op == Op::minimum || op == Op::maximum) {  // select(a, b, a < b) / (a > b)
-      w.get(reg_s[in.a]);
-      w.get(reg_s[in.b]);
+    w.get(reg_s[in.a]);
+    w.get(reg_s[in.b]);
+    if (cls(d) == kI32 && (op == Op::minimum || op == Op::maximum)) {  // select(a, b, a < b) / (a > b)
       w.get(reg_s[in.a]);
       w.get(reg_s[in.b]);
       w.op(op == Op::minimum ? (u ? kI32LtU : kI32LtS) : (u ? kI32GtU : kI32GtS));
       w.op(kSelect);
       return;
     }
-    w.get(reg_s[in.a]);
-    w.get(reg_s[in.b]);
-    switch (op) {
-      case Op::add: w.op(kI32Add); normalize(d); break;
-      case Op::sub: w.op(kI32Sub); normalize(d); break;
-      case Op::mul: w.op(kI32Mul); normalize(d); break;
-      case Op::bitwise_and: w.op(kI32And); break;
-      case Op::bitwise_or: w.op(0x72); break;
-      case Op::bitwise_xor: w.op(kI32Xor); break;
-      case Op::equal: w.op(kI32Eq); break;
-      case Op::not_equal: w.op(kI32Ne); break;
-      case Op::less: w.op(u ? kI32LtU : kI32LtS); break;
-      case Op::less_equal: w.op(u ? kI32LeU : kI32LeS); break;
-      case Op::greater: w.op(u ? kI32GtU : kI32GtS); break;
-      default: w.op(u ? kI32GeU : kI32GeS); break;
-    }
+    w.op(kBin[bin_row(d)][static_cast<int>(op)]);
+    if (op <= Op::mul) normalize(d);  // 8/16-bit integers wrap
   }
   void scalar_unary(const Instr& in) {
     const UnaryOp u = static_cast<UnaryOp>(in.op);
@@ -404,15 +413,7 @@ struct Gen {
         default: break;
       }
       w.get(x);
-      switch (u) {
-        case UnaryOp::neg: w.op(f.neg); break;
-        case UnaryOp::abs: w.op(f.abs); break;
-        case UnaryOp::sqrt: w.op(f.sqrt); break;
-        case UnaryOp::floor: w.op(f.floor); break;
-        case UnaryOp::ceil: w.op(f.ceil); break;
-        case UnaryOp::round: w.op(f.nearest); break;
-        default: w.op(f.trunc); break;
-      }
+      w.op(kUn[c == kF64][static_cast<int>(u)]);  // neg abs sqrt floor ceil round (nearest) trunc
       return;
     }
     const bool sgn = d == DType::i8 || d == DType::i16 || d == DType::i32;
@@ -479,8 +480,8 @@ struct Gen {
       switch (in.code) {
         case Code::constant: continue;  // set once, in the prologue
         case Code::load:
-          if (form.inputs[in.a] == InnerForm::splat) w.get(splat_s[in.a]);
-          else scalar_load(in.dtype, cur[1 + in.a]);
+          if (form.inputs[in.a] == InnerForm::splat) continue;  // read once per row
+          scalar_load(in.dtype, cur[1 + in.a]);
           break;
         case Code::binary: scalar_binary(in); break;
         case Code::unary: scalar_unary(in); break;
@@ -505,17 +506,17 @@ struct Gen {
       case DType::i16: case DType::u16: w.mem(kI32Store16, 1, 0); break;
       default: w.mem(kI32Store, 2, 0); break;
     }
-    advance(0, static_cast<int>(dtype_size(od)));
+    advance(0, static_cast<unsigned>(dtype_size(od)));
     for (int k = 0; k < p.inputs; ++k) {
       if (in_dtype[k] == DType::count || form.inputs[k] == InnerForm::splat) continue;
       if (form.inputs[k] == InnerForm::strided) {
         w.get(cur[1 + k]); w.get(stride[k]); w.op(kI32Add); w.set(cur[1 + k]);
       } else {
-        advance(1 + k, static_cast<int>(dtype_size(in_dtype[k])));
+        advance(1 + k, static_cast<unsigned>(dtype_size(in_dtype[k])));
       }
     }
   }
-  void advance(int s, int bytes) { w.get(cur[s]); w.i32(bytes); w.op(kI32Add); w.set(cur[s]); }
+  void advance(int s, unsigned bytes) { w.seq("\x20\xFE\x41\xFE\x6A\x21\xFE", cur[s], bytes, cur[s]); }
 
   // ---- SIMD code --------------------------------------------------------------------
   void vzero() { const std::uint64_t z = 0; w.vconst(&z, 8); }
@@ -561,31 +562,7 @@ struct Gen {
     }
     w.get(reg_v[in.a]);
     w.get(reg_v[in.b]);
-    const DType d = in.dtype;
-    if (is_float(d)) {
-      const FloatOps& f = kF[d == DType::f64];
-      const std::uint16_t o[] = {f.vadd, f.vsub, f.vmul, f.vdiv, 0, 0, f.vmin, f.vmax,
-                                 f.veq, f.vne, f.vlt, f.vle, f.vgt, f.vge};
-      w.simd(o[static_cast<int>(op)]);
-      return;
-    }
-    const bool u = is_unsigned32(d);
-    switch (op) {
-      case Op::add: w.simd(vI32Add); break;
-      case Op::sub: w.simd(vI32Sub); break;
-      case Op::mul: w.simd(vI32Mul); break;
-      case Op::minimum: w.simd(u ? vI32MinU : vI32MinS); break;
-      case Op::maximum: w.simd(u ? vI32MaxU : vI32MaxS); break;
-      case Op::bitwise_and: w.simd(vAnd); break;
-      case Op::bitwise_or: w.simd(vOr); break;
-      case Op::bitwise_xor: w.simd(vXor); break;
-      case Op::equal: w.simd(vI32Eq); break;
-      case Op::not_equal: w.simd(vI32Ne); break;
-      case Op::less: w.simd(u ? vI32LtU : vI32LtS); break;
-      case Op::less_equal: w.simd(u ? vI32LeU : vI32LeS); break;
-      case Op::greater: w.simd(u ? vI32GtU : vI32GtS); break;
-      default: w.simd(u ? vI32GeU : vI32GeS); break;
-    }
+    w.simd(kVBin[bin_row(in.dtype)][static_cast<int>(op)]);
   }
   void lane_const(DType d, double v) {  // a splat of v in d's lanes
     if (d == DType::f32) { const float f = static_cast<float>(v); w.vconst(&f, 4); }
@@ -618,15 +595,7 @@ struct Gen {
         default: break;
       }
       w.get(x);
-      switch (u) {
-        case UnaryOp::neg: w.simd(f.vneg); break;
-        case UnaryOp::abs: w.simd(f.vabs); break;
-        case UnaryOp::sqrt: w.simd(f.vsqrt); break;
-        case UnaryOp::floor: w.simd(f.vfloor); break;
-        case UnaryOp::ceil: w.simd(f.vceil); break;
-        case UnaryOp::round: w.simd(f.vnearest); break;
-        default: w.simd(f.vtrunc); break;
-      }
+      w.simd(kVUn[d == DType::f64][static_cast<int>(u)]);
       return;
     }
     const bool sgn = d == DType::i32;
@@ -665,14 +634,11 @@ struct Gen {
     // i32 <-> u32: the same bits
   }
   void vec_load(int r, int k) {
-    const DType d = in_dtype[k];
-    if (form.inputs[k] == InnerForm::splat) { w.get(splat_v[k]); return; }
     w.get(cur[1 + k]);
     if (kind[r] == kLanes) { w.vmem(vLoad, 0); return; }
     // a uint8/int8 condition: L bytes, spread to lanes, compared with 0
     if (W == 4) w.vmem(vLoad32Zero, 0);
     else w.vmem(vLoad16Splat, 0);
-    (void)d;
     spread_bytes();
     vzero();
     w.simd(W == 4 ? vI32Ne : vI64Ne);
@@ -682,7 +648,10 @@ struct Gen {
       const Instr& in = p.code[i];
       switch (in.code) {
         case Code::constant: continue;
-        case Code::load: vec_load(i, in.a); break;
+        case Code::load:
+          if (form.inputs[in.a] == InnerForm::splat) continue;
+          vec_load(i, in.a);
+          break;
         case Code::binary: vec_binary(in); break;
         case Code::unary: vec_unary(in); break;
         case Code::select:
@@ -712,23 +681,26 @@ struct Gen {
       w.uleb(0);
       w.uleb(0);
       w.op(0);  // lane 0
-      advance(0, static_cast<int>(L));
+      advance(0, L);
     }
     for (int k = 0; k < p.inputs; ++k) {
       if (in_dtype[k] == DType::count || form.inputs[k] == InnerForm::splat) continue;
-      advance(1 + k, lane_dtype(in_dtype[k]) ? 16 : static_cast<int>(L));
+      advance(1 + k, lane_dtype(in_dtype[k]) ? 16 : L);
     }
   }
 
   // ---- the function ---------------------------------------------------------------
+  // (local.set dst (i32.load offset=word*4 (local.get desc)))
+  void desc_set(unsigned word, unsigned dst) { w.seq("\x20\x00\x28\x02\xFE\x21\xFE", word * 4, dst); }
+  bool unused(int s) const { return s > 0 && in_dtype[s - 1] == DType::count; }
   void body() {
-    // prologue
-    desc_load(2); w.op(kTee); w.uleb(l_rows); w.op(kI32Eqz); w.op(kIf); w.op(kVoid); w.op(kReturn); w.op(kEnd);
-    desc_load(1); w.set(l_n);
+    // prologue: rows (none: return), n, the row pointers, the strides, the constants
+    w.seq("\x20\x00\x28\x02\x08\x22\xFE\x45\x04\x40\x0F\x0B", l_rows);
+    desc_set(1, l_n);
     for (int s = 0; s < S; ++s) {
-      if (s > 0 && in_dtype[s - 1] == DType::count) continue;
-      desc_load(slot_word(s)); w.set(ptr[s]);
-      if (s > 0 && form.inputs[s - 1] == InnerForm::strided) { desc_load(slot_word(s) + 1); w.set(stride[s - 1]); }
+      if (unused(s)) continue;
+      desc_set(slot_word(s), ptr[s]);
+      if (s > 0 && form.inputs[s - 1] == InnerForm::strided) desc_set(slot_word(s) + 1, stride[s - 1]);
     }
     for (int i = 0; i < nregs; ++i) {
       const Instr& in = p.code[i];
@@ -750,10 +722,9 @@ struct Gen {
       w.set(reg_s[i]);
       if (simd) vec_const(i);
     }
-    w.op(kBlock); w.op(kVoid);  // exit
-    w.op(kLoop); w.op(kVoid);   // rows
+    w.seq("\x02\x40\x03\x40");  // block (exit) loop (rows)
     for (int s = 0; s < S; ++s) {
-      if (s > 0 && in_dtype[s - 1] == DType::count) continue;
+      if (unused(s)) continue;
       if (s > 0 && form.inputs[s - 1] == InnerForm::splat) {
         const int k = s - 1;
         scalar_load(in_dtype[k], ptr[s]);
@@ -761,59 +732,43 @@ struct Gen {
         if (simd) {
           w.get(splat_s[k]);
           const DType d = in_dtype[k];
-          if (lane_dtype(d)) {
-            w.simd(is_float(d) ? kF[d == DType::f64].vsplat : std::uint16_t{vI32Splat});
-          } else {  // a condition's mask: all ones when != 0 (for either lane width)
-            w.op(kI32Eqz); w.i32(1); w.op(kI32Sub);   // (x == 0) - 1: 0 or -1
-            w.simd(vI32Splat);
-          }
+          if (lane_dtype(d)) w.simd(is_float(d) ? kF[d == DType::f64].vsplat : std::uint16_t{vI32Splat});
+          else w.seq("\x45\x41\x01\x6B\xFD\x11");  // a condition: splat((x == 0) - 1), all ones when != 0
           w.set(splat_v[k]);
         }
         continue;
       }
-      w.get(ptr[s]); w.set(cur[s]);
+      w.seq("\x20\xFE\x21\xFE", ptr[s], cur[s]);
     }
-    w.get(l_n); w.set(l_i);
+    w.seq("\x20\xFE\x21\xFE", l_n, l_i);
+    // Rotated loops, one branch per step: if (i >= L) loop { body; br_if 0 ((i -= L) >= L) }
     if (simd) {
-      w.op(kBlock); w.op(kVoid); w.op(kLoop); w.op(kVoid);
-      w.get(l_i); w.i32(static_cast<std::int32_t>(L)); w.op(kI32LtU); w.op(kBrIf); w.uleb(1);
+      w.seq("\x20\xFE\x41\xFE\x4F\x04\x40\x03\x40", l_i, L);
       vec_body();
-      w.get(l_i); w.i32(static_cast<std::int32_t>(L)); w.op(kI32Sub); w.set(l_i);
-      w.op(kBr); w.uleb(0);
-      w.op(kEnd); w.op(kEnd);
+      w.seq("\x20\xFE\x41\xFE\x6B\x22\xFE\x41\xFE\x4F\x0D\x00\x0B\x0B", l_i, L, l_i, L);
     }
-    w.op(kBlock); w.op(kVoid); w.op(kLoop); w.op(kVoid);
-    w.get(l_i); w.op(kI32Eqz); w.op(kBrIf); w.uleb(1);
+    // the tail: if (i) loop { body; br_if 0 (i -= 1) }
+    w.seq("\x20\xFE\x04\x40\x03\x40", l_i);
     scalar_body();
-    w.get(l_i); w.i32(1); w.op(kI32Sub); w.set(l_i);
-    w.op(kBr); w.uleb(0);
-    w.op(kEnd); w.op(kEnd);
-    // next row
-    w.get(l_rows); w.i32(1); w.op(kI32Sub); w.op(kTee); w.uleb(l_rows); w.op(kI32Eqz); w.op(kBrIf); w.uleb(1);
+    w.seq("\x20\xFE\x41\x01\x6B\x22\xFE\x0D\x00\x0B\x0B", l_i, l_i);
+    // next row: rows -= 1; none left: exit
+    w.seq("\x20\xFE\x41\x01\x6B\x22\xFE\x45\x0D\x01", l_rows, l_rows);
     if (R > 0) {
       const unsigned scratch = 3 + R + S * (2 + R);
       w.op(kBlock); w.op(kVoid);
       for (int j = 0; j < R; ++j) {
+        const unsigned cnt = (scratch + j) * 4, count = (3 + j) * 4;
         // tmp = counter j + 1; below counts[j]: store it, step every pointer, done
-        desc_load(scratch + j); w.i32(1); w.op(kI32Add); w.op(kTee); w.uleb(l_tmp);
-        desc_load(3 + j); w.op(kI32LtU);
-        w.op(kIf); w.op(kVoid);
-        w.get(0); w.get(l_tmp); w.mem(kI32Store, 2, (scratch + j) * 4);
-        for (int s = 0; s < S; ++s) {
-          if (s > 0 && in_dtype[s - 1] == DType::count) continue;
-          w.get(ptr[s]); desc_load(slot_word(s) + 2 + j); w.op(kI32Add); w.set(ptr[s]);
-        }
-        w.op(kBr); w.uleb(1);
-        w.op(kEnd);
-        // counter j = 0; every pointer back by stride * (counts[j] - 1)
-        w.get(0); w.i32(0); w.mem(kI32Store, 2, (scratch + j) * 4);
-        for (int s = 0; s < S; ++s) {
-          if (s > 0 && in_dtype[s - 1] == DType::count) continue;
-          w.get(ptr[s]);
-          desc_load(slot_word(s) + 2 + j);
-          desc_load(3 + j); w.i32(1); w.op(kI32Sub);
-          w.op(kI32Mul); w.op(kI32Sub); w.set(ptr[s]);
-        }
+        w.seq("\x20\x00\x28\x02\xFE\x41\x01\x6A\x22\xFE\x20\x00\x28\x02\xFE\x49\x04\x40"
+              "\x20\x00\x20\xFE\x36\x02\xFE", cnt, l_tmp, count, l_tmp, cnt);
+        for (int s = 0; s < S; ++s)
+          if (!unused(s)) w.seq("\x20\xFE\x20\x00\x28\x02\xFE\x6A\x21\xFE", ptr[s], (slot_word(s) + 2 + j) * 4, ptr[s]);
+        w.seq("\x0C\x01\x0B\x20\x00\x41\x00\x36\x02\xFE", cnt);
+        // counter j = 0 (above); every pointer back by stride * (counts[j] - 1)
+        for (int s = 0; s < S; ++s)
+          if (!unused(s))
+            w.seq("\x20\xFE\x20\x00\x28\x02\xFE\x20\x00\x28\x02\xFE\x41\x01\x6B\x6C\x6B\x21\xFE",
+                  ptr[s], (slot_word(s) + 2 + j) * 4, count, ptr[s]);
       }
       w.op(kEnd);
     }
@@ -846,7 +801,13 @@ struct Gen {
     }
     reg_s.assign(nregs, 0); reg_v.assign(nregs, 0);
     for (int i = 0; i < nregs; ++i) {
-      reg_s[i] = local(vtype(cls(p.code[i].out)));
+      const Instr& in = p.code[i];
+      if (in.code == Code::load && form.inputs[in.a] == InnerForm::splat) {  // the row's value itself
+        reg_s[i] = splat_s[in.a];
+        reg_v[i] = splat_v[in.a];
+        continue;
+      }
+      reg_s[i] = local(vtype(cls(in.out)));
       if (simd) reg_v[i] = local(kTV128);
     }
     body();
