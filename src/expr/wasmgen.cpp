@@ -16,6 +16,19 @@
 // In the SIMD body a register is a v128 of the computation's lane width W (4
 // or 8 bytes): numbers as lanes, boolean (uint8) values as lane masks, narrowed
 // to bytes only at the store.
+//
+// Emitted: float32/float64 + - * / minimum maximum, comparisons, logical ops,
+// neg abs sign sqrt floor ceil round trunc logicalNot isNaN isFinite; int8 ..
+// uint32 + - * (wrapping) minimum maximum, bitwise and logical ops,
+// comparisons, neg abs sign bitwiseNot logicalNot (floor ceil round trunc are
+// the value); select; constants; casts between those dtypes (float -> int32 /
+// uint32 is trunc_sat: toward zero, NaN 0, out of range saturates; float ->
+// 8/16-bit integers is refused). Refused (can_generate false): rem pow mod
+// floorDiv atan2 hypot, integer division (wasm traps on / 0), the
+// transcendentals, 64-bit integers, float16 and uint8clamped.
+// SIMD body: every input contiguous or splat, every number register of one
+// lane width (float32/int32/uint32, or float64); uint8/int8 inputs only as
+// conditions (truthiness). Otherwise the whole row runs scalar.
 #include "wasmgen.hpp"
 
 #include "core/shape.hpp"
@@ -154,7 +167,7 @@ struct Bytes {
   }
   NOINLINE void raw(const void* p, unsigned n) {
     const auto* c = static_cast<const std::uint8_t*>(p);
-    b.insert(b.end(), c, c + n);
+    for (unsigned i = 0; i < n; ++i) op(c[i]);  // (vector::insert costs more code than it saves)
   }
   NOINLINE void name(const char* s) {
     unsigned n = 0;
