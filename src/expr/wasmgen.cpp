@@ -16,6 +16,19 @@
 // In the SIMD body a register is a v128 of the computation's lane width W (4
 // or 8 bytes): numbers as lanes, boolean (uint8) values as lane masks, narrowed
 // to bytes only at the store.
+//
+// Emitted: float32/float64 + - * / minimum maximum, comparisons, logical ops,
+// neg abs sign sqrt floor ceil round trunc logicalNot isNaN isFinite; int8 ..
+// uint32 + - * (wrapping) minimum maximum, bitwise and logical ops,
+// comparisons, neg abs sign bitwiseNot logicalNot (floor ceil round trunc are
+// the value); select; constants; casts between those dtypes (float -> integer
+// is trunc_sat: toward zero, NaN 0, out of range saturates to the type's
+// min/max, unary_ops.hpp's cast). Refused (can_generate false): rem pow mod
+// floorDiv atan2 hypot, integer division (wasm traps on / 0), the
+// transcendentals, 64-bit integers, float16 and uint8clamped.
+// SIMD body: every input contiguous or splat, every number register of one
+// lane width (float32/int32/uint32, or float64); uint8/int8 inputs only as
+// conditions (truthiness). Otherwise the whole row runs scalar.
 #include "wasmgen.hpp"
 
 #include "core/shape.hpp"
@@ -154,7 +167,7 @@ struct Bytes {
   }
   NOINLINE void raw(const void* p, unsigned n) {
     const auto* c = static_cast<const std::uint8_t*>(p);
-    b.insert(b.end(), c, c + n);
+    for (unsigned i = 0; i < n; ++i) op(c[i]);  // (vector::insert costs more code than it saves)
   }
   NOINLINE void name(const char* s) {
     unsigned n = 0;
@@ -227,8 +240,7 @@ bool valid(const Program& p) {
         if (!reg(in.a, i, in.cond) || !reg(in.b, i, in.dtype) || !reg(in.c, i, in.dtype)) return false;
         break;
       case Code::cast:
-        // float -> 8/16-bit integers: no wasm instruction has the reference's semantics.
-        if (cls(in.dtype) == kNoCls || (is_float(in.dtype) && is_small(in.out)) || !reg(in.a, i, in.dtype)) return false;
+        if (cls(in.dtype) == kNoCls || !reg(in.a, i, in.dtype)) return false;
         break;
       default: return false;
     }
@@ -399,10 +411,10 @@ struct Gen {
     if (c != kI32) {
       const FloatOps& f = kF[c == kF64];
       switch (u) {
-        case UnaryOp::sign:  // x > 0 ? 1 : x < 0 ? -1 : x  (keeps -0, +0 and NaN)
+        case UnaryOp::sign:  // x > 0 ? 1 : x < 0 ? -1 : x + 0  (+0 for either zero, NaN for NaN)
           fconst(c, 1);
           fconst(c, -1);
-          w.get(x);
+          w.get(x); fzero(c); w.op(kBin[c == kF64][0]);
           w.get(x); fzero(c); w.op(f.lt);
           w.op(kSelect);
           w.get(x); fzero(c); w.op(f.gt);
@@ -452,9 +464,19 @@ struct Gen {
     if (f == t) return;
     if (ct == kI32) {
       if (cf == kI32) normalize(t);           // wraps, as a typed-array store
-      else {                                   // trunc_sat: toward zero, NaN 0, saturating
+      else {  // trunc_sat: toward zero, NaN 0, saturating (8/16 bits: then clamped to the type's range)
+        const bool u = t == DType::u8 || t == DType::u16 || t == DType::u32;
         w.op(0xFC);
-        w.uleb((cf == kF64 ? 2 : 0) + (t == DType::u32 ? 1 : 0));
+        w.uleb((cf == kF64 ? 2 : 0) + (u ? 1 : 0));
+        if (is_small(t)) {
+          const std::int32_t hi = t == DType::i8 ? 127 : t == DType::u8 ? 255 : t == DType::i16 ? 32767 : 65535;
+          // tmp = v; select(hi, tmp, tmp > hi)
+          w.set(l_tmp); w.i32(hi); w.get(l_tmp); w.get(l_tmp); w.i32(hi); w.op(u ? kI32GtU : kI32GtS); w.op(kSelect);
+          if (!u) {  // then select(lo, tmp, tmp < lo)
+            const std::int32_t lo = -hi - 1;
+            w.set(l_tmp); w.i32(lo); w.get(l_tmp); w.get(l_tmp); w.i32(lo); w.op(kI32LtS); w.op(kSelect);
+          }
+        }
       }
     } else if (ct == kF32) {
       w.op(cf == kF64 ? 0xB6 : f == DType::u32 ? 0xB3 : 0xB2);  // demote / convert (nearest)
@@ -581,10 +603,10 @@ struct Gen {
     if (is_float(d)) {
       const FloatOps& f = kF[d == DType::f64];
       switch (u) {
-        case UnaryOp::sign:  // bitselect(1, bitselect(-1, x, x < 0), x > 0)
+        case UnaryOp::sign:  // bitselect(1, bitselect(-1, x + 0, x < 0), x > 0)
           lane_const(d, 1);
           lane_const(d, -1);
-          w.get(x);
+          w.get(x); vzero(); w.simd(kVBin[d == DType::f64][0]);
           w.get(x); vzero(); w.simd(f.vlt);
           w.simd(vBitselect);
           w.get(x); vzero(); w.simd(f.vgt);
