@@ -390,10 +390,10 @@ struct Gen {
     if (c != kI32) {
       const FloatOps& f = kF[c == kF64];
       switch (u) {
-        case UnaryOp::sign:  // x > 0 ? 1 : x < 0 ? -1 : x  (keeps -0, +0 and NaN)
+        case UnaryOp::sign:  // x > 0 ? 1 : x < 0 ? -1 : x == 0 ? +0 : x  (+0 for -0, as the kernel; NaN kept)
           fconst(c, 1);
           fconst(c, -1);
-          w.get(x);
+          fzero(c); w.get(x); w.get(x); fzero(c); w.op(f.eq); w.op(kSelect);
           w.get(x); fzero(c); w.op(f.lt);
           w.op(kSelect);
           w.get(x); fzero(c); w.op(f.gt);
@@ -604,10 +604,10 @@ struct Gen {
     if (is_float(d)) {
       const FloatOps& f = kF[d == DType::f64];
       switch (u) {
-        case UnaryOp::sign:  // bitselect(1, bitselect(-1, x, x < 0), x > 0)
+        case UnaryOp::sign:  // bitselect(1, bitselect(-1, bitselect(+0, x, x == 0), x < 0), x > 0)
           lane_const(d, 1);
           lane_const(d, -1);
-          w.get(x);
+          vzero(); w.get(x); w.get(x); vzero(); w.simd(f.veq); w.simd(vBitselect);
           w.get(x); vzero(); w.simd(f.vlt);
           w.simd(vBitselect);
           w.get(x); vzero(); w.simd(f.vgt);
