@@ -294,13 +294,19 @@ describe('evaluate equals the op-by-op composition (random trees)', () => {
   it(`${REDUCE_SEEDS.length} reductions (sum, prod, min, max, mean) of random trees, over all axes, some axes, keepdims: bit for bit`, () => {
     const failures = [];
     let ran = 0;
+    const refusals = {};
     for (const seed of REDUCE_SEEDS) {
       const { g, root } = randomCase(seed);
       const r = prng(seed ^ 0x5bd1e995);
       const op = r.pick(['sum', 'prod', 'min', 'max', 'mean']);
-      const rank = g.out.length;
+      // The axes are drawn for the tree's own rank (its operands may not reach the drawn output rank);
+      // one case in 10 names an axis out of range, which both paths must refuse alike.
+      let e0 = null;
+      try { e0 = root.ref(); } catch { /* refused op by op: the evaluate call below must refuse too */ }
+      const rank = e0 ? e0.shape.length : g.out.length;
       let axes = null;
-      if (rank > 0 && r.next() < 0.7) {
+      if (r.next() < 0.1) axes = [rank + r.int(2)];
+      else if (rank > 0 && r.next() < 0.7) {
         axes = [];
         for (let a = 0; a < rank; a++) if (r.next() < 0.5) axes.push(r.next() < 0.3 ? a - rank : a);
         if (axes.length === 0) axes.push(r.int(rank));
@@ -318,6 +324,8 @@ describe('evaluate equals the op-by-op composition (random trees)', () => {
       try { fused = tc.evaluate(text, operandsOf(g), { keepdims }); } catch (e) { fusedError = e; }
       const extra = ` [as ${text}, keepdims ${keepdims}]`;
       if (refError || fusedError) {
+        const why = (refError ?? fusedError).message.replace(/\n[^]*/, '').replace(/^[^:]*: /, '').slice(0, 60);
+        refusals[why] = (refusals[why] ?? 0) + 1;
         if (!(refError && fusedError && refError.code === fusedError.code)) {
           failures.push(`${describeCase(seed, g, root, extra)}\n  op by op: ${refError ? describeError(refError) : "ok"}; evaluate: ${fusedError ? describeError(fusedError) : "ok"}`);
         }
@@ -329,7 +337,7 @@ describe('evaluate equals the op-by-op composition (random trees)', () => {
       if (failures.length >= 10) break;
     }
     expect(failures.join('\n\n')).toBe('');
-    if (REDUCE_SEEDS.length > 1) expect(ran).toBeGreaterThan(REDUCE_SEEDS.length * 0.9);
+    if (REDUCE_SEEDS.length > 1) expect(ran, JSON.stringify(refusals)).toBeGreaterThan(REDUCE_SEEDS.length * 0.8);
     expect(tc.memory().liveTensors).toBe(0);
   });
 });
