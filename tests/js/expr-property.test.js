@@ -239,7 +239,7 @@ function compareCase(seed, fused, ref, what) {
 }
 
 const operandsOf = (g) => Object.fromEntries(g.inputs.map((i) => [i.name, i.value]));
-const SEEDS = process.env.EXPR_SEED ? [Number(process.env.EXPR_SEED)] : Array.from({ length: 1500 }, (_, i) => 1000 + i);
+const SEEDS = process.env.EXPR_SEED ? [Number(process.env.EXPR_SEED)] : Array.from({ length: 2500 }, (_, i) => 1000 + i);
 
 describe('evaluate equals the op-by-op composition (random trees)', () => {
   it(`${SEEDS.length} random trees over random shapes and all 12 dtypes: bit for bit, same shape and dtype`, () => {
@@ -290,7 +290,7 @@ describe('evaluate equals the op-by-op composition (random trees)', () => {
 
   // A reduction wrapping a random tree against the op-by-op result reduced by the
   // library's own reductions. Integer and float results alike are compared bit for bit.
-  const REDUCE_SEEDS = process.env.EXPR_SEED ? SEEDS : Array.from({ length: 400 }, (_, i) => 50_000 + i);
+  const REDUCE_SEEDS = process.env.EXPR_SEED ? SEEDS : Array.from({ length: 800 }, (_, i) => 50_000 + i);
   it(`${REDUCE_SEEDS.length} reductions (sum, prod, min, max, mean) of random trees, over all axes, some axes, keepdims: bit for bit`, () => {
     const failures = [];
     let ran = 0;
