@@ -172,10 +172,10 @@ function operandWhat(c, k) {
   return `${c.fn}: ${names[k] ?? `operand ${k}`}`;
 }
 
-/** Scratch for a plain operand (slot k); true for a resident one. */
+/** Scratch for a plain operand (slot k, past OUT_SLOT from operand 7 on: an expression's); true for a resident one. */
 function place(o, k) {
   if (o.resident) return true;
-  o.ptr = slot(k, Math.max(o.size * o.dtype.size, 1));
+  o.ptr = slot(k < OUT_SLOT ? k : k + 1, Math.max(o.size * o.dtype.size, 1));
   return false;
 }
 

@@ -15,12 +15,12 @@ import { mod } from './loader.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
 import { checkKeys } from './options.js';
 import { readType } from './rules.js';
-import { copyShape, checkShape } from './shapes.js';
+import { copyShape, checkShape, UNKNOWN_RANK } from './shapes.js';
 import { readOperand, settle, readNames, isScalar, readOut } from './operands.js';
 import { internNamed, nameKey, checkOutNames, readNamed, describeDims } from './named.js';
 import { request, execute } from './execute.js';
 import { begin, call, requestBuffer } from './wire.js';
-import { withNames, committable, commitError } from './tensor.js';
+import { Tensor, renamed, committable, commitError } from './tensor.js';
 
 const RUN_KEYS = ['out', 'broadcast', 'shaping', 'keepdims'];
 const BROADCAST_KEYS = ['type', 'axis'];
@@ -161,6 +161,7 @@ function readRun(E, fn, operands, options) {
     values[k] = isScalar(v) ? v : readOperand(v, `${fn}: ${name}`);
   }
   const dest = outIn === undefined ? null : readOut(outIn, fn);
+  if (!values.some((v) => typeof v === 'object')) throw new TypeError(NO_TENSOR(fn));
   let named = false;
   for (const v of values) if (typeof v === 'object' && (v.named || v.dims !== undefined)) named = true;
   if (named) {
@@ -188,6 +189,8 @@ function readRun(E, fn, operands, options) {
   }
   return { values, dest, rule, axis, shaping, keepdims, named, shapes };
 }
+
+const NO_TENSOR = (fn) => `${fn}: the expression reads no tensor operand, so nothing gives it a dtype and a shape: pass at least one operand as { data, shape } or a tensor`;
 
 // ---- the request -----------------------------------------------------------------------
 
@@ -310,12 +313,14 @@ function run(E, fn, operands, options) {
   c.dtype = out !== null && out.resident ? out.dtype.id : -1; // the engine checks a resident out's dtype before writing
   if (s.named) {
     c.after = (res, r) => {
+      if (out !== null && out.resident) res.shape(); // result() returned out without reading the shape
       const names = readNames2(res, interned);
       if (out !== null && out.resident) {
         checkOutNames(fn, out, names.dims, names.labels);
         return r;
       }
-      if (r && typeof r === 'object' && r.constructor && r.dims === undefined && typeof r.dispose === 'function') return withNames(r, names.dims, names.labels);
+      // A fresh resident result: a view with the names over its memory (renamed disposes the nameless one).
+      if (r instanceof Tensor) return renamed(r, names.dims, names.coords ?? undefined);
       r.dims = names.dims;
       if (names.coords) r.coords = names.coords;
       return r;
@@ -375,7 +380,9 @@ const FAIL = ['ok', 'mismatch', 'domain', 'no_tensor', 'not_integer', 'bad_dtype
 /** The error of a refused expression, from the response (its cursor after the head). */
 function refusal(E, fn, s, res) {
   const head = res.error();
-  res.shape(); // -1: none
+  // A refusal of the compile step has no shape (-1) and a failure block; one of the run
+  // (min/max of no elements, no memory) has the result's shape and no block.
+  if (res.shape() !== UNKNOWN_RANK) return runFailure(E, fn, s, head);
   const code = FAIL[res.next()] ?? 'ok';
   const pos = res.next();
   const len = res.next();
@@ -398,7 +405,7 @@ function refusal(E, fn, s, res) {
     case 'out_dtype':
       return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: s.shapes, axis: null, dims: [a, b] });
     case 'no_tensor':
-      return new TypeError(`${fn}: the expression reads no tensor operand, so nothing gives it a dtype and a shape: pass at least one operand as { data, shape } or a tensor`);
+      return new TypeError(NO_TENSOR(fn));
     case 'not_integer':
       return new TypeError(`${at}: a number that is not an integer cannot be a ${a} element${where}`);
     case 'bad_dtype':
@@ -421,6 +428,17 @@ function refusal(E, fn, s, res) {
       return new BroadcastError(`${fn}: the engine refused the expression (${st})`, { code: st, shapes: s.shapes, axis: null, dims: null });
     }
   }
+}
+
+/** The error of an expression the engine compiled but could not run. */
+function runFailure(E, fn, s, head) {
+  const st = C.statuses[head.status] ?? 'INVALID_SHAPE';
+  if (st === 'INVALID_AXIS' && head.detail === -6) { // kDetailEmptyReduction (src/kernels/reduce.hpp)
+    const op = E.reduce?.op ?? 'the reduction';
+    return new BroadcastError(`${fn}: ${op} over an axis of size 0: ${op} of no elements has no value (sum gives 0, prod 1); reduce with sum or prod, or over axes of nonzero size`,
+      { code: st, shapes: s.shapes, axis: null, dims: [0] });
+  }
+  return new BroadcastError(`${fn}: the engine could not run the expression (${st})`, { code: st, shapes: s.shapes, axis: null, dims: null });
 }
 
 // ---- explain ---------------------------------------------------------------------------

@@ -57,7 +57,9 @@ export function free(p) {
 // KEEP is given back when its call ends, so a single large result does not
 // hold its memory for the life of the process (releaseScratch() frees all).
 const KEEP = 1 << 20;
-const SLOTS = 8;
+// 8 for the ops (slot 7 is execute.js's OUT_SLOT), and one per further operand of an expression
+// (up to C.limits.maxExpressionInputs of them, execute.js place()).
+const SLOTS = 8 + 64;
 const slots = Array.from({ length: SLOTS }, () => ({ ptr: 0, bytes: 0 })); // bytes 0: none yet
 let scratchBytes = 0;
 let large = 0; // slots now holding more than KEEP

@@ -292,5 +292,156 @@ export interface Explanation {
  */
 export declare function explain(request: ExplainRequest): Explanation;
 
-import type { DType } from './data.js';
+// ---- Fused expressions ---------------------------------------------------------------
+
+/** An operand of an expression: a plain operand, a resident tensor (named or not), a number or a bigint. */
+export type ExpressionOperand = TensorLike | Tensor | number | bigint;
+
+/** The operands of an expression by name (own properties only: `constructor` or `__proto__` are plain names). */
+export type ExpressionOperands = { readonly [name: string]: ExpressionOperand };
+
+/** A rule for every op node of an expression (where() is planned with numpy whatever it is). */
+export interface ExpressionBroadcast {
+  type: 'numpy' | 'none' | 'pdpd';
+  /** pdpd: where the second operand's axes start in the first (-1: aligned at the end). */
+  axis?: number;
+}
+
+export interface EvaluateOptions {
+  /** Where the result goes: a typed array of the result's dtype and size, or a resident tensor (in place where no operand is read broadcast or reordered). */
+  out?: TypedArray | Tensor;
+  /** The rule of every op node, for positional operands (default numpy). */
+  broadcast?: ExpressionBroadcast;
+  /** Named operands: how dims present in some operands only combine (default 'exact'). */
+  shaping?: NamedBroadcastOptions['shaping'];
+  /** A reduction wrapping the expression keeps its reduced axes as 1. */
+  keepdims?: boolean;
+}
+
+/** `{ data, shape, dtype }` for plain operands, a `Tensor` when an operand or `out` is resident. */
+export type EvaluateResult<O extends ExpressionOperands> = [Extract<O[keyof O], Tensor>] extends [never] ? TensorData : Tensor;
+
+/** explain()'s shapes of an expression's operands: a shape, a named shape, or a number / bigint for a scalar operand. */
+export type ExpressionShapes = { readonly [name: string]: readonly number[] | NamedShapeInput | number | bigint };
+
+export interface ExpressionExplainOptions {
+  /** Each tensor operand's dtype (default 'float32'). */
+  dtypes?: { readonly [name: string]: DType };
+  broadcast?: ExpressionBroadcast;
+  shaping?: NamedBroadcastOptions['shaping'];
+  keepdims?: boolean;
+}
+
+export interface ExpressionExplainRequest extends ExpressionExplainOptions {
+  /** The expression text (JavaScript syntax over operand names, numbers and the library's op names). */
+  expression: string;
+  shapes: ExpressionShapes;
+}
+
+/** One instruction of an expression's program: register `register` holds its value. */
+export interface ExpressionInstruction {
+  register: number;
+  /** 'load', 'constant', 'cast', 'where' or the op's name ('add', 'sqrt', ...). */
+  op: string;
+  /** The dtype of the register. */
+  dtype: DType;
+  /** Where the node starts in the expression text (UTF-16 offset). */
+  pos: number;
+  /** load: the operand's name and slot. */
+  operand?: string;
+  slot?: number;
+  /** constant: its value. */
+  value?: number;
+  /** The registers it reads. */
+  args?: number[];
+  /** An op's operand dtype (a comparison's inputs are not its uint8 result). */
+  inputDtype?: DType;
+  /** where: the condition's dtype. */
+  condDtype?: DType;
+  /** cast: the dtype it converts from. */
+  from?: DType;
+  /** The line as text: `r2 = sub(r0, r1) (float32)`. */
+  text: string;
+}
+
+/** An operand of an expression aligned to the element-wise result. */
+export interface ExpressionOperandPlan {
+  name: string;
+  shape: number[];
+  dims?: (string | number)[];
+  /** Per result axis: the operand's axis read there, or null where the operand has none. */
+  srcAxis: (number | null)[];
+  /** Per result axis: the operand's extent there (1 where it has no axis). */
+  aligned: number[];
+  /** Per result axis: 'equal', 'stretched' (a 1 read again) or 'new' (an axis the operand lacks). */
+  verdicts: ('equal' | 'stretched' | 'new')[];
+  /** Per result axis, in elements (0 where broadcast). */
+  strides: number[];
+}
+
+/** The plan of an expression: every operand aligned to the output, the program and the merged loop. */
+export interface ExpressionPlan {
+  ok: true;
+  expression: string;
+  inputs: string[];
+  /** The element-wise result's shape (before a reduction). */
+  broadcastShape: number[];
+  /** The result's shape (after a reduction). */
+  shape: number[];
+  dtype: DType;
+  dims?: (string | number)[];
+  operands: ExpressionOperandPlan[];
+  program: ExpressionInstruction[];
+  /** The loop that runs: adjacent axes that broadcast alike merged; strides[0] is the result's, then one per operand slot. */
+  loop: { shape: number[]; strides: number[][] };
+  /** A generated wasm module, or the block interpreter over the library's kernels. */
+  execution: 'generated' | 'interpreter';
+  reduce: { op: 'sum' | 'prod' | 'min' | 'max' | 'mean'; axes: number[]; chunkAxes: number } | null;
+}
+
+/** explain() of an expression: its plan, or `{ ok: false, error }` (a SyntaxError, a BroadcastError, a TypeError) as explain() reports any refusal. */
+export type ExpressionExplanation = ExpressionPlan | (Explanation & { ok: false });
+
+/**
+ * The plan of an expression over operand shapes, as JSON: the n-ary alignment
+ * of every operand, the program and the loop. Never throws.
+ * @example explain({ expression: '(x - m) / s', shapes: { x: [2, 3], m: [3], s: [1] } })
+ */
+export declare function explain(request: ExpressionExplainRequest): ExpressionExplanation;
+
+/** A parsed expression (compile()): run it any number of times; generated code is cached per dtypes and loop form. */
+export interface Expression {
+  /** The expression text. */
+  readonly source: string;
+  /** The operand names it reads, in order of first appearance. */
+  readonly inputs: readonly string[];
+  /** Run over `operands`; what evaluate() returns. */
+  run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
+  run<O extends ExpressionOperands>(operands: O, options?: EvaluateOptions): EvaluateResult<O>;
+  /** The plan for these shapes; a refusal throws (a SyntaxError cannot happen here: the text parsed). */
+  explain(shapes: ExpressionShapes, options?: ExpressionExplainOptions): ExpressionPlan;
+  toString(): string;
+}
+
+/**
+ * Parse an expression once. Syntax is JavaScript's, with its precedence:
+ * operand names, numbers, `+ - * / % **`, unary `- + ! ~`, comparisons,
+ * `&& || & | ^`, `c ? a : b`, and calls of the library's ops (`minimum(a, b)`,
+ * `sqrt(x)`, `where(c, a, b)`, `cast(x, 'int32')`); a reduction may wrap the
+ * whole expression: `sum(x * w, ['in'])`. A syntax error throws a SyntaxError
+ * with `offset` (and the text with a caret in its message).
+ * @example const norm = compile('(x - m) / s'); norm.run({ x, m, s })
+ */
+export declare function compile(expression: string): Expression;
+
+/**
+ * Evaluate an expression over named operands in one pass, without a temporary
+ * per op. Bit for bit what the same ops called one by one give.
+ * @example evaluate('(x - m) / s', { x, m, s })
+ * @example evaluate("sum(x * w, ['in'])", { x, w }) // a contraction by dim name
+ */
+export declare function evaluate<O extends ExpressionOperands>(expression: string, operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
+export declare function evaluate<O extends ExpressionOperands>(expression: string, operands: O, options?: EvaluateOptions): EvaluateResult<O>;
+
+import type { DType, Tensor, TensorData, TensorLike, TypedArray } from './data.js';
 export * from './data.js';

@@ -201,6 +201,12 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   off.assign(static_cast<size_t>(S), 0);
   Status st = Status::Ok;
   const bool empty_loop = c.loop.size() == 0;
+  // min/max of no elements has no value, even where no chunk runs (a kept axis of size 0):
+  // the op-by-op reduction refuses it too (reduce_driver.cpp), as NumPy does.
+  if (c.reduce && c.chunks == 0 && (c.rop == ReduceOp::min || c.rop == ReduceOp::max)) {
+    for (int a = 0; a < c.root.rank; ++a)
+      if ((c.mask >> a & 1u) && c.root.dims[a].lo == 0) return Status::InvalidAxis;
+  }
   for (i64 ch = 0; ch < c.chunks; ++ch) {
     base[0] = c.reduce ? static_cast<void*>(temp) : out;
     for (int k = 0; k < c.prog.inputs; ++k) {

@@ -132,6 +132,13 @@ add('neg', 'plain named with coords, typed-array out', (e) => [{ data: e.data(Fl
 add('neg', 'in place on a resident', (e) => { const t = e.tensor(iota(6), [6]); return [t, { out: t }]; });
 add('cast', 'resident to int8, resident out', (e) => [e.tensor(iota(6), [2, 3]), 'int8', { out: e.tensor(new Int8Array(6), [2, 3]) }]);
 add('cast', 'plain named to float64, typed-array out', (e) => [{ data: e.data(Int16Array, 6), shape: [3, 2], dims: ['a', 'b'] }, 'float64', { out: new Float64Array(6) }]);
+// Expressions: the operands object, each operand and the options are hooked (a getter of
+// an operand disposes the call's tensors, allocates, grows memory or calls evaluate again).
+add('evaluate', 'resident and plain, a number, resident out', (e) => ['(x - m) / s', { x: e.tensor(iota(6), [2, 3]), m: { data: e.data(Float32Array, 3), shape: [3] }, s: 2 }, { out: e.tensor(new Float32Array(6), [2, 3]) }]);
+add('evaluate', 'plain, pdpd, typed-array out', (e) => ['x * y + 1', { x: { data: e.data(Float32Array, 6), shape: [2, 3] }, y: { data: e.data(Float32Array, 2), shape: [2] } }, { broadcast: { type: 'pdpd', axis: 0 }, out: new Float32Array(6) }]);
+add('evaluate', 'named contraction by name, keepdims', (e) => ["sum(x * w, ['in'])", { x: { data: e.data(Float32Array, 6), shape: [2, 3], dims: ['b', 'in'], coords: { in: ['p', 'q', 'r'] } }, w: e.tensor(iota(6), [3, 2], { dims: ['in', 'o'], coords: { in: ['p', 'q', 'r'] } }) }, { keepdims: true }]);
+add('evaluate', 'where, cast and a bigint over a resident int64 tensor', (e) => ["c ? cast(x + k, 'float64') : 0.5", { c: { data: e.data(Uint8Array, 3, (i) => i % 2), shape: [3] }, x: e.tensor(iota(3, BigInt64Array), [3]), k: 5n }]);
+add('compile', 'an expression', () => ['sum((x - m) / s, [1])']);
 // The rest of the exports take no user value that reaches memory; they are run
 // with hooked arguments anyway where they take any.
 add('init', 'options', () => [{}]);
@@ -185,6 +192,7 @@ function makeHooks(env, victims) {
     tc.broadcastShapes([2, 1], [3]);
     tc.sum({ data: f32(1, 2, 3) });
     tc.explain({ rule: 'numpy', shapes: [[2], [3]] });
+    tc.evaluate('x * 2 + y', { x: { data: f32(1, 2, 3), shape: [3] }, y: 1 });
   };
   return {
     dispose: () => disposeAll(),

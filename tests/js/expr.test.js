@@ -1,0 +1,488 @@
+// The fused-expression API: evaluate(), compile(), explain({ expression, shapes }).
+// Every value is checked against the op-by-op composition of the library's own
+// functions (or a plain JS computation), bit for bit; every refusal by its class,
+// code and position; and after every refusal the engine holds what it held before.
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
+import * as tc from '../../dist/node.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const f32 = (...v) => Float32Array.from(v);
+const T = (data, shape) => ({ data, shape });
+const bits = (r) => Array.from(r instanceof tc.Tensor ? r.toArray() : r.data);
+/** Bit-for-bit equality of two results (Object.is per element), with shape and dtype. */
+function same(a, b) {
+  expect(a.dtype).toBe(b.dtype);
+  expect(a.shape).toEqual(b.shape);
+  const x = bits(a);
+  const y = bits(b);
+  expect(x.length).toBe(y.length);
+  x.forEach((v, i) => expect(Object.is(v, y[i]), `element ${i}: ${v} vs ${y[i]}`).toBe(true));
+}
+const dispose = (...ts) => { for (const t of ts) if (t instanceof tc.Tensor && !t.disposed) t.dispose(); };
+
+// Every test leaves the engine as it found it: no tensor and no byte held.
+let base;
+beforeAll(() => { base = tc.memory(); });
+afterEach(() => {
+  const m = tc.memory();
+  const was = base;
+  base = m; // each test answers for its own leaks only
+  expect(m.liveTensors, 'live tensors').toBe(was.liveTensors);
+  expect(m.allocatedBytes, 'allocated bytes').toBe(was.allocatedBytes);
+  // And the module still computes.
+  expect(Array.from(tc.evaluate('a * 2 + b', { a: T(f32(1, 2), [2]), b: 1 }).data)).toEqual([3, 5]);
+});
+
+const X = () => T(f32(1, 2, 3, 4, 5, 6), [2, 3]);
+const M = () => T(f32(0.5, 1, 1.5), [3]);
+const S = () => T(f32(2, 4), [2, 1]);
+
+describe('operand forms', () => {
+  it('{ data, shape }: the op-by-op result, as { data, shape, dtype }', () => {
+    const r = tc.evaluate('(x - m) / s', { x: X(), m: M(), s: S() });
+    expect(r).toEqual({ data: f32(0.25, 0.5, 0.75, 0.875, 1, 1.125), shape: [2, 3], dtype: 'float32' });
+    same(r, tc.div(tc.sub(X(), M()), S()));
+    expect(r instanceof tc.Tensor).toBe(false);
+  });
+
+  it('a resident operand gives a resident Tensor result', () => {
+    const x = tc.tensor(f32(1, 2, 3, 4, 5, 6), [2, 3]);
+    const r = tc.evaluate('x * x + m', { x, m: M() });
+    expect(r).toBeInstanceOf(tc.Tensor);
+    expect(r.shape).toEqual([2, 3]);
+    expect(Array.from(r.toArray())).toEqual([1.5, 5, 10.5, 16.5, 26, 37.5]);
+    dispose(r, x);
+  });
+
+  it('numbers take the dtype they meet, stored as a typed array stores them; bigints for 64-bit integers', () => {
+    same(tc.evaluate('x * 2.5', { x: T(Int32Array.of(7, -3), [2]) }), tc.mul(T(Int32Array.of(7, -3), [2]), 2.5));
+    expect(Array.from(tc.evaluate('x * 2.5', { x: T(Int32Array.of(7, -3), [2]) }).data)).toEqual([14, -6]);
+    expect(Array.from(tc.evaluate('x + k', { x: T(f32(1, 2), [2]), k: 0.25 }).data)).toEqual([1.25, 2.25]);
+    const big = T(BigInt64Array.of(2n ** 62n, -5n), [2]);
+    expect(Array.from(tc.evaluate('x + k', { x: big, k: 3n }).data)).toEqual([2n ** 62n + 3n, -2n]);
+    expect(Array.from(tc.evaluate('x * 3', { x: big }).data)).toEqual(Array.from(tc.mul(big, 3).data));
+    // A constant subexpression takes the dtype too: 2 * 3 in int8 arithmetic, then the add.
+    same(tc.evaluate('x + 2 * 3', { x: T(Int8Array.of(120, 1), [2]) }), tc.add(T(Int8Array.of(120, 1), [2]), 6));
+  });
+
+  it('named operands align by name; dims and coords come out on the result', () => {
+    const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['batch', 'in'], coords: { in: ['p', 'q', 'r'] } };
+    const w = { data: f32(1, 2, 3, 4, 5, 6), shape: [3, 2], dims: ['in', 'out'], coords: { in: ['p', 'q', 'r'] } };
+    const r = tc.evaluate('x * w', { x, w });
+    expect(r.dims).toEqual(['batch', 'in', 'out']);
+    expect(r.coords).toEqual({ in: ['p', 'q', 'r'] });
+    same(r, tc.mul(x, w));
+    const t = tc.tensor(f32(1, 2, 3), [3], { dims: ['k'], coords: { k: ['a', 'b', 'c'] } });
+    const rt = tc.evaluate('t * 2', { t });
+    expect(rt).toBeInstanceOf(tc.Tensor);
+    expect(rt.dims).toEqual(['k']);
+    expect(rt.coords).toEqual({ k: ['a', 'b', 'c'] });
+    dispose(rt, t);
+  });
+
+  it('names that are Object.prototype members are plain names, read as own properties only', () => {
+    const v = T(f32(1, 2), [2]);
+    const ops = {};
+    for (const n of ['__proto__', 'constructor', 'valueOf', 'hasOwnProperty', 'toString']) Object.defineProperty(ops, n, { value: v, enumerable: true });
+    const r = tc.evaluate('__proto__ + constructor * valueOf - hasOwnProperty + toString', ops);
+    expect(Array.from(r.data)).toEqual([2, 6]);
+    expect(tc.compile('__proto__ + constructor').inputs).toEqual(['__proto__', 'constructor']);
+    // Inherited members are not operands.
+    expect(() => tc.evaluate('constructor * 2', {})).toThrow(/operands has no own property "constructor"/);
+    expect(() => tc.evaluate('valueOf + x', { x: v })).toThrow(TypeError);
+    expect(() => tc.evaluate('__proto__ + x', { x: v })).toThrow(/no own property "__proto__"/);
+    expect(() => tc.evaluate('x', Object.create({ x: v }))).toThrow(/no own property "x"/);
+  });
+});
+
+describe('out', () => {
+  it('a typed array: the result is written into it', () => {
+    const out = new Float32Array(6);
+    const r = tc.evaluate('x + m', { x: X(), m: M() }, { out });
+    expect(Array.from(out)).toEqual([1.5, 3, 4.5, 4.5, 6, 7.5]);
+    expect(r.data).toBe(out);
+    expect(() => tc.evaluate('x + m', { x: X(), m: M() }, { out: new Int32Array(6) })).toThrow(expect.objectContaining({ code: 'DTYPE_MISMATCH' }));
+    // A comparison's result is uint8.
+    expect(() => tc.evaluate('x < m', { x: X(), m: M() }, { out: new Float32Array(6) })).toThrow(/uint8/);
+  });
+
+  it('a resident tensor, in place where every operand reads the cell it writes', () => {
+    const p = tc.tensor(f32(1, 2, 3, 4), [2, 2]);
+    const r = tc.evaluate('p * 2 + 1', { p }, { out: p });
+    expect(r).toBe(p);
+    expect(Array.from(p.toArray())).toEqual([3, 5, 7, 9]);
+    dispose(p);
+  });
+
+  it('in place refused where an operand is out read reordered (named dims in another order)', () => {
+    const t = tc.tensor(f32(1, 2, 3, 4), [2, 2], { dims: ['a', 'b'] });
+    const tr = t.reshape([2, 2], { dims: ['b', 'a'] });
+    expect(() => tc.evaluate('y + x', { y: t, x: tr }, { out: t })).toThrow(/out is also an operand that is broadcast or reordered/);
+    expect(Array.from(t.toArray())).toEqual([1, 2, 3, 4]);
+    // Into a separate tensor, the op-by-op answer.
+    const o = tc.tensor(new Float32Array(4), [2, 2], { dims: ['a', 'b'] });
+    tc.evaluate('y + x', { y: t, x: tr }, { out: o });
+    expect(Array.from(o.toArray())).toEqual([2, 5, 5, 8]);
+    dispose(o, tr, t);
+  });
+});
+
+describe('options', () => {
+  it('broadcast pdpd and none give what the op by op gives, refusals included', () => {
+    const x = T(f32(1, 2, 3, 4, 5, 6), [2, 3]);
+    const y = T(f32(10, 20), [2]);
+    const pdpd = { broadcast: { type: 'pdpd', axis: 0 } };
+    same(tc.evaluate('x + y', { x, y }, pdpd), tc.add(x, y, pdpd));
+    same(tc.evaluate('x * y - x', { x, y }, pdpd), tc.sub(tc.mul(x, y, pdpd), x, pdpd));
+    const none = { broadcast: { type: 'none' } };
+    same(tc.evaluate('x + x', { x }, none), tc.add(x, x, none));
+    const e1 = (() => { try { tc.add(x, y, none); } catch (e) { return e; } })();
+    expect(() => tc.evaluate('x + y', { x, y }, none)).toThrow(expect.objectContaining({ code: e1.code }));
+    expect(e1.code).toBe('SHAPE_MISMATCH');
+  });
+
+  it('where() plans with numpy whatever the broadcast option', () => {
+    const c = T(Uint8Array.of(1, 0, 1), [3]);
+    const a = T(f32(1, 2, 3, 4, 5, 6), [2, 3]);
+    const b = T(f32(9), [1]);
+    same(tc.evaluate('where(c, a, b)', { c, a, b }, { broadcast: { type: 'none' } }), tc.where(c, a, b));
+  });
+
+  it('keepdims keeps the reduced axes as 1', () => {
+    const r = tc.evaluate('sum(x * 2, [1])', { x: X() }, { keepdims: true });
+    expect(r.shape).toEqual([2, 1]);
+    same(r, tc.sum(tc.mul(X(), 2), { axes: [1], keepdims: true }));
+    expect(() => tc.evaluate('x', { x: X() }, { keepdims: 1 })).toThrow(TypeError);
+    expect(() => tc.evaluate('x', { x: X() }, { nope: 1 })).toThrow(TypeError);
+  });
+});
+
+describe('reductions', () => {
+  it('by axis: sum, prod, min, max, mean, negative axes, all axes', () => {
+    const x = T(f32(1, -2, 3, 4, 5, -6, 0.5, 8, 9, 10, 11, 12), [2, 2, 3]);
+    const m = T(f32(0.25, 2, -1), [3]);
+    const e = tc.mul(tc.add(x, m), x);
+    for (const op of ['sum', 'prod', 'min', 'max', 'mean']) {
+      same(tc.evaluate(`${op}((x + m) * x, [0, 2])`, { x, m }), tc[op](e, { axes: [0, 2] }));
+      same(tc.evaluate(`${op}((x + m) * x, [-1])`, { x, m }), tc[op](e, { axes: [-1] }));
+      same(tc.evaluate(`${op}((x + m) * x)`, { x, m }), tc[op](e));
+    }
+    // Integer sums take the reduction's own result dtype.
+    const i = T(Int8Array.of(100, 100, 100), [3]);
+    same(tc.evaluate('sum(i + 1)', { i }), tc.sum(tc.add(i, 1)));
+    same(tc.evaluate('mean(i)', { i }), tc.mean(i));
+  });
+
+  it('float sums over many elements (several chunks) are bit-identical to mul then sum', () => {
+    const n = 300;
+    const k = 700;
+    let s = 7;
+    const rnd = () => { s = (s * 16807) % 2147483647; return s / 2147483647 - 0.5; };
+    const x = T(Float32Array.from({ length: n * k }, rnd), [n, k]);
+    const w = T(Float32Array.from({ length: k }, rnd), [k]);
+    for (const axes of [null, [0], [1]]) {
+      const o = axes ? { axes } : {};
+      same(tc.evaluate(`sum(x * w${axes ? `, [${axes}]` : ''})`, { x, w }), tc.sum(tc.mul(x, w), o));
+      same(tc.evaluate(`mean(x - w${axes ? `, [${axes}]` : ''})`, { x, w }), tc.mean(tc.sub(x, w), o));
+    }
+  });
+
+  it("by name: sum(x * w, ['in']) is the contraction sum(mul(x, w), { dims: ['in'] })", () => {
+    const x = { data: Float32Array.from({ length: 12 }, (_, i) => i * 0.5 - 2), shape: [3, 4], dims: ['batch', 'in'] };
+    const w = { data: Float32Array.from({ length: 8 }, (_, i) => 1 / (i + 1)), shape: [4, 2], dims: ['in', 'out'] };
+    const r = tc.evaluate("sum(x * w, ['in'])", { x, w });
+    const ref = tc.sum(tc.mul(x, w), { dims: ['in'] });
+    expect(r.dims).toEqual(['batch', 'out']);
+    same(r, ref);
+    expect(r.dims).toEqual(ref.dims);
+    expect(() => tc.evaluate("sum(x * w, ['nope'])", { x, w })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    expect(() => tc.evaluate("sum(x * 2, ['in'])", { x: T(f32(1, 2), [2]) })).toThrow(/no dim names/);
+  });
+
+  it('contractions by name over hundreds of elements: every reduction, float32 and float64, bit-identical to mul then reduce', () => {
+    let s = 11;
+    const rnd = () => { s = (s * 16807) % 2147483647; return s / 2147483647 - 0.5; };
+    for (const [b, n, o] of [[8, 300, 40], [3, 1000, 7]]) {
+      for (const C of [Float32Array, Float64Array]) {
+        const x = { data: C.from({ length: b * n }, rnd), shape: [b, n], dims: ['batch', 'in'] };
+        const w = { data: C.from({ length: n * o }, rnd), shape: [n, o], dims: ['in', 'out'] };
+        const e = tc.mul(x, w);
+        for (const op of ['sum', 'mean', 'prod', 'min', 'max']) same(tc.evaluate(`${op}(x * w, ['in'])`, { x, w }), tc[op](e, { dims: ['in'] }));
+      }
+    }
+  });
+
+  it('refusals: an axis out of range or repeated; min/max of no elements', () => {
+    expect(() => tc.evaluate('sum(x, [2])', { x: X() })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    expect(() => tc.evaluate('sum(x, [1, -1])', { x: X() })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    const z = T(new Float32Array(0), [0, 3]);
+    expect(() => tc.evaluate('min(x)', { x: z })).toThrow(/min of no elements has no value/);
+    expect(() => tc.evaluate('max(x, [0])', { x: z })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    // Even where the result has no cells either (a kept axis of size 0), as min() refuses it.
+    expect(() => tc.min(T(new Float32Array(0), [0, 0]), { axes: [1] })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    expect(() => tc.evaluate('min(x, [1])', { x: T(new Float32Array(0), [0, 0]) })).toThrow(/min over an axis of size 0/);
+    expect(() => tc.evaluate('max(x * 2, [2])', { x: T(new Float32Array(0), [0, 4, 0]) })).toThrow(/max over an axis of size 0/);
+    expect(() => tc.evaluate('max(x * 2, [2])', { x: T(new Float32Array(0), [3, 4, 0]) })).toThrow(/max over an axis of size 0/);
+    same(tc.evaluate('sum(x, [0])', { x: z }), tc.sum(z, { axes: [0] }));
+    same(tc.evaluate('prod(x)', { x: z }), tc.prod(z));
+  });
+});
+
+describe('where, cast, unary ops, dtypes', () => {
+  const vals = f32(-2.5, -1, -0, 0, 0.5, 1.5, 2.5, 3, 100, NaN, Infinity, -Infinity);
+  const v = () => T(vals, [12]);
+
+  it('every unary op on float32 and float64, by name and by operator', () => {
+    for (const op of ['neg', 'abs', 'sign', 'sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh', 'floor', 'ceil', 'round', 'trunc', 'logicalNot', 'isNaN', 'isFinite']) {
+      // The result's element 2 is that of -0 (sign(-0) is +0, as np.sign gives it).
+      same(tc.evaluate(`${op}(x)`, { x: v() }), tc[op](v()));
+      const d = T(Float64Array.from(vals), [12]);
+      same(tc.evaluate(`${op}(x)`, { x: d }), tc[op](d));
+      // Over more elements than one SIMD vector, with -0 in every lane position.
+      const long = T(Float32Array.from({ length: 37 }, (_, i) => vals[i % 12]), [37]);
+      same(tc.evaluate(`${op}(x)`, { x: long }), tc[op](long));
+    }
+    same(tc.evaluate('-x', { x: v() }), tc.neg(v()));
+    same(tc.evaluate('!x', { x: v() }), tc.logicalNot(v()));
+    same(tc.evaluate('+x', { x: v() }), { ...v(), dtype: 'float32' });
+    const i = T(Int16Array.of(-3, 0, 7, 32767), [4]);
+    same(tc.evaluate('~i', { i }), tc.bitwiseNot(i));
+    same(tc.evaluate('abs(-i)', { i }), tc.abs(tc.neg(i)));
+  });
+
+  it('cast: NumPy astype (float to integer truncates), NaN and out-of-range as cast() gives them', () => {
+    for (const d of tc.DTYPES) {
+      same(tc.evaluate(`cast(x, '${d}')`, { x: v() }), tc.cast(v(), d));
+      same(tc.evaluate(`cast(x * 2, '${d}') + cast(x, '${d}')`, { x: v() }), tc.add(tc.cast(tc.mul(v(), 2), d), tc.cast(v(), d)));
+    }
+    expect(Array.from(tc.evaluate("cast(x, 'int32')", { x: T(f32(-2.7, 2.7), [2]) }).data)).toEqual([-2, 2]);
+  });
+
+  it('where and c ? a : b, with scalars and three-way broadcasting', () => {
+    const c = T(Uint8Array.of(1, 0, 1), [3]);
+    const a = T(f32(1, 2, 3, 4, 5, 6), [2, 3]);
+    same(tc.evaluate('c ? a : 0', { c, a }), tc.where(c, a, 0));
+    same(tc.evaluate('where(a > 2, a, -a)', { a }), tc.where(tc.greater(a, 2), a, tc.neg(a)));
+    same(tc.evaluate('a > 2 && a < 5 ? a * 10 : a', { a }), tc.where(tc.logicalAnd(tc.greater(a, 2), tc.less(a, 5)), tc.mul(a, 10), a));
+  });
+
+  it('every dtype: arithmetic, comparisons, and the integer-only and float-only ops', () => {
+    const mk = (d, vs) => {
+      if (d === 'float16') return { data: Uint16Array.from(vs, (q) => [0x0000, 0x3c00, 0x4000, 0x4200, 0xc000, 0x4400][Math.abs(q) % 6]), shape: [vs.length], dtype: 'float16' };
+      const C = { float32: Float32Array, float64: Float64Array, int8: Int8Array, uint8: Uint8Array, uint8clamped: Uint8ClampedArray, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array, bigint64: BigInt64Array, biguint64: BigUint64Array }[d];
+      return { data: C.from(vs, (q) => (d.startsWith('big') ? BigInt(q) : q)), shape: [vs.length] };
+    };
+    for (const d of tc.DTYPES) {
+      const a = mk(d, [1, 2, 3, 4, 5, 0]);
+      const b = { ...mk(d, [3, 1]), shape: [2, 1] };
+      same(tc.evaluate('a * b + a - b', { a, b }), tc.sub(tc.add(tc.mul(a, b), a), b));
+      same(tc.evaluate('a / b % 2', { a, b }), tc.rem(tc.div(a, b), 2));
+      same(tc.evaluate('minimum(a, b) ** 2 >= maximum(a, b)', { a, b }), tc.greaterEqual(tc.pow(tc.minimum(a, b), 2), tc.maximum(a, b)));
+      same(tc.evaluate('floorDiv(a, b) + mod(a, b)', { a, b }), tc.add(tc.floorDiv(a, b), tc.mod(a, b)));
+      if (d.startsWith('float')) {
+        same(tc.evaluate('atan2(a, b) + hypot(a, b) * sqrt(a)', { a, b }), tc.add(tc.atan2(a, b), tc.mul(tc.hypot(a, b), tc.sqrt(a))));
+        expect(() => tc.evaluate('a & b', { a, b })).toThrow(expect.objectContaining({ code: 'DTYPE_MISMATCH' }));
+      } else {
+        same(tc.evaluate('(a & b) | (a ^ ~b)', { a, b }), tc.bitwiseOr(tc.bitwiseAnd(a, b), tc.bitwiseXor(a, tc.bitwiseNot(b))));
+        expect(() => tc.evaluate('sqrt(a)', { a })).toThrow(/it takes float dtypes: cast\(x, 'float32'\) first/);
+      }
+    }
+  });
+
+  it('float16 in Node: Uint16Array bits with dtype float16 in, float16 bits out', () => {
+    const a = { data: Uint16Array.of(0x3c00, 0x4000, 0x7c00, 0x7e00), shape: [4], dtype: 'float16' };
+    const b = { data: Uint16Array.of(0x3800), shape: [1], dtype: 'float16' };
+    const r = tc.evaluate('a * b + 1', { a, b });
+    expect(r.dtype).toBe('float16');
+    expect(Array.from(r.data)).toEqual([0x3e00, 0x4000, 0x7c00, Array.from(r.data)[3]]);
+    expect((r.data[3] & 0x7c00) === 0x7c00 && (r.data[3] & 0x3ff) !== 0).toBe(true); // NaN
+    same(r, tc.add(tc.mul(a, b), 1));
+  });
+
+  it('zero-size shapes and rank 0', () => {
+    const z = T(new Float32Array(0), [2, 0]);
+    const r = tc.evaluate('z * m + 1', { z, m: T(f32(3), [1]) });
+    expect(r.shape).toEqual([2, 0]);
+    expect(r.data.length).toBe(0);
+    const s = T(f32(4), []);
+    const r0 = tc.evaluate('sqrt(s) * 3 - s', { s });
+    expect(r0).toEqual({ data: f32(2), shape: [], dtype: 'float32' });
+    same(tc.evaluate('s + x', { s, x: X() }), tc.add(s, X()));
+  });
+});
+
+describe('compile and explain', () => {
+  it('compile: inputs in order of first use, source, run any number of times', () => {
+    const e = tc.compile('(x - m) / s + x');
+    expect(e.inputs).toEqual(['x', 'm', 's']);
+    expect(e.source).toBe('(x - m) / s + x');
+    expect(String(e)).toBe('(x - m) / s + x');
+    for (let i = 0; i < 3; i++) same(e.run({ x: X(), m: M(), s: S() }), tc.add(tc.div(tc.sub(X(), M()), S()), X()));
+    // Other dtypes and shapes through the same compiled expression.
+    const xi = T(Int32Array.of(10, 20), [2]);
+    same(e.run({ x: xi, m: 1, s: 3 }), tc.add(tc.div(tc.sub(xi, 1), 3), xi));
+    expect(() => tc.compile(42)).toThrow(TypeError);
+    expect(() => tc.compile('x +')).toThrow(SyntaxError);
+  });
+
+  it('explain: every operand aligned to the output, the program, the loop', () => {
+    const r = tc.explain({ expression: '(x - m) / s', shapes: { x: [2, 3], m: [3], s: [1] } });
+    expect(r.ok).toBe(true);
+    expect(r.shape).toEqual([2, 3]);
+    expect(r.dtype).toBe('float32');
+    expect(r.inputs).toEqual(['x', 'm', 's']);
+    expect(r.operands.map((o) => [o.name, o.verdicts])).toEqual([['x', ['equal', 'equal']], ['m', ['new', 'equal']], ['s', ['new', 'stretched']]]);
+    expect(r.operands[1].strides).toEqual([0, 1]);
+    expect(r.program.map((p) => p.text)).toEqual(['r0 = x (float32)', 'r1 = m (float32)', 'r2 = sub(r0, r1) (float32)', 'r3 = s (float32)', 'r4 = div(r2, r3) (float32)']);
+    expect(r.loop.shape).toEqual([2, 3]);
+    expect(r.reduce).toBe(null);
+    expect(['generated', 'interpreter']).toContain(r.execution);
+    // Contiguous operands merge into one loop axis; dtypes and a reduction.
+    const c = tc.compile("sum(cast(x, 'float64') * w, [1])").explain({ x: [4, 5], w: [4, 5] }, { dtypes: { x: 'int16', w: 'float64' } });
+    expect(c.dtype).toBe('float64');
+    expect(c.reduce).toEqual(expect.objectContaining({ op: 'sum', axes: [1] }));
+    expect(c.program.map((p) => p.op)).toEqual(['load', 'cast', 'load', 'mul']);
+    const m = tc.explain({ expression: 'a + b', shapes: { a: [4, 5], b: [4, 5] } });
+    expect(m.loop.shape).toEqual([20]);
+    // Named shapes and refusals.
+    const n = tc.explain({ expression: 'x * w', shapes: { x: { dims: ['b', 'in'], shape: [2, 3] }, w: { dims: ['in', 'out'], shape: [3, 4] } } });
+    expect(n.dims).toEqual(['b', 'in', 'out']);
+    expect(n.shape).toEqual([2, 3, 4]);
+    // explain() never throws: a refusal is { ok: false, error }.
+    const bad = tc.explain({ expression: 'a + b', shapes: { a: [2], b: [3] } });
+    expect(bad.ok).toBe(false);
+    expect(bad.error).toEqual(expect.objectContaining({ name: 'BroadcastError', code: 'INCOMPATIBLE_DIMS' }));
+    expect(bad.error.message).toMatch(/\(2,\) \(3,\)/);
+    const syn = tc.explain({ expression: 'a +', shapes: { a: [2] } });
+    expect(syn.ok).toBe(false);
+    expect(syn.error).toEqual(expect.objectContaining({ name: 'SyntaxError' }));
+  });
+});
+
+describe('refusals: clear errors, never a trap, the engine unharmed', () => {
+  const syntax = (text, offset, what) => {
+    let e;
+    try { tc.evaluate(text, { x: T(f32(1, 2), [2]), y: T(f32(1, 2), [2]) }); } catch (err) { e = err; }
+    expect(e, text).toBeInstanceOf(SyntaxError);
+    expect(e.offset, `${text}: ${e.message}`).toBe(offset);
+    expect(e.message).toMatch(what);
+    if (text.length > 65536) return e; // too long: no excerpt
+    if (text.length < 80) expect(e.message).toContain(`\n  ${text}`); // the text, and a caret under the span
+    expect(e.message).toMatch(/\n *\^+$/);
+    return e;
+  };
+
+  it('every SyntaxCode: a SyntaxError naming the offset, with the text and a caret', () => {
+    syntax('x @ y', 2, /unexpected character "@"/);
+    syntax('x + * y', 4, /unexpected "\*"/);
+    syntax(')', 0, /unexpected "\)"/);
+    syntax('x +', 3, /ends too early/);
+    syntax('', 0, /ends too early/);
+    syntax('foo(x)', 0, /"foo" is not a function of tensorcast/);
+    syntax('add(x)', 0, /wrong number of arguments/);
+    syntax('where(x, x)', 0, /wrong number of arguments/);
+    syntax("add(x, 'a')", 7, /cannot stand here/);
+    syntax('[1] + x', 0, /cannot stand here/);
+    syntax('-x ** 2', 0, /JavaScript refuses -x \*\* 2/);
+    syntax('1e + x', 0, /malformed number "1e"/);
+    syntax('x + 0x', 4, /malformed number "0x"/);
+    syntax('1__0 + x', 0, /malformed number/);
+    syntax("cast(x, 'float32)", 8, /unterminated string/);
+    syntax('sum(x) + 1', 0, /may only wrap the whole expression/);
+    syntax('x + y * mean(x)', 8, /may only wrap the whole expression/);
+    const long = 'x+'.repeat(2100) + 'x';
+    syntax(long, 0, /more than 4096 nodes/);
+    syntax('('.repeat(300) + 'x' + ')'.repeat(300), 256, /nested more than 256 levels deep/);
+    syntax('- '.repeat(300) + 'x', 512, /nested more than 256 levels deep/);
+    const many = Array.from({ length: 65 }, (_, i) => `v${i}`).join('+');
+    syntax(many, many.indexOf('v64'), /more than 64 distinct operand names/);
+    // (-x) ** 2 and 2 ** -x are JavaScript, and fine.
+    same(tc.evaluate('(-x) ** 2 + 2 ** -x', { x: T(f32(1, 2), [2]) }), tc.add(tc.pow(tc.neg(T(f32(1, 2), [2])), 2), tc.pow(2, tc.neg(T(f32(1, 2), [2])))));
+  });
+
+  const SQRT_DEPTH = 5 * 256 + 4; // the x of the 257th sqrt(
+  it('hostile sizes: a 1 MB expression and 100k nested parentheses are refused by length, at once', () => {
+    const mb = 'x + '.repeat(262144) + 'x';
+    let e = syntax(mb, 0, /the expression is 1048577 characters long; at most 65536/);
+    expect(e.message.length).toBeLessThan(200);
+    e = syntax('('.repeat(100000) + 'x' + ')'.repeat(100000), 0, /at most 65536/);
+    // Deep nesting within the length limit: the depth limit, not a stack overflow.
+    syntax('('.repeat(30000) + 'x' + ')'.repeat(30000), 256, /nested more than 256 levels deep/);
+    syntax('sqrt('.repeat(10000) + 'x' + ')'.repeat(10000), SQRT_DEPTH, /nested more than 256 levels deep/);
+  });
+
+  it('DTYPE_MISMATCH names the node where two dtypes meet, with its offset', () => {
+    const x = T(f32(1, 2), [2]);
+    const i = T(Int32Array.of(1, 2), [2]);
+    let e;
+    try { tc.evaluate('x * 2 + (i - 1)', { x, i }); } catch (err) { e = err; }
+    expect(e).toBeInstanceOf(tc.BroadcastError);
+    expect(e.code).toBe('DTYPE_MISMATCH');
+    expect(e.message).toMatch(/"x \* 2 \+ \(i - 1\)" \(offset 0\) mixes float32 and int32/);
+    try { tc.evaluate('sqrt(x) * (i + (i < 2))', { x, i }); } catch (err) { e = err; }
+    expect(e.message).toMatch(/"i \+ \(i < 2\)" \(offset 11\) mixes int32 and uint8/);
+    expect(e.message).toMatch(/convert one with cast/);
+    // A comparison's uint8 meets a float: cast it.
+    same(tc.evaluate("x * cast(x > 1, 'float32')", { x }), tc.mul(x, tc.cast(tc.greater(x, 1), 'float32')));
+    expect(() => tc.evaluate("cast(x, 'float33')", { x })).toThrow(/not a dtype/);
+  });
+
+  it('broadcast refusals carry the rule\'s code and the node', () => {
+    const a = T(f32(1, 2, 3), [3]);
+    const b = T(f32(1, 2), [2]);
+    let e;
+    try { tc.evaluate('a * 2 + sqrt(b)', { a, b }); } catch (err) { e = err; }
+    expect(e.code).toBe('INCOMPATIBLE_DIMS');
+    expect(e.message).toMatch(/\(3,\) \(2,\)/);
+    const ref = (() => { try { tc.add(a, b); } catch (err) { return err; } })();
+    expect(e.code).toBe(ref.code);
+    try { tc.evaluate('a + (b * 2)', { a: T(f32(1, 2, 3, 4, 5, 6), [2, 3]), b: T(f32(1, 2), [2]) }, { broadcast: { type: 'pdpd', axis: 1 } }); } catch (err) { e = err; }
+    expect(e).toBeInstanceOf(tc.BroadcastError);
+  });
+
+  it('missing operands, wrong operand containers, no tensor at all, unknown functions', () => {
+    expect(() => tc.evaluate('x + y', { x: X() })).toThrow(/reads "y" but operands has no own property "y"/);
+    expect(() => tc.evaluate('x', null)).toThrow(TypeError);
+    expect(() => tc.evaluate('x', [X()])).toThrow(TypeError);
+    expect(() => tc.evaluate('x', { x: [1, 2] })).toThrow(TypeError);
+    expect(() => tc.evaluate('3 * 4', {})).toThrow(/reads no tensor operand/);
+    expect(() => tc.evaluate('k + 1', { k: 2 })).toThrow(/reads no tensor operand/);
+    expect(() => tc.evaluate('k', { k: 2n })).toThrow(/reads no tensor operand/);
+    expect(() => tc.evaluate('softmax(x)', { x: X() })).toThrow(SyntaxError);
+    expect(() => tc.evaluate(null, {})).toThrow(TypeError);
+  });
+
+  it('an operand getter that disposes a resident operand, or calls evaluate, is caught before the engine runs', () => {
+    const t = tc.tensor(f32(1, 2, 3), [3]);
+    const ops = { get x() { t.dispose(); return T(f32(1, 2, 3), [3]); }, t };
+    expect(() => tc.evaluate('t + x', ops)).toThrow(/disposed/);
+    const u = tc.tensor(f32(1, 2, 3), [3]);
+    const inner = [];
+    const ops2 = { u, get y() { inner.push(tc.evaluate('u * 2', { u })); return T(f32(1, 1, 1), [3]); } };
+    const r = tc.evaluate('u + y', ops2);
+    expect(Array.from(r.toArray())).toEqual([2, 3, 4]);
+    expect(Array.from(inner[0].toArray())).toEqual([2, 4, 6]);
+    dispose(r, inner[0], u);
+  });
+
+  it('after a run of refusals the engine holds what it held and still answers right', () => {
+    const m0 = tc.memory();
+    const bad = [
+      () => tc.evaluate('x +', { x: X() }),
+      () => tc.evaluate('x + m', { x: X(), m: T(f32(1, 2), [2]) }),
+      () => tc.evaluate('x + i', { x: X(), i: T(Int32Array.of(1), [1]) }),
+      () => tc.evaluate('sum(x, [5])', { x: X() }),
+      () => tc.evaluate('x', { x: X() }, { out: new Float32Array(5) }),
+      () => tc.evaluate('x * 2', { x: X() }, { out: new Uint8Array(6) }),
+      () => tc.evaluate('('.repeat(100000), { x: X() }),
+    ];
+    for (const f of bad) {
+      expect(f).toThrow();
+      const m = tc.memory();
+      expect(m.allocatedBytes).toBe(m0.allocatedBytes);
+      expect(m.liveTensors).toBe(m0.liveTensors);
+      same(tc.evaluate('x - m', { x: X(), m: M() }), tc.sub(X(), M()));
+    }
+  });
+});
