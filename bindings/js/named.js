@@ -188,7 +188,7 @@ function labelHash(l) {
   return h ^ (h >>> 12);
 }
 
-const sameLabel = (x, y) => x === y ? typeof x === typeof y : (x !== x && y !== y && typeof x === 'number' && typeof y === 'number');
+const sameLabel = (x, y) => x === y || (x !== x && y !== y); // (=== holds within one type only; x !== x only for NaN)
 
 // An id is the position of the label's first occurrence in `all`, the
 // interned label lists one after the other (so no list is built label by
