@@ -60,7 +60,7 @@ if (args.includes('--help')) {
   process.stdout.write(`npm run bench [-- options]
   --quick              fewer, shorter runs (a smoke test; not for the report)
   --only=a,b,...       a subset (prints the report, writes nothing): set ids (${WORKLOADS.map((w) => w.id).join(', ')}),
-                       init, size, browser, boundary, fused (issue 22: evaluate, Node + Chromium);
+                       init, size, labels, browser, boundary, fused (issue 22: evaluate, Node + Chromium);
                        fused=<group>[+<group>] some of its groups (${FUSED_GROUPS.join(', ')});
                        reduce = the reduction sets (Node)
                        + their Chromium groups; browser-reduce = those groups alone
@@ -149,6 +149,18 @@ if (!only || only.has('init')) {
         log(`init ${lib} failed: ${(r.stderr || '').split('\n')[0]}`);
       }
     }
+  }
+}
+
+// ---- the label union (issue 23), one fresh process ------------------------------
+let labels = null;
+if (!only || only.has('labels')) {
+  log('\n== labels: 1M + 1M label union in a fresh process');
+  const r = spawnSync(process.execPath, [path.join(benchDir, 'lib', 'labels-child.mjs'), String(quick ? 2 : 5)], { cwd: root, encoding: 'utf8' });
+  try {
+    labels = JSON.parse((r.stdout || '').trim().split('\n').pop());
+  } catch {
+    log(`labels failed: ${(r.stderr || '').split('\n').slice(0, 3).join(' ')}`);
   }
 }
 
@@ -307,6 +319,19 @@ if (byId['shapes-varied']) {
 }
 const initMed = (lib) => median(initSamples[lib].map((s) => s.initMs));
 if (initSamples.tensorcast.length) tgt.push(['init() ≤ 30 ms in Node (min(wall, CPU))', 'init', pv(prev?.init?.initMs, ' ms'), `${initMed('tensorcast').toFixed(1)} ms`, verdict(initMed('tensorcast') <= 30)]);
+if (labels) {
+  const LABEL_CASES = [
+    ['union-str', 'namedBroadcastShape, string labels'],
+    ['union-int', 'namedBroadcastShape, integer labels'],
+    ['add-str', 'add of float32 operands with those string coords (gather included)'],
+  ];
+  for (const [id, what] of LABEL_CASES) {
+    const c = labels.cases[id];
+    if (!c) continue;
+    const ms = median(c.ms);
+    tgt.push([`label union of 1M + 1M disjoint labels < 1 s end to end: ${what} (median of ${c.ms.length} calls, min(wall, CPU); wall ${median(c.wallMs).toFixed(0)} ms)`, 'labels', '—', `${ms.toFixed(0)} ms`, verdict(ms < 1000)]);
+  }
+}
 const tcSize = sizeRows.find((r) => r.name === 'tensorcast');
 const emSize = sizeRows.find((r) => r.name === 'tensorcast (Emscripten glue + wasm)');
 if (tcSize) {

@@ -321,7 +321,10 @@ class Response {
       const k = h[p + 5];
       p += 6;
       if (ax.labeled) {
-        ax.labels = rawName && rawName.has(ax.name) ? Array.from(h.subarray(p, p + k)) : Array.from(h.subarray(p, p + k), (id) => labelList[id]);
+        const ls = []; // pushed: faster than Array.from(subarray, fn) for a million labels
+        if (rawName && rawName.has(ax.name)) for (let j = p; j < p + k; j++) ls.push(h[j]);
+        else for (let j = p; j < p + k; j++) ls.push(labelList[h[j]]);
+        ax.labels = ls;
         if (withIndex) {
           ax.leftIndex = Array.from(h.subarray(p + k, p + 2 * k));
           ax.rightIndex = Array.from(h.subarray(p + 2 * k, p + 3 * k));

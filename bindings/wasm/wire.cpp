@@ -56,10 +56,13 @@ bool read_named(Reader& r, NamedShape& s, std::vector<i64>& store, size_t* offse
       if (nl != size || !is_int(nl) || nl > static_cast<double>(kMaxLabels) || r.p + static_cast<size_t>(nl) > r.end)
         return false;
       offsets[i] = store.size();
-      for (size_t j = 0; j < static_cast<size_t>(nl); ++j) {
+      const size_t k = static_cast<size_t>(nl);
+      store.resize(store.size() + k);  // once per dim, not a regrowth per label
+      i64* dst = store.data() + offsets[i];
+      for (size_t j = 0; j < k; ++j) {
         const double id = *r.p++;
         if (!(id >= 0 && id <= 9007199254740991.0)) return false;
-        store.push_back(static_cast<i64>(id));
+        dst[j] = static_cast<i64>(id);
       }
     }
     if (!r.ok) return false;

@@ -25,23 +25,50 @@ int find_name(const NamedShape& s, i64 name) {
   return -1;
 }
 
-// Label -> index over one dim's labels: open addressing in one allocation of
-// 32-bit slots (position + 1; 0 = empty), the labels themselves read from the
-// caller's array. A node per label, as std::unordered_map makes, costs a malloc
-// each; 16-byte slots cost four times the memory to fault in. Building it finds
-// a repeated label on the way, so checking a dim for duplicates and matching it
-// against the other side share one O(n) pass. Needs n <= kMaxLabels (< 2^32).
+// Label -> index over one dim's labels, in one allocation of 32-bit slots
+// (position + 1; 0 = empty), the labels themselves read from the caller's
+// array. Labels that span a range of at most 2n + 64 values (interned ids,
+// which the JS API numbers 0, 1, 2, ... in order; indices) are addressed
+// directly: slot = label - min, no hashing, and ids in order are written and
+// read in order. Others go to open addressing. A node per label, as
+// std::unordered_map makes, costs a malloc each; 16-byte slots cost four times
+// the memory to fault in. Building it finds a repeated label on the way (the
+// first position that repeats an earlier one, in either mode), so checking a
+// dim for duplicates and matching it against the other side share one O(n)
+// pass. Needs n <= kMaxLabels (< 2^32).
 class LabelIndex {
  public:
   // Index labels[0..n); on a label seen before, stops and reports the two
   // positions in dup_first / dup_second (else both stay -1).
   void build(const i64* labels, i64 n) {
     labels_ = labels;
+    dup_first = dup_second = -1;
+    std::uint64_t lo = n > 0 ? static_cast<std::uint64_t>(labels[0]) : 0, hi = lo;
+    for (i64 i = 1; i < n; ++i) {  // min and max as unsigned: any i64 labels map into [lo, hi]
+      const auto v = static_cast<std::uint64_t>(labels[i]);
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    const std::uint64_t span = hi - lo;
+    dense_ = span <= 2 * static_cast<std::uint64_t>(n) + 64;
+    if (dense_) {
+      base_ = lo;
+      slots_.assign(static_cast<size_t>(span) + 1, 0);
+      for (i64 i = 0; i < n; ++i) {
+        std::uint32_t& s = slots_[static_cast<size_t>(static_cast<std::uint64_t>(labels[i]) - lo)];
+        if (s != 0) {
+          dup_first = s - 1;
+          dup_second = i;
+          return;
+        }
+        s = static_cast<std::uint32_t>(i + 1);
+      }
+      return;
+    }
     size_t cap = 16;
     while (cap < static_cast<size_t>(n) + static_cast<size_t>(n) / 2) cap <<= 1;  // load <= 2/3
     mask_ = cap - 1;
     slots_.assign(cap, 0);
-    dup_first = dup_second = -1;
     for (i64 i = 0; i < n; ++i) {
       size_t h = hash(labels[i]);
       for (; slots_[h] != 0; h = (h + 1) & mask_) {
@@ -56,6 +83,10 @@ class LabelIndex {
   }
   bool built() const { return !slots_.empty(); }
   i64 find(i64 label) const {
+    if (dense_) {
+      const std::uint64_t off = static_cast<std::uint64_t>(label) - base_;
+      return off < slots_.size() ? static_cast<i64>(slots_[static_cast<size_t>(off)]) - 1 : -1;
+    }
     for (size_t h = hash(label);; h = (h + 1) & mask_) {
       if (slots_[h] == 0) return -1;
       if (labels_[slots_[h] - 1] == label) return slots_[h] - 1;
@@ -69,6 +100,8 @@ class LabelIndex {
     return static_cast<size_t>(v ^ (v >> 29)) & mask_;
   }
   const i64* labels_ = nullptr;
+  bool dense_ = false;
+  std::uint64_t base_ = 0;
   size_t mask_ = 0;
   std::vector<std::uint32_t> slots_;
 };
@@ -211,15 +244,22 @@ Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping 
       // Two passes: count the shared labels, then fill lists reserved to
       // their exact length (no regrowth copies; in wasm, no memory grown for
       // nothing).
+      // The first pass keeps each left label's match (position + 1, 0 = none:
+      // labels are at most kMaxLabels < 2^32), so each is looked up once.
+      std::vector<std::uint32_t> match(static_cast<size_t>(ln));
       i64 shared = 0;
-      for (i64 i = 0; i < ln; ++i) shared += right_at.find(ll[i]) >= 0;
+      for (i64 i = 0; i < ln; ++i) {
+        const i64 j = right_at.find(ll[i]);
+        match[static_cast<size_t>(i)] = static_cast<std::uint32_t>(j + 1);
+        shared += j >= 0;
+      }
       const size_t len = static_cast<size_t>(shaping == Shaping::Union ? ln + rn - shared : shared);
       ax.labels.reserve(len);
       ax.left_index.reserve(len);
       ax.right_index.reserve(len);
       std::vector<char> matched(shaping == Shaping::Union ? static_cast<size_t>(rn) : 0);
       for (i64 i = 0; i < ln; ++i) {
-        const i64 j = right_at.find(ll[i]);
+        const i64 j = static_cast<i64>(match[static_cast<size_t>(i)]) - 1;
         if (j >= 0 && shaping == Shaping::Union) matched[static_cast<size_t>(j)] = 1;
         if (j < 0 && shaping == Shaping::Intersection) continue;
         ax.labels.push_back(ll[i]);

@@ -397,3 +397,51 @@ TEST(Named, LargeLabelAxesDuplicatesAndOverlap) {
   EXPECT_EQ(x.named.axes[0].right_index[0], n - 2);
 }
 }  // namespace
+
+namespace {
+// Issue 23: labels spanning a compact range (interned ids, indices) are
+// addressed directly; sparse ones hashed. Both give the same matches and the
+// same duplicate positions (the first position that repeats an earlier one).
+TEST(Named, CompactAndSparseLabelsMatchAlike) {
+  const i64 n = 5000;
+  for (const i64 scale : {i64{1}, i64{1000003}}) {
+    std::vector<i64> a(n), b(n);
+    for (i64 i = 0; i < n; ++i) {
+      a[i] = i * scale;
+      b[i] = ((i * 7919) % n + n / 2) * scale;  // a permutation of [n/2, 3n/2), times scale
+    }
+    const NR u = bcast(N().lab(1, a), N().lab(1, b), Shaping::Union);
+    ASSERT_EQ(u.st, Status::Ok) << scale;
+    const auto& ax = u.named.axes[0];
+    ASSERT_EQ(ax.labels.size(), static_cast<size_t>(n + n / 2));
+    for (i64 i = 0; i < n; ++i) {
+      ASSERT_EQ(ax.labels[i], i * scale);
+      const i64 j = ax.right_index[i];
+      if (i < n / 2) ASSERT_EQ(j, -1) << i;
+      else ASSERT_EQ(b[j], a[i]) << i;
+    }
+    for (size_t k = n; k < ax.labels.size(); ++k) {
+      ASSERT_EQ(ax.left_index[k], -1);
+      ASSERT_EQ(b[ax.right_index[k]], ax.labels[k]);
+      ASSERT_GE(ax.labels[k], n * scale) << "only right's labels that left lacks";
+    }
+    std::vector<i64> d = b;
+    d[4000] = d[1234];
+    d[4500] = d[77];
+    const NR e = bcast(N().lab(1, a), N().lab(1, d), Shaping::Union);
+    ASSERT_EQ(e.st, Status::InvalidShape);
+    EXPECT_EQ(e.err.detail, -4);
+    EXPECT_EQ(e.err.operand_a, 1);
+    EXPECT_EQ(e.err.dim_a.lo, 1234) << "first occurrence of the first repeat";
+    EXPECT_EQ(e.err.dim_b.lo, 4000);
+  }
+  // Negative labels (C++ callers) and a range that wraps: hashed, still right.
+  const NR w = bcast(N().lab(1, {-1, 0, INT64_MAX}), N().lab(1, {INT64_MAX, -1, 5}), Shaping::Intersection);
+  ASSERT_EQ(w.st, Status::Ok);
+  ASSERT_EQ(w.named.axes[0].labels, (std::vector<i64>{-1, INT64_MAX}));
+  const NR z = bcast(N().lab(1, {3, 4, 3}), N().lab(1, {1}), Shaping::Union);
+  EXPECT_EQ(z.err.detail, -4);
+  EXPECT_EQ(z.err.dim_a.lo, 0);
+  EXPECT_EQ(z.err.dim_b.lo, 2);
+}
+}  // namespace
