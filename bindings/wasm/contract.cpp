@@ -3,23 +3,31 @@
 // layout, limits — all from src/core/contract.def, src/kernels/dtypes.def and
 // src/kernels/ops.def; one JSON text), the kernel registries, the Status enum
 // and the version. Called once or rarely; the hot calls are raw exports (calls.cpp).
+#ifdef TC_SHAPES_ONLY
+#include <emscripten/emscripten.h>
+#else
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
+#endif
 
 #include <string>
 
 #include "core/contract.hpp"
+#ifndef TC_SHAPES_ONLY
 #include "kernels/kernels.hpp"
 #include "kernels/reduce.hpp"
+#endif
 
-using emscripten::val;
 using namespace tc;
 
 namespace {
 
+#ifndef TC_SHAPES_ONLY
+using emscripten::val;
 val list() { return val::array(); }
 void push(val& a, val v) { a.set(a["length"], v); }
 val str(const char* s) { return val(std::string(s)); }
+#endif
 
 // The contract is handed over as one JSON text: built here in one pass and
 // parsed by JS in one JSON.parse, where a tree of emval objects took one
@@ -99,6 +107,16 @@ std::string contract() {
 #define TC_RESP(f) j.item_str(#f);
 #include "core/contract.def"
   j.close(']');
+  // Which build this is: "full", or "shapes" (tensorcast/shapes: the rules
+  // without kernels, whose dtypes, ops and reductions lists are empty).
+#ifdef TC_SHAPES_ONLY
+  j.field("build", "shapes");
+  j.key("dtypes").open('[').close(']');
+  j.key("ops").open('[').close(']');
+  j.key("reduceOps").open('[').close(']');
+  j.key("reduceAcc").open('[').close(']');
+#else
+  j.field("build", "full");
   j.key("dtypes").open('[');
   for (int d = 0; d < static_cast<int>(DType::count); ++d) {
     const DType dt = static_cast<DType>(d);
@@ -132,9 +150,12 @@ std::string contract() {
     j.close(']');
   }
   j.close(']');
+#endif
   j.close('}');
   return j.out;
 }
+
+#ifndef TC_SHAPES_ONLY
 
 const char* const kForms[] = {"vv", "vs", "sv"};
 const char* const kSelectForms[] = {"vv", "vs", "sv", "ss"};
@@ -187,6 +208,8 @@ val reduce_kernels() {
   });
 }
 
+#endif  // TC_SHAPES_ONLY
+
 // package.json's version, passed in by CMakeLists.txt: declared once, so the npm
 // package and contract().version cannot drift apart.
 #ifndef TC_VERSION
@@ -196,11 +219,26 @@ std::string version() { return TC_VERSION; }
 
 }  // namespace
 
+#ifdef TC_SHAPES_ONLY
+// The shapes-only build has no embind (its runtime is most of a small module's
+// glue): the contract and the version are NUL-terminated UTF-8 in memory, and
+// the loader gives the module the same contract() and version() (loader.js).
+extern "C" {
+EMSCRIPTEN_KEEPALIVE const char* tc_contract() {
+  static std::string text;
+  text = contract();
+  return text.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* tc_version() { return TC_VERSION; }
+}
+#else
 EMSCRIPTEN_BINDINGS(tensorcast) {
   emscripten::function("contract", &contract);
+#ifndef TC_SHAPES_ONLY
   emscripten::function("kernels", &kernels);
   emscripten::function("selectKernels", &select_kernels);
   emscripten::function("reduceKernels", &reduce_kernels);
+#endif
   emscripten::function("version", &version);
   // The status enum as embind's own type too (Module.Status.InvalidShape.value),
   // for bindings that prefer it; the JS layer cross-checks it against contract().
@@ -208,3 +246,4 @@ EMSCRIPTEN_BINDINGS(tensorcast) {
 #define TC_STATUS(e, code) status.value(#e, Status::e);
 #include "core/contract.def"
 }
+#endif  // TC_SHAPES_ONLY
