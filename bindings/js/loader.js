@@ -228,7 +228,7 @@ function checkModule(module) {
   const why = [];
   if (missing.length) why.push(`it lacks ${missing.join(', ')}`);
   if (unmet.length) why.push(`it imports ${unmet.join(', ')}, which the engine's glue does not provide`);
-  throw new Error(`tensorcast: this WebAssembly module is not the engine of ${ENGINE.entry}: ${why.join('; ')}. Pass this package's ${ENGINE.file} (its bytes, a module compiled from them, or its URL)${OTHER}`);
+  throw new Error(`tensorcast: this WebAssembly module is not the ${ENGINE.build === 'full' ? 'tensorcast' : 'tensorcast/shapes'} engine: ${why.join('; ')}. Pass this package's ${ENGINE.file} (its bytes, a module compiled from them, or its URL)${OTHER}`);
 }
 
 // The other build's module is refused by the check above (each glue reads exports the other lacks) or, at
