@@ -3,10 +3,10 @@
 // the forward ops (ops.js): arguments read once, one wasm call.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, makeError, formatShape } from './errors.js';
-import { copyShape, checkShape } from './shapes.js';
+import { BroadcastError, formatShape } from './errors.js';
+import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
-import { readBack, snapTo, shapeCall, BACK_KEYS } from './rules.js';
+import { readBack, snapTo, BACK_KEYS } from './rules.js';
 import { readOperand, settle, readOut, readNames } from './operands.js';
 import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe } from './shapes.js';
