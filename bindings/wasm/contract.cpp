@@ -33,39 +33,43 @@ val str(const char* s) { return val(std::string(s)); }
 // parsed by JS in one JSON.parse, where a tree of emval objects took one
 // embind call per property (about 1,500 of them, several ms at init()).
 // Every name is an identifier of ours (no character needs escaping).
+// `Out` is std::string, or (the shapes build, whose contract is all
+// compile-time values) a fixed buffer filled by the compiler: see tc_contract().
+template <class Out>
 class Json {
  public:
-  std::string out;
-  Json& raw(const char* s) { out += s; return *this; }
-  Json& str(const char* s) { out += '"'; out += s; out += '"'; return *this; }
+  Out out;
+  constexpr Json& raw(const char* s) { out += s; return *this; }
+  constexpr Json& str(const char* s) { out += '"'; out += s; out += '"'; return *this; }
   // Integers only (every number of the contract is one); no printf in the module.
-  Json& num(double v) {
+  constexpr Json& num(double v) {
     long long n = static_cast<long long>(v);
     if (n < 0) { out += '-'; n = -n; }
-    char b[24];
+    char b[24] = {};
     int i = 0;
     do { b[i++] = static_cast<char>('0' + n % 10); n /= 10; } while (n > 0);
     while (i > 0) out += b[--i];
     return *this;
   }
-  Json& key(const char* k) { comma(); str(k); out += ':'; first_ = true; return *this; }
-  Json& open(char c) { comma(); out += c; first_ = true; return *this; }
-  Json& close(char c) { out += c; first_ = false; return *this; }
-  Json& item_str(const char* s) { comma(); str(s); first_ = false; return *this; }
-  Json& item_num(double v) { comma(); num(v); first_ = false; return *this; }
-  Json& field(const char* k, const char* v) { key(k); str(v); first_ = false; return *this; }
-  Json& field(const char* k, double v) { key(k); num(v); first_ = false; return *this; }
+  constexpr Json& key(const char* k) { comma(); str(k); out += ':'; first_ = true; return *this; }
+  constexpr Json& open(char c) { comma(); out += c; first_ = true; return *this; }
+  constexpr Json& close(char c) { out += c; first_ = false; return *this; }
+  constexpr Json& item_str(const char* s) { comma(); str(s); first_ = false; return *this; }
+  constexpr Json& item_num(double v) { comma(); num(v); first_ = false; return *this; }
+  constexpr Json& field(const char* k, const char* v) { key(k); str(v); first_ = false; return *this; }
+  constexpr Json& field(const char* k, double v) { key(k); num(v); first_ = false; return *this; }
 
  private:
   bool first_ = true;
-  void comma() {
+  constexpr void comma() {
     if (!first_) out += ',';
     first_ = false;
   }
 };
 
-std::string contract() {
-  Json j;
+template <class Out>
+constexpr Out contract_text() {
+  Json<Out> j;
   j.open('{');
   j.key("statuses").open('[');
 #define TC_STATUS(e, code) j.item_str(code);
@@ -156,6 +160,10 @@ std::string contract() {
 }
 
 #ifndef TC_SHAPES_ONLY
+std::string contract() { return contract_text<std::string>(); }
+#endif
+
+#ifndef TC_SHAPES_ONLY
 
 const char* const kForms[] = {"vv", "vs", "sv"};
 const char* const kSelectForms[] = {"vv", "vs", "sv", "ss"};
@@ -223,22 +231,35 @@ std::string version() { return TC_VERSION; }
 // The shapes-only build has no embind (its runtime is most of a small module's
 // glue): the contract and the version are NUL-terminated UTF-8 in memory, and
 // the loader gives the module the same contract() and version() (loader.js).
+namespace {
+// The text written by the compiler (a length pass, then the text), so the
+// module carries the JSON as data and no code to build it.
+struct Length {
+  int n = 0;
+  constexpr Length& operator+=(char) { ++n; return *this; }
+  constexpr Length& operator+=(const char* s) { while (*s++) ++n; return *this; }
+};
+template <int N>
+struct Text {
+  char s[N + 1] = {};
+  int n = 0;
+  constexpr Text& operator+=(char c) { s[n++] = c; return *this; }
+  constexpr Text& operator+=(const char* p) { while (*p) s[n++] = *p++; return *this; }
+};
+constexpr int kContractLength = contract_text<Length>().n;
+constexpr Text<kContractLength> kContract = contract_text<Text<kContractLength>>();
+}  // namespace
+
 extern "C" {
-EMSCRIPTEN_KEEPALIVE const char* tc_contract() {
-  static std::string text;
-  text = contract();
-  return text.c_str();
-}
+EMSCRIPTEN_KEEPALIVE const char* tc_contract() { return kContract.s; }
 EMSCRIPTEN_KEEPALIVE const char* tc_version() { return TC_VERSION; }
 }
 #else
 EMSCRIPTEN_BINDINGS(tensorcast) {
   emscripten::function("contract", &contract);
-#ifndef TC_SHAPES_ONLY
   emscripten::function("kernels", &kernels);
   emscripten::function("selectKernels", &select_kernels);
   emscripten::function("reduceKernels", &reduce_kernels);
-#endif
   emscripten::function("version", &version);
   // The status enum as embind's own type too (Module.Status.InvalidShape.value),
   // for bindings that prefer it; the JS layer cross-checks it against contract().
