@@ -9,7 +9,6 @@ export const ENGINE = Object.freeze({
   build: 'full',
   create,
   file: 'tensorcast.wasm',
-  entry: "'tensorcast'",
   // A literal new URL(..., import.meta.url): bundlers see it and ship the file.
   url: () => new URL('./tensorcast.wasm', import.meta.url),
 });

@@ -20,6 +20,9 @@
 //   step. A failed load rejects its promise once and goes back to idle with no
 //   module state left; the next init() or initSync() starts from scratch.
 // - Ready is final: once an engine is installed, it is never replaced.
+//
+// Which engine (its glue, its .wasm, its build) is engine.js's: the full one,
+// or in the tensorcast/shapes bundles the rules-only one (shapes-engine.js).
 import { ENGINE } from './engine.js';
 import { readContract, clearContract } from './contract.js';
 import { refreshRequest } from './wire.js';
@@ -292,10 +295,11 @@ function finishGlue(glue, module, instance) {
   return m;
 }
 
+/** The NUL-terminated UTF-8 text at `p` in the module's memory (to the end of memory at most). */
 function cString(m, p) {
   const heap = m.HEAPU8;
   let end = p;
-  while (heap[end] !== 0) end++;
+  while (end < heap.length && heap[end] !== 0) end++;
   return new TextDecoder().decode(heap.subarray(p, end));
 }
 

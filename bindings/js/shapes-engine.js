@@ -8,6 +8,5 @@ export const ENGINE = Object.freeze({
   build: 'shapes',
   create,
   file: 'tensorcast-shapes.wasm',
-  entry: "'tensorcast/shapes'",
   url: () => new URL('./tensorcast-shapes.wasm', import.meta.url),
 });
