@@ -16,7 +16,9 @@ export function build({ quiet = false } = {}) {
   const dist = path.join(root, 'dist');
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
-  for (const f of ['tensorcast.mjs', 'tensorcast.wasm']) cpSync(path.join(bdir, f), path.join(dist, f));
+  // Both modules (one CMake build, the rule objects compiled once per module):
+  // the full engine, and tensorcast/shapes' (the rules without the kernels).
+  for (const f of ['tensorcast.mjs', 'tensorcast.wasm', 'tensorcast-shapes.mjs', 'tensorcast-shapes.wasm']) cpSync(path.join(bdir, f), path.join(dist, f));
   const js = path.join(root, 'bindings', 'js');
   for (const f of readdirSync(js)) if (/\.(js|d\.ts)$/.test(f)) cpSync(path.join(js, f), path.join(dist, f));
   entries(dist); // tensorcast/inline, the CommonJS builds and their .d.cts (scripts/entries.mjs)

@@ -6,10 +6,15 @@
 //   inline.cjs  `require('tensorcast/inline')`, and `require('tensorcast')` outside
 //               Node (a CommonJS app bundled for the browser, Jest's jsdom).
 //   *.d.cts     the declarations again, as CommonJS declarations for `require`.
+//   tensorcast-shapes.js, tensorcast-shapes-node.js, tensorcast-shapes.cjs
+//               `tensorcast/shapes` (browser ESM, Node ESM, require): shapes-entry.js
+//               and shapes-node.js bundled with shapes-engine.js in engine.js's
+//               place, so they load tensorcast-shapes.wasm (the rules, no kernels).
 //
 // esbuild bundles the CommonJS files; it is loaded here, when the function runs,
 // so that importing build.mjs works before node_modules is installed.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, cpSync, rmSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -114,7 +119,7 @@ function bundleCjs(esbuild, dist, entry, outName, fileUrl) {
     : `${HEADER}const __tcModuleUrl = 'file:///tensorcast/inline.cjs';`;
   esbuild.buildSync({
     entryPoints: [path.join(dist, entry)],
-    outfile: path.join(dist, outName),
+    outfile: path.resolve(dist, outName),
     bundle: true,
     format: 'cjs',
     platform: fileUrl === 'node' ? 'node' : 'neutral',
@@ -136,6 +141,27 @@ function cjsTypes(dist) {
   writeFileSync(path.join(dist, 'inline.d.cts'), `${HEADER}export * from './index.cjs';\n`);
 }
 
+// tensorcast/shapes: the same modules as the full entry, bundled from a copy of
+// dist/ whose engine.js is shapes-engine.js (esbuild's synchronous API takes no
+// resolve plugin). Each bundle is then the shapes API and its own loader state:
+// next to 'tensorcast' in one app, each entry loads its own engine. The ESM
+// bundles keep import.meta.url (tensorcast-shapes.wasm is found beside them).
+function bundleShapes(esbuild, dist) {
+  const stage = mkdtempSync(path.join(tmpdir(), 'tensorcast-shapes-'));
+  try {
+    for (const f of readdirSync(dist)) if (/\.(js|mjs)$/.test(f)) cpSync(path.join(dist, f), path.join(stage, f));
+    cpSync(path.join(dist, 'shapes-engine.js'), path.join(stage, 'engine.js'));
+    const common = { bundle: true, absWorkingDir: stage, logLevel: 'warning', legalComments: 'none', banner: { js: HEADER.trimEnd() } };
+    esbuild.buildSync({ ...common, entryPoints: [path.join(stage, 'shapes-entry.js')], outfile: path.join(dist, 'tensorcast-shapes.js'), format: 'esm', platform: 'neutral' });
+    esbuild.buildSync({ ...common, entryPoints: [path.join(stage, 'shapes-node.js')], outfile: path.join(dist, 'tensorcast-shapes-node.js'), format: 'esm', platform: 'node', target: 'node20' });
+    bundleCjs(esbuild, stage, 'shapes-node.js', path.join(dist, 'tensorcast-shapes.cjs'), 'node');
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+  const d = readFileSync(path.join(dist, 'shapes-entry.d.ts'), 'utf8');
+  writeFileSync(path.join(dist, 'shapes-entry.d.cts'), HEADER + d.replace(/from '\.\/index\.js'/g, "from './index.cjs'"));
+}
+
 /** Write the generated entries into `dist` (after build.mjs has copied the glue, the wasm and bindings/js there). */
 export function entries(dist) {
   let esbuild;
@@ -148,6 +174,7 @@ export function entries(dist) {
   bundleCjs(esbuild, dist, 'node.js', 'node.cjs', 'node');
   bundleCjs(esbuild, dist, 'inline.js', 'inline.cjs', 'placeholder');
   cjsTypes(dist);
+  bundleShapes(esbuild, dist);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) entries(process.argv[2] ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'dist'));

@@ -54,9 +54,9 @@ export function isFresh(spec) {
 // What `npm start` builds, and from what. The version is read from package.json
 // into the engine (CMakeLists.txt), so package.json is an input of dist/.
 export const LIB = {
-  inputs: ['src', 'bindings', 'CMakeLists.txt', 'package.json', 'scripts/build.mjs'],
+  inputs: ['src', 'bindings', 'CMakeLists.txt', 'package.json', 'scripts/build.mjs', 'scripts/entries.mjs'],
   outputs: ['dist'],
-  required: ['dist/index.js', 'dist/node.js', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm'],
+  required: ['dist/index.js', 'dist/node.js', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm', 'dist/tensorcast-shapes.js', 'dist/tensorcast-shapes.wasm'],
 };
 // The page (dist/explorer) is built from web/ and the library in dist/ (not from itself).
 export const WEB = {

@@ -1,7 +1,8 @@
 // The tarball users get, used the ways users use it. `npm pack`, then install
 // the .tgz into fresh temp projects and check, each as its own test:
 //   - the tarball holds what it needs (LICENSE included) and nothing else;
-//   - Node: ESM import, `tensorcast/inline`, a plain .cjs script (require + initSync);
+//   - Node: ESM import, `tensorcast/inline`, a plain .cjs script (require + initSync),
+//     `tensorcast/shapes` (import + init, require + initSync; its own .wasm only);
 //   - Jest 30 in its default CommonJS mode: require('tensorcast') + initSync();
 //   - the explorer: `npx tensorcast --help`, and `npx tensorcast explore --port 0`
 //     on a PATH without Emscripten serving the page that ships in the tarball,
@@ -104,7 +105,10 @@ try {
   await check('tarball contents', () => {
     const need = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/broadcast-rules.md',
       'dist/index.js', 'dist/node.js', 'dist/inline.js', 'dist/node.cjs', 'dist/inline.cjs', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm',
-      'dist/index.d.ts', 'dist/data.d.ts', 'dist/inline.d.ts', 'dist/index.d.cts', 'dist/data.d.cts', 'dist/inline.d.cts'];
+      'dist/index.d.ts', 'dist/data.d.ts', 'dist/inline.d.ts', 'dist/index.d.cts', 'dist/data.d.cts', 'dist/inline.d.cts',
+      // tensorcast/shapes: its bundles (browser, Node, require), its engine and its declarations.
+      'dist/tensorcast-shapes.js', 'dist/tensorcast-shapes-node.js', 'dist/tensorcast-shapes.cjs', 'dist/tensorcast-shapes.wasm',
+      'dist/shapes-entry.d.ts', 'dist/shapes-entry.d.cts'];
     // The explorer: the command, its server, and the built page with its assets beside it.
     need.push('bin/tensorcast.mjs', 'bin/cli.mjs', 'bin/serve.mjs', 'dist/explorer/index.html');
     const missing = need.filter((f) => !files.includes(f));
@@ -165,6 +169,30 @@ t.dispose(); t.dispose();
     must(out === '[[10,40,90,40,100,180],"Tensor int32 (2,3) [1, 2, 3, 4, 5, 6]",[4,5]]', `printed ${out}`);
   });
 
+  await check('tensorcast/shapes in Node: import + init(), require + initSync(), reading tensorcast-shapes.wasm only', () => {
+    write(path.join(app, 'shapes.js'), `import { init, broadcastShapes, reductionAxes, explain, contract, BroadcastError } from 'tensorcast/shapes';
+import { createRequire } from 'node:module';
+await init();
+let code = '';
+try { broadcastShapes([3], [4]); } catch (e) { code = e instanceof BroadcastError ? e.code : String(e); }
+const cjs = createRequire(import.meta.url)('tensorcast/shapes');
+cjs.initSync();
+console.log(JSON.stringify([broadcastShapes([8, 1, 6, 1], [7, 1, 5]), reductionAxes([3, 1], [2, 3, 5]), explain({ shapes: [[2, 1], [3]] }).shape,
+  contract().build, code, cjs.broadcastToShape([3, 1, 5, 1], [-1, -1, 5, 6]), typeof cjs.add]));
+`);
+    // Moving the full engine away proves the shapes entry loads only its own.
+    const wasm = path.join(app, 'node_modules', 'tensorcast', 'dist', 'tensorcast.wasm');
+    cpSync(wasm, `${wasm}.away`);
+    rmSync(wasm);
+    try {
+      const out = sh('node', ['shapes.js'], { cwd: app }).trim();
+      must(out === '[[8,7,6,5],[0,2],[2,3],"shapes","INCOMPATIBLE_DIMS",[3,1,5,6],"undefined"]', `printed ${out}`);
+    } finally {
+      cpSync(`${wasm}.away`, wasm);
+      rmSync(`${wasm}.away`);
+    }
+  });
+
   // ---- the explorer's command, on a PATH without Emscripten ---------------------------
   // A directory holding only node, npm, npx and sh (links to this machine's), so
   // no emcc, em++ or emcmake can be found: the command must not need them.
@@ -222,20 +250,31 @@ test('data', () => {
   const esm = Object.keys(await import('tensorcast')).sort();
   const inline = Object.keys(await import('tensorcast/inline')).sort();
   const cjs = Object.keys(require('tensorcast')).filter((k) => k !== '__esModule').sort();
-  console.log(JSON.stringify({ esm, inline, cjs }));
+  const shapes = Object.keys(await import('tensorcast/shapes')).sort();
+  const shapesCjs = Object.keys(require('tensorcast/shapes')).filter((k) => k !== '__esModule').sort();
+  console.log(JSON.stringify({ esm, inline, cjs, shapes, shapesCjs }));
 })()`], { cwd: typesDir }));
   await check('runtime exports: ESM, inline and CommonJS alike', () => {
     must(JSON.stringify(names.esm) === JSON.stringify(names.cjs), `require('tensorcast') exports differ from the ESM entry: ${names.cjs.join(',')} vs ${names.esm.join(',')}`);
     must(JSON.stringify(names.esm) === JSON.stringify(names.inline), `tensorcast/inline exports differ: ${names.inline.join(',')}`);
+    must(JSON.stringify(names.shapes) === JSON.stringify(names.shapesCjs), `require('tensorcast/shapes') exports differ: ${names.shapesCjs.join(',')} vs ${names.shapes.join(',')}`);
+    const foreign = names.shapes.filter((n) => !names.esm.includes(n));
+    must(foreign.length === 0, `tensorcast/shapes exports names the full entry lacks: ${foreign.join(', ')}`);
     return `${names.esm.length} names`;
   });
   write(path.join(typesDir, 'exports.ts'), `// Generated by pack-smoke: every name the runtime exports, used once (a missing declaration fails).
 import * as esm from 'tensorcast';
 import * as inline from 'tensorcast/inline';
+import * as shapes from 'tensorcast/shapes';
 export const declared = [
 ${names.esm.map((n) => `  esm.${n},`).join('\n')}
 ${names.inline.map((n) => `  inline.${n},`).join('\n')}
+${names.shapes.map((n) => `  shapes.${n},`).join('\n')}
 ];
+// tensorcast/shapes has the full entry's declarations for what it has.
+export const shaped: number[] = shapes.broadcastShapes([2, 1], [3]);
+export const axes: number[] = shapes.reductionAxes([3, 1], [2, 3, 5], { mode: 'numpy' });
+export const build: 'full' | 'shapes' = shapes.contract().build;
 `);
   const configs = ['bundler', 'node16', 'nodenext', 'browser'];
   // TypeScript 7 (native) checks each setting on its own in about a second.

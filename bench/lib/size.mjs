@@ -51,6 +51,19 @@ export function importGraph(dir, entry) {
   return [...seen].sort();
 }
 
+/** The row of tensorcast/shapes: dist/tensorcast-shapes.js bundled and minified + tensorcast-shapes.wasm (null before a build that has it). */
+export async function shapesSize(root, benchDir) {
+  const dist = path.join(root, 'dist');
+  if (!fs.existsSync(path.join(dist, 'tensorcast-shapes.js'))) return null;
+  const wasm = files([path.join(dist, 'tensorcast-shapes.wasm')]);
+  const min = await bundle(root, benchDir, 'tensorcast-shapes', `export * from ${JSON.stringify(path.join(dist, 'tensorcast-shapes.js'))};`).catch(() => null);
+  if (!min) return null;
+  return {
+    name: 'tensorcast/shapes', what: 'minified bundle of dist/tensorcast-shapes.js (the shapes API + its Emscripten glue) + tensorcast-shapes.wasm',
+    raw: min.raw + wasm.raw, gzip: min.gzip + wasm.gzip, glueGzip: min.gzip, wasmGzip: wasm.gzip,
+  };
+}
+
 export async function sizes(root, benchDir) {
   const pkgDir = (p) => path.join(benchDir, 'node_modules', p);
   const rows = [];
@@ -70,6 +83,10 @@ export async function sizes(root, benchDir) {
       raw: min.raw + tcWasm.raw, gzip: min.gzip + tcWasm.gzip, glueGzip: min.gzip, wasmGzip: tcWasm.gzip,
     });
   }
+  // tensorcast/shapes (issue 23: ≤ 30 KB gzipped): its browser entry bundled and minified the same
+  // way (its own glue is inside it) + tensorcast-shapes.wasm.
+  const shapesRow = await shapesSize(root, benchDir);
+  if (shapesRow) rows.push(shapesRow);
   // The Emscripten glue alone (what "glue" means for an Emscripten module), minified.
   const glueMin = await bundle(root, benchDir, 'tensorcast-glue', `export { default } from ${JSON.stringify(path.join(dist, 'tensorcast.mjs'))};`).catch(() => null);
   if (glueMin) {

@@ -51,8 +51,13 @@ function indexOf(list) {
  * A contract that does not read (a foreign or mismatched module) throws here,
  * and C stays as it was.
  */
-export function readContract(M) {
+export function readContract(M, build = 'full') {
   const c = JSON.parse(M.contract()); // one JSON text (bindings/wasm/contract.cpp)
+  // "full" (the kernels) or "shapes" (tensorcast/shapes: the rules, no dtypes, ops or reductions).
+  if (c.build !== build) {
+    const [have, want] = [c.build, build].map((b) => (b === 'shapes' ? "tensorcast-shapes.wasm, the engine of 'tensorcast/shapes'" : "tensorcast.wasm, the engine of 'tensorcast'"));
+    throw new Error(`tensorcast: this module is ${have}; this entry needs ${want}: pass that file (its bytes, a module compiled from them, or its URL)`);
+  }
   const n = {}; // the next C, built aside
   n.dtypes = c.dtypes.map((d, id) => {
     // float16 where the runtime has no Float16Array (Node 20): its bits, in a Uint16Array.
@@ -94,6 +99,7 @@ export function readContract(M) {
   n.REQ_LEN = c.request.length;
   n.RESP = indexOf(c.response);
   n.RESP_LEN = c.response.length;
+  n.build = c.build;
   n.version = M.version();
   n.ready = true;
   const dtypes = Object.freeze(n.dtypes.map((d) => d.name));
@@ -121,6 +127,7 @@ export function contract() {
   if (!C.ready) throw new Error('tensorcast: call `await init()` (or initSync()) before using the library');
   return {
     version: C.version,
+    build: C.build,
     statuses: [...C.statuses],
     dtypes: C.dtypes.map(({ name, short, array, kind, size }) => ({ name, short, array, kind, size })),
     ops: C.ops.map(({ name, kernel, bool, domain, simd }) => ({ name, kernel, result: bool ? 'bool' : 'same', domain, simd: [...simd] })),

@@ -70,6 +70,8 @@ export declare function isReady(): boolean;
 /** The contract the engine declares (its dtypes, ops, rules and limits), as plain JSON. */
 export declare function contract(): {
   version: string;
+  /** 'full' (this entry), or 'shapes' (tensorcast/shapes: no dtypes, ops or reductions, their lists empty). */
+  build: 'full' | 'shapes';
   statuses: string[];
   dtypes: { name: DType; short: string; array: string; kind: string; size: number }[];
   ops: { name: string; kernel: string; result: 'bool' | 'same'; domain: 'any' | 'integer' | 'float'; simd: string[] }[];

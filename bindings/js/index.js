@@ -7,7 +7,7 @@ import { unaryOp } from './unary.js';
 export { init, initSync, isReady } from './loader.js';
 export { contract, DTYPES } from './contract.js';
 export { BroadcastError, ErrorCode, formatShape, formatDim } from './errors.js';
-export { UNKNOWN_RANK } from './shapes.js';
+export { UNKNOWN_RANK, MAX_RANK } from './shapes.js';
 export { broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape } from './rules.js';
 export { explain } from './explain.js';
 export { Tensor, tensor } from './tensor.js';
@@ -16,9 +16,6 @@ export { broadcastTo, where } from './ops.js';
 export { memory, releaseScratch, kernels } from './introspect.js';
 export { reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays } from './reduce.js';
 export { evaluate, compile } from './expr.js';
-
-/** The most dims a shape may have. */
-export const MAX_RANK = 32;
 
 // Element-wise ops: one line each; what they do is declared in src/kernels/ops.def.
 /** a + b with broadcasting. */ export const add = elementwise('add');

@@ -20,7 +20,10 @@
 //   step. A failed load rejects its promise once and goes back to idle with no
 //   module state left; the next init() or initSync() starts from scratch.
 // - Ready is final: once an engine is installed, it is never replaced.
-import createTensorcastModule from './tensorcast.mjs';
+//
+// Which engine (its glue, its .wasm, its build) is engine.js's: the full one,
+// or in the tensorcast/shapes bundles the rules-only one (shapes-engine.js).
+import { ENGINE } from './engine.js';
 import { readContract, clearContract } from './contract.js';
 import { refreshRequest } from './wire.js';
 import { generatedCode } from './generated.js';
@@ -31,8 +34,9 @@ let epoch = 0;      // the number of the current load; bumped by each new load a
 let loading = null; // init()'s promise: the load under way, or the settled one once ready; null when idle
 let settle = null;  // { resolve, reject } of `loading` while a load is under way
 
-const RECIPE = 'serve tensorcast.wasm beside the bundle and pass its address as init({ wasmUrl }), '
-  + "or import 'tensorcast/inline', which carries the wasm inside the JavaScript (see the README's bundler recipes)";
+const RECIPE = `serve ${ENGINE.file} beside the bundle and pass its address as init({ wasmUrl })`
+  + (ENGINE.build === 'full' ? ", or import 'tensorcast/inline', which carries the wasm inside the JavaScript" : '')
+  + " (see the README's bundler recipes)";
 
 /**
  * Load the engine. Calls share one load: while it is under way, and after it
@@ -139,13 +143,13 @@ export function initSyncWith(options, source) {
 export function moduleFrom(o) {
   if (o.module) return o.module;
   if (o.wasmBinary) return compileModule(o.wasmBinary, 'options.wasmBinary');
-  return fetchModule(o.wasmUrl ?? new URL('./tensorcast.wasm', import.meta.url));
+  return fetchModule(o.wasmUrl ?? ENGINE.url());
 }
 
 function moduleFromSync(o) {
   if (o.module) return o.module;
   if (o.wasmBinary) return compileModuleSync(o.wasmBinary, 'options.wasmBinary');
-  throw new TypeError('initSync: pass { wasmBinary } (the bytes of tensorcast.wasm) or { module } (a WebAssembly.Module)');
+  throw new TypeError(`initSync: pass { wasmBinary } (the bytes of ${ENGINE.file}) or { module } (a WebAssembly.Module)`);
 }
 
 /** Compile bytes, with an error naming where they came from (`what`). */
@@ -169,7 +173,7 @@ export function compileModuleSync(bytes, what) {
 }
 
 function notWasm(what, b, e) {
-  return new Error(`tensorcast: ${what} is not WebAssembly (${describe(e)}; got ${b.byteLength} bytes); pass the bytes of this package's tensorcast.wasm`, { cause: e });
+  return new Error(`tensorcast: ${what} is not WebAssembly (${describe(e)}; got ${b.byteLength} bytes); pass the bytes of this package's ${ENGINE.file}`, { cause: e });
 }
 
 // ---- the engine's shape, and the check of a module against it --------------
@@ -193,7 +197,7 @@ function engineShape() {
   const functions = new Map(); // export name -> the glue's name for it
   try {
     const probe = { instantiateWasm(info) { imports = info; return {}; } };
-    createTensorcastModule(probe).then(undefined, () => {}); // never settles (or an abort, quietly)
+    ENGINE.create(probe).then(undefined, () => {}); // never settles (or an abort, quietly)
     let seen = [];
     const noop = () => {};
     probe.asm = new Proxy({}, { get(_, k) { seen.push(k); return noop; } });
@@ -228,8 +232,14 @@ function checkModule(module) {
   const why = [];
   if (missing.length) why.push(`it lacks ${missing.join(', ')}`);
   if (unmet.length) why.push(`it imports ${unmet.join(', ')}, which the engine's glue does not provide`);
-  throw new Error(`tensorcast: this WebAssembly module is not the tensorcast engine: ${why.join('; ')}. Pass this package's tensorcast.wasm (its bytes, a module compiled from them, or its URL)`);
+  throw new Error(`tensorcast: this WebAssembly module is not the ${ENGINE.build === 'full' ? 'tensorcast' : 'tensorcast/shapes'} engine: ${why.join('; ')}. Pass this package's ${ENGINE.file} (its bytes, a module compiled from them, or its URL)${OTHER}`);
 }
+
+// The other build's module is refused by the check above (each glue reads exports the other lacks) or, at
+// the latest, by its contract's build (install()); both messages name the file this entry loads.
+const OTHER = ENGINE.build === 'full'
+  ? "; tensorcast-shapes.wasm is the engine of 'tensorcast/shapes' (the rules without the kernels)"
+  : "; tensorcast.wasm is the engine of 'tensorcast' (with the kernels)";
 
 const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -258,7 +268,7 @@ function startGlue() {
   let hooks = null;
   const cfg = { instantiateWasm(imports, done) { hooks = { imports, done }; return {}; } };
   try {
-    createTensorcastModule(cfg).then(undefined, () => {});
+    ENGINE.create(cfg).then(undefined, () => {});
   } catch (e) {
     throw failure('the engine\'s glue failed', e);
   }
@@ -275,10 +285,23 @@ function finishGlue(glue, module, instance) {
   }
   const m = glue.cfg;
   if (!m.calledRun) throw new Error('tensorcast: the engine did not start (its glue did not run)');
+  if (typeof m.contract !== 'function' && typeof m._tc_contract === 'function' && typeof m._tc_version === 'function') {
+    // The shapes build has no embind: its contract and version are NUL-terminated UTF-8 in its memory.
+    m.contract = () => cString(m, m._tc_contract());
+    m.version = () => cString(m, m._tc_version());
+  }
   if (typeof m.contract !== 'function' || typeof m.version !== 'function') {
     throw new Error('tensorcast: the WebAssembly module started but registered no contract() and version(): it is not the tensorcast engine');
   }
   return m;
+}
+
+/** The NUL-terminated UTF-8 text at `p` in the module's memory (to the end of memory at most). */
+function cString(m, p) {
+  const heap = m.HEAPU8;
+  let end = p;
+  while (end < heap.length && heap[end] !== 0) end++;
+  return new TextDecoder().decode(heap.subarray(p, end));
 }
 
 /**
@@ -289,7 +312,7 @@ function finishGlue(glue, module, instance) {
 function install(inst) {
   let commit;
   try {
-    commit = readContract(inst);
+    commit = readContract(inst, ENGINE.build);
     // What refreshRequest() does, tried first, while nothing is installed.
     inst._tc_request(4096);
     inst._tc_call(0);

@@ -3,10 +3,10 @@
 // the forward ops (ops.js): arguments read once, one wasm call.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, makeError, formatShape } from './errors.js';
-import { copyShape, checkShape } from './shapes.js';
+import { BroadcastError, formatShape } from './errors.js';
+import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
-import { readBack, snapTo, shapeCall, BACK_KEYS } from './rules.js';
+import { readBack, snapTo, BACK_KEYS } from './rules.js';
 import { readOperand, settle, readOut, readNames } from './operands.js';
 import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe } from './shapes.js';
@@ -16,28 +16,8 @@ import { request, execute } from './execute.js';
 import { materialise } from './ops.js';
 import { broadcastShapes } from './rules.js';
 
-/**
- * The output axes, ascending, over which a gradient of shape `outShape` (the
- * result of broadcasting `inShape` with `options`, as broadcastToShape takes
- * them; or with `type`, the element-wise rule whose operand B is `inShape`)
- * is summed to come back to `inShape`. It refuses exactly what that forward
- * call refuses. Partial shapes: an axis that may or may not be summed is
- * refused (INCOMPATIBLE_DIMS, the axis named).
- */
-export function reductionAxes(inShape, outShape, options) {
-  mod();
-  const o = readOptions(options, 'reductionAxes', BACK_KEYS);
-  const i = copyShape(inShape, 'reductionAxes: input shape');
-  const t = copyShape(outShape, 'reductionAxes: output shape');
-  const { rule, ctx, axis, mapping } = readBack(i, t, snapTo(o, [i, t], 'reductionAxes'), 'reductionAxes');
-  checkShape(t, false, [i, t]);
-  const res = shapeCall(C.A.reductionAxes, rule, axis, [i, t], mapping);
-  if (res.status !== 0) throw makeError(ctx, res.error());
-  const n = res.next();
-  const axes = new Array(n);
-  for (let k = 0; k < n; k++) axes[k] = res.next();
-  return axes;
-}
+// reductionAxes is a shape rule (rules.js), also in tensorcast/shapes; exported here beside unbroadcast.
+export { reductionAxes } from './rules.js';
 
 export function accDtype(name, fn) {
   if (name === undefined) return undefined;

@@ -223,4 +223,27 @@ export function namedBroadcastShape(a, b, options) {
   return namedResult(nameList, res.namedAxes(labelList, rawName).axes);
 }
 
+/**
+ * The output axes, ascending, over which a gradient of shape `outShape` (the
+ * result of broadcasting `inShape` with `options`, as broadcastToShape takes
+ * them; or with `type`, the element-wise rule whose operand B is `inShape`)
+ * is summed to come back to `inShape`. It refuses exactly what that forward
+ * call refuses. Partial shapes: an axis that may or may not be summed is
+ * refused (INCOMPATIBLE_DIMS, the axis named).
+ */
+export function reductionAxes(inShape, outShape, options) {
+  mod();
+  const o = readOptions(options, 'reductionAxes', BACK_KEYS);
+  const i = copyShape(inShape, 'reductionAxes: input shape');
+  const t = copyShape(outShape, 'reductionAxes: output shape');
+  const { rule, ctx, axis, mapping } = readBack(i, t, snapTo(o, [i, t], 'reductionAxes'), 'reductionAxes');
+  checkShape(t, false, [i, t]);
+  const res = shapeCall(C.A.reductionAxes, rule, axis, [i, t], mapping);
+  if (res.status !== 0) throw makeError(ctx, res.error());
+  const n = res.next();
+  const axes = new Array(n);
+  for (let k = 0; k < n; k++) axes[k] = res.next();
+  return axes;
+}
+
 export { UNKNOWN_RANK };

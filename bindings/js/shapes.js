@@ -7,6 +7,8 @@ import { BroadcastError, formatShape } from './errors.js';
 import { C } from './contract.js';
 
 export const UNKNOWN_RANK = '[...]';
+/** The most dims a shape may have. */
+export const MAX_RANK = 32;
 export const INTERVAL = /^\s*(\d*)\s*\.\.\s*(\d*)\s*$/;
 
 const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);

@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "calls.hpp"
+#ifndef TC_SHAPES_ONLY
 #include "kernels/reduce.hpp"
+#endif
 #include "rules/reduction_axes.hpp"
 #include "wire.hpp"
 
@@ -66,6 +68,7 @@ void write_axes(Writer& w, std::uint64_t mask) {
     if (mask >> a & 1) w.put(a);
 }
 
+#ifndef TC_SHAPES_ONLY  // the shapes-only build has reductionAxes, not the reductions' data path
 // The result buffer of a reduction: `out` with its capacity, or a new allocation.
 int reduce_into(const double* h, const Shape& in, std::uint64_t mask, ReduceOp op, DType dt, DType acc,
                 const Shape& out_shape, std::vector<double>& resp, Error& err) {
@@ -95,8 +98,11 @@ bool dtype_of(double v, DType& dt) {
   return true;
 }
 
+#endif  // TC_SHAPES_ONLY
+
 }  // namespace
 
+#ifndef TC_SHAPES_ONLY
 // action reduce: body = input shape, axes count (-1: all), axes.
 void call_reduce(const double* h, const double* body, size_t n_body, std::vector<double>& resp) {
   Reader r{body, body + n_body};
@@ -174,6 +180,8 @@ void call_unbroadcast(const double* h, const double* body, size_t n_body, std::v
   w.shape(in);
   write_axes(w, mask);
 }
+
+#endif  // TC_SHAPES_ONLY
 
 // action axes: body = input shape, output shape, mapping.
 void call_axes(const double* h, const double* body, size_t n, std::vector<double>& resp) {

@@ -11,8 +11,10 @@
 #include <cstring>
 #include <vector>
 
+#ifndef TC_SHAPES_ONLY
 #include "kernels/driver.hpp"
 #include "kernels/reduce.hpp"
+#endif
 #include "rules/rules.hpp"
 #include "calls.hpp"
 #include "wire.hpp"
@@ -156,17 +158,19 @@ Status plan_request(const double* h, Reader& r, Planned& P) {
 // Keyed by everything that decides a plan: rule, axis, shaping, operand count
 // and the body (shapes, mapping, names, labels); never by buffers or dtype.
 // A few entries, so code that alternates between some shapes plans each once.
+constexpr size_t kCacheKeyMax = 512;  // doubles; longer requests are planned every time
+Planned g_uncached;
+#ifndef TC_SHAPES_ONLY  // the shapes-only build (tensorcast/shapes) has no data calls
 struct CacheEntry {
   std::vector<double> key;
   Planned p;
   bool valid = false;
 };
-constexpr size_t kCacheKeyMax = 512;  // doubles; longer requests are planned every time
 constexpr int kCacheEntries = 4;
 CacheEntry g_cache[kCacheEntries];
 int g_cache_last = 0;
 int g_cache_next = 0;
-Planned g_uncached;
+#endif
 
 // Bit for bit, a word at a time (libc's memcmp goes byte by byte: 5 ns of a 90 ns call).
 bool same_words(const double* a, const double* b, size_t n) {
@@ -202,6 +206,7 @@ const Planned& planned_once(const double* h, const double* body, size_t n) {
   return plan_into(g_uncached, h, body, n, false);
 }
 
+#ifndef TC_SHAPES_ONLY
 const Planned& cached_plan(const double* h, const double* body, size_t n) {
   if (g_cache[g_cache_last].valid && same_key(g_cache[g_cache_last].key, h, body, n)) return g_cache[g_cache_last].p;
   for (int k = 0; k < kCacheEntries; ++k)
@@ -218,6 +223,8 @@ const Planned& cached_plan(const double* h, const double* body, size_t n) {
   }
   return e.p;
 }
+
+#endif  // TC_SHAPES_ONLY
 
 // Shape calls keep one plan of their own: the last one, in the same hot
 // memory every time, and answered again when the next request is the same
@@ -238,6 +245,7 @@ const Planned& shape_plan(const double* h, const double* body, size_t n) {
   return g_shape;
 }
 
+#ifndef TC_SHAPES_ONLY
 // ---- running ------------------------------------------------------------------------
 
 // In place is safe only where the operand is read exactly as the output is
@@ -339,6 +347,8 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
   return 0;
 }
 
+#endif  // TC_SHAPES_ONLY
+
 // actions shape and explain: the plan alone. A shape call repeated with the
 // same shapes is answered from the last one's plan (shape_plan).
 void call_shape(const double* h, const double* body, size_t n, bool explain, std::vector<double>& resp) {
@@ -379,6 +389,7 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
     call_axes(h, body, body_len, g_resp);
     return g_resp.data();
   }
+#ifndef TC_SHAPES_ONLY
   if (action == static_cast<int>(Action::reduce) || action == static_cast<int>(Action::unbroadcast)) {
     if (action == static_cast<int>(Action::reduce)) call_reduce(h, body, body_len, g_resp);
     else call_unbroadcast(h, body, body_len, g_resp);
@@ -392,10 +403,18 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
     call_expr(h, body, body_len, action == static_cast<int>(Action::expr_explain), g_resp);
     return g_resp.data();
   }
+#endif
   if (action == static_cast<int>(Action::shape) || action == static_cast<int>(Action::explain)) {
     call_shape(h, body, body_len, action == static_cast<int>(Action::explain), g_resp);
     return g_resp.data();
   }
+#ifdef TC_SHAPES_ONLY
+  // No kernels in this build: a data action is not a request it can answer.
+  none.code = Status::InvalidShape;
+  write_head(g_resp, static_cast<int>(Status::InvalidShape), none);
+  (void)w;
+  return g_resp.data();
+#else
   const Planned& P = cached_plan(h, body, body_len);
   if (P.st != Status::Ok) {
     write_head(g_resp, static_cast<int>(P.st), P.err);
@@ -410,8 +429,15 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
   w.shape(P.plan.out);
   if (st == 0 && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named, false);
   return g_resp.data();
+#endif
 }
 
+#ifdef TC_SHAPES_ONLY
+// The shapes-only build says so in its exports: the loader's module check
+// (loader.js) tells the two builds apart by this export and by the data
+// path's exports below, which only the full build has.
+EMSCRIPTEN_KEEPALIVE int tc_shapes_only() { return 1; }
+#else
 EMSCRIPTEN_KEEPALIVE void* tc_malloc(double bytes) { return allocate(bytes); }
 EMSCRIPTEN_KEEPALIVE void tc_free(void* p) { release(p); }
 EMSCRIPTEN_KEEPALIVE double tc_allocated_bytes() { return static_cast<double>(allocated_bytes()); }
@@ -460,5 +486,6 @@ EMSCRIPTEN_KEEPALIVE int tc_select_run(int i, const uint8_t* mask, const void* x
   k[i].fn(mask, x, y, out, static_cast<size_t>(n));
   return 0;
 }
+#endif  // TC_SHAPES_ONLY
 
 }  // extern "C"

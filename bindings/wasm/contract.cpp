@@ -3,61 +3,73 @@
 // layout, limits — all from src/core/contract.def, src/kernels/dtypes.def and
 // src/kernels/ops.def; one JSON text), the kernel registries, the Status enum
 // and the version. Called once or rarely; the hot calls are raw exports (calls.cpp).
+#ifdef TC_SHAPES_ONLY
+#include <emscripten/emscripten.h>
+#else
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
+#endif
 
 #include <string>
 
 #include "core/contract.hpp"
+#ifndef TC_SHAPES_ONLY
 #include "kernels/kernels.hpp"
 #include "kernels/reduce.hpp"
+#endif
 
-using emscripten::val;
 using namespace tc;
 
 namespace {
 
+#ifndef TC_SHAPES_ONLY
+using emscripten::val;
 val list() { return val::array(); }
 void push(val& a, val v) { a.set(a["length"], v); }
 val str(const char* s) { return val(std::string(s)); }
+#endif
 
 // The contract is handed over as one JSON text: built here in one pass and
 // parsed by JS in one JSON.parse, where a tree of emval objects took one
 // embind call per property (about 1,500 of them, several ms at init()).
 // Every name is an identifier of ours (no character needs escaping).
+// `Out` is std::string, or (the shapes build, whose contract is all
+// compile-time values) a fixed buffer filled by the compiler: see tc_contract().
+template <class Out>
 class Json {
  public:
-  std::string out;
-  Json& raw(const char* s) { out += s; return *this; }
-  Json& str(const char* s) { out += '"'; out += s; out += '"'; return *this; }
+  Out out;
+  constexpr Json& raw(const char* s) { out += s; return *this; }
+  constexpr Json& str(const char* s) { out += '"'; out += s; out += '"'; return *this; }
   // Integers only (every number of the contract is one); no printf in the module.
-  Json& num(double v) {
+  constexpr Json& num(double v) {
     long long n = static_cast<long long>(v);
     if (n < 0) { out += '-'; n = -n; }
-    char b[24];
+    char b[24] = {};
     int i = 0;
     do { b[i++] = static_cast<char>('0' + n % 10); n /= 10; } while (n > 0);
     while (i > 0) out += b[--i];
     return *this;
   }
-  Json& key(const char* k) { comma(); str(k); out += ':'; first_ = true; return *this; }
-  Json& open(char c) { comma(); out += c; first_ = true; return *this; }
-  Json& close(char c) { out += c; first_ = false; return *this; }
-  Json& item_str(const char* s) { comma(); str(s); first_ = false; return *this; }
-  Json& item_num(double v) { comma(); num(v); first_ = false; return *this; }
-  Json& field(const char* k, const char* v) { key(k); str(v); first_ = false; return *this; }
-  Json& field(const char* k, double v) { key(k); num(v); first_ = false; return *this; }
+  constexpr Json& key(const char* k) { comma(); str(k); out += ':'; first_ = true; return *this; }
+  constexpr Json& open(char c) { comma(); out += c; first_ = true; return *this; }
+  constexpr Json& close(char c) { out += c; first_ = false; return *this; }
+  constexpr Json& item_str(const char* s) { comma(); str(s); first_ = false; return *this; }
+  constexpr Json& item_num(double v) { comma(); num(v); first_ = false; return *this; }
+  constexpr Json& field(const char* k, const char* v) { key(k); str(v); first_ = false; return *this; }
+  constexpr Json& field(const char* k, double v) { key(k); num(v); first_ = false; return *this; }
 
  private:
   bool first_ = true;
-  void comma() {
+  constexpr void comma() {
     if (!first_) out += ',';
     first_ = false;
   }
 };
 
-std::string contract() {
-  Json j;
+template <class Out>
+constexpr Out contract_text() {
+  Json<Out> j;
   j.open('{');
   j.key("statuses").open('[');
 #define TC_STATUS(e, code) j.item_str(code);
@@ -99,6 +111,17 @@ std::string contract() {
 #define TC_RESP(f) j.item_str(#f);
 #include "core/contract.def"
   j.close(']');
+  // Which build this is: "full", or "shapes" (tensorcast/shapes: the rules
+  // without kernels, whose dtypes, ops and reductions lists are empty).
+#ifdef TC_SHAPES_ONLY
+  j.field("build", "shapes");
+  j.key("dtypes").open('[').close(']');
+  j.key("ops").open('[').close(']');
+  j.key("unaryOps").open('[').close(']');
+  j.key("reduceOps").open('[').close(']');
+  j.key("reduceAcc").open('[').close(']');
+#else
+  j.field("build", "full");
   j.key("dtypes").open('[');
   for (int d = 0; d < static_cast<int>(DType::count); ++d) {
     const DType dt = static_cast<DType>(d);
@@ -144,9 +167,16 @@ std::string contract() {
     j.close(']');
   }
   j.close(']');
+#endif
   j.close('}');
   return j.out;
 }
+
+#ifndef TC_SHAPES_ONLY
+std::string contract() { return contract_text<std::string>(); }
+#endif
+
+#ifndef TC_SHAPES_ONLY
 
 const char* const kForms[] = {"vv", "vs", "sv"};
 const char* const kSelectForms[] = {"vv", "vs", "sv", "ss"};
@@ -216,6 +246,7 @@ val cast_kernels() {
     o.set("to", str(dtype_js_name(e.to)));
   });
 }
+#endif  // TC_SHAPES_ONLY
 
 // package.json's version, passed in by CMakeLists.txt: declared once, so the npm
 // package and contract().version cannot drift apart.
@@ -226,6 +257,34 @@ std::string version() { return TC_VERSION; }
 
 }  // namespace
 
+#ifdef TC_SHAPES_ONLY
+// The shapes-only build has no embind (its runtime is most of a small module's
+// glue): the contract and the version are NUL-terminated UTF-8 in memory, and
+// the loader gives the module the same contract() and version() (loader.js).
+namespace {
+// The text written by the compiler (a length pass, then the text), so the
+// module carries the JSON as data and no code to build it.
+struct Length {
+  int n = 0;
+  constexpr Length& operator+=(char) { ++n; return *this; }
+  constexpr Length& operator+=(const char* s) { while (*s++) ++n; return *this; }
+};
+template <int N>
+struct Text {
+  char s[N + 1] = {};
+  int n = 0;
+  constexpr Text& operator+=(char c) { s[n++] = c; return *this; }
+  constexpr Text& operator+=(const char* p) { while (*p) s[n++] = *p++; return *this; }
+};
+constexpr int kContractLength = contract_text<Length>().n;
+constexpr Text<kContractLength> kContract = contract_text<Text<kContractLength>>();
+}  // namespace
+
+extern "C" {
+EMSCRIPTEN_KEEPALIVE const char* tc_contract() { return kContract.s; }
+EMSCRIPTEN_KEEPALIVE const char* tc_version() { return TC_VERSION; }
+}
+#else
 EMSCRIPTEN_BINDINGS(tensorcast) {
   emscripten::function("contract", &contract);
   emscripten::function("kernels", &kernels);
@@ -240,3 +299,4 @@ EMSCRIPTEN_BINDINGS(tensorcast) {
 #define TC_STATUS(e, code) status.value(#e, Status::e);
 #include "core/contract.def"
 }
+#endif  // TC_SHAPES_ONLY

@@ -1,7 +1,8 @@
 // The package outside Node: its browser entry loaded as plain ESM in Chromium
 // (the glue finds tensorcast.wasm beside itself), inside a module Worker (given
 // a compiled WebAssembly.Module), and bundled by Vite — all under a CSP with no
-// 'unsafe-eval'.
+// 'unsafe-eval'. tensorcast/shapes too: as plain ESM beside the full entry in one page,
+// and bundled by Vite by its package name.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { cpSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -37,6 +38,30 @@ self.onmessage = async (e) => {
   self.postMessage({ a: broadcastShapes([2, 1, 6], [3, 1]) });
 };
 `;
+// tensorcast/shapes as plain ESM (its bundle finds tensorcast-shapes.wasm beside itself), next to the full
+// entry in the same page: each loads its own engine, and they answer alike.
+const shapesJs = `import * as shapes from './pkg/tensorcast-shapes.js';
+import * as full from './pkg/index.js';
+await shapes.init();
+let code = '';
+try { shapes.broadcastShapes([3], [4]); } catch (e) { code = e instanceof shapes.BroadcastError ? e.code + ': ' + e.message : 'wrong:' + e; }
+const before = full.isReady();
+await full.init();
+let fullCode = '';
+try { full.broadcastShapes([3], [4]); } catch (e) { fullCode = e.code + ': ' + e.message; }
+const req = { rule: 'pdpd', shapes: [[2, 3, 4, 5], [3, 1]], axis: 1 };
+document.title = JSON.stringify({
+  a: shapes.broadcastShapes([8, 1, 6, 1], [7, 1, 5]), axes: shapes.reductionAxes([3, 1], [2, 3, 5]),
+  build: shapes.contract().build, before, code, same: code === fullCode,
+  explain: JSON.stringify(shapes.explain(req)) === JSON.stringify(full.explain(req)),
+  wasm: performance.getEntriesByType('resource').map((r) => r.name.split('/').pop()).filter((n) => n.endsWith('.wasm')).sort(),
+});
+`;
+// tensorcast/shapes bundled by Vite, imported by its package name.
+const viteShapesMain = `import { init, broadcastToShape, explain } from 'tensorcast/shapes';
+await init();
+document.title = JSON.stringify({ b: broadcastToShape([16], [1, 16, 50, 50], { mode: 'explicit', axesMapping: [1] }), ok: explain({ shapes: [[2, 1], [3]] }).ok });
+`;
 const viteMain = `import { init, broadcastShapes } from 'tensorcast';
 await init();
 document.title = JSON.stringify({ a: broadcastShapes([256, 256, 3], [3]) });
@@ -55,6 +80,8 @@ beforeAll(async () => {
   writeFileSync(path.join(site, 'worker.html'), page('worker-host.js'));
   writeFileSync(path.join(site, 'worker-host.js'), workerHostJs);
   writeFileSync(path.join(site, 'worker.js'), workerJs);
+  writeFileSync(path.join(site, 'shapes.html'), page('shapes.js'));
+  writeFileSync(path.join(site, 'shapes.js'), shapesJs);
   // A Vite app that imports the package by name, as a user's bundle would.
   const app = path.join(root, 'build', 'package-vite-app');
   rmSync(app, { recursive: true, force: true });
@@ -65,6 +92,16 @@ beforeAll(async () => {
     root: app, base: './', logLevel: 'error', configFile: false,
     resolve: { alias: { tensorcast: path.join(root, 'dist', 'index.js') } },
     build: { outDir: path.join(site, 'vite'), emptyOutDir: true, target: 'es2022' },
+  });
+  const shapesApp = path.join(root, 'build', 'package-vite-shapes-app');
+  rmSync(shapesApp, { recursive: true, force: true });
+  mkdirSync(shapesApp, { recursive: true });
+  writeFileSync(path.join(shapesApp, 'index.html'), page('main.js'));
+  writeFileSync(path.join(shapesApp, 'main.js'), viteShapesMain);
+  await viteBuild({
+    root: shapesApp, base: './', logLevel: 'error', configFile: false,
+    resolve: { alias: { 'tensorcast/shapes': path.join(root, 'dist', 'tensorcast-shapes.js') } },
+    build: { outDir: path.join(site, 'vite-shapes'), emptyOutDir: true, target: 'es2022' },
   });
   ({ server, url } = await serve(site, 0));
   browser = await launchChromium();
@@ -98,6 +135,23 @@ describe('the package in a browser', () => {
     const { title, problems } = await titleOf('/worker.html');
     expect(problems).toEqual([]);
     expect(JSON.parse(title)).toEqual({ a: [2, 3, 6] });
+  });
+
+  it('tensorcast/shapes loads as plain ESM beside the full entry: its own engine, the same answers', async () => {
+    const { title, problems } = await titleOf('/shapes.html');
+    expect(problems).toEqual([]);
+    const r = JSON.parse(title);
+    expect(r).toMatchObject({ a: [8, 7, 6, 5], axes: [0, 2], build: 'shapes', before: false, same: true, explain: true });
+    expect(r.code).toMatch(/^INCOMPATIBLE_DIMS: /);
+    expect(r.wasm).toEqual(['tensorcast-shapes.wasm', 'tensorcast.wasm']);
+  });
+
+  it('tensorcast/shapes bundles with Vite: only its own .wasm is emitted, and it runs', async () => {
+    const assets = readdirSync(path.join(site, 'vite-shapes', 'assets'));
+    expect(assets.filter((f) => f.endsWith('.wasm')).map((f) => f.replace(/-[\w-]{8}\.wasm$/, '.wasm'))).toEqual(['tensorcast-shapes.wasm']);
+    const { title, problems } = await titleOf('/vite-shapes/index.html');
+    expect(problems).toEqual([]);
+    expect(JSON.parse(title)).toEqual({ b: [1, 16, 50, 50], ok: true });
   });
 
   it('bundles with Vite, which emits the .wasm as an asset', async () => {

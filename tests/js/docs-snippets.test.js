@@ -5,7 +5,8 @@
 // Conventions (CONTRIBUTING.md, "Code blocks in the docs"):
 // - A block is a whole program: its own imports and `await init()`. Imports of
 //   'tensorcast' run dist/node.js (what Node resolves), 'tensorcast/inline'
-//   dist/inline.js. ```ts blocks are stripped of their types (esbuild) first.
+//   dist/inline.js, 'tensorcast/shapes' dist/tensorcast-shapes-node.js. ```ts
+//   blocks are stripped of their types (esbuild) first.
 // - Each console.log call carries its expected output on its last line as a
 //   comment, `// → value` (or `//=> value`); the n-th such comment is the n-th
 //   call's output. Values are compared as util.inspect prints them (strings
@@ -31,6 +32,7 @@ const dist = path.join(root, 'dist');
 const ENTRIES = {
   tensorcast: path.join(dist, 'node.js'),
   'tensorcast/inline': path.join(dist, 'inline.js'),
+  'tensorcast/shapes': path.join(dist, 'tensorcast-shapes-node.js'),
 };
 const RUN_LANGS = new Set(['js', 'javascript', 'mjs', 'ts', 'typescript']);
 const TS_LANGS = new Set(['ts', 'typescript']);
@@ -92,7 +94,7 @@ export function matches(expected, actual) {
 /** Named imports of the package in a block: [{ from, names }]. */
 function packageImports(code) {
   const out = [];
-  const re = /import\s*(?:type\s+)?\{([^}]*)\}\s*from\s*['"](tensorcast(?:\/inline)?)['"]/g;
+  const re = /import\s*(?:type\s+)?\{([^}]*)\}\s*from\s*['"](tensorcast(?:\/inline|\/shapes)?)['"]/g;
   for (let m = re.exec(code); m; m = re.exec(code)) {
     if (/import\s+type\s*\{/.test(m[0])) continue;
     const names = m[1].split(',').map((s) => s.trim()).filter(Boolean)
@@ -111,7 +113,7 @@ console.log = (...args) => {
 `;
 
 function rewriteImports(code) {
-  return code.replace(/(from\s*|import\s*\(\s*)(['"])(tensorcast(?:\/inline)?)\2/g,
+  return code.replace(/(from\s*|import\s*\(\s*)(['"])(tensorcast(?:\/inline|\/shapes)?)\2/g,
     (_, pre, q, spec) => `${pre}${q}${pathToFileURL(ENTRIES[spec]).href}${q}`);
 }
 
@@ -145,7 +147,7 @@ function typecheck(blocks) {
     strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [],
     skipLibCheck: true, baseUrl: root,
-    paths: { tensorcast: ['dist/index.d.ts'], 'tensorcast/inline': ['dist/inline.d.ts'] },
+    paths: { tensorcast: ['dist/index.d.ts'], 'tensorcast/inline': ['dist/inline.d.ts'], 'tensorcast/shapes': ['dist/shapes-entry.d.ts'] },
   });
   const out = new Map();
   for (const [i, f] of files.entries()) {

@@ -3,21 +3,13 @@
 // python3-numpy) — through the JS API. One test per family; a mismatch names
 // the first failing case.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { readFileSync } from 'node:fs';
 import * as tc from '../../dist/node.js';
+import { numpyCorpus, numpyFamilies } from './shape-cases.js';
 
 beforeAll(async () => { await tc.init(); });
 
-const corpus = JSON.parse(readFileSync(new URL('../fixtures/numpy_shapes.json', import.meta.url), 'utf8'));
-
-// Per family: the call the case stands for (§ of the spec).
-const FAMILIES = {
-  numpy: (c) => tc.broadcastShapes(...c.shapes), // §1
-  to_numpy: (c) => tc.broadcastToShape(c.input, c.target), // §4.1
-  bidirectional: (c) => tc.broadcastToShape(c.input, c.target, { mode: 'bidirectional' }), // §4.3
-  explicit: (c) => tc.broadcastToShape(c.input, c.target, { mode: 'explicit', axesMapping: c.axesMapping }), // §4.2
-  pdpd: (c) => tc.autoBroadcastShape(c.a, c.b, { type: 'pdpd', ...('axis' in c ? { axis: c.axis } : {}) }), // §3
-};
+const corpus = numpyCorpus;
+const FAMILIES = numpyFamilies(tc);
 
 function outcome(call, c) {
   try {

@@ -1,0 +1,16 @@
+// tensorcast/shapes: the broadcasting rules of 'tensorcast' without the kernels.
+// The same declarations as the full entry's (index.d.ts, data.d.ts) for what
+// this entry has: the shape functions, explain, reductionAxes, the errors and
+// the loader. Its contract() reports build 'shapes' and empty dtypes, ops and
+// reductions; init() loads tensorcast-shapes.wasm.
+export {
+  init, initSync, isReady, contract,
+  BroadcastError, ErrorCode, formatShape, formatDim, UNKNOWN_RANK, MAX_RANK,
+  broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape, explain,
+  reductionAxes,
+} from './index.js';
+export type {
+  Dim, Shape, StaticShape, ShapeResult, InitOptions, InitSyncOptions,
+  AutoBroadcastOptions, BroadcastToOptions, Label, NamedShapeInput, NamedShapeResult, NamedBroadcastOptions,
+  Verdict, OperandPlan, ExplainRequest, Explanation, BackwardOptions,
+} from './index.js';
