@@ -470,10 +470,15 @@ class Parser {
     nd.op = op;
     nd.first = static_cast<std::int32_t>(out_.args.size());
     nd.count = count;
-    const std::size_t from = pending_.size() - static_cast<std::size_t>(count);
-    out_.args.insert(out_.args.end(), pending_.begin() + static_cast<std::ptrdiff_t>(from), pending_.end());
-    pending_.resize(from);
+    take_pending(count);
     return id;
+  }
+
+  // Moves the last `count` pending arguments to the node's args.
+  void take_pending(int count) {
+    const std::size_t from = pending_.size() - static_cast<std::size_t>(count);
+    for (std::size_t k = from; k < pending_.size(); ++k) out_.args.push_back(pending_[k]);
+    pending_.resize(from);
   }
 
   Kind kind_of(int node) const { return out_.nodes[static_cast<std::size_t>(node)].kind; }
@@ -730,9 +735,7 @@ class Parser {
     Node& nd = out_.nodes[static_cast<std::size_t>(id)];
     nd.first = static_cast<std::int32_t>(out_.args.size());
     nd.count = count;
-    const std::size_t from = pending_.size() - static_cast<std::size_t>(count);
-    out_.args.insert(out_.args.end(), pending_.begin() + static_cast<std::ptrdiff_t>(from), pending_.end());
-    pending_.resize(from);
+    take_pending(count);
     return id;
   }
 };
