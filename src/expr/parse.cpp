@@ -3,6 +3,15 @@
 // operator levels. Every recursion passes through enter(), so the nesting is
 // at most kMaxDepth (parentheses, calls, lists, unary operators, right-hand
 // operands, ?: branches), whatever the text; errors stop the parse at once.
+//
+// What a successful parse leaves: the nodes in post-order (every argument
+// before its call or list, the root last), each node but the root the argument
+// of exactly one other, so a consumer can walk the tree by index without
+// recursion (a left-associative chain `a+b+c+...` is as deep as it is long).
+// Beyond parse.hpp's grammar: `-` before a number literal in an axis position
+// (a reduction's second argument, a list entry) is folded into the number
+// (`sum(x, -1)`, `[-1, 0]`), and an empty list `[]` is a list of no axes, as
+// the reduce functions' `axes: []`.
 #include "parse.hpp"
 
 #include <cmath>
