@@ -3,6 +3,15 @@
 // operator levels. Every recursion passes through enter(), so the nesting is
 // at most kMaxDepth (parentheses, calls, lists, unary operators, right-hand
 // operands, ?: branches), whatever the text; errors stop the parse at once.
+//
+// What a successful parse leaves: the nodes in post-order (every argument
+// before its call or list, the root last), each node but the root the argument
+// of exactly one other, so a consumer can walk the tree by index without
+// recursion (a left-associative chain `a+b+c+...` is as deep as it is long).
+// Beyond parse.hpp's grammar: `-` before a number literal in an axis position
+// (a reduction's second argument, a list entry) is folded into the number
+// (`sum(x, -1)`, `[-1, 0]`), and an empty list `[]` is a list of no axes, as
+// the reduce functions' `axes: []`.
 #include "parse.hpp"
 
 #include <cmath>
@@ -86,31 +95,23 @@ int digit_value(char16_t c) {
   return 99;
 }
 
-// A parsed expression as the parser passes it up: its node and the source it
-// covers (parentheses and a unary + included, which the node's span is not).
-struct Sub {
-  std::int32_t node = -1;
-  std::int32_t pos = 0, end = 0;
-};
-
 class Parser {
  public:
   Parser(const char16_t* s, int n, Parsed& out) : s_(s), n_(n), out_(out) {}
 
   void run() {
     if (!advance()) return;
-    Sub e = expression();
-    if (failed()) return;
+    const int e = expression();
+    if (e < 0) return;
     if (tok_.t != T::end) return fail_token(SyntaxCode::unexpected_token, tok_);
-    if (!is_value(e)) return fail(SyntaxCode::arg_kind, e.pos, e.end - e.pos);
-    out_.root = e.node;
+    if (!need_value(e, ext_pos_, ext_end_)) return;
+    out_.root = e;
     // A reduction wraps the whole expression or stands nowhere: the first
     // reduction call other than the root, in source order, is refused.
     const Node* bad = nullptr;
     for (std::size_t i = 0; i < out_.nodes.size(); ++i) {
       const Node& nd = out_.nodes[i];
-      if (nd.kind == Kind::call && nd.fn == Fn::reduce && static_cast<std::int32_t>(i) != e.node &&
-          (bad == nullptr || nd.pos < bad->pos))
+      if (nd.kind == Kind::call && nd.fn == Fn::reduce && static_cast<int>(i) != e && (bad == nullptr || nd.pos < bad->pos))
         bad = &nd;
     }
     if (bad != nullptr) fail(SyntaxCode::reduction_inside, bad->pos, bad->len);
@@ -143,7 +144,8 @@ class Parser {
     return tok_.t != T::error;
   }
 
-  Token lex(int i) {
+  // Not inlined into the grammar functions: its locals stay out of their frames.
+  __attribute__((noinline)) Token lex(int i) {
     while (i < n_ && (s_[i] == ' ' || s_[i] == '\t' || s_[i] == '\r' || s_[i] == '\n')) ++i;
     Token t;
     t.pos = i;
@@ -388,7 +390,9 @@ class Parser {
   // A decimal literal's value: its significant digits (at most kDigits, then
   // a sticky 1 if any digit beyond is not 0) as 0.DDD...e<exp>, by strtod,
   // which rounds correctly, as JavaScript does.
-  void decimal_value(int int_b, int int_e, int frac_b, int frac_e, long exp) {
+  // Not inlined: its digit buffer must not sit in the frames of the recursive
+  // grammar functions.
+  __attribute__((noinline)) void decimal_value(int int_b, int int_e, int frac_b, int frac_e, long exp) {
     char buf[kDigits + 32];
     int k = 0;
     buf[k++] = '0';
@@ -443,6 +447,14 @@ class Parser {
   std::int64_t num_bits_ = 0;
 
   // ---- nodes ----------------------------------------------------------------
+  // Each grammar function returns its node (-1 once the parse failed) and
+  // leaves the source it covered in ext_pos_/ext_end_ (parentheses and a unary
+  // + included, which the node's span is not). Nothing on the recursive path
+  // takes an address or returns a struct, so a level of nesting costs the
+  // wasm shadow stack next to nothing.
+  int ext_pos_ = 0, ext_end_ = 0;
+  std::vector<std::int32_t> pending_;  // arguments of the calls being parsed
+
   int add_node(Kind kind, int pos, int end) {
     if (out_.nodes.size() >= static_cast<std::size_t>(kMaxNodes)) {
       fail(SyntaxCode::too_many_nodes, pos, end - pos);
@@ -453,36 +465,49 @@ class Parser {
     nd.pos = pos;
     nd.len = end - pos;
     out_.nodes.push_back(nd);
+    ext_pos_ = pos;
+    ext_end_ = end;
     return static_cast<int>(out_.nodes.size()) - 1;
   }
 
-  // A call node over the nodes of `args` (already checked).
-  Sub call(Fn fn, std::uint8_t op, const Sub* args, int count, int pos, int end) {
+  // A call node over the last `count` entries of pending_ (already checked).
+  int call(Fn fn, std::uint8_t op, int count, int pos, int end) {
     const int id = add_node(Kind::call, pos, end);
-    if (id < 0) return Sub{};
+    if (id < 0) return -1;
     Node& nd = out_.nodes[static_cast<std::size_t>(id)];
     nd.fn = fn;
     nd.op = op;
     nd.first = static_cast<std::int32_t>(out_.args.size());
     nd.count = count;
-    for (int k = 0; k < count; ++k) out_.args.push_back(args[k].node);
-    return Sub{id, pos, end};
+    take_pending(count);
+    return id;
   }
 
-  bool is_value(const Sub& e) const {
-    const Kind k = out_.nodes[static_cast<std::size_t>(e.node)].kind;
-    return k != Kind::string && k != Kind::list;
+  // Moves the last `count` pending arguments to the node's args.
+  void take_pending(int count) {
+    const std::size_t from = pending_.size() - static_cast<std::size_t>(count);
+    for (std::size_t k = from; k < pending_.size(); ++k) out_.args.push_back(pending_[k]);
+    pending_.resize(from);
   }
-  // Operands of operators must be values, not strings or lists.
-  bool need_value(const Sub& e) {
-    if (is_value(e)) return true;
-    fail(SyntaxCode::arg_kind, e.pos, e.end - e.pos);
+
+  Kind kind_of(int node) const { return out_.nodes[static_cast<std::size_t>(node)].kind; }
+  // Operands of operators and functions must be values, not strings or lists.
+  bool need_value(int node, int pos, int end) {
+    const Kind k = kind_of(node);
+    if (k != Kind::string && k != Kind::list) return true;
+    fail(SyntaxCode::arg_kind, pos, end - pos);
     return false;
   }
+  // need_value, then the node waits in pending_ for its call.
+  bool operand(int node, int pos, int end) {
+    if (!need_value(node, pos, end)) return false;
+    pending_.push_back(node);
+    return true;
+  }
 
-  bool enter(const Token& at) {
+  bool enter(int pos, int len) {
     if (++depth_ <= kMaxDepth) return true;
-    fail(SyntaxCode::too_deep, at.pos, at.len);
+    fail(SyntaxCode::too_deep, pos, len);
     return false;
   }
   void leave() { --depth_; }
@@ -497,180 +522,188 @@ class Parser {
 
   // ---- grammar --------------------------------------------------------------
   // cond := binary(1) ( '?' cond ':' cond )?
-  Sub expression() {
-    Sub c = binary(1);
-    if (failed() || tok_.t != T::question) return c;
-    if (!need_value(c) || !enter(tok_) || !advance()) return Sub{};
-    Sub args[3] = {c, expression(), Sub{}};
-    if (failed() || !need_value(args[1]) || !expect(T::colon)) return Sub{};
-    args[2] = expression();
-    if (failed() || !need_value(args[2])) return Sub{};
+  int expression() {
+    const int c = binary(1);
+    if (c < 0 || tok_.t != T::question) return c;
+    const int pos = ext_pos_;
+    if (!operand(c, pos, ext_end_) || !enter(tok_.pos, tok_.len) || !advance()) return -1;
+    const int a = expression();
+    if (a < 0 || !operand(a, ext_pos_, ext_end_) || !expect(T::colon)) return -1;
+    const int b = expression();
+    if (b < 0 || !operand(b, ext_pos_, ext_end_)) return -1;
     leave();
-    return call(Fn::where, 0, args, 3, c.pos, args[2].end);
+    return call(Fn::where, 0, 3, pos, ext_end_);
   }
 
   // Levels 1 (||) to 9 (* / %), left-associative: operators of level >= min.
-  Sub binary(int min_prec) {
-    Sub left = power();
-    while (!failed()) {
+  int binary(int min_prec) {
+    int left = power();
+    while (left >= 0) {
       const BinInfo bi = binary_info(tok_.t);
       if (bi.prec == 0 || bi.prec < min_prec) break;
-      if (!need_value(left) || !enter(tok_) || !advance()) return Sub{};
-      Sub args[2] = {left, binary(bi.prec + 1)};
-      if (failed() || !need_value(args[1])) return Sub{};
+      const int pos = ext_pos_;
+      if (!operand(left, pos, ext_end_) || !enter(tok_.pos, tok_.len) || !advance()) return -1;
+      const int right = binary(bi.prec + 1);
+      if (right < 0 || !operand(right, ext_pos_, ext_end_)) return -1;
       leave();
-      left = call(Fn::binary, static_cast<std::uint8_t>(bi.op), args, 2, left.pos, args[1].end);
+      left = call(Fn::binary, static_cast<std::uint8_t>(bi.op), 2, pos, ext_end_);
     }
-    return failed() ? Sub{} : left;
+    return left;
   }
 
   // power := unary_expr (not followed by **) | postfix ( '**' power )?
-  Sub power() {
+  int power() {
     if (is_unary(tok_.t)) {
-      Sub u = unary();
-      if (!failed() && tok_.t == T::starstar) fail(SyntaxCode::unary_before_pow, u.pos, u.end - u.pos);
-      return failed() ? Sub{} : u;
+      const int u = unary();
+      if (u >= 0 && tok_.t == T::starstar) {
+        fail(SyntaxCode::unary_before_pow, ext_pos_, ext_end_ - ext_pos_);
+        return -1;
+      }
+      return u;
     }
-    Sub base = postfix();
-    if (failed() || tok_.t != T::starstar) return base;
-    if (!need_value(base) || !enter(tok_) || !advance()) return Sub{};
-    Sub args[2] = {base, power()};
-    if (failed() || !need_value(args[1])) return Sub{};
+    const int base = postfix();
+    if (base < 0 || tok_.t != T::starstar) return base;
+    const int pos = ext_pos_;
+    if (!operand(base, pos, ext_end_) || !enter(tok_.pos, tok_.len) || !advance()) return -1;
+    const int exponent = power();
+    if (exponent < 0 || !operand(exponent, ext_pos_, ext_end_)) return -1;
     leave();
-    return call(Fn::binary, static_cast<std::uint8_t>(Op::pow), args, 2, base.pos, args[1].end);
+    return call(Fn::binary, static_cast<std::uint8_t>(Op::pow), 2, pos, ext_end_);
   }
 
   static bool is_unary(T t) { return t == T::minus || t == T::plus || t == T::bang || t == T::tilde; }
 
-  Sub unary() {
+  int unary() {
     if (!is_unary(tok_.t)) return postfix();
-    const Token op = tok_;
-    if (!enter(op) || !advance()) return Sub{};
-    Sub x = unary();
-    if (failed() || !need_value(x)) return Sub{};
+    const T op = tok_.t;
+    const int pos = tok_.pos;
+    if (!enter(pos, tok_.len) || !advance()) return -1;
+    const int x = unary();
+    if (x < 0 || !need_value(x, ext_pos_, ext_end_)) return -1;
     leave();
-    if (op.t == T::plus) return Sub{x.node, op.pos, x.end};  // no node
-    const UnaryOp u = op.t == T::minus ? UnaryOp::neg : op.t == T::bang ? UnaryOp::logical_not : UnaryOp::bitwise_not;
-    return call(Fn::unary, static_cast<std::uint8_t>(u), &x, 1, op.pos, x.end);
+    if (op == T::plus) {  // no node: the operand, spanning the +
+      ext_pos_ = pos;
+      return x;
+    }
+    pending_.push_back(x);
+    const UnaryOp u = op == T::minus ? UnaryOp::neg : op == T::bang ? UnaryOp::logical_not : UnaryOp::bitwise_not;
+    return call(Fn::unary, static_cast<std::uint8_t>(u), 1, pos, ext_end_);
   }
 
-  Sub postfix() {
-    const Token t = tok_;
-    switch (t.t) {
+  int postfix() {
+    const int pos = tok_.pos, end = tok_.end();
+    switch (tok_.t) {
       case T::number: {
-        const int id = add_node(Kind::number, t.pos, t.end());
-        if (id < 0) return Sub{};
+        const int id = add_node(Kind::number, pos, end);
+        if (id < 0) return -1;
         Node& nd = out_.nodes[static_cast<std::size_t>(id)];
         nd.value = num_value_;
         nd.is_bigint = num_bigint_;
         nd.bits = num_bits_;
-        if (!advance()) return Sub{};
-        return Sub{id, t.pos, t.end()};
+        return advance() ? id : -1;
       }
       case T::string: {
-        const int id = add_node(Kind::string, t.pos, t.end());
-        if (id < 0 || !advance()) return Sub{};
-        return Sub{id, t.pos, t.end()};
+        const int id = add_node(Kind::string, pos, end);
+        return id >= 0 && advance() ? id : -1;
       }
-      case T::name: {
-        if (!advance()) return Sub{};
-        if (tok_.t == T::lparen) return call_of(t);
-        return input(t);
-      }
+      case T::name:
+        if (!advance()) return -1;
+        return tok_.t == T::lparen ? call_of(pos, end - pos) : input(pos, end - pos);
       case T::lparen: {
-        if (!enter(t) || !advance()) return Sub{};
-        Sub e = expression();
-        if (failed()) return Sub{};
-        const Token close = tok_;
-        if (!expect(T::rparen)) return Sub{};
+        if (!enter(pos, 1) || !advance()) return -1;
+        const int e = expression();
+        if (e < 0) return -1;
+        const int close = tok_.end();
+        if (!expect(T::rparen)) return -1;
         leave();
-        return Sub{e.node, t.pos, close.end()};
+        ext_pos_ = pos;
+        ext_end_ = close;
+        return e;
       }
       case T::lbracket: return list();
-      default: fail_token(SyntaxCode::unexpected_token, t); return Sub{};
+      default: fail_token(SyntaxCode::unexpected_token, tok_); return -1;
     }
   }
 
-  Sub input(const Token& t) {
+  int input(int pos, int len) {
     int k = 0;
     const int count = static_cast<int>(out_.name_pos.size());
     for (; k < count; ++k) {
-      if (out_.name_len[static_cast<std::size_t>(k)] == t.len &&
-          std::memcmp(s_ + out_.name_pos[static_cast<std::size_t>(k)], s_ + t.pos, sizeof(char16_t) * static_cast<std::size_t>(t.len)) == 0)
+      const std::size_t j = static_cast<std::size_t>(k);
+      if (out_.name_len[j] == len &&
+          std::memcmp(s_ + out_.name_pos[j], s_ + pos, sizeof(char16_t) * static_cast<std::size_t>(len)) == 0)
         break;
     }
     if (k == count) {
       if (count >= kMaxInputs) {
-        fail(SyntaxCode::too_many_inputs, t.pos, t.len);
-        return Sub{};
+        fail(SyntaxCode::too_many_inputs, pos, len);
+        return -1;
       }
-      out_.name_pos.push_back(t.pos);
-      out_.name_len.push_back(t.len);
+      out_.name_pos.push_back(pos);
+      out_.name_len.push_back(len);
     }
-    const int id = add_node(Kind::input, t.pos, t.end());
-    if (id < 0) return Sub{};
-    out_.nodes[static_cast<std::size_t>(id)].index = k;
-    return Sub{id, t.pos, t.end()};
+    const int id = add_node(Kind::input, pos, pos + len);
+    if (id >= 0) out_.nodes[static_cast<std::size_t>(id)].index = k;
+    return id;
   }
 
-  const FnName* lookup(const Token& t) const {
+  const FnName* lookup(int pos, int len) const {
     for (const FnName& f : kFunctions) {
       int k = 0;
-      while (k < t.len && f.name[k] != 0 && f.name[k] == s_[t.pos + k]) ++k;
-      if (k == t.len && f.name[k] == 0) return &f;
+      while (k < len && f.name[k] != 0 && f.name[k] == s_[pos + k]) ++k;
+      if (k == len && f.name[k] == 0) return &f;
     }
     return nullptr;
   }
 
-  // name '(' args ')', the current token being '('.
-  Sub call_of(const Token& name) {
-    const FnName* f = lookup(name);
+  // name '(' args ')', the current token being '('. Each argument's kind is
+  // checked as it comes (the first wrong one is named), the count at the end.
+  int call_of(int pos, int len) {
+    const FnName* f = lookup(pos, len);
     if (f == nullptr) {
-      fail(SyntaxCode::unknown_function, name.pos, name.len);
-      return Sub{};
+      fail(SyntaxCode::unknown_function, pos, len);
+      return -1;
     }
-    if (!enter(tok_) || !advance()) return Sub{};
-    Sub args[3];
+    if (!enter(tok_.pos, tok_.len) || !advance()) return -1;
     int count = 0;
     if (tok_.t != T::rparen) {
       for (;;) {
-        Sub a = argument(f->fn == Fn::reduce && count == 1);
-        if (failed()) return Sub{};
-        if (count < 3) args[count] = a;
+        const bool axes = f->fn == Fn::reduce && count == 1;
+        const int a = axes ? axis() : expression();
+        if (a < 0) return -1;
+        const Kind kind = kind_of(a);
+        bool ok = kind != Kind::string && kind != Kind::list;             // an expression
+        if (count == 1 && f->fn == Fn::cast) ok = kind == Kind::string;   // the dtype name
+        if (axes) ok = !ok || kind == Kind::number;                       // the axes
+        if (!ok) {
+          fail(SyntaxCode::arg_kind, ext_pos_, ext_end_ - ext_pos_);
+          return -1;
+        }
+        pending_.push_back(a);
         ++count;
         if (tok_.t != T::comma) break;
-        if (!advance()) return Sub{};
+        if (!advance()) return -1;
       }
     }
-    const Token close = tok_;
-    if (!expect(T::rparen)) return Sub{};
+    const int close = tok_.end();
+    if (!expect(T::rparen)) return -1;
     leave();
     if (count < f->min_args || count > f->max_args) {
-      fail(SyntaxCode::arg_count, name.pos, close.end() - name.pos);
-      return Sub{};
+      fail(SyntaxCode::arg_count, pos, close - pos);
+      return -1;
     }
-    for (int k = 0; k < count; ++k) {
-      const Kind kind = out_.nodes[static_cast<std::size_t>(args[k].node)].kind;
-      bool ok = kind != Kind::string && kind != Kind::list;            // an expression
-      if (k == 1 && f->fn == Fn::cast) ok = kind == Kind::string;      // the dtype name
-      if (k == 1 && f->fn == Fn::reduce) ok = !ok || kind == Kind::number;  // the axes
-      if (!ok) {
-        fail(SyntaxCode::arg_kind, args[k].pos, args[k].end - args[k].pos);
-        return Sub{};
-      }
-    }
-    return call(f->fn, f->op, args, count, name.pos, close.end());
+    return call(f->fn, f->op, count, pos, close);
   }
 
-  // An argument; for an axis (`axis`: a reduction's second argument or a list
-  // entry), `-` before a number literal is folded into the number.
-  Sub argument(bool axis) {
-    Sub a = expression();
-    if (failed() || !axis) return a;
+  // An axis (a reduction's second argument, a list entry): an expression in
+  // which `-` before a number literal is folded into the number.
+  int axis() {
+    const int a = expression();
+    if (a < 0) return -1;
     const std::size_t n = out_.nodes.size();
-    const Node& nd = out_.nodes[static_cast<std::size_t>(a.node)];
+    const Node& nd = out_.nodes[static_cast<std::size_t>(a)];
     if (nd.kind == Kind::call && nd.fn == Fn::unary && nd.op == static_cast<std::uint8_t>(UnaryOp::neg) &&
-        static_cast<std::size_t>(a.node) == n - 1 && n >= 2 && out_.nodes[n - 2].kind == Kind::number &&
+        static_cast<std::size_t>(a) == n - 1 && n >= 2 && out_.nodes[n - 2].kind == Kind::number &&
         out_.args.back() == static_cast<std::int32_t>(n - 2)) {
       Node& num = out_.nodes[n - 2];
       num.value = -num.value;
@@ -679,43 +712,40 @@ class Parser {
       num.len = nd.len;
       out_.nodes.pop_back();
       out_.args.pop_back();
-      a.node = static_cast<std::int32_t>(n - 2);
+      return static_cast<int>(n - 2);
     }
     return a;
   }
 
   // '[' (entry (',' entry)*)? ']' with entries numbers or strings.
-  Sub list() {
-    const Token open = tok_;
-    if (!enter(open) || !advance()) return Sub{};
-    const int first = static_cast<int>(out_.args.size());
+  int list() {
+    const int pos = tok_.pos;
+    if (!enter(pos, 1) || !advance()) return -1;
     int count = 0;
-    // Entries are leaves, so their node indices are collected in args as they
-    // come and nothing else is pushed to args in between.
     if (tok_.t != T::rbracket) {
       for (;;) {
-        Sub e = argument(true);
-        if (failed()) return Sub{};
-        const Kind k = out_.nodes[static_cast<std::size_t>(e.node)].kind;
-        if (k != Kind::number && k != Kind::string) {
-          fail(SyntaxCode::arg_kind, e.pos, e.end - e.pos);
-          return Sub{};
+        const int e = axis();
+        if (e < 0) return -1;
+        if (kind_of(e) != Kind::number && kind_of(e) != Kind::string) {
+          fail(SyntaxCode::arg_kind, ext_pos_, ext_end_ - ext_pos_);
+          return -1;
         }
-        out_.args.push_back(e.node);
+        pending_.push_back(e);
         ++count;
         if (tok_.t != T::comma) break;
-        if (!advance()) return Sub{};
+        if (!advance()) return -1;
       }
     }
-    const Token close = tok_;
-    if (!expect(T::rbracket)) return Sub{};
+    const int close = tok_.end();
+    if (!expect(T::rbracket)) return -1;
     leave();
-    const int id = add_node(Kind::list, open.pos, close.end());
-    if (id < 0) return Sub{};
+    const int id = add_node(Kind::list, pos, close);
+    if (id < 0) return -1;
     Node& nd = out_.nodes[static_cast<std::size_t>(id)];
-    nd.first = first;
+    nd.first = static_cast<std::int32_t>(out_.args.size());
     nd.count = count;
-    return Sub{id, open.pos, close.end()};
+    take_pending(count);
+    return id;
   }
 };
 

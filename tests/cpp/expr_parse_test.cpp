@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ const char* const kReduceNames[] = {
 #define TC_REDUCE_OP(e, k, m) #e,
 #include "kernels/reduce_ops.def"
 };
+
+}  // namespace
+
+namespace tc::expr {  // gtest prints codes by name (found by ADL)
+inline void PrintTo(SyntaxCode c, std::ostream* os) { *os << code_name(c); }
+}  // namespace tc::expr
+
+namespace {
 
 std::u16string u16(const std::string& s) { return std::u16string(s.begin(), s.end()); }
 
@@ -463,6 +472,30 @@ TEST(ExprParse, InputsInOrderOfFirstAppearance) {
   // A name that is a prefix of another is another name.
   r = parse("ab + a + abc");
   EXPECT_EQ(r.p.name_pos.size(), 3u);
+}
+
+// Nodes are in post-order, the root last, each used once: the lowering walks
+// them by index.
+TEST(ExprParse, NodesInPostOrder) {
+  for (const char* text : {"a*b + c*d - e", "where(x > 0, -x, x ** 2) / (y ? 1 : 2)", "sum(cast(x, 'f') * w, [-1, 'in'])",
+                           "-(-(-a))", "max(e)", "a ? b ? c : d : e ? f : g", "hypot(a, b) ** -c * d"}) {
+    Result r = parse(text);
+    ASSERT_EQ(r.p.code, SyntaxCode::ok) << text;
+    const int n = static_cast<int>(r.p.nodes.size());
+    EXPECT_EQ(r.p.root, n - 1) << text;
+    std::vector<int> uses(static_cast<std::size_t>(n), 0);
+    for (int i = 0; i < n; ++i) {
+      const Node& nd = r.node(i);
+      if (nd.kind != Kind::call && nd.kind != Kind::list) continue;
+      for (int k = 0; k < nd.count; ++k) {
+        const int a = r.arg(nd, k);
+        EXPECT_LT(a, i) << text;
+        if (a >= 0 && a < n) ++uses[static_cast<std::size_t>(a)];
+      }
+    }
+    for (int i = 0; i < n; ++i) EXPECT_EQ(uses[static_cast<std::size_t>(i)], i == n - 1 ? 0 : 1) << text << " node " << i;
+    EXPECT_EQ(r.p.args.size(), static_cast<std::size_t>(n - 1)) << text;
+  }
 }
 
 TEST(ExprParse, HostileNamesArePlainNames) {

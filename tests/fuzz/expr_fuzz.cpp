@@ -1,9 +1,12 @@
 // libFuzzer harness for the expression parser (src/expr/parse.cpp), under
 // ASan + UBSan (CMake TC_FUZZ=ON, beside rules_fuzz):
 //
-//   cmake --preset fuzz && cmake --build build/fuzz --target expr_fuzz
+//   cmake --preset fuzz && cmake --build --preset fuzz
+//   mkdir -p build/fuzz/expr-corpus
 //   build/fuzz/expr_fuzz build/fuzz/expr-corpus tests/fuzz/expr-corpus \
 //     -dict=tests/fuzz/expr.dict -max_total_time=60
+//
+// (new units go to the first directory, so the committed seeds stay as they are)
 //
 // Input: each byte is one UTF-16 unit (bytes 0xf8..0xff stand for non-ASCII
 // units: é, a surrogate pair's halves, U+2028, U+FEFF, ...), parsed from an
