@@ -8,7 +8,12 @@ import { copyShape, checkShape, exactSize, UNKNOWN_RANK } from './shapes.js';
 import { readOptions, choose } from './options.js';
 import { readType, readTo, snapTo, shapeCall, namedCall, namedContext } from './rules.js';
 import { readNamed, namedResult } from './named.js';
-import { explainExpression } from './expr.js';
+
+let explainExpression = null;
+/** expr.js hands explain() its expression explainer (kept out of the shapes entry's bundle). */
+export function registerExpressions(fn) {
+  explainExpression = fn;
+}
 
 // Every key explain() knows: a misspelt one is refused whatever the rule;
 // keys of another rule (axis with numpy) are ignored, so generic callers can pass them.
@@ -129,7 +134,11 @@ function explainInner(req) {
     throw new TypeError(`explain: unknown rule ${typeof rule === 'string' ? JSON.stringify(rule) : String(rule)}; use 'numpy', 'none', 'pdpd', 'broadcastTo' or 'named'`);
   }
   const o = readOptions(req, 'explain', KEYS);
-  if (o.expression !== undefined) return explainExpression(o);
+  if (o.expression !== undefined) {
+    // Expressions are the full entry's (expr.js registers itself); tensorcast/shapes has none.
+    if (explainExpression === null) throw new TypeError("explain: expressions need the full entry: import from 'tensorcast', not 'tensorcast/shapes'");
+    return explainExpression(o);
+  }
   if (rule === 'numpy' || rule === 'none' || rule === 'pdpd') {
     if (!Array.isArray(o.shapes)) throw new TypeError('explain: shapes must be an array of shapes');
     const n = o.shapes.length;

@@ -12,15 +12,16 @@
 // request and reads the answer; execute.js runs it as every data call runs.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, makeError, formatShape } from './errors.js';
+import { BroadcastError, makeError } from './errors.js';
 import { checkKeys } from './options.js';
 import { readType } from './rules.js';
 import { copyShape, checkShape, UNKNOWN_RANK } from './shapes.js';
 import { readOperand, settle, readNames, isScalar, readOut } from './operands.js';
-import { internNamed, nameKey, checkOutNames, readNamed, describeDims } from './named.js';
+import { internNamed, nameKey, checkOutNames, readNamed } from './named.js';
 import { request, execute } from './execute.js';
 import { begin, call, requestBuffer } from './wire.js';
-import { Tensor, renamed, committable, commitError } from './tensor.js';
+import { Tensor, renamed } from './tensor.js';
+import { registerExpressions } from './explain.js';
 
 const RUN_KEYS = ['out', 'broadcast', 'shaping', 'keepdims'];
 const BROADCAST_KEYS = ['type', 'axis'];
@@ -79,6 +80,20 @@ function pack(text) {
   return packed;
 }
 
+/**
+ * A number literal's value as JavaScript gives it (the engine checked its syntax):
+ * separators dropped, a BigInt literal's value as a number (its exact bits are
+ * the engine's), a sign folded into an axis literal kept.
+ */
+function literalValue(t) {
+  const s = t.replace(/[\s_]/g, '');
+  if (s.endsWith('n')) {
+    const neg = s[0] === '-';
+    return Number(BigInt(neg ? s.slice(1, -1) : s.slice(0, -1))) * (neg ? -1 : 1);
+  }
+  return Number(s);
+}
+
 function parseText(fn, text) {
   if (text.length > C.limits.maxExpressionLength) {
     const e = new SyntaxError(`${fn}: the expression is ${text.length} characters long; at most ${C.limits.maxExpressionLength}`);
@@ -103,6 +118,12 @@ function parseText(fn, text) {
     const q = res.next();
     inputs.push(text.slice(q, q + res.next()));
   }
+  const nLit = res.next();
+  const literals = new Float64Array(nLit);
+  for (let k = 0; k < nLit; k++) {
+    const q = res.next();
+    literals[k] = literalValue(text.slice(q, q + res.next()));
+  }
   let reduce = null;
   const op = res.next();
   if (op >= 0) {
@@ -114,12 +135,12 @@ function parseText(fn, text) {
         const kind = res.next();
         const a = res.next();
         const b = res.next();
-        axes.push(kind === 1 ? { name: text.slice(a, a + b) } : { value: a, pos: b });
+        axes.push(kind === 1 ? { name: text.slice(a, a + b) } : { value: literalValue(text.slice(a, a + b)), pos: a });
       }
     }
     reduce = { op: [...C.reduceOps.keys()][op], axes };
   }
-  return { packed, inputs, reduce };
+  return { packed, inputs, reduce, literals };
 }
 
 // ---- the snapshot of one run -----------------------------------------------------------
@@ -197,6 +218,8 @@ const NO_TENSOR = (fn) => `${fn}: the expression reads no tensor operand, so not
 /** The key (everything the engine compiles from) as an array of doubles, and the tensor records. */
 function encode(E, fn, s) {
   const key = Array.from(E.packed);
+  key.push(E.literals.length);
+  for (let i = 0; i < E.literals.length; i++) key.push(E.literals[i]);
   const ops = [];
   let enc = null;
   let interned = null;
@@ -586,6 +609,7 @@ class Expression {
     this.inputs = Object.freeze(parsed.inputs.slice());
     this.reduce = parsed.reduce;
     this.packed = parsed.packed;
+    this.literals = parsed.literals;
     this.last = null; // keyOf(): the last run's inputs and key
     Object.freeze(this.reduce?.axes ?? []);
   }
@@ -648,7 +672,4 @@ export function explainExpression(req) {
   return explainExpr(E, 'explain', req.shapes, { dtypes: req.dtypes, broadcast: req.broadcast, shaping: req.shaping, keepdims: req.keepdims });
 }
 
-void formatShape;
-void describeDims;
-void committable;
-void commitError;
+registerExpressions(explainExpression);

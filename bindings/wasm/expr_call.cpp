@@ -164,6 +164,21 @@ bool read_inputs(Reader& r, int n_inputs, bool named) {
   return r.ok;
 }
 
+// The number literals' values, in node order: JavaScript's own (Number() of
+// the literal's text, expr.js), so the engine needs no decimal conversion of
+// its own (strtod alone was 7 KB of the page's gzipped wasm).
+bool read_literals(Reader& r, Parsed& p) {
+  const double n = r.next();
+  size_t k = 0;
+  for (Node& nd : p.nodes) {
+    if (nd.kind != Kind::number) continue;
+    if (static_cast<double>(k) >= n) return false;
+    nd.value = r.next();
+    ++k;
+  }
+  return r.ok && static_cast<double>(k) == n;
+}
+
 bool same(const std::vector<double>& key, const double* h, const double* k, size_t n) {
   if (key.size() != n + 5) return false;
   if (key[0] != h[req_rule] || key[1] != h[req_axis] || key[2] != h[req_shaping] || key[3] != h[req_operands] || key[4] != h[req_keepdims])
@@ -187,7 +202,7 @@ void compile_into(Entry& e, const double* h, const double* k, size_t n, bool gen
   }
   parse(text, units, e.parsed);
   if (e.parsed.code != SyntaxCode::ok || static_cast<int>(e.parsed.name_pos.size()) != static_cast<int>(ops) ||
-      !read_inputs(r, static_cast<int>(ops), rule == Rule::named)) {
+      !read_literals(r, e.parsed) || !read_inputs(r, static_cast<int>(ops), rule == Rule::named)) {
     e.st = Status::InvalidShape;
     return;
   }
@@ -318,8 +333,17 @@ void call_parse(const double* h, const double* body, size_t n, std::vector<doubl
     w.put(p.name_pos[k]);
     w.put(p.name_len[k]);
   }
+  // The number literals, in node order: their spans (JS gives their values).
+  size_t numbers = 0;
+  for (const Node& nd : p.nodes) numbers += nd.kind == Kind::number;
+  w.put(static_cast<double>(numbers));
+  for (const Node& nd : p.nodes) {
+    if (nd.kind != Kind::number) continue;
+    w.put(nd.pos);
+    w.put(nd.len);
+  }
   // The reduction around the root, if any: op, then its axis entries (kind
-  // 0 number: value; 1 string: pos, len), -1 entries: every axis.
+  // 0 number, 1 string: pos, len of its text), -1 entries: every axis.
   const Node& root = p.nodes[static_cast<size_t>(p.root)];
   if (root.kind != Kind::call || root.fn != Fn::reduce) {
     w.put(-1);
@@ -338,8 +362,8 @@ void call_parse(const double* h, const double* body, size_t n, std::vector<doubl
       w.put(e.len - 2);
     } else {
       w.put(0);
-      w.put(e.value);
       w.put(e.pos);
+      w.put(e.len);
     }
   };
   if (ax.kind == Kind::list) {

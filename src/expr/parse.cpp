@@ -439,7 +439,11 @@ class Parser {
     } while (total > 0);
     while (r > 0) buf[k++] = rev[--r];
     buf[k] = 0;
+#ifdef TC_HOST_NUMBERS
+    num_value_ = 0;  // the host gives decimal values (expr.js: JavaScript's Number()); no strtod in the wasm
+#else
     num_value_ = std::strtod(buf, nullptr);
+#endif
   }
 
   double num_value_ = 0;
