@@ -1205,7 +1205,7 @@ describe('broadcast explorer in Chromium', () => {
     expect(await page.locator('#expr-error').innerText()).toBe('x * mu + c\n^^^^^^^^^^');
     expect(await page.locator('thead th[data-clash="true"]').evaluateAll((els) => els.map((e) => e.dataset.axis))).toEqual(['1']);
     await expr.fill('sum(x * mu, [1])');
-    expect(await statusHas('(4)')).toContain('sum over axes [1]');
+    expect(await statusHas('(4,)')).toContain('sum over axes [1]');
     expect(await page.locator('#expr-error').isHidden()).toBe(true);
     await page.screenshot({ path: path.join(shots, 'explorer-expression.png'), fullPage: true });
     // The link restores the view; other rules come back with their shapes.
