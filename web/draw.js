@@ -237,7 +237,7 @@ export function renderTable(r, request, back = null) {
     }
     tbody.append(tr);
   }
-  const res = h('tr', { class: r.ok ? 'result-row' : 'result-row failed' }, h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: 'result' }),
+  const res = h('tr', { class: r.ok ? 'result-row' : 'result-row failed' }, h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: r.expr?.reduce ? 'broadcast' : 'result' }),
     h('span', { class: 'op-shape', text: r.ok ? formatShape(r.shape) : '—' })));
   for (let a = 0; a < rank; a++) {
     res.append(h('td', { ...colAttrs(a), class: ['dim', clash.has(a) ? 'col-error' : null].filter(Boolean).join(' ') },

@@ -220,6 +220,7 @@ function syncControls() {
   $('backward-toggle').disabled = exprMode;
   $('backward-toggle').parentElement.hidden = exprMode;
   $('program-section').hidden = !exprMode;
+  document.querySelector('.syntax').hidden = exprMode; // '?', intervals and [...] are not for expressions
   $('backward-hint').hidden = !state.backward;
   $('legend-summed').hidden = !state.backward;
   for (const el of $('operands').querySelectorAll('input.shape-input')) {
@@ -331,8 +332,10 @@ function showExpressionFailure(plan, built) {
   renderStatus({ result: plan });
   renderTable(plan.kind === 'broadcast' && plan.operands.length ? plan : null, null);
   renderProgram(null, plan);
-  renderMemory(plan, state.dtype);
-  renderPreview(plan);
+  // A syntax error has no broadcast to speak of: the memory and preview ask for a fix, as for unreadable input.
+  const drawn = plan.kind === 'syntax' ? null : plan;
+  renderMemory(drawn, state.dtype);
+  renderPreview(drawn);
   renderCode(built, plan);
 }
 
