@@ -173,6 +173,13 @@ describe('data preview and copy as code', () => {
 });
 
 describe('examples', () => {
+  it('each expression example shows what its note says', () => {
+    const got = Object.fromEntries(EXAMPLES.filter((x) => x.state.rule === 'expression').map((e) => {
+      const p = planOf(exampleState(e));
+      return [e.id, p.ok ? tc.formatShape(p.expr.shape) : p.error.code];
+    }));
+    expect(got).toEqual({ 'expr-norm': '(2,3)', 'expr-sum': '(2,)', 'expr-clash': 'INCOMPATIBLE_DIMS' });
+  });
   it('every expression example\'s rows match its expression', () => {
     for (const e of EXAMPLES.filter((x) => x.state.rule === 'expression')) {
       const s = exampleState(e);
