@@ -850,7 +850,8 @@ describe('broadcast explorer in Chromium', () => {
     await watch(p, 'contrast');
     const states = ['?rule=numpy&s=8,1,6,1&s=7,1,5', '?rule=numpy&s=4,3&s=7,5', '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1&code=openvino',
       '?rule=named&s=2,3&s=4&n=x,+t&n=t&code=numpy', '?rule=numpy&s=3,x&s=3', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2',
-      '?rule=numpy&s=8,1,6,1&s=7,1,5&back=1', '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1&back=1', '?rule=numpy&s=2,1,3&s=2,1'];
+      '?rule=numpy&s=8,1,6,1&s=7,1,5&back=1', '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1&back=1',
+      '?rule=expression', '?rule=expression&e=(x%20-%20)%20/%20s', '?rule=expression&e=a%20*%20b%20%2B%20c&v=a:2,3&v=b:3&v=c:2', '?rule=numpy&s=2,1,3&s=2,1'];
     const backgrounds = {};
     for (const colorScheme of ['light', 'dark']) {
       await p.emulateMedia({ colorScheme });
