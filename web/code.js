@@ -241,6 +241,48 @@ function tensorcastCode(p, dt) {
   return { lang: 'js', code: header(lines), note: `The exact call behind this page: explain() returns the plan drawn above.${why}` };
 }
 
+// ---- tensorcast, expression mode -----------------------------------------------------
+
+/** 1, 2, 3, … as the copied code writes it: the expression preview's own construction (expression.js ones). */
+function onesCode(n, dt) {
+  return BIG_ARRAYS.has(dt.array) ? `${dt.array}.from({ length: ${n} }, (_, i) => BigInt(i + 1))` : `${dt.array}.from({ length: ${n} }, (_, i) => i + 1)`;
+}
+
+/**
+ * Expression mode: tensorcast's evaluate() on the data preview's values
+ * (each operand holds 1, 2, 3, … in the preview's dtype), printing the
+ * result as the preview shows it; past the data limit, compile().explain()
+ * at the shape level. The other frameworks have no such call here.
+ */
+function expressionCode(tab, state, built, plan) {
+  if (tab !== 'tensorcast') {
+    return { lang: 'text', code: null, note: `Expression mode copies as tensorcast's evaluate(): its syntax is JavaScript's, and ${CODE_LABELS[tab] ?? tab} has no one-pass call for a whole expression. Pick the tensorcast tab.` };
+  }
+  if (!built || !built.ok || !plan) return { lang: 'text', code: null, note: 'Fix the input to see the code.' };
+  const text = state.expr;
+  const req = built.request;
+  const dt = previewDtype(state.dtype);
+  const names = Object.keys(req.shapes);
+  const sizes = names.map((n) => count(req.shapes[n]));
+  const out = plan.ok ? plan.expr : null;
+  const canRun = !!out && sizes.every((n) => n <= DATA_LIMIT) && count(out.shape) <= DATA_LIMIT;
+  const lines = [];
+  if (canRun) {
+    lines.push(`import { init, evaluate, formatShape } from 'tensorcast';`, '', 'await init();', "// The data preview's values: each operand holds 1, 2, 3, …", fallbackNote(dt));
+    names.forEach((n, k) => lines.push(`const ${jsKey(n) === n ? n : `v${k}`} = { data: ${onesCode(sizes[k], dt)}, shape: ${jsLiteral(req.shapes[n])} };`));
+    const obj = names.map((n, k) => (jsKey(n) === n ? n : `${jsKey(n)}: v${k}`)).join(', ');
+    lines.push(`const out = evaluate(${jsString(text)}, { ${obj} });`);
+    lines.push(`// out: ${jsLiteral(out.shape)} ${out.dtype}, ${out.execution === 'generated' ? 'generated wasm' : 'interpreted'}`);
+    lines.push(logLine('out', count(out.shape)));
+    return { lang: 'js', code: header(lines), note: `The expression on the data preview's values (each operand holds 1, 2, 3, …): it prints the result's shape and values as the preview shows them.` };
+  }
+  lines.push(`import { init, compile, formatShape } from 'tensorcast';`, '', 'await init();', `const expr = compile(${jsString(text)});`);
+  lines.push(`const info = expr.explain(${jsBlock(req.shapes, 64)}${state.dtype === 'float32' ? '' : `, { dtypes: ${jsLiteral(Object.fromEntries(names.map((n) => [n, state.dtype])))} }`});`);
+  if (out) lines.push('console.log(formatShape(info.shape), info.dtype, info.execution);');
+  else lines.push(`// throws ${plan.error?.code ?? plan.error?.name ?? 'an error'}: ${String(plan.error?.first ?? plan.error?.message ?? '').split('\n')[0]}`);
+  return { lang: 'js', code: header(lines), note: out ? 'The shapes are too large to allocate here, so it explains them without data.' : 'The expression is refused: this call throws the error shown above.' };
+}
+
 // ---- tensorcast, backward -------------------------------------------------------------
 
 const varName = (name) => name.replace(/[^\w$]/g, '_').replace(/^./, (c) => c.toUpperCase());
@@ -595,6 +637,7 @@ function openvinoCode(p, dtypeName, state) {
  *   (unused: the snippets take the data preview's dtype, views.js previewDtype)
  */
 export function codeFor(tab, state, built, plan, dtype) {
+  if (state.rule === 'expression') return expressionCode(tab, state, built, plan);
   const p = parts(built, plan);
   if (!p) return { lang: 'text', code: null, note: 'Fix the input to see the code.' };
   // The data preview's dtype (the page's, unless this runtime has no typed array for it).

@@ -9,6 +9,7 @@ import {
   formatShape, formatList, formatCount, formatBytes, clashAxes, droppedAxes,
   rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, planSize,
   itemSize, UNKNOWN_RANK, shownVerdicts, VERDICT_WORDS, previewValues, backwardValues,
+  caretLines, expressionValues,
 } from './logic.js';
 import { $, h } from './dom.js';
 
@@ -30,6 +31,7 @@ export function renderStatus({ result: r, parseErrors }) {
     st.append(h('span', { class: 'status-kind', text: 'Cannot read the input' }), h('span', { class: 'sr-only', text: ': ' }), h('span', { class: 'status-msg', text: parseErrors.map((e) => e.message).join(' · ') }));
     return;
   }
+  if (r.rule === 'expression') { expressionStatus(st, r); return; }
   if (r.ok) {
     st.classList.add('is-ok');
     const bits = [];
@@ -60,6 +62,67 @@ export function renderStatus({ result: r, parseErrors }) {
       clashes.length === 1 ? 'Clashing axis: ' : 'Clashing axes: ',
       clashes.map((a) => (names && names[a] !== undefined ? `${a} (${names[a]})` : String(a))).join(', ')));
   }
+}
+
+/** The status line of expression mode: the result's shape and dtype, how it runs; or the exact error. */
+function expressionStatus(st, r) {
+  if (r.ok) {
+    const x = r.expr;
+    const n = x.shape.reduce((p, d) => p * d, 1);
+    st.classList.add('is-ok');
+    st.append(
+      h('span', { class: 'status-kind', text: 'Result' }), h('span', { class: 'sr-only', text: ' ' }),
+      h('code', { class: 'status-shape', 'data-shape': formatShape(x.shape), 'data-dtype': x.dtype, text: `${formatShape(x.shape)} ${x.dtype}` }),
+      h('span', { class: 'sep', 'aria-hidden': 'true', text: ' · ' }),
+      h('span', { class: 'status-meta', 'data-execution': x.execution, text: [`${formatCount(n)} element${n === 1 ? '' : 's'}`,
+        x.execution === 'generated' ? 'runs as generated wasm' : 'runs in the block interpreter',
+        x.reduce ? `${x.reduce.op} over axes ${formatList(x.reduce.axes)} of ${formatShape(x.broadcastShape)}` : null].filter(Boolean).join(' · ') }),
+    );
+    return;
+  }
+  const e = r.error;
+  st.classList.add('is-error');
+  const kind = r.kind === 'syntax' ? 'Syntax error' : 'Error ';
+  st.append(
+    h('span', { class: 'status-kind' }, kind, r.kind === 'syntax' ? null : h('code', { class: 'code', 'data-code': e.code ?? e.name, text: e.code ?? e.name })), h('span', { class: 'sr-only', text: ': ' }),
+    h('span', { class: 'status-msg', text: e.first ?? e.message }),
+  );
+  const lines = caretLines(r.source ?? '', e.offset, e.length);
+  if (lines) st.append(h('pre', { class: 'status-caret', 'data-offset': e.offset, 'aria-hidden': 'true', text: `${lines.text}\n${lines.caret}` }));
+  const clashes = clashAxes(r);
+  if (clashes.length) st.append(h('span', { class: 'status-clashes', 'data-clashes': clashes.join(',') }, clashes.length === 1 ? 'Clashing axis: ' : 'Clashing axes: ', clashes.join(', ')));
+}
+
+/** Under the expression input: the expression with a caret under what the error names (nothing when it is fine). */
+export function renderExprError(error, text = '') {
+  const pre = $('expr-error');
+  const lines = error ? caretLines(text, error.offset, error.length) : null;
+  pre.hidden = !lines;
+  pre.textContent = lines ? `${lines.text}\n${lines.caret}` : '';
+  if (lines) pre.dataset.offset = String(error.offset);
+  else $('expr').removeAttribute('aria-invalid');
+}
+
+/** The program explain() returns for an expression: one line per register, how it runs, the reduction and the merged loop. */
+export function renderProgram(r, failed = null) {
+  const box = $('program');
+  box.replaceChildren();
+  if (!r || !r.ok) {
+    box.append(h('p', { class: 'empty', text: failed ? 'No program: the expression is refused (see the error above).' : 'Fix the input to see the program.' }));
+    return;
+  }
+  const x = r.expr;
+  box.append(h('p', { class: 'hint program-how', 'data-execution': x.execution },
+    x.execution === 'generated'
+      ? 'Generated: the engine writes a small wasm module for this loop and program, compiled once and cached.'
+      : 'Interpreted: an op the code generator does not emit runs through the block interpreter over the library\'s 1-d kernels.'));
+  const ol = h('ol', { class: 'program-lines', start: '0' });
+  for (const ins of x.program) ol.append(h('li', { 'data-op': ins.op }, h('code', { text: ins.text })));
+  box.append(ol);
+  const bits = [`result ${formatShape(x.shape)} ${x.dtype}`];
+  if (x.reduce) bits.push(`${x.reduce.op} over axes ${formatList(x.reduce.axes)} of the broadcast ${formatShape(x.broadcastShape)}, without materialising it`);
+  if (x.loop?.shape) bits.push(`merged loop ${formatShape(x.loop.shape)}`);
+  box.append(h('p', { class: 'hint program-meta', text: bits.join(' · ') }));
 }
 
 /** The verdict chips' short forms, shown on narrow screens. */
@@ -174,7 +237,7 @@ export function renderTable(r, request, back = null) {
     }
     tbody.append(tr);
   }
-  const res = h('tr', { class: r.ok ? 'result-row' : 'result-row failed' }, h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: 'result' }),
+  const res = h('tr', { class: r.ok ? 'result-row' : 'result-row failed' }, h('th', { scope: 'row', class: 'row-head' }, h('span', { class: 'op-name', text: r.expr?.reduce ? 'broadcast' : 'result' }),
     h('span', { class: 'op-shape', text: r.ok ? formatShape(r.shape) : '—' })));
   for (let a = 0; a < rank; a++) {
     res.append(h('td', { ...colAttrs(a), class: ['dim', clash.has(a) ? 'col-error' : null].filter(Boolean).join(' ') },
@@ -330,10 +393,11 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
     box.append(h('p', { class: 'empty', text: why }));
     return;
   }
-  const maps = sourceIndexMaps(r);
+  const isExpr = r.rule === 'expression';
+  const maps = isExpr && r.expr.reduce ? null : sourceIndexMaps(r);
   let values;
   try {
-    values = previewValues(r, request, dtypeName);
+    values = isExpr ? expressionValues(r, dtypeName) : previewValues(r, request, dtypeName);
     if (back) {
       const b = backwardValues(r, request, back, dtypeName);
       if (!b) throw new Error(back.ok ? 'an operand has no way back' : back.reason);
@@ -354,6 +418,9 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
   if (backward) {
     box.append(h('p', { class: 'hint', 'data-direction': 'backward' }, 'Backward: the result’s gradient holds ', h('code', { text: `arange(size)` }), ` (${dtText}); each operand’s gradient is `,
       h('code', { text: 'unbroadcast(grad, operand)' }), ', the sum of the gradient cells that read it. Hover or focus a gradient cell to see where it flows; hover an operand’s cell to see what is summed into it.'));
+  } else if (isExpr) {
+    box.append(h('p', { class: 'hint', 'data-direction': 'forward' }, 'Each operand holds ', h('code', { text: '1, 2, 3, …' }), ` (${dtText}); the output is `, h('code', { text: `evaluate('${r.expr.expression}', …)` }),
+      maps ? '. Hover or focus an output cell (arrow keys move) to see which operand cells it reads.' : '.'));
   } else {
     const expr = isTo ? `broadcast(${names[0]})` : names.join(' + ');
     box.append(h('p', { class: 'hint', 'data-direction': 'forward' }, 'Each input holds ', h('code', { text: 'arange(size)' }), ` (${dtText}); the output is `, h('code', { text: expr }),
@@ -367,8 +434,8 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
       drawGrid(op.shape, inputs[k], { 'data-name': op.name, 'data-operand-index': k }, () => ({}))));
   });
   const outBox = h('div', { class: 'tensor tensor-out' },
-    h('div', { class: 'tensor-title' }, h('span', { class: 'op-name', text: backward ? 'grad (of the output)' : 'output' }), ' ', h('code', { text: formatShape(r.shape) })),
-    drawGrid(r.shape, output, { 'data-name': 'output', class: 'grid-wrap out' }, (f) => ({ tabindex: f === 0 ? '0' : '-1' })));
+    h('div', { class: 'tensor-title' }, h('span', { class: 'op-name', text: backward ? 'grad (of the output)' : 'output' }), ' ', h('code', { text: formatShape(values.shape ?? r.shape) })),
+    drawGrid(values.shape ?? r.shape, output, { 'data-name': 'output', class: 'grid-wrap out' }, (f) => ({ tabindex: f === 0 ? '0' : '-1' })));
   box.append(h('div', { class: 'preview', 'data-direction': backward ? 'backward' : 'forward' }, inputsBox, h('div', { class: 'preview-arrow', 'aria-hidden': 'true', text: backward ? '⟵' : '⟶' }), outBox), readout);
 
   const inputWraps = [...inputsBox.querySelectorAll('.grid-wrap')];
@@ -381,12 +448,14 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
     cell?.classList.add('is-hot');
     const parts = [];
     const vals = [];
+    if (!maps) { readout.textContent = `output${fmtIndex(flat, values.shape)} = ${output[flat]}`; return; }
     maps.forEach((m, k) => {
       const src = m[flat];
       inputWraps[k].querySelector(`.cell[data-flat="${src}"]`)?.classList.add('is-read');
       parts.push(`${names[k]}${fmtIndex(src, r.operands[k].shape)}`);
       vals.push(inputs[k][src]);
     });
+    if (isExpr) { readout.textContent = `output${fmtIndex(flat, r.shape)} = ${r.expr.expression} at ${parts.join(', ')} = ${output[flat]}`; return; }
     readout.textContent = backward
       ? `grad${fmtIndex(flat, r.shape)} = ${output[flat]} flows back to ${parts.map((p) => `grad ${p}`).join(', ')}`
       : `output${fmtIndex(flat, r.shape)} = ${parts.join(' + ')}${parts.length > 1 ? ` = ${vals.join(' + ')}` : ''} = ${output[flat]}`;
@@ -395,6 +464,7 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
     clear();
     inputWraps[k].querySelector(`.cell[data-flat="${src}"]`)?.classList.add('is-hot');
     const readers = [];
+    if (!maps) return;
     maps[k].forEach((s, f) => {
       if (s === src) { outBox.querySelector(`.cell[data-flat="${f}"]`)?.classList.add('is-reader'); readers.push(f); }
     });
@@ -419,11 +489,12 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
     const c = e.target.closest?.('.cell');
     if (!c) return;
     const flat = Number(c.dataset.flat);
-    const cols = r.shape.length ? r.shape[r.shape.length - 1] : 1;
-    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols, Home: -flat, End: r.size - 1 - flat }[e.key];
+    const oshape = values.shape ?? r.shape;
+    const cols = oshape.length ? oshape[oshape.length - 1] : 1;
+    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols, Home: -flat, End: output.length - 1 - flat }[e.key];
     if (step === undefined) return;
     const next = flat + step;
-    if (next < 0 || next >= r.size) return;
+    if (next < 0 || next >= output.length) return;
     e.preventDefault();
     const n = outBox.querySelector(`.cell[data-flat="${next}"]`);
     c.setAttribute('tabindex', '-1');

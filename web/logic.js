@@ -16,3 +16,4 @@ export { formatShape, formatDim } from 'tensorcast';
 export * from './state.js';
 export * from './views.js';
 export * from './suggest.js';
+export * from './expression.js';

@@ -8,10 +8,11 @@ import {
   RULES, EXAMPLES, MAX_OPERANDS, CODE_TABS, letter, operandArity, usesAxis, operandRole,
   parseShape, parseMapping, stateFromQuery, stateToQuery, canonicalState, applyPatch, buildRequest,
   suggest, exampleState, withDefaultNames, withNamedSizes, dtypeList, backwardView, switchRule, SHAPING_HINTS,
+  withExpression, explainExpression,
 } from './logic.js';
 import { codeFor, CODE_LABELS } from './code.js';
 import { $, h } from './dom.js';
-import { renderStatus, renderTable, renderBackward, renderMemory, renderPreview } from './draw.js';
+import { renderStatus, renderTable, renderBackward, renderMemory, renderPreview, renderProgram, renderExprError } from './draw.js';
 
 const lib = { explain };
 
@@ -63,6 +64,7 @@ function buildStaticControls() {
     showSetAside(sw.note);
     setState(withDefaultNames(sw.state), { structure: true });
   });
+  $('expr').addEventListener('input', (e) => setState(withExpression(state, e.target.value)));
   $('add-operand').addEventListener('click', () => {
     if (state.shapes.length >= MAX_OPERANDS) return;
     setState(applyPatch(state, { shapes: [...state.shapes, '1'], names: [...state.names, ''] }), { structure: true });
@@ -106,6 +108,7 @@ function buildStaticControls() {
 function buildOperandRows() {
   const box = $('operands');
   box.replaceChildren();
+  if (state.rule === 'expression') { buildExpressionRows(box); return; }
   const arity = operandArity(state.rule);
   const shown = arity === null ? state.shapes.length : 2;
   while (state.shapes.length < shown) { state.shapes.push('1'); state.names.push(''); }
@@ -163,6 +166,28 @@ function buildOperandRows() {
   $('add-operand').disabled = state.shapes.length >= MAX_OPERANDS;
 }
 
+/** Expression mode: one shape per operand the expression reads (compile().inputs). */
+function buildExpressionRows(box) {
+  state.vars.forEach(([name], i) => {
+    const id = `shape-${i}`;
+    const errId = `shape-${i}-error`;
+    const input = h('input', {
+      id, class: 'shape-input', type: 'text', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', 'aria-describedby': errId, 'data-index': i, 'data-var': name,
+    });
+    input.value = state.vars[i][1];
+    input.addEventListener('input', () => {
+      const vars = state.vars.map((v) => [...v]);
+      vars[i][1] = input.value;
+      setState({ ...state, vars });
+    });
+    box.append(h('div', { class: 'operand', 'data-operand': name },
+      h('div', { class: 'label-row' }, h('label', { for: id }, 'Shape ', h('code', { text: name }))), input,
+      h('p', { class: 'field-error', id: errId, 'aria-live': 'off' })));
+  });
+  if (!state.vars.length) box.append(h('p', { class: 'hint', text: 'The expression reads no operand yet.' }));
+  $('add-operand').hidden = true;
+}
+
 function syncControls() {
   $('rule').value = state.rule;
   const info = RULES.find((r) => r.value === state.rule);
@@ -189,11 +214,19 @@ function syncControls() {
   $('shaping-hint').textContent = SHAPING_HINTS[state.shaping] ?? '';
   $('dtype').value = state.dtype;
   $('backward-toggle').checked = state.backward;
+  const exprMode = state.rule === 'expression';
+  $('expr-field').hidden = !exprMode;
+  if (document.activeElement !== $('expr')) $('expr').value = state.expr;
+  $('backward-toggle').disabled = exprMode;
+  $('backward-toggle').parentElement.hidden = exprMode;
+  $('program-section').hidden = !exprMode;
+  document.querySelector('.syntax').hidden = exprMode; // '?', intervals and [...] are not for expressions
   $('backward-hint').hidden = !state.backward;
   $('legend-summed').hidden = !state.backward;
   for (const el of $('operands').querySelectorAll('input.shape-input')) {
     const i = Number(el.dataset.index);
-    if (document.activeElement !== el && el.value !== state.shapes[i]) el.value = state.shapes[i];
+    const v = exprMode ? state.vars[i]?.[1] : state.shapes[i];
+    if (document.activeElement !== el && v !== undefined && el.value !== v) el.value = v;
   }
 }
 
@@ -203,7 +236,8 @@ function setState(next, opts = {}) {
   next = canonicalState(next);
   const structural = opts.structure
     || next.rule !== state.rule
-    || next.shapes.length !== state.shapes.length;
+    || next.shapes.length !== state.shapes.length
+    || (next.rule === 'expression' && next.vars.map((v) => v[0]).join() !== state.vars.map((v) => v[0]).join());
   state = next;
   if (!opts.noUrl) {
     const url = `${location.pathname}?${stateToQuery(state)}`;
@@ -219,6 +253,9 @@ function setState(next, opts = {}) {
 
 function render() {
   const built = buildRequest(state);
+  if (state.rule === 'expression') { renderExpression(built); return; }
+  renderProgram(null);
+  renderExprError(null);
   for (const el of document.querySelectorAll('.field-error')) el.textContent = '';
   for (const el of document.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
   if (!built.ok) {
@@ -251,11 +288,62 @@ function render() {
   renderMappingEditor();
   renderCode(built, result);
 }
+/** Expression mode: the library's compile()/explain() of the expression, drawn as the other modes draw a plan. */
+function renderExpression(built) {
+  for (const el of document.querySelectorAll('.field-error')) el.textContent = '';
+  for (const el of document.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  renderSuggestions([]);
+  renderBackward(null, false);
+  renderMappingEditor();
+  if (!built.ok) {
+    result = null;
+    for (const e of built.errors) {
+      $(`shape-${e.index}`)?.setAttribute('aria-invalid', 'true');
+      const msg = $(`shape-${e.index}-error`);
+      if (msg) msg.textContent = e.message;
+    }
+    // The expression itself may still be wrong: say so first.
+    const plan = explainExpression({ expression: state.expr, shapes: {}, dtypes: {} });
+    if (!plan.ok && plan.kind === 'syntax') return showExpressionFailure(plan, built);
+    renderExprError(null);
+    renderStatus({ parseErrors: built.errors });
+    renderTable(null);
+    renderProgram(null);
+    renderMemory(null, state.dtype);
+    renderPreview(null);
+    renderCode(built, null);
+    return;
+  }
+  result = explainExpression(built.request);
+  if (!result.ok) { showExpressionFailure(result, built); return; }
+  renderExprError(null);
+  renderStatus({ result });
+  renderTable(result, built.request);
+  renderProgram(result);
+  renderMemory(result, state.dtype);
+  renderPreview(result, built.request, null, state.dtype);
+  renderCode(built, result);
+}
+
+function showExpressionFailure(plan, built) {
+  result = plan;
+  $('expr').setAttribute('aria-invalid', 'true');
+  renderExprError(plan.error, state.expr);
+  renderStatus({ result: plan });
+  renderTable(plan.kind === 'broadcast' && plan.operands.length ? plan : null, null);
+  renderProgram(null, plan);
+  // A syntax error has no broadcast to speak of: the memory and preview ask for a fix, as for unreadable input.
+  const drawn = plan.kind === 'syntax' ? null : plan;
+  renderMemory(drawn, state.dtype);
+  renderPreview(drawn);
+  renderCode(built, plan);
+}
+
 function renderSuggestions(list) {
   const box = $('suggestions');
   const ul = $('suggestion-list');
   ul.replaceChildren();
-  if (!result || result.ok) { box.hidden = true; return; }
+  if (!result || result.ok || result.rule === 'expression') { box.hidden = true; return; }
   box.hidden = false;
   if (!list.length) {
     ul.append(h('li', { class: 'none', text: 'No reshape, axis or mode change the explorer tried makes these shapes broadcast.' }));

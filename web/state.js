@@ -2,6 +2,7 @@
 // types, the state and its URL form, the explain() request built from it,
 // and the one-click examples. No DOM, no globals (unit-tested in Node).
 import { formatDim, DTYPES, contract } from 'tensorcast';
+import { DEFAULT_EXPRESSION, DEFAULT_VARS, MAX_EXPRESSION, withExpression, expressionRequest, varsToParams, paramsToVars } from './expression.js';
 
 export const OPERAND_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export const MAX_OPERANDS = 8;
@@ -23,6 +24,7 @@ export const RULES = [
   { value: 'to-bidirectional', label: 'Broadcast bidirectional — Expand', group: 'Broadcast op: input → target', spec: '§4.3', hint: 'ONNX Expand: input * ones(target); the target may grow too.' },
   { value: 'to-pdpd', label: 'Broadcast pdpd — at an axis', group: 'Broadcast op: input → target', spec: '§4.4', hint: 'The input is aligned into the target starting at the axis.' },
   { value: 'named', label: 'named — dims matched by name', group: 'Named dimensions', spec: '§6', hint: 'Missing dims broadcast; a shared dim is never stretched, whatever its size.' },
+  { value: 'expression', label: 'expression — a whole formula', group: 'Expressions', spec: '§1', hint: 'Type a JavaScript expression over named operands, e.g. (x - m) / s: every operand is aligned to the output by the NumPy rule, and the engine runs it in one pass.' },
 ];
 const RULE_VALUES = new Set(RULES.map((r) => r.value));
 export const SHAPINGS = ['intersection', 'exact', 'union'];
@@ -58,7 +60,7 @@ export function isBroadcastTo(rule) {
 
 /** How many operands a rule takes: null = any number (numpy), else exactly 2. */
 export function operandArity(rule) {
-  return rule === 'numpy' ? null : 2;
+  return rule === 'numpy' || rule === 'expression' ? null : 2;
 }
 
 /** Whether the rule has an `axis` (the Axis slider). */
@@ -226,6 +228,8 @@ export function defaultState() {
     dtype: 'float32',
     code: CODE_TABS[0],
     backward: false,
+    expr: DEFAULT_EXPRESSION,
+    vars: DEFAULT_VARS.map((v) => [...v]),
   };
 }
 
@@ -252,7 +256,10 @@ export function canonicalState(state) {
     shaping: rule === 'named' ? state.shaping : d.shaping,
     dtype: state.dtype,
     code: CODE_TABS.includes(state.code) ? state.code : d.code,
-    backward: state.backward === true,
+    backward: rule !== 'expression' && state.backward === true,
+    // Expression mode's text and operand rows (kept while another rule is shown; only expression mode writes them to the URL).
+    expr: typeof state.expr === 'string' ? state.expr.slice(0, MAX_EXPRESSION) : d.expr,
+    vars: Array.isArray(state.vars) ? state.vars.map(([n, t]) => [String(n), String(t)]) : d.vars,
   };
 }
 
@@ -276,7 +283,10 @@ export function stateToQuery(state) {
   const s = canonicalState(state);
   const d = defaultState();
   const parts = [`rule=${enc(s.rule)}`];
-  for (const x of s.shapes) parts.push(`s=${enc(x)}`);
+  if (s.rule === 'expression') {
+    parts.push(`e=${enc(s.expr)}`);
+    for (const v of varsToParams(s.vars)) parts.push(`v=${enc(v)}`);
+  } else for (const x of s.shapes) parts.push(`s=${enc(x)}`);
   if (s.rule === 'named') for (const n of s.names) parts.push(`n=${enc(n)}`);
   if (s.axis !== d.axis) parts.push(`axis=${s.axis}`);
   if (s.mapping !== d.mapping) parts.push(`map=${enc(s.mapping)}`);
@@ -315,6 +325,11 @@ export function stateFromQuery(query) {
   const code = p.get('code');
   if (code !== null && CODE_TABS.includes(code)) state.code = code;
   state.backward = p.get('back') === '1';
+  const vars = paramsToVars(p.getAll('v'));
+  if (vars.length) state.vars = vars;
+  const expr = p.get('e');
+  // The operand rows follow the expression's inputs (the library's parse), with the shapes the link gives.
+  if (expr !== null) return canonicalState(withExpression(state, expr));
   return canonicalState(state);
 }
 
@@ -327,6 +342,8 @@ export function stateFromQuery(query) {
  * note }: `note` says what was set aside or restored (null when nothing was).
  */
 export function switchRule(state, rule, setAside = []) {
+  // Expression mode has its own operand rows (vars): the other rules' shapes wait, untouched, for their return.
+  if (rule === 'expression' || state.rule === 'expression') return { state: canonicalState({ ...state, rule }), setAside, note: null };
   const arity = operandArity(RULE_VALUES.has(rule) ? rule : defaultState().rule);
   let next = { ...state, rule, shapes: [...state.shapes], names: [...state.names] };
   let kept = setAside.slice();
@@ -354,6 +371,7 @@ export function applyPatch(state, patch) {
   const next = { ...state, shapes: [...state.shapes], names: [...state.names], ...patch };
   if (patch.shapes) next.shapes = [...patch.shapes];
   if (patch.names) next.names = [...patch.names];
+  if (patch.vars) next.vars = patch.vars.map((v) => [...v]);
   while (next.names.length < next.shapes.length) next.names.push('');
   return next;
 }
@@ -417,6 +435,7 @@ export function activeOperands(state) {
  * { ok: false, errors: [{ field, index, message }] } when some input does not parse.
  */
 export function buildRequest(state) {
+  if (state.rule === 'expression') return expressionRequest(state);
   const errors = [];
   const shapes = [];
   for (const i of activeOperands(state)) {
@@ -486,6 +505,9 @@ export const EXAMPLES = [
   { id: 'bidirectional', label: 'Bidirectional', note: '§4.3: [3,1] with [2,1,6] (ONNX Expand)', state: { rule: 'to-bidirectional', shapes: ['3,1', '2,1,6'] } },
   { id: 'mindspore', label: 'MindSpore −1', note: '§5: [3,1,5,1] → [−1,−1,5,6]', state: { rule: 'to-numpy', shapes: ['3,1,5,1', '-1,-1,5,6'] } },
   { id: 'named', label: 'Named', note: '§6: X{x1,x2} ⊕ Y{y1,y2}', state: { rule: 'named', shapes: ['2', '2'], names: ['X{x1,x2}', 'Y{y1,y2}'] } },
+  { id: 'expr-norm', label: 'Expression', note: '(x − m) / s: a normalisation, one pass', state: { rule: 'expression', expr: '(x - m) / s', vars: [['x', '2,3'], ['m', '3'], ['s', '2,1']] } },
+  { id: 'expr-sum', label: 'Expression, sum', note: 'sum(x * w, [1]): a contraction without the temporary', state: { rule: 'expression', expr: 'sum(x * w, [1])', vars: [['x', '2,3'], ['w', '3']] } },
+  { id: 'expr-clash', label: 'Expression, clash', note: 'a * b + c where b and c do not broadcast', state: { rule: 'expression', expr: 'a * b + c', vars: [['a', '2,3'], ['b', '3'], ['c', '2']] } },
   { id: 'dynamic', label: 'Dynamic', note: '§7: [?, 3, 1, 2..128] with [?, 3, 2..224, 1]', state: { rule: 'numpy', shapes: ['?,3,1,2..128', '?,3,2..224,1'] } },
 ];
 

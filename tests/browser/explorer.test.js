@@ -850,7 +850,8 @@ describe('broadcast explorer in Chromium', () => {
     await watch(p, 'contrast');
     const states = ['?rule=numpy&s=8,1,6,1&s=7,1,5', '?rule=numpy&s=4,3&s=7,5', '?rule=pdpd&s=2,3,4,5&s=3,1&axis=1&code=openvino',
       '?rule=named&s=2,3&s=4&n=x,+t&n=t&code=numpy', '?rule=numpy&s=3,x&s=3', '?rule=to-explicit&s=3,1&s=2,3,3&map=1,+2',
-      '?rule=numpy&s=8,1,6,1&s=7,1,5&back=1', '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1&back=1', '?rule=numpy&s=2,1,3&s=2,1'];
+      '?rule=numpy&s=8,1,6,1&s=7,1,5&back=1', '?rule=numpy&s=?,3,1,2..128&s=?,3,2..224,1&back=1',
+      '?rule=expression', '?rule=expression&e=(x%20-%20)%20/%20s', '?rule=expression&e=a%20*%20b%20%2B%20c&v=a:2,3&v=b:3&v=c:2', '?rule=numpy&s=2,1,3&s=2,1'];
     const backgrounds = {};
     for (const colorScheme of ['light', 'dark']) {
       await p.emulateMedia({ colorScheme });
@@ -1153,6 +1154,80 @@ describe('broadcast explorer in Chromium', () => {
     await page.locator('button[data-example="numpy"]').click();
     await statusHas('(8,7,6,5)');
     expect(await note.isVisible()).toBe(false);
+  });
+
+  it('expression mode: type an expression, see one shape per operand, the alignment, the program; a syntax error shows its caret', async () => {
+    await open(page, '?rule=expression');
+    expect(await statusHas('(2,3)')).toContain('float32');
+    const expr = page.getByLabel('Expression');
+    expect(await expr.inputValue()).toBe('(x - m) / s');
+    // One shape input per operand the expression reads, in its order.
+    expect(await page.locator('#operands input.shape-input').evaluateAll((els) => els.map((e) => e.dataset.var))).toEqual(['x', 'm', 's']);
+    // Typing a new expression: names that stay keep their shapes, a new one gets an input.
+    await page.locator('#operands input[data-var="x"]').fill('4,3');
+    await page.locator('#operands input[data-var="s"]').fill('4,1');
+    await statusHas('(4,3)');
+    await expr.fill('(x - mu) / s + b');
+    await page.locator('#operands input[data-var="mu"]').waitFor({ timeout: 5_000 });
+    expect(await page.locator('#operands input.shape-input').evaluateAll((els) => els.map((e) => [e.dataset.var, e.value])))
+      .toEqual([['x', '4,3'], ['mu', '1'], ['s', '4,1'], ['b', '1']]);
+    await page.locator('#operands input[data-var="mu"]').fill('3');
+    await statusHas('(4,3)');
+    // Every operand aligned to the output, with the other modes' verdicts.
+    expect(await page.locator('tr.operand-row').evaluateAll((trs) => trs.map((t) => t.dataset.operand))).toEqual(['x', 'mu', 's', 'b']);
+    expect(await page.locator('tr[data-operand="mu"] td[data-axis="0"]').getAttribute('data-verdict')).toBe('new');
+    expect(await page.locator('tr[data-operand="s"] td[data-axis="1"]').getAttribute('data-verdict')).toBe('stretched');
+    expect(await page.locator('tr.verdict-row td[data-verdict]').evaluateAll((tds) => tds.map((t) => t.dataset.verdict))).toEqual(['new', 'stretched']);
+    // The program, and how it runs.
+    const lines = await page.locator('#program .program-lines li').allInnerTexts();
+    expect(lines[0]).toBe('r0 = x (float32)');
+    expect(lines).toContain('r2 = sub(r0, r1) (float32)');
+    expect(lines.at(-1)).toMatch(/^r\d+ = add\(r\d+, r\d+\) \(float32\)$/);
+    expect(['generated', 'interpreter']).toContain(await page.locator('#program .program-how').getAttribute('data-execution'));
+    // The data preview holds 1, 2, 3, … and the output is evaluate()'s.
+    expect(await page.locator('#preview .grid-wrap.out .cell').count()).toBe(12);
+    expect(await page.locator('#preview .grid-wrap.out .cell[data-flat="0"]').innerText()).toBe('1'); // (1 - 1) / 1 + 1
+    // The URL holds the expression and the shapes.
+    const link = await href(page);
+    expect(link).toContain('rule=expression&e=(x%20-%20mu)%20/%20s%20%2B%20b&v=x:4,3&v=mu:3&v=s:4,1&v=b:1');
+    // Copy as code: evaluate() on the preview's values.
+    expect(await page.locator('#code-text').innerText()).toContain("evaluate('(x - mu) / s + b', { x, mu, s, b })");
+    // A syntax error: the status and the field show the caret under the token.
+    await expr.fill('(x - ) / s');
+    expect(await statusHas('Syntax error')).toContain('unexpected ")" at offset 5');
+    expect(await page.locator('#expr-error').innerText()).toBe('(x - ) / s\n     ^');
+    expect(await expr.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#align-scroll').innerText()).toContain('Fix the input');
+    await page.screenshot({ path: path.join(shots, 'explorer-expression-syntax.png'), fullPage: true });
+    // A broadcast error names the node and draws its clash as the other modes do.
+    await expr.fill('x * mu + c');
+    await page.locator('#operands input[data-var="c"]').fill('2');
+    expect(await statusHas('INCOMPATIBLE_DIMS')).toContain('"x * mu + c"');
+    expect(await page.locator('#expr-error').innerText()).toBe('x * mu + c\n^^^^^^^^^^');
+    expect(await page.locator('thead th[data-clash="true"]').evaluateAll((els) => els.map((e) => e.dataset.axis))).toEqual(['1']);
+    await expr.fill('sum(x * mu, [1])');
+    expect(await statusHas('(4,)')).toContain('sum over axes [1]');
+    expect(await page.locator('#expr-error').isHidden()).toBe(true);
+    await page.screenshot({ path: path.join(shots, 'explorer-expression.png'), fullPage: true });
+    // The link restores the view; other rules come back with their shapes.
+    await open(page, `?${link.split('?')[1]}`);
+    await statusHas('(4,3)');
+    await page.locator('#rule').selectOption('numpy');
+    await statusHas('(8,7,6,5)');
+  });
+
+  it('expression mode at 390 px: no sideways scrolling of the page', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+    await watch(phone, 'expression-390');
+    for (const q of ['?rule=expression&e=where(x%20%3E%200%2C%20x%2C%200.01%20*%20x)%20*%20gain%20%2B%20bias%20-%20running_mean_of_the_batch&v=x:2,3,4,5,6,7&v=gain:7',
+      '?rule=expression&e=(x%20-%20)%20/%20s%20%2B%20a_rather_long_operand_name_that_does_not_fit_on_a_phone']) {
+      await open(phone, q);
+      await phone.getByRole('status').filter({ hasText: /Result|Error|Syntax/ }).waitFor({ timeout: 5_000 });
+      const m = await phone.evaluate(() => ({ page: document.scrollingElement.scrollWidth, inner: innerWidth }));
+      expect(m.page, q).toBeLessThanOrEqual(m.inner);
+    }
+    await phone.screenshot({ path: path.join(shots, 'explorer-expression-phone.png'), fullPage: true });
+    await phone.close();
   });
 
   it('had no console errors, page errors, failed requests or CSP violations', async () => {

@@ -1,0 +1,189 @@
+// The explorer's expression mode, pure logic: operand rows from the
+// library's compile().inputs, URL state, the plan drawn from explain(), the
+// exact errors with their caret, the data preview (evaluate) and the copied
+// evaluate() snippet, run against the library.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as tc from '../dist/node.js';
+import {
+  defaultState, stateToQuery, stateFromQuery, canonicalState, applyPatch, buildRequest, switchRule, EXAMPLES, exampleState,
+  withExpression, expressionInputs, explainExpression, expressionValues, caretLines, errorInfo, paramsToVars, shownVerdicts, clashAxes,
+  memoryView, previewable,
+} from './logic.js';
+import { codeFor } from './code.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const exprState = (expr, vars, patch = {}) => applyPatch(defaultState(), { rule: 'expression', expr, vars, ...patch });
+const planOf = (state) => {
+  const b = buildRequest(state);
+  expect(b.ok, JSON.stringify(b.errors)).toBe(true);
+  return explainExpression(b.request);
+};
+
+describe('operand rows', () => {
+  it('reads the names the library parses, in its order', () => {
+    expect(expressionInputs('(x - m) / s')).toEqual({ ok: true, inputs: ['x', 'm', 's'] });
+    expect(expressionInputs('sum(a * b, [1]) ').inputs).toEqual(['a', 'b']);
+  });
+  it('keeps the shapes typed for names that stay, and gives a new name 1', () => {
+    const s = exprState('(x - m) / s', [['x', '4,5'], ['m', '5'], ['s', '4,1']]);
+    const t = withExpression(s, '(x - mu) / s');
+    expect(t.vars).toEqual([['x', '4,5'], ['mu', '1'], ['s', '4,1']]);
+    expect(withExpression(t, 's * x').vars).toEqual([['s', '4,1'], ['x', '4,5']]);
+  });
+  it('leaves the rows as they were while the text does not parse', () => {
+    const s = exprState('x + y', [['x', '2'], ['y', '3']]);
+    const t = withExpression(s, 'x + (');
+    expect(t.expr).toBe('x + (');
+    expect(t.vars).toEqual(s.vars);
+  });
+});
+
+describe('URL state', () => {
+  it('round-trips the expression and the shapes, without the other modes\' parameters', () => {
+    const s = exprState('where(x > 0, x, 0.1 * x) + b', [['x', '2,3'], ['b', '3']], { dtype: 'float64' });
+    const q = stateToQuery(s);
+    expect(q).toBe('rule=expression&e=where(x%20%3E%200%2C%20x%2C%200.1%20*%20x)%20%2B%20b&v=x:2,3&v=b:3&dtype=float64'.replace('%2C', ',').replace('%2C', ','));
+    expect(q).not.toMatch(/(^|&)s=/);
+    const back = stateFromQuery(q);
+    expect(back.rule).toBe('expression');
+    expect(back.expr).toBe(s.expr);
+    expect(back.vars).toEqual(s.vars);
+    expect(stateToQuery(back)).toBe(q);
+  });
+  it('derives the rows from the expression when a link names too few or too many', () => {
+    const s = stateFromQuery('rule=expression&e=a%2Bb&v=a:4&v=zz:9');
+    expect(s.vars).toEqual([['a', '4'], ['b', '1']]);
+  });
+  it('ignores malformed operand params', () => {
+    expect(paramsToVars(['x:2', ':3', 'nocolon', 'x:5', 'y:'])).toEqual([['x', '2'], ['y', '']]);
+  });
+  it('turns the backward view off and keeps the other modes\' shapes across a switch', () => {
+    const s = applyPatch(defaultState(), { shapes: ['5,1', '1,6', '5,6'], backward: true });
+    const e = switchRule(s, 'expression').state;
+    expect(e.rule).toBe('expression');
+    expect(e.backward).toBe(false);
+    const n = switchRule(e, 'numpy');
+    expect(n.state.shapes).toEqual(['5,1', '1,6', '5,6']);
+    expect(n.note).toBeNull();
+    expect(canonicalState(e).vars).toEqual(defaultState().vars);
+  });
+});
+
+describe('the plan', () => {
+  it('aligns every operand to the broadcast shape with the library\'s verdicts and strides', () => {
+    const p = planOf(exprState('(x - m) / s', [['x', '2,3'], ['m', '3'], ['s', '2,1']]));
+    expect(p.ok).toBe(true);
+    expect(p.shape).toEqual([2, 3]);
+    expect(p.size).toBe(6);
+    expect(p.operands.map((o) => o.name)).toEqual(['x', 'm', 's']);
+    expect(p.operands[1].verdicts).toEqual(['new', 'equal']);
+    expect(p.operands[2].verdicts).toEqual(['equal', 'stretched']);
+    expect(p.operands[2].strides).toEqual([1, 0]);
+    expect(shownVerdicts(p).axes).toEqual(['new', 'stretched']);
+    expect(p.expr.program.map((i) => i.text)).toEqual(['r0 = x (float32)', 'r1 = m (float32)', 'r2 = sub(r0, r1) (float32)', 'r3 = s (float32)', 'r4 = div(r2, r3) (float32)']);
+    expect(['generated', 'interpreter']).toContain(p.expr.execution);
+    expect(previewable(p)).toBe(true);
+    expect(memoryView(p, 4).operands[2].byteStrides).toEqual([4, 0]);
+  });
+  it('shows a reduction\'s result shape beside the broadcast one', () => {
+    const p = planOf(exprState('sum(x * w, [1])', [['x', '2,3'], ['w', '3']]));
+    expect(p.shape).toEqual([2, 3]);
+    expect(p.expr.shape).toEqual([2]);
+    expect(p.expr.reduce).toMatchObject({ op: 'sum', axes: [1] });
+  });
+  it('names the result dtype the engine gives', () => {
+    const p = planOf(exprState('x > y', [['x', '2'], ['y', '2']], { dtype: 'int32' }));
+    expect(p.expr.dtype).toBe('uint8'); // comparisons give uint8, as the element-wise ops do
+  });
+});
+
+describe('errors', () => {
+  it('a syntax error carries the offset and a caret under the token', () => {
+    const p = explainExpression({ expression: '(x - ) / s', shapes: {}, dtypes: {} });
+    expect(p.ok).toBe(false);
+    expect(p.kind).toBe('syntax');
+    expect(p.error.offset).toBe(5);
+    expect(p.error.first).toBe('compile: unexpected ")" at offset 5');
+    expect(caretLines(p.source, p.error.offset, p.error.length)).toEqual({ text: '(x - ) / s', caret: '     ^' });
+  });
+  it('a broadcast error names its node and draws that node\'s clash from the library\'s plan', () => {
+    const p = planOf(exprState('a * b + c', [['a', '2,3'], ['b', '3'], ['c', '2']]));
+    expect(p.ok).toBe(false);
+    expect(p.kind).toBe('broadcast');
+    expect(p.error.code).toBe('INCOMPATIBLE_DIMS');
+    expect(p.error.message).toContain('"a * b + c"');
+    expect(p.error.message).not.toContain('\n');
+    expect(p.source.slice(p.error.offset, p.error.offset + p.error.length)).toBe('a * b + c');
+    expect(p.operands.map((o) => o.shape)).toEqual([[2, 3], [2]]);
+    expect(clashAxes(p)).toEqual([1]);
+  });
+  it('reads the caret of an error that has no offset from its message', () => {
+    const e = errorInfo({ name: 'BroadcastError', message: 'explain: "x - m" (offset 1): no\n  (x - m) / s\n   ^^^^^' }, '(x - m) / s');
+    expect(e).toMatchObject({ offset: 1, length: 5, first: 'explain: "x - m" (offset 1): no' });
+  });
+  it('refuses dynamic dims before the engine sees them, naming the operand', () => {
+    const b = buildRequest(exprState('x + 1', [['x', '?,3']]));
+    expect(b.ok).toBe(false);
+    expect(b.errors[0]).toMatchObject({ field: 'shape', index: 0 });
+    expect(b.errors[0].message).toMatch(/^Shape x: .*static/);
+  });
+});
+
+describe('data preview and copy as code', () => {
+  async function runSnippet(code) {
+    const body = code.replace(/^import \{([^}]*)\} from 'tensorcast';$/m, 'const {$1} = lib;');
+    const logs = [];
+    // eslint-disable-next-line no-new-func
+    const run = new Function('lib', 'console', `return (async () => { ${body}\n })();`);
+    await run(tc, { log: (...a) => logs.push(a.map(String).join(' ')) });
+    return logs;
+  }
+  for (const [expr, vars, dtype] of [
+    ['(x - m) / s', [['x', '2,3'], ['m', '3'], ['s', '2,1']], 'float32'],
+    ['sum(x * w, [1])', [['x', '2,3'], ['w', '3']], 'float64'],
+    ['a % b + (a > 2 ? a : b)', [['a', '4'], ['b', '1']], 'int32'],
+  ]) {
+    it(`the evaluate() snippet prints the preview's values: ${expr} (${dtype})`, async () => {
+      const s = exprState(expr, vars, { dtype });
+      const b = buildRequest(s);
+      const p = explainExpression(b.request);
+      const v = expressionValues(p, dtype);
+      expect(v.inputs[0][0]).toBe(1); // 1, 2, 3, …
+      const c = codeFor('tensorcast', s, b, p);
+      expect(c.code).toContain(`evaluate('${expr}'`);
+      const logs = await runSnippet(c.code);
+      expect(logs).toEqual([`out ${tc.formatShape(v.shape)}: ${[...v.output].join(' ')}`]);
+    });
+  }
+  it('the (x - m) / s preview is the arithmetic', () => {
+    const p = planOf(exprState('(x - m) / s', [['x', '2,3'], ['m', '3'], ['s', '2,1']]));
+    expect([...expressionValues(p, 'float32').output]).toEqual([0, 0, 0, 1.5, 1.5, 1.5]);
+  });
+  it('other tabs say why they have no code; a refused expression copies the call that throws', () => {
+    const s = exprState('a * b + c', [['a', '2,3'], ['b', '3'], ['c', '2']]);
+    const b = buildRequest(s);
+    const p = explainExpression(b.request);
+    expect(codeFor('numpy', s, b, p).code).toBeNull();
+    const c = codeFor('tensorcast', s, b, p);
+    expect(c.code).toContain("compile('a * b + c')");
+    expect(c.code).toContain('// throws INCOMPATIBLE_DIMS');
+    expect(() => tc.compile('a * b + c').explain(b.request.shapes)).toThrow(/could not be broadcast/);
+  });
+});
+
+describe('examples', () => {
+  it('each expression example shows what its note says', () => {
+    const got = Object.fromEntries(EXAMPLES.filter((x) => x.state.rule === 'expression').map((e) => {
+      const p = planOf(exampleState(e));
+      return [e.id, p.ok ? tc.formatShape(p.expr.shape) : p.error.code];
+    }));
+    expect(got).toEqual({ 'expr-norm': '(2,3)', 'expr-sum': '(2,)', 'expr-clash': 'INCOMPATIBLE_DIMS' });
+  });
+  it('every expression example\'s rows match its expression', () => {
+    for (const e of EXAMPLES.filter((x) => x.state.rule === 'expression')) {
+      const s = exampleState(e);
+      expect(s.vars.map((v) => v[0])).toEqual(expressionInputs(s.expr).inputs);
+    }
+  });
+});
