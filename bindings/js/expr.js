@@ -22,6 +22,7 @@ import { request, execute } from './execute.js';
 import { begin, call, requestBuffer } from './wire.js';
 import { Tensor, renamed } from './tensor.js';
 import { registerExpressions } from './explain.js';
+import { generatedCode } from './generated.js';
 
 const RUN_KEYS = ['out', 'broadcast', 'shaping', 'keepdims'];
 const BROADCAST_KEYS = ['type', 'axis'];
@@ -315,7 +316,10 @@ function sameInputs(last, v) {
 }
 
 function run(E, fn, operands, options) {
-  mod();
+  const M = mod();
+  // Where this engine's generated modules live (expr_call.cpp asks for Module.tcGen):
+  // made on the first run, so the loader (and tensorcast/shapes) carry none of it.
+  if (M.tcGen === undefined) M.tcGen = generatedCode();
   const s = readRun(E, fn, operands, options);
   const { key, ops, interned } = keyOf(E, fn, s);
   const out = s.dest;

@@ -26,7 +26,6 @@
 import { ENGINE } from './engine.js';
 import { readContract, clearContract } from './contract.js';
 import { refreshRequest } from './wire.js';
-import { generatedCode } from './generated.js';
 
 let M = null;       // the engine (the glue's Module object), once ready
 let state = 'idle'; // 'idle' | 'loading' | 'ready'
@@ -320,7 +319,6 @@ function install(inst) {
     throw failure('the engine\'s contract could not be read (is this tensorcast.wasm from the same build as its JavaScript?)', e);
   }
   commit();
-  inst.tcGen = generatedCode(); // where the engine's generated modules live (expr_call.cpp)
   try {
     refreshRequest(inst);
   } catch (e) {
