@@ -172,20 +172,28 @@ function readRun(E, fn, operands, options) {
     throw new TypeError(`${fn}: operands must be an object of named operands, e.g. { ${E.inputs.map((n) => `${n}: ...`).join(', ') || 'x: ...'} }`);
   }
   const names = E.inputs;
+  const what = E.what; // `evaluate: x`, made once per expression
   const values = new Array(names.length);
+  let tensors = 0;
+  let named = false;
   for (let k = 0; k < names.length; k++) {
     const name = names[k];
     // Own properties only: a name such as "constructor" or "__proto__" is never read from a prototype.
-    if (!Object.prototype.hasOwnProperty.call(operands, name)) {
+    if (!hasOwn.call(operands, name)) {
       throw new TypeError(`${fn}: the expression reads "${name}" but operands has no own property "${name}"`);
     }
     const v = operands[name];
-    values[k] = isScalar(v) ? v : readOperand(v, `${fn}: ${name}`);
+    if (isScalar(v)) {
+      values[k] = v;
+    } else {
+      const o = readOperand(v, what[k]);
+      values[k] = o;
+      tensors++;
+      if (o.named || o.dims !== undefined) named = true;
+    }
   }
   const dest = outIn === undefined ? null : readOut(outIn, fn);
-  if (!values.some((v) => typeof v === 'object')) throw new TypeError(NO_TENSOR(fn));
-  let named = false;
-  for (const v of values) if (typeof v === 'object' && (v.named || v.dims !== undefined)) named = true;
+  if (tensors === 0) throw new TypeError(NO_TENSOR(fn));
   if (named) {
     for (let k = 0; k < values.length; k++) {
       const v = values[k];
@@ -195,8 +203,16 @@ function readRun(E, fn, operands, options) {
     }
   }
   // No user code runs past this point.
-  for (let k = 0; k < values.length; k++) if (typeof values[k] === 'object') settle(values[k], `${fn}: ${names[k]}`);
-  const shapes = values.map((v) => (typeof v === 'object' ? v.shape : []));
+  const shapes = new Array(values.length);
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k];
+    if (typeof v === 'object') {
+      settle(v, what[k]);
+      shapes[k] = v.shape;
+    } else {
+      shapes[k] = SCALAR;
+    }
+  }
   let rule = C.numpyRule;
   let axis = -1;
   let shaping = 0;
@@ -212,6 +228,8 @@ function readRun(E, fn, operands, options) {
   return { values, dest, rule, axis, shaping, keepdims, named, shapes };
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+const SCALAR = Object.freeze([]);
 const NO_TENSOR = (fn) => `${fn}: the expression reads no tensor operand, so nothing gives it a dtype and a shape: pass at least one operand as { data, shape } or a tensor`;
 
 // ---- the request -----------------------------------------------------------------------
@@ -611,6 +629,7 @@ class Expression {
   constructor(text, parsed) {
     this.source = text;
     this.inputs = Object.freeze(parsed.inputs.slice());
+    this.what = this.inputs.map((n) => `evaluate: ${n}`);
     this.reduce = parsed.reduce;
     this.packed = parsed.packed;
     this.literals = parsed.literals;
