@@ -35,16 +35,18 @@ Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
     return Status::Ok;
   }
   plan.out.rank = out_rank;
-  for (int k = 0; k < n; ++k) detail::align_right(plan.ops[k], shapes[k], out_rank);
-
+  // The dims are read from the shapes themselves (operand k's axis a -
+  // (out_rank - rank) feeds output axis a, as align_right maps it): a plan of
+  // the output shape only aligns the operands just to finish a refusal.
   bool failed = false;
   for (int a = out_rank - 1; a >= 0; --a) {
     Dim cur = Dim::fixed(1);
     int holder = -1;  // operand whose dim `cur` is (the first other than 1; with
                       // intervals, the last one that changed `cur`)
     for (int k = 0; k < n; ++k) {
-      if (plan.ops[k].src_axis[a] < 0) continue;
-      const Dim d = plan.ops[k].aligned[a];
+      const int src = a - (out_rank - shapes[k].rank);
+      if (src < 0) continue;
+      const Dim d = shapes[k].dims[src];
       Dim merged;
       if (!broadcast_merge(cur, d, merged)) {
         detail::clash(err, failed, Status::IncompatibleDims, a, holder, k, cur, d);
@@ -54,6 +56,10 @@ Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
       cur = merged;
     }
     plan.out.dims[a] = cur;
+  }
+  for (int k = 0; k < n; ++k) {
+    if (plan.shape_only && !failed) plan.ops[k].shape = shapes[k];  // finalize_plan reads whether it is static
+    else detail::align_right(plan.ops[k], shapes[k], out_rank);
   }
   if (failed) return detail::refuse(plan, err, detail::Takers::Numpy);
   finalize_plan(plan);
