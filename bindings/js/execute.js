@@ -154,8 +154,8 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
 }
 
 // Arrays up to SMALL elements are copied by a loop: TypedArray set() and
-// slice() are builtin calls whose fixed cost (~20 ns each in Node 20) is most of
-// the copy of a few elements. Not for float16 (its view may be another array
+// slice() are builtin calls whose fixed cost is most of the copy of a few
+// elements (docs/boundary.md). Not for float16 (its view may be another array
 // kind: set() moves bits) or 64-bit integers (each element a BigInt).
 const SMALL = 16;
 
