@@ -306,6 +306,8 @@ if (byId.small) {
   const { t, why } = statusOf('small');
   tgt.push(['small [3,1]+[1,4] ≤ 250 ns per call, e2e (typed arrays in, fresh array out)', 'small', pv(P.small?.e2e, ' ns'), t ? `${f3(t.e2e.median)} ns` : why, verdict(t ? t.e2e.median <= 250 : null)]);
   tgt.push(['small [3,1]+[1,4] ≤ 120 ns per call, resident (tensors in, resident out)', 'small', pv(P.small?.kernel, ' ns'), t ? `${f3(t.kernel.median)} ns` : why, verdict(t ? t.kernel.median <= 120 : null)]);
+  const xf = t?.e2e?.xPlain;
+  tgt.push(['small [3,1]+[1,4] e2e ≤ 1.0× the plain-JS fresh-array add in the same runs (issue 23)', 'small', P.small?.xPlainE2E === undefined ? '—' : fx(P.small.xPlainE2E), t ? fx(xf) : why, verdict(xf !== undefined ? xf <= 1.0 : null)]);
   const pl = byId.small.impls.find((i) => i.name === 'plain JS' && i.status === 'ok');
   if (pl) tgt.push(['(load control) plain JS [3,1]+[1,4], no allocation', 'small', pv(P.small?.plainKernel, ' ns'), `${f3(pl.kernel.median)} ns`, 'no target']);
 }
@@ -344,8 +346,8 @@ if (emSize) tgt.push(['glue + wasm ≤ 60 KB gzipped (glue = the Emscripten glue
 if (browser) {
   const prevC = prev?.chromium;
   for (const [name, id, today, v] of chromiumTargets(browser)) {
-    const key = /e2e/.test(name) ? 'smallE2E' : /resident/.test(name) ? 'smallRes' : /broadcastShapes/.test(name) ? 'shapes' : 'initMs';
-    let before = prevC?.[key] !== undefined ? pv(prevC[key], key === 'initMs' ? ' ms' : ' ns') : '—';
+    const key = /plain-JS fresh/.test(name) ? 'smallE2EvsFresh' : /e2e/.test(name) ? 'smallE2E' : /resident/.test(name) ? 'smallRes' : /in turn/.test(name) ? 'shapesVaried' : /broadcastShapes/.test(name) ? 'shapes' : 'initMs';
+    let before = prevC?.[key] !== undefined ? pv(prevC[key], key === 'initMs' ? ' ms' : key === 'smallE2EvsFresh' ? '×' : ' ns') : '—';
     if (!prevC && key === 'smallE2E') before = '200 ns (issue 12, mode not stated)';
     if (!prevC && key === 'shapes') before = '192–217 ns (issue 12, quiet machine)';
     tgt.push([name, id, before, today, v]);

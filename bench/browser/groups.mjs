@@ -59,6 +59,16 @@ export function makeGroup(group, { tc, tf }) {
     if (bs().join() !== s.out.join()) throw new Error('tensorcast broadcastShapes: wrong answer');
     cases.push({ id: 'tc-shapes', label: 'tensorcast broadcastShapes([8,1,6,1], [1,7,1,5])', fn: bs, per: 1 });
     cases.push({ id: 'js-shapes', label: 'plain-JS broadcastShapes (same shapes)', fn: () => plain.broadcastShapes(s0, s1), per: 1 });
+    // Issue 23: a new pair every call (the engine's shape cache keeps one plan: every call plans afresh).
+    const pairs = W('shapes-varied').pairs;
+    let turn = 0;
+    const varied = () => { const p = pairs[turn++ & 7]; return tc.broadcastShapes(p[0], p[1]); };
+    for (let k = 0; k < 8; k++) if (varied().join() !== plain.broadcastShapes(pairs[k][0], pairs[k][1]).join()) throw new Error('tensorcast broadcastShapes (varied): wrong answer');
+    cases.push({ id: 'tc-shapes-varied', label: 'tensorcast broadcastShapes, 8 rank-4 pairs in turn (every call plans afresh)', fn: varied, per: 1 });
+    // The plain-JS add a user would write instead, with a fresh result (issue 23's yardstick for e2e).
+    const fresh = () => plain.binary('add', 'float32', a, w.a, b, w.b);
+    assert(check(w, { a, b }, fresh()), 'plain-JS small fresh add');
+    cases.push({ id: 'js-small-fresh', label: 'plain-JS small [3,1]+[1,4] (shape rule, strides, loop, a fresh array)', fn: fresh, per: 1 });
     if (tf) {
       const xa = tf.tensor(a, w.a, 'float32');
       const xb = tf.tensor(b, w.b, 'float32');
@@ -161,6 +171,8 @@ export async function runGroup(group, env, { runs = 31, warmupMs = 300, pause } 
   if (group === 'percall') {
     out.ratios = {
       'tc-small-e2e/control': ratio('tc-small-e2e', 'control'),
+      'tc-small-e2e/js-small-fresh': ratio('tc-small-e2e', 'js-small-fresh'),
+      'tc-shapes-varied/js-shapes': ratio('tc-shapes-varied', 'js-shapes'),
       'tc-small-res/control': ratio('tc-small-res', 'control'),
       'tc-shapes/js-shapes': ratio('tc-shapes', 'js-shapes'),
       'tc-small-res/tf-small-res': ratio('tc-small-res', 'tf-small-res'),

@@ -20,6 +20,8 @@ export const GROUP_TITLE = {
 const RATIO_LABEL = {
   'tc-small-e2e/control': 'tensorcast small e2e ÷ control',
   'tc-small-res/control': 'tensorcast small resident ÷ control',
+  'tc-small-e2e/js-small-fresh': 'tensorcast small e2e ÷ plain-JS fresh-array add',
+  'tc-shapes-varied/js-shapes': 'tensorcast broadcastShapes, 8 pairs in turn ÷ plain-JS broadcastShapes',
   'tc-shapes/js-shapes': 'tensorcast broadcastShapes ÷ plain-JS broadcastShapes',
   'tc-small-res/tf-small-res': 'tensorcast small resident ÷ tfjs-wasm small',
   'tc/tf': 'tensorcast ÷ tfjs-wasm',
@@ -132,6 +134,8 @@ export function chromiumTargets(r) {
     ['small [3,1]+[1,4] ≤ 250 ns per call, e2e (Chromium)', 'browser', `${f(m('tc-small-e2e'))} ns`, v(m('tc-small-e2e'), 250)],
     ['small [3,1]+[1,4] ≤ 120 ns per call, resident (Chromium)', 'browser', `${f(m('tc-small-res'))} ns`, v(m('tc-small-res'), 120)],
     ['broadcastShapes rank 4 ≤ 200 ns per call (Chromium)', 'browser', `${f(m('tc-shapes'))} ns`, v(m('tc-shapes'), 200)],
+    ['broadcastShapes rank 4, 8 pairs in turn ≤ 250 ns per call (Chromium)', 'browser', `${f(m('tc-shapes-varied'))} ns`, v(m('tc-shapes-varied'), 250)],
+    ['small [3,1]+[1,4] e2e ≤ 1.0× the plain-JS fresh-array add (Chromium)', 'browser', fx(c.ratios?.['tc-small-e2e/js-small-fresh']), v(c.ratios?.['tc-small-e2e/js-small-fresh'], 1.0)],
     [`init() ≤ 30 ms (Chromium, ${initWhat})`, 'browser', `${f(initMs)} ms`, v(initMs, 30)],
   ];
 }

@@ -45,6 +45,8 @@ export function summarize({ date, command, results, initSamples, sizeRows, brows
     chromium = {
       smallE2E: round(pc.cases['tc-small-e2e']?.median), smallRes: round(pc.cases['tc-small-res']?.median),
       shapes: round(pc.cases['tc-shapes']?.median), control: round(pc.cases.control?.median),
+      shapesVaried: round(pc.cases['tc-shapes-varied']?.median), smallFresh: round(pc.cases['js-small-fresh']?.median),
+      smallE2EvsFresh: round(pc.ratios?.['tc-small-e2e/js-small-fresh'], 3),
       initMs: round(browser.init?.length ? median(browser.init.map((e) => e.initMs)) : pc.env.initMs),
       kernelXtf: Object.fromEntries(['same', 'row', 'nchw'].map((g) => [g, round(browser.chromium[g]?.ratios?.['tc/tf'], 3)])),
       reduce: Object.fromEntries(['sum-all', 'sum-axis0', 'sum-axis1', 'unb-nchw'].filter((g) => browser.chromium[g]).map((g) => [g, {
@@ -58,6 +60,8 @@ export function summarize({ date, command, results, initSamples, sizeRows, brows
     nodeSame = {
       smallE2E: round(npc.cases['tc-small-e2e']?.median), smallRes: round(npc.cases['tc-small-res']?.median),
       shapes: round(npc.cases['tc-shapes']?.median), control: round(npc.cases.control?.median),
+      shapesVaried: round(npc.cases['tc-shapes-varied']?.median), smallFresh: round(npc.cases['js-small-fresh']?.median),
+      smallE2EvsFresh: round(npc.ratios?.['tc-small-e2e/js-small-fresh'], 3),
       kernelXtf: Object.fromEntries(['same', 'row', 'nchw'].map((g) => [g, round(browser.node[g]?.ratios?.['tc/tf'], 3)])),
     };
   }

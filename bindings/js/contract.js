@@ -68,7 +68,8 @@ export function readContract(M, build = 'full') {
       throw new Error(`tensorcast: the engine's dtype ${d.name} (${d.array}, ${d.size} bytes) does not match this JavaScript engine`);
     }
     return Object.freeze({ id, name: d.name, short: d.short, array: d.array, kind: d.kind, size: d.size, ctor,
-      float: d.kind === 'float', big: d.kind === 'bigint' || d.kind === 'biguint', half, bits });
+      float: d.kind === 'float', big: d.kind === 'bigint' || d.kind === 'biguint', half, bits,
+      loop: !half && d.kind !== 'bigint' && d.kind !== 'biguint' }); // copied element by element when small (execute.js)
   });
   n.dtypeByName = new Map(n.dtypes.map((d) => [d.name, d]));
   // Typed-array tag -> dtype; a Uint16Array is uint16 (float16 bits only where an operand says dtype: 'float16').

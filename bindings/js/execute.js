@@ -70,7 +70,7 @@ function executeInner(c) {
   let resident = false;
   for (let k = 0; k < ops.length; k++) resident = place(ops[k], k) || resident;
   const out = outBuffer(dest, outDtype, resident);
-  for (let k = 0; k < ops.length; k++) copyIn(ops[k]);
+  for (let k = 0; k < ops.length; k++) copyOperand(ops[k]);
   // The request: no allocation from here to the call.
   const end = writeRequest(c, out, outCapacity(dest, outDtype, out));
   return answer(c, call(end), requestLength(end), out);
@@ -125,8 +125,8 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
     cap = -taLength.call(dest.data) * os;
     out = slot(OUT_SLOT, -cap || 1);
   }
-  if (!residentA && A.size > 0) (dt.half ? viewFor(dt, A.data) : view(dt)).set(A.data, A.ptr / es);
-  if (!residentB && B.size > 0) (dt.half ? viewFor(dt, B.data) : view(dt)).set(B.data, B.ptr / es);
+  if (!residentA) copyIn(dt, A.data, A.ptr / es, A.size);
+  if (!residentB) copyIn(dt, B.data, B.ptr / es, B.size);
   const p = binaryRequest(requestBuffer(), rule, axis, op.id, dt.id, A.ptr, B.ptr, out, cap, sa, sb);
   const res = call(p);
   if (res.status === 0) {
@@ -148,13 +148,38 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
       dest.data.set((outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
       return { data: dest.data, shape, dtype: outDtype.name };
     }
-    return { data: view(outDtype).slice(off, off + size), shape, dtype: outDtype.name };
+    return { data: copyOut(outDtype, off, size), shape, dtype: outDtype.name };
   }
   // A result larger than the scratch guess, or a refusal: as execute() answers them.
   const c = request(C.A.binary, name, rule, axis, [A, B], [sa, sb], outDtype, dest, ctx);
   c.op = op.id;
   c.dtype = dt.id;
   return answer(c, res, requestLength(p), out);
+}
+
+// Arrays up to SMALL elements are copied by a loop: TypedArray set() and
+// slice() are builtin calls whose fixed cost is most of the copy of a few
+// elements (docs/boundary.md). Not for float16 (its view may be another array
+// kind: set() moves bits) or 64-bit integers (each element a BigInt).
+const SMALL = 16;
+
+/** `n` elements of typed array `data` (dtype `d`) into the heap at element `off`. */
+function copyIn(d, data, off, n) {
+  if (n > SMALL || !d.loop) {
+    if (n > 0) (d.half ? viewFor(d, data) : view(d)).set(data, off);
+    return;
+  }
+  const v = view(d);
+  for (let i = 0; i < n; i++) v[off + i] = data[i];
+}
+
+/** A new typed array of dtype `d` holding the `n` heap elements from element `off`. */
+function copyOut(d, off, n) {
+  if (n > SMALL || !d.loop) return view(d).slice(off, off + n);
+  const v = view(d);
+  const r = new d.ctor(n);
+  for (let i = 0; i < n; i++) r[i] = v[off + i];
+  return r;
 }
 
 /** The commit check's error of a two-operand call. */
@@ -180,8 +205,8 @@ function place(o, k) {
 }
 
 /** A plain operand's data into its scratch. */
-function copyIn(o) {
-  if (!o.resident && o.size > 0) (o.dtype.half ? viewFor(o.dtype, o.data) : view(o.dtype)).set(o.data, o.ptr / o.dtype.size);
+function copyOperand(o) {
+  if (!o.resident) copyIn(o.dtype, o.data, o.ptr / o.dtype.size, o.size);
 }
 
 /** Where the result goes: `out`'s buffer, a scratch guess, or 0 (the engine allocates a new tensor). */
@@ -234,7 +259,7 @@ function produce(shape, out, dest, outDtype) {
     dest.data.set((outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
     return { data: dest.data, shape, dtype: outDtype.name };
   }
-  return { data: view(outDtype).slice(off, off + size), shape, dtype: outDtype.name };
+  return { data: copyOut(outDtype, off, size), shape, dtype: outDtype.name };
 }
 
 /** Doubles the request body needs (shapes, mapping, tail). */

@@ -85,6 +85,10 @@ Status refuse(Planned& P, Status s, int operand) {
   return s;
 }
 
+// The shapes of a numpy request: the first kSmallOperands in a fixed array
+// (a call with a few shapes touches no vector), more in a vector.
+constexpr int kSmallOperands = 8;
+Shape g_small_shapes[kSmallOperands];
 std::vector<Shape> g_shapes;
 std::vector<i64> g_labels;
 
@@ -96,17 +100,21 @@ Status plan_request(const double* h, Reader& r, Planned& P) {
     const double n = h[req_operands];
     if (!(n >= 0) || n != static_cast<double>(static_cast<int>(n))) return refuse(P, Status::InvalidShape, -1);
     if (n > kMaxOperands) return refuse(P, Status::TooLarge, -1);
-    g_shapes.resize(static_cast<size_t>(n));
+    Shape* shapes = g_small_shapes;
+    if (n > kSmallOperands) {
+      g_shapes.resize(static_cast<size_t>(n));
+      shapes = g_shapes.data();
+    }
     for (int k = 0; k < static_cast<int>(n); ++k) {
-      if (!read_shape(r, g_shapes[static_cast<size_t>(k)])) {
+      if (!read_shape(r, shapes[k])) {
         refuse(P, Status::InvalidShape, k);
-        validate_shape(g_shapes[static_cast<size_t>(k)], k, false, P.err);
+        validate_shape(shapes[k], k, false, P.err);
         if (P.err.code == Status::Ok) P.err.code = Status::InvalidShape;
         P.err.operand_a = k;
         return P.err.code;
       }
     }
-    return broadcast_numpy(g_shapes.data(), static_cast<int>(n), P.plan, P.err);
+    return broadcast_numpy(shapes, static_cast<int>(n), P.plan, P.err);
   }
   if (rule == static_cast<int>(Rule::named)) {
     NamedShape s[2];
@@ -158,11 +166,19 @@ Status plan_request(const double* h, Reader& r, Planned& P) {
 // Keyed by everything that decides a plan: rule, axis, shaping, operand count
 // and the body (shapes, mapping, names, labels); never by buffers or dtype.
 // A few entries, so code that alternates between some shapes plans each once.
-constexpr size_t kCacheKeyMax = 512;  // doubles; longer requests are planned every time
+constexpr size_t kCacheKeyMax = 512;  // doubles of body; longer requests are planned every time
+
+// A key in fixed storage: comparing and setting it is a loop over words, no
+// vector to assign or grow (a shape call that misses sets one every time).
+struct Key {
+  size_t n = 0;  // words in use: 4 header fields, then the body
+  double w[kCacheKeyMax + 4];
+};
+
 Planned g_uncached;
 #ifndef TC_SHAPES_ONLY  // the shapes-only build (tensorcast/shapes) has no data calls
 struct CacheEntry {
-  std::vector<double> key;
+  Key key;
   Planned p;
   bool valid = false;
 };
@@ -183,14 +199,19 @@ bool same_words(const double* a, const double* b, size_t n) {
   return true;
 }
 
-bool same_key(const std::vector<double>& key, const double* h, const double* body, size_t n) {
-  return key.size() == n + 4 && key[0] == h[req_rule] && key[1] == h[req_axis] && key[2] == h[req_shaping] &&
-         key[3] == h[req_operands] && same_words(key.data() + 4, body, n);
+bool same_key(const Key& key, const double* h, const double* body, size_t n) {
+  return key.n == n + 4 && key.w[0] == h[req_rule] && key.w[1] == h[req_axis] && key.w[2] == h[req_shaping] &&
+         key.w[3] == h[req_operands] && same_words(key.w + 4, body, n);
 }
 
-void set_key(std::vector<double>& key, const double* h, const double* body, size_t n) {
-  key.assign({h[req_rule], h[req_axis], h[req_shaping], h[req_operands]});
-  key.insert(key.end(), body, body + n);
+// Only for n <= kCacheKeyMax (callers check).
+void set_key(Key& key, const double* h, const double* body, size_t n) {
+  key.w[0] = h[req_rule];
+  key.w[1] = h[req_axis];
+  key.w[2] = h[req_shaping];
+  key.w[3] = h[req_operands];
+  for (size_t i = 0; i < n; ++i) key.w[4 + i] = body[i];
+  key.n = n + 4;
 }
 
 // Plan the request into `p`; `shape_only` skips strides and the loop.
@@ -231,7 +252,7 @@ const Planned& cached_plan(const double* h, const double* body, size_t n) {
 // (a broadcastShapes in a loop). A miss costs one key copy; it never evicts
 // the data calls' plans.
 Planned g_shape;
-std::vector<double> g_shape_key;
+Key g_shape_key;
 bool g_shape_valid = false;
 
 const Planned& shape_plan(const double* h, const double* body, size_t n) {

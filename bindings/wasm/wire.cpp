@@ -34,7 +34,16 @@ bool read_shape(Reader& r, Shape& s) {
     return false;
   }
   s.rank = static_cast<int>(rank);
-  for (int i = 0; i < s.rank; ++i)
+  int i = 0;
+  if (r.end - r.p >= s.rank) {  // room for every dim as one word: the static dims without a bounds check each
+    for (; i < s.rank; ++i) {
+      const double v = r.p[i];
+      if (!dim_value(v)) break;
+      s.dims[i] = Dim::fixed(static_cast<i64>(v));
+    }
+    r.p += i;
+  }
+  for (; i < s.rank; ++i)
     if (!read_dim(r, s.dims[i])) return false;
   return r.ok;
 }

@@ -67,7 +67,9 @@ struct Plan {
   i64 out_size = 0;        // product of out dims, saturated at INT64_MAX
   LoopPlan loop;
   // Set by callers that only want the output shape (the shape API's hot path):
-  // finalize_plan then skips verdicts, strides and the loop.
+  // finalize_plan then skips verdicts, strides and the loop, and a rule may
+  // leave the operands unaligned (numpy does, for static shapes it accepts):
+  // such a plan holds out, out_size and is_static only.
   bool shape_only = false;
 
   void reset(int n_operands) {

@@ -18,9 +18,50 @@
 
 namespace tc {
 
+namespace {
+
+// Static dims only (every dim a valid integer, every rank known), the merge of
+// the loop below on integers: a 1 takes the other dim, equal dims stay, and
+// anything else is a clash. Writes the output shape and returns true; false
+// (nothing decided) for any other input or a clash, which the general loop
+// then answers with its error. One pass, no validation pass before it (a dim
+// outside [0, 2^53) is not static here), no operand plan.
+bool merge_static(const Shape* shapes, int n, Shape& out) {
+  int out_rank = 0;
+  for (int k = 0; k < n; ++k) {
+    const int r = shapes[k].rank;
+    if (r < 0 || r > kMaxRank) return false;
+    if (r > out_rank) out_rank = r;
+  }
+  for (int a = 0; a < out_rank; ++a) out.dims[a] = Dim::fixed(1);
+  for (int k = 0; k < n; ++k) {
+    const Shape& s = shapes[k];
+    Dim* o = out.dims + (out_rank - s.rank);
+    for (int i = 0; i < s.rank; ++i) {
+      const Dim d = s.dims[i];
+      if (d.lo != d.hi || d.lo < 0 || d.lo > kMaxDim) return false;
+      if (d.lo == 1 || d.lo == o[i].lo) continue;
+      if (o[i].lo != 1) return false;
+      o[i] = d;
+    }
+  }
+  out.rank = out_rank;
+  return true;
+}
+
+}  // namespace
+
 Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
   err = Error{};
   plan.reset(n);
+  if (plan.shape_only && merge_static(shapes, n, plan.out)) {
+    // The output shape is all a shape-only plan holds (finalize_plan's
+    // shape-only answer, without its passes): the operands are not aligned.
+    plan.is_static = true;
+    plan.out_size = shape_size(plan.out);
+    plan.loop.rank = 0;
+    return Status::Ok;
+  }
   int out_rank = 0;
   bool unknown = false;
   for (int k = 0; k < n; ++k) {
@@ -35,16 +76,18 @@ Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
     return Status::Ok;
   }
   plan.out.rank = out_rank;
-  for (int k = 0; k < n; ++k) detail::align_right(plan.ops[k], shapes[k], out_rank);
-
+  // The dims are read from the shapes themselves (operand k's axis a -
+  // (out_rank - rank) feeds output axis a, as align_right maps it): a plan of
+  // the output shape only aligns the operands just to finish a refusal.
   bool failed = false;
   for (int a = out_rank - 1; a >= 0; --a) {
     Dim cur = Dim::fixed(1);
     int holder = -1;  // operand whose dim `cur` is (the first other than 1; with
                       // intervals, the last one that changed `cur`)
     for (int k = 0; k < n; ++k) {
-      if (plan.ops[k].src_axis[a] < 0) continue;
-      const Dim d = plan.ops[k].aligned[a];
+      const int src = a - (out_rank - shapes[k].rank);
+      if (src < 0) continue;
+      const Dim d = shapes[k].dims[src];
       Dim merged;
       if (!broadcast_merge(cur, d, merged)) {
         detail::clash(err, failed, Status::IncompatibleDims, a, holder, k, cur, d);
@@ -54,6 +97,10 @@ Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
       cur = merged;
     }
     plan.out.dims[a] = cur;
+  }
+  for (int k = 0; k < n; ++k) {
+    if (plan.shape_only && !failed) plan.ops[k].shape = shapes[k];  // finalize_plan reads whether it is static
+    else detail::align_right(plan.ops[k], shapes[k], out_rank);
   }
   if (failed) return detail::refuse(plan, err, detail::Takers::Numpy);
   finalize_plan(plan);

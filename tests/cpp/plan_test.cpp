@@ -212,6 +212,64 @@ TEST(Plan, ShapeOnlySkipsStridesAndLoop) {
   EXPECT_EQ(err.axis, 0);
 }
 
+// A shape-only numpy plan of static shapes takes a one-pass path of its own
+// (numpy.cpp merge_static): it must answer exactly as the full plan does, for
+// every pair and triple of small shapes (dims 0 to 3, ranks 0 to 3), clashes,
+// 0s, invalid dims and a reused plan included.
+TEST(Plan, ShapeOnlyAnswersAsTheFullPlan) {
+  std::vector<Shape> shapes;
+  const i64 dims[] = {0, 1, 2, 3};
+  for (int rank = 0; rank <= 3; ++rank) {
+    int total = 1;
+    for (int i = 0; i < rank; ++i) total *= 4;
+    for (int code = 0; code < total; ++code) {
+      Shape s;
+      for (int i = 0, c = code; i < rank; ++i, c /= 4) s.push(Dim::fixed(dims[c % 4]));
+      shapes.push_back(s);
+    }
+  }
+  Shape odd;  // not static: the general path
+  odd.push(Dim::interval(1, 3));
+  shapes.push_back(odd);
+  Shape bad;  // an invalid dim: refused by validation, on both paths
+  bad.push(Dim::fixed(-5));
+  shapes.push_back(bad);
+  Plan lean;
+  lean.shape_only = true;
+  Plan full;
+  int compared = 0;
+  const auto same = [&](const Shape* in, int n) {
+    Error el, ef;
+    const Status sl = tc::broadcast_numpy(in, n, lean, el);
+    const Status sf = tc::broadcast_numpy(in, n, full, ef);
+    ASSERT_EQ(sl, sf);
+    ++compared;
+    EXPECT_EQ(el.axis, ef.axis);
+    EXPECT_EQ(el.operand_a, ef.operand_a);
+    EXPECT_EQ(el.operand_b, ef.operand_b);
+    EXPECT_EQ(el.dim_a, ef.dim_a);
+    EXPECT_EQ(el.dim_b, ef.dim_b);
+    EXPECT_EQ(el.clash_axes, ef.clash_axes);
+    if (sf != Status::Ok) return;
+    EXPECT_SHAPE(lean.out, full.out);
+    EXPECT_EQ(lean.out_size, full.out_size);
+    EXPECT_EQ(lean.is_static, full.is_static);
+    EXPECT_EQ(lean.loop.rank, 0);
+  };
+  for (const Shape& a : shapes)
+    for (const Shape& b : shapes) {
+      const Shape two[2] = {a, b};
+      same(two, 2);
+    }
+  for (size_t i = 0; i < shapes.size(); i += 7)
+    for (size_t j = 0; j < shapes.size(); j += 5)
+      for (size_t k = 0; k < shapes.size(); k += 3) {
+        const Shape three[3] = {shapes[i], shapes[j], shapes[k]};
+        same(three, 3);
+      }
+  EXPECT_GT(compared, 7000);
+}
+
 TEST(Plan, ResetClearsPreviousResults) {
   Plan plan;
   Error err;
