@@ -347,9 +347,14 @@ function run(E, fn, operands, options) {
   c.keepdims = s.keepdims;
   c.need = 1 + key.length + s.values.length;
   c.body = (h, p) => {
-    h[p++] = key.length;
-    h.set(key, p);
-    p += key.length;
+    const n = key.length;
+    h[p++] = n;
+    if (n > 32) {
+      h.set(key, p);
+      p += n;
+    } else {
+      for (let i = 0; i < n; i++) h[p++] = key[i]; // a loop: set() costs more on a short key
+    }
     let t = 0;
     for (let k = 0; k < s.values.length; k++) h[p++] = typeof s.values[k] === 'object' ? ops[t++].ptr : 0;
     return p;
