@@ -5,7 +5,6 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <string_view>
 
 #include "kernels/half.hpp"
 #include "rules/rules.hpp"
@@ -16,23 +15,9 @@ namespace {
 
 constexpr DType kUntyped = DType::count;
 
-bool is_float(DType d) { return d == DType::f32 || d == DType::f64 || d == DType::f16; }
-
-constexpr bool unary_bool(UnaryOp op) {
-  switch (op) {
-#define TC_UNARY(e, js, result, domain) case UnaryOp::e: return std::string_view(#result) == "boolean";
-#include "kernels/unary.def"
-    default: return false;
-  }
-}
-bool unary_takes(DType d, UnaryOp op) {
-  switch (op) {
-#define TC_UNARY(e, js, result, domain) \
-  case UnaryOp::e: return std::string_view(#domain) == "any" || (std::string_view(#domain) == "floating") == is_float(d);
-#include "kernels/unary.def"
-    default: return false;
-  }
-}
+// What unary.def says of an op (kernels.hpp): its result, and the dtypes it takes.
+constexpr bool unary_bool(UnaryOp op) { return unary_yields_bool(op); }
+bool unary_takes(DType d, UnaryOp op) { return unary_defined(d, op); }
 
 // ---- constants: a JS number stored as a typed array of the dtype stores it ---------
 // (operands.js scalarOperand: floats round, integers wrap after truncation,
@@ -334,8 +319,8 @@ struct Lowerer {
         break;
       }
       case Fn::cast: {
-        DType target;
-        dtype_of_string(node(arg(n, 1)), target);
+        DType target = DType::count;
+        dtype_of_string(node(arg(n, 1)), target);  // checked by infer()
         const DType src = type[static_cast<size_t>(arg(n, 0))];
         if (src == kUntyped) return emit(arg(n, 0), target);  // a constant: stored as the target dtype
         const int a = emit(arg(n, 0), src);
