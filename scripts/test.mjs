@@ -53,7 +53,7 @@ const seconds = (t0) => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
   console.log(`[ctest-asan] took ${seconds(t0)}`);
 }
 
-// ---- the rule engine under libFuzzer (clang-14, ASan + UBSan) ---------------
+// ---- the rule engine and the expression parser under libFuzzer (clang-14, ASan + UBSan)
 // (CMakePresets.json "fuzz".) Runs for a bounded time on a copy of the
 // committed seed corpus in build/, so the corpus in git is never written.
 {
@@ -61,16 +61,28 @@ const seconds = (t0) => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
   const bdir = path.join(root, 'build', 'fuzz');
   run('cmake', ['--preset', 'fuzz']);
   run('cmake', ['--build', '--preset', 'fuzz', '-j2']);
-  const corpus = path.join(bdir, 'corpus');
-  rmSync(corpus, { recursive: true, force: true });
-  cpSync(path.join(root, 'tests', 'fuzz', 'corpus'), corpus, { recursive: true });
-  const r = capture(path.join(bdir, 'rules_fuzz'), [
-    corpus, '-max_total_time=60', '-timeout=10', '-print_final_stats=1', `-artifact_prefix=${bdir}/`,
-  ], { timeout: 300_000 });
-  const execs = /stat::number_of_executed_units: (\d+)/.exec(r.stderr);
-  if (r.status !== 0) process.stderr.write(r.stderr.split('\n').slice(-80).join('\n'));
-  console.log(`fuzz: ${execs ? execs[1] : '?'} executions in 60 s, exit status ${r.status}, took ${seconds(t0)}`);
-  record('fuzz', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
+  // Each harness on a copy of its seeds: the rules 60 s, the expression parser 30 s.
+  const harnesses = [
+    { exe: 'rules_fuzz', seeds: 'corpus', seconds: 60, extra: [] },
+    { exe: 'expr_fuzz', seeds: 'expr-corpus', seconds: 30, extra: [`-dict=${path.join(root, 'tests', 'fuzz', 'expr.dict')}`] },
+  ];
+  let passed = 0;
+  let failed = 0;
+  for (const h of harnesses) {
+    const corpus = path.join(bdir, h.seeds);
+    rmSync(corpus, { recursive: true, force: true });
+    cpSync(path.join(root, 'tests', 'fuzz', h.seeds), corpus, { recursive: true });
+    const r = capture(path.join(bdir, h.exe), [
+      corpus, `-max_total_time=${h.seconds}`, '-timeout=10', '-print_final_stats=1', `-artifact_prefix=${bdir}/`, ...h.extra,
+    ], { timeout: 300_000 });
+    const execs = /stat::number_of_executed_units: (\d+)/.exec(r.stderr);
+    if (r.status !== 0) process.stderr.write(r.stderr.split('\n').slice(-80).join('\n'));
+    console.log(`fuzz ${h.exe}: ${execs ? execs[1] : '?'} executions in ${h.seconds} s, exit status ${r.status}`);
+    if (r.status === 0) passed++;
+    else failed++;
+  }
+  console.log(`fuzz: took ${seconds(t0)}`);
+  record('fuzz', passed, failed);
 }
 
 // ---- JS API and browser tests under Vitest ------------------------------------
