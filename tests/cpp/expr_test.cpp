@@ -56,7 +56,6 @@ Compiled1 build(const std::string& text, std::vector<Input> inputs, Rule rule = 
   q.axis = axis;
   q.inputs = inputs.data();
   q.n_inputs = static_cast<int>(inputs.size());
-  std::vector<char> names(axes.size(), 0);
   static bool no_names[kMaxRank] = {};
   q.axes = axes.data();
   q.axis_is_name = no_names;
