@@ -278,7 +278,7 @@ export interface Explanation {
     stridesText?: string[][];
     inner: 'contiguous' | 'second-scalar' | 'first-scalar' | 'both-scalar' | 'strided';
   } | null;
-  error: ReturnType<BroadcastError['toJSON']> | { name: string; code: null; message: string } | null;
+  error: ReturnType<BroadcastError['toJSON']> | { name: string; code: null; message: string; /** A SyntaxError of an expression: where, in the text. */ offset?: number; length?: number } | null;
   /** named rule */
   named?: NamedShapeResult;
   shaping?: string;
