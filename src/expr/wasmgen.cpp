@@ -4,8 +4,11 @@
 //   prologue   rows, n, the slots' row pointers, the strided inputs' inner
 //              strides and the constants (scalar and splatted) into locals
 //   row loop   splat inputs read once (and splatted); cursors = row pointers;
-//              SIMD body while >= one vector remains (when the program and the
-//              form allow it), then the scalar tail, one element at a time
+//              when the program and the form allow SIMD: the body for U
+//              vectors per step (U = 4, 2 for long programs; loads and stores
+//              at memarg offsets, the cursors moved once per step) while >= U
+//              vectors remain, then one vector per step while >= one remains;
+//              then the scalar tail, one element at a time
 //   carry      the odometer: counter j + 1 below counts[j] moves every row
 //              pointer by its outer stride j; otherwise counter j = 0, the
 //              pointers rewind by stride * (counts[j] - 1) and j + 1 carries
