@@ -4,8 +4,11 @@
 //   prologue   rows, n, the slots' row pointers, the strided inputs' inner
 //              strides and the constants (scalar and splatted) into locals
 //   row loop   splat inputs read once (and splatted); cursors = row pointers;
-//              SIMD body while >= one vector remains (when the program and the
-//              form allow it), then the scalar tail, one element at a time
+//              when the program and the form allow SIMD: the body for U
+//              vectors per step (U = 4, 2 for long programs; loads and stores
+//              at memarg offsets, the cursors moved once per step) while >= U
+//              vectors remain, then one vector per step while >= one remains;
+//              then the scalar tail, one element at a time
 //   carry      the odometer: counter j + 1 below counts[j] moves every row
 //              pointer by its outer stride j; otherwise counter j = 0, the
 //              pointers rewind by stride * (counts[j] - 1) and j + 1 carries
@@ -146,6 +149,7 @@ enum : std::uint16_t {
 #define NOINLINE __attribute__((noinline))
 
 constexpr int kMaxOuterRank = kMaxRank;  // R is at most kMaxRank - 1 (wasmgen.hpp)
+constexpr int kUnrollFourMax = 24;       // programs of up to this many instructions unroll by 4, longer ones by 2
 
 struct Bytes {
   std::vector<std::uint8_t>& b;
@@ -269,6 +273,7 @@ struct Gen {
   // SIMD
   bool simd = false;
   unsigned W = 4, L = 4;
+  unsigned U = 1;  // vectors per step of the unrolled SIMD loop (1: no such loop)
   std::vector<std::uint8_t> kind;
 
   unsigned local(std::uint8_t t) {
@@ -348,6 +353,9 @@ struct Gen {
     W = width ? width : 4;
     L = 16 / W;
     simd = true;
+    // Four vectors per step (as em++ -O3 unrolls the hand-written loop);
+    // two for long programs, whose bodies are long enough on their own.
+    U = n <= kUnrollFourMax ? 4 : 2;
   }
 
   // ---- scalar code ------------------------------------------------------------------
@@ -538,7 +546,12 @@ struct Gen {
       }
     }
   }
-  void advance(int s, unsigned bytes) { w.seq("\x20\xFE\x41\xFE\x6A\x21\xFE", cur[s], bytes, cur[s]); }
+  void advance(int s, unsigned bytes) {  // (bytes may be 64 or more: an sleb128 constant)
+    w.get(cur[s]);
+    w.i32(static_cast<std::int32_t>(bytes));
+    w.op(kI32Add);
+    w.set(cur[s]);
+  }
 
   // ---- SIMD code --------------------------------------------------------------------
   void vzero() { const std::uint64_t z = 0; w.vconst(&z, 8); }
@@ -655,24 +668,33 @@ struct Gen {
     else if (t == DType::f32) w.simd(f == DType::u32 ? vConvertU : vConvertS);
     // i32 <-> u32: the same bits
   }
-  void vec_load(int r, int k) {
+  // The bytes one vector of slot s covers (its cursor's step per vector).
+  unsigned vstep(int s) const {
+    if (s == 0) return kind[nregs - 1] == kLanes ? 16u : L;
+    return lane_dtype(in_dtype[s - 1]) ? 16u : L;
+  }
+  void vec_load(int r, int k, unsigned u) {
+    const unsigned off = u * vstep(1 + k);
     w.get(cur[1 + k]);
-    if (kind[r] == kLanes) { w.vmem(vLoad, 0); return; }
+    if (kind[r] == kLanes) { w.vmem(vLoad, off); return; }
     // a uint8/int8 condition: L bytes, spread to lanes, compared with 0
-    if (W == 4) w.vmem(vLoad32Zero, 0);
-    else w.vmem(vLoad16Splat, 0);
+    if (W == 4) w.vmem(vLoad32Zero, off);
+    else w.vmem(vLoad16Splat, off);
     spread_bytes();
     vzero();
     w.simd(W == 4 ? vI32Ne : vI64Ne);
   }
-  void vec_body() {
+  // Vector u (0 .. U-1) of one step: its loads and store at byte offset
+  // u * vstep(slot) from the cursors (memarg offsets; the cursors move after
+  // the last vector, by vec_advance).
+  void vec_body(unsigned u) {
     for (int i = 0; i < nregs; ++i) {
       const Instr& in = p.code[i];
       switch (in.code) {
         case Code::constant: continue;
         case Code::load:
           if (form.inputs[in.a] == InnerForm::splat) continue;
-          vec_load(i, in.a);
+          vec_load(i, in.a, u);
           break;
         case Code::binary: vec_binary(in); break;
         case Code::unary: vec_unary(in); break;
@@ -690,8 +712,7 @@ struct Gen {
     w.get(cur[0]);
     w.get(reg_v[last]);
     if (kind[last] == kLanes) {
-      w.vmem(vStore, 0);
-      advance(0, 16);
+      w.vmem(vStore, u * 16);
     } else {  // a mask: one byte 0/1 per lane
       w.get(reg_v[last]);
       w.simd(vShuffle);
@@ -701,13 +722,16 @@ struct Gen {
       w.simd(vAnd);
       w.simd(W == 4 ? vStore32Lane : vStore16Lane);
       w.uleb(0);
-      w.uleb(0);
+      w.uleb(u * L);
       w.op(0);  // lane 0
-      advance(0, L);
     }
+  }
+  // Every cursor past `vectors` vectors.
+  void vec_advance(unsigned vectors) {
+    advance(0, vectors * vstep(0));
     for (int k = 0; k < p.inputs; ++k) {
       if (in_dtype[k] == DType::count || form.inputs[k] == InnerForm::splat) continue;
-      advance(1 + k, lane_dtype(in_dtype[k]) ? 16 : L);
+      advance(1 + k, vectors * vstep(1 + k));
     }
   }
 
@@ -764,9 +788,18 @@ struct Gen {
     }
     w.seq("\x20\xFE\x21\xFE", l_n, l_i);
     // Rotated loops, one branch per step: if (i >= L) loop { body; br_if 0 ((i -= L) >= L) }
+    // First U vectors per step (their loads and stores at fixed offsets from
+    // the cursors, which move once per step), then one vector per step.
     if (simd) {
+      if (U > 1) {
+        w.seq("\x20\xFE\x41\xFE\x4F\x04\x40\x03\x40", l_i, U * L);
+        for (unsigned u = 0; u < U; ++u) vec_body(u);
+        vec_advance(U);
+        w.seq("\x20\xFE\x41\xFE\x6B\x22\xFE\x41\xFE\x4F\x0D\x00\x0B\x0B", l_i, U * L, l_i, U * L);
+      }
       w.seq("\x20\xFE\x41\xFE\x4F\x04\x40\x03\x40", l_i, L);
-      vec_body();
+      vec_body(0);
+      vec_advance(1);
       w.seq("\x20\xFE\x41\xFE\x6B\x22\xFE\x41\xFE\x4F\x0D\x00\x0B\x0B", l_i, L, l_i, L);
     }
     // the tail: if (i) loop { body; br_if 0 (i -= 1) }

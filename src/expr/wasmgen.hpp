@@ -6,7 +6,7 @@
 // The module imports the engine's memory ("env" "memory", limits {min 0}, no
 // maximum) and exports one function "run": (i32 desc) -> (). It walks the whole
 // loop: an outer odometer of rank R around an inner row of n elements; inputs
-// read per their InnerForm (contiguous: a SIMD128 body and a scalar tail;
+// read per their InnerForm (contiguous: a SIMD128 body, unrolled, and a scalar tail;
 // splat: loaded once per row; strided: one element at a time).
 //
 // Descriptor, little-endian i32 words at `desc` (4-byte aligned), written by

@@ -553,7 +553,8 @@ TEST(Wasmgen, ChainsGetTheSimdBody) {
   EXPECT_TRUE(contains(m, {0xFD, 0xE5, 0x01}));  // f32x4.sub
   EXPECT_TRUE(contains(m, {0xFD, 0xE7, 0x01}));  // f32x4.div
   EXPECT_TRUE(contains(m, {0xFD, 0x13}));        // f32x4.splat (m and s, once per row)
-  EXPECT_LE(m.size(), 480u);  // small: compiled per expression
+  EXPECT_TRUE(contains(m, {0xFD, 0x0B, 0x00, 0x30}));  // v128.store offset=48: the fourth vector of a step
+  EXPECT_LE(m.size(), 720u);  // small: compiled per expression
   ASSERT_TRUE(generate(chain_a(), LoopForm{1, {C, C, C}}, m));
   EXPECT_TRUE(contains(m, {0xFD, 0xE7, 0x01}));
   ASSERT_TRUE(generate(chain_b(), LoopForm{2, {C, C, P, C, P}}, m));
@@ -569,6 +570,60 @@ TEST(Wasmgen, ChainsGetTheSimdBody) {
   EXPECT_EQ(m[1], 'a');
   EXPECT_TRUE(contains(m, {0x03, 'e', 'n', 'v', 0x06, 'm', 'e', 'm', 'o', 'r', 'y', 0x02, 0x00, 0x00}));
   EXPECT_TRUE(contains(m, {0x03, 'r', 'u', 'n', 0x00, 0x00}));
+}
+
+// The SIMD loop's shapes: U vectors per step (4, or 2 for long programs), then
+// one vector per step, then the scalar tail. Row lengths around each boundary
+// (U * L, L and their multiples), for 4-byte lanes (L 4), 8-byte lanes (L 2),
+// boolean results (stored L bytes per vector) and uint8 conditions (read L
+// bytes per vector), with rows that start at every cursor offset the odometer
+// gives.
+TEST(Wasmgen, UnrolledLoopBoundaries) {
+  Batch batch;
+  const InnerForm C = InnerForm::contiguous, P = InnerForm::splat;
+  const int lengths[] = {1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 19, 20, 21, 23, 24, 25, 31, 32, 33,
+                         35, 36, 37, 47, 48, 49, 63, 64, 65, 67, 68, 69, 71, 72, 73};
+  // a long program (more than kUnrollFourMax instructions): two vectors per step
+  B lng;
+  {
+    int v = lng.load(0, DType::f32);
+    const int y = lng.load(1, DType::f32);
+    for (int i = 0; i < 20; ++i) v = lng.bin(i % 2 ? Op::add : Op::mul, v, i % 3 ? y : lng.cf(DType::f32, 0.5 + i));
+  }
+  ASSERT_GT(lng.p.code.size(), 24u);
+  B cmp;  // a boolean result: x < y
+  cmp.bin(Op::less, cmp.load(0, DType::f32), cmp.load(1, DType::f32));
+  B cmp64;
+  cmp64.bin(Op::greater_equal, cmp64.load(0, DType::f64), cmp64.load(1, DType::f64));
+  B cond;  // a uint8 condition: where(c, x, y)
+  cond.sel(cond.load(0, DType::u8), cond.load(1, DType::i32), cond.load(2, DType::i32));
+  B cond64;
+  cond64.sel(cond64.load(0, DType::i8), cond64.load(1, DType::f64), cond64.load(2, DType::f64));
+  for (int n : lengths)
+    for (const std::vector<int>& counts : {std::vector<int>{}, std::vector<int>{3}, std::vector<int>{2, 2}}) {
+      const std::string at = " n " + std::to_string(n) + " rank " + std::to_string(counts.size());
+      batch.add("chain A" + at, chain_a(), {C, C, C}, counts, n);
+      batch.add("chain A splat" + at, chain_a(), {C, P, P}, counts, n);
+      batch.add("chain A float64" + at, chain_a(DType::f64), {C, C, P}, counts, n);
+      batch.add("chain B" + at, chain_b(), {C, C, P, C, P}, counts, n);
+      batch.add("chain B int32" + at, chain_b(DType::i32), {C, C, P, C, P}, counts, n);
+      batch.add("long program" + at, lng.p, {C, C}, counts, n);
+      batch.add("long program splat" + at, lng.p, {C, P}, counts, n);
+      batch.add("x < y" + at, cmp.p, {C, C}, counts, n);
+      batch.add("x >= y float64" + at, cmp64.p, {C, P}, counts, n);
+      batch.add("where(u8, x, y)" + at, cond.p, {C, C, P}, counts, n);
+      batch.add("where(i8, x, y) float64" + at, cond64.p, {C, C, C}, counts, n);
+    }
+  batch.run();
+  // Both loops are there: the unrolled one's last offsets (a long program: 2 vectors)
+  std::vector<std::uint8_t> m;
+  ASSERT_TRUE(generate(chain_a(), LoopForm{1, {C, C, C}}, m));
+  EXPECT_TRUE(contains(m, {0xFD, 0x00, 0x00, 0x30}));  // v128.load offset=48
+  ASSERT_TRUE(generate(lng.p, LoopForm{1, {C, C}}, m));
+  EXPECT_TRUE(contains(m, {0xFD, 0x0B, 0x00, 0x10}));   // v128.store offset=16
+  EXPECT_FALSE(contains(m, {0xFD, 0x0B, 0x00, 0x20}));  // no third vector
+  ASSERT_TRUE(generate(cmp.p, LoopForm{0, {C, C}}, m));
+  EXPECT_TRUE(contains(m, {0xFD, 0x5A, 0x00, 0x0C, 0x00}));  // v128.store32_lane offset=12: the fourth mask
 }
 
 TEST(Wasmgen, EveryBinaryOpEveryDtype) {
