@@ -19,7 +19,7 @@ import { copyShape, checkShape, UNKNOWN_RANK } from './shapes.js';
 import { readOperand, settle, readNames, isScalar, readOut } from './operands.js';
 import { internNamed, nameKey, checkOutNames, readNamed } from './named.js';
 import { request, execute } from './execute.js';
-import { begin, call, requestBuffer } from './wire.js';
+import { begin, call, header, requestBuffer } from './wire.js';
 import { Tensor, renamed } from './tensor.js';
 import { registerExpressions } from './explain.js';
 import { generatedCode } from './generated.js';
@@ -105,8 +105,7 @@ function parseText(fn, text) {
   const packed = pack(text);
   const p = begin(packed.length);
   const h = requestBuffer();
-  h.fill(0, p - C.REQ_LEN, p);
-  h[p - C.REQ_LEN + C.REQ.action] = C.A.parse;
+  header(h, C.A.parse, 0, -1, 0);
   h.set(packed, p);
   const res = call(p + packed.length);
   const code = res.next();
@@ -411,12 +410,8 @@ function explainCall(s, key) {
   const p = begin(1 + key.length);
   const h = requestBuffer();
   const b = p - C.REQ_LEN;
-  h.fill(0, b, p);
-  h[b + C.REQ.action] = C.A.explainExpression;
-  h[b + C.REQ.rule] = s.rule;
-  h[b + C.REQ.axis] = s.axis;
+  header(h, C.A.explainExpression, s.rule, s.axis, s.values.length);
   h[b + C.REQ.shaping] = s.shaping;
-  h[b + C.REQ.operands] = s.values.length;
   h[b + C.REQ.keepdims] = s.keepdims ? 1 : 0;
   h[p] = key.length;
   for (let i = 0; i < key.length; i++) h[p + 1 + i] = key[i];
@@ -425,7 +420,7 @@ function explainCall(s, key) {
 }
 
 // Fail codes (src/expr/expr.hpp), in order.
-const FAIL = ['ok', 'mismatch', 'domain', 'no_tensor', 'not_integer', 'bad_dtype', 'broadcast', 'gather', 'mixed_named', 'bad_axis', 'unknown_dim', 'bad_reduce', 'out_dtype'];
+const FAIL = ['ok', 'mismatch', 'domain', 'no_tensor', 'not_integer', 'bad_dtype', 'broadcast', 'gather', 'bad_axis', 'unknown_dim', 'out_dtype'];
 
 /** The error of a refused expression, from the response (its cursor after the head). */
 function refusal(E, fn, s, res) {

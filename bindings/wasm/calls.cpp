@@ -122,11 +122,7 @@ Status plan_request(const double* h, Reader& r, Planned& P) {
     g_labels.clear();
     for (int k = 0; k < 2; ++k)
       if (!read_named(r, s[k], g_labels, offsets[k])) return refuse(P, Status::InvalidShape, k);
-    static const i64 kNoLabels = 0;  // a labeled dim with no labels is still labeled: never nullptr
-    for (int k = 0; k < 2; ++k)
-      for (int i = 0; i < s[k].rank; ++i)
-        s[k].labels[i] = offsets[k][i] == SIZE_MAX ? nullptr
-                         : g_labels.empty() ? &kNoLabels : g_labels.data() + offsets[k][i];
+    for (int k = 0; k < 2; ++k) point_labels(s[k], g_labels, offsets[k]);
     const double sh = h[req_shaping];
     if (!(sh >= 0 && sh <= static_cast<int>(Shaping::Union))) return refuse(P, Status::InvalidShape, -1);
     return broadcast_named(s[0], s[1], static_cast<Shaping>(static_cast<int>(sh)), P.named, P.plan, P.err);

@@ -137,14 +137,9 @@ bool read_inputs(Reader& r, int n_inputs, bool named) {
     }
   }
   if (named) {  // labels point into the store once it is complete
-    static const i64 kNoLabels = 0;
     for (int k = 0; k < n_inputs; ++k) {
       Input& in = g_inputs[static_cast<size_t>(k)];
-      if (in.kind != Input::tensor) continue;
-      for (int i = 0; i < in.named.rank; ++i) {
-        const size_t o = offsets[static_cast<size_t>(k) * kMaxRank + static_cast<size_t>(i)];
-        in.named.labels[i] = o == SIZE_MAX ? nullptr : g_labels.empty() ? &kNoLabels : g_labels.data() + o;
-      }
+      if (in.kind == Input::tensor) point_labels(in.named, g_labels, offsets.data() + static_cast<size_t>(k) * kMaxRank);
     }
   }
   const double na = r.next();

@@ -48,6 +48,12 @@ bool read_shape(Reader& r, Shape& s) {
   return r.ok;
 }
 
+void point_labels(NamedShape& s, const std::vector<i64>& store, const size_t* offsets) {
+  static const i64 kNoLabels = 0;
+  for (int i = 0; i < s.rank; ++i)
+    s.labels[i] = offsets[i] == SIZE_MAX ? nullptr : store.empty() ? &kNoLabels : store.data() + offsets[i];
+}
+
 bool read_named(Reader& r, NamedShape& s, std::vector<i64>& store, size_t* offsets) {
   const double rank = r.next();
   if (!(rank >= 0 && rank <= kMaxRank) || !is_int(rank)) return false;

@@ -75,6 +75,9 @@ bool read_shape(Reader& r, Shape& s);
 // Labels go to `store`; offsets[i] is where dim i's start (SIZE_MAX: none).
 // The store may move while it grows: point labels at it once all are read.
 bool read_named(Reader& r, NamedShape& s, std::vector<i64>& store, size_t* offsets);
+// Point s's labeled dims into `store` once every shape of the request is read
+// (offsets from read_named); a labeled dim with no labels is still labeled: never nullptr.
+void point_labels(NamedShape& s, const std::vector<i64>& store, const size_t* offsets);
 
 // Every head field; the buffer grows to hold the head (it never shrinks).
 void write_head(std::vector<double>& out, int status, const Error& err);

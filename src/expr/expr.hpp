@@ -46,10 +46,8 @@ enum class Fail : int {
   bad_dtype,      // cast's dtype string names no dtype
   broadcast,      // the rule refused the shapes at this node (err, shapes[])
   gather,         // named operands whose labels would be re-indexed (intersection/union)
-  mixed_named,    // named and unnamed tensor operands together
   bad_axis,       // a reduction axis out of range or repeated (err)
   unknown_dim,    // a reduction dim name the result does not have
-  bad_reduce,     // the reduction does not take the dtype (a)
   out_dtype,      // a resident out of dtype a for a result of dtype b
 };
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "expr.hpp"
+#include "kernels/driver.hpp"
 #include "kernels/reduce.hpp"
 
 namespace tc::expr {
@@ -18,13 +19,6 @@ namespace tc::expr {
 void constant_bytes(const Instr& in, void* dst);
 
 namespace {
-
-bool truthy_bytes(DType dt, const void* p) {
-  unsigned char m = 0;
-  static const std::uint64_t zero = 0;
-  find_kernel(dt, Op::not_equal, Form::vs)(p, &zero, &m, 1);
-  return m != 0;
-}
 
 struct Reg {
   const unsigned char* p = nullptr;
@@ -38,7 +32,7 @@ void eval_scalar(const Instr& in, const void* a, const void* b, const void* c, v
     case Code::binary: find_kernel(in.dtype, static_cast<Op>(in.op), Form::vv)(a, b, out, 1); return;
     case Code::unary: find_unary(in.dtype, static_cast<UnaryOp>(in.op))(a, out, 1); return;
     case Code::cast: find_cast(in.dtype, in.out)(a, out, 1); return;
-    case Code::select: std::memcpy(out, truthy_bytes(in.cond, a) ? b : c, dtype_size(in.out)); return;
+    case Code::select: std::memcpy(out, truthy(in.cond, a) ? b : c, dtype_size(in.out)); return;
     default: return;
   }
 }
@@ -123,7 +117,7 @@ void interpret(const Program& prog, const std::vector<DType>& slot_dtype, const 
           case Code::select: {
             const Reg c = reg[static_cast<size_t>(in.a)], x = reg[static_cast<size_t>(in.b)], y = reg[static_cast<size_t>(in.c)];
             if (c.scalar) {
-              r = truthy_bytes(in.cond, c.p) ? x : y;
+              r = truthy(in.cond, c.p) ? x : y;
               break;
             }
             const unsigned char* mk = c.p;

@@ -175,10 +175,9 @@ Status run_copy(const Plan& plan, size_t es, const void* in, void* out) {
   return Status::Ok;
 }
 
-namespace {
-
 // One element of a condition of dtype dt is true where != 0 (NaN true, -0 false).
-bool truthy(DType dt, const char* p) {
+bool truthy(DType dt, const void* e) {
+  const auto* p = static_cast<const char*>(e);
   switch (dt) {
     case DType::f32: { float v; std::memcpy(&v, p, 4); return v != 0; }
     case DType::f64: { double v; std::memcpy(&v, p, 8); return v != 0; }
@@ -189,8 +188,6 @@ bool truthy(DType dt, const char* p) {
     default: { uint64_t v; std::memcpy(&v, p, 8); return v != 0; }
   }
 }
-
-}  // namespace
 
 // Per row: the condition becomes a mask of bytes (a 1-byte condition already
 // is one; others go through the not_equal kernel, in chunks that stay in L1),

@@ -25,6 +25,9 @@ Status run_binary(const Plan& plan, DType dt, Op op, const void* a, const void* 
 // output already written.
 Status run_copy(const Plan& plan, size_t elem_size, const void* in, void* out);
 
+// One element of a condition of dtype dt is true where != 0 (NaN true, -0 false).
+bool truthy(DType dt, const void* e);
+
 // where(cond, x, y) over a three-operand plan; cond of dtype cond_dt is true
 // where != 0 (NaN true); x, y and out have elements of elem_size bytes.
 Status run_where(const Plan& plan, DType cond_dt, size_t elem_size, const void* cond, const void* x,
