@@ -77,7 +77,7 @@ export function browserSection(r) {
     md.push('');
   }
   if (r.init?.length) {
-    md.push(`init() in Chromium, ${r.init.length} fresh pages (page.html?suite=init), medians: import of dist/index.js (unbundled modules over HTTP) ${f(median(r.init.map((e) => e.importMs)))} ms, init() ${f(median(r.init.map((e) => e.initMs)))} ms (range ${f(Math.min(...r.init.map((e) => e.initMs)))}–${f(Math.max(...r.init.map((e) => e.initMs)))} ms): fetch, compile and instantiate tensorcast.wasm, then the contract from embind.`);
+    md.push(`init() in Chromium, ${r.init.length} fresh pages (page.html?suite=init), medians: import of dist/index.js (unbundled modules over HTTP) ${f(median(r.init.map((e) => e.importMs)))} ms, init() ${f(median(r.init.map((e) => e.initMs)))} ms (range ${f(Math.min(...r.init.map((e) => e.initMs)))}–${f(Math.max(...r.init.map((e) => e.initMs)))} ms): fetch, compile and instantiate tensorcast.wasm, then the contract read from the module's memory.`);
     md.push('');
   }
   return md;
@@ -88,7 +88,7 @@ export function boundarySection(r, { command }) {
   const md = [];
   md.push('## embind vs raw export');
   md.push('');
-  md.push(`ns per call of the same C++ function exported both ways, in Node and in headless Chromium. A stand-alone module (bench/boundary/measure.cpp, built by bench/boundary/build.mjs with tensorcast's link flags) in two builds: **DE=0** is \`-sDYNAMIC_EXECUTION=0\`, as tensorcast ships (no \`eval\`/\`new Function\`, so CSP pages load it; embind then calls every function through one generic invoker: \`arguments\`, \`apply\` and a closure per call); **DE=1** lets embind generate a specialised invoker per function with \`new Function\`, for reference. The last two rows call tensorcast's own module (dist/tensorcast.wasm). Medians of ${r.node?.cases?.[0]?.runs ?? r.chromium?.cases?.[0]?.runs ?? '?'} interleaved runs (bench/lib/wall.mjs), wall clock; the control is the same broadcast in plain JS. Command: \`${command}\`.`);
+  md.push(`ns per call of the same C++ function exported both ways, in Node and in headless Chromium. A stand-alone module (bench/boundary/measure.cpp, built by bench/boundary/build.mjs with tensorcast's link flags) in two builds: **DE=0** is \`-sDYNAMIC_EXECUTION=0\`, as tensorcast ships (no \`eval\`/\`new Function\`, so CSP pages load it; embind then calls every function through one generic invoker: \`arguments\`, \`apply\` and a closure per call); **DE=1** lets embind generate a specialised invoker per function with \`new Function\`, for reference. The last two rows call tensorcast's own module (dist/tensorcast.wasm), which has raw exports only: a no-argument call, and its version string read from memory. Medians of ${r.node?.cases?.[0]?.runs ?? r.chromium?.cases?.[0]?.runs ?? '?'} interleaved runs (bench/lib/wall.mjs), wall clock; the control is the same broadcast in plain JS. Command: \`${command}\`.`);
   md.push('');
   if (r.errors?.length) {
     for (const e of r.errors) md.push(`- **${e}**`);
@@ -116,7 +116,7 @@ export function boundarySection(r, { command }) {
   const cn = r.node?.contract;
   const cc = r.chromium?.contract;
   if (cn || cc) {
-    md.push(`The cold side: tensorcast's \`Module.contract()\` (embind; the whole contract as one JSON text, parsed by \`init()\`, ${(cn ?? cc).jsonChars.toLocaleString('en-US')} characters as JSON), which \`init()\` calls once: first call in a fresh instance ${['Node', 'Chromium'].map((n, i) => { const c = [cn, cc][i]; return c ? `${n} ${f(c.first)} ms` : `${n} —`; }).join(', ')}; later calls (median of 5) ${['Node', 'Chromium'].map((n, i) => { const c = [cn, cc][i]; return c ? `${n} ${f(c.warmMedian)} ms` : `${n} —`; }).join(', ')}.`);
+    md.push(`The cold side: tensorcast's contract (the whole contract as one JSON text in the module's memory, \`_tc_contract()\`, decoded and parsed by \`init()\`, ${(cn ?? cc).jsonChars.toLocaleString('en-US')} characters as JSON), which \`init()\` calls once: first call in a fresh instance ${['Node', 'Chromium'].map((n, i) => { const c = [cn, cc][i]; return c ? `${n} ${f(c.first)} ms` : `${n} —`; }).join(', ')}; later calls (median of 5) ${['Node', 'Chromium'].map((n, i) => { const c = [cn, cc][i]; return c ? `${n} ${f(c.warmMedian)} ms` : `${n} —`; }).join(', ')}.`);
     md.push('');
   }
   return md;

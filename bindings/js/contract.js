@@ -1,6 +1,6 @@
 // The JavaScript view of the engine's contract. Nothing here is a copy: every
 // table is built at init() from what the module declares (src/core/contract.def,
-// src/kernels/dtypes.def, src/kernels/ops.def, handed over by embind), and
+// src/kernels/dtypes.def, src/kernels/ops.def, read from its memory), and
 // checked against what JS itself knows (each typed array's element size).
 export const C = {
   ready: false,
@@ -52,7 +52,7 @@ function indexOf(list) {
  * and C stays as it was.
  */
 export function readContract(M, build = 'full') {
-  const c = JSON.parse(M.contract()); // one JSON text (bindings/wasm/contract.cpp)
+  const c = JSON.parse(M.contract()); // one JSON text in the module's memory (bindings/wasm/contract.cpp, loader.js)
   // "full" (the kernels) or "shapes" (tensorcast/shapes: the rules, no dtypes, ops or reductions).
   if (c.build !== build) {
     const [have, want] = [c.build, build].map((b) => (b === 'shapes' ? "tensorcast-shapes.wasm, the engine of 'tensorcast/shapes'" : "tensorcast.wasm, the engine of 'tensorcast'"));
@@ -74,10 +74,15 @@ export function readContract(M, build = 'full') {
   n.dtypeByName = new Map(n.dtypes.map((d) => [d.name, d]));
   // Typed-array tag -> dtype; a Uint16Array is uint16 (float16 bits only where an operand says dtype: 'float16').
   n.dtypeByTag = new Map(n.dtypes.filter((d) => !d.bits).map((d) => [d.array, d]));
-  n.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
+  // Which dtypes have a SIMD kernel for an op (any form), in dtype order: a bit per dtype from the module.
+  const simd = (unary, id) => {
+    const bits = M._tc_simd_dtypes(unary, id);
+    return Object.freeze(n.dtypes.filter((d) => (bits >>> d.id) & 1).map((d) => d.name));
+  };
+  n.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: simd(0, id) }));
   n.opByName = new Map(n.ops.map((o) => [o.name, o]));
   // Unary ops (unary.def): the same fields as ops.
-  n.unaryOps = c.unaryOps.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: Object.freeze(o.simd) }));
+  n.unaryOps = c.unaryOps.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: simd(1, id) }));
   n.unaryOpByName = new Map(n.unaryOps.map((o) => [o.name, o]));
   n.reduceOps = new Map(c.reduceOps.map((r, i) => [r, i]));
   // reduceAcc.get(name)[dtype id]: the result dtype of a reduction without `dtype`.

@@ -1,6 +1,7 @@
 // What the engine holds and which kernels it has: memory(), the kernel
-// registries (from embind) and the hooks the kernel sweeps run them through.
-import { mod } from './loader.js';
+// registries (read from the module's memory: tc_listing() in
+// bindings/wasm/contract.cpp) and the hooks the kernel sweeps run them through.
+import { mod, cString } from './loader.js';
 import { slot, scratchInUse, releaseScratch } from './heap.js';
 import { liveTensorCount } from './tensor.js';
 
@@ -17,14 +18,53 @@ export function memory() {
 
 export { releaseScratch };
 
+/**
+ * Registry `which` of tc_listing() as [{ index, name, ...fields, simd }]. Each
+ * record is five uint32: the name's address, three fields, 1 for SIMD; `fields`
+ * names the fields in order, a name starting with '#' being a number (select's
+ * width) and any other the address of a name. Names repeat (every kernel of
+ * a dtype names it), so each address is decoded once.
+ */
+function listing(which, fields) {
+  const M = mod();
+  const n = M._tc_listing(which, 0, 0);
+  if (!(n >= 0)) throw new Error(`tensorcast: the engine has no kernel listing ${which}`);
+  const p = slot(0, Math.max(n * 20, 1));
+  M._tc_listing(which, p, n);
+  const r = M.HEAPU32.slice(p >>> 2, (p >>> 2) + n * 5); // copied: decoding allocates nothing in wasm, but stay independent of the slot
+  const names = new Map();
+  const name = (q) => {
+    let t = names.get(q);
+    if (t === undefined) names.set(q, (t = cString(M, q, 'kernel name')));
+    return t;
+  };
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = { index: i, name: name(r[i * 5]) };
+    fields.forEach((f, k) => {
+      const v = r[i * 5 + 1 + k];
+      if (f[0] === '#') o[f.slice(1)] = v;
+      else o[f] = name(v);
+    });
+    o.simd = r[i * 5 + 4] !== 0;
+    out[i] = o;
+  }
+  return out;
+}
+
 /** Every element-wise kernel in this build: { index, name, dtype, op, form, simd }. */
 export function kernels() {
-  return mod().kernels();
+  return listing(0, ['dtype', 'op', 'form']);
 }
 
 /** The select (where) kernels of this build: { index, name, width (bytes), form, simd } (test hook). */
 export function selectKernels() {
-  return mod().selectKernels();
+  return listing(1, ['#width', 'form']);
+}
+
+/** The reduction kernels of this build: { index, name, dtype, op, shape (row | col), simd } (test hook). */
+export function reduceKernels() {
+  return listing(2, ['dtype', 'op', 'shape']);
 }
 
 /** Run registry kernel `index` on typed arrays (test hook): out = a (op) b over n elements. */
@@ -57,12 +97,12 @@ export function runSelectKernel(index, mask, x, y, out, n) {
 
 /** The unary kernels of this build: { index, name, dtype, op, simd } (test hook). */
 export function unaryKernels() {
-  return mod().unaryKernels();
+  return listing(3, ['dtype', 'op']);
 }
 
 /** The cast kernels of this build: { index, name, from, to, simd } (test hook). */
 export function castKernels() {
-  return mod().castKernels();
+  return listing(4, ['from', 'to']);
 }
 
 /** Run unary kernel `index` (test hook): out = op(input) over n elements; `inPlace` runs it with out at input's address. */

@@ -275,7 +275,7 @@ function startGlue() {
   return { cfg, ...hooks };
 }
 
-/** Hand the glue its instance: it runs the engine's constructors and registers contract(). Returns the Module. */
+/** Hand the glue its instance: it runs the engine's constructors. Returns the Module, with contract() and version(). */
 function finishGlue(glue, module, instance) {
   try {
     glue.done(instance, module);
@@ -284,23 +284,30 @@ function finishGlue(glue, module, instance) {
   }
   const m = glue.cfg;
   if (!m.calledRun) throw new Error('tensorcast: the engine did not start (its glue did not run)');
-  if (typeof m.contract !== 'function' && typeof m._tc_contract === 'function' && typeof m._tc_version === 'function') {
-    // The shapes build has no embind: its contract and version are NUL-terminated UTF-8 in its memory.
-    m.contract = () => cString(m, m._tc_contract());
-    m.version = () => cString(m, m._tc_version());
+  if (typeof m._tc_contract !== 'function' || typeof m._tc_version !== 'function') {
+    throw new Error('tensorcast: the WebAssembly module started but its glue has no contract and version: it is not the tensorcast engine');
   }
-  if (typeof m.contract !== 'function' || typeof m.version !== 'function') {
-    throw new Error('tensorcast: the WebAssembly module started but registered no contract() and version(): it is not the tensorcast engine');
-  }
+  // Both builds (no embind): the contract (JSON) and the version are NUL-terminated UTF-8 in the module's memory.
+  m.contract = () => cString(m, m._tc_contract(), 'contract');
+  m.version = () => cString(m, m._tc_version(), 'version');
   return m;
 }
 
-/** The NUL-terminated UTF-8 text at `p` in the module's memory (to the end of memory at most). */
-function cString(m, p) {
+const UTF8 = new TextDecoder();
+
+/**
+ * The NUL-terminated UTF-8 text at `p` in the module's memory (to the end of
+ * memory at most); `what` names it in the error for a `p` that is not an
+ * address in that memory (a module that only looks like the engine).
+ */
+export function cString(m, p, what = 'text') {
   const heap = m.HEAPU8;
+  if (!Number.isInteger(p) || p <= 0 || p >= heap.length) {
+    throw new Error(`tensorcast: the WebAssembly module gives no ${what} (its address is ${p}): it is not the tensorcast engine`);
+  }
   let end = p;
   while (end < heap.length && heap[end] !== 0) end++;
-  return new TextDecoder().decode(heap.subarray(p, end));
+  return UTF8.decode(heap.subarray(p, end));
 }
 
 /**

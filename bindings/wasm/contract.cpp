@@ -1,16 +1,13 @@
-// The cold, rich surface, carried by embind: the contract JavaScript builds
-// its tables from at init() (status codes, dtypes, ops, verdicts, rules, wire
-// layout, limits — all from src/core/contract.def, src/kernels/dtypes.def and
-// src/kernels/ops.def; one JSON text), the kernel registries, the Status enum
-// and the version. Called once or rarely; the hot calls are raw exports (calls.cpp).
-#ifdef TC_SHAPES_ONLY
+// The cold surface: the contract JavaScript builds its tables from at init()
+// (status codes, dtypes, ops, verdicts, rules, wire layout, limits — all from
+// src/core/contract.def, src/kernels/dtypes.def, ops.def, unary.def and
+// reduce_ops.def; one JSON text), the version, which dtypes have SIMD kernels,
+// and the kernel registries. Called once or rarely; the hot calls are raw
+// exports (calls.cpp). No embind (its runtime was most of the glue): text and
+// numbers in memory, read by loader.js, contract.js and introspect.js.
 #include <emscripten/emscripten.h>
-#else
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
-#endif
 
-#include <string>
+#include <cstdint>
 
 #include "core/contract.hpp"
 #ifndef TC_SHAPES_ONLY
@@ -22,19 +19,11 @@ using namespace tc;
 
 namespace {
 
-#ifndef TC_SHAPES_ONLY
-using emscripten::val;
-val list() { return val::array(); }
-void push(val& a, val v) { a.set(a["length"], v); }
-val str(const char* s) { return val(std::string(s)); }
-#endif
-
-// The contract is handed over as one JSON text: built here in one pass and
-// parsed by JS in one JSON.parse, where a tree of emval objects took one
-// embind call per property (about 1,500 of them, several ms at init()).
-// Every name is an identifier of ours (no character needs escaping).
-// `Out` is std::string, or (the shapes build, whose contract is all
-// compile-time values) a fixed buffer filled by the compiler: see tc_contract().
+// The contract is handed over as one JSON text, parsed by JS in one
+// JSON.parse. Every name is an identifier of ours (no character needs
+// escaping). It is written by the compiler (contract_text() is constexpr: a
+// length pass, then the text; see kContract), so the module carries the JSON
+// as data and no code to build it.
 template <class Out>
 class Json {
  public:
@@ -66,6 +55,15 @@ class Json {
     first_ = false;
   }
 };
+
+#ifndef TC_SHAPES_ONLY
+// An element-wise or unary op: { name, kernel (the name in kernel names), result, domain }.
+template <class J, class Traits>
+constexpr void op_json(J& j, const Traits& t, const char* kernel) {
+  j.open('{').field("name", t.name).field("kernel", kernel).field("result", t.result == OpResult::boolean ? "bool" : "same")
+      .field("domain", t.domain == OpDomain::integer ? "integer" : t.domain == OpDomain::floating ? "float" : "any").close('}');
+}
+#endif
 
 template <class Out>
 constexpr Out contract_text() {
@@ -123,39 +121,23 @@ constexpr Out contract_text() {
 #else
   j.field("build", "full");
   j.key("dtypes").open('[');
-  for (int d = 0; d < static_cast<int>(DType::count); ++d) {
-    const DType dt = static_cast<DType>(d);
-    j.open('{').field("name", dtype_js_name(dt)).field("short", dtype_name(dt)).field("array", dtype_array_name(dt))
-        .field("kind", dtype_kind(dt)).field("size", static_cast<double>(dtype_size(dt))).close('}');
-  }
+#define TC_DTYPE(e, name, ctype, array, kind) \
+  j.open('{').field("name", name).field("short", #e).field("array", array).field("kind", kind).field("size", static_cast<double>(sizeof(ctype))).close('}');
+#include "kernels/dtypes.def"
   j.close(']');
+  // Each op's "simd" list (the dtypes with a SIMD kernel in this build) is not
+  // a compile-time value of this file: JS asks tc_simd_dtypes() for it.
   j.key("ops").open('[');
-  for (int i = 0; i < static_cast<int>(Op::count); ++i) {
-    const Op op = static_cast<Op>(i);
-    const OpTraits& t = op_traits(op);
-    j.open('{').field("name", t.name).field("kernel", op_name(op)).field("result", t.result == OpResult::boolean ? "bool" : "same")
-        .field("domain", t.domain == OpDomain::integer ? "integer" : t.domain == OpDomain::floating ? "float" : "any");
-    // Which dtypes have a SIMD kernel for the op in this build (any form).
-    j.key("simd").open('[');
-    for (int d = 0; d < static_cast<int>(DType::count); ++d)
-      if (has_simd_kernel(static_cast<DType>(d), op)) j.item_str(dtype_js_name(static_cast<DType>(d)));
-    j.close(']').close('}');
-  }
+#define TC_OP(e, js, result, domain) op_json(j, op_traits(Op::e), #e);
+#include "kernels/ops.def"
   j.close(']');
   j.key("unaryOps").open('[');
-  for (int i = 0; i < static_cast<int>(UnaryOp::count); ++i) {
-    const UnaryOp op = static_cast<UnaryOp>(i);
-    const UnaryTraits& t = unary_traits(op);
-    j.open('{').field("name", t.name).field("kernel", unary_op_name(op)).field("result", t.result == OpResult::boolean ? "bool" : "same")
-        .field("domain", t.domain == OpDomain::integer ? "integer" : t.domain == OpDomain::floating ? "float" : "any");
-    j.key("simd").open('[');
-    for (int d = 0; d < static_cast<int>(DType::count); ++d)
-      if (has_simd_unary(static_cast<DType>(d), op)) j.item_str(dtype_js_name(static_cast<DType>(d)));
-    j.close(']').close('}');
-  }
+#define TC_UNARY(e, js, result, domain) op_json(j, unary_traits(UnaryOp::e), #e);
+#include "kernels/unary.def"
   j.close(']');
   j.key("reduceOps").open('[');
-  for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) j.item_str(reduce_op_name(static_cast<ReduceOp>(i)));
+#define TC_REDUCE_OP(e, kernel, merge) j.item_str(#e);
+#include "kernels/reduce_ops.def"
   j.close(']');
   // The result dtype of each reduction without a `dtype` option: reduceAcc[op][dtype]
   // (mean of integers is float64), as an index into dtypes.
@@ -172,98 +154,7 @@ constexpr Out contract_text() {
   return j.out;
 }
 
-#ifndef TC_SHAPES_ONLY
-std::string contract() { return contract_text<std::string>(); }
-#endif
-
-#ifndef TC_SHAPES_ONLY
-
-const char* const kForms[] = {"vv", "vs", "sv"};
-const char* const kSelectForms[] = {"vv", "vs", "sv", "ss"};
-
-// A registry as a list of { index, name, ..., simd }: `fill` sets the fields
-// that differ between registries.
-template <class Info, class Fill>
-val listing(const Info* k, size_t n, Fill fill) {
-  val out = list();
-  for (size_t i = 0; i < n; ++i) {
-    val o = val::object();
-    o.set("index", static_cast<int>(i));
-    o.set("name", str(k[i].name));
-    fill(o, k[i]);
-    o.set("simd", k[i].simd);
-    push(out, o);
-  }
-  return out;
-}
-
-// Every element-wise kernel of this build: { index, name, dtype, op, form, simd }.
-val kernels() {
-  size_t n;
-  const KernelInfo* k = kernel_registry(&n);
-  return listing(k, n, [](val& o, const KernelInfo& e) {
-    o.set("dtype", str(dtype_js_name(e.dtype)));
-    o.set("op", str(op_traits(e.op).name));
-    o.set("form", str(kForms[static_cast<int>(e.form)]));
-  });
-}
-
-// Every select (where) kernel: { index, name, width (bytes), form, simd }.
-val select_kernels() {
-  size_t n;
-  const SelectInfo* k = select_registry(&n);
-  return listing(k, n, [](val& o, const SelectInfo& e) {
-    o.set("width", static_cast<int>(e.elem_size));
-    o.set("form", str(kSelectForms[static_cast<int>(e.form)]));
-  });
-}
-
-// Every reduction kernel: { index, name, dtype, op, shape (row | col), simd }.
-val reduce_kernels() {
-  size_t n;
-  const ReduceKernelInfo* k = reduce_registry(&n);
-  return listing(k, n, [](val& o, const ReduceKernelInfo& e) {
-    o.set("dtype", str(dtype_js_name(e.dtype)));
-    o.set("op", str(reduce_op_name(e.op)));
-    o.set("shape", str(reduce_shape_name(e.shape)));
-  });
-}
-
-// Every unary kernel: { index, name, dtype, op, simd }; every cast kernel: { index, name, from, to, simd }.
-val unary_kernels() {
-  size_t n;
-  const UnaryKernelInfo* k = unary_registry(&n);
-  return listing(k, n, [](val& o, const UnaryKernelInfo& e) {
-    o.set("dtype", str(dtype_js_name(e.dtype)));
-    o.set("op", str(unary_traits(e.op).name));
-  });
-}
-val cast_kernels() {
-  size_t n;
-  const UnaryKernelInfo* k = cast_registry(&n);
-  return listing(k, n, [](val& o, const UnaryKernelInfo& e) {
-    o.set("from", str(dtype_js_name(e.dtype)));
-    o.set("to", str(dtype_js_name(e.to)));
-  });
-}
-#endif  // TC_SHAPES_ONLY
-
-// package.json's version, passed in by CMakeLists.txt: declared once, so the npm
-// package and contract().version cannot drift apart.
-#ifndef TC_VERSION
-#error "TC_VERSION (package.json's version) is defined by CMakeLists.txt for this file"
-#endif
-std::string version() { return TC_VERSION; }
-
-}  // namespace
-
-#ifdef TC_SHAPES_ONLY
-// The shapes-only build has no embind (its runtime is most of a small module's
-// glue): the contract and the version are NUL-terminated UTF-8 in memory, and
-// the loader gives the module the same contract() and version() (loader.js).
-namespace {
-// The text written by the compiler (a length pass, then the text), so the
-// module carries the JSON as data and no code to build it.
+// The text written by the compiler: a length pass, then the text.
 struct Length {
   int n = 0;
   constexpr Length& operator+=(char) { ++n; return *this; }
@@ -278,25 +169,96 @@ struct Text {
 };
 constexpr int kContractLength = contract_text<Length>().n;
 constexpr Text<kContractLength> kContract = contract_text<Text<kContractLength>>();
-}  // namespace
 
-extern "C" {
-EMSCRIPTEN_KEEPALIVE const char* tc_contract() { return kContract.s; }
-EMSCRIPTEN_KEEPALIVE const char* tc_version() { return TC_VERSION; }
-}
-#else
-EMSCRIPTEN_BINDINGS(tensorcast) {
-  emscripten::function("contract", &contract);
-  emscripten::function("kernels", &kernels);
-  emscripten::function("selectKernels", &select_kernels);
-  emscripten::function("reduceKernels", &reduce_kernels);
-  emscripten::function("unaryKernels", &unary_kernels);
-  emscripten::function("castKernels", &cast_kernels);
-  emscripten::function("version", &version);
-  // The status enum as embind's own type too (Module.Status.InvalidShape.value),
-  // for bindings that prefer it; the JS layer cross-checks it against contract().
-  auto status = emscripten::enum_<Status>("Status");
-#define TC_STATUS(e, code) status.value(#e, Status::e);
-#include "core/contract.def"
+#ifndef TC_SHAPES_ONLY
+// The listings' record: the kernel's name, three fields, 1 for SIMD (tc_listing()).
+constexpr int kRecord = 5;
+uint32_t text(const char* s) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(s)); }
+
+const char* const kForms[] = {"vv", "vs", "sv"};
+const char* const kSelectForms[] = {"vv", "vs", "sv", "ss"};
+
+// Registry k[0..n) as records at `out` (the first `cap`); `fields(entry, record + 1)` writes the three fields.
+template <class Info, class Fields>
+int records(const Info* k, size_t n, uint32_t* out, int cap, Fields fields) {
+  for (size_t i = 0; i < n && i < static_cast<size_t>(cap); ++i) {
+    uint32_t* r = out + i * kRecord;
+    r[0] = text(k[i].name);
+    r[1] = r[2] = r[3] = 0;
+    fields(k[i], r + 1);
+    r[4] = k[i].simd ? 1 : 0;
+  }
+  return static_cast<int>(n);
 }
 #endif  // TC_SHAPES_ONLY
+
+}  // namespace
+
+// package.json's version, passed in by CMakeLists.txt: declared once, so the npm
+// package and contract().version cannot drift apart.
+#ifndef TC_VERSION
+#error "TC_VERSION (package.json's version) is defined by CMakeLists.txt for this file"
+#endif
+
+extern "C" {
+// The contract (JSON) and the version: NUL-terminated UTF-8 in memory, the
+// same in both builds (loader.js reads them).
+EMSCRIPTEN_KEEPALIVE const char* tc_contract() { return kContract.s; }
+EMSCRIPTEN_KEEPALIVE const char* tc_version() { return TC_VERSION; }
+
+#ifndef TC_SHAPES_ONLY
+// Which dtypes have a SIMD kernel (any form) for element-wise op `op`, or with
+// `unary` for unary op `op`: bit d for dtype d (0 for an op out of range).
+EMSCRIPTEN_KEEPALIVE uint32_t tc_simd_dtypes(int unary, int op) {
+  uint32_t bits = 0;
+  for (int d = 0; d < static_cast<int>(DType::count); ++d) {
+    const DType dt = static_cast<DType>(d);
+    if (unary ? has_simd_unary(dt, static_cast<UnaryOp>(op)) : has_simd_kernel(dt, static_cast<Op>(op))) bits |= 1u << d;
+  }
+  return bits;
+}
+
+// Kernel registry `which` (0 element-wise, 1 select, 2 reduction, 3 unary,
+// 4 cast) as records of five uint32: the kernel's name (a pointer to
+// NUL-terminated text), three fields, and 1 for a SIMD kernel. The fields are
+// pointers to names, except select's width (bytes), 0 where unused:
+//   0: dtype, op, form     1: width, form     2: dtype, op, shape
+//   3: dtype, op           4: from, to
+// Writes the first `cap` records at `out` (introspect.js decodes them) and
+// returns how many the registry has, or -1 for an unknown `which`.
+EMSCRIPTEN_KEEPALIVE int tc_listing(int which, uint32_t* out, int cap) {
+  size_t n = 0;
+  switch (which) {
+    case 0:
+      return records(kernel_registry(&n), n, out, cap, [](const KernelInfo& e, uint32_t* f) {
+        f[0] = text(dtype_js_name(e.dtype));
+        f[1] = text(op_traits(e.op).name);
+        f[2] = text(kForms[static_cast<int>(e.form)]);
+      });
+    case 1:
+      return records(select_registry(&n), n, out, cap, [](const SelectInfo& e, uint32_t* f) {
+        f[0] = static_cast<uint32_t>(e.elem_size);
+        f[1] = text(kSelectForms[static_cast<int>(e.form)]);
+      });
+    case 2:
+      return records(reduce_registry(&n), n, out, cap, [](const ReduceKernelInfo& e, uint32_t* f) {
+        f[0] = text(dtype_js_name(e.dtype));
+        f[1] = text(reduce_op_name(e.op));
+        f[2] = text(reduce_shape_name(e.shape));
+      });
+    case 3:
+      return records(unary_registry(&n), n, out, cap, [](const UnaryKernelInfo& e, uint32_t* f) {
+        f[0] = text(dtype_js_name(e.dtype));
+        f[1] = text(unary_traits(e.op).name);
+      });
+    case 4:
+      return records(cast_registry(&n), n, out, cap, [](const UnaryKernelInfo& e, uint32_t* f) {
+        f[0] = text(dtype_js_name(e.dtype));
+        f[1] = text(dtype_js_name(e.to));
+      });
+    default:
+      return -1;
+  }
+}
+#endif  // TC_SHAPES_ONLY
+}

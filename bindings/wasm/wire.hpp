@@ -1,7 +1,7 @@
 // The wire format between JavaScript and the engine: float64 words, so every
 // safe-integer dim is exact. One request format serves every call; its header
 // fields and the response head are declared in src/core/contract.def
-// (TC_REQ, TC_RESP) and reach JS through embind, so both sides read one list.
+// (TC_REQ, TC_RESP) and reach JS in the contract (contract.cpp), so both sides read one list.
 //
 // Request  := header[TC_REQ...] body
 //   body for the elementwise and `to` rules: `operands` shapes; for

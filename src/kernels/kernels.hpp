@@ -114,6 +114,7 @@ inline constexpr std::size_t kDTypeSizes[] = {
 };
 // Inline: every data call asks these (the small call's budget is tens of ns).
 constexpr std::size_t dtype_size(DType dt) { return dt < DType::count ? kDTypeSizes[static_cast<int>(dt)] : 0; }
+constexpr bool is_float_dtype(DType d) { return d == DType::f32 || d == DType::f64 || d == DType::f16; }
 // Comparisons and logical ops produce uint8 0/1.
 constexpr bool op_yields_bool(Op op) { return op < Op::count && op_traits(op).result == OpResult::boolean; }
 constexpr bool op_defined(DType dt, Op op) {

@@ -126,7 +126,9 @@ i64 reduce_count(const Shape& in, std::uint64_t mask);
 
 // The dtype a reduction gives when no dtype is requested: the input's, except
 // mean of integers, which gives float64 (NumPy).
-DType reduce_default_acc(ReduceOp op, DType in_dt);
+constexpr DType reduce_default_acc(ReduceOp op, DType in_dt) {
+  return op == ReduceOp::mean && !is_float_dtype(in_dt) ? DType::f64 : in_dt;
+}
 
 // Reduce `in_data` (contiguous row-major, shape `in`, dtype in_dt) over the
 // axes of `axes_mask` into `out` (contiguous over the kept axes in order; the

@@ -64,11 +64,6 @@ i64 reduce_count(const Shape& in, std::uint64_t mask) {
   return n;
 }
 
-DType reduce_default_acc(ReduceOp op, DType in_dt) {
-  if (op == ReduceOp::mean && !is_float_dtype(in_dt)) return DType::f64;
-  return in_dt;
-}
-
 // ---- the driver ------------------------------------------------------------------------
 namespace {
 

@@ -1,6 +1,6 @@
 // The kernel registry and dispatch: every kernel of this build, reference
 // and SIMD, listed once with its name in the naming grammar (kernels.hpp).
-// Dispatch, the native tests, the JS registry (embind) and the benchmarks all
+// Dispatch, the native tests, the JS listing (tc_listing) and the benchmarks all
 // read these lists; names and sizes come from dtypes.def and ops.def.
 #include <string>
 #include <vector>

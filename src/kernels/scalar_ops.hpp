@@ -34,7 +34,6 @@ template <DType> struct Storage;
 #include "dtypes.def"
 
 constexpr bool is_bool_op(Op op) { return op_traits(op).result == OpResult::boolean; }
-constexpr bool is_float_dtype(DType d) { return d == DType::f32 || d == DType::f64 || d == DType::f16; }
 constexpr bool defined_for(DType d, Op op) {
   switch (op_traits(op).domain) {
     case OpDomain::integer: return !is_float_dtype(d);

@@ -230,7 +230,7 @@ describe('a failed load rejects once, leaves nothing, and is retried from scratc
       /could not be instantiated \(RuntimeError/],
     ['an engine-shaped module whose constructors trap', () => ({ wasmBinary: engineShaped([UNREACHABLE]) }), /the engine failed to start \(RuntimeError/],
     ['an engine-shaped module that aborts in the glue', () => ({ wasmBinary: engineShaped([CALL, 0], { abort: true }) }), /failed to start .*Aborted/],
-    ['an engine-shaped module that registers nothing', () => ({ wasmBinary: engineShaped([]) }), /registered no contract\(\)/],
+    ['an engine-shaped module that gives no contract', () => ({ wasmBinary: engineShaped([]) }), /gives no contract \(its address is undefined\): it is not the tensorcast engine/],
     ['a file that does not exist', () => ({ wasmUrl: '/nonexistent/tensorcast.wasm' }), /could not load the engine from file:\/\/\/nonexistent/],
     ['a fetch that fails', () => ({ wasmUrl: 'http://127.0.0.1:1/tensorcast.wasm' }), /could not load the engine from http:\/\/127\.0\.0\.1:1/],
   ];
