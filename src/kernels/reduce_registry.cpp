@@ -1,9 +1,9 @@
 // The reduction kernel registry and dispatch: every reduction kernel of this
 // build, reference and SIMD, listed once with its name in the grammar of
 // reduce.hpp. Dispatch, the tests and (later) the JS registry read it.
-#include <string>
 #include <vector>
 
+#include "name_pool.hpp"
 #include "reduce.hpp"
 
 namespace tc {
@@ -56,7 +56,7 @@ ReduceColKernel find_reduce_col(DType dt, ReduceOp op) {
 }
 
 const ReduceKernelInfo* reduce_registry(size_t* count) {
-  static std::vector<std::string> names;
+  static NamePool names;
   static std::vector<ReduceKernelInfo> infos;
   if (infos.empty()) {
     for (int pass = 0; pass < 2; ++pass) {
@@ -66,18 +66,17 @@ const ReduceKernelInfo* reduce_registry(size_t* count) {
       for (size_t i = 0; i < kEntries; ++i) {
         const DType d = static_cast<DType>(i / kOps);
         const ReduceOp o = static_cast<ReduceOp>(i % kOps);
-        const std::string stem = std::string(dtype_name(d)) + "_" + reduce_op_name(o) + "_";
         if (rows && rows[i]) {
-          names.push_back(stem + "row" + isa);
+          names.add({dtype_name(d), "_", reduce_op_name(o), "_row", isa});
           infos.push_back(ReduceKernelInfo{nullptr, d, o, ReduceShape::row, pass == 1, rows[i], nullptr});
         }
         if (cols && cols[i]) {
-          names.push_back(stem + "col" + isa);
+          names.add({dtype_name(d), "_", reduce_op_name(o), "_col", isa});
           infos.push_back(ReduceKernelInfo{nullptr, d, o, ReduceShape::col, pass == 1, nullptr, cols[i]});
         }
       }
     }
-    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
+    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names.at(i);
   }
   *count = infos.size();
   return infos.data();

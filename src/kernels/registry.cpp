@@ -2,10 +2,10 @@
 // and SIMD, listed once with its name in the naming grammar (kernels.hpp).
 // Dispatch, the native tests, the JS listing (tc_listing) and the benchmarks all
 // read these lists; names and sizes come from dtypes.def and ops.def.
-#include <string>
 #include <vector>
 
 #include "kernels.hpp"
+#include "name_pool.hpp"
 
 namespace tc {
 
@@ -82,7 +82,7 @@ const char* op_name(Op op) { return op < Op::count ? kOpNames[static_cast<int>(o
 
 
 const KernelInfo* kernel_registry(size_t* count) {
-  static std::vector<std::string> names;
+  static NamePool names;
   static std::vector<KernelInfo> infos;
   if (infos.empty()) {
     static const char* forms[] = {"vv", "vs", "sv"};
@@ -95,12 +95,11 @@ const KernelInfo* kernel_registry(size_t* count) {
         const DType d = static_cast<DType>(i / (kOps * kForms));
         const Op o = static_cast<Op>((i / kForms) % kOps);
         const Form f = static_cast<Form>(i % kForms);
-        names.push_back(std::string(dtype_name(d)) + "_" + op_name(o) + "_" + forms[static_cast<int>(f)] +
-                        (pass == 0 ? "__scalar" : "__wasmsimd"));
+        names.add({dtype_name(d), "_", op_name(o), "_", forms[static_cast<int>(f)], pass == 0 ? "__scalar" : "__wasmsimd"});
         infos.push_back(KernelInfo{nullptr, d, o, f, pass == 1, table[i]});
       }
     }
-    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
+    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names.at(i);
   }
   *count = infos.size();
   return infos.data();
@@ -125,7 +124,7 @@ SelectKernel find_select(size_t es, SelectForm form) {
 }
 
 const SelectInfo* select_registry(size_t* count) {
-  static std::vector<std::string> names;
+  static NamePool names;
   static std::vector<SelectInfo> infos;
   if (infos.empty()) {
     static const char* forms[] = {"vv", "vs", "sv", "ss"};
@@ -135,13 +134,12 @@ const SelectInfo* select_registry(size_t* count) {
       if (!table) continue;
       for (size_t i = 0; i < kSelectEntries; ++i) {
         if (!table[i]) continue;
-        names.push_back(std::string(widths[i / kSelectForms]) + "_where_" + forms[i % kSelectForms] +
-                        (pass == 0 ? "__scalar" : "__wasmsimd"));
+        names.add({widths[i / kSelectForms], "_where_", forms[i % kSelectForms], pass == 0 ? "__scalar" : "__wasmsimd"});
         infos.push_back(SelectInfo{nullptr, size_t{1} << (i / kSelectForms), static_cast<SelectForm>(i % kSelectForms),
                                    pass == 1, table[i]});
       }
     }
-    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
+    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names.at(i);
   }
   *count = infos.size();
   return infos.data();

@@ -2,9 +2,9 @@
 // build, reference and SIMD, listed once with its name in the grammar of
 // kernels.hpp (f32_sqrt__wasmsimd, cast_f32_i32__scalar). Dispatch, the
 // tests (tc_unary_kernel_run, tc_cast_kernel_run) and the JS listings read them.
-#include <string>
 #include <vector>
 
+#include "name_pool.hpp"
 #include "unary_ops.hpp"
 
 namespace tc {
@@ -52,7 +52,7 @@ UnaryKernel find_cast(DType from, DType to) {
 }
 
 const UnaryKernelInfo* unary_registry(size_t* count) {
-  static std::vector<std::string> names;
+  static NamePool names;
   static std::vector<UnaryKernelInfo> infos;
   if (infos.empty()) {
     for (int pass = 0; pass < 2; ++pass) {
@@ -62,18 +62,18 @@ const UnaryKernelInfo* unary_registry(size_t* count) {
         if (!table[i]) continue;
         const DType d = static_cast<DType>(i / kUOps);
         const UnaryOp o = static_cast<UnaryOp>(i % kUOps);
-        names.push_back(std::string(dtype_name(d)) + "_" + unary_op_name(o) + (pass == 0 ? "__scalar" : "__wasmsimd"));
+        names.add({dtype_name(d), "_", unary_op_name(o), pass == 0 ? "__scalar" : "__wasmsimd"});
         infos.push_back(UnaryKernelInfo{nullptr, d, o, DType::count, pass == 1, table[i]});
       }
     }
-    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
+    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names.at(i);
   }
   *count = infos.size();
   return infos.data();
 }
 
 const UnaryKernelInfo* cast_registry(size_t* count) {
-  static std::vector<std::string> names;
+  static NamePool names;
   static std::vector<UnaryKernelInfo> infos;
   if (infos.empty()) {
     for (int pass = 0; pass < 2; ++pass) {
@@ -82,11 +82,11 @@ const UnaryKernelInfo* cast_registry(size_t* count) {
       for (size_t i = 0; i < kDT * kDT; ++i) {
         if (!table[i]) continue;
         const DType f = static_cast<DType>(i / kDT), t = static_cast<DType>(i % kDT);
-        names.push_back(std::string("cast_") + dtype_name(f) + "_" + dtype_name(t) + (pass == 0 ? "__scalar" : "__wasmsimd"));
+        names.add({"cast_", dtype_name(f), "_", dtype_name(t), pass == 0 ? "__scalar" : "__wasmsimd"});
         infos.push_back(UnaryKernelInfo{nullptr, f, UnaryOp::count, t, pass == 1, table[i]});
       }
     }
-    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names[i].c_str();
+    for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names.at(i);
   }
   *count = infos.size();
   return infos.data();

@@ -198,7 +198,8 @@ describe('the contract: one declaration in C++, one view in JS', () => {
     const refusal = (fn) => { try { fn(); } catch (e) { return e.code; } return 'no refusal'; };
     expect(refusal(() => tc.broadcastShapes([2, 3], [4]))).toBe('INCOMPATIBLE_DIMS');
     expect(refusal(() => tc.broadcastShapes([2, -3]))).toBe('INVALID_SHAPE');
-    expect(refusal(() => tc.autoBroadcastShape([2, 3, 4, 5], [3, 4], { type: 'pdpd', axis: 2 }))).not.toBe('no refusal');
+    expect(refusal(() => tc.autoBroadcastShape([2, 3, 4, 5], [3, 4], { type: 'pdpd', axis: 7 }))).toBe('INVALID_AXIS');
+    expect(refusal(() => tc.broadcastTo({ data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] }, [3]))).toBe('RANK_MISMATCH');
     expect(c.limits.maxRank).toBe(tc.MAX_RANK);
     expect(c.verdicts).toEqual(['equal', 'stretched', 'new', 'clash']);
     expect(c.rules.map((r) => `${r.family}:${r.name}`)).toContain('to:explicit');
