@@ -473,14 +473,14 @@ describe('hostile arguments', () => {
 
   it.each(HOSTILE)('%s', (_, make, want) => {
     const M = mod();
-    const canary = M._malloc(4096) >>> 3;
+    const canary = M._tc_malloc(4096) >>> 3;
     for (let i = 0; i < 512; i++) M.HEAPF64[canary + i] = 12345.5;
     const [fn, args] = make();
     checkEntry({ name: _, fn, args, expect: want });
     const heap = mod().HEAPF64;
     let intact = true;
     for (let i = 0; i < 512; i++) intact &&= heap[canary + i] === 12345.5;
-    mod()._free(canary << 3);
+    mod()._tc_free(canary << 3);
     expect(intact).toBe(true);
     sane();
   });
