@@ -24,6 +24,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "host_math.hpp"
 #include "kernels.hpp"
 
 namespace tc {
@@ -259,7 +260,9 @@ inline OutT<D, op> apply(typename Storage<D>::T a, typename Storage<D>::T b) {
     else if constexpr (C) return floor_div_clamped(a, b);
     else return floor_div_int(a, b);
   } else if constexpr (op == Op::atan2) {
-    return std::atan2(a, b);
+    // float32 in double, rounded once (as the float32 transcendentals are).
+    if constexpr (std::is_same_v<T, float>) return static_cast<float>(host::atan2(a, b));
+    else return host::atan2(a, b);
   } else {
     static_assert(op == Op::hypot, "every op of ops.def needs its element function here");
     return hypot_js(a, b);

@@ -13,8 +13,9 @@
 // - abs clears a float's sign bit (NaN too, as fabs and f32x4.abs do);
 // - float32 transcendentals (exp, expm1, log, log1p, sin, cos, tan, tanh) run
 //   in double and round once to float32 (like pow); float64 through the C
-//   library (log through log1p, below); float16 through the float32 kernel
-//   (half.hpp), as NumPy does;
+//   library (log through log1p, below), except sin, cos and tan: the host's
+//   Math in the wasm build (host_math.hpp); float16 through the float32
+//   kernel (half.hpp), as NumPy does;
 // - logicalNot is x == 0 (NaN is true, so its not is 0); isNaN on integers is
 //   0, isFinite 1; bitwiseNot flips the element's bits (Uint8Clamped as
 //   uint8: 255 - x).
@@ -40,6 +41,7 @@
 #include <type_traits>
 
 #include "half.hpp"
+#include "host_math.hpp"
 #include "scalar_ops.hpp"
 
 namespace tc {
@@ -132,9 +134,9 @@ inline UnaryOutT<D, op> apply(typename Storage<D>::T x) {
   } else if constexpr (op == UnaryOp::expm1) { return via_double(x, [](double v) { return std::expm1(v); });
   } else if constexpr (op == UnaryOp::log) { return via_double(x, [](double v) { return log_via_log1p(v); });
   } else if constexpr (op == UnaryOp::log1p) { return via_double(x, [](double v) { return std::log1p(v); });
-  } else if constexpr (op == UnaryOp::sin) { return via_double(x, [](double v) { return std::sin(v); });
-  } else if constexpr (op == UnaryOp::cos) { return via_double(x, [](double v) { return std::cos(v); });
-  } else if constexpr (op == UnaryOp::tan) { return via_double(x, [](double v) { return std::tan(v); });
+  } else if constexpr (op == UnaryOp::sin) { return via_double(x, [](double v) { return host::sin(v); });
+  } else if constexpr (op == UnaryOp::cos) { return via_double(x, [](double v) { return host::cos(v); });
+  } else if constexpr (op == UnaryOp::tan) { return via_double(x, [](double v) { return host::tan(v); });
   } else if constexpr (op == UnaryOp::tanh) { return via_double(x, [](double v) { return std::tanh(v); });
   } else if constexpr (op == UnaryOp::floor) {
     if constexpr (F) return std::floor(x);

@@ -30,7 +30,7 @@ function decode(dtype, t) {
 
 // Bit-exact, except: any NaN equals any NaN; float64 pow, and atan2 and
 // hypot in either float dtype, may differ from glibc's (NumPy) in the last
-// place (the engine uses musl's).
+// place (atan2 is the host's Math.atan2, hypot and pow musl's).
 function sameValue(dtype, op, got, want) {
   if (typeof want === 'bigint') return got === want;
   if (Number.isNaN(want)) return Number.isNaN(got);
