@@ -181,7 +181,8 @@ const char* const kSelectForms[] = {"vv", "vs", "sv", "ss"};
 // Registry k[0..n) as records at `out` (the first `cap`); `fields(entry, record + 1)` writes the three fields.
 template <class Info, class Fields>
 int records(const Info* k, size_t n, uint32_t* out, int cap, Fields fields) {
-  for (size_t i = 0; i < n && i < static_cast<size_t>(cap); ++i) {
+  const size_t room = cap > 0 ? static_cast<size_t>(cap) : 0;
+  for (size_t i = 0; i < n && i < room; ++i) {
     uint32_t* r = out + i * kRecord;
     r[0] = text(k[i].name);
     r[1] = r[2] = r[3] = 0;

@@ -6,6 +6,7 @@
 // tables is built from the module, checked here against what JS knows.
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../../dist/node.js';
+import { selectKernels, reduceKernels, unaryKernels, castKernels } from '../../dist/introspect.js';
 
 beforeAll(async () => { await tc.init(); });
 
@@ -214,6 +215,36 @@ describe('the contract: one declaration in C++, one view in JS', () => {
       const simd = new Set(tc.kernels().filter((k) => k.simd && k.op === o.name).map((k) => k.dtype));
       expect([...simd].sort(), o.name).toEqual([...o.simd].sort());
     }
+  });
+
+  it('the kernel listings (records in wasm memory) agree with their names and with the contract', () => {
+    const c = tc.contract();
+    const short = new Map(c.dtypes.map((d) => [d.name, d.short]));
+    const opKernel = new Map([...c.ops, ...c.unaryOps].map((o) => [o.name, o.kernel]));
+    const isa = (k) => (k.simd ? '__wasmsimd' : '__scalar');
+    const lists = {
+      kernels: [tc.kernels(), ['dtype', 'op', 'form'], (k) => `${short.get(k.dtype)}_${opKernel.get(k.op)}_${k.form}${isa(k)}`],
+      selectKernels: [selectKernels(), ['width', 'form'], (k) => `x${k.width * 8}_where_${k.form}${isa(k)}`],
+      reduceKernels: [reduceKernels(), ['dtype', 'op', 'shape'], (k) => `${short.get(k.dtype)}_${k.op}_${k.shape}${isa(k)}`],
+      unaryKernels: [unaryKernels(), ['dtype', 'op'], (k) => `${short.get(k.dtype)}_${opKernel.get(k.op)}${isa(k)}`],
+      castKernels: [castKernels(), ['from', 'to'], (k) => `cast_${short.get(k.from)}_${short.get(k.to)}${isa(k)}`],
+    };
+    for (const [what, [list, fields, name]] of Object.entries(lists)) {
+      expect(list.length, what).toBeGreaterThan(0);
+      expect(list.some((k) => k.simd) && list.some((k) => !k.simd), what).toBe(true);
+      expect(new Set(list.map((k) => k.name)).size, what).toBe(list.length);
+      list.forEach((k, i) => {
+        expect(Object.keys(k), k.name).toEqual(['index', 'name', ...fields, 'simd']);
+        expect(k.index).toBe(i);
+        expect(typeof k.simd).toBe('boolean');
+        expect(k.name, what).toBe(name(k)); // each field is the one its name says
+      });
+    }
+    expect([...new Set(lists.selectKernels[0].map((k) => k.width))].sort()).toEqual([1, 2, 4, 8]);
+    // Two calls give equal lists, and new objects (a caller may change what it got).
+    const again = tc.kernels();
+    expect(again).toEqual(lists.kernels[0]);
+    expect(again[0]).not.toBe(lists.kernels[0][0]);
   });
 
   it('no JS file keeps a copy of a C++ table', async () => {
