@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "kernels/half.hpp"
 #include "rules/rules.hpp"
@@ -131,8 +132,8 @@ struct Lowerer {
   const Request& req;
   Failure& fail;
   Program& prog;
-  std::vector<DType> type;  // per node: its dtype, kUntyped for constant-only subtrees
-  std::vector<std::int32_t> node_of;  // per instruction: its node (spans for errors)
+  PodVector<DType> type;  // per node: its dtype, kUntyped for constant-only subtrees
+  PodVector<std::int32_t> node_of;  // per instruction: its node (spans for errors)
 
   bool failed(Fail f, const Node& n, DType a = DType::count, DType b = DType::count) {
     fail.code = f;
@@ -345,15 +346,15 @@ struct Lowerer {
 struct ShapeFold {
   const Request& req;
   const Program& prog;
-  const std::vector<std::int32_t>& node_of;
+  const PodVector<std::int32_t>& node_of;
   const Parsed& p;
   Failure& fail;
   bool named;
   std::vector<Shape> shape;                // positional
-  std::vector<NamedShape> nshape;          // named
+  PodVector<NamedShape> nshape;          // named
   std::vector<std::vector<std::vector<i64>>> labels;  // named: per instruction, per axis, its labels
   // Per instruction, per argument (a, b, c): for each of its axes, the argument's axis (-1: none).
-  std::vector<std::array<std::array<int, kMaxRank>, 3>> amap;
+  PodVector<std::array<std::array<int, kMaxRank>, 3>> amap;
 
   const Shape& sh(int r) const { return shape[static_cast<size_t>(r)]; }
 
@@ -524,9 +525,9 @@ struct ShapeFold {
 };
 
 // Merge axes [from, to) of `dims` for slots whose strides are strides[slot * stride_rank + axis].
-void merge(const i64* dims, int from, int to, const std::vector<i64>& strides, int stride_rank, int slots, Loop& L) {
+void merge(const i64* dims, int from, int to, const PodVector<i64>& strides, int stride_rank, int slots, Loop& L) {
   L.rank = 0;
-  std::vector<i64> g(static_cast<size_t>(slots) * kMaxRank, 0);  // [group * slots + slot]
+  PodVector<i64> g(static_cast<size_t>(slots) * kMaxRank, 0);  // [group * slots + slot]
   int m = 0;
   for (int a = to - 1; a >= from; --a) {
     const i64 ext = dims[a];
@@ -572,7 +573,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     out.reduce = true;
     out.rop = static_cast<ReduceOp>(rn.op);
   }
-  Lowerer lo{p, text, req, fail, out.prog, std::vector<DType>(p.nodes.size(), kUntyped), {}};
+  Lowerer lo{p, text, req, fail, out.prog, PodVector<DType>(p.nodes.size(), kUntyped), {}};
   if (!lo.infer(root)) return Status::DtypeMismatch;
   const DType top = lo.type[static_cast<size_t>(root)];
   if (top == kUntyped) {
@@ -589,7 +590,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
   // arguments behind): renumber so the program is exactly what runs.
   {
     const size_t n = prog.code.size();
-    std::vector<char> live(n, 0);
+    PodVector<char> live(n, 0);
     live[n - 1] = 1;
     for (size_t i = n; i-- > 0;) {
       if (!live[i]) continue;
@@ -599,9 +600,9 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
       if (in.b >= 0) live[static_cast<size_t>(in.b)] = 1;
       if (in.c >= 0) live[static_cast<size_t>(in.c)] = 1;
     }
-    std::vector<int> to(n, -1);
-    std::vector<Instr> code;
-    std::vector<std::int32_t> nodes;
+    PodVector<int> to(n, -1);
+    PodVector<Instr> code;
+    PodVector<std::int32_t> nodes;
     for (size_t i = 0; i < n; ++i) {
       if (!live[i]) continue;
       Instr in = prog.code[i];
@@ -626,12 +627,15 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
   if (out.named) {
     const NamedShape& ns = sf.nshape[n - 1];
     out.root_names.assign(ns.name, ns.name + ns.rank);
-    out.root_labels.assign(static_cast<size_t>(ns.rank), {});
-    for (int a = 0; a < ns.rank; ++a)
-      if (ns.labels[a]) out.root_labels[static_cast<size_t>(a)].assign(ns.labels[a], ns.labels[a] + ns.size[a]);
+    out.root_label_count.assign(static_cast<size_t>(ns.rank), 0);
+    for (int a = 0; a < ns.rank; ++a) {
+      if (!ns.labels[a]) continue;
+      out.root_label_count[static_cast<size_t>(a)] = ns.size[a];
+      out.root_labels.append(ns.labels[a], ns.labels[a] + ns.size[a]);
+    }
   }
   // Each instruction's axis for each root axis, top-down (every instruction has one reader).
-  std::vector<std::array<int, kMaxRank>> at(n);
+  PodVector<std::array<int, kMaxRank>> at(n);
   for (int a = 0; a < R; ++a) at[n - 1][static_cast<size_t>(a)] = a;
   for (size_t i = n; i-- > 0;) {
     const Instr& in = prog.code[i];
@@ -647,7 +651,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     }
   }
   // Slots: loads of one input with the same strides at the root share one.
-  std::vector<i64> strides;  // candidate per load
+  PodVector<i64> strides;  // candidate per load
   for (size_t i = 0; i < n; ++i) {
     Instr& in = prog.code[i];
     if (in.code != Code::load) continue;
@@ -673,7 +677,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
       slot = static_cast<int>(out.slot_input.size());
       out.slot_input.push_back(in.a);
       out.slot_dtype.push_back(in.dtype);
-      out.slot_strides.insert(out.slot_strides.end(), st, st + R);
+      out.slot_strides.append(st, st + R);
       for (int a = 0; a < R; ++a) out.slot_src.push_back(at[i][static_cast<size_t>(a)]);
     }
     in.a = slot;
@@ -742,7 +746,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     if (!(out.mask >> a & 1u)) out.chunk_out *= out.root.dims[a].lo;
   // The loop over the chunk's axes: slot 0 the (contiguous) chunk, then the slots.
   const int S = 1 + prog.inputs;
-  std::vector<i64> all(static_cast<size_t>(S * R), 0);
+  PodVector<i64> all(static_cast<size_t>(S * R), 0);
   {
     i64 acc = 1;
     for (int a = R - 1; a >= 0; --a) {

@@ -8,7 +8,6 @@
 // is read where it lies (no copy); the last instruction writes the output.
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 
 #include "expr.hpp"
 #include "kernels/driver.hpp"
@@ -37,7 +36,7 @@ void eval_scalar(const Instr& in, const void* a, const void* b, const void* c, v
   }
 }
 
-void interpret(const Program& prog, const std::vector<DType>& slot_dtype, const Loop& L, void* const* base) {
+void interpret(const Program& prog, const PodVector<DType>& slot_dtype, const Loop& L, void* const* base) {
   const i64 total = L.size();
   if (total == 0 || prog.code.empty()) return;
   const int m = L.rank;
@@ -47,9 +46,9 @@ void interpret(const Program& prog, const std::vector<DType>& slot_dtype, const 
   while (B > 64 && static_cast<size_t>(B) * 8 * NI > 256 * 1024) B /= 2;
   if (B > n) B = n;
   const size_t stride_bytes = (static_cast<size_t>(B) * 8 + 15) & ~size_t{15};
-  static std::vector<unsigned char> scratch, consts;  // reused: no allocation per run
-  static std::vector<Reg> reg;
-  static std::vector<i64> off, idx;
+  static PodVector<unsigned char> scratch, consts;  // reused: no allocation per run
+  static PodVector<Reg> reg;
+  static PodVector<i64> off, idx;
   scratch.resize(NI * stride_bytes + static_cast<size_t>(B) + 16);
   unsigned char* mask = scratch.data() + NI * stride_bytes;
   reg.assign(NI, Reg{});
@@ -153,8 +152,8 @@ void interpret(const Program& prog, const std::vector<DType>& slot_dtype, const 
   }
 }
 
-void write_descriptor(const Loop& L, const std::vector<DType>& slot_dtype, DType out_dtype, void* const* base,
-                      std::vector<std::int32_t>& desc) {
+void write_descriptor(const Loop& L, const PodVector<DType>& slot_dtype, DType out_dtype, void* const* base,
+                      PodVector<std::int32_t>& desc) {
   const int m = L.rank;
   const int R = m - 1;
   const int S = 1 + static_cast<int>(slot_dtype.size());
@@ -177,9 +176,9 @@ void write_descriptor(const Loop& L, const std::vector<DType>& slot_dtype, DType
 Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   const int S = 1 + c.prog.inputs;
   // Reused between runs (a compiled expression in a loop allocates nothing here).
-  static std::vector<void*> base;
-  static std::vector<i64> idx, off;
-  static std::vector<std::int32_t> desc;
+  static PodVector<void*> base;
+  static PodVector<i64> idx, off;
+  static PodVector<std::int32_t> desc;
   base.assign(static_cast<size_t>(S), nullptr);
   const DType res = c.prog.result();
   const size_t es = dtype_size(res);

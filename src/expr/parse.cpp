@@ -457,7 +457,7 @@ class Parser {
   // takes an address or returns a struct, so a level of nesting costs the
   // wasm shadow stack next to nothing.
   int ext_pos_ = 0, ext_end_ = 0;
-  std::vector<std::int32_t> pending_;  // arguments of the calls being parsed
+  PodVector<std::int32_t> pending_;  // arguments of the calls being parsed
 
   int add_node(Kind kind, int pos, int end) {
     if (out_.nodes.size() >= static_cast<std::size_t>(kMaxNodes)) {
