@@ -57,6 +57,28 @@ struct Token {
   int end() const { return pos + len; }
 };
 
+// JavaScript's punctuators, longest first: a token is the first entry the
+// text starts with. Those this language does not have are T::other (one
+// token, so `a => b` or `a ** = b` fail on the right span).
+struct Punct {
+  char text[5];
+  T t;
+};
+constexpr Punct kPunct[] = {
+    {">>>=", T::other},
+    {"**=", T::other}, {"<<=", T::other}, {">>>", T::other}, {">>=", T::other}, {"===", T::eqeq},
+    {"!==", T::nene}, {"&&=", T::other}, {"||=", T::other}, {"?" "?=", T::other}, {"...", T::other},
+    {"^=", T::other}, {"%=", T::other}, {"/=", T::other}, {"++", T::other}, {"+=", T::other}, {"--", T::other},
+    {"-=", T::other}, {"**", T::starstar}, {"*=", T::other}, {"<<", T::other}, {"<=", T::le}, {">>", T::other},
+    {">=", T::ge}, {"==", T::eq}, {"=>", T::other}, {"!=", T::ne}, {"&&", T::andand}, {"&=", T::other},
+    {"||", T::oror}, {"|=", T::other}, {"??", T::other}, {"?.", T::other},
+    {"(", T::lparen}, {")", T::rparen}, {"[", T::lbracket}, {"]", T::rbracket}, {",", T::comma},
+    {":", T::colon}, {"~", T::tilde}, {"^", T::caret}, {"%", T::percent}, {"/", T::slash}, {"+", T::plus},
+    {"-", T::minus}, {"*", T::star}, {"<", T::lt}, {">", T::gt}, {"=", T::other}, {"!", T::bang},
+    {"&", T::amp}, {"|", T::bar}, {"?", T::question}, {".", T::other}, {"{", T::other}, {"}", T::other},
+    {";", T::other},
+};
+
 // Binary operators: precedence (1 = loosest) and the Op they make; 0 = none.
 // ** (level 10) is handled apart: right-associative, no unary left operand.
 struct BinInfo {
@@ -163,50 +185,14 @@ class Parser {
       while (j < n_ && is_name_part(s_[j])) ++j;
       return punct(T::name, j - i);
     }
-    switch (c) {
-      case '(': return punct(T::lparen, 1);
-      case ')': return punct(T::rparen, 1);
-      case '[': return punct(T::lbracket, 1);
-      case ']': return punct(T::rbracket, 1);
-      case ',': return punct(T::comma, 1);
-      case ':': return punct(T::colon, 1);
-      case '~': return punct(T::tilde, 1);
-      case '^': return at(1) == '=' ? punct(T::other, 2) : punct(T::caret, 1);
-      case '%': return at(1) == '=' ? punct(T::other, 2) : punct(T::percent, 1);
-      case '/': return at(1) == '=' ? punct(T::other, 2) : punct(T::slash, 1);
-      case '+': return at(1) == '+' || at(1) == '=' ? punct(T::other, 2) : punct(T::plus, 1);
-      case '-': return at(1) == '-' || at(1) == '=' ? punct(T::other, 2) : punct(T::minus, 1);
-      case '*':
-        if (at(1) == '*') return at(2) == '=' ? punct(T::other, 3) : punct(T::starstar, 2);
-        return at(1) == '=' ? punct(T::other, 2) : punct(T::star, 1);
-      case '<':
-        if (at(1) == '<') return at(2) == '=' ? punct(T::other, 3) : punct(T::other, 2);
-        return at(1) == '=' ? punct(T::le, 2) : punct(T::lt, 1);
-      case '>':
-        if (at(1) == '>') {
-          if (at(2) == '>') return at(3) == '=' ? punct(T::other, 4) : punct(T::other, 3);
-          return at(2) == '=' ? punct(T::other, 3) : punct(T::other, 2);
-        }
-        return at(1) == '=' ? punct(T::ge, 2) : punct(T::gt, 1);
-      case '=':
-        if (at(1) == '=') return at(2) == '=' ? punct(T::eqeq, 3) : punct(T::eq, 2);
-        return at(1) == '>' ? punct(T::other, 2) : punct(T::other, 1);
-      case '!':
-        if (at(1) == '=') return at(2) == '=' ? punct(T::nene, 3) : punct(T::ne, 2);
-        return punct(T::bang, 1);
-      case '&':
-        if (at(1) == '&') return at(2) == '=' ? punct(T::other, 3) : punct(T::andand, 2);
-        return at(1) == '=' ? punct(T::other, 2) : punct(T::amp, 1);
-      case '|':
-        if (at(1) == '|') return at(2) == '=' ? punct(T::other, 3) : punct(T::oror, 2);
-        return at(1) == '=' ? punct(T::other, 2) : punct(T::bar, 1);
-      case '?':
-        if (at(1) == '?') return at(2) == '=' ? punct(T::other, 3) : punct(T::other, 2);
-        return at(1) == '.' && !is_digit(at(2)) ? punct(T::other, 2) : punct(T::question, 1);
-      case '.': return at(1) == '.' && at(2) == '.' ? punct(T::other, 3) : punct(T::other, 1);
-      case '{': case '}': case ';': return punct(T::other, 1);
-      case '\'': case '"': return lex_string(i);
-      default: break;
+    if (c == '\'' || c == '"') return lex_string(i);
+    // Punctuators: the longest one of kPunct that starts here.
+    for (const Punct& p : kPunct) {
+      int k = 0;
+      while (p.text[k] != 0 && at(k) == static_cast<unsigned char>(p.text[k])) ++k;
+      if (p.text[k] != 0) continue;
+      if (p.text[0] == '?' && p.text[1] == '.' && is_digit(at(2))) continue;  // `a?.5:b` is `?` then `.5`
+      return punct(p.t, k);
     }
     // No token starts here. A surrogate pair is one character (two units).
     int len = 1;
@@ -350,6 +336,10 @@ class Parser {
       num_value_ = static_cast<double>(num_bits_);
       return true;
     }
+#ifdef TC_HOST_NUMBERS
+    num_value_ = 0;  // the host gives every literal's value (see decimal_value)
+    return true;
+#else
     const int w = radix == 16 ? 4 : radix == 8 ? 3 : 1;
     std::uint64_t mant = 0;  // the first 64 significant bits
     long shift = 0;          // bits dropped below them
@@ -385,6 +375,7 @@ class Parser {
     if (shift > 100000) shift = 100000;  // far beyond 2^1024 anyway: Infinity
     num_value_ = std::ldexp(static_cast<double>(q), static_cast<int>(drop + shift));
     return true;
+#endif
   }
 
   // A decimal literal's value: its significant digits (at most kDigits, then
@@ -393,6 +384,12 @@ class Parser {
   // Not inlined: its digit buffer must not sit in the frames of the recursive
   // grammar functions.
   __attribute__((noinline)) void decimal_value(int int_b, int int_e, int frac_b, int frac_e, long exp) {
+#ifdef TC_HOST_NUMBERS
+    // The host gives decimal values (expr.js: JavaScript's Number() of the
+    // literal's text, read_literals in expr_call.cpp): no strtod in the wasm.
+    (void)int_b, (void)int_e, (void)frac_b, (void)frac_e, (void)exp;
+    num_value_ = 0;
+#else
     char buf[kDigits + 32];
     int k = 0;
     buf[k++] = '0';
@@ -439,9 +436,6 @@ class Parser {
     } while (total > 0);
     while (r > 0) buf[k++] = rev[--r];
     buf[k] = 0;
-#ifdef TC_HOST_NUMBERS
-    num_value_ = 0;  // the host gives decimal values (expr.js: JavaScript's Number()); no strtod in the wasm
-#else
     num_value_ = std::strtod(buf, nullptr);
 #endif
   }
