@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -352,7 +353,7 @@ struct ShapeFold {
   bool named;
   std::vector<Shape> shape;                // positional
   PodVector<NamedShape> nshape;          // named
-  std::vector<std::vector<std::vector<i64>>> labels;  // named: per instruction, per axis, its labels
+  PodVector<i64*> owned;                   // named: the plans' output labels, copied (freed with the fold)
   // Per instruction, per argument (a, b, c): for each of its axes, the argument's axis (-1: none).
   PodVector<std::array<std::array<int, kMaxRank>, 3>> amap;
 
@@ -375,20 +376,26 @@ struct ShapeFold {
       for (int ax = 0; ax < kMaxRank; ++ax) amap[static_cast<size_t>(i)][static_cast<size_t>(k)][static_cast<size_t>(ax)] = ax;
   }
 
-  // The named shape of a plan's output, labels copied into this instruction's store.
+  ~ShapeFold() {
+    for (i64* block : owned) std::free(block);
+  }
+
+  // The named shape of a plan's output, its labels copied (the plan is reused).
   void named_out(int i, const NamedPlan& np) {
     NamedShape& o = nshape[static_cast<size_t>(i)];
-    auto& store = labels[static_cast<size_t>(i)];
     o.rank = static_cast<int>(np.axes.size());
-    store.assign(np.axes.size(), {});
-    for (size_t a = 0; a < np.axes.size(); ++a) {
-      o.name[a] = np.axes[a].name;
-      o.size[a] = np.axes[a].size;
-      if (np.axes[a].labeled) store[a] = np.axes[a].labels;
-    }
     for (size_t a = 0; a < np.axes.size(); ++a) {
       static const i64 kNone = 0;
-      o.labels[a] = np.axes[a].labeled ? (store[a].empty() ? &kNone : store[a].data()) : nullptr;
+      const NamedAxis& ax = np.axes[a];
+      o.name[a] = ax.name;
+      o.size[a] = ax.size;
+      o.labels[a] = !ax.labeled ? nullptr : &kNone;
+      if (!ax.labeled || ax.labels.empty()) continue;
+      i64* copy = static_cast<i64*>(std::malloc(ax.labels.size() * sizeof(i64)));
+      if (copy == nullptr) std::abort();
+      std::memcpy(copy, ax.labels.data(), ax.labels.size() * sizeof(i64));
+      owned.push_back(copy);
+      o.labels[a] = copy;
     }
     Shape& s = shape[static_cast<size_t>(i)];
     s.rank = o.rank;
@@ -437,10 +444,7 @@ struct ShapeFold {
     const size_t n = prog.code.size();
     shape.assign(n, Shape{});
     amap.assign(n, {});
-    if (named) {
-      nshape.assign(n, NamedShape{});
-      labels.assign(n, {});
-    }
+    if (named) nshape.assign(n, NamedShape{});
     Plan plan;
     NamedPlan np;
     for (size_t i = 0; i < n; ++i) {
@@ -464,13 +468,7 @@ struct ShapeFold {
           break;
         case Code::unary: case Code::cast:
           shape[i] = sh(in.a);
-          if (named) {
-            nshape[i] = nshape[static_cast<size_t>(in.a)];
-            labels[i] = labels[static_cast<size_t>(in.a)];
-            for (int a = 0; a < nshape[i].rank; ++a)
-              if (nshape[i].labels[a] && !labels[i].empty() && !labels[i][static_cast<size_t>(a)].empty())
-                nshape[i].labels[a] = labels[i][static_cast<size_t>(a)].data();
-          }
+          if (named) nshape[i] = nshape[static_cast<size_t>(in.a)];  // its labels live as long as the fold
           identity(ii);
           break;
         case Code::binary:
@@ -482,10 +480,7 @@ struct ShapeFold {
             if (!pair(ii, in.a, in.b, 0, 1, plan, np)) return false;
             std::array<int, kMaxRank> mc = amap[i][0], mx = amap[i][1];
             const int r1 = shape[i].rank;
-            NamedShape first = nshape[i];
-            auto first_labels = labels[i];
-            for (int a = 0; a < first.rank; ++a)
-              if (first.labels[a]) first.labels[a] = first_labels[static_cast<size_t>(a)].empty() ? first.labels[a] : first_labels[static_cast<size_t>(a)].data();
+            const NamedShape first = nshape[i];
             Error err;
             const Status st = broadcast_named(first, nshape[static_cast<size_t>(in.c)], req.shaping, np, plan, err);
             if (st != Status::Ok || np.needs_gather) {

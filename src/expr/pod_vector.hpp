@@ -24,8 +24,10 @@ namespace detail {
 __attribute__((noinline)) inline void grow_storage(void*& data, std::size_t& cap, std::size_t want, std::size_t size) {
   std::size_t n = cap * 2 > want ? cap * 2 : want;
   if (n < 4) n = 4;
-  void* p = std::realloc(data, n * size);
+  void* p = std::malloc(n * size);  // (not realloc: malloc and free are in the wasm anyway)
   if (p == nullptr) std::abort();
+  if (cap != 0) std::memcpy(p, data, cap * size);
+  std::free(data);
   data = p;
   cap = n;
 }
