@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "calls.hpp"
@@ -94,7 +95,7 @@ Entry g_entries[kEntries];
 int g_next = 0;
 Entry g_once;  // explain, and keys too long to keep
 
-std::vector<Input> g_inputs;
+std::unique_ptr<Input[]> g_inputs;
 std::vector<i64> g_labels;
 PodVector<i64> g_axes;
 PodVector<char> g_axis_name;
@@ -113,7 +114,7 @@ bool read_text(Reader& r, const char16_t*& text, int& n) {
 
 // Decode the key's inputs and axes (after the text) into g_inputs / g_axes.
 bool read_inputs(Reader& r, int n_inputs, bool named) {
-  g_inputs.assign(static_cast<size_t>(n_inputs), Input{});
+  g_inputs.reset(new Input[static_cast<size_t>(n_inputs)]);
   g_labels.clear();
   PodVector<size_t> offsets(static_cast<size_t>(n_inputs) * kMaxRank, SIZE_MAX);
   for (int k = 0; k < n_inputs; ++k) {
@@ -212,7 +213,7 @@ void compile_into(Entry& e, const double* h, const double* k, size_t n, bool gen
   q.axis = axis_of(h[req_axis]);
   const double sh = h[req_shaping];
   q.shaping = sh >= 0 && sh <= static_cast<int>(Shaping::Union) ? static_cast<Shaping>(static_cast<int>(sh)) : Shaping::Exact;
-  q.inputs = g_inputs.data();
+  q.inputs = g_inputs.get();
   q.n_inputs = static_cast<int>(ops);
   q.keepdims = h[req_keepdims] == 1;
   static bool names[kMaxRank];

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
+#include <memory>
 
 #include "kernels/half.hpp"
 #include "rules/rules.hpp"
@@ -351,7 +351,7 @@ struct ShapeFold {
   const Parsed& p;
   Failure& fail;
   bool named;
-  std::vector<Shape> shape;                // positional
+  std::unique_ptr<Shape[]> shape;          // positional (one per instruction)
   PodVector<NamedShape> nshape;          // named
   PodVector<i64*> owned;                   // named: the plans' output labels, copied (freed with the fold)
   // Per instruction, per argument (a, b, c): for each of its axes, the argument's axis (-1: none).
@@ -442,7 +442,7 @@ struct ShapeFold {
 
   bool run() {
     const size_t n = prog.code.size();
-    shape.assign(n, Shape{});
+    shape.reset(new Shape[n]);
     amap.assign(n, {});
     if (named) nshape.assign(n, NamedShape{});
     Plan plan;
