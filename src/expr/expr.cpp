@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 
 #include "kernels/half.hpp"
 #include "rules/rules.hpp"
@@ -557,8 +558,11 @@ void merge(const i64* dims, int from, int to, const PodVector<i64>& strides, int
 }  // namespace
 
 Status compile(const Parsed& p, const char16_t* text, const Request& req, Compiled& out, Failure& fail) {
-  fail = Failure{};
-  out = Compiled{};
+  // Fresh results, built in place (cheaper in code than assigning temporaries).
+  fail.~Failure();
+  new (&fail) Failure();
+  out.~Compiled();
+  new (&out) Compiled();
   if (p.code != SyntaxCode::ok || p.root < 0) return Status::InvalidShape;
   if (req.n_inputs != static_cast<int>(p.name_pos.size())) return Status::InvalidShape;
   // The reduction, if one wraps the expression (the parser allows it only at the root).

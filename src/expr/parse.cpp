@@ -654,25 +654,44 @@ class Parser {
     return nullptr;
   }
 
-  // name '(' args ')', the current token being '('. Each argument's kind is
-  // checked as it comes (the first wrong one is named), the count at the end.
+  // name '(' args ')', the current token being '('.
   int call_of(int pos, int len) {
     const FnName* f = lookup(pos, len);
     if (f == nullptr) {
       fail(SyntaxCode::unknown_function, pos, len);
       return -1;
     }
+    const int count = items(f);
+    if (count < 0) return -1;
+    if (count < f->min_args || count > f->max_args) {
+      fail(SyntaxCode::arg_count, pos, close_ - pos);
+      return -1;
+    }
+    return call(f->fn, f->op, count, pos, close_);
+  }
+
+  // The arguments of a call of f, '(' args ')', or (f null) the entries of a
+  // list, '[' entries ']', the current token being the opening one. Each
+  // one's kind is checked as it comes (the first wrong one is named), the
+  // count by the caller; they wait in pending_. Returns their count (-1 once
+  // failed) and leaves the end of the closing token in close_.
+  int items(const FnName* f) {
+    const T closing = f != nullptr ? T::rparen : T::rbracket;
     if (!enter(tok_.pos, tok_.len) || !advance()) return -1;
     int count = 0;
-    if (tok_.t != T::rparen) {
+    if (tok_.t != closing) {
       for (;;) {
-        const bool axes = f->fn == Fn::reduce && count == 1;
+        const bool axes = f == nullptr || (f->fn == Fn::reduce && count == 1);
         const int a = axes ? axis() : expression();
         if (a < 0) return -1;
         const Kind kind = kind_of(a);
-        bool ok = kind != Kind::string && kind != Kind::list;             // an expression
-        if (count == 1 && f->fn == Fn::cast) ok = kind == Kind::string;   // the dtype name
-        if (axes) ok = !ok || kind == Kind::number;                       // the axes
+        bool ok = kind != Kind::string && kind != Kind::list;  // an expression
+        if (f == nullptr) {
+          ok = kind == Kind::number || kind == Kind::string;  // a list entry
+        } else {
+          if (count == 1 && f->fn == Fn::cast) ok = kind == Kind::string;  // the dtype name
+          if (axes) ok = !ok || kind == Kind::number;                       // a reduction's axes
+        }
         if (!ok) {
           fail(SyntaxCode::arg_kind, ext_pos_, ext_end_ - ext_pos_);
           return -1;
@@ -684,14 +703,12 @@ class Parser {
       }
     }
     const int close = tok_.end();
-    if (!expect(T::rparen)) return -1;
+    if (!expect(closing)) return -1;
     leave();
-    if (count < f->min_args || count > f->max_args) {
-      fail(SyntaxCode::arg_count, pos, close - pos);
-      return -1;
-    }
-    return call(f->fn, f->op, count, pos, close);
+    close_ = close;
+    return count;
   }
+  int close_ = 0;
 
   // An axis (a reduction's second argument, a list entry): an expression in
   // which `-` before a number literal is folded into the number.
@@ -718,25 +735,9 @@ class Parser {
   // '[' (entry (',' entry)*)? ']' with entries numbers or strings.
   int list() {
     const int pos = tok_.pos;
-    if (!enter(pos, 1) || !advance()) return -1;
-    int count = 0;
-    if (tok_.t != T::rbracket) {
-      for (;;) {
-        const int e = axis();
-        if (e < 0) return -1;
-        if (kind_of(e) != Kind::number && kind_of(e) != Kind::string) {
-          fail(SyntaxCode::arg_kind, ext_pos_, ext_end_ - ext_pos_);
-          return -1;
-        }
-        pending_.push_back(e);
-        ++count;
-        if (tok_.t != T::comma) break;
-        if (!advance()) return -1;
-      }
-    }
-    const int close = tok_.end();
-    if (!expect(T::rbracket)) return -1;
-    leave();
+    const int count = items(nullptr);
+    if (count < 0) return -1;
+    const int close = close_;
     const int id = add_node(Kind::list, pos, close);
     if (id < 0) return -1;
     Node& nd = out_.nodes[static_cast<std::size_t>(id)];

@@ -132,4 +132,17 @@ class PodVector {
   std::size_t n_ = 0, cap_ = 0;
 };
 
+// Element-wise, as std::vector's (for element types that have ==).
+template <class T>
+bool operator==(const PodVector<T>& a, const PodVector<T>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!(a[i] == b[i])) return false;
+  return true;
+}
+template <class T>
+bool operator!=(const PodVector<T>& a, const PodVector<T>& b) {
+  return !(a == b);
+}
+
 }  // namespace tc::expr
