@@ -55,6 +55,11 @@ struct Module {
 };
 PodVector<Module> g_modules;
 PodVector<std::uint8_t> g_module_bytes;
+PodVector<std::uint8_t> g_bytes;  // module_for's new module
+
+// Reused between calls (namespace-scope: no guard per call).
+Parsed g_parsed;                  // call_parse's
+PodVector<const void*> g_ptrs;    // call_expr's input pointers
 
 int module_for(const Program& prog, const Loop& loop) {
   if (!can_generate(prog)) return -1;
@@ -65,7 +70,7 @@ int module_for(const Program& prog, const Loop& loop) {
     const i64 s = loop.stride(k + 1, loop.rank - 1);
     form.inputs[static_cast<size_t>(k)] = s == 1 ? InnerForm::contiguous : s == 0 ? InnerForm::splat : InnerForm::strided;
   }
-  static PodVector<std::uint8_t> bytes;
+  PodVector<std::uint8_t>& bytes = g_bytes;
   if (!generate(prog, form, bytes)) return -1;
   for (size_t i = 0; i < g_modules.size(); ++i) {
     const Module& m = g_modules[i];
@@ -323,7 +328,7 @@ void call_parse(const double* h, const double* body, size_t n, std::vector<doubl
     write_head(resp, static_cast<int>(Status::InvalidShape), none);
     return;
   }
-  static Parsed p;
+  Parsed& p = g_parsed;
   parse(text, units, p);
   write_head(resp, 0, none);
   Writer w{resp};
@@ -426,7 +431,7 @@ void call_expr(const double* h, const double* body, size_t n, bool explain, std:
     write_head(resp, static_cast<int>(Status::InvalidShape), none);
     return;
   }
-  static PodVector<const void*> ptrs;
+  PodVector<const void*>& ptrs = g_ptrs;
   ptrs.assign(ni, nullptr);
   for (size_t k = 0; k < ni; ++k) ptrs[k] = ptr(body[1 + klen + k]);
   const double bytes = static_cast<double>(c.out_size) * static_cast<double>(dtype_size(c.out_dtype));

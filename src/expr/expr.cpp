@@ -372,6 +372,15 @@ struct ShapeFold {
     return false;
   }
 
+  // Named operands whose labels the op would have to re-index, at instruction i.
+  bool gather(int i) {
+    const Node& nd = p.nodes[static_cast<size_t>(node_of[static_cast<size_t>(i)])];
+    fail.code = Fail::gather;
+    fail.pos = nd.pos;
+    fail.len = nd.len;
+    return false;
+  }
+
   void identity(int i) {
     for (int k = 0; k < 3; ++k)
       for (int ax = 0; ax < kMaxRank; ++ax) amap[static_cast<size_t>(i)][static_cast<size_t>(k)][static_cast<size_t>(ax)] = ax;
@@ -409,13 +418,7 @@ struct ShapeFold {
     Status st;
     if (named) {
       st = broadcast_named(nshape[static_cast<size_t>(x)], nshape[static_cast<size_t>(y)], req.shaping, np, plan, err);
-      if (st == Status::Ok && np.needs_gather) {
-        const Node& nd = p.nodes[static_cast<size_t>(node_of[static_cast<size_t>(i)])];
-        fail.code = Fail::gather;
-        fail.pos = nd.pos;
-        fail.len = nd.len;
-        return false;
-      }
+      if (st == Status::Ok && np.needs_gather) return gather(i);
     } else {
       switch (req.rule) {
         case Rule::none: st = broadcast_none(sh(x), sh(y), plan, err); break;
@@ -485,13 +488,7 @@ struct ShapeFold {
             Error err;
             const Status st = broadcast_named(first, nshape[static_cast<size_t>(in.c)], req.shaping, np, plan, err);
             if (st != Status::Ok || np.needs_gather) {
-              if (st == Status::Ok) {
-                const Node& nd = p.nodes[static_cast<size_t>(node_of[i])];
-                fail.code = Fail::gather;
-                fail.pos = nd.pos;
-                fail.len = nd.len;
-                return false;
-              }
+              if (st == Status::Ok) return gather(ii);
               const Shape two[2] = {shape[i], sh(in.c)};
               return refuse(ii, st, err, two, 2);
             }
@@ -695,6 +692,14 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
       fail.entry = entry;
       return st;
     };
+    // Entry e out of range or repeated: INVALID_AXIS with the reduction's details.
+    auto bad_axis = [&](int e, i64 detail) {
+      fail.err.code = Status::InvalidAxis;
+      fail.err.axis = e;
+      fail.err.detail = static_cast<int>(detail);
+      fail.err.dim_a = Dim::fixed(R);
+      return axis_fail(Fail::bad_axis, e, Status::InvalidAxis);
+    };
     std::uint64_t mask = 0;
     if (req.n_axes < 0) {
       for (int a = 0; a < R; ++a) mask |= std::uint64_t{1} << a;
@@ -708,22 +713,10 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
           if (!out.named || found < 0) return axis_fail(Fail::unknown_dim, e, Status::InvalidAxis);
           a = found;
         } else {
-          if (a < -R || a >= R) {
-            fail.err.code = Status::InvalidAxis;
-            fail.err.axis = e;
-            fail.err.detail = static_cast<int>(a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : a);
-            fail.err.dim_a = Dim::fixed(R);
-            return axis_fail(Fail::bad_axis, e, Status::InvalidAxis);
-          }
+          if (a < -R || a >= R) return bad_axis(e, a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : a);
           if (a < 0) a += R;
         }
-        if (mask >> a & 1u) {
-          fail.err.code = Status::InvalidAxis;
-          fail.err.axis = e;
-          fail.err.detail = static_cast<int>(req.axes[e]);
-          fail.err.dim_a = Dim::fixed(R);
-          return axis_fail(Fail::bad_axis, e, Status::InvalidAxis);
-        }
+        if (mask >> a & 1u) return bad_axis(e, req.axes[e]);  // repeated
         mask |= std::uint64_t{1} << a;
       }
     }

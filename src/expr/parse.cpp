@@ -315,7 +315,12 @@ class Parser {
       return t;
     }
     if (j < n_ && is_name_part(s_[j])) return bad_number(i, j);
+#ifdef TC_HOST_NUMBERS
+    (void)frac_begin, (void)exp;
+    num_value_ = 0;  // the host gives decimal values (see decimal_value)
+#else
     decimal_value(i, int_end, frac_begin, frac_end, exp);
+#endif
     t.len = j - i;
     return t;
   }
@@ -383,13 +388,11 @@ class Parser {
   // which rounds correctly, as JavaScript does.
   // Not inlined: its digit buffer must not sit in the frames of the recursive
   // grammar functions.
+  // With TC_HOST_NUMBERS (the wasm) there is none: the host gives decimal
+  // values (expr.js: JavaScript's Number() of the literal's text, read by
+  // read_literals in expr_call.cpp), so no strtod in the wasm.
+#ifndef TC_HOST_NUMBERS
   __attribute__((noinline)) void decimal_value(int int_b, int int_e, int frac_b, int frac_e, long exp) {
-#ifdef TC_HOST_NUMBERS
-    // The host gives decimal values (expr.js: JavaScript's Number() of the
-    // literal's text, read_literals in expr_call.cpp): no strtod in the wasm.
-    (void)int_b, (void)int_e, (void)frac_b, (void)frac_e, (void)exp;
-    num_value_ = 0;
-#else
     char buf[kDigits + 32];
     int k = 0;
     buf[k++] = '0';
@@ -437,8 +440,8 @@ class Parser {
     while (r > 0) buf[k++] = rev[--r];
     buf[k] = 0;
     num_value_ = std::strtod(buf, nullptr);
-#endif
   }
+#endif
 
   double num_value_ = 0;
   bool num_bigint_ = false;
