@@ -353,7 +353,7 @@ struct ShapeFold {
   Failure& fail;
   bool named;
   std::unique_ptr<Shape[]> shape;          // positional (one per instruction)
-  PodVector<NamedShape> nshape;          // named
+  PodVector<NamedShape> nshape;            // named
   PodVector<i64*> owned;                   // named: the plans' output labels, copied (freed with the fold)
   // Per instruction, per argument (a, b, c): for each of its axes, the argument's axis (-1: none).
   PodVector<std::array<std::array<int, kMaxRank>, 3>> amap;
