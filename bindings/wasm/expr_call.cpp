@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "calls.hpp"
@@ -47,36 +48,47 @@ using namespace tc::expr;
 
 constexpr int kMaxModules = 1024;
 
+// Every module's bytes, one after the other in g_module_bytes.
 struct Module {
-  std::vector<std::uint8_t> bytes;
-  bool ok = false;
+  std::size_t at, size;
+  bool ok;
 };
-std::vector<Module> g_modules;
+PodVector<Module> g_modules;
+PodVector<std::uint8_t> g_module_bytes;
+PodVector<std::uint8_t> g_bytes;  // module_for's new module
+
+// Reused between calls (namespace-scope: no guard per call).
+Parsed g_parsed;                  // call_parse's
+PodVector<const void*> g_ptrs;    // call_expr's input pointers
 
 int module_for(const Program& prog, const Loop& loop) {
   if (!can_generate(prog)) return -1;
   LoopForm form;
   form.rank = loop.rank - 1;
-  form.inputs.resize(static_cast<size_t>(prog.inputs));
+  form.inputs.assign(static_cast<size_t>(prog.inputs), InnerForm::contiguous);
   for (int k = 0; k < prog.inputs; ++k) {
     const i64 s = loop.stride(k + 1, loop.rank - 1);
     form.inputs[static_cast<size_t>(k)] = s == 1 ? InnerForm::contiguous : s == 0 ? InnerForm::splat : InnerForm::strided;
   }
-  static std::vector<std::uint8_t> bytes;
+  PodVector<std::uint8_t>& bytes = g_bytes;
   if (!generate(prog, form, bytes)) return -1;
-  for (size_t i = 0; i < g_modules.size(); ++i)
-    if (g_modules[i].bytes == bytes) return g_modules[i].ok ? static_cast<int>(i) : -1;
+  for (size_t i = 0; i < g_modules.size(); ++i) {
+    const Module& m = g_modules[i];
+    if (m.size == bytes.size() && std::memcmp(g_module_bytes.data() + m.at, bytes.data(), m.size) == 0)
+      return m.ok ? static_cast<int>(i) : -1;
+  }
   if (g_modules.size() >= kMaxModules) return -1;
   const int id = static_cast<int>(g_modules.size());
-  g_modules.push_back(Module{bytes, false});
-  g_modules.back().ok = tc_gen_compile(id, bytes.data(), static_cast<int>(bytes.size())) == 0;
-  return g_modules.back().ok ? id : -1;
+  const bool ok = tc_gen_compile(id, bytes.data(), static_cast<int>(bytes.size())) == 0;
+  g_modules.push_back(Module{g_module_bytes.size(), bytes.size(), ok});
+  g_module_bytes.append(bytes.begin(), bytes.end());
+  return ok ? id : -1;
 }
 
 void gen_run(int module, const std::int32_t* desc) { tc_gen_run(module, desc); }
 
 struct Entry {
-  std::vector<double> key;
+  PodVector<double> key;
   Parsed parsed;
   Compiled c;
   Status st = Status::Ok;
@@ -88,10 +100,10 @@ Entry g_entries[kEntries];
 int g_next = 0;
 Entry g_once;  // explain, and keys too long to keep
 
-std::vector<Input> g_inputs;
+std::unique_ptr<Input[]> g_inputs;
 std::vector<i64> g_labels;
-std::vector<i64> g_axes;
-std::vector<char> g_axis_name;
+PodVector<i64> g_axes;
+PodVector<char> g_axis_name;
 bool g_axes_all = true;
 
 bool read_text(Reader& r, const char16_t*& text, int& n) {
@@ -107,9 +119,9 @@ bool read_text(Reader& r, const char16_t*& text, int& n) {
 
 // Decode the key's inputs and axes (after the text) into g_inputs / g_axes.
 bool read_inputs(Reader& r, int n_inputs, bool named) {
-  g_inputs.assign(static_cast<size_t>(n_inputs), Input{});
+  g_inputs.reset(new Input[static_cast<size_t>(n_inputs)]);
   g_labels.clear();
-  std::vector<size_t> offsets(static_cast<size_t>(n_inputs) * kMaxRank, SIZE_MAX);
+  PodVector<size_t> offsets(static_cast<size_t>(n_inputs) * kMaxRank, SIZE_MAX);
   for (int k = 0; k < n_inputs; ++k) {
     Input& in = g_inputs[static_cast<size_t>(k)];
     const double kind = r.next();
@@ -174,7 +186,7 @@ bool read_literals(Reader& r, Parsed& p) {
   return r.ok && static_cast<double>(k) == n;
 }
 
-bool same(const std::vector<double>& key, const double* h, const double* k, size_t n) {
+bool same(const PodVector<double>& key, const double* h, const double* k, size_t n) {
   if (key.size() != n + 5) return false;
   if (key[0] != h[req_rule] || key[1] != h[req_axis] || key[2] != h[req_shaping] || key[3] != h[req_operands] || key[4] != h[req_keepdims])
     return false;
@@ -206,7 +218,7 @@ void compile_into(Entry& e, const double* h, const double* k, size_t n, bool gen
   q.axis = axis_of(h[req_axis]);
   const double sh = h[req_shaping];
   q.shaping = sh >= 0 && sh <= static_cast<int>(Shaping::Union) ? static_cast<Shaping>(static_cast<int>(sh)) : Shaping::Exact;
-  q.inputs = g_inputs.data();
+  q.inputs = g_inputs.get();
   q.n_inputs = static_cast<int>(ops);
   q.keepdims = h[req_keepdims] == 1;
   static bool names[kMaxRank];
@@ -232,13 +244,14 @@ void write_failure(Writer& w, const Failure& f) {
 
 void write_names(Writer& w, const Compiled& c) {
   w.put(static_cast<double>(c.root_names.size()));
+  const i64* l = c.root_labels.data();
   for (size_t a = 0; a < c.root_names.size(); ++a) {
     const bool kept = !(c.reduce && (c.mask >> a & 1u));
     w.put(kept ? 1 : 0);
     w.put(static_cast<double>(c.root_names[a]));
-    const auto& l = c.root_labels[a];
-    w.put(l.empty() ? -1 : static_cast<double>(l.size()));
-    for (i64 v : l) w.put(static_cast<double>(v));
+    const i64 count = c.root_label_count[a];
+    w.put(count == 0 ? -1 : static_cast<double>(count));
+    for (i64 i = 0; i < count; ++i) w.put(static_cast<double>(*l++));
   }
 }
 
@@ -315,7 +328,7 @@ void call_parse(const double* h, const double* body, size_t n, std::vector<doubl
     write_head(resp, static_cast<int>(Status::InvalidShape), none);
     return;
   }
-  static Parsed p;
+  Parsed& p = g_parsed;
   parse(text, units, p);
   write_head(resp, 0, none);
   Writer w{resp};
@@ -391,8 +404,9 @@ void call_expr(const double* h, const double* body, size_t n, bool explain, std:
     e = explain || klen > 4096 ? &g_once : &g_entries[g_next];
     compile_into(*e, h, key, klen, !explain);
     if (e->st == Status::Ok && e != &g_once) {
-      e->key.assign({h[req_rule], h[req_axis], h[req_shaping], h[req_operands], h[req_keepdims]});
-      e->key.insert(e->key.end(), key, key + klen);
+      const double head[5] = {h[req_rule], h[req_axis], h[req_shaping], h[req_operands], h[req_keepdims]};
+      e->key.assign(head, head + 5);
+      e->key.append(key, key + klen);
       e->valid = true;
       g_next = (g_next + 1) % kEntries;
     }
@@ -417,7 +431,7 @@ void call_expr(const double* h, const double* body, size_t n, bool explain, std:
     write_head(resp, static_cast<int>(Status::InvalidShape), none);
     return;
   }
-  static std::vector<const void*> ptrs;
+  PodVector<const void*>& ptrs = g_ptrs;
   ptrs.assign(ni, nullptr);
   for (size_t k = 0; k < ni; ++k) ptrs[k] = ptr(body[1 + klen + k]);
   const double bytes = static_cast<double>(c.out_size) * static_cast<double>(dtype_size(c.out_dtype));

@@ -4,7 +4,10 @@
 
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 
 #include "kernels/half.hpp"
 #include "rules/rules.hpp"
@@ -131,8 +134,8 @@ struct Lowerer {
   const Request& req;
   Failure& fail;
   Program& prog;
-  std::vector<DType> type;  // per node: its dtype, kUntyped for constant-only subtrees
-  std::vector<std::int32_t> node_of;  // per instruction: its node (spans for errors)
+  PodVector<DType> type;  // per node: its dtype, kUntyped for constant-only subtrees
+  PodVector<std::int32_t> node_of;  // per instruction: its node (spans for errors)
 
   bool failed(Fail f, const Node& n, DType a = DType::count, DType b = DType::count) {
     fail.code = f;
@@ -345,15 +348,15 @@ struct Lowerer {
 struct ShapeFold {
   const Request& req;
   const Program& prog;
-  const std::vector<std::int32_t>& node_of;
+  const PodVector<std::int32_t>& node_of;
   const Parsed& p;
   Failure& fail;
   bool named;
-  std::vector<Shape> shape;                // positional
-  std::vector<NamedShape> nshape;          // named
-  std::vector<std::vector<std::vector<i64>>> labels;  // named: per instruction, per axis, its labels
+  std::unique_ptr<Shape[]> shape;          // positional (one per instruction)
+  PodVector<NamedShape> nshape;            // named
+  PodVector<i64*> owned;                   // named: the plans' output labels, copied (freed with the fold)
   // Per instruction, per argument (a, b, c): for each of its axes, the argument's axis (-1: none).
-  std::vector<std::array<std::array<int, kMaxRank>, 3>> amap;
+  PodVector<std::array<std::array<int, kMaxRank>, 3>> amap;
 
   const Shape& sh(int r) const { return shape[static_cast<size_t>(r)]; }
 
@@ -369,25 +372,40 @@ struct ShapeFold {
     return false;
   }
 
+  // Named operands whose labels the op would have to re-index, at instruction i.
+  bool gather(int i) {
+    const Node& nd = p.nodes[static_cast<size_t>(node_of[static_cast<size_t>(i)])];
+    fail.code = Fail::gather;
+    fail.pos = nd.pos;
+    fail.len = nd.len;
+    return false;
+  }
+
   void identity(int i) {
     for (int k = 0; k < 3; ++k)
       for (int ax = 0; ax < kMaxRank; ++ax) amap[static_cast<size_t>(i)][static_cast<size_t>(k)][static_cast<size_t>(ax)] = ax;
   }
 
-  // The named shape of a plan's output, labels copied into this instruction's store.
+  ~ShapeFold() {
+    for (i64* block : owned) std::free(block);
+  }
+
+  // The named shape of a plan's output, its labels copied (the plan is reused).
   void named_out(int i, const NamedPlan& np) {
     NamedShape& o = nshape[static_cast<size_t>(i)];
-    auto& store = labels[static_cast<size_t>(i)];
     o.rank = static_cast<int>(np.axes.size());
-    store.assign(np.axes.size(), {});
-    for (size_t a = 0; a < np.axes.size(); ++a) {
-      o.name[a] = np.axes[a].name;
-      o.size[a] = np.axes[a].size;
-      if (np.axes[a].labeled) store[a] = np.axes[a].labels;
-    }
     for (size_t a = 0; a < np.axes.size(); ++a) {
       static const i64 kNone = 0;
-      o.labels[a] = np.axes[a].labeled ? (store[a].empty() ? &kNone : store[a].data()) : nullptr;
+      const NamedAxis& ax = np.axes[a];
+      o.name[a] = ax.name;
+      o.size[a] = ax.size;
+      o.labels[a] = !ax.labeled ? nullptr : &kNone;
+      if (!ax.labeled || ax.labels.empty()) continue;
+      i64* copy = static_cast<i64*>(std::malloc(ax.labels.size() * sizeof(i64)));
+      if (copy == nullptr) std::abort();
+      std::memcpy(copy, ax.labels.data(), ax.labels.size() * sizeof(i64));
+      owned.push_back(copy);
+      o.labels[a] = copy;
     }
     Shape& s = shape[static_cast<size_t>(i)];
     s.rank = o.rank;
@@ -400,13 +418,7 @@ struct ShapeFold {
     Status st;
     if (named) {
       st = broadcast_named(nshape[static_cast<size_t>(x)], nshape[static_cast<size_t>(y)], req.shaping, np, plan, err);
-      if (st == Status::Ok && np.needs_gather) {
-        const Node& nd = p.nodes[static_cast<size_t>(node_of[static_cast<size_t>(i)])];
-        fail.code = Fail::gather;
-        fail.pos = nd.pos;
-        fail.len = nd.len;
-        return false;
-      }
+      if (st == Status::Ok && np.needs_gather) return gather(i);
     } else {
       switch (req.rule) {
         case Rule::none: st = broadcast_none(sh(x), sh(y), plan, err); break;
@@ -434,12 +446,9 @@ struct ShapeFold {
 
   bool run() {
     const size_t n = prog.code.size();
-    shape.assign(n, Shape{});
+    shape.reset(new Shape[n]);
     amap.assign(n, {});
-    if (named) {
-      nshape.assign(n, NamedShape{});
-      labels.assign(n, {});
-    }
+    if (named) nshape.assign(n, NamedShape{});
     Plan plan;
     NamedPlan np;
     for (size_t i = 0; i < n; ++i) {
@@ -463,13 +472,7 @@ struct ShapeFold {
           break;
         case Code::unary: case Code::cast:
           shape[i] = sh(in.a);
-          if (named) {
-            nshape[i] = nshape[static_cast<size_t>(in.a)];
-            labels[i] = labels[static_cast<size_t>(in.a)];
-            for (int a = 0; a < nshape[i].rank; ++a)
-              if (nshape[i].labels[a] && !labels[i].empty() && !labels[i][static_cast<size_t>(a)].empty())
-                nshape[i].labels[a] = labels[i][static_cast<size_t>(a)].data();
-          }
+          if (named) nshape[i] = nshape[static_cast<size_t>(in.a)];  // its labels live as long as the fold
           identity(ii);
           break;
         case Code::binary:
@@ -481,20 +484,11 @@ struct ShapeFold {
             if (!pair(ii, in.a, in.b, 0, 1, plan, np)) return false;
             std::array<int, kMaxRank> mc = amap[i][0], mx = amap[i][1];
             const int r1 = shape[i].rank;
-            NamedShape first = nshape[i];
-            auto first_labels = labels[i];
-            for (int a = 0; a < first.rank; ++a)
-              if (first.labels[a]) first.labels[a] = first_labels[static_cast<size_t>(a)].empty() ? first.labels[a] : first_labels[static_cast<size_t>(a)].data();
+            const NamedShape first = nshape[i];
             Error err;
             const Status st = broadcast_named(first, nshape[static_cast<size_t>(in.c)], req.shaping, np, plan, err);
             if (st != Status::Ok || np.needs_gather) {
-              if (st == Status::Ok) {
-                const Node& nd = p.nodes[static_cast<size_t>(node_of[i])];
-                fail.code = Fail::gather;
-                fail.pos = nd.pos;
-                fail.len = nd.len;
-                return false;
-              }
+              if (st == Status::Ok) return gather(ii);
               const Shape two[2] = {shape[i], sh(in.c)};
               return refuse(ii, st, err, two, 2);
             }
@@ -524,9 +518,9 @@ struct ShapeFold {
 };
 
 // Merge axes [from, to) of `dims` for slots whose strides are strides[slot * stride_rank + axis].
-void merge(const i64* dims, int from, int to, const std::vector<i64>& strides, int stride_rank, int slots, Loop& L) {
+void merge(const i64* dims, int from, int to, const PodVector<i64>& strides, int stride_rank, int slots, Loop& L) {
   L.rank = 0;
-  std::vector<i64> g(static_cast<size_t>(slots) * kMaxRank, 0);  // [group * slots + slot]
+  PodVector<i64> g(static_cast<size_t>(slots) * kMaxRank, 0);  // [group * slots + slot]
   int m = 0;
   for (int a = to - 1; a >= from; --a) {
     const i64 ext = dims[a];
@@ -561,8 +555,11 @@ void merge(const i64* dims, int from, int to, const std::vector<i64>& strides, i
 }  // namespace
 
 Status compile(const Parsed& p, const char16_t* text, const Request& req, Compiled& out, Failure& fail) {
-  fail = Failure{};
-  out = Compiled{};
+  // Fresh results, built in place (cheaper in code than assigning temporaries).
+  fail.~Failure();
+  new (&fail) Failure();
+  out.~Compiled();
+  new (&out) Compiled();
   if (p.code != SyntaxCode::ok || p.root < 0) return Status::InvalidShape;
   if (req.n_inputs != static_cast<int>(p.name_pos.size())) return Status::InvalidShape;
   // The reduction, if one wraps the expression (the parser allows it only at the root).
@@ -572,7 +569,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     out.reduce = true;
     out.rop = static_cast<ReduceOp>(rn.op);
   }
-  Lowerer lo{p, text, req, fail, out.prog, std::vector<DType>(p.nodes.size(), kUntyped), {}};
+  Lowerer lo{p, text, req, fail, out.prog, PodVector<DType>(p.nodes.size(), kUntyped), {}};
   if (!lo.infer(root)) return Status::DtypeMismatch;
   const DType top = lo.type[static_cast<size_t>(root)];
   if (top == kUntyped) {
@@ -589,7 +586,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
   // arguments behind): renumber so the program is exactly what runs.
   {
     const size_t n = prog.code.size();
-    std::vector<char> live(n, 0);
+    PodVector<char> live(n, 0);
     live[n - 1] = 1;
     for (size_t i = n; i-- > 0;) {
       if (!live[i]) continue;
@@ -599,9 +596,9 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
       if (in.b >= 0) live[static_cast<size_t>(in.b)] = 1;
       if (in.c >= 0) live[static_cast<size_t>(in.c)] = 1;
     }
-    std::vector<int> to(n, -1);
-    std::vector<Instr> code;
-    std::vector<std::int32_t> nodes;
+    PodVector<int> to(n, -1);
+    PodVector<Instr> code;
+    PodVector<std::int32_t> nodes;
     for (size_t i = 0; i < n; ++i) {
       if (!live[i]) continue;
       Instr in = prog.code[i];
@@ -626,12 +623,15 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
   if (out.named) {
     const NamedShape& ns = sf.nshape[n - 1];
     out.root_names.assign(ns.name, ns.name + ns.rank);
-    out.root_labels.assign(static_cast<size_t>(ns.rank), {});
-    for (int a = 0; a < ns.rank; ++a)
-      if (ns.labels[a]) out.root_labels[static_cast<size_t>(a)].assign(ns.labels[a], ns.labels[a] + ns.size[a]);
+    out.root_label_count.assign(static_cast<size_t>(ns.rank), 0);
+    for (int a = 0; a < ns.rank; ++a) {
+      if (!ns.labels[a]) continue;
+      out.root_label_count[static_cast<size_t>(a)] = ns.size[a];
+      out.root_labels.append(ns.labels[a], ns.labels[a] + ns.size[a]);
+    }
   }
   // Each instruction's axis for each root axis, top-down (every instruction has one reader).
-  std::vector<std::array<int, kMaxRank>> at(n);
+  PodVector<std::array<int, kMaxRank>> at(n);
   for (int a = 0; a < R; ++a) at[n - 1][static_cast<size_t>(a)] = a;
   for (size_t i = n; i-- > 0;) {
     const Instr& in = prog.code[i];
@@ -647,7 +647,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     }
   }
   // Slots: loads of one input with the same strides at the root share one.
-  std::vector<i64> strides;  // candidate per load
+  PodVector<i64> strides;  // candidate per load
   for (size_t i = 0; i < n; ++i) {
     Instr& in = prog.code[i];
     if (in.code != Code::load) continue;
@@ -673,7 +673,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
       slot = static_cast<int>(out.slot_input.size());
       out.slot_input.push_back(in.a);
       out.slot_dtype.push_back(in.dtype);
-      out.slot_strides.insert(out.slot_strides.end(), st, st + R);
+      out.slot_strides.append(st, st + R);
       for (int a = 0; a < R; ++a) out.slot_src.push_back(at[i][static_cast<size_t>(a)]);
     }
     in.a = slot;
@@ -692,6 +692,14 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
       fail.entry = entry;
       return st;
     };
+    // Entry e out of range or repeated: INVALID_AXIS with the reduction's details.
+    auto bad_axis = [&](int e, i64 detail) {
+      fail.err.code = Status::InvalidAxis;
+      fail.err.axis = e;
+      fail.err.detail = static_cast<int>(detail);
+      fail.err.dim_a = Dim::fixed(R);
+      return axis_fail(Fail::bad_axis, e, Status::InvalidAxis);
+    };
     std::uint64_t mask = 0;
     if (req.n_axes < 0) {
       for (int a = 0; a < R; ++a) mask |= std::uint64_t{1} << a;
@@ -705,22 +713,10 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
           if (!out.named || found < 0) return axis_fail(Fail::unknown_dim, e, Status::InvalidAxis);
           a = found;
         } else {
-          if (a < -R || a >= R) {
-            fail.err.code = Status::InvalidAxis;
-            fail.err.axis = e;
-            fail.err.detail = static_cast<int>(a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : a);
-            fail.err.dim_a = Dim::fixed(R);
-            return axis_fail(Fail::bad_axis, e, Status::InvalidAxis);
-          }
+          if (a < -R || a >= R) return bad_axis(e, a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : a);
           if (a < 0) a += R;
         }
-        if (mask >> a & 1u) {
-          fail.err.code = Status::InvalidAxis;
-          fail.err.axis = e;
-          fail.err.detail = static_cast<int>(req.axes[e]);
-          fail.err.dim_a = Dim::fixed(R);
-          return axis_fail(Fail::bad_axis, e, Status::InvalidAxis);
-        }
+        if (mask >> a & 1u) return bad_axis(e, req.axes[e]);  // repeated
         mask |= std::uint64_t{1} << a;
       }
     }
@@ -742,7 +738,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     if (!(out.mask >> a & 1u)) out.chunk_out *= out.root.dims[a].lo;
   // The loop over the chunk's axes: slot 0 the (contiguous) chunk, then the slots.
   const int S = 1 + prog.inputs;
-  std::vector<i64> all(static_cast<size_t>(S * R), 0);
+  PodVector<i64> all(static_cast<size_t>(S * R), 0);
   {
     i64 acc = 1;
     for (int a = R - 1; a >= 0; --a) {

@@ -17,7 +17,7 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include "pod_vector.hpp"
 
 #include "core/named_plan.hpp"
 #include "core/plan.hpp"
@@ -65,7 +65,7 @@ struct Failure {
 struct Loop {
   int rank = 0;
   i64 shape[kMaxRank];
-  std::vector<i64> strides;  // [slot * rank + axis], elements
+  PodVector<i64> strides;  // [slot * rank + axis], elements
   i64 size() const {
     i64 n = 1;
     for (int i = 0; i < rank; ++i) n *= shape[i];
@@ -76,15 +76,16 @@ struct Loop {
 
 struct Compiled {
   Program prog;                  // loads read slots (Instr::a = slot)
-  std::vector<int> slot_input;   // per slot: the input it reads
-  std::vector<DType> slot_dtype;
+  PodVector<int> slot_input;   // per slot: the input it reads
+  PodVector<DType> slot_dtype;
   Shape root;                    // the element-wise result's shape
-  std::vector<i64> root_names;   // named: per root axis its name id ...
-  std::vector<std::vector<i64>> root_labels;  // ... and its labels (empty: unlabeled)
+  PodVector<i64> root_names;   // named: per root axis its name id ...
+  PodVector<i64> root_label_count;  // ... how many labels it has (0: unlabeled) ...
+  PodVector<i64> root_labels;       // ... and those labels, axis after axis
   bool named = false;
   // Per slot, per root axis: element strides (0 = broadcast).
-  std::vector<i64> slot_strides;  // [slot * root.rank + axis]
-  std::vector<int> slot_src;      // [slot * root.rank + axis]: the input's axis there, -1: none (explain)
+  PodVector<i64> slot_strides;  // [slot * root.rank + axis]
+  PodVector<int> slot_src;      // [slot * root.rank + axis]: the input's axis there, -1: none (explain)
   // The reduction, if one wraps the expression.
   bool reduce = false;
   ReduceOp rop = ReduceOp::sum;
@@ -99,7 +100,7 @@ struct Compiled {
   i64 chunk_out = 0;             // result elements per chunk
   Loop loop;                     // the walk of one run (or of one chunk)
   // Per slot: strides on the chunk axes [0, prefix) (elements), to offset each chunk.
-  std::vector<i64> chunk_strides;
+  PodVector<i64> chunk_strides;
   int module = -1;               // the generated module's id, -1: the interpreter
 };
 
@@ -126,10 +127,10 @@ using GenRun = void (*)(int module, const std::int32_t* desc);
 Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen);
 
 // The interpreter on one loop: slot 0 is written, slots 1.. read at `base`.
-void interpret(const Program& prog, const std::vector<DType>& slot_dtype, const Loop& loop, void* const* base);
+void interpret(const Program& prog, const PodVector<DType>& slot_dtype, const Loop& loop, void* const* base);
 
 // Fill the descriptor wasmgen.hpp documents for `loop` and slot pointers.
-void write_descriptor(const Loop& loop, const std::vector<DType>& slot_dtype, DType out_dtype, void* const* base,
-                      std::vector<std::int32_t>& desc);
+void write_descriptor(const Loop& loop, const PodVector<DType>& slot_dtype, DType out_dtype, void* const* base,
+                      PodVector<std::int32_t>& desc);
 
 }  // namespace tc::expr

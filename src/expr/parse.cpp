@@ -57,6 +57,28 @@ struct Token {
   int end() const { return pos + len; }
 };
 
+// JavaScript's punctuators, longest first: a token is the first entry the
+// text starts with. Those this language does not have are T::other (one
+// token, so `a => b` or `a ** = b` fail on the right span).
+struct Punct {
+  char text[5];
+  T t;
+};
+constexpr Punct kPunct[] = {
+    {">>>=", T::other},
+    {"**=", T::other}, {"<<=", T::other}, {">>>", T::other}, {">>=", T::other}, {"===", T::eqeq},
+    {"!==", T::nene}, {"&&=", T::other}, {"||=", T::other}, {"?" "?=", T::other}, {"...", T::other},
+    {"^=", T::other}, {"%=", T::other}, {"/=", T::other}, {"++", T::other}, {"+=", T::other}, {"--", T::other},
+    {"-=", T::other}, {"**", T::starstar}, {"*=", T::other}, {"<<", T::other}, {"<=", T::le}, {">>", T::other},
+    {">=", T::ge}, {"==", T::eq}, {"=>", T::other}, {"!=", T::ne}, {"&&", T::andand}, {"&=", T::other},
+    {"||", T::oror}, {"|=", T::other}, {"??", T::other}, {"?.", T::other},
+    {"(", T::lparen}, {")", T::rparen}, {"[", T::lbracket}, {"]", T::rbracket}, {",", T::comma},
+    {":", T::colon}, {"~", T::tilde}, {"^", T::caret}, {"%", T::percent}, {"/", T::slash}, {"+", T::plus},
+    {"-", T::minus}, {"*", T::star}, {"<", T::lt}, {">", T::gt}, {"=", T::other}, {"!", T::bang},
+    {"&", T::amp}, {"|", T::bar}, {"?", T::question}, {".", T::other}, {"{", T::other}, {"}", T::other},
+    {";", T::other},
+};
+
 // Binary operators: precedence (1 = loosest) and the Op they make; 0 = none.
 // ** (level 10) is handled apart: right-associative, no unary left operand.
 struct BinInfo {
@@ -163,50 +185,14 @@ class Parser {
       while (j < n_ && is_name_part(s_[j])) ++j;
       return punct(T::name, j - i);
     }
-    switch (c) {
-      case '(': return punct(T::lparen, 1);
-      case ')': return punct(T::rparen, 1);
-      case '[': return punct(T::lbracket, 1);
-      case ']': return punct(T::rbracket, 1);
-      case ',': return punct(T::comma, 1);
-      case ':': return punct(T::colon, 1);
-      case '~': return punct(T::tilde, 1);
-      case '^': return at(1) == '=' ? punct(T::other, 2) : punct(T::caret, 1);
-      case '%': return at(1) == '=' ? punct(T::other, 2) : punct(T::percent, 1);
-      case '/': return at(1) == '=' ? punct(T::other, 2) : punct(T::slash, 1);
-      case '+': return at(1) == '+' || at(1) == '=' ? punct(T::other, 2) : punct(T::plus, 1);
-      case '-': return at(1) == '-' || at(1) == '=' ? punct(T::other, 2) : punct(T::minus, 1);
-      case '*':
-        if (at(1) == '*') return at(2) == '=' ? punct(T::other, 3) : punct(T::starstar, 2);
-        return at(1) == '=' ? punct(T::other, 2) : punct(T::star, 1);
-      case '<':
-        if (at(1) == '<') return at(2) == '=' ? punct(T::other, 3) : punct(T::other, 2);
-        return at(1) == '=' ? punct(T::le, 2) : punct(T::lt, 1);
-      case '>':
-        if (at(1) == '>') {
-          if (at(2) == '>') return at(3) == '=' ? punct(T::other, 4) : punct(T::other, 3);
-          return at(2) == '=' ? punct(T::other, 3) : punct(T::other, 2);
-        }
-        return at(1) == '=' ? punct(T::ge, 2) : punct(T::gt, 1);
-      case '=':
-        if (at(1) == '=') return at(2) == '=' ? punct(T::eqeq, 3) : punct(T::eq, 2);
-        return at(1) == '>' ? punct(T::other, 2) : punct(T::other, 1);
-      case '!':
-        if (at(1) == '=') return at(2) == '=' ? punct(T::nene, 3) : punct(T::ne, 2);
-        return punct(T::bang, 1);
-      case '&':
-        if (at(1) == '&') return at(2) == '=' ? punct(T::other, 3) : punct(T::andand, 2);
-        return at(1) == '=' ? punct(T::other, 2) : punct(T::amp, 1);
-      case '|':
-        if (at(1) == '|') return at(2) == '=' ? punct(T::other, 3) : punct(T::oror, 2);
-        return at(1) == '=' ? punct(T::other, 2) : punct(T::bar, 1);
-      case '?':
-        if (at(1) == '?') return at(2) == '=' ? punct(T::other, 3) : punct(T::other, 2);
-        return at(1) == '.' && !is_digit(at(2)) ? punct(T::other, 2) : punct(T::question, 1);
-      case '.': return at(1) == '.' && at(2) == '.' ? punct(T::other, 3) : punct(T::other, 1);
-      case '{': case '}': case ';': return punct(T::other, 1);
-      case '\'': case '"': return lex_string(i);
-      default: break;
+    if (c == '\'' || c == '"') return lex_string(i);
+    // Punctuators: the longest one of kPunct that starts here.
+    for (const Punct& p : kPunct) {
+      int k = 0;
+      while (p.text[k] != 0 && at(k) == static_cast<unsigned char>(p.text[k])) ++k;
+      if (p.text[k] != 0) continue;
+      if (p.text[0] == '?' && p.text[1] == '.' && is_digit(at(2))) continue;  // `a?.5:b` is `?` then `.5`
+      return punct(p.t, k);
     }
     // No token starts here. A surrogate pair is one character (two units).
     int len = 1;
@@ -329,7 +315,12 @@ class Parser {
       return t;
     }
     if (j < n_ && is_name_part(s_[j])) return bad_number(i, j);
+#ifdef TC_HOST_NUMBERS
+    (void)frac_begin, (void)exp;
+    num_value_ = 0;  // the host gives decimal values (see decimal_value)
+#else
     decimal_value(i, int_end, frac_begin, frac_end, exp);
+#endif
     t.len = j - i;
     return t;
   }
@@ -350,6 +341,10 @@ class Parser {
       num_value_ = static_cast<double>(num_bits_);
       return true;
     }
+#ifdef TC_HOST_NUMBERS
+    num_value_ = 0;  // the host gives every literal's value (see decimal_value)
+    return true;
+#else
     const int w = radix == 16 ? 4 : radix == 8 ? 3 : 1;
     std::uint64_t mant = 0;  // the first 64 significant bits
     long shift = 0;          // bits dropped below them
@@ -385,6 +380,7 @@ class Parser {
     if (shift > 100000) shift = 100000;  // far beyond 2^1024 anyway: Infinity
     num_value_ = std::ldexp(static_cast<double>(q), static_cast<int>(drop + shift));
     return true;
+#endif
   }
 
   // A decimal literal's value: its significant digits (at most kDigits, then
@@ -392,6 +388,10 @@ class Parser {
   // which rounds correctly, as JavaScript does.
   // Not inlined: its digit buffer must not sit in the frames of the recursive
   // grammar functions.
+  // With TC_HOST_NUMBERS (the wasm) there is none: the host gives decimal
+  // values (expr.js: JavaScript's Number() of the literal's text, read by
+  // read_literals in expr_call.cpp), so no strtod in the wasm.
+#ifndef TC_HOST_NUMBERS
   __attribute__((noinline)) void decimal_value(int int_b, int int_e, int frac_b, int frac_e, long exp) {
     char buf[kDigits + 32];
     int k = 0;
@@ -439,12 +439,9 @@ class Parser {
     } while (total > 0);
     while (r > 0) buf[k++] = rev[--r];
     buf[k] = 0;
-#ifdef TC_HOST_NUMBERS
-    num_value_ = 0;  // the host gives decimal values (expr.js: JavaScript's Number()); no strtod in the wasm
-#else
     num_value_ = std::strtod(buf, nullptr);
-#endif
   }
+#endif
 
   double num_value_ = 0;
   bool num_bigint_ = false;
@@ -457,7 +454,7 @@ class Parser {
   // takes an address or returns a struct, so a level of nesting costs the
   // wasm shadow stack next to nothing.
   int ext_pos_ = 0, ext_end_ = 0;
-  std::vector<std::int32_t> pending_;  // arguments of the calls being parsed
+  PodVector<std::int32_t> pending_;  // arguments of the calls being parsed
 
   int add_node(Kind kind, int pos, int end) {
     if (out_.nodes.size() >= static_cast<std::size_t>(kMaxNodes)) {
@@ -660,25 +657,44 @@ class Parser {
     return nullptr;
   }
 
-  // name '(' args ')', the current token being '('. Each argument's kind is
-  // checked as it comes (the first wrong one is named), the count at the end.
+  // name '(' args ')', the current token being '('.
   int call_of(int pos, int len) {
     const FnName* f = lookup(pos, len);
     if (f == nullptr) {
       fail(SyntaxCode::unknown_function, pos, len);
       return -1;
     }
+    const int count = items(f);
+    if (count < 0) return -1;
+    if (count < f->min_args || count > f->max_args) {
+      fail(SyntaxCode::arg_count, pos, close_ - pos);
+      return -1;
+    }
+    return call(f->fn, f->op, count, pos, close_);
+  }
+
+  // The arguments of a call of f, '(' args ')', or (f null) the entries of a
+  // list, '[' entries ']', the current token being the opening one. Each
+  // one's kind is checked as it comes (the first wrong one is named), the
+  // count by the caller; they wait in pending_. Returns their count (-1 once
+  // failed) and leaves the end of the closing token in close_.
+  int items(const FnName* f) {
+    const T closing = f != nullptr ? T::rparen : T::rbracket;
     if (!enter(tok_.pos, tok_.len) || !advance()) return -1;
     int count = 0;
-    if (tok_.t != T::rparen) {
+    if (tok_.t != closing) {
       for (;;) {
-        const bool axes = f->fn == Fn::reduce && count == 1;
+        const bool axes = f == nullptr || (f->fn == Fn::reduce && count == 1);
         const int a = axes ? axis() : expression();
         if (a < 0) return -1;
         const Kind kind = kind_of(a);
-        bool ok = kind != Kind::string && kind != Kind::list;             // an expression
-        if (count == 1 && f->fn == Fn::cast) ok = kind == Kind::string;   // the dtype name
-        if (axes) ok = !ok || kind == Kind::number;                       // the axes
+        bool ok = kind != Kind::string && kind != Kind::list;  // an expression
+        if (f == nullptr) {
+          ok = kind == Kind::number || kind == Kind::string;  // a list entry
+        } else {
+          if (count == 1 && f->fn == Fn::cast) ok = kind == Kind::string;  // the dtype name
+          if (axes) ok = !ok || kind == Kind::number;                       // a reduction's axes
+        }
         if (!ok) {
           fail(SyntaxCode::arg_kind, ext_pos_, ext_end_ - ext_pos_);
           return -1;
@@ -690,14 +706,12 @@ class Parser {
       }
     }
     const int close = tok_.end();
-    if (!expect(T::rparen)) return -1;
+    if (!expect(closing)) return -1;
     leave();
-    if (count < f->min_args || count > f->max_args) {
-      fail(SyntaxCode::arg_count, pos, close - pos);
-      return -1;
-    }
-    return call(f->fn, f->op, count, pos, close);
+    close_ = close;
+    return count;
   }
+  int close_ = 0;
 
   // An axis (a reduction's second argument, a list entry): an expression in
   // which `-` before a number literal is folded into the number.
@@ -724,25 +738,9 @@ class Parser {
   // '[' (entry (',' entry)*)? ']' with entries numbers or strings.
   int list() {
     const int pos = tok_.pos;
-    if (!enter(pos, 1) || !advance()) return -1;
-    int count = 0;
-    if (tok_.t != T::rbracket) {
-      for (;;) {
-        const int e = axis();
-        if (e < 0) return -1;
-        if (kind_of(e) != Kind::number && kind_of(e) != Kind::string) {
-          fail(SyntaxCode::arg_kind, ext_pos_, ext_end_ - ext_pos_);
-          return -1;
-        }
-        pending_.push_back(e);
-        ++count;
-        if (tok_.t != T::comma) break;
-        if (!advance()) return -1;
-      }
-    }
-    const int close = tok_.end();
-    if (!expect(T::rbracket)) return -1;
-    leave();
+    const int count = items(nullptr);
+    if (count < 0) return -1;
+    const int close = close_;
     const int id = add_node(Kind::list, pos, close);
     if (id < 0) return -1;
     Node& nd = out_.nodes[static_cast<std::size_t>(id)];

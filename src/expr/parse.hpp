@@ -22,7 +22,7 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include "pod_vector.hpp"
 
 #include "core/contract.hpp"
 #include "program.hpp"
@@ -91,11 +91,11 @@ enum class SyntaxCode : std::uint8_t {
 struct Parsed {
   SyntaxCode code = SyntaxCode::ok;
   std::int32_t err_pos = 0, err_len = 0;  // the offending span (UTF-16 units)
-  std::vector<Node> nodes;
-  std::vector<std::int32_t> args;          // call / list arguments (node indices)
+  PodVector<Node> nodes;
+  PodVector<std::int32_t> args;          // call / list arguments (node indices)
   std::int32_t root = -1;
   // Input k's name is source[name_pos[k], name_pos[k] + name_len[k]).
-  std::vector<std::int32_t> name_pos, name_len;
+  PodVector<std::int32_t> name_pos, name_len;
 };
 
 // Parse `n` UTF-16 units. Never throws; on error `code` and the span say why.

@@ -14,7 +14,7 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include "pod_vector.hpp"
 
 #include "kernels/kernels.hpp"
 
@@ -45,7 +45,7 @@ struct Instr {
 };
 
 struct Program {
-  std::vector<Instr> code;
+  PodVector<Instr> code;
   int inputs = 0;  // loads read inputs 0 .. inputs-1
   DType result() const { return code.empty() ? DType::count : code.back().out; }
 };

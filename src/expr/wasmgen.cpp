@@ -152,7 +152,7 @@ constexpr int kMaxOuterRank = kMaxRank;  // R is at most kMaxRank - 1 (wasmgen.h
 constexpr int kUnrollFourMax = 24;       // programs of up to this many instructions unroll by 4, longer ones by 2
 
 struct Bytes {
-  std::vector<std::uint8_t>& b;
+  PodVector<std::uint8_t>& b;
   NOINLINE void op(std::uint8_t x) { b.push_back(x); }
   NOINLINE void uleb(std::uint32_t v) {
     do {
@@ -261,20 +261,20 @@ bool valid(const Program& p) {
 struct Gen {
   const Program& p;
   const LoopForm& form;
-  std::vector<std::uint8_t> code;  // the function's instructions
+  PodVector<std::uint8_t> code;  // the function's instructions
   Bytes w{code};
   Gen(const Program& prog, const LoopForm& f) : p(prog), form(f) {}
   int R = 0, S = 0, nregs = 0;
-  std::vector<std::uint8_t> local_types;  // after the parameter
+  PodVector<std::uint8_t> local_types;  // after the parameter
   // locals
   unsigned l_rows = 0, l_n = 0, l_i = 0, l_tmp = 0;
-  std::vector<unsigned> ptr, cur, stride, splat_s, splat_v, reg_s, reg_v;
-  std::vector<DType> in_dtype;  // per input, DType::count when never loaded
+  PodVector<unsigned> ptr, cur, stride, splat_s, splat_v, reg_s, reg_v;
+  PodVector<DType> in_dtype;  // per input, DType::count when never loaded
   // SIMD
   bool simd = false;
   unsigned W = 4, L = 4;
   unsigned U = 1;  // vectors per step of the unrolled SIMD loop (1: no such loop)
-  std::vector<std::uint8_t> kind;
+  PodVector<std::uint8_t> kind;
 
   unsigned local(std::uint8_t t) {
     local_types.push_back(t);
@@ -289,7 +289,7 @@ struct Gen {
     kind.assign(n, kLanes);
     for (int k = 0; k < p.inputs; ++k)
       if (form.inputs[k] == InnerForm::strided && in_dtype[k] != DType::count) return;
-    std::vector<std::uint8_t> truth_use(n, 0), value_use(n, 0);
+    PodVector<std::uint8_t> truth_use(n, 0), value_use(n, 0);
     unsigned width = 0;
     for (int i = 0; i < n; ++i) {
       const Instr& in = p.code[i];
@@ -833,7 +833,7 @@ struct Gen {
     w.op(kEnd);  // function
   }
 
-  void run(std::vector<std::uint8_t>& out) {
+  void run(PodVector<std::uint8_t>& out) {
     R = form.rank;
     S = p.inputs + 1;
     nregs = static_cast<int>(p.code.size());
@@ -867,7 +867,7 @@ struct Gen {
     }
     body();
     // the function body: its locals, then the code
-    std::vector<std::uint8_t> fn;
+    PodVector<std::uint8_t> fn;
     Bytes f{fn};
     unsigned groups = 0;
     for (std::size_t i = 0; i < local_types.size(); ++i)
@@ -880,7 +880,7 @@ struct Gen {
       f.op(local_types[i]);
       i = j;
     }
-    fn.insert(fn.end(), code.begin(), code.end());
+    fn.append(code.begin(), code.end());
     // the module
     Bytes m{out};
     static const std::uint8_t head[] = {
@@ -892,7 +892,7 @@ struct Gen {
     };
     m.raw(head, sizeof head);
     m.op(0x0A);  // code section
-    std::vector<std::uint8_t> len;
+    PodVector<std::uint8_t> len;
     Bytes l{len};
     l.uleb(static_cast<std::uint32_t>(fn.size()));
     m.uleb(static_cast<std::uint32_t>(1 + len.size() + fn.size()));
@@ -906,7 +906,7 @@ struct Gen {
 
 bool can_generate(const Program& p) { return valid(p); }
 
-bool generate(const Program& p, const LoopForm& form, std::vector<std::uint8_t>& out) {
+bool generate(const Program& p, const LoopForm& form, PodVector<std::uint8_t>& out) {
   out.clear();
   if (!valid(p) || form.rank < 0 || form.rank >= kMaxOuterRank ||
       form.inputs.size() != static_cast<std::size_t>(p.inputs))

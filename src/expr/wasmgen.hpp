@@ -31,7 +31,7 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include "pod_vector.hpp"
 
 #include "program.hpp"
 
@@ -39,7 +39,7 @@ namespace tc::expr {
 
 struct LoopForm {
   int rank = 0;                      // R, the outer walk's rank (baked in: the cache key has it)
-  std::vector<InnerForm> inputs;     // per input (program.inputs of them)
+  PodVector<InnerForm> inputs;     // per input (program.inputs of them)
 };
 
 // Whether every instruction of `p` can be emitted (cheap; no bytes written).
@@ -47,6 +47,6 @@ bool can_generate(const Program& p);
 
 // Append the module's bytes to `out` (cleared first); false (and `out` empty)
 // when some instruction cannot be emitted.
-bool generate(const Program& p, const LoopForm& form, std::vector<std::uint8_t>& out);
+bool generate(const Program& p, const LoopForm& form, PodVector<std::uint8_t>& out);
 
 }  // namespace tc::expr

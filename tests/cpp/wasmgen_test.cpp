@@ -300,7 +300,8 @@ struct Case {
   std::string name;
   Program p;
   LoopForm form;
-  std::vector<std::uint8_t> module, image, expected;
+  PodVector<std::uint8_t> module;
+  std::vector<std::uint8_t> image, expected;
   std::uint32_t desc = 0, scratch = 0, scratch_bytes = 0, out_ptr = 0, out_bytes = 0;
   DType out = DType::f32;
 };
@@ -402,7 +403,7 @@ class Batch {
     c.name = "c" + std::to_string(cases_.size());
     label_.push_back(name);
     c.p = p;
-    c.form.inputs = std::move(forms);
+    c.form.inputs.assign(forms.data(), forms.data() + forms.size());
     if (!build(c, counts, n, rng_)) {
       ADD_FAILURE() << name << ": generate() refused a program it should emit";
       return;
@@ -500,7 +501,7 @@ class Batch {
   std::mt19937 rng_{20261126};
 };
 
-bool contains(const std::vector<std::uint8_t>& m, std::initializer_list<std::uint8_t> seq) {
+bool contains(const PodVector<std::uint8_t>& m, std::initializer_list<std::uint8_t> seq) {
   return std::search(m.begin(), m.end(), seq.begin(), seq.end()) != m.end();
 }
 
@@ -547,7 +548,7 @@ TEST(Wasmgen, ChainsEveryRankAndRowLength) {
 }
 
 TEST(Wasmgen, ChainsGetTheSimdBody) {
-  std::vector<std::uint8_t> m;
+  PodVector<std::uint8_t> m;
   const InnerForm C = InnerForm::contiguous, P = InnerForm::splat;
   ASSERT_TRUE(generate(chain_a(), LoopForm{1, {C, P, P}}, m));
   EXPECT_TRUE(contains(m, {0xFD, 0xE5, 0x01}));  // f32x4.sub
@@ -616,7 +617,7 @@ TEST(Wasmgen, UnrolledLoopBoundaries) {
     }
   batch.run();
   // Both loops are there: the unrolled one's last offsets (a long program: 2 vectors)
-  std::vector<std::uint8_t> m;
+  PodVector<std::uint8_t> m;
   ASSERT_TRUE(generate(chain_a(), LoopForm{1, {C, C, C}}, m));
   EXPECT_TRUE(contains(m, {0xFD, 0x00, 0x00, 0x30}));  // v128.load offset=48
   ASSERT_TRUE(generate(lng.p, LoopForm{1, {C, C}}, m));
@@ -841,10 +842,10 @@ TEST(Wasmgen, RandomPrograms) {
 }
 
 TEST(Wasmgen, RefusesWhatItCannotEmitExactly) {
-  std::vector<std::uint8_t> m{1, 2, 3};
+  PodVector<std::uint8_t> m{1, 2, 3};
   auto refused = [&](const Program& p) {
     m.assign(3, 1);
-    LoopForm form{1, std::vector<InnerForm>(p.inputs, InnerForm::contiguous)};
+    LoopForm form{1, PodVector<InnerForm>(static_cast<std::size_t>(p.inputs), InnerForm::contiguous)};
     const bool gen = generate(p, form, m);
     return !can_generate(p) && !gen && m.empty();
   };
@@ -925,17 +926,17 @@ TEST(Wasmgen, RefusesWhatItCannotEmitExactly) {
   }
   // a form that does not fit the program: generate() false, the bytes cleared
   {
-    std::vector<std::uint8_t> out{9};
+    PodVector<std::uint8_t> out{9};
     EXPECT_TRUE(can_generate(chain_a()));
     EXPECT_FALSE(generate(chain_a(), LoopForm{1, {InnerForm::contiguous}}, out));
     EXPECT_TRUE(out.empty());
     out = {9};
-    EXPECT_FALSE(generate(chain_a(), LoopForm{-1, std::vector<InnerForm>(3)}, out));
+    EXPECT_FALSE(generate(chain_a(), LoopForm{-1, PodVector<InnerForm>(3)}, out));
     EXPECT_TRUE(out.empty());
     out = {9};
-    EXPECT_FALSE(generate(chain_a(), LoopForm{32, std::vector<InnerForm>(3)}, out));
+    EXPECT_FALSE(generate(chain_a(), LoopForm{32, PodVector<InnerForm>(3)}, out));
     EXPECT_TRUE(out.empty());
-    EXPECT_TRUE(generate(chain_a(), LoopForm{31, std::vector<InnerForm>(3)}, out));
+    EXPECT_TRUE(generate(chain_a(), LoopForm{31, PodVector<InnerForm>(3)}, out));
   }
 }
 
