@@ -82,7 +82,7 @@ class LabelIndex {
     }
   }
   bool built() const { return !slots_.empty(); }
-  i64 find(i64 label) const {
+  [[gnu::always_inline]] i64 find(i64 label) const {
     if (dense_) {
       const std::uint64_t off = static_cast<std::uint64_t>(label) - base_;
       return off < slots_.size() ? static_cast<i64>(slots_[static_cast<size_t>(off)]) - 1 : -1;
@@ -95,7 +95,7 @@ class LabelIndex {
   i64 dup_first = -1, dup_second = -1;
 
  private:
-  size_t hash(i64 x) const {
+  [[gnu::always_inline]] size_t hash(i64 x) const {
     auto v = static_cast<std::uint64_t>(x) * 0x9e3779b97f4a7c15ull;
     return static_cast<size_t>(v ^ (v >> 29)) & mask_;
   }
@@ -144,6 +144,52 @@ std::vector<i64> iota_index(i64 n) {
   std::vector<i64> v(static_cast<size_t>(n));
   for (i64 i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
   return v;
+}
+
+// The hot part of an intersection or union: match left's labels against
+// right's index, then fill the axis' label and index lists.
+void match_labels(const i64* ll, i64 ln, const i64* rl, i64 rn, LabelIndex& right_at, Shaping shaping,
+                                    NamedAxis& ax) {
+  if (!right_at.built()) right_at.build(rl, rn);
+  // Two passes: count the shared labels, then fill lists reserved to
+  // their exact length (no regrowth copies; in wasm, no memory grown for
+  // nothing).
+  // The first pass keeps each left label's match (position + 1, 0 = none:
+  // labels are at most kMaxLabels < 2^32), so each is looked up once.
+  std::vector<std::uint32_t> match(static_cast<size_t>(ln));
+  i64 shared = 0;
+  for (i64 i = 0; i < ln; ++i) {
+    const i64 j = right_at.find(ll[i]);
+    match[static_cast<size_t>(i)] = static_cast<std::uint32_t>(j + 1);
+    shared += j >= 0;
+  }
+  const size_t len = static_cast<size_t>(shaping == Shaping::Union ? ln + rn - shared : shared);
+  // Sized once and written through pointers: no push_back (a call per
+  // element where the file is compiled small).
+  ax.labels.resize(len);
+  ax.left_index.resize(len);
+  ax.right_index.resize(len);
+  i64* labels = ax.labels.data();
+  i64* left_index = ax.left_index.data();
+  i64* right_index = ax.right_index.data();
+  size_t k = 0;
+  std::vector<char> matched(shaping == Shaping::Union ? static_cast<size_t>(rn) : 0);
+  for (i64 i = 0; i < ln; ++i) {
+    const i64 j = static_cast<i64>(match[static_cast<size_t>(i)]) - 1;
+    if (j >= 0 && shaping == Shaping::Union) matched[static_cast<size_t>(j)] = 1;
+    if (j < 0 && shaping == Shaping::Intersection) continue;
+    labels[k] = ll[i];
+    left_index[k] = i;
+    right_index[k++] = j;
+  }
+  if (shaping == Shaping::Union) {
+    for (i64 j = 0; j < rn; ++j) {
+      if (matched[static_cast<size_t>(j)]) continue;
+      labels[k] = rl[j];
+      left_index[k] = -1;
+      right_index[k++] = j;
+    }
+  }
 }
 
 }  // namespace
@@ -239,41 +285,7 @@ Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping 
       // appends right's extra labels after left's (missing cells are filled).
       // Hashed, so matching is O(n + m): a timestamp axis of millions of
       // labels matches in well under a second, where a pairwise scan took hours.
-      LabelIndex& right_at = right_index[r];
-      if (!right_at.built()) right_at.build(rl, rn);
-      // Two passes: count the shared labels, then fill lists reserved to
-      // their exact length (no regrowth copies; in wasm, no memory grown for
-      // nothing).
-      // The first pass keeps each left label's match (position + 1, 0 = none:
-      // labels are at most kMaxLabels < 2^32), so each is looked up once.
-      std::vector<std::uint32_t> match(static_cast<size_t>(ln));
-      i64 shared = 0;
-      for (i64 i = 0; i < ln; ++i) {
-        const i64 j = right_at.find(ll[i]);
-        match[static_cast<size_t>(i)] = static_cast<std::uint32_t>(j + 1);
-        shared += j >= 0;
-      }
-      const size_t len = static_cast<size_t>(shaping == Shaping::Union ? ln + rn - shared : shared);
-      ax.labels.reserve(len);
-      ax.left_index.reserve(len);
-      ax.right_index.reserve(len);
-      std::vector<char> matched(shaping == Shaping::Union ? static_cast<size_t>(rn) : 0);
-      for (i64 i = 0; i < ln; ++i) {
-        const i64 j = static_cast<i64>(match[static_cast<size_t>(i)]) - 1;
-        if (j >= 0 && shaping == Shaping::Union) matched[static_cast<size_t>(j)] = 1;
-        if (j < 0 && shaping == Shaping::Intersection) continue;
-        ax.labels.push_back(ll[i]);
-        ax.left_index.push_back(i);
-        ax.right_index.push_back(j);
-      }
-      if (shaping == Shaping::Union) {
-        for (i64 j = 0; j < rn; ++j) {
-          if (matched[static_cast<size_t>(j)]) continue;
-          ax.labels.push_back(rl[j]);
-          ax.left_index.push_back(-1);
-          ax.right_index.push_back(j);
-        }
-      }
+      match_labels(ll, ln, rl, rn, right_index[r], shaping, ax);
       named.needs_gather = true;
     }
     ax.size = static_cast<i64>(ax.labels.size());
