@@ -166,9 +166,11 @@ if (!only || only.has('labels')) {
 
 // ---- sizes -------------------------------------------------------------------
 let sizeRows = [];
+let sizeParts = [];
 if (!only || only.has('size')) {
-  const { sizes } = await import('./lib/size.mjs');
+  const { sizes, parts } = await import('./lib/size.mjs');
   sizeRows = await sizes(root, benchDir);
+  sizeParts = await parts(root, benchDir).catch((e) => (log(`size parts failed: ${e.message}`), []));
 }
 
 // ---- Node and headless Chromium, same cases ------------------------------------
@@ -555,6 +557,14 @@ if (sizeRows.length) {
     else md.push(`| ${s.name} | ${kb(s.glueGzip)} | ${s.wasmGzip ? kb(s.wasmGzip) : '—'} | ${kb(s.gzip)} | ${kb(s.raw)} | ${s.what} |`);
   }
   md.push('');
+  if (sizeParts.length) {
+    md.push('tensorcast by part (bench/lib/size.mjs `parts`): each JS module minified alone and each wasm section, gzipped alone, largest first. Parts gzipped apart sum to more than the bundle above, which is the budget\'s figure; which C++ code the code section holds is measured by hand (a `--profiling-funcs` link: see the Reading).');
+    md.push('');
+    md.push('| part | gz | raw |');
+    md.push('| --- | ---: | ---: |');
+    for (const r of [...sizeParts].sort((a, b) => b.gzip - a.gzip)) md.push(`| ${r.part} | ${kb(r.gzip)} | ${kb(r.raw)} |`);
+    md.push('');
+  }
 }
 
 // Peers: versions and configuration, from the first set that initialised each.

@@ -51,6 +51,73 @@ export function importGraph(dir, entry) {
   return [...seen].sort();
 }
 
+/** The sections of a wasm module: [{ id, name, bytes }] (custom sections by their own name). */
+function wasmSections(buf) {
+  const names = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element', 'code', 'data', 'data count'];
+  const out = [];
+  let i = 8;
+  const leb = () => {
+    let r = 0;
+    let sh = 0;
+    for (;;) {
+      const b = buf[i++];
+      r += (b & 0x7f) * 2 ** sh;
+      sh += 7;
+      if (b < 0x80) return r;
+    }
+  };
+  while (i < buf.length) {
+    const id = buf[i++];
+    const size = leb();
+    const start = i;
+    let name = names[id] ?? `section ${id}`;
+    if (id === 0) {
+      const n = leb();
+      name = `custom "${buf.subarray(i, i + n).toString()}"`;
+    }
+    out.push({ id, name, bytes: buf.subarray(start, start + size) });
+    i = start + size;
+  }
+  return out;
+}
+
+/**
+ * What the tensorcast page payload is made of: each JS module of dist/index.js's
+ * import graph minified on its own (its relative imports left external), the
+ * Emscripten glue, and the wasm's sections (code, data, the function table,
+ * the rest), each gzipped alone. Parts gzipped apart sum to a little more than
+ * the bundle (each loses the others' context); the table is for seeing where
+ * the bytes are, the total row above is the budget's figure.
+ */
+export async function parts(root, benchDir) {
+  const rd = path.join(root, 'node_modules', 'rolldown', 'dist', 'index.mjs');
+  if (!fs.existsSync(rd)) return [];
+  const { rolldown } = await import(pathToFileURL(rd).href);
+  const dist = path.join(root, 'dist');
+  const rows = [];
+  for (const f of importGraph(dist, 'index.js')) {
+    const b = await rolldown({ input: path.join(dist, f), platform: 'browser', logLevel: 'silent', external: (id) => id.startsWith('.') });
+    const o = await b.generate({ format: 'esm', minify: true });
+    await b.close();
+    const js = Buffer.from(o.output[0].code);
+    rows.push({ part: f === 'tensorcast.mjs' ? 'JS: tensorcast.mjs (the Emscripten glue)' : `JS: ${f}`, raw: js.length, gzip: gz(js) });
+  }
+  const wasm = fs.readFileSync(path.join(dist, 'tensorcast.wasm'));
+  let restRaw = 0;
+  let rest = [];
+  for (const sec of wasmSections(wasm)) {
+    if (sec.id === 10 || sec.id === 11 || sec.id === 9) {
+      const what = sec.id === 10 ? 'code (every function)' : sec.id === 11 ? 'data (tables, strings; the C library\'s exp/pow tables)' : 'element (the function table: kernel pointers)';
+      rows.push({ part: `wasm: ${what}`, raw: sec.bytes.length, gzip: gz(sec.bytes) });
+    } else {
+      restRaw += sec.bytes.length;
+      rest.push(sec.bytes);
+    }
+  }
+  rows.push({ part: 'wasm: the other sections (types, imports, exports, ...)', raw: restRaw, gzip: gz(Buffer.concat(rest)) });
+  return rows;
+}
+
 /** The row of tensorcast/shapes: dist/tensorcast-shapes.js bundled and minified + tensorcast-shapes.wasm (null before a build that has it). */
 export async function shapesSize(root, benchDir) {
   const dist = path.join(root, 'dist');
