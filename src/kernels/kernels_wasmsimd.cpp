@@ -208,6 +208,14 @@ void simd_mirrored_sv(const void* pa, const void* pb, void* po, size_t n) {
   simd_kernel<D, mirror(op), Form::vs>(pb, pa, po, n);
 }
 
+// greater and greater_equal of two vectors: less and less_equal with the
+// operands swapped (a comparison gives 0 or 1, so the same bits), one loop
+// body fewer per dtype.
+template <DType D, Op op>
+void simd_mirrored_vv(const void* pa, const void* pb, void* po, size_t n) {
+  simd_kernel<D, mirror(op), Form::vv>(pb, pa, po, n);
+}
+
 // ---- float16 <-> float32, 8 lanes a step ----------------------------------------------
 // The integer algorithm of half.hpp's scalar forms, lane-wise: every branch
 // is computed and the lane's case selected, so results are the reference's
@@ -295,6 +303,8 @@ constexpr BinaryKernel simd_entry() {
   else if constexpr (D == DType::f16) return &f16_simd_kernel<O, F>;
   else if constexpr (!has_vop<D, O>()) return nullptr;
   else if constexpr (F == Form::sv && sv_by_mirror<K, O>()) return &simd_mirrored_sv<K, O>;
+  else if constexpr (F == Form::vv && (O == Op::greater || O == Op::greater_equal) && has_vop<K, mirror(O)>())
+    return &simd_mirrored_vv<K, O>;
   else return &simd_kernel<K, O, F>;
 }
 
