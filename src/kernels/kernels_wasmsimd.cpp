@@ -149,25 +149,21 @@ template <DType D, Op op, Form f>
   size_t i = 0;
   if constexpr (!is_bool_op(op)) {
     T* o = static_cast<T*>(po);
-    // Four vectors a step (64 bytes): fewer loop branches per byte moved.
-    for (; i + 4 * L <= n; i += 4 * L) {
+    // Two vectors a step (32 bytes): as fast as four in node (L2-resident
+    // and 1M-element arrays) and ~0.9 KB smaller gzipped over every kernel.
+    for (; i + 2 * L <= n; i += 2 * L) {
       const v128_t x0 = f == Form::sv ? sa : wasm_v128_load(a + i);
       const v128_t x1 = f == Form::sv ? sa : wasm_v128_load(a + i + L);
-      const v128_t x2 = f == Form::sv ? sa : wasm_v128_load(a + i + 2 * L);
-      const v128_t x3 = f == Form::sv ? sa : wasm_v128_load(a + i + 3 * L);
       const v128_t y0 = f == Form::vs ? sb : wasm_v128_load(b + i);
       const v128_t y1 = f == Form::vs ? sb : wasm_v128_load(b + i + L);
-      const v128_t y2 = f == Form::vs ? sb : wasm_v128_load(b + i + 2 * L);
-      const v128_t y3 = f == Form::vs ? sb : wasm_v128_load(b + i + 3 * L);
       wasm_v128_store(o + i, vop<D, op>(x0, y0));
       wasm_v128_store(o + i + L, vop<D, op>(x1, y1));
-      wasm_v128_store(o + i + 2 * L, vop<D, op>(x2, y2));
-      wasm_v128_store(o + i + 3 * L, vop<D, op>(x3, y3));
     }
-    for (; i + L <= n; i += L) {
+    if (i + L <= n) {
       const v128_t x = f == Form::sv ? sa : wasm_v128_load(a + i);
       const v128_t y = f == Form::vs ? sb : wasm_v128_load(b + i);
       wasm_v128_store(o + i, vop<D, op>(x, y));
+      i += L;
     }
     if (i < n) tail<D, op, f>(a, b, o, i, n);
   } else {
@@ -206,6 +202,14 @@ constexpr Op mirror(Op op) {
 template <DType D, Op op>
 void simd_mirrored_sv(const void* pa, const void* pb, void* po, size_t n) {
   simd_kernel<D, mirror(op), Form::vs>(pb, pa, po, n);
+}
+
+// greater and greater_equal of two vectors: less and less_equal with the
+// operands swapped (a comparison gives 0 or 1, so the same bits), one loop
+// body fewer per dtype.
+template <DType D, Op op>
+void simd_mirrored_vv(const void* pa, const void* pb, void* po, size_t n) {
+  simd_kernel<D, mirror(op), Form::vv>(pb, pa, po, n);
 }
 
 // ---- float16 <-> float32, 8 lanes a step ----------------------------------------------
@@ -295,6 +299,8 @@ constexpr BinaryKernel simd_entry() {
   else if constexpr (D == DType::f16) return &f16_simd_kernel<O, F>;
   else if constexpr (!has_vop<D, O>()) return nullptr;
   else if constexpr (F == Form::sv && sv_by_mirror<K, O>()) return &simd_mirrored_sv<K, O>;
+  else if constexpr (F == Form::vv && (O == Op::greater || O == Op::greater_equal) && has_vop<K, mirror(O)>())
+    return &simd_mirrored_vv<K, O>;
   else return &simd_kernel<K, O, F>;
 }
 

@@ -10,6 +10,7 @@
 #include <wasm_simd128.h>
 
 #include <array>
+#include <type_traits>
 #include <utility>
 
 #include "reduce_pairwise.hpp"
@@ -120,6 +121,7 @@ template <DType D, ReduceOp op>
     }
     r = halve<D, op>(counter.total(merge));
   }
+#pragma clang loop vectorize(disable) unroll(disable)
   for (; i < n; ++i) r = reduce::apply<D, op>(r, x[i]);
   *static_cast<T*>(out) = r;
 }
@@ -129,20 +131,24 @@ template <DType D, ReduceOp op>
 // (64 bytes) of columns at a time, then the pending rows folded in (newest
 // first) and one store.
 template <DType D, ReduceOp op>
-[[gnu::noinline]] void simd_col_leaf(const typename Storage<D>::T* x, size_t rows, size_t w, size_t stride,
-                                     typename Storage<D>::T* dst, const typename Storage<D>::T* const* pend,
-                                     int np) {
+[[gnu::noinline]] void simd_col_leaf(const void* px, size_t rows, size_t w, size_t stride, void* pdst,
+                                     const void* const* ppend, int np) {
   using T = typename Storage<D>::T;
   constexpr size_t L = reduce::kLanes<T>;
+  const T* x = static_cast<const T*>(px);
+  T* dst = static_cast<T*>(pdst);
+  const T* const* pend = reinterpret_cast<const T* const*>(ppend);
   size_t j = 0;
   static_assert(reduce::kColVecs == 4, "the tile below names 4 vectors");
   for (; j + 4 * L <= w; j += 4 * L) {
     const T* p = x + j;
     v128_t a0 = wasm_v128_load(p), a1 = wasm_v128_load(p + L), a2 = wasm_v128_load(p + 2 * L),
            a3 = wasm_v128_load(p + 3 * L);
-    // Two rows a step: unrolled further, the loads are hoisted ahead of the
-    // adds and V8 spills (8 rows unrolled ran ~1.3x slower).
-#pragma clang loop unroll_count(2)
+    // One row a step: as fast as two rows a step in node (the [1024, 1024]
+    // col sums, float32 to int64) and ~100 bytes smaller per kernel; unrolled
+    // further, the loads are hoisted ahead of the adds and V8 spills (8 rows
+    // unrolled ran ~1.3x slower).
+#pragma clang loop unroll(disable)
     for (size_t r = 1; r < rows; ++r) {
       p += stride;
       a0 = vop<D, op>(a0, wasm_v128_load(p));
@@ -176,23 +182,36 @@ template <DType D, ReduceOp op>
     for (int k = np - 1; k >= 0; --k) a = vop<D, op>(wasm_v128_load(pend[k] + j), a);
     wasm_v128_store(dst + j, a);
   }
+  // The last w % L columns one by one (fewer instructions than a part of a
+  // vector for the few columns there are).
+#pragma clang loop vectorize(disable) unroll(disable)
   for (; j < w; ++j) {
     T a = x[j];
-#pragma clang loop unroll(disable)
+#pragma clang loop vectorize(disable) unroll(disable)
     for (size_t r = 1; r < rows; ++r) a = reduce::apply<D, op>(a, x[r * stride + j]);
-#pragma clang loop unroll(disable)
+#pragma clang loop vectorize(disable) unroll(disable)
     for (int k = np - 1; k >= 0; --k) a = reduce::apply<D, op>(pend[k][j], a);
     dst[j] = a;
   }
 }
 
-template <DType D, ReduceOp op>
-[[gnu::noinline]] void simd_col(const void* px, size_t rows, size_t n, size_t stride, void* po) {
-  using T = typename Storage<D>::T;
-  auto leaf = [](const T* x, size_t r, size_t w, size_t st, T* dst, const T* const* pend, int np) {
-    simd_col_leaf<D, op>(x, r, w, st, dst, pend, np);
+// The fused col skeleton, one per element size, the leaf called through a
+// pointer (once per <= R rows of a chunk of columns).
+using ColLeaf = void (*)(const void*, size_t, size_t, size_t, void*, const void* const*, int);
+template <typename U>
+[[gnu::noinline]] void col_by_size(const void* px, size_t rows, size_t n, size_t stride, void* po, ColLeaf leaf) {
+  auto call = [leaf](const U* x, size_t r, size_t w, size_t st, U* dst, const U* const* pend, int np) {
+    leaf(x, r, w, st, dst, reinterpret_cast<const void* const*>(pend), np);
   };
-  reduce::col_run_fused<T>(static_cast<const T*>(px), rows, n, stride, static_cast<T*>(po), leaf);
+  reduce::col_run_fused<U>(static_cast<const U*>(px), rows, n, stride, static_cast<U*>(po), call);
+}
+
+template <DType D, ReduceOp op>
+void simd_col(const void* px, size_t rows, size_t n, size_t stride, void* po) {
+  using T = typename Storage<D>::T;
+  using U = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t,
+            std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+  col_by_size<U>(px, rows, n, stride, po, &simd_col_leaf<D, op>);
 }
 
 // ---- tables: [dtype][kernel op], nullptr where there is no vector form -------------
