@@ -149,21 +149,25 @@ template <DType D, Op op, Form f>
   size_t i = 0;
   if constexpr (!is_bool_op(op)) {
     T* o = static_cast<T*>(po);
-    // Two vectors a step (32 bytes): as fast as four in node (L2-resident
-    // and 1M-element arrays) and ~0.9 KB smaller gzipped over every kernel.
-    for (; i + 2 * L <= n; i += 2 * L) {
+    // Four vectors a step (64 bytes): fewer loop branches per byte moved.
+    for (; i + 4 * L <= n; i += 4 * L) {
       const v128_t x0 = f == Form::sv ? sa : wasm_v128_load(a + i);
       const v128_t x1 = f == Form::sv ? sa : wasm_v128_load(a + i + L);
+      const v128_t x2 = f == Form::sv ? sa : wasm_v128_load(a + i + 2 * L);
+      const v128_t x3 = f == Form::sv ? sa : wasm_v128_load(a + i + 3 * L);
       const v128_t y0 = f == Form::vs ? sb : wasm_v128_load(b + i);
       const v128_t y1 = f == Form::vs ? sb : wasm_v128_load(b + i + L);
+      const v128_t y2 = f == Form::vs ? sb : wasm_v128_load(b + i + 2 * L);
+      const v128_t y3 = f == Form::vs ? sb : wasm_v128_load(b + i + 3 * L);
       wasm_v128_store(o + i, vop<D, op>(x0, y0));
       wasm_v128_store(o + i + L, vop<D, op>(x1, y1));
+      wasm_v128_store(o + i + 2 * L, vop<D, op>(x2, y2));
+      wasm_v128_store(o + i + 3 * L, vop<D, op>(x3, y3));
     }
-    if (i + L <= n) {
+    for (; i + L <= n; i += L) {
       const v128_t x = f == Form::sv ? sa : wasm_v128_load(a + i);
       const v128_t y = f == Form::vs ? sb : wasm_v128_load(b + i);
       wasm_v128_store(o + i, vop<D, op>(x, y));
-      i += L;
     }
     if (i < n) tail<D, op, f>(a, b, o, i, n);
   } else {
