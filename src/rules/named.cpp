@@ -82,7 +82,7 @@ class LabelIndex {
     }
   }
   bool built() const { return !slots_.empty(); }
-  [[gnu::always_inline]] i64 find(i64 label) const {
+  i64 find(i64 label) const {
     if (dense_) {
       const std::uint64_t off = static_cast<std::uint64_t>(label) - base_;
       return off < slots_.size() ? static_cast<i64>(slots_[static_cast<size_t>(off)]) - 1 : -1;
@@ -95,7 +95,7 @@ class LabelIndex {
   i64 dup_first = -1, dup_second = -1;
 
  private:
-  [[gnu::always_inline]] size_t hash(i64 x) const {
+  size_t hash(i64 x) const {
     auto v = static_cast<std::uint64_t>(x) * 0x9e3779b97f4a7c15ull;
     return static_cast<size_t>(v ^ (v >> 29)) & mask_;
   }
@@ -148,12 +148,10 @@ std::vector<i64> iota_index(i64 n) {
 
 // The hot part of an intersection or union: match left's labels against
 // right's index, then fill the axis' label and index lists.
-void match_labels(const i64* ll, i64 ln, const i64* rl, i64 rn, LabelIndex& right_at, Shaping shaping,
-                                    NamedAxis& ax) {
+void match_labels(const i64* ll, i64 ln, const i64* rl, i64 rn, LabelIndex& right_at, Shaping shaping, NamedAxis& ax) {
   if (!right_at.built()) right_at.build(rl, rn);
-  // Two passes: count the shared labels, then fill lists reserved to
-  // their exact length (no regrowth copies; in wasm, no memory grown for
-  // nothing).
+  // Two passes: count the shared labels, then fill lists sized to their
+  // exact length (no regrowth copies; in wasm, no memory grown for nothing).
   // The first pass keeps each left label's match (position + 1, 0 = none:
   // labels are at most kMaxLabels < 2^32), so each is looked up once.
   std::vector<std::uint32_t> match(static_cast<size_t>(ln));
@@ -164,8 +162,7 @@ void match_labels(const i64* ll, i64 ln, const i64* rl, i64 rn, LabelIndex& righ
     shared += j >= 0;
   }
   const size_t len = static_cast<size_t>(shaping == Shaping::Union ? ln + rn - shared : shared);
-  // Sized once and written through pointers: no push_back (a call per
-  // element where the file is compiled small).
+  // Written through pointers: no capacity check per label.
   ax.labels.resize(len);
   ax.left_index.resize(len);
   ax.right_index.resize(len);
