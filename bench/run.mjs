@@ -371,7 +371,7 @@ if (browser) {
 const REDUCE_WHY = {
   all: 'one row of 2^20 elements: four f32x4 accumulators per 4 KiB block, the 256 block sums combined pairwise by a binary counter (the float32 accuracy of a pairwise sum), and the JS→wasm call with its argument checks',
   rows: '1,024 row-kernel calls of 1,024 elements, each its own pairwise tree of four f32x4 accumulators ending in a horizontal reduction of the lanes to one value',
-  col: 'column order: leaves of 8 rows (4 KiB apart) by 4 vectors of columns, each adding the waiting partial rows while its sums are in registers and storing once (the pairwise order, for accuracy); the leaf pass alone measures 1.2–1.3× the read (8 strided rows read at once; 16 or 32 rows measured slower), and partial rows still go to memory between leaves',
+  col: 'column order: leaves of up to 8 rows (4 KiB apart) by 4 vectors of columns, a row at a time, each adding the waiting partial rows while its sums are in registers and storing once (the pairwise order, for accuracy); the leaf pass alone measured 1.2–1.3× the read (16 or 32 rows a leaf measured slower; 2 or 8 rows unrolled a step no faster than 1), and partial rows still go to memory between leaves',
   nchw: '512 row-kernel calls of 3,136 elements (one per (n, c) plane), each reduced to one value, then the 8 partial rows of 64 merged pairwise',
 };
 const reduceWhy = (w) => REDUCE_WHY[{ 'sum-all': 'all', 'sum-axis1': 'rows', 'unb-col': 'rows', 'sum-axis0': 'col', 'unb-row': 'col', 'unb-nchw': 'nchw' }[w.id]];
