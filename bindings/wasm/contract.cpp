@@ -175,8 +175,6 @@ constexpr Text<kContractLength> kContract = contract_text<Text<kContractLength>>
 constexpr int kRecord = 5;
 uint32_t text(const char* s) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(s)); }
 
-const char* const kForms[] = {"vv", "vs", "sv"};
-const char* const kSelectForms[] = {"vv", "vs", "sv", "ss"};
 
 // Registry k[0..n) as records at `out` (the first `cap`); `fields(entry, record + 1)` writes the three fields.
 template <class Info, class Fields>
@@ -234,12 +232,12 @@ EMSCRIPTEN_KEEPALIVE int tc_listing(int which, uint32_t* out, int cap) {
       return records(kernel_registry(&n), n, out, cap, [](const KernelInfo& e, uint32_t* f) {
         f[0] = text(dtype_js_name(e.dtype));
         f[1] = text(op_traits(e.op).name);
-        f[2] = text(kForms[static_cast<int>(e.form)]);
+        f[2] = text(form_name(e.form));
       });
     case 1:
       return records(select_registry(&n), n, out, cap, [](const SelectInfo& e, uint32_t* f) {
         f[0] = static_cast<uint32_t>(e.elem_size);
-        f[1] = text(kSelectForms[static_cast<int>(e.form)]);
+        f[1] = text(select_form_name(e.form));
       });
     case 2:
       return records(reduce_registry(&n), n, out, cap, [](const ReduceKernelInfo& e, uint32_t* f) {

@@ -184,6 +184,8 @@ bool has_simd_unary(DType dt, UnaryOp op);
 
 // Short names for kernel names (f32, u8c, i64) and the JS names (float32, ...).
 const char* dtype_name(DType dt);
+const char* form_name(Form f);              // vv | vs | sv (the kernel names' suffix)
+const char* select_form_name(SelectForm f);  // vv | vs | sv | ss
 const char* dtype_js_name(DType dt);
 const char* dtype_array_name(DType dt);  // the JS typed-array constructor
 const char* dtype_kind(DType dt);        // float | int | uint | clamped | bigint | biguint

@@ -79,13 +79,20 @@ const char* dtype_js_name(DType dt) { return dt < DType::count ? kDTypes[static_
 const char* dtype_array_name(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].array : "?"; }
 const char* dtype_kind(DType dt) { return dt < DType::count ? kDTypes[static_cast<int>(dt)].kind : "?"; }
 const char* op_name(Op op) { return op < Op::count ? kOpNames[static_cast<int>(op)] : "?"; }
+const char* form_name(Form f) {
+  static const char* const names[] = {"vv", "vs", "sv"};
+  return f < Form::count ? names[static_cast<int>(f)] : "?";
+}
+const char* select_form_name(SelectForm f) {
+  static const char* const names[] = {"vv", "vs", "sv", "ss"};
+  return f < SelectForm::count ? names[static_cast<int>(f)] : "?";
+}
 
 
 const KernelInfo* kernel_registry(size_t* count) {
   static NamePool names;
   static std::vector<KernelInfo> infos;
   if (infos.empty()) {
-    static const char* forms[] = {"vv", "vs", "sv"};
     const BinaryKernel* simd = simd_table();
     for (int pass = 0; pass < 2; ++pass) {
       const BinaryKernel* table = pass == 0 ? reference_table() : simd;
@@ -95,7 +102,7 @@ const KernelInfo* kernel_registry(size_t* count) {
         const DType d = static_cast<DType>(i / (kOps * kForms));
         const Op o = static_cast<Op>((i / kForms) % kOps);
         const Form f = static_cast<Form>(i % kForms);
-        names.add({dtype_name(d), "_", op_name(o), "_", forms[static_cast<int>(f)], pass == 0 ? "__scalar" : "__wasmsimd"});
+        names.add({dtype_name(d), "_", op_name(o), "_", form_name(f), pass == 0 ? "__scalar" : "__wasmsimd"});
         infos.push_back(KernelInfo{nullptr, d, o, f, pass == 1, table[i]});
       }
     }
@@ -127,14 +134,13 @@ const SelectInfo* select_registry(size_t* count) {
   static NamePool names;
   static std::vector<SelectInfo> infos;
   if (infos.empty()) {
-    static const char* forms[] = {"vv", "vs", "sv", "ss"};
     static const char* widths[] = {"x8", "x16", "x32", "x64"};
     for (int pass = 0; pass < 2; ++pass) {
       const SelectKernel* table = pass == 0 ? reference_select_table() : simd_select_table();
       if (!table) continue;
       for (size_t i = 0; i < kSelectEntries; ++i) {
         if (!table[i]) continue;
-        names.add({widths[i / kSelectForms], "_where_", forms[i % kSelectForms], pass == 0 ? "__scalar" : "__wasmsimd"});
+        names.add({widths[i / kSelectForms], "_where_", select_form_name(static_cast<SelectForm>(i % kSelectForms)), pass == 0 ? "__scalar" : "__wasmsimd"});
         infos.push_back(SelectInfo{nullptr, size_t{1} << (i / kSelectForms), static_cast<SelectForm>(i % kSelectForms),
                                    pass == 1, table[i]});
       }
