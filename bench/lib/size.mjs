@@ -104,7 +104,7 @@ export async function parts(root, benchDir) {
   }
   const wasm = fs.readFileSync(path.join(dist, 'tensorcast.wasm'));
   let restRaw = 0;
-  let rest = [];
+  const rest = [];
   for (const sec of wasmSections(wasm)) {
     if (sec.id === 10 || sec.id === 11 || sec.id === 9) {
       const what = sec.id === 10 ? 'code (every function)' : sec.id === 11 ? 'data (tables, strings; the C library\'s exp/pow tables)' : 'element (the function table: kernel pointers)';
