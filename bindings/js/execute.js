@@ -11,10 +11,11 @@
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
-import { view, viewFor, slot, slotBytes, trimScratch } from './heap.js';
+import { view, viewFor, slot, slotBytes, trimScratch, DESC_SLOT } from './heap.js';
+import { mod } from './loader.js';
 import { makeTensor, taLength, committable, commitError, outHolds } from './tensor.js';
 import { product } from './shapes.js';
-import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
+import { begin, dataHeader, binaryRequest, exprHeader, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
 import { writeNamed, namedResult } from './named.js';
 
 const OUT_SLOT = 7;
@@ -155,6 +156,109 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   c.op = op.id;
   c.dtype = dt.id;
   return answer(c, res, requestLength(p), out);
+}
+
+/**
+ * An expression run on positional operands (expr.js run()): the steps of
+ * execute(), written out for its request (the header, then the key and a
+ * buffer per input), as runBinary is for two operands. `s` is the run's
+ * snapshot (readRun), `ops` its tensor operands in order, `key` the engine's
+ * cache key. A refusal, or a result larger than the scratch guess, is
+ * answered as execute() answers it, from the request `slow(E, fn, s, key, ops)`
+ * makes (expr.js; built only then).
+ */
+export function runExpr(E, fn, s, key, ops, slow) {
+  const dest = s.dest;
+  for (let k = 0; k < ops.length; k++) if (!committable(ops[k])) return execute(slow(E, fn, s, key, ops));
+  if (dest !== null && !committable(dest)) return execute(slow(E, fn, s, key, ops));
+  let r;
+  try {
+    r = runExprInner(E, fn, s, key, ops, slow);
+  } catch (e) {
+    trimScratch();
+    throw e;
+  }
+  trimScratch();
+  return r;
+}
+
+function runExprInner(E, fn, s, key, ops, slow) {
+  const dest = s.dest;
+  const values = s.values;
+  const n = key.length;
+  begin(1 + n + values.length);
+  let resident = false;
+  for (let k = 0; k < ops.length; k++) resident = place(ops[k], k) || resident;
+  const destDtype = dest !== null ? dest.dtype : null;
+  const out = outBuffer(dest, destDtype, resident);
+  const cap = outCapacity(dest, destDtype, out);
+  const want = dest !== null && dest.resident ? dest.dtype.id : -1; // the engine checks a resident out's dtype
+  // The engine's answer to this request again (see repeatable()): the same
+  // key (E.last is this run's, keyOf), buffers, `out` and capacity.
+  const m = E.last.memo;
+  if (m !== null && m.out === out && m.cap === cap && m.want === want && samePtrs(m.ptrs, ops)
+    && (dest === null || dest.resident || outHolds(dest, m.outDtype))) {
+    const d = slot(DESC_SLOT, m.desc.length * 4);
+    for (let k = 0; k < ops.length; k++) copyOperand(ops[k]);
+    view(I32 ?? (I32 = C.dtypeByName.get('int32'))).set(m.desc, d >>> 2);
+    m.run(d);
+    if (dest !== null && dest.resident) return dest.tensor;
+    return produce(m.shape.slice(), out, dest, m.outDtype);
+  }
+  for (let k = 0; k < ops.length; k++) copyOperand(ops[k]);
+  // The request: no allocation from here to the call.
+  const h = requestBuffer();
+  let p = exprHeader(h, C.A.evaluate, s.rule, s.axis, s.shaping, values.length, ops, want, out, cap, s.keepdims);
+  h[p++] = n;
+  if (n > 32) {
+    h.set(key, p);
+    p += n;
+  } else {
+    for (let i = 0; i < n; i++) h[p++] = key[i]; // a loop: set() costs more on a short key
+  }
+  let t = 0;
+  for (let k = 0; k < values.length; k++) h[p++] = typeof values[k] === 'object' ? ops[t++].ptr : 0;
+  const res = call(p);
+  if (res.status === 0) {
+    const outDtype = C.dtypes[res.field('dtype')]; // the result's dtype is the engine's to say
+    if (dest === null || (dest.resident ? dest.dtype === outDtype : outHolds(dest, outDtype))) {
+      const shape = res.shape();
+      const module = res.next();
+      if (module >= 0) E.last.memo = repeatable(res, module, ops, out, cap, want, shape, outDtype);
+      if (dest !== null && dest.resident) return dest.tensor;
+      if (out === 0) return makeTensor(res.field('result'), shape, outDtype);
+      return produce(shape, out, dest, outDtype);
+    }
+  }
+  const c = slow(E, fn, s, key, ops);
+  return answer(c, res, requestLength(p), out);
+}
+
+let I32 = null; // the int32 dtype (C is filled at init)
+
+/**
+ * The engine's answer to an expression run, as JS can give it again: the run
+ * was one call of a generated module with a descriptor, into a buffer the
+ * caller gave (expr_call.cpp says so after the shape: the module and the
+ * descriptor's words). The engine's answer is a function of the request alone
+ * (the key, the buffers, `out`, its capacity and dtype): for the same request
+ * it plans, checks and writes the same, and keeps no state. So a repeated
+ * run with the same key and buffers (resident tensors, or the same scratch
+ * slots) calls that module with that descriptor itself: no request, no
+ * engine call (the small compiled run of issue 22).
+ */
+function repeatable(res, module, ops, out, cap, want, shape, outDtype) {
+  const words = res.next();
+  const desc = new Int32Array(words);
+  for (let i = 0; i < words; i++) desc[i] = res.next();
+  const ptrs = new Array(ops.length);
+  for (let k = 0; k < ops.length; k++) ptrs[k] = ops[k].ptr;
+  return { run: mod().tcGen.fn(module), desc, ptrs, out, cap, want, shape, outDtype };
+}
+
+function samePtrs(ptrs, ops) {
+  for (let k = 0; k < ops.length; k++) if (ptrs[k] !== ops[k].ptr) return false;
+  return true;
 }
 
 // Arrays up to SMALL elements are copied by a loop: TypedArray set() and

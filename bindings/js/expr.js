@@ -18,7 +18,7 @@ import { readType } from './rules.js';
 import { copyShape, checkShape, UNKNOWN_RANK } from './shapes.js';
 import { readOperand, settle, readNames, isScalar, readOut } from './operands.js';
 import { internNamed, nameKey, checkOutNames, readNamed } from './named.js';
-import { request, execute } from './execute.js';
+import { request, execute, runExpr } from './execute.js';
 import { begin, call, header, requestBuffer } from './wire.js';
 import { Tensor, renamed } from './tensor.js';
 import { registerExpressions } from './explain.js';
@@ -309,7 +309,8 @@ function keyOf(E, fn, s) {
   r.key = Float64Array.from(r.key);
   if (!s.named) {
     E.last = { rule: s.rule, axis: s.axis, keepdims: s.keepdims, key: r.key,
-      values: v.map((x) => (typeof x === 'object' ? { dtype: x.dtype, shape: x.shape.slice() } : x)) };
+      values: v.map((x) => (typeof x === 'object' ? { dtype: x.dtype, shape: x.shape.slice() } : x)),
+      memo: null }; // execute.js runExpr: the engine's last answer to this key, when it can be repeated
   }
   return r;
 }
@@ -339,6 +340,12 @@ function run(E, fn, operands, options) {
   if (M.tcGen === undefined) M.tcGen = generatedCode();
   const s = readRun(E, fn, operands, options);
   const { key, ops, interned } = keyOf(E, fn, s);
+  if (!s.named) return runExpr(E, fn, s, key, ops, exprRequest);
+  return execute(exprRequest(E, fn, s, key, ops, interned));
+}
+
+/** The run as one request of execute.js (named operands; and a positional run's refusals, from runExpr). */
+function exprRequest(E, fn, s, key, ops, interned) {
   const out = s.dest;
   const c = request(C.A.evaluate, fn, s.rule, s.axis, ops, s.shapes, out !== null ? out.dtype : null, out, null);
   c.engineDtype = true;
@@ -375,7 +382,7 @@ function run(E, fn, operands, options) {
       return r;
     };
   }
-  return execute(c);
+  return c;
 }
 
 /** The named result's dims (and coords) from the response, after its shape. */

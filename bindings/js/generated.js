@@ -31,5 +31,9 @@ export function generatedCode() {
     run(id, desc) {
       runs[id](desc);
     },
+    /** Module `id`'s run function (execute.js runExpr calls it itself for a repeated run). */
+    fn(id) {
+      return runs[id];
+    },
   };
 }

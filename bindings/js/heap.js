@@ -57,9 +57,11 @@ export function free(p) {
 // KEEP is given back when its call ends, so a single large result does not
 // hold its memory for the life of the process (releaseScratch() frees all).
 const KEEP = 1 << 20;
-// 8 for the ops (slot 7 is execute.js's OUT_SLOT), and one per further operand of an expression
-// (up to C.limits.maxExpressionInputs of them, execute.js place()).
-const SLOTS = 8 + 64;
+// 8 for the ops (slot 7 is execute.js's OUT_SLOT), one per further operand of an expression
+// (up to C.limits.maxExpressionInputs of them, execute.js place()), and DESC_SLOT.
+const SLOTS = 8 + 64 + 1;
+/** The last slot: a repeated expression run's descriptor (execute.js runExpr). */
+export const DESC_SLOT = SLOTS - 1;
 const slots = Array.from({ length: SLOTS }, () => ({ ptr: 0, bytes: 0 })); // bytes 0: none yet
 let scratchBytes = 0;
 let large = 0; // slots now holding more than KEEP

@@ -123,7 +123,8 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
 
 // Run a compiled expression with the interpreter (or, for a generated module,
 // with `gen`, called per chunk with the descriptor). `ptrs[k]` is input k's data.
-using GenRun = void (*)(int module, const std::int32_t* desc);
+// `words`: the descriptor's length (it is the same for every run of `c`).
+using GenRun = void (*)(int module, const std::int32_t* desc, int words);
 Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen);
 
 // The interpreter on one loop: slot 0 is written, slots 1.. read at `base`.

@@ -224,7 +224,7 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
     if (!empty_loop) {
       if (c.module >= 0 && gen) {
         write_descriptor(c.loop, c.slot_dtype, res, base.data(), desc);
-        gen(c.module, desc.data());
+        gen(c.module, desc.data(), static_cast<int>(desc.size()));
       } else {
         interpret(c.prog, c.slot_dtype, c.loop, base.data());
       }
