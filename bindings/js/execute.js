@@ -15,7 +15,7 @@ import { view, viewFor, slot, slotBytes, trimScratch, DESC_SLOT } from './heap.j
 import { mod } from './loader.js';
 import { makeTensor, taLength, committable, commitError, outHolds } from './tensor.js';
 import { product } from './shapes.js';
-import { begin, dataHeader, binaryRequest, exprHeader, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
+import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
 import { writeNamed, namedResult } from './named.js';
 
 const OUT_SLOT = 7;
@@ -159,21 +159,19 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
 }
 
 /**
- * An expression run on positional operands (expr.js run()): the steps of
- * execute(), written out for its request (the header, then the key and a
- * buffer per input), as runBinary is for two operands. `s` is the run's
- * snapshot (readRun), `ops` its tensor operands in order, `key` the engine's
- * cache key. A refusal, or a result larger than the scratch guess, is
- * answered as execute() answers it, from the request `slow(E, fn, s, key, ops)`
- * makes (expr.js; built only then).
+ * An expression run on positional operands (expr.js run()): execute()'s steps,
+ * with one more before the request: a run the engine has answered before is
+ * made again without it (repeatable()). `s` is the run's snapshot (readRun),
+ * `ops` its tensor operands in order, `key` the engine's cache key, and
+ * `request(E, fn, s, key, ops)` makes the run's request (expr.js).
  */
-export function runExpr(E, fn, s, key, ops, slow) {
+export function runExpr(E, fn, s, key, ops, request) {
   const dest = s.dest;
-  for (let k = 0; k < ops.length; k++) if (!committable(ops[k])) return execute(slow(E, fn, s, key, ops));
-  if (dest !== null && !committable(dest)) return execute(slow(E, fn, s, key, ops));
+  for (let k = 0; k < ops.length; k++) if (!committable(ops[k])) return execute(request(E, fn, s, key, ops));
+  if (dest !== null && !committable(dest)) return execute(request(E, fn, s, key, ops));
   let r;
   try {
-    r = runExprInner(E, fn, s, key, ops, slow);
+    r = runExprInner(E, fn, s, key, ops, request);
   } catch (e) {
     trimScratch();
     throw e;
@@ -182,7 +180,7 @@ export function runExpr(E, fn, s, key, ops, slow) {
   return r;
 }
 
-function runExprInner(E, fn, s, key, ops, slow) {
+function runExprInner(E, fn, s, key, ops, request) {
   const dest = s.dest;
   const values = s.values;
   const n = key.length;
@@ -206,18 +204,8 @@ function runExprInner(E, fn, s, key, ops, slow) {
     return produce(m.shape.slice(), out, dest, m.outDtype);
   }
   for (let k = 0; k < ops.length; k++) copyOperand(ops[k]);
-  // The request: no allocation from here to the call.
-  const h = requestBuffer();
-  let p = exprHeader(h, C.A.evaluate, s.rule, s.axis, s.shaping, values.length, ops, want, out, cap, s.keepdims);
-  h[p++] = n;
-  if (n > 32) {
-    h.set(key, p);
-    p += n;
-  } else {
-    for (let i = 0; i < n; i++) h[p++] = key[i]; // a loop: set() costs more on a short key
-  }
-  let t = 0;
-  for (let k = 0; k < values.length; k++) h[p++] = typeof values[k] === 'object' ? ops[t++].ptr : 0;
+  const c = request(E, fn, s, key, ops); // the request (its body: the key and the buffers)
+  const p = writeRequest(c, out, cap);
   const res = call(p);
   if (res.status === 0) {
     const outDtype = C.dtypes[res.field('dtype')]; // the result's dtype is the engine's to say
@@ -230,7 +218,6 @@ function runExprInner(E, fn, s, key, ops, slow) {
       return produce(shape, out, dest, outDtype);
     }
   }
-  const c = slow(E, fn, s, key, ops);
   return answer(c, res, requestLength(p), out);
 }
 

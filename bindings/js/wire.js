@@ -62,7 +62,7 @@ let REQ_LEN = 0;
 function layout() {
   R_STATUS = C.RESP.status;
   REQ_LEN = C.REQ_LEN;
-  ({ header, dataHeader, binaryRequest, setOut, exprHeader } = compileWriters(C.REQ, C.REQ_LEN, C.A.binary));
+  ({ header, dataHeader, binaryRequest, setOut } = compileWriters(C.REQ, C.REQ_LEN, C.A.binary));
 }
 
 // The header writers, made at init over the contract's field positions. They
@@ -87,12 +87,6 @@ export let dataHeader = null;
 export let binaryRequest = null;
 /** Point the request at another result buffer (after an outTooSmall answer): setOut(h, out, capacity). */
 export let setOut = null;
-/**
- * The header of an expression run (evaluate): exprHeader(h, action, rule, axis,
- * shaping, inputs, ops, dtype, out, capacity, keepdims), `ops` the tensor operands
- * (their buffers in in0..in3); returns the heap index of the body.
- */
-export let exprHeader = null;
 
 function compileWriters(R, LEN, A_BINARY) {
   const ACTION = R.action; const RULE = R.rule; const AXIS = R.axis; const SHAPING = R.shaping; const OPERANDS = R.operands;
@@ -166,27 +160,6 @@ function compileWriters(R, LEN, A_BINARY) {
     setOut(h, out, capacity) {
       h[reqPtr + OUT] = out;
       h[reqPtr + CAPACITY] = capacity;
-    },
-    exprHeader(h, action, rule, axis, shaping, inputs, ops, dtype, out, capacity, keepdims) {
-      const b = reqPtr;
-      const n = ops.length;
-      h[b + ACTION] = action;
-      h[b + RULE] = rule;
-      h[b + AXIS] = axis;
-      h[b + OPERANDS] = inputs;
-      h[b + SHAPING] = shaping;
-      h[b + OP] = 0;
-      h[b + DTYPE] = dtype;
-      h[b + ELEM] = 0;
-      h[b + IN0] = ops[0].ptr; // an expression reads at least one tensor
-      h[b + IN1] = n > 1 ? ops[1].ptr : 0;
-      h[b + IN2] = n > 2 ? ops[2].ptr : 0;
-      h[b + IN3] = n > 3 ? ops[3].ptr : 0;
-      h[b + OUT] = out;
-      h[b + CAPACITY] = capacity;
-      h[b + ACC] = -1;
-      h[b + KEEPDIMS] = keepdims ? 1 : 0;
-      return b + LEN;
     },
   };
 }
