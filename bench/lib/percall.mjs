@@ -5,7 +5,8 @@
 //   shapes    broadcastShapes([8,1,6,1], [1,7,1,5]), the same pair every call
 //   varied    8 pairs in turn: every call plans afresh
 //   wasm      the raw export answering the resident call's request again (its
-//             plan cached): the engine's share of `resident`
+//             plan cached): the engine's share of a first `resident` call
+//             (a repeated one is made by tc_rerun_binary: no request)
 // Each case is checked once before it is returned.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,7 +46,11 @@ export async function perCallCases(dir) {
   const raw = M._tc_call;
   const len = C.REQ_LEN + 6;
   cases.wasm = () => raw(len);
+  // The resident call is made again by tc_rerun_binary (execute.js runBinary) once
+  // answered: a call into another out first makes the next one send its request.
+  const other = tc.tensor(new Float32Array(12), [3, 4]);
   cases.wasm.prepare = () => {
+    tc.add(ta, tb, { out: other });
     cases.resident();
     if (M.HEAPF64[raw(len) >>> 3] !== 0) throw new Error(`${dir}: the resident request is not answered Ok`);
   };

@@ -15,7 +15,7 @@ import { view, viewFor, slot, slotBytes, trimScratch, DESC_SLOT } from './heap.j
 import { mod } from './loader.js';
 import { makeTensor, taLength, committable, commitError, outHolds } from './tensor.js';
 import { product } from './shapes.js';
-import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength } from './wire.js';
+import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary } from './wire.js';
 import { writeNamed, namedResult } from './named.js';
 
 const OUT_SLOT = 7;
@@ -128,10 +128,17 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   }
   if (!residentA) copyIn(dt, A.data, A.ptr / es, A.size);
   if (!residentB) copyIn(dt, B.data, B.ptr / es, B.size);
+  // The same request as this op's last answered one (see remember()): the engine runs its plan again.
+  const m = memos[op.id];
+  if (m !== undefined && m.out === out && m.a === A.ptr && m.b === B.ptr && m.dt === dt && m.cap === cap
+    && m.rule === rule && m.axis === axis && sameDims(m.sa, sa) && sameDims(m.sb, sb)
+    && rerunBinary(m.entry, m.gen, dt.id, op.id, A.ptr, B.ptr, out) === 0) {
+    if (dest !== null && dest.resident) return dest.tensor;
+    return binaryResult(m.shape.slice(), m.size, out, dest, outDtype);
+  }
   const p = binaryRequest(requestBuffer(), rule, axis, op.id, dt.id, A.ptr, B.ptr, out, cap, sa, sb);
   const res = call(p);
   if (res.status === 0) {
-    if (dest !== null && dest.resident) return dest.tensor;
     // result() and produce() written out (a data result's dims are integers):
     // as calls, which V8 inlines only in part here, ~40 ns more per call.
     const h = res.h;
@@ -143,13 +150,10 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
       const d = h[q++];
       size *= (shape[i] = d <= 0x3fffffff ? d | 0 : d); // a small integer: shapes stay SMI arrays
     }
+    if (out !== 0 && h[q] >= 0) remember(op.id, dt, rule, axis, sa, sb, A.ptr, B.ptr, out, cap, h[q], h[q + 1], shape, size);
+    if (dest !== null && dest.resident) return dest.tensor;
     if (out === 0) return makeTensor(res.field('result'), shape, outDtype);
-    const off = out / os;
-    if (dest !== null) {
-      dest.data.set((outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
-      return { data: dest.data, shape, dtype: outDtype.name };
-    }
-    return { data: copyOut(outDtype, off, size), shape, dtype: outDtype.name };
+    return binaryResult(shape, size, out, dest, outDtype);
   }
   // A result larger than the scratch guess, or a refusal: as execute() answers them.
   const c = request(C.A.binary, name, rule, axis, [A, B], [sa, sb], outDtype, dest, ctx);
@@ -245,6 +249,47 @@ function repeatable(res, module, ops, out, cap, want, shape, outDtype) {
 
 function samePtrs(ptrs, ops) {
   for (let k = 0; k < ops.length; k++) if (ptrs[k] !== ops[k].ptr) return false;
+  return true;
+}
+
+/** A two-operand call's typed-array result, from the scratch at `out` (or into `out`'s array). */
+function binaryResult(shape, size, out, dest, outDtype) {
+  const off = out / outDtype.size;
+  if (dest !== null) {
+    dest.data.set((outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
+    return { data: dest.data, shape, dtype: outDtype.name };
+  }
+  return { data: copyOut(outDtype, off, size), shape, dtype: outDtype.name };
+}
+
+// Per op, the last two-operand request the engine answered Ok into a buffer
+// the caller gave (a resident or typed `out`, or the result's scratch), and
+// the plan that answered it (its cache entry and generation, from the
+// response). The engine's answer is a function of the request: the same
+// rule, axis, dtype, shapes, buffers and capacity are planned, checked and
+// run the same way. So the same request again is sent as tc_rerun_binary(plan,
+// dtype, op, buffers): the kernel runs on the cached plan, with no request to
+// write or read (the engine says 1 when that plan has left its cache; the
+// request is then sent as always). One record per op, rewritten in place.
+const memos = [];
+
+function remember(id, dt, rule, axis, sa, sb, a, b, out, cap, entry, gen, shape, size) {
+  let m = memos[id];
+  if (m === undefined) memos[id] = m = { dt, rule, axis, sa: [], sb: [], a, b, out, cap, entry, gen, shape, size };
+  m.dt = dt; m.rule = rule; m.axis = axis; m.a = a; m.b = b; m.out = out; m.cap = cap;
+  m.entry = entry; m.gen = gen; m.shape = shape.slice(); m.size = size;
+  copyDims(m.sa, sa);
+  copyDims(m.sb, sb);
+}
+
+function copyDims(to, from) {
+  to.length = from.length;
+  for (let i = 0; i < from.length; i++) to[i] = from[i];
+}
+
+function sameDims(x, y) {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;
 }
 

@@ -16,6 +16,8 @@ let M = null;
 // is kept and replaced when memory growth detaches it (its length becomes 0).
 let tcCall = null;
 let tcRequest = null;
+/** The full engine's tc_rerun_binary (execute.js runBinary); null in tensorcast/shapes. */
+export let rerunBinary = null;
 let f64 = new Float64Array(0);
 
 export function refreshRequest(module) {
@@ -28,6 +30,11 @@ export function refreshRequest(module) {
   M._tc_call(0); // an empty request: answered with a refusal, changes nothing
   tcRequest = M._tc_request;
   tcCall = M._tc_call;
+  rerunBinary = null;
+  if (typeof M._tc_rerun_binary === 'function') {
+    M._tc_rerun_binary(-1, 0, 0, 0, 0, 0, 0); // no plan -1: answered 1, changes nothing
+    rerunBinary = M._tc_rerun_binary;
+  }
 }
 
 /** The heap as doubles, current after any growth. */

@@ -177,11 +177,13 @@ struct CacheEntry {
   Key key;
   Planned p;
   bool valid = false;
+  double gen = 0;  // which plan this is: a new one in this entry gets a new number
 };
 constexpr int kCacheEntries = 4;
 CacheEntry g_cache[kCacheEntries];
 int g_cache_last = 0;
 int g_cache_next = 0;
+double g_plan_gen = 0;
 #endif
 
 // Bit for bit, a word at a time (libc's memcmp goes byte by byte: 5 ns of a 90 ns call).
@@ -235,6 +237,7 @@ const Planned& cached_plan(const double* h, const double* body, size_t n) {
   if (e.p.st == Status::Ok) {  // refusals are answered afresh (they are rare and carry the error)
     set_key(e.key, h, body, n);
     e.valid = true;
+    e.gen = ++g_plan_gen;
     g_cache_last = g_cache_next;
     g_cache_next = (g_cache_next + 1) % kCacheEntries;
   }
@@ -444,7 +447,16 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
   if (st != 0) write_head(g_resp, st, none);
   g_resp[resp_status] = st;
   w.shape(P.plan.out);
-  if (st == 0 && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named, false);
+  if (st == 0 && h[req_rule] == static_cast<int>(Rule::named)) {
+    write_named(w, P.named, false);
+  } else if (st == 0 && action == static_cast<int>(Action::binary)) {
+    // The plan this call ran, for tc_rerun_binary: its cache entry and generation (-1: not cached).
+    int entry = -1;
+    for (int k = 0; k < kCacheEntries; ++k)
+      if (&g_cache[k].p == &P) entry = k;
+    w.put(entry);
+    w.put(entry >= 0 ? g_cache[entry].gen : 0);
+  }
   return g_resp.data();
 #endif
 }
@@ -459,6 +471,19 @@ EMSCRIPTEN_KEEPALIVE void* tc_malloc(double bytes) { return allocate(bytes); }
 EMSCRIPTEN_KEEPALIVE void tc_free(void* p) { release(p); }
 EMSCRIPTEN_KEEPALIVE double tc_allocated_bytes() { return static_cast<double>(allocated_bytes()); }
 EMSCRIPTEN_KEEPALIVE int tc_allocation_count() { return static_cast<int>(allocation_count()); }
+
+// An element-wise call the engine has answered Ok, made again (execute.js
+// runBinary): the same request, so the same plan (cache entry `entry`, while
+// it still holds plan `gen`), dtype, op and buffers. Answered then as tc_call
+// answers it, without reading a request: for the same request every check of
+// run() gives what it gave, and only the kernel has work to do. 1: not that
+// plan any more (or not a call it can make): the caller sends the request.
+EMSCRIPTEN_KEEPALIVE int tc_rerun_binary(int entry, double gen, int dt, int op, const void* a, const void* b, void* out) {
+  if (entry < 0 || entry >= kCacheEntries || !g_cache[entry].valid || g_cache[entry].gen != gen) return 1;
+  if (dt < 0 || dt >= static_cast<int>(DType::count) || op < 0 || op >= static_cast<int>(Op::count)) return 1;
+  if (!op_defined(static_cast<DType>(dt), static_cast<Op>(op)) || out == nullptr) return 1;
+  return run_binary(g_cache[entry].p.plan, static_cast<DType>(dt), static_cast<Op>(op), a, b, out) == Status::Ok ? 0 : 1;
+}
 
 // Test hooks: run one registry kernel on raw buffers (the JS kernel sweeps).
 EMSCRIPTEN_KEEPALIVE int tc_kernel_run(int i, const void* a, const void* b, void* out, int n) {
