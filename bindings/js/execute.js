@@ -11,7 +11,7 @@
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
-import { view, viewFor, slot, slotBytes, trimScratch, DESC_SLOT } from './heap.js';
+import { view, viewFor, slot, slotBytes, slotMade, trimScratch, DESC_SLOT } from './heap.js';
 import { mod } from './loader.js';
 import { makeTensor, taLength, committable, commitError, outHolds } from './tensor.js';
 import { product } from './shapes.js';
@@ -202,7 +202,17 @@ function runExprInner(E, fn, s, key, ops, request) {
     && (dest === null || dest.resident || outHolds(dest, m.outDtype))) {
     const d = slot(DESC_SLOT, m.desc.length * 4);
     for (let k = 0; k < ops.length; k++) copyOperand(ops[k]);
-    view(I32 ?? (I32 = C.dtypeByName.get('int32'))).set(m.desc, d >>> 2);
+    const i32 = view(I32 ?? (I32 = C.dtypeByName.get('int32')));
+    const w = d >>> 2;
+    const words = m.desc.length;
+    if (descOwner === m && descMade === slotMade(DESC_SLOT)) {
+      // The slot still holds this descriptor: only the odometer's counters (its last R words) start again at 0.
+      for (let j = words - m.desc[0]; j < words; j++) i32[w + j] = 0;
+    } else {
+      i32.set(m.desc, w);
+      descOwner = m;
+      descMade = slotMade(DESC_SLOT);
+    }
     m.run(d);
     if (dest !== null && dest.resident) return dest.tensor;
     return produce(m.shape.slice(), out, dest, m.outDtype);
@@ -226,6 +236,8 @@ function runExprInner(E, fn, s, key, ops, request) {
 }
 
 let I32 = null; // the int32 dtype (C is filled at init)
+let descOwner = null; // the record whose descriptor DESC_SLOT holds (as of slotMade() = descMade)
+let descMade = -1;
 
 /**
  * The engine's answer to an expression run, as JS can give it again: the run

@@ -173,7 +173,7 @@ function readRun(E, fn, operands, options) {
   const names = E.inputs;
   const what = E.what; // `evaluate: x`, made once per expression
   const values = new Array(names.length);
-  let tensors = 0;
+  const ops = []; // the tensor operands, in order
   let named = false;
   for (let k = 0; k < names.length; k++) {
     const name = names[k];
@@ -187,12 +187,12 @@ function readRun(E, fn, operands, options) {
     } else {
       const o = readOperand(v, what[k]);
       values[k] = o;
-      tensors++;
+      ops.push(o);
       if (o.named || o.dims !== undefined) named = true;
     }
   }
   const dest = outIn === undefined ? null : readOut(outIn, fn);
-  if (tensors === 0) throw new TypeError(NO_TENSOR(fn));
+  if (ops.length === 0) throw new TypeError(NO_TENSOR(fn));
   if (named) {
     for (let k = 0; k < values.length; k++) {
       const v = values[k];
@@ -224,7 +224,7 @@ function readRun(E, fn, operands, options) {
     if (shapingIn !== undefined) throw new TypeError(`${fn}: options.shaping applies to named operands (with dims) only`);
     if (typeIn !== undefined || axisIn !== undefined) ({ rule, axis } = readType(typeIn, axisIn, shapes, fn));
   }
-  return { values, dest, rule, axis, shaping, keepdims, named, shapes };
+  return { values, ops, dest, rule, axis, shaping, keepdims, named, shapes };
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -238,7 +238,6 @@ function encode(E, fn, s) {
   const key = Array.from(E.packed);
   key.push(E.literals.length);
   for (let i = 0; i < E.literals.length; i++) key.push(E.literals[i]);
-  const ops = [];
   let enc = null;
   let interned = null;
   if (s.named) {
@@ -268,7 +267,6 @@ function encode(E, fn, s) {
       } else {
         key.push(v.shape.length, ...v.shape);
       }
-      ops.push(v);
       t++;
     }
   }
@@ -290,7 +288,7 @@ function encode(E, fn, s) {
       }
     }
   }
-  return { key, ops, interned };
+  return { key, interned };
 }
 
 /**
@@ -301,9 +299,7 @@ function keyOf(E, fn, s) {
   const L = E.last;
   const v = s.values;
   if (L !== null && !s.named && L.rule === s.rule && L.axis === s.axis && L.keepdims === s.keepdims && sameInputs(L.values, v)) {
-    const ops = [];
-    for (let k = 0; k < v.length; k++) if (typeof v[k] === 'object') ops.push(v[k]);
-    return { key: L.key, ops, interned: null };
+    return HIT.at(L.key);
   }
   const r = encode(E, fn, s);
   r.key = Float64Array.from(r.key);
@@ -314,6 +310,9 @@ function keyOf(E, fn, s) {
   }
   return r;
 }
+
+// keyOf's answer on a hit: one object, refilled (read before the next run's keyOf).
+const HIT = { key: null, interned: null, at(key) { this.key = key; return this; } };
 
 function sameInputs(last, v) {
   if (last.length !== v.length) return false;
@@ -339,9 +338,9 @@ function run(E, fn, operands, options) {
   // made on the first run, so the loader (and tensorcast/shapes) carry none of it.
   if (M.tcGen === undefined) M.tcGen = generatedCode();
   const s = readRun(E, fn, operands, options);
-  const { key, ops, interned } = keyOf(E, fn, s);
-  if (!s.named) return runExpr(E, fn, s, key, ops, exprRequest);
-  return execute(exprRequest(E, fn, s, key, ops, interned));
+  const { key, interned } = keyOf(E, fn, s);
+  if (!s.named) return runExpr(E, fn, s, key, s.ops, exprRequest);
+  return execute(exprRequest(E, fn, s, key, s.ops, interned));
 }
 
 /** The run as one request of execute.js (named operands; and a positional run's refusals, from runExpr). */

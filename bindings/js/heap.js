@@ -62,7 +62,8 @@ const KEEP = 1 << 20;
 const SLOTS = 8 + 64 + 1;
 /** The last slot: a repeated expression run's descriptor (execute.js runExpr). */
 export const DESC_SLOT = SLOTS - 1;
-const slots = Array.from({ length: SLOTS }, () => ({ ptr: 0, bytes: 0 })); // bytes 0: none yet
+// made: counts the slot's allocations and frees (what its memory held may be gone when it changes).
+const slots = Array.from({ length: SLOTS }, () => ({ ptr: 0, bytes: 0, made: 0 })); // bytes 0: none yet
 let scratchBytes = 0;
 let large = 0; // slots now holding more than KEEP
 
@@ -83,11 +84,17 @@ function growSlot(s, bytes) {
   if (want > KEEP && !(s.bytes > KEEP)) large++;
   s.ptr = p;
   s.bytes = want;
+  s.made++;
   return p;
 }
 
 export function slotBytes(k) {
   return slots[k].bytes;
+}
+
+/** Changes whenever slot k's memory is allocated or freed: while it is the same, so is what the slot holds. */
+export function slotMade(k) {
+  return slots[k].made;
 }
 
 /** Free the slots holding more than `over` bytes (they are made again when needed). */
@@ -98,6 +105,7 @@ function freeSlots(over) {
       scratchBytes -= s.bytes;
       s.ptr = 0;
       s.bytes = 0;
+      s.made++;
     }
   }
   large = 0;

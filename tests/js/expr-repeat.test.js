@@ -145,6 +145,10 @@ describe('a repeated run of a compiled expression', () => {
         expect(data(F.run({ x: X, y: Y }))).toEqual(data(tc.add(X, Y)));
         expect(data(E.run({ x: X, y: Y }))).toEqual(want);
         expect(data(E.run({ x: X, y: Y }))).toEqual(want);
+        // Scratch given back between runs: the descriptor's memory is made again.
+        tc.releaseScratch();
+        expect(data(E.run({ x: X, y: Y }))).toEqual(want);
+        expect(data(E.run({ x: X, y: Y }))).toEqual(want);
       }
     }
   });
