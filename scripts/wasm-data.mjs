@@ -36,7 +36,8 @@ function sleb32(buf, i) {
   return [r, i];
 }
 
-function encU(n) {
+/** n as unsigned LEB128 bytes. */
+export function encU(n) {
   const out = [];
   do {
     let b = n % 128;
@@ -47,7 +48,8 @@ function encU(n) {
   return out;
 }
 
-function encS32(n) {
+/** A 32-bit integer as signed LEB128 bytes. */
+export function encS32(n) {
   const out = [];
   for (;;) {
     const b = n & 0x7f;

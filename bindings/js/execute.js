@@ -134,7 +134,7 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
     && m.rule === rule && m.axis === axis && sameDims(m.sa, sa) && sameDims(m.sb, sb)
     && rerunBinary(m.entry, m.gen, dt.id, op.id, A.ptr, B.ptr, out) === 0) {
     if (dest !== null && dest.resident) return dest.tensor;
-    return binaryResult(m.shape.slice(), m.size, out, dest, outDtype);
+    return resultAt(m.shape.slice(), m.size, out, dest, outDtype);
   }
   const p = binaryRequest(requestBuffer(), rule, axis, op.id, dt.id, A.ptr, B.ptr, out, cap, sa, sb);
   const res = call(p);
@@ -153,7 +153,7 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
     if (out !== 0 && h[q] >= 0) remember(op.id, dt, rule, axis, sa, sb, A.ptr, B.ptr, out, cap, h[q], h[q + 1], shape, size);
     if (dest !== null && dest.resident) return dest.tensor;
     if (out === 0) return makeTensor(res.field('result'), shape, outDtype);
-    return binaryResult(shape, size, out, dest, outDtype);
+    return resultAt(shape, size, out, dest, outDtype);
   }
   // A result larger than the scratch guess, or a refusal: as execute() answers them.
   const c = request(C.A.binary, name, rule, axis, [A, B], [sa, sb], outDtype, dest, ctx);
@@ -264,8 +264,8 @@ function samePtrs(ptrs, ops) {
   return true;
 }
 
-/** A two-operand call's typed-array result, from the scratch at `out` (or into `out`'s array). */
-function binaryResult(shape, size, out, dest, outDtype) {
+/** The typed-array result of `size` elements at `out` (scratch), copied into `out`'s array or a new one. */
+function resultAt(shape, size, out, dest, outDtype) {
   const off = out / outDtype.size;
   if (dest !== null) {
     dest.data.set((outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
@@ -401,13 +401,7 @@ function result(res, out, dest, outDtype) {
 
 /** A result in scratch at `out`, copied into `out`'s typed array or a new one. */
 function produce(shape, out, dest, outDtype) {
-  const size = product(shape);
-  const off = out / outDtype.size;
-  if (dest !== null) {
-    dest.data.set((outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
-    return { data: dest.data, shape, dtype: outDtype.name };
-  }
-  return { data: copyOut(outDtype, off, size), shape, dtype: outDtype.name };
+  return resultAt(shape, product(shape), out, dest, outDtype);
 }
 
 /** Doubles the request body needs (shapes, mapping, tail). */

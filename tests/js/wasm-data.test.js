@@ -3,28 +3,9 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { joinDataSegments } from '../../scripts/wasm-data.mjs';
+import { joinDataSegments, encU as leb, encS32 as sleb } from '../../scripts/wasm-data.mjs';
 
-const leb = (n) => {
-  const out = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-};
 const section = (id, body) => [id, ...leb(body.length), ...body];
-const sleb = (n) => {
-  const out = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && !(b & 0x40)) || (n === -1 && (b & 0x40))) return [...out, b];
-    out.push(b | 0x80);
-  }
-};
 
 /** A module with one exported memory (2 pages) and these active segments [offset, bytes]. */
 function moduleWith(segs, dataCount = true) {
