@@ -86,14 +86,16 @@ int module_for(const Program& prog, const Loop& loop) {
 }
 
 // The last generated run (call_expr reports it: see there): its module and its
-// descriptor as written, before the run uses the descriptor's scratch words.
+// descriptor (the run leaves its odometer counters, the last R words, moved).
 int g_gen_module = -1;
-PodVector<std::int32_t> g_gen_desc;
+const std::int32_t* g_gen_desc = nullptr;
+int g_gen_words = 0;
 int g_gen_count = 0;
 
 void gen_run(int module, const std::int32_t* desc, int words) {
   g_gen_module = module;
-  g_gen_desc.assign(desc, desc + words);
+  g_gen_desc = desc;
+  g_gen_words = words;
   ++g_gen_count;
   tc_gen_run(module, desc);
 }
@@ -510,9 +512,11 @@ void call_expr(const double* h, const double* body, size_t n, bool explain, std:
   // descriptor, so JS may make it again without this engine (execute.js
   // runExpr). Nothing else here has an effect: no allocation, no state.
   if (fresh == nullptr && !c.reduce && g_gen_count == gen_count + 1) {
+    // The descriptor as written before the run: its counters (desc[0] = R of them, last) at 0.
+    const int counters = g_gen_desc[0];
     w.put(static_cast<double>(g_gen_module));
-    w.put(static_cast<double>(g_gen_desc.size()));
-    for (const std::int32_t v : g_gen_desc) w.put(static_cast<double>(v));
+    w.put(static_cast<double>(g_gen_words));
+    for (int i = 0; i < g_gen_words; ++i) w.put(i < g_gen_words - counters ? static_cast<double>(g_gen_desc[i]) : 0.0);
   } else {
     w.put(-1);
   }
