@@ -175,7 +175,6 @@ constexpr Text<kContractLength> kContract = contract_text<Text<kContractLength>>
 constexpr int kRecord = 5;
 uint32_t text(const char* s) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(s)); }
 
-
 // Registry k[0..n) as records at `out` (the first `cap`); `fields(entry, record + 1)` writes the three fields.
 template <class Info, class Fields>
 int records(const Info* k, size_t n, uint32_t* out, int cap, Fields fields) {

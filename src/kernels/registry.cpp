@@ -43,7 +43,7 @@ BinaryKernel find_reference(DType dt, Op op, Form form) {
 
 bool has_simd_kernel(DType dt, Op op) {
   const BinaryKernel* simd = simd_table();
-  if (!simd || dt >= DType::count || op >= Op::count) return false;
+  if (!simd || dt >= DType::count || op >= Op::count || static_cast<int>(dt) < 0 || static_cast<int>(op) < 0) return false;
   for (size_t f = 0; f < kForms; ++f)
     if (simd[slot(dt, op, static_cast<Form>(f))]) return true;
   return false;

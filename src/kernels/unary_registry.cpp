@@ -36,7 +36,8 @@ UnaryKernel find_unary(DType dt, UnaryOp op) {
 
 bool has_simd_unary(DType dt, UnaryOp op) {
   const UnaryKernel* simd = unary_simd_table();
-  return simd && dt < DType::count && op < UnaryOp::count && simd[uslot(dt, op)];
+  return simd && dt < DType::count && op < UnaryOp::count && static_cast<int>(dt) >= 0 && static_cast<int>(op) >= 0 &&
+         simd[uslot(dt, op)];
 }
 
 UnaryKernel find_cast_reference(DType from, DType to) {

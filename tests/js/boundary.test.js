@@ -7,6 +7,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../../dist/node.js';
 import { selectKernels, reduceKernels, unaryKernels, castKernels } from '../../dist/introspect.js';
+import { mod } from '../../dist/loader.js';
 
 beforeAll(async () => { await tc.init(); });
 
@@ -245,6 +246,11 @@ describe('the contract: one declaration in C++, one view in JS', () => {
     const again = tc.kernels();
     expect(again).toEqual(lists.kernels[0]);
     expect(again[0]).not.toBe(lists.kernels[0][0]);
+    // The raw exports behind them answer "nothing" for what is out of range, never another entry.
+    const M = mod();
+    for (const unary of [0, 1]) for (const op of [-1, -100, 1000]) expect(M._tc_simd_dtypes(unary, op), `${unary} ${op}`).toBe(0);
+    expect(M._tc_listing(5, 0, 0)).toBe(-1);
+    expect(M._tc_listing(-1, 0, 0)).toBe(-1);
   });
 
   it('no JS file keeps a copy of a C++ table', async () => {
