@@ -12,7 +12,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const MAX_GAP = 1024;
 
-function uleb(buf, i) {
+/** The unsigned LEB128 number at buf[i]: [value, the index after it]. */
+export function uleb(buf, i) {
   let r = 0;
   let shift = 0;
   for (;;) {
@@ -62,8 +63,8 @@ export function encS32(n) {
   }
 }
 
-/** The module's bytes with its nearby active data segments joined; null when there is nothing to join. */
-export function joinDataSegments(bytes) {
+/** A module's sections: [{ id, from (the id byte), start, end (of the contents) }], in order. */
+export function wasmSections(bytes) {
   const sections = [];
   for (let i = 8; i < bytes.length;) {
     const id = bytes[i];
@@ -71,6 +72,12 @@ export function joinDataSegments(bytes) {
     sections.push({ id, from: i, start, end: start + size });
     i = start + size;
   }
+  return sections;
+}
+
+/** The module's bytes with its nearby active data segments joined; null when there is nothing to join. */
+export function joinDataSegments(bytes) {
+  const sections = wasmSections(bytes);
   const data = sections.find((s) => s.id === 11);
   if (!data) return null;
   let [count, p] = uleb(bytes, data.start);

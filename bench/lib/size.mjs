@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
+import { wasmSections as sections, uleb } from '../../scripts/wasm-data.mjs';
 
 const gz = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
 
@@ -54,31 +55,14 @@ export function importGraph(dir, entry) {
 /** The sections of a wasm module: [{ id, name, bytes }] (custom sections by their own name). */
 function wasmSections(buf) {
   const names = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element', 'code', 'data', 'data count'];
-  const out = [];
-  let i = 8;
-  const leb = () => {
-    let r = 0;
-    let sh = 0;
-    for (;;) {
-      const b = buf[i++];
-      r += (b & 0x7f) * 2 ** sh;
-      sh += 7;
-      if (b < 0x80) return r;
-    }
-  };
-  while (i < buf.length) {
-    const id = buf[i++];
-    const size = leb();
-    const start = i;
+  return sections(buf).map(({ id, start, end }) => {
     let name = names[id] ?? `section ${id}`;
     if (id === 0) {
-      const n = leb();
+      const [n, i] = uleb(buf, start);
       name = `custom "${buf.subarray(i, i + n).toString()}"`;
     }
-    out.push({ id, name, bytes: buf.subarray(start, start + size) });
-    i = start + size;
-  }
-  return out;
+    return { id, name, bytes: buf.subarray(start, end) };
+  });
 }
 
 /**
