@@ -54,7 +54,7 @@ export function isFresh(spec) {
 // What `npm start` builds, and from what. The version is read from package.json
 // into the engine (CMakeLists.txt), so package.json is an input of dist/.
 export const LIB = {
-  inputs: ['src', 'bindings', 'CMakeLists.txt', 'package.json', 'scripts/build.mjs', 'scripts/entries.mjs', 'scripts/wasm-data.mjs'],
+  inputs: ['src', 'bindings', 'CMakeLists.txt', 'package.json', 'scripts/build.mjs', 'scripts/entries.mjs', 'scripts/wasm-post.mjs', 'scripts/wasm-data.mjs', 'scripts/wasm-order.mjs'],
   outputs: ['dist'],
   required: ['dist/index.js', 'dist/node.js', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm', 'dist/tensorcast-shapes.js', 'dist/tensorcast-shapes.wasm'],
 };

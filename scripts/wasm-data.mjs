@@ -1,5 +1,5 @@
-// Post-link step of both modules (CMakeLists.txt): join the active data
-// segments that lie close together in memory into one.
+// Post-link step of both modules, first part (scripts/wasm-post.mjs runs it):
+// join the active data segments that lie close together in memory into one.
 //
 // Binaryen's memory packing splits the data section at every run of zeros, so
 // a table such as the C library's pow table arrives as ~125 segments of 23
@@ -7,8 +7,6 @@
 // almost nothing, but not the headers: joined (gaps up to MAX_GAP bytes filled
 // with zeros) the module is ~3 KB larger raw and ~0.7 KB smaller gzipped. The
 // memory the module starts with is the same byte for byte.
-//   node scripts/wasm-data.mjs <module.wasm>   (rewrites it in place)
-import { readFileSync, writeFileSync } from 'node:fs';
 
 const MAX_GAP = 1024;
 
@@ -121,14 +119,4 @@ export function joinDataSegments(bytes) {
     else out.push(Buffer.from(bytes.subarray(s.from, s.end)));
   }
   return Buffer.concat(out);
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const file = process.argv[2];
-  const bytes = readFileSync(file);
-  const joined = joinDataSegments(bytes);
-  if (joined !== null) {
-    if (!WebAssembly.validate(joined)) throw new Error(`${file}: the module with joined data segments does not validate`);
-    writeFileSync(file, joined);
-  }
 }
