@@ -5,7 +5,7 @@
 // template (the same loop for another dtype or op) lie scattered over the code
 // section, often further apart than gzip's 32 KB window. Sorted by their type
 // and then by their bytes, those near-copies sit side by side and gzip finds
-// the repeats. Nothing else changes: every call, ref.func, export, start and
+// the repeats (the function table's functions first: see the default order). Nothing else changes: every call, ref.func, export, start and
 // function-table entry is renumbered to the function's new index, and the
 // table slots (the numbers C++ function pointers hold) keep their functions.
 import { uleb, encU, wasmSections } from './wasm-data.mjs';
@@ -123,7 +123,7 @@ const section = (id, payload) => Buffer.concat([Buffer.from([id, ...encU(payload
 /**
  * The module with its defined functions laid out as `order` says (a
  * permutation of 0 … count-1 over the defined functions, imports excluded;
- * by default: by type, then by body bytes). Returns null for a module the step
+ * by default: the function table's first, each part by type, then by body bytes). Returns null for a module the step
  * does not read (a section or instruction it has no rule for), so that the
  * build keeps the module as linked.
  */
@@ -159,8 +159,15 @@ function reorder(bytes, order) {
   const n = bodies.length;
   if (types.length !== n) throw new Unsupported('function and code sections disagree');
   if (!order) {
+    // The function table's functions (the kernels) first, then the rest; each
+    // part by type, then by bytes. Table first measured 0.8 KB smaller gzipped
+    // on the engine than one sort over all.
+    const inTable = new Set();
+    const el = find(9);
+    if (el) elements(bytes, el, (f) => { if (f >= nImports) inTable.add(f - nImports); return f; });
+    const part = (k) => (inTable.has(k) ? 0 : 1);
     order = [...Array(n).keys()];
-    order.sort((x, y) => types[x] - types[y] || Buffer.compare(bodies[x], bodies[y]) || x - y);
+    order.sort((x, y) => part(x) - part(y) || types[x] - types[y] || Buffer.compare(bodies[x], bodies[y]) || x - y);
   }
   if (order.length !== n || new Set(order).size !== n || order.some((k) => !(k >= 0 && k < n))) {
     throw new RangeError('order is not a permutation of the defined functions');
