@@ -206,8 +206,8 @@ function reorder(bytes, order) {
     } else if (s.id === 0) {
       const [l, q] = uleb(bytes, s.start);
       const name = Buffer.from(bytes.subarray(q, q + l)).toString();
-      if (name === 'name') continue; // function names would need renumbering; the shipped module has none
-      out.push(Buffer.from(bytes.subarray(s.from, s.end)));
+      if (name === 'name') out.push(section(0, names(bytes, q + l, s.end, fix)));
+      else out.push(Buffer.from(bytes.subarray(s.from, s.end)));
     } else {
       out.push(Buffer.from(bytes.subarray(s.from, s.end)));
     }
@@ -239,5 +239,38 @@ function elements(bytes, s, fix) {
     parts.push(Buffer.from([...encU(idx.length), ...idx.flatMap((f) => encU(fix(f)))]));
   }
   if (p !== s.end) throw new Unsupported('element section');
+  return Buffer.concat(parts);
+}
+
+// The name section (a profiling link's; the shipped module has none): the
+// module name kept, function and local names renumbered (both are indexed by
+// function), the other subsections dropped.
+function names(bytes, p, end, fix) {
+  const parts = [Buffer.from([4, ...Buffer.from('name')])];
+  while (p < end) {
+    const id = bytes[p];
+    const [size, start] = uleb(bytes, p + 1);
+    p = start + size;
+    if (id === 0) parts.push(Buffer.from(bytes.subarray(start - 1 - encU(size).length, p)));
+    if (id !== 1 && id !== 2) continue;
+    let [n, i] = uleb(bytes, start);
+    const entries = [];
+    for (let k = 0; k < n; k++) {
+      const [f, j] = uleb(bytes, i);
+      // function names: a name; local names: a vector of (index, name)
+      let e = j;
+      if (id === 1) { const [l, m] = uleb(bytes, e); e = m + l; }
+      else {
+        let c;
+        [c, e] = uleb(bytes, e);
+        for (let t = 0; t < c; t++) { e = uleb(bytes, e)[1]; const [l, m] = uleb(bytes, e); e = m + l; }
+      }
+      entries.push([fix(f), bytes.subarray(j, e)]);
+      i = e;
+    }
+    entries.sort((x, y) => x[0] - y[0]);
+    const body = Buffer.concat([Buffer.from(encU(n)), ...entries.flatMap(([f, rest]) => [Buffer.from(encU(f)), Buffer.from(rest)])]);
+    parts.push(Buffer.from([id, ...encU(body.length)]), body);
+  }
   return Buffer.concat(parts);
 }

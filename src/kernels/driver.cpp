@@ -97,17 +97,6 @@ Status run_binary(const Plan& plan, DType dt, Op op, const void* a, const void* 
   const LoopPlan::Inner inner = L.inner;
   // One 1-d kernel serves every row: the form the merged loop's inner axis has.
   const Form form = inner == LoopPlan::SecondScalar ? Form::vs : inner == LoopPlan::FirstScalar ? Form::sv : Form::vv;
-  if (form == Form::sv) {
-    // sv as the mirrored op's vs kernel with the operands swapped, where SIMD
-    // serves it so: b (op') a, without the wrapper call per row.
-    if (const BinaryKernel swapped = find_swapped_sv(dt, op)) {
-      walk_rows<2>(L, [&](const i64* off, i64 r) {
-        swapped(pb + off[1] * static_cast<i64>(es), pa + off[0] * static_cast<i64>(es), po + r * n * static_cast<i64>(os),
-                static_cast<size_t>(n));
-      });
-      return Status::Ok;
-    }
-  }
   const BinaryKernel k = find_kernel(dt, op, form);
   if (inner == LoopPlan::Contiguous || inner == LoopPlan::SecondScalar || inner == LoopPlan::FirstScalar) {
     walk_rows<2>(L, [&](const i64* off, i64 r) {

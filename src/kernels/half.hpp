@@ -94,11 +94,11 @@ using FloatToHalfFn = void (*)(const float*, uint16_t*, size_t);
 HalfToFloatFn find_half_to_float();
 FloatToHalfFn find_float_to_half();
 
-// The body of every f16 element-wise kernel (kernels_scalar.cpp): a op b over
-// n float16 elements in the given form, as `k32` (the float32 kernel of the
-// op and form) on blocks converted with `up`, the results converted back with
-// `down` (a bool op's uint8 results are written as they are).
-void f16_via_f32(const void* a, const void* b, void* out, size_t n, Form form, bool boolean, BinaryKernel k32,
-                 HalfToFloatFn up, FloatToHalfFn down);
+// The body of every f16 element-wise loop (kernels_scalar.cpp): a op b over
+// n float16 elements with strides sa and sb (0 or 1), as `k32` (the float32
+// loop of the op) on blocks converted with `up`, the results converted back
+// with `down` (a bool op's uint8 results are written as they are).
+void f16_via_f32(const void* a, size_t sa, const void* b, size_t sb, void* out, size_t n, bool boolean,
+                 BinaryLoop k32, HalfToFloatFn up, FloatToHalfFn down);
 
 }  // namespace tc

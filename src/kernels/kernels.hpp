@@ -10,9 +10,10 @@
 // (find_kernel), the tests and the benchmarks all read it. Entries whose
 // results agree bit for bit share one function (uint32 add is int32's:
 // kernel_dtype() in scalar_ops.hpp); each is still listed under its own name
-// and tested on its own dtype. Tails: SIMD kernels run whole vectors and
-// finish the last (n % lanes) elements with the scalar reference's element
-// function, so every length is exact.
+// and tested on its own dtype. The three forms of a (dtype, op) are one loop
+// (BinaryLoop) called with the form's strides. Tails: SIMD kernels run whole
+// vectors and finish the last (n % lanes) elements with the scalar
+// reference's loop, so every length is exact.
 #pragma once
 
 #include <cstddef>
@@ -59,7 +60,25 @@ constexpr const OpTraits& op_traits(Op op) { return kOpTraits[static_cast<int>(o
 
 enum class Form : int { vv, vs, sv, count };
 
-using BinaryKernel = void (*)(const void* a, const void* b, void* out, size_t n);
+// The one loop of a (dtype, op), every form: out[i] = a[i * sa] (op) b[i * sb]
+// for i < n, each stride 1 (contiguous) or 0 (one element, read n times).
+using BinaryLoop = void (*)(const void* a, size_t sa, const void* b, size_t sb, void* out, size_t n);
+
+// A kernel in one form: its (dtype, op)'s loop and the strides the form gives
+// it. Called as k(a, b, out, n); false (and == nullptr) where there is none.
+struct BinaryKernel {
+  BinaryLoop loop = nullptr;
+  Form form = Form::vv;
+  constexpr BinaryKernel() = default;
+  constexpr BinaryKernel(std::nullptr_t) {}
+  constexpr BinaryKernel(BinaryLoop l, Form f) : loop(l), form(f) {}
+  constexpr explicit operator bool() const { return loop != nullptr; }
+  void operator()(const void* a, const void* b, void* out, size_t n) const {
+    loop(a, form == Form::sv ? 0 : 1, b, form == Form::vs ? 0 : 1, out, n);
+  }
+  friend constexpr bool operator==(BinaryKernel k, std::nullptr_t) { return k.loop == nullptr; }
+  friend constexpr bool operator!=(BinaryKernel k, std::nullptr_t) { return k.loop != nullptr; }
+};
 
 struct KernelInfo {
   const char* name;  // the grammar above
@@ -78,11 +97,6 @@ const KernelInfo* kernel_registry(size_t* count);
 BinaryKernel find_kernel(DType dt, Op op, Form form);
 // The scalar reference, always.
 BinaryKernel find_reference(DType dt, Op op, Form form);
-// Form::sv as SIMD serves it through the mirrored op (a op b == b mirror(op) a):
-// that op's vs kernel, to be called with the operands swapped; nullptr where
-// there is none (or no SIMD). The driver calls it directly, one call per row
-// fewer than find_kernel's sv entry, a wrapper that swaps them.
-BinaryKernel find_swapped_sv(DType dt, Op op);
 
 // where(): out[i] = mask[i] != 0 ? x[i] : y[i], for elements of 1, 2, 4 or 8
 // bytes (every dtype of that width: selecting moves bits, it never converts).

@@ -19,8 +19,8 @@
 namespace tc {
 
 // ---- element loop --------------------------------------------------------------
-// One strided loop per (dtype, op); the three forms are thin entry points
-// into it (stride 0 = a scalar operand), which keeps the wasm small.
+// One strided loop per (dtype, op): the three forms are its strides (0 = a
+// scalar operand), so the table holds it for each form and no entry points.
 template <DType D, Op op>
 [[gnu::noinline]] void ref_loop(const void* pa, size_t sa, const void* pb, size_t sb, void* po, size_t n) {
   using T = typename Storage<D>::T;
@@ -29,11 +29,6 @@ template <DType D, Op op>
   auto* o = static_cast<OutT<D, op>*>(po);
   TC_SCALAR_LOOP
   for (size_t i = 0; i < n; ++i) o[i] = ops::apply<D, op>(a[i * sa], b[i * sb]);
-}
-
-template <DType D, Op op, Form f>
-void ref_kernel(const void* pa, const void* pb, void* po, size_t n) {
-  ref_loop<D, op>(pa, f == Form::sv ? 0 : 1, pb, f == Form::vs ? 0 : 1, po, n);
 }
 
 // ---- float16: through the float32 kernels -------------------------------------------
@@ -47,56 +42,55 @@ void float_to_half_reference(const float* src, uint16_t* dst, size_t n) {
 }
 
 // Blocks of 256 elements (3 KiB of float32 scratch on the stack): the float32
-// kernel runs whole blocks, so its SIMD loop runs where the build has one.
-void f16_via_f32(const void* pa, const void* pb, void* po, size_t n, Form form, bool boolean, BinaryKernel k32,
-                 HalfToFloatFn up, FloatToHalfFn down) {
+// kernel runs whole blocks, so its SIMD loop runs where the build has one. A
+// one-element operand is converted once and passed with stride 0.
+void f16_via_f32(const void* pa, size_t sa, const void* pb, size_t sb, void* po, size_t n, bool boolean,
+                 BinaryLoop k32, HalfToFloatFn up, FloatToHalfFn down) {
   constexpr size_t kBlock = 256;
   float xa[kBlock], xb[kBlock], xo[kBlock];
   const auto* a = static_cast<const uint16_t*>(pa);
   const auto* b = static_cast<const uint16_t*>(pb);
-  if (form == Form::sv) xa[0] = half_to_float(a[0]);
-  if (form == Form::vs) xb[0] = half_to_float(b[0]);
+  if (!sa) xa[0] = half_to_float(a[0]);
+  if (!sb) xb[0] = half_to_float(b[0]);
   for (size_t i = 0; i < n; i += kBlock) {
     const size_t c = n - i < kBlock ? n - i : kBlock;
-    if (form != Form::sv) up(a + i, xa, c);
-    if (form != Form::vs) up(b + i, xb, c);
+    if (sa) up(a + i, xa, c);
+    if (sb) up(b + i, xb, c);
     if (boolean) {
-      k32(xa, xb, static_cast<uint8_t*>(po) + i, c);
+      k32(xa, sa, xb, sb, static_cast<uint8_t*>(po) + i, c);
     } else {
-      k32(xa, xb, xo, c);
+      k32(xa, sa, xb, sb, xo, c);
       down(xo, static_cast<uint16_t*>(po) + i, c);
     }
   }
 }
 
-template <Op op, Form f>
-void f16_ref_kernel(const void* pa, const void* pb, void* po, size_t n) {
-  f16_via_f32(pa, pb, po, n, f, is_bool_op(op), find_reference(DType::f32, op, f), &half_to_float_reference,
-              &float_to_half_reference);
+template <Op op>
+void f16_ref_loop(const void* pa, size_t sa, const void* pb, size_t sb, void* po, size_t n) {
+  f16_via_f32(pa, sa, pb, sb, po, n, is_bool_op(op), find_reference(DType::f32, op, Form::vv).loop,
+              &half_to_float_reference, &float_to_half_reference);
 }
 
-// ---- table: [dtype][op][form] ----------------------------------------------------
+// ---- table: [dtype][op] ------------------------------------------------------------
 constexpr size_t kOps = static_cast<size_t>(Op::count);
-constexpr size_t kForms = static_cast<size_t>(Form::count);
-constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps * kForms;
+constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps;
 
 template <size_t I>
-constexpr BinaryKernel ref_entry() {
-  constexpr DType D = static_cast<DType>(I / (kOps * kForms));
-  constexpr Op O = static_cast<Op>((I / kForms) % kOps);
-  constexpr Form F = static_cast<Form>(I % kForms);
+constexpr BinaryLoop ref_entry() {
+  constexpr DType D = static_cast<DType>(I / kOps);
+  constexpr Op O = static_cast<Op>(I % kOps);
   if constexpr (!defined_for(D, O)) return nullptr;
-  else if constexpr (D == DType::f16) return &f16_ref_kernel<O, F>;
-  else return &ref_kernel<kernel_dtype(D, O), O, F>;
+  else if constexpr (D == DType::f16) return &f16_ref_loop<O>;
+  else return &ref_loop<kernel_dtype(D, O), O>;
 }
 
 template <size_t... I>
-constexpr std::array<BinaryKernel, kEntries> make_ref_table(std::index_sequence<I...>) {
+constexpr std::array<BinaryLoop, kEntries> make_ref_table(std::index_sequence<I...>) {
   return {ref_entry<I>()...};
 }
 
-const BinaryKernel* reference_table() {
-  static constexpr std::array<BinaryKernel, kEntries> table = make_ref_table(std::make_index_sequence<kEntries>{});
+const BinaryLoop* reference_table() {
+  static constexpr std::array<BinaryLoop, kEntries> table = make_ref_table(std::make_index_sequence<kEntries>{});
   return table.data();
 }
 
@@ -128,8 +122,7 @@ const SelectKernel* reference_select_table() {
 }
 
 #if !defined(TC_HAVE_SIMD)
-const BinaryKernel* simd_table() { return nullptr; }
-const BinaryKernel* simd_swapped_sv_table() { return nullptr; }
+const BinaryLoop* simd_table() { return nullptr; }
 const SelectKernel* simd_select_table() { return nullptr; }
 HalfToFloatFn find_half_to_float() { return &half_to_float_reference; }
 FloatToHalfFn find_float_to_half() { return &float_to_half_reference; }

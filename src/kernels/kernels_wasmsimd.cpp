@@ -43,7 +43,7 @@ constexpr bool has_vop() {
   using T = typename Storage<D>::T;
   constexpr bool F = is_float_dtype(D);
   constexpr bool I64 = sizeof(T) == 8 && !F;
-  if (D == DType::f16) return false;  // float16 runs the float32 kernels (f16_simd_kernel)
+  if (D == DType::f16) return false;  // float16 runs the float32 kernels (f16_simd_loop)
   switch (op) {
     case Op::add: case Op::sub: return true;
     case Op::mul: return F || (sizeof(T) >= 2 && D != DType::u8c);
@@ -131,15 +131,11 @@ v128_t narrow_masks(const v128_t* m) {
   }
 }
 
-// The last n % lanes elements: the reference kernel on the remainder.
-template <DType D, Op op, Form f, typename T, typename O>
-void tail(const T* a, const T* b, O* o, size_t i, size_t n) {
-  find_reference(D, op, f)(f == Form::sv ? a : a + i, f == Form::vs ? b : b + i, o + i, n - i);
-}
 
 // ---- element loop --------------------------------------------------------------
+// The vector loop of one form: a (or b) of form sv (or vs) is one element, splatted.
 template <DType D, Op op, Form f>
-[[gnu::noinline]] void simd_kernel(const void* pa, const void* pb, void* po, size_t n) {
+[[gnu::always_inline]] inline void simd_form(const void* pa, const void* pb, void* po, size_t n) {
   using T = typename Storage<D>::T;
   constexpr size_t L = 16 / sizeof(T);
   const T* a = static_cast<const T*>(pa);
@@ -169,7 +165,6 @@ template <DType D, Op op, Form f>
       const v128_t y = f == Form::vs ? sb : wasm_v128_load(b + i);
       wasm_v128_store(o + i, vop<D, op>(x, y));
     }
-    if (i < n) tail<D, op, f>(a, b, o, i, n);
   } else {
     uint8_t* o = static_cast<uint8_t*>(po);
     constexpr size_t K = sizeof(T);
@@ -183,37 +178,40 @@ template <DType D, Op op, Form f>
       }
       wasm_v128_store(o + i, wasm_v128_and(narrow_masks<K>(m), one));
     }
-    if (i < n) tail<D, op, f>(a, b, o, i, n);
   }
+  // The last n % lanes elements: the reference's loop.
+  constexpr size_t ra = f == Form::sv ? 0 : 1, rb = f == Form::vs ? 0 : 1;
+  if (i < n) find_reference(D, op, f).loop(a + i * ra, ra, b + i * rb, rb, static_cast<OutT<D, op>*>(po) + i, n - i);
 }
 
-// op(x, y) == mirror(op)(y, x) for every x, y (Op::count where there is none).
-constexpr Op mirror(Op op) {
+// op(x, y) == op(y, x) for every x, y: its sv form is its vs form, swapped.
+constexpr bool commutes(Op op) {
   switch (op) {
     case Op::add: case Op::mul: case Op::minimum: case Op::maximum: case Op::equal: case Op::not_equal:
     case Op::logical_and: case Op::logical_or: case Op::logical_xor:
-    case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: case Op::hypot: return op;
-    case Op::less: return Op::greater;
-    case Op::greater: return Op::less;
-    case Op::less_equal: return Op::greater_equal;
-    case Op::greater_equal: return Op::less_equal;
-    default: return Op::count;
+    case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: case Op::hypot: return true;
+    default: return false;
   }
 }
 
-// scalar (op) vector as vector (mirror op) scalar: one loop body fewer per
-// (dtype, op), which keeps the wasm small.
+// The kernel of a (dtype, op), every form (BinaryLoop: strides 0 or 1): one
+// vector loop per form, except that a commuting op's sv is its vs swapped.
 template <DType D, Op op>
-void simd_mirrored_sv(const void* pa, const void* pb, void* po, size_t n) {
-  simd_kernel<D, mirror(op), Form::vs>(pb, pa, po, n);
+[[gnu::noinline]] void simd_loop(const void* a, size_t sa, const void* b, size_t sb, void* o, size_t n) {
+  if (sa && sb) simd_form<D, op, Form::vv>(a, b, o, n);
+  else if (sa) simd_form<D, op, Form::vs>(a, b, o, n);
+  else if constexpr (commutes(op)) simd_loop<D, op>(b, 1, a, 0, o, n);
+  else simd_form<D, op, Form::sv>(a, b, o, n);
 }
 
-// greater and greater_equal of two vectors: less and less_equal with the
-// operands swapped (a comparison gives 0 or 1, so the same bits), one loop
-// body fewer per dtype.
+// greater and greater_equal: less and less_equal with the operands swapped
+// (a comparison gives 0 or 1, so the same bits), no loops of their own.
+constexpr Op mirror(Op op) {
+  return op == Op::greater ? Op::less : op == Op::greater_equal ? Op::less_equal : Op::count;
+}
 template <DType D, Op op>
-void simd_mirrored_vv(const void* pa, const void* pb, void* po, size_t n) {
-  simd_kernel<D, mirror(op), Form::vv>(pb, pa, po, n);
+void simd_mirrored(const void* pa, size_t sa, const void* pb, size_t sb, void* po, size_t n) {
+  simd_loop<D, mirror(op)>(pb, sb, pa, sa, po, n);
 }
 
 // ---- float16 <-> float32, 8 lanes a step ----------------------------------------------
@@ -270,10 +268,10 @@ void float_to_half_simd(const float* src, uint16_t* dst, size_t n) {
   if (i < n) float_to_half_reference(src + i, dst + i, n - i);
 }
 
-// float16 element-wise: the float32 kernel (SIMD where it has one) between SIMD conversions.
-template <Op op, Form f>
-void f16_simd_kernel(const void* pa, const void* pb, void* po, size_t n) {
-  f16_via_f32(pa, pb, po, n, f, is_bool_op(op), find_kernel(DType::f32, op, f), &half_to_float_simd,
+// float16 element-wise: the float32 loop (SIMD where it has one) between SIMD conversions.
+template <Op op>
+void f16_simd_loop(const void* pa, size_t sa, const void* pb, size_t sb, void* po, size_t n) {
+  f16_via_f32(pa, sa, pb, sb, po, n, is_bool_op(op), find_kernel(DType::f32, op, Form::vv).loop, &half_to_float_simd,
               &float_to_half_simd);
 }
 
@@ -282,62 +280,29 @@ void f16_simd_kernel(const void* pa, const void* pb, void* po, size_t n) {
 HalfToFloatFn find_half_to_float() { return &half_to_float_simd; }
 FloatToHalfFn find_float_to_half() { return &float_to_half_simd; }
 
-// ---- table: [dtype][op][form], nullptr where there is no vector form ------------
+// ---- table: [dtype][op], nullptr where there is no vector form ------------------
 constexpr size_t kOps = static_cast<size_t>(Op::count);
-constexpr size_t kForms = static_cast<size_t>(Form::count);
-constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps * kForms;
-
-// The (dtype, op) pairs whose sv form is the mirrored op's vs kernel, swapped.
-template <DType D, Op O>
-constexpr bool sv_by_mirror() {
-  return defined_for(D, O) && has_vop<D, O>() && mirror(O) != Op::count && has_vop<D, mirror(O)>();
-}
+constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps;
 
 template <size_t I>
-constexpr BinaryKernel simd_entry() {
-  constexpr DType D = static_cast<DType>(I / (kOps * kForms));
-  constexpr Op O = static_cast<Op>((I / kForms) % kOps);
-  constexpr Form F = static_cast<Form>(I % kForms);
+constexpr BinaryLoop simd_entry() {
+  constexpr DType D = static_cast<DType>(I / kOps);
+  constexpr Op O = static_cast<Op>(I % kOps);
   constexpr DType K = kernel_dtype(D, O);  // the same bits (uint32 add is int32's)
   if constexpr (!defined_for(D, O)) return nullptr;
-  else if constexpr (D == DType::f16) return &f16_simd_kernel<O, F>;
+  else if constexpr (D == DType::f16) return &f16_simd_loop<O>;
   else if constexpr (!has_vop<D, O>()) return nullptr;
-  else if constexpr (F == Form::sv && sv_by_mirror<K, O>()) return &simd_mirrored_sv<K, O>;
-  else if constexpr (F == Form::vv && (O == Op::greater || O == Op::greater_equal) && has_vop<K, mirror(O)>())
-    return &simd_mirrored_vv<K, O>;
-  else return &simd_kernel<K, O, F>;
+  else if constexpr (mirror(O) != Op::count && has_vop<K, mirror(O)>()) return &simd_mirrored<K, O>;
+  else return &simd_loop<K, O>;
 }
 
 template <size_t... I>
-constexpr std::array<BinaryKernel, kEntries> make_simd_table(std::index_sequence<I...>) {
+constexpr std::array<BinaryLoop, kEntries> make_simd_table(std::index_sequence<I...>) {
   return {simd_entry<I>()...};
 }
 
-const BinaryKernel* simd_table() {
-  static constexpr std::array<BinaryKernel, kEntries> table = make_simd_table(std::make_index_sequence<kEntries>{});
-  return table.data();
-}
-
-// [dtype][op]: the kernel simd_mirrored_sv<D, O> forwards to (find_swapped_sv).
-template <size_t I>
-constexpr BinaryKernel swapped_entry() {
-  constexpr DType D = static_cast<DType>(I / kOps);
-  constexpr Op O = static_cast<Op>(I % kOps);
-  constexpr DType K = kernel_dtype(D, O);
-  // An op and its mirror share kernels for the same dtypes, so K serves both.
-  static_assert(mirror(O) == Op::count || kernel_dtype(K, mirror(O)) == K);
-  if constexpr (sv_by_mirror<K, O>()) return &simd_kernel<K, mirror(O), Form::vs>;
-  else return nullptr;
-}
-
-template <size_t... I>
-constexpr std::array<BinaryKernel, sizeof...(I)> make_swapped_table(std::index_sequence<I...>) {
-  return {swapped_entry<I>()...};
-}
-
-const BinaryKernel* simd_swapped_sv_table() {
-  constexpr size_t n = static_cast<size_t>(DType::count) * kOps;
-  static constexpr std::array<BinaryKernel, n> table = make_swapped_table(std::make_index_sequence<n>{});
+const BinaryLoop* simd_table() {
+  static constexpr std::array<BinaryLoop, kEntries> table = make_simd_table(std::make_index_sequence<kEntries>{});
   return table.data();
 }
 

@@ -9,51 +9,39 @@
 
 namespace tc {
 
-const BinaryKernel* reference_table();     // kernels_scalar.cpp
+const BinaryLoop* reference_table();       // kernels_scalar.cpp
 const SelectKernel* reference_select_table();
-const BinaryKernel* simd_table();          // kernels_wasmsimd.cpp (nullptr natively)
+const BinaryLoop* simd_table();            // kernels_wasmsimd.cpp (nullptr natively)
 const SelectKernel* simd_select_table();
 
 namespace {
 constexpr size_t kOps = static_cast<size_t>(Op::count);
 constexpr size_t kForms = static_cast<size_t>(Form::count);
-constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps * kForms;
+constexpr size_t kEntries = static_cast<size_t>(DType::count) * kOps;  // [dtype][op]: one loop, every form
 constexpr size_t kSelectForms = static_cast<size_t>(SelectForm::count);
 constexpr size_t kSelectEntries = 4 * kSelectForms;
-}  // namespace
 
-namespace {
-size_t slot(DType dt, Op op, Form f) {
-  return (static_cast<size_t>(dt) * kOps + static_cast<size_t>(op)) * kForms + static_cast<size_t>(f);
+bool in_range(DType dt, Op op) {
+  return static_cast<int>(dt) >= 0 && dt < DType::count && static_cast<int>(op) >= 0 && op < Op::count;
 }
+size_t slot(DType dt, Op op) { return static_cast<size_t>(dt) * kOps + static_cast<size_t>(op); }
 }  // namespace
-
-const BinaryKernel* simd_swapped_sv_table();  // kernels_wasmsimd.cpp (nullptr natively)
-
-BinaryKernel find_swapped_sv(DType dt, Op op) {
-  if (dt >= DType::count || op >= Op::count) return nullptr;
-  const BinaryKernel* t = simd_swapped_sv_table();
-  return t ? t[static_cast<size_t>(dt) * kOps + static_cast<size_t>(op)] : nullptr;
-}
 
 BinaryKernel find_reference(DType dt, Op op, Form form) {
-  if (dt >= DType::count || op >= Op::count || form >= Form::count) return nullptr;
-  return reference_table()[slot(dt, op, form)];
+  if (!in_range(dt, op) || form >= Form::count) return nullptr;
+  return {reference_table()[slot(dt, op)], form};
 }
 
 bool has_simd_kernel(DType dt, Op op) {
-  const BinaryKernel* simd = simd_table();
-  if (!simd || dt >= DType::count || op >= Op::count || static_cast<int>(dt) < 0 || static_cast<int>(op) < 0) return false;
-  for (size_t f = 0; f < kForms; ++f)
-    if (simd[slot(dt, op, static_cast<Form>(f))]) return true;
-  return false;
+  const BinaryLoop* simd = simd_table();
+  return simd && in_range(dt, op) && simd[slot(dt, op)];
 }
 
 BinaryKernel find_kernel(DType dt, Op op, Form form) {
-  if (dt >= DType::count || op >= Op::count || form >= Form::count) return nullptr;
-  const BinaryKernel* simd = simd_table();
-  if (simd && simd[slot(dt, op, form)]) return simd[slot(dt, op, form)];
-  return reference_table()[slot(dt, op, form)];
+  if (!in_range(dt, op) || form >= Form::count) return nullptr;
+  const BinaryLoop* simd = simd_table();
+  if (simd && simd[slot(dt, op)]) return {simd[slot(dt, op)], form};
+  return {reference_table()[slot(dt, op)], form};
 }
 
 namespace {
@@ -93,17 +81,18 @@ const KernelInfo* kernel_registry(size_t* count) {
   static NamePool names;
   static std::vector<KernelInfo> infos;
   if (infos.empty()) {
-    const BinaryKernel* simd = simd_table();
+    const BinaryLoop* simd = simd_table();
     for (int pass = 0; pass < 2; ++pass) {
-      const BinaryKernel* table = pass == 0 ? reference_table() : simd;
+      const BinaryLoop* table = pass == 0 ? reference_table() : simd;
       if (!table) continue;
-      for (size_t i = 0; i < kEntries; ++i) {
-        if (!table[i]) continue;
-        const DType d = static_cast<DType>(i / (kOps * kForms));
-        const Op o = static_cast<Op>((i / kForms) % kOps);
+      for (size_t i = 0; i < kEntries * kForms; ++i) {
+        const size_t e = i / kForms;  // each form of the entry's one loop
+        if (!table[e]) continue;
+        const DType d = static_cast<DType>(e / kOps);
+        const Op o = static_cast<Op>(e % kOps);
         const Form f = static_cast<Form>(i % kForms);
         names.add({dtype_name(d), "_", op_name(o), "_", form_name(f), pass == 0 ? "__scalar" : "__wasmsimd"});
-        infos.push_back(KernelInfo{nullptr, d, o, f, pass == 1, table[i]});
+        infos.push_back(KernelInfo{nullptr, d, o, f, pass == 1, BinaryKernel{table[e], f}});
       }
     }
     for (size_t i = 0; i < infos.size(); ++i) infos[i].name = names.at(i);

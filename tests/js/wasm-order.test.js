@@ -94,6 +94,28 @@ describe('laying functions out for gzip', () => {
     expect(reorderFunctions(bad, [4, 3, 2, 1, 0])).toBeNull();
   });
 
+  it('the name section of a profiling link follows its functions', () => {
+    // alpha (index 0) calls beta (index 1), which traps: the stack names both
+    const body = (code) => { const b = [0, ...code, 0x0b]; return [...leb(b.length), ...b]; };
+    const names = [...str('name'), 1, ...((sub) => [...leb(sub.length), ...sub])(vec([[0, ...str('alpha')], [1, ...str('beta')]]))];
+    const m = Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+      ...section(1, vec([[0x60, 0, 0]])), ...section(3, vec([[0], [0]])), ...section(7, vec([[...str('a'), 0, 0]])),
+      ...section(10, vec([body([0x10, 1]), body([0x00])])), ...section(0, names)]);
+    const stack = (bytes) => {
+      try { new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports.a(); } catch (e) { return e.stack; }
+      return '';
+    };
+    const before = stack(m);
+    expect(before).toMatch(/beta[\s\S]*alpha/);
+    const after = reorderFunctions(Buffer.from(m), [1, 0]);
+    expect(Buffer.compare(after, Buffer.from(m))).not.toBe(0);
+    expect(stack(after)).toMatch(/beta[\s\S]*alpha/);
+    // the names moved with the bodies: without the renumbering the stack would read alpha, then beta
+    const unnamed = Buffer.from(after.subarray(0, after.length - (names.length + 2)));
+    expect(WebAssembly.validate(unnamed)).toBe(true);
+    expect(stack(unnamed)).not.toMatch(/beta/);
+  });
+
   it('the built engine: the same module, every function kept, smaller gzipped than the link order', () => {
     const wasm = readFileSync(fileURLToPath(new URL('../../dist/tensorcast.wasm', import.meta.url)));
     const fn = wasmSections(wasm).find((s) => s.id === 3);
