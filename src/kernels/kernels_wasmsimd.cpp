@@ -198,10 +198,14 @@ constexpr bool commutes(Op op) {
 // vector loop per form, except that a commuting op's sv is its vs swapped.
 template <DType D, Op op>
 [[gnu::noinline]] void simd_loop(const void* a, size_t sa, const void* b, size_t sb, void* o, size_t n) {
-  if (sa && sb) simd_form<D, op, Form::vv>(a, b, o, n);
-  else if (sa) simd_form<D, op, Form::vs>(a, b, o, n);
-  else if constexpr (commutes(op)) simd_loop<D, op>(b, 1, a, 0, o, n);
-  else simd_form<D, op, Form::sv>(a, b, o, n);
+  if constexpr (commutes(op)) {
+    if (sa && sb) simd_form<D, op, Form::vv>(a, b, o, n);
+    else simd_form<D, op, Form::vs>(sa ? a : b, sa ? b : a, o, n);
+  } else {
+    if (sa && sb) simd_form<D, op, Form::vv>(a, b, o, n);
+    else if (sa) simd_form<D, op, Form::vs>(a, b, o, n);
+    else simd_form<D, op, Form::sv>(a, b, o, n);
+  }
 }
 
 // greater and greater_equal: less and less_equal with the operands swapped
