@@ -11,7 +11,7 @@
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
-import { view, viewFor, slot, slotBytes, slotMade, trimScratch, DESC_SLOT } from './heap.js';
+import { view, viewFor, heapCopy, slot, slotBytes, slotMade, trimScratch, DESC_SLOT } from './heap.js';
 import { mod } from './loader.js';
 import { makeTensor, taLength, committable, commitError, outHolds } from './tensor.js';
 import { product } from './shapes.js';
@@ -323,7 +323,7 @@ function copyIn(d, data, off, n) {
 
 /** A new typed array of dtype `d` holding the `n` heap elements from element `off`. */
 function copyOut(d, off, n) {
-  if (n > SMALL || !d.loop) return view(d).slice(off, off + n);
+  if (n > SMALL || !d.loop) return heapCopy(d, off, n);
   const v = view(d);
   const r = new d.ctor(n);
   for (let i = 0; i < n; i++) r[i] = v[off + i];

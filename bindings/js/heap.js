@@ -21,6 +21,17 @@ export function view(d) {
   return v !== null && viewHeap.length !== 0 ? v : freshView(d);
 }
 
+/**
+ * A new typed array of dtype `d` holding the `n` heap elements from element
+ * `off`. The typed-array constructor over a view of the same type copies the
+ * bytes into a buffer it does not zero first; slice() zeroes its new buffer,
+ * then copies: a 4 MB result measured 0.51 ms against 0.87 ms in Node
+ * (medians of 30 interleaved copies).
+ */
+export function heapCopy(d, off, n) {
+  return new d.ctor(view(d).subarray(off, off + n));
+}
+
 function freshView(d) {
   if (viewHeap.length === 0) {
     viewHeap = mod().HEAPU8;

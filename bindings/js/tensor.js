@@ -4,7 +4,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
-import { view, viewFor, malloc, free } from './heap.js';
+import { view, viewFor, heapCopy, malloc, free } from './heap.js';
 import { halfValue } from './half.js';
 import { readNamed, duplicateLabel } from './named.js';
 import { readOptions } from './options.js';
@@ -188,7 +188,7 @@ export class Tensor {
   toArray() {
     const h = handleOf(this);
     const off = h.ptr / h.dtype.size;
-    return view(h.dtype).slice(off, off + h.size);
+    return heapCopy(h.dtype, off, h.size);
   }
 
   /**

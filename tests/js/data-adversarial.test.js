@@ -403,6 +403,34 @@ describe('data API adversarial corpus', () => {
     expect(t.toArray().buffer).not.toBe(mod().HEAPU8.buffer);
     t.dispose();
   });
+
+  it('results of more than a few elements are copies too, of their own type, for every dtype', () => {
+    // Beyond 16 elements a result is copied out by the typed-array constructor (heap.js heapCopy).
+    const n = 100;
+    for (const [ctor, one] of [[Float32Array, 1], [Float64Array, 1], [Int8Array, 1], [Uint8ClampedArray, 1],
+      [Int16Array, 1], [Uint32Array, 1], [BigInt64Array, 1n], [BigUint64Array, 1n]]) {
+      const data = ctor.from({ length: n }, (_, i) => (typeof one === 'bigint' ? BigInt(i % 100) : i % 100));
+      const r = tc.add({ data, shape: [n] }, one);
+      expect(r.data.constructor).toBe(ctor);
+      expect(r.data.buffer).not.toBe(mod().HEAPU8.buffer);
+      expect(r.data.byteOffset).toBe(0);
+      expect(r.data.buffer.byteLength).toBe(n * ctor.BYTES_PER_ELEMENT);
+      const want = Array.from(data, (v) => v + one);
+      expect(Array.from(r.data)).toEqual(want);
+      const t = tc.tensor(data, [n]);
+      const a = t.toArray();
+      expect(a.constructor).toBe(ctor);
+      expect(a.buffer).not.toBe(mod().HEAPU8.buffer);
+      a[0] = a[1]; // the copy is the caller's: the tensor keeps its values
+      expect(t.toArray()[0]).toBe(data[0]);
+      t.dispose();
+      // memory growth after the call leaves the result as it was
+      const big = tc.tensor(new Float64Array(1 << 21), [1 << 21]);
+      expect(Array.from(r.data)).toEqual(want);
+      big.dispose();
+      tc.releaseScratch?.();
+    }
+  });
 });
 
 // ---- memory -------------------------------------------------------------------------------------
