@@ -131,7 +131,6 @@ v128_t narrow_masks(const v128_t* m) {
   }
 }
 
-
 // ---- element loop --------------------------------------------------------------
 // The vector loop of one form: a (or b) of form sv (or vs) is one element, splatted.
 template <DType D, Op op, Form f>
