@@ -4,8 +4,9 @@
 // wasm-ld lays functions out in link order, so the instances of one kernel
 // template (the same loop for another dtype or op) lie scattered over the code
 // section, often further apart than gzip's 32 KB window. Sorted by their type
-// and then by their bytes, those near-copies sit side by side and gzip finds
-// the repeats (the function table's functions first: see the default order). Nothing else changes: every call, ref.func, export, start and
+// and then by their bytes (the function table's functions first: see the
+// default order), those near-copies sit side by side and gzip finds the
+// repeats. Nothing else changes: every call, ref.func, export, start and
 // function-table entry is renumbered to the function's new index, and the
 // table slots (the numbers C++ function pointers hold) keep their functions.
 import { uleb, encU, wasmSections } from './wasm-data.mjs';
