@@ -22,7 +22,11 @@ export function uleb(buf, i) {
   }
 }
 
-function sleb32(buf, i) {
+/**
+ * The signed LEB128 number at buf[i] as a 32-bit integer: [value, the index
+ * after it]. The index is right for a number of any width (an i64.const's).
+ */
+export function sleb32(buf, i) {
   let r = 0;
   let shift = 0;
   let b;

@@ -9,16 +9,12 @@
 // repeats. Nothing else changes: every call, ref.func, export, start and
 // function-table entry is renumbered to the function's new index, and the
 // table slots (the numbers C++ function pointers hold) keep their functions.
-import { uleb, encU, wasmSections } from './wasm-data.mjs';
+import { uleb, sleb32, encU, wasmSections } from './wasm-data.mjs';
 
 class Unsupported extends Error {}
 
-function sleb(buf, i) {
-  let b;
-  do b = buf[i++];
-  while (b & 0x80);
-  return i;
-}
+/** The index past the signed LEB128 number at buf[i] (a block type, a constant, an offset). */
+const pastSleb = (buf, i) => sleb32(buf, i)[1];
 
 // SIMD (0xfd) sub-opcodes with a memarg, with a lane byte, with 16 bytes.
 const simdMemarg = (op) => op <= 11 || op === 92 || op === 93;
@@ -57,7 +53,7 @@ export function mapBody(body, fix) {
       depth++;
       const t = body[i];
       if (t === 0x40 || (t >= 0x6f && t <= 0x7f)) copyTo(i + 1);
-      else copyTo(sleb(body, i));
+      else copyTo(pastSleb(body, i));
     } else if (op === 0x0c || op === 0x0d || (op >= 0x20 && op <= 0x26)) {
       skipU();
     } else if (op === 0x0e) {
@@ -77,7 +73,7 @@ export function mapBody(body, fix) {
     } else if (op === 0x3f || op === 0x40 || op === 0xd0) {
       copyTo(i + 1);
     } else if (op === 0x41 || op === 0x42) {
-      copyTo(sleb(body, i));
+      copyTo(pastSleb(body, i));
     } else if (op === 0x43) {
       copyTo(i + 4);
     } else if (op === 0x44) {
@@ -124,9 +120,10 @@ const section = (id, payload) => Buffer.concat([Buffer.from([id, ...encU(payload
 /**
  * The module with its defined functions laid out as `order` says (a
  * permutation of 0 … count-1 over the defined functions, imports excluded;
- * by default: the function table's first, each part by type, then by body bytes). Returns null for a module the step
- * does not read (a section or instruction it has no rule for), so that the
- * build keeps the module as linked.
+ * by default: the function table's first, each part by type, then by body
+ * bytes). Returns null for a module the step does not read (a section or
+ * instruction it has no rule for), so that the build keeps the module as
+ * linked.
  */
 export function reorderFunctions(bytes, order) {
   try {
@@ -227,7 +224,7 @@ function elements(bytes, s, fix) {
     p++;
     if (flags === 0) {
       if (bytes[p] !== 0x41) throw new Unsupported('element offset');
-      p = sleb(bytes, p + 1);
+      p = pastSleb(bytes, p + 1);
       if (bytes[p++] !== 0x0b) throw new Unsupported('element offset');
     } else if (flags === 1) {
       if (bytes[p++] !== 0x00) throw new Unsupported('element kind');
@@ -249,10 +246,11 @@ function elements(bytes, s, fix) {
 function names(bytes, p, end, fix) {
   const parts = [Buffer.from([4, ...Buffer.from('name')])];
   while (p < end) {
+    const from = p;
     const id = bytes[p];
     const [size, start] = uleb(bytes, p + 1);
     p = start + size;
-    if (id === 0) parts.push(Buffer.from(bytes.subarray(start - 1 - encU(size).length, p)));
+    if (id === 0) parts.push(Buffer.from(bytes.subarray(from, p)));
     if (id !== 1 && id !== 2) continue;
     let [n, i] = uleb(bytes, start);
     const entries = [];
