@@ -4,7 +4,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName, head, tail } from './errors.js';
-import { copyShape, checkShape, UNKNOWN_RANK } from './shapes.js';
+import { copyShape, checkShape, rankTooLarge, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
 import { begin, header, writeShape, shapeCost, call, requestBuffer } from './wire.js';
 import { readOptions, choose } from './options.js';
 import { readNamed, internNamed, writeNamed, describeNamed, namedOutNames, namedResult } from './named.js';
@@ -161,17 +161,129 @@ function result(res, ctx) {
 
 // ---- public -----------------------------------------------------------------------
 
+// broadcastShapes' lane for the common call: up to LANE shapes, each an Array
+// of integer dims. Each dim is read once, checked and kept in `lane` (memory
+// the library owns: a getter or Proxy trap met while reading may call the
+// library, which may write a request or grow wasm memory, so nothing goes to
+// the request until every dim is read), then copied to the request. Anything
+// else leaves the lane where it stands: the general path goes on from what is
+// already read (laneExit) and reads nothing twice. `laneBusy`: a call made
+// from such a getter while the lane is reading takes the general path.
+const LANE = 8;
+const lane = new Float64Array(LANE * (1 + MAX_RANK));
+let laneBusy = false;
+let laneShapes = 0; // where the lane stopped: shapes fully read,
+let laneAt = -1; // dims of the next one read (-1: its length not read)
+let laneRank = 0; // its length
+let laneDim = 0; // the value that stopped it
+
+/** The lane: the request's length in doubles (shapes in `lane`), or -1 where it stopped (laneShapes, laneAt, ...). */
+function laneRead(shapes, n) {
+  let q = 0;
+  for (let k = 0; k < n; k++) {
+    const s = shapes[k];
+    laneShapes = k;
+    laneAt = -1;
+    if (!Array.isArray(s)) return -1;
+    const r = s.length;
+    laneRank = r;
+    if (!(r <= MAX_RANK)) return -1;
+    lane[q] = r;
+    for (let i = 0; i < r; i++) {
+      const d = s[i];
+      // A safe non-negative integer (Number.isSafeInteger inlined: a call here is a third of the loop).
+      if (!(typeof d === 'number' && d >= 0 && d <= 9007199254740991 && Math.floor(d) === d)) {
+        laneAt = i;
+        laneDim = d;
+        return -1;
+      }
+      lane[q + 1 + i] = d;
+    }
+    q += 1 + r;
+  }
+  return q;
+}
+
+/** The shape the lane read at lane[q], as an owned array. */
+function laneShape(q) {
+  const r = lane[q];
+  const out = new Array(r);
+  for (let i = 0; i < r; i++) out[i] = lane[q + 1 + i];
+  return out;
+}
+
+/**
+ * The general path's snapshot, going on from where the lane stopped. What the
+ * lane read is taken out of `lane` and its globals before any further read:
+ * a getter met from here on may call broadcastShapes, whose lane reuses them.
+ */
+function laneExit(shapes) {
+  const n = shapes.length;
+  const k = laneShapes;
+  const at = laneAt;
+  const rank = laneRank;
+  const out = new Array(n);
+  let q = 0;
+  for (let j = 0; j < k; j++) {
+    out[j] = laneShape(q);
+    q += 1 + out[j].length;
+  }
+  const suffix = (j) => (j < 8 ? SHAPE_SUFFIX[j] : `: shape ${operandName(j)}`);
+  if (at < 0 && !Array.isArray(shapes[k])) {
+    out[k] = copyShape(shapes[k], 'broadcastShapes', suffix(k)); // not read yet
+  } else {
+    if (!(rank <= MAX_RANK)) throw rankTooLarge(rank);
+    // Its length, its first `at` dims and the one that stopped the lane are read: the rest is not.
+    const cur = new Array(rank);
+    for (let i = 0; i < at; i++) cur[i] = lane[q + 1 + i];
+    cur[at] = laneDim;
+    const s = shapes[k];
+    for (let i = at + 1; i < rank; i++) cur[i] = s[i];
+    out[k] = cur;
+  }
+  for (let j = k + 1; j < n; j++) out[j] = copyShape(shapes[j], 'broadcastShapes', suffix(j));
+  return out;
+}
+
 /**
  * §1 NumPy / ONNX multidirectional broadcasting of any number of shapes.
  * broadcastShapes([2,1,6], [3,1]) -> [2,3,6]
  */
 export function broadcastShapes(...shapes) {
   mod();
-  if (shapes.length > C.limits.maxOperands) {
-    throw new BroadcastError(`cannot broadcast ${shapes.length} shapes in one call: at most ${C.limits.maxOperands}`,
-      { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
+  const n = shapes.length;
+  let s = null;
+  if (n <= LANE && !laneBusy) {
+    laneBusy = true;
+    let q;
+    try {
+      q = laneRead(shapes, n);
+    } finally {
+      laneBusy = false;
+    }
+    if (q >= 0) {
+      let p = begin(q);
+      const h = requestBuffer();
+      header(h, C.A.shape, C.numpyRule, -1, n);
+      for (let i = 0; i < q; i++) h[p++] = lane[i];
+      const res = call(p);
+      if (res.status === 0) return res.shape();
+      const err = res.error();
+      s = new Array(n);
+      for (let k = 0, j = 0; k < n; k++) {
+        s[k] = laneShape(j);
+        j += 1 + s[k].length;
+      }
+      throw makeError({ kind: 'elementwise', rule: 'numpy', shapes: s }, err);
+    }
+    s = laneExit(shapes);
+  } else {
+    if (n > C.limits.maxOperands) {
+      throw new BroadcastError(`cannot broadcast ${n} shapes in one call: at most ${C.limits.maxOperands}`,
+        { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
+    }
+    s = copyAll(shapes, 'broadcastShapes');
   }
-  const s = copyAll(shapes, 'broadcastShapes');
   for (let k = 0; k < s.length; k++) checkShape(s[k], false, s);
   const res = shapeCall(C.A.shape, C.numpyRule, -1, s, null);
   if (res.status !== 0) throw makeError({ kind: 'elementwise', rule: 'numpy', shapes: s }, res.error());

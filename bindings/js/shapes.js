@@ -44,7 +44,7 @@ export function copyShape(shape, what, suffix = '') {
   return out;
 }
 
-function rankTooLarge(n) {
+export function rankTooLarge(n) {
   return new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${C.limits.maxRank} dims`,
     { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
 }

@@ -369,9 +369,31 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
 
 #endif  // TC_SHAPES_ONLY
 
+// A numpy shape call whose shapes are static and broadcast (broadcastShapes'
+// common call), answered by numpy_static_shape straight from the request: no
+// Shape records, no plan, no cache key. Anything else, a refusal included,
+// goes on to the planned answer (with its error). A new rank-4 pair measured
+// 84 ns per raw call against 164 ns planned; a repeated one 60 against the
+// cache's 54 (Node, min of interleaved rounds).
+bool numpy_lane(const double* h, const double* body, size_t n, std::vector<double>& resp) {
+  const double k = h[req_operands];
+  if (h[req_rule] != static_cast<int>(Rule::numpy) || !(k >= 0 && k <= kMaxOperands) ||
+      k != static_cast<double>(static_cast<int>(k)))
+    return false;
+  Writer w{resp};
+  w.reserve(1 + kMaxRank);
+  const int rank = numpy_static_shape(body, n, static_cast<int>(k), resp.data() + w.n + 1);
+  if (rank < 0) return false;
+  // The head of a shape answer that succeeds is its status: JS reads the error fields only from a refusal.
+  resp[resp_status] = static_cast<int>(Status::Ok);
+  resp[w.n] = rank;
+  return true;
+}
+
 // actions shape and explain: the plan alone. A shape call repeated with the
 // same shapes is answered from the last one's plan (shape_plan).
 void call_shape(const double* h, const double* body, size_t n, bool explain, std::vector<double>& resp) {
+  if (!explain && numpy_lane(h, body, n, resp)) return;
   const Planned& P = explain ? planned_once(h, body, n) : shape_plan(h, body, n);
   write_head(resp, static_cast<int>(P.st), P.err);
   Writer w{resp};

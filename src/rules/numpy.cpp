@@ -18,50 +18,38 @@
 
 namespace tc {
 
-namespace {
-
-// Static dims only (every dim a valid integer, every rank known), the merge of
-// the loop below on integers: a 1 takes the other dim, equal dims stay, and
-// anything else is a clash. Writes the output shape and returns true; false
-// (nothing decided) for any other input or a clash, which the general loop
-// then answers with its error. One pass, no validation pass before it (a dim
-// outside [0, 2^53) is not static here), no operand plan.
-bool merge_static(const Shape* shapes, int n, Shape& out) {
+int numpy_static_shape(const double* words, size_t n_words, int n, double* out) {
   int out_rank = 0;
-  for (int k = 0; k < n; ++k) {
-    const int r = shapes[k].rank;
-    if (r < 0 || r > kMaxRank) return false;
-    if (r > out_rank) out_rank = r;
+  size_t p = 0;
+  for (int k = 0; k < n; ++k) {  // the ranks first: the output's, and each shape inside `words`
+    if (p >= n_words) return -1;
+    const double r = words[p];
+    if (!(r >= 0 && r <= kMaxRank) || r != static_cast<double>(static_cast<int>(r))) return -1;
+    if (r > out_rank) out_rank = static_cast<int>(r);
+    p += 1 + static_cast<size_t>(r);
   }
-  for (int a = 0; a < out_rank; ++a) out.dims[a] = Dim::fixed(1);
+  if (p > n_words) return -1;
+  for (int a = 0; a < out_rank; ++a) out[a] = 1;
+  p = 0;
   for (int k = 0; k < n; ++k) {
-    const Shape& s = shapes[k];
-    Dim* o = out.dims + (out_rank - s.rank);
-    for (int i = 0; i < s.rank; ++i) {
-      const Dim d = s.dims[i];
-      if (d.lo != d.hi || d.lo < 0 || d.lo > kMaxDim) return false;
-      if (d.lo == 1 || d.lo == o[i].lo) continue;
-      if (o[i].lo != 1) return false;
-      o[i] = d;
+    const int r = static_cast<int>(words[p]);
+    const double* d = words + p + 1;
+    double* o = out + (out_rank - r);
+    for (int i = 0; i < r; ++i) {
+      const double v = d[i];
+      if (!(v >= 0 && v <= static_cast<double>(kMaxDim)) || v != static_cast<double>(static_cast<i64>(v))) return -1;
+      if (v == 1 || v == o[i]) continue;  // a 1 takes the other dim; equal dims stay
+      if (o[i] != 1) return -1;           // a clash: broadcast_numpy names it
+      o[i] = v;
     }
+    p += 1 + static_cast<size_t>(r);
   }
-  out.rank = out_rank;
-  return true;
+  return out_rank;
 }
-
-}  // namespace
 
 Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
   err = Error{};
   plan.reset(n);
-  if (plan.shape_only && merge_static(shapes, n, plan.out)) {
-    // The output shape is all a shape-only plan holds (finalize_plan's
-    // shape-only answer, without its passes): the operands are not aligned.
-    plan.is_static = true;
-    plan.out_size = shape_size(plan.out);
-    plan.loop.rank = 0;
-    return Status::Ok;
-  }
   int out_rank = 0;
   bool unknown = false;
   for (int k = 0; k < n; ++k) {

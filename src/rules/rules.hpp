@@ -22,6 +22,14 @@ Status validate_shape(const Shape& s, int operand, bool allow_keep, Error& err);
 // §1 numpy / ONNX multidirectional, n-ary. n == 0 gives [].
 Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err);
 
+// §1 over static shapes in flat form, without a plan (the shape API's common
+// call): `words` holds n shapes one after another, each its rank then its dims
+// (doubles holding integers, as the wire carries them). When every shape is
+// well formed and static and they broadcast, writes the output's dims to `out`
+// (room for kMaxRank) and returns its rank. -1, nothing decided, for anything
+// else, a clash included: broadcast_numpy answers those, with the error.
+int numpy_static_shape(const double* words, size_t n_words, int n, double* out);
+
 // §2 none: identical shapes only.
 Status broadcast_none(const Shape& a, const Shape& b, Plan& plan, Error& err);
 

@@ -1,11 +1,14 @@
 // rules/numpy.cpp — spec §1 (multidirectional) and §7 (dynamic dims).
 #include <algorithm>
+#include <cmath>
 
 #include "test_util.hpp"
 
 namespace {
 
 using namespace tct;
+using tc::kMaxRank;
+using tc::numpy_static_shape;
 
 TEST(Numpy, SpecExamples) {
   EXPECT_SHAPE(numpy({S({2, 1, 6}), S({3, 1})}).out(), S({2, 3, 6}));
@@ -318,4 +321,95 @@ TEST(Numpy, ManyOperandsClash) {
   EXPECT_EQ(r.op(0).verdict[1], Verdict::Clash) << "every 2 differs from the 5";
   EXPECT_NE(r.op(0).verdict[0], Verdict::Clash);
 }
+
+// numpy_static_shape: the flat, plan-free answer of the shape API's common
+// call. Wherever it answers it agrees with broadcast_numpy; it answers every
+// static input that broadcasts, and nothing else.
+std::vector<double> words_of(const std::vector<std::vector<double>>& shapes) {
+  std::vector<double> w;
+  for (const auto& s : shapes) {
+    w.push_back(static_cast<double>(s.size()));
+    w.insert(w.end(), s.begin(), s.end());
+  }
+  return w;
+}
+
+int flat(const std::vector<std::vector<double>>& shapes, std::vector<double>& out) {
+  const std::vector<double> w = words_of(shapes);
+  out.assign(kMaxRank + 1, -7);  // one word past the room it may use: never written
+  const int r = numpy_static_shape(w.data(), w.size(), static_cast<int>(shapes.size()), out.data());
+  EXPECT_EQ(out[kMaxRank], -7);
+  if (r >= 0) out.resize(static_cast<size_t>(r));
+  return r;
+}
+
+TEST(NumpyStatic, AgreesWithTheRuleOnRandomShapes) {
+  std::uint64_t seed = 0x2545f4914f6cdd1dull;
+  auto rnd = [&](int n) { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return static_cast<int>(seed % static_cast<std::uint64_t>(n)); };
+  int answered = 0, refused = 0;
+  for (int c = 0; c < 4000; ++c) {
+    const int n = rnd(5);
+    const int rank = rnd(6);
+    std::vector<std::vector<double>> shapes;
+    std::vector<Shape> s;
+    for (int k = 0; k < n; ++k) {
+      const int r = std::max(0, rank - rnd(3));
+      std::vector<double> d;
+      Shape sh = S({});
+      for (int i = 0; i < r; ++i) {
+        const int pick = rnd(8);
+        const i64 v = pick < 3 ? 1 : pick == 3 ? 0 : 2 + rnd(3);
+        d.push_back(static_cast<double>(v));
+        sh.push(Dim::fixed(v));
+      }
+      shapes.push_back(d);
+      s.push_back(sh);
+    }
+    std::vector<double> out;
+    const int r = flat(shapes, out);
+    const R want = numpy(s);
+    if (!want.ok()) {
+      EXPECT_EQ(r, -1) << "case " << c << ": a clash is left to broadcast_numpy";
+      ++refused;
+      continue;
+    }
+    ++answered;
+    ASSERT_EQ(r, want.out().rank) << "case " << c;
+    for (int a = 0; a < r; ++a) EXPECT_EQ(out[a], static_cast<double>(want.out().dims[a].lo)) << "case " << c << " axis " << a;
+  }
+  EXPECT_GT(answered, 1000);
+  EXPECT_GT(refused, 500);
+}
+
+TEST(NumpyStatic, RankLimitsAndNoShapes) {
+  std::vector<double> out;
+  EXPECT_EQ(flat({}, out), 0) << "no shapes: []";
+  EXPECT_EQ(flat({{}, {}}, out), 0);
+  std::vector<double> r32(kMaxRank, 1);
+  r32[0] = 9007199254740991.0;  // the largest dim
+  ASSERT_EQ(flat({r32, {3}}, out), kMaxRank);
+  EXPECT_EQ(out[0], 9007199254740991.0);
+  EXPECT_EQ(out[kMaxRank - 1], 3);
+}
+
+TEST(NumpyStatic, LeavesEveryOtherInputToTheRule) {
+  std::vector<double> out;
+  // Dims that are not static integers in [0, 2^53): -1 (keep), -2 (an interval's marker), fractions, NaN, too large.
+  for (const double bad : {-1.0, -2.0, 1.5, std::nan(""), 9007199254740992.0, -0.5, 1e300})
+    EXPECT_EQ(flat({{2, bad}, {1}}, out), -1) << bad;
+  // Malformed words: a rank out of range or not an integer, or shapes past the end.
+  auto raw = [&](std::vector<double> w, int n) {
+    out.assign(kMaxRank, 0);
+    return numpy_static_shape(w.data(), w.size(), n, out.data());
+  };
+  EXPECT_EQ(raw({33}, 1), -1) << "rank over the limit";
+  EXPECT_EQ(raw({-1}, 1), -1) << "unknown rank";
+  EXPECT_EQ(raw({1.5, 2}, 1), -1);
+  EXPECT_EQ(raw({2, 3}, 1), -1) << "a dim past the end";
+  EXPECT_EQ(raw({1, 3}, 2), -1) << "a shape past the end";
+  EXPECT_EQ(raw({}, 1), -1);
+  EXPECT_EQ(raw({1, 3, 0}, 2), 1) << "a rank-0 shape";
+  EXPECT_EQ(out[0], 3);
+}
 }  // namespace
+

@@ -213,6 +213,28 @@ void check_numpy_static(const Shape* s, int n, const Shape& out) {
   }
 }
 
+// numpy_static_shape (the shape API's plan-free answer) over the same shapes
+// in flat form, as the wire carries them: it answers exactly the calls the
+// rule accepts whose shapes are all static, with the rule's output shape.
+void check_numpy_flat(const Shape* s, int n, Status st, const Plan& plan) {
+  std::vector<double> w;
+  for (int k = 0; k < n; ++k) {
+    if (!s[k].rank_known()) { w.push_back(-1); continue; }
+    w.push_back(s[k].rank);
+    for (int i = 0; i < s[k].rank && i < kMaxRank; ++i) {
+      const Dim d = s[k].dims[i];
+      w.push_back(d.lo == d.hi ? static_cast<double>(d.lo) : -2);  // -2: an interval's marker
+    }
+  }
+  double out[kMaxRank];
+  const int r = numpy_static_shape(w.data(), w.size(), n, out);
+  const bool answered = st == Status::Ok && all_static(s, n);
+  CHECK((r >= 0) == answered);
+  if (!answered) return;
+  CHECK(r == plan.out.rank);
+  for (int a = 0; a < r; ++a) CHECK(plan.out.dims[a].is(static_cast<i64>(out[a])));
+}
+
 bool same_shape(const Shape& x, const Shape& y) {
   if (x.rank != y.rank) return false;
   for (int i = 0; x.rank_known() && i < x.rank; ++i)
@@ -255,6 +277,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (auto& x : s) x = read_shape(b);
       const Status st = run_twice([&](Plan& p, Error& e) { return broadcast_numpy(s.data(), n, p, e); }, plan, err, shape_only);
       if (st == Status::Ok && all_static(s.data(), n)) check_numpy_static(s.data(), n, plan.out);
+      check_numpy_flat(s.data(), n, st, plan);
       break;
     }
     case 1: case 2: case 3: case 4: case 5: case 6: {

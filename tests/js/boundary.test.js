@@ -8,6 +8,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../../dist/node.js';
 import { selectKernels, reduceKernels, unaryKernels, castKernels } from '../../dist/introspect.js';
 import { mod } from '../../dist/loader.js';
+import { model } from './reference-model.js';
 
 beforeAll(async () => { await tc.init(); });
 
@@ -288,5 +289,93 @@ describe('plans kept between calls never change an answer', () => {
     expect(tc.namedBroadcastShape({ dims: ['x'], shape: [2] }, { dims: ['x'], shape: [2] })).toEqual({ dims: ['x'], shape: [2] });
     expect(tc.namedBroadcastShape({ dims: ['x'], coords: { x: ['a', 'b'] } }, { dims: ['x'], coords: { x: ['b', 'c'] } })).toMatchObject({ dims: ['x'], shape: [1] });
     expect(tc.namedBroadcastShape({ dims: ['x'], coords: { x: ['a', 'b'] } }, { dims: ['x'], coords: { x: ['a', 'b'] } })).toMatchObject({ dims: ['x'], shape: [2] });
+  });
+});
+
+// broadcastShapes reads up to 8 Array shapes of integer dims in a lane of its
+// own (rules.js laneRead) and hands anything else to the general path from the
+// point it stopped. Wherever it stops, each length and dim is read once and
+// the answer (or the error, message included) is the general path's. A call
+// made from a getter while the lane reads takes the general path: the same
+// shapes asked that way must answer alike.
+describe("broadcastShapes' lane and the general path answer alike, reading each value once", () => {
+  const outcome = (f) => {
+    try {
+      return { ok: f() };
+    } catch (e) {
+      return { name: e.constructor.name, code: e.code, axis: e.axis, dims: e.dims, message: e.message };
+    }
+  };
+  // `shapes` as Proxies counting each read of each key; a read of dim 0 of the
+  // first shape also asks the same question from inside (the general path).
+  const ask = (shapes) => {
+    const reads = shapes.map(() => new Map());
+    let inner = null;
+    const hooked = shapes.map((s, k) => new Proxy(s.slice(), {
+      get(t, key, r) {
+        reads[k].set(key, (reads[k].get(key) ?? 0) + 1);
+        if (k === 0 && key === '0' && inner === null) inner = outcome(() => tc.broadcastShapes(...shapes.map((x) => x.slice())));
+        return Reflect.get(t, key, r);
+      },
+    }));
+    return { lane: outcome(() => tc.broadcastShapes(...hooked)), inner, reads };
+  };
+  const STOPS = ['?', ' 2..5 ', '3..', -1, 1.5, NaN, 2 ** 53, '3', null, {}, 7n];
+  const BASE = [[8, 1, 6, 1], [7, 1, 5], [1, 1]];
+  const cases = [];
+  for (const x of STOPS) for (let k = 0; k < BASE.length; k++) for (let p = 0; p < BASE[k].length; p++) {
+    if (k === 0 && p === 0) continue; // dim 0 of shape 0 asks the inner question
+    cases.push([x, k, p]);
+  }
+  it.each(cases)('a %o at shape %i, dim %i', (x, k, p) => {
+    const shapes = BASE.map((s) => s.slice());
+    shapes[k][p] = x;
+    const { lane, inner, reads } = ask(shapes);
+    expect(inner).not.toBe(null);
+    expect(lane).toEqual(inner);
+    // Never a wasm trap or a RangeError: an answer, a BroadcastError or a TypeError.
+    expect(lane.ok !== undefined || lane.name === 'BroadcastError' || lane.name === 'TypeError', String(lane.message)).toBe(true);
+    for (let j = 0; j < shapes.length; j++) {
+      expect(reads[j].get('length'), `shape ${j}: its length read once`).toBe(1);
+      for (let i = 0; i < shapes[j].length; i++) expect(reads[j].get(String(i)), `shape ${j} dim ${i} read once`).toBe(1);
+    }
+  });
+
+  it('static shapes that broadcast or clash, 0 to 8 of them, ranks 0 to 32: the same answers and errors', () => {
+    let seed = 7;
+    const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    let clashes = 0;
+    for (let c = 0; c < 400; c++) {
+      const n = rnd(9);
+      const rank = rnd(5) === 0 ? 32 : rnd(6);
+      // (shape 0 has a dim: its read asks the inner question)
+      const shapes = Array.from({ length: n }, (_, k) => Array.from({ length: Math.max(k === 0 ? 1 : 0, rank - rnd(3)) }, () => [1, 1, 0, 2, 3, 2 ** 53 - 1][rnd(6)]));
+      if (!n) { expect(tc.broadcastShapes()).toEqual([]); continue; }
+      const { lane, inner } = ask(shapes);
+      expect(lane, JSON.stringify(shapes)).toEqual(inner);
+      const want = model.broadcastShapes(...shapes);
+      if (want.ok) expect(lane.ok).toEqual(want.value);
+      else { clashes++; expect(lane.code).toBe(want.failures[0].code); }
+    }
+    expect(clashes).toBeGreaterThan(50);
+  });
+
+  it('a rank over 32, typed-array shapes, 9 shapes: the general path, the same answers', () => {
+    expect(outcome(() => tc.broadcastShapes([2], new Array(33).fill(1))).code).toBe('INVALID_SHAPE');
+    expect(tc.broadcastShapes(Int32Array.of(3, 1), [4])).toEqual([3, 4]);
+    expect(tc.broadcastShapes(...new Array(9).fill([2, 1]), [1, 5])).toEqual([2, 5]);
+    const nine = outcome(() => tc.broadcastShapes(...new Array(8).fill([2, 1]), [3, 1]));
+    expect(nine.code).toBe('INCOMPATIBLE_DIMS');
+    expect(nine.message).toMatch(/\(A vs I\)/);
+  });
+
+  it('a getter that throws while the lane reads: the error is the caller\'s, and the next calls answer', () => {
+    const s = [3, 1];
+    Object.defineProperty(s, 1, { get() { throw new RangeError('from the getter'); } });
+    expect(() => tc.broadcastShapes([2, 1, 1], s)).toThrow('from the getter');
+    sane();
+    const { lane, inner } = ask([[8, 1, 6, 1], [7, 1, 5]]);
+    expect(lane).toEqual({ ok: [8, 7, 6, 5] });
+    expect(inner).toEqual(lane);
   });
 });

@@ -74,6 +74,7 @@ const add = (fn, label, make) => (CASES[fn] ??= []).push({ label, make });
 
 // The shape API.
 add('broadcastShapes', 'three shapes', () => [[8, 1, 6, 1], [7, 1, 5], ['?', 1, 1, 1]]);
+add('broadcastShapes', 'static (its lane, rules.js laneRead)', () => [[8, 1, 6, 1], [7, 1, 5]]);
 add('autoBroadcastShape', 'pdpd', () => [[2, 3, 4, 5], [3, 1], { type: 'pdpd', axis: 1 }]);
 add('broadcastToShape', 'explicit', () => [[16], [1, 16, 50, 50], { mode: 'explicit', axesMapping: [1] }]);
 add('broadcastToShape', '-1', () => [[3, 1, 5, 1], [-1, -1, 5, 6]]);
