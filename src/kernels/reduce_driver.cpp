@@ -122,7 +122,12 @@ struct Axes {
   }
   template <typename F>
   void each(F&& f) const {
-    i64 idx[kMaxRank] = {0};
+    if (n == 0) {  // one tuple: no odometer to clear (V8 calls out for a memory.fill)
+      f(i64{0});
+      return;
+    }
+    i64 idx[kMaxRank];
+    for (int d = 0; d < n; ++d) idx[d] = 0;
     i64 off = 0;
     const i64 total = count();
     for (i64 k = 0; k < total; ++k) {
