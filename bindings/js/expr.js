@@ -173,7 +173,7 @@ function readRun(E, fn, operands, options) {
   const names = E.inputs;
   const what = E.what; // `evaluate: x`, made once per expression
   const values = new Array(names.length);
-  const ops = []; // the tensor operands, in order
+  let tensors = 0;
   let named = false;
   for (let k = 0; k < names.length; k++) {
     const name = names[k];
@@ -187,12 +187,12 @@ function readRun(E, fn, operands, options) {
     } else {
       const o = readOperand(v, what[k]);
       values[k] = o;
-      ops.push(o);
+      tensors++;
       if (o.named || o.dims !== undefined) named = true;
     }
   }
   const dest = outIn === undefined ? null : readOut(outIn, fn);
-  if (ops.length === 0) throw new TypeError(NO_TENSOR(fn));
+  if (tensors === 0) throw new TypeError(NO_TENSOR(fn));
   if (named) {
     for (let k = 0; k < values.length; k++) {
       const v = values[k];
@@ -202,29 +202,33 @@ function readRun(E, fn, operands, options) {
     }
   }
   // No user code runs past this point.
-  const shapes = new Array(values.length);
   for (let k = 0; k < values.length; k++) {
     const v = values[k];
-    if (typeof v === 'object') {
-      settle(v, what[k]);
-      shapes[k] = v.shape;
-    } else {
-      shapes[k] = SCALAR;
-    }
+    if (typeof v === 'object') settle(v, what[k]);
   }
-  let rule = C.numpyRule;
-  let axis = -1;
-  let shaping = 0;
+  // The tensor operands, in order: `values` itself when every operand is one (no second array).
+  const ops = tensors === values.length ? values : values.filter((v) => typeof v === 'object');
+  const s = { values, ops, dest, rule: C.numpyRule, axis: -1, shaping: 0, keepdims, named, shapes: null };
   if (named) {
     if (typeIn !== undefined || axisIn !== undefined) throw new TypeError(`${fn}: options.broadcast applies to positional operands; named operands align by name (options.shaping)`);
-    rule = C.namedRule;
-    shaping = C.shapings.get(shapingIn ?? 'exact');
-    if (shaping === undefined) throw new TypeError(`${fn}: options.shaping must be 'exact', 'intersection' or 'union'`);
+    s.rule = C.namedRule;
+    s.shaping = C.shapings.get(shapingIn ?? 'exact');
+    if (s.shaping === undefined) throw new TypeError(`${fn}: options.shaping must be 'exact', 'intersection' or 'union'`);
   } else {
     if (shapingIn !== undefined) throw new TypeError(`${fn}: options.shaping applies to named operands (with dims) only`);
-    if (typeIn !== undefined || axisIn !== undefined) ({ rule, axis } = readType(typeIn, axisIn, shapes, fn));
+    if (typeIn !== undefined || axisIn !== undefined) ({ rule: s.rule, axis: s.axis } = readType(typeIn, axisIn, shapesOf(s), fn));
   }
-  return { values, ops, dest, rule, axis, shaping, keepdims, named, shapes };
+  return s;
+}
+
+/**
+ * The run's operand shapes (a scalar's is []), for its request and its
+ * errors: made when first asked (a repeated run needs none), from the settled
+ * records, which hold the shapes as read.
+ */
+function shapesOf(s) {
+  if (s.shapes === null) s.shapes = s.values.map((v) => (typeof v === 'object' ? v.shape : SCALAR));
+  return s.shapes;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -280,7 +284,7 @@ function encode(E, fn, s) {
         const id = s.named ? interned.names.get(nameKey(a.name)) : undefined;
         if (id === undefined) {
           throw new BroadcastError(`${fn}: ${E.reduce.op} over dim "${a.name}", but ${s.named ? `no operand has a dim "${a.name}"` : 'the operands have no dim names (give them dims to reduce by name)'}`,
-            { code: 'INVALID_AXIS', shapes: s.shapes, axis: null, dims: null });
+            { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: null, dims: null });
         }
         key.push(1, id);
       } else {
@@ -346,7 +350,7 @@ function run(E, fn, operands, options) {
 /** The run as one request of execute.js (named operands; and a positional run's refusals, from runExpr). */
 function exprRequest(E, fn, s, key, ops, interned) {
   const out = s.dest;
-  const c = request(C.A.evaluate, fn, s.rule, s.axis, ops, s.shapes, out !== null ? out.dtype : null, out, null);
+  const c = request(C.A.evaluate, fn, s.rule, s.axis, ops, shapesOf(s), out !== null ? out.dtype : null, out, null);
   c.engineDtype = true;
   c.shaping = s.shaping;
   c.keepdims = s.keepdims;
@@ -449,12 +453,12 @@ function refusal(E, fn, s, res) {
   switch (code) {
     case 'mismatch':
       return new BroadcastError(`${at} mixes ${a} and ${b}: the operands of an op share one dtype; convert one with cast(..., '${a}')${where}`,
-        { code: 'DTYPE_MISMATCH', shapes: s.shapes, axis: null, dims: [a, b] });
+        { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a, b] });
     case 'domain':
       return new BroadcastError(`${at}: the op does not take ${a}${/float/.test(a) ? ' (it takes integer dtypes)' : " (it takes float dtypes: cast(x, 'float32') first)"}${where}`,
-        { code: 'DTYPE_MISMATCH', shapes: s.shapes, axis: null, dims: [a] });
+        { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a] });
     case 'out_dtype':
-      return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: s.shapes, axis: null, dims: [a, b] });
+      return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a, b] });
     case 'no_tensor':
       return new TypeError(NO_TENSOR(fn));
     case 'not_integer':
@@ -467,16 +471,16 @@ function refusal(E, fn, s, res) {
     }
     case 'gather':
       return new BroadcastError(`${at}: these named operands' coordinates differ, and shaping '${[...C.shapings.keys()][s.shaping]}' would re-index them; expressions run without re-indexing: align them first with the element-wise op (e.g. add(a, b, { shaping }))${where}`,
-        { code: 'INCOMPATIBLE_DIMS', shapes: s.shapes, axis: null, dims: null });
+        { code: 'INCOMPATIBLE_DIMS', shapes: shapesOf(s), axis: null, dims: null });
     case 'bad_axis':
       return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} axis ${head.detail} (entry ${entry}) is out of range or repeated for the expression's result of rank ${head.a}`,
-        { code: 'INVALID_AXIS', shapes: s.shapes, axis: entry, dims: null });
+        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });
     case 'unknown_dim':
       return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} over a dim name the expression's result does not have (entry ${entry})`,
-        { code: 'INVALID_AXIS', shapes: s.shapes, axis: entry, dims: null });
+        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });
     default: {
       const st = C.statuses[head.status] ?? 'INVALID_SHAPE';
-      return new BroadcastError(`${fn}: the engine refused the expression (${st})`, { code: st, shapes: s.shapes, axis: null, dims: null });
+      return new BroadcastError(`${fn}: the engine refused the expression (${st})`, { code: st, shapes: shapesOf(s), axis: null, dims: null });
     }
   }
 }
@@ -487,9 +491,9 @@ function runFailure(E, fn, s, head) {
   if (st === 'INVALID_AXIS' && head.detail === -6) { // kDetailEmptyReduction (src/kernels/reduce.hpp)
     const op = E.reduce?.op ?? 'the reduction';
     return new BroadcastError(`${fn}: ${op} over an axis of size 0: ${op} of no elements has no value (sum gives 0, prod 1); reduce with sum or prod, or over axes of nonzero size`,
-      { code: st, shapes: s.shapes, axis: null, dims: [0] });
+      { code: st, shapes: shapesOf(s), axis: null, dims: [0] });
   }
-  return new BroadcastError(`${fn}: the engine could not run the expression (${st})`, { code: st, shapes: s.shapes, axis: null, dims: null });
+  return new BroadcastError(`${fn}: the engine could not run the expression (${st})`, { code: st, shapes: shapesOf(s), axis: null, dims: null });
 }
 
 // ---- explain ---------------------------------------------------------------------------

@@ -12,15 +12,11 @@ namespace {
 // offset there.
 template <size_t N, typename At>
 void walk_outer(const LoopPlan& L, int end, At&& at) {
-  i64 base[N] = {0};
-  if (end == 0) {  // no outer axes (a loop of rank 2 or less): no odometer to clear (V8 calls out for a memory.fill)
-    at(static_cast<const i64*>(base), 0);
-    return;
-  }
   i64 count = 1;
   for (int d = 0; d < end; ++d) count *= L.shape[d];
   i64 idx[kMaxRank];
   for (int d = 0; d < end; ++d) idx[d] = 0;  // not `= {0}`: a 256-byte memory.fill on every call
+  i64 base[N] = {0};
   for (i64 i = 0; i < count; ++i) {
     at(static_cast<const i64*>(base), i);
     for (int d = end - 1; d >= 0; --d) {
