@@ -309,7 +309,7 @@ function keyOf(E, fn, s) {
   r.key = Float64Array.from(r.key);
   if (!s.named) {
     E.last = { rule: s.rule, axis: s.axis, keepdims: s.keepdims, key: r.key,
-      values: v.map((x) => (typeof x === 'object' ? { dtype: x.dtype, shape: x.shape.slice() } : x)),
+      values: v.map((x) => (typeof x === 'object' ? { rec: x, dtype: x.dtype, shape: x.shape.slice() } : x)),
       memo: null }; // execute.js runExpr: the engine's last answer to this key, when it can be repeated
   }
   return r;
@@ -327,6 +327,9 @@ function sameInputs(last, v) {
       if (!Object.is(a, b)) return false;
       continue;
     }
+    // The same record: a resident tensor's own, whose dtype and shape never change (a plain
+    // operand's record is new every run).
+    if (a.rec === b) continue;
     if (a.dtype !== b.dtype) return false;
     const sa = a.shape;
     const sb = b.shape;
