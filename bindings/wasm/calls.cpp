@@ -248,7 +248,7 @@ const Planned& cached_plan(const double* h, const double* body, size_t n) {
 
 // Shape calls keep one plan of their own: the last one, in the same hot
 // memory every time, and answered again when the next request is the same
-// (a broadcastShapes in a loop). A miss costs one key copy; it never evicts
+// (a broadcastToShape in a loop; numpy_lane answers static numpy calls first). A miss costs one key copy; it never evicts
 // the data calls' plans.
 Planned g_shape;
 Key g_shape_key;
@@ -390,7 +390,8 @@ bool numpy_lane(const double* h, const double* body, size_t n, std::vector<doubl
   return true;
 }
 
-// actions shape and explain: the plan alone. A shape call repeated with the
+// actions shape and explain: the plan alone. A numpy shape call over static
+// shapes is answered by numpy_lane; any other shape call repeated with the
 // same shapes is answered from the last one's plan (shape_plan).
 void call_shape(const double* h, const double* body, size_t n, bool explain, std::vector<double>& resp) {
   if (!explain && numpy_lane(h, body, n, resp)) return;
