@@ -248,8 +248,8 @@ const Planned& cached_plan(const double* h, const double* body, size_t n) {
 
 // Shape calls keep one plan of their own: the last one, in the same hot
 // memory every time, and answered again when the next request is the same
-// (a broadcastToShape in a loop; numpy_lane answers static numpy calls first). A miss costs one key copy; it never evicts
-// the data calls' plans.
+// (a broadcastToShape in a loop; numpy_lane answers static numpy calls
+// first). A miss costs one key copy; it never evicts the data calls' plans.
 Planned g_shape;
 Key g_shape_key;
 bool g_shape_valid = false;
