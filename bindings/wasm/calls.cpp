@@ -373,8 +373,8 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
 // common call), answered by numpy_static_shape straight from the request: no
 // Shape records, no plan, no cache key. Anything else, a refusal included,
 // goes on to the planned answer (with its error). A new rank-4 pair measured
-// 84 ns per raw call against 164 ns planned; a repeated one 60 against the
-// cache's 54 (Node, min of interleaved rounds).
+// 84-92 ns per raw call against 163-185 ns planned; a repeated one 62-67
+// against the cache's 45-55 (Node, min of interleaved rounds).
 bool numpy_lane(const double* h, const double* body, size_t n, std::vector<double>& resp) {
   const double k = h[req_operands];
   if (h[req_rule] != static_cast<int>(Rule::numpy) || !(k >= 0 && k <= kMaxOperands) ||
