@@ -4,7 +4,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName, head, tail } from './errors.js';
-import { copyShape, checkShape, rankTooLarge, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
+import { copyShape, checkShape, rankTooLarge, isDimValue, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
 import { begin, header, writeShape, shapeCost, call, requestBuffer } from './wire.js';
 import { readOptions, choose } from './options.js';
 import { readNamed, internNamed, writeNamed, describeNamed, namedOutNames, namedResult } from './named.js';
@@ -148,9 +148,11 @@ export function namedContext(na, nb) {
 // ': shape A', ': shape B', ...: message suffixes made once, not per call.
 const SHAPE_SUFFIX = Array.from({ length: 8 }, (_, k) => `: shape ${operandName(k)}`);
 
+const shapeSuffix = (k) => (k < 8 ? SHAPE_SUFFIX[k] : `: shape ${operandName(k)}`);
+
 function copyAll(shapes, fn) {
   const out = new Array(shapes.length);
-  for (let k = 0; k < shapes.length; k++) out[k] = copyShape(shapes[k], fn, k < 8 ? SHAPE_SUFFIX[k] : `: shape ${operandName(k)}`);
+  for (let k = 0; k < shapes.length; k++) out[k] = copyShape(shapes[k], fn, shapeSuffix(k));
   return out;
 }
 
@@ -172,17 +174,17 @@ function result(res, ctx) {
 const LANE = 8;
 const lane = new Float64Array(LANE * (1 + MAX_RANK));
 let laneBusy = false;
-let laneShapes = 0; // where the lane stopped: shapes fully read,
+let laneDone = 0; // where the lane stopped: shapes fully read,
 let laneAt = -1; // dims of the next one read (-1: its length not read)
 let laneRank = 0; // its length
 let laneDim = 0; // the value that stopped it
 
-/** The lane: the request's length in doubles (shapes in `lane`), or -1 where it stopped (laneShapes, laneAt, ...). */
+/** The lane: the request's length in doubles (shapes in `lane`), or -1 where it stopped (laneDone, laneAt, ...). */
 function laneRead(shapes, n) {
   let q = 0;
   for (let k = 0; k < n; k++) {
     const s = shapes[k];
-    laneShapes = k;
+    laneDone = k;
     laneAt = -1;
     if (!Array.isArray(s)) return -1;
     const r = s.length;
@@ -191,8 +193,7 @@ function laneRead(shapes, n) {
     lane[q] = r;
     for (let i = 0; i < r; i++) {
       const d = s[i];
-      // A safe non-negative integer (Number.isSafeInteger inlined: a call here is a third of the loop).
-      if (!(typeof d === 'number' && d >= 0 && d <= 9007199254740991 && Math.floor(d) === d)) {
+      if (!isDimValue(d)) {
         laneAt = i;
         laneDim = d;
         return -1;
@@ -204,12 +205,17 @@ function laneRead(shapes, n) {
   return q;
 }
 
-/** The shape the lane read at lane[q], as an owned array. */
-function laneShape(q) {
-  const r = lane[q];
-  const out = new Array(r);
-  for (let i = 0; i < r; i++) out[i] = lane[q + 1 + i];
-  return out;
+/** The first `k` shapes the lane read into out[0 .. k-1], as owned arrays; returns where the next one starts in `lane`. */
+function laneShapes(out, k) {
+  let q = 0;
+  for (let j = 0; j < k; j++) {
+    const r = lane[q];
+    const s = new Array(r);
+    for (let i = 0; i < r; i++) s[i] = lane[q + 1 + i];
+    out[j] = s;
+    q += 1 + r;
+  }
+  return q;
 }
 
 /**
@@ -219,18 +225,13 @@ function laneShape(q) {
  */
 function laneExit(shapes) {
   const n = shapes.length;
-  const k = laneShapes;
+  const k = laneDone;
   const at = laneAt;
   const rank = laneRank;
   const out = new Array(n);
-  let q = 0;
-  for (let j = 0; j < k; j++) {
-    out[j] = laneShape(q);
-    q += 1 + out[j].length;
-  }
-  const suffix = (j) => (j < 8 ? SHAPE_SUFFIX[j] : `: shape ${operandName(j)}`);
+  const q = laneShapes(out, k);
   if (at < 0 && !Array.isArray(shapes[k])) {
-    out[k] = copyShape(shapes[k], 'broadcastShapes', suffix(k)); // not read yet
+    out[k] = copyShape(shapes[k], 'broadcastShapes', shapeSuffix(k)); // not read yet
   } else {
     if (!(rank <= MAX_RANK)) throw rankTooLarge(rank);
     // Its length, its first `at` dims and the one that stopped the lane are read: the rest is not.
@@ -241,7 +242,7 @@ function laneExit(shapes) {
     for (let i = at + 1; i < rank; i++) cur[i] = s[i];
     out[k] = cur;
   }
-  for (let j = k + 1; j < n; j++) out[j] = copyShape(shapes[j], 'broadcastShapes', suffix(j));
+  for (let j = k + 1; j < n; j++) out[j] = copyShape(shapes[j], 'broadcastShapes', shapeSuffix(j));
   return out;
 }
 
@@ -270,10 +271,7 @@ export function broadcastShapes(...shapes) {
       if (res.status === 0) return res.shape();
       const err = res.error();
       s = new Array(n);
-      for (let k = 0, j = 0; k < n; k++) {
-        s[k] = laneShape(j);
-        j += 1 + s[k].length;
-      }
+      laneShapes(s, n);
       throw makeError({ kind: 'elementwise', rule: 'numpy', shapes: s }, err);
     }
     s = laneExit(shapes);

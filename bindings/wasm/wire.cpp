@@ -6,17 +6,16 @@ namespace tc::wire {
 namespace {
 
 bool is_int(double v) { return v == static_cast<double>(static_cast<i64>(v)); }
-bool dim_value(double v) { return v >= 0 && v <= static_cast<double>(kMaxDim) && is_int(v); }
 
 bool read_dim(Reader& r, Dim& d) {
   const double v = r.next();
   if (v >= 0) {
-    d = dim_value(v) ? Dim::fixed(static_cast<i64>(v)) : Dim{-3, -3};  // invalid: fails validate_shape
+    d = is_dim_value(v) ? Dim::fixed(static_cast<i64>(v)) : Dim{-3, -3};  // invalid: fails validate_shape
   } else if (v == -1) {
     d = Dim::keep();
   } else if (v == -2) {
     const double lo = r.next(), hi = r.next();
-    if (!dim_value(lo) || !(hi == -1 || dim_value(hi))) d = Dim{-3, -3};
+    if (!is_dim_value(lo) || !(hi == -1 || is_dim_value(hi))) d = Dim{-3, -3};
     else d = Dim{static_cast<i64>(lo), hi == -1 ? kUnbounded : static_cast<i64>(hi)};
   } else {
     d = Dim{-3, -3};
@@ -29,7 +28,7 @@ bool read_dim(Reader& r, Dim& d) {
 bool read_shape(Reader& r, Shape& s) {
   const double rank = r.next();
   if (rank == -1) { s = Shape::unknown_rank(); return r.ok; }
-  if (!(rank >= 0 && rank <= kMaxRank) || !is_int(rank)) {
+  if (!is_rank_value(rank)) {
     s.rank = kMaxRank + 1;  // fails validate_shape; never indexes dims
     return false;
   }
@@ -38,7 +37,7 @@ bool read_shape(Reader& r, Shape& s) {
   if (r.end - r.p >= s.rank) {  // room for every dim as one word: the static dims without a bounds check each
     for (; i < s.rank; ++i) {
       const double v = r.p[i];
-      if (!dim_value(v)) break;
+      if (!is_dim_value(v)) break;
       s.dims[i] = Dim::fixed(static_cast<i64>(v));
     }
     r.p += i;
@@ -56,14 +55,14 @@ void point_labels(NamedShape& s, const std::vector<i64>& store, const size_t* of
 
 bool read_named(Reader& r, NamedShape& s, std::vector<i64>& store, size_t* offsets) {
   const double rank = r.next();
-  if (!(rank >= 0 && rank <= kMaxRank) || !is_int(rank)) return false;
+  if (!is_rank_value(rank)) return false;
   s.rank = static_cast<int>(rank);
   for (int i = 0; i < s.rank; ++i) {
     const double name = r.next();
     if (!(name >= 0 && name <= 2147483647.0) || !is_int(name)) return false;
     s.name[i] = static_cast<i64>(name);
     const double size = r.next();
-    s.size[i] = dim_value(size) ? static_cast<i64>(size) : -1;
+    s.size[i] = is_dim_value(size) ? static_cast<i64>(size) : -1;
     const double nl = r.next();
     s.labels[i] = nullptr;
     offsets[i] = SIZE_MAX;

@@ -21,6 +21,16 @@ constexpr int kMaxRank = 32;
 // A shape whose rank is not known (OpenVINO "[...]").
 constexpr int kUnknownRank = -1;
 
+// A dim or a rank as JS and the wire carry it (a double): a static dim is an
+// integer in [0, kMaxDim], a rank one in [0, kMaxRank]. The range is checked
+// first, so the integer conversion is always in range; NaN is neither.
+constexpr bool is_dim_value(double v) {
+  return v >= 0 && v <= static_cast<double>(kMaxDim) && v == static_cast<double>(static_cast<i64>(v));
+}
+constexpr bool is_rank_value(double v) {
+  return v >= 0 && v <= kMaxRank && v == static_cast<double>(static_cast<int>(v));
+}
+
 struct Dim {
   // Trivially constructible on purpose: a Shape holds 32 of them and only its
   // first `rank` are ever read, so nothing is paid for the unused tail.

@@ -24,7 +24,7 @@ int numpy_static_shape(const double* words, size_t n_words, int n, double* out) 
   for (int k = 0; k < n; ++k) {  // the ranks first: the output's, and each shape inside `words`
     if (p >= n_words) return -1;
     const double r = words[p];
-    if (!(r >= 0 && r <= kMaxRank) || r != static_cast<double>(static_cast<int>(r))) return -1;
+    if (!is_rank_value(r)) return -1;
     if (r > out_rank) out_rank = static_cast<int>(r);
     p += 1 + static_cast<size_t>(r);
   }
@@ -37,7 +37,7 @@ int numpy_static_shape(const double* words, size_t n_words, int n, double* out) 
     double* o = out + (out_rank - r);
     for (int i = 0; i < r; ++i) {
       const double v = d[i];
-      if (!(v >= 0 && v <= static_cast<double>(kMaxDim)) || v != static_cast<double>(static_cast<i64>(v))) return -1;
+      if (!is_dim_value(v)) return -1;
       if (v == 1 || v == o[i]) continue;  // a 1 takes the other dim; equal dims stay
       if (o[i] != 1) return -1;           // a clash: broadcast_numpy names it
       o[i] = v;
