@@ -11,12 +11,13 @@
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
-import { view, viewFor, heapCopy, slot, slotBytes, slotMade, trimScratch, DESC_SLOT } from './heap.js';
+import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch, DESC_SLOT } from './heap.js';
 import { mod } from './loader.js';
 import { makeTensor, taLength, committable, commitError, outHolds } from './tensor.js';
 import { product } from './shapes.js';
 import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary } from './wire.js';
 import { writeNamed, namedResult } from './named.js';
+import { streamPlan, runChunks, STREAM_MIN, CHUNK } from './stream.js';
 
 const OUT_SLOT = 7;
 
@@ -190,14 +191,29 @@ function runExprInner(E, fn, s, key, ops, request) {
   const n = key.length;
   begin(1 + n + values.length);
   let resident = false;
-  for (let k = 0; k < ops.length; k++) resident = place(ops[k], k) || resident;
+  // A new result's scratch: what this key's last such result took, else as
+  // large as the largest operand (unless the run reduces); too small, and the
+  // engine answers "out too small" before it is asked again.
+  let guess = E.last.outBytes;
+  for (let k = 0; k < ops.length; k++) {
+    const o = ops[k];
+    resident = place(o, k) || resident;
+    if (E.reduce === null && o.size * o.dtype.size > guess) guess = o.size * o.dtype.size;
+  }
   const destDtype = dest !== null ? dest.dtype : null;
-  const out = outBuffer(dest, destDtype, resident);
+  const out = outBuffer(dest, destDtype, resident, guess);
   const cap = outCapacity(dest, destDtype, out);
   const want = dest !== null && dest.resident ? dest.dtype.id : -1; // the engine checks a resident out's dtype
   // The engine's answer to this request again (see repeatable()): the same
-  // key (E.last is this run's, keyOf), buffers, `out` and capacity.
+  // key (E.last is this run's, keyOf), buffers, `out` and capacity; or, for
+  // a run large enough to go a chunk at a time, the same key (streamed()).
   const m = E.last.memo;
+  if (m !== null && m.want === want && (dest === null || dest.resident || outHolds(dest, m.outDtype))) {
+    if (m.size * 8 * (ops.length + 1) >= STREAM_MIN) {
+      const r = streamed(m, ops, dest, out, cap);
+      if (r !== null) return r;
+    }
+  }
   if (m !== null && m.out === out && m.cap === cap && m.want === want && samePtrs(m.ptrs, ops)
     && (dest === null || dest.resident || outHolds(dest, m.outDtype))) {
     const d = slot(DESC_SLOT, m.desc.length * 4);
@@ -232,7 +248,9 @@ function runExprInner(E, fn, s, key, ops, request) {
       return produce(shape, out, dest, outDtype);
     }
   }
-  return answer(c, res, requestLength(p), out);
+  const r = answer(c, res, requestLength(p), out);
+  if (dest === null && out !== 0) E.last.outBytes = Math.max(r.data.byteLength, 64);
+  return r;
 }
 
 let I32 = null; // the int32 dtype (C is filled at init)
@@ -256,7 +274,83 @@ function repeatable(res, module, ops, out, cap, want, shape, outDtype) {
   for (let i = 0; i < words; i++) desc[i] = res.next();
   const ptrs = new Array(ops.length);
   for (let k = 0; k < ops.length; k++) ptrs[k] = ops[k].ptr;
-  return { run: mod().tcGen.fn(module), desc, ptrs, out, cap, want, shape, outDtype };
+  return { run: mod().tcGen.fn(module), desc, ptrs, out, cap, want, shape, size: product(shape), outDtype };
+}
+
+/**
+ * Memo `m`'s run again a chunk at a time (stream.js), when it copies at least
+ * STREAM_MIN bytes in and out: the result, or null to run it as before
+ * (nothing done yet). An operand of at least CHUNK bytes that one slot reads
+ * is copied per chunk, the others whole first.
+ *
+ * The plain operands and the result may be elsewhere in scratch than when the
+ * engine answered (a slot over KEEP bytes is given back after each call): a
+ * memo's descriptor is of a run in one piece, whose slot pointers are the
+ * request's buffers as given (slot 1 + k's is its input's buffer; slot 0's is
+ * `out`), so each is set here to where that buffer is now. Resident operands
+ * and a resident `out` must be the ones the engine checked.
+ */
+function streamed(m, ops, dest, out, cap) {
+  const plainOut = dest === null || !dest.resident;
+  if (!plainOut && (m.out !== out || m.cap !== cap)) return null;
+  if (dest !== null && !dest.resident && m.cap !== cap) return null;
+  let bytes = plainOut ? m.size * m.outDtype.size : 0;
+  for (let k = 0; k < ops.length; k++) {
+    if (!ops[k].resident) bytes += ops[k].size * ops[k].dtype.size;
+    else if (ops[k].ptr !== m.ptrs[k]) return null;
+  }
+  if (bytes < STREAM_MIN) return null;
+  // An `out` sharing memory with an operand is written only after every operand is read.
+  if (dest !== null && !dest.resident) {
+    for (let k = 0; k < ops.length; k++) if (!ops[k].resident && ops[k].data.buffer === dest.data.buffer) return null;
+  }
+  const desc = m.desc;
+  const R = desc[0];
+  const S = (desc.length - 3 - 2 * R) / (2 + R);
+  const es = new Array(S).fill(0);
+  const src = new Array(S).fill(null);
+  const dtypes = new Array(S).fill(null);
+  const at = new Array(S).fill(0); // per slot: where its data (or chunk) is now
+  const of = new Array(S).fill(-1); // per slot: the plain operand it reads, -1: none
+  dtypes[0] = m.outDtype;
+  if (plainOut) es[0] = m.outDtype.size;
+  for (let s = 1; s < S; s++) {
+    at[s] = desc[3 + R + s * (2 + R)];
+    for (let k = 0; k < ops.length; k++) {
+      if (m.ptrs[k] !== at[s]) continue;
+      if (!ops[k].resident) {
+        of[s] = k;
+        at[s] = ops[k].ptr;
+      }
+      break;
+    }
+  }
+  for (let s = 1; s < S; s++) {
+    const k = of[s];
+    if (k < 0 || of.indexOf(k) !== s || of.lastIndexOf(k) !== s) continue;
+    const o = ops[k];
+    if (o.size * o.dtype.size < CHUNK) continue;
+    es[s] = o.dtype.size;
+    src[s] = o.data;
+    dtypes[s] = o.dtype;
+  }
+  const plan = streamPlan(desc, es, CHUNK);
+  if (plan === null) return null;
+  // Scratch first (memory may grow), then the copies.
+  at[0] = plainOut ? slot(OUT_SLOT, CHUNK) : desc[3 + R];
+  const d = slot(DESC_SLOT, desc.length * 4);
+  for (let k = 0; k < ops.length; k++) {
+    let chunked = false;
+    for (let s = 1; s < S; s++) if (es[s] !== 0 && of[s] === k) chunked = true;
+    if (!chunked) copyOperand(ops[k]);
+  }
+  const target = !plainOut ? null : dest !== null ? dest.data : new m.outDtype.ctor(m.size);
+  const stats = mod().tcGen.stats;
+  stats.streamed++;
+  stats.chunks += runChunks(m.run, desc, d, plan, es, src, dtypes, at, target);
+  descOwner = null; // the descriptor slot holds the last chunk's words
+  if (!plainOut) return dest.tensor;
+  return { data: target, shape: m.shape.slice(), dtype: m.outDtype.name };
 }
 
 function samePtrs(ptrs, ops) {
@@ -305,31 +399,6 @@ function sameDims(x, y) {
   return true;
 }
 
-// Arrays up to SMALL elements are copied by a loop: TypedArray set() and
-// slice() are builtin calls whose fixed cost is most of the copy of a few
-// elements (docs/boundary.md). Not for float16 (its view may be another array
-// kind: set() moves bits) or 64-bit integers (each element a BigInt).
-const SMALL = 16;
-
-/** `n` elements of typed array `data` (dtype `d`) into the heap at element `off`. */
-function copyIn(d, data, off, n) {
-  if (n > SMALL || !d.loop) {
-    if (n > 0) (d.half ? viewFor(d, data) : view(d)).set(data, off);
-    return;
-  }
-  const v = view(d);
-  for (let i = 0; i < n; i++) v[off + i] = data[i];
-}
-
-/** A new typed array of dtype `d` holding the `n` heap elements from element `off`. */
-function copyOut(d, off, n) {
-  if (n > SMALL || !d.loop) return heapCopy(d, off, n);
-  const v = view(d);
-  const r = new d.ctor(n);
-  for (let i = 0; i < n; i++) r[i] = v[off + i];
-  return r;
-}
-
 /** The commit check's error of a two-operand call. */
 function binaryCommitError(name, A, B, dest) {
   if (!committable(A)) return commitError(A, `${name}: a`);
@@ -358,9 +427,9 @@ function copyOperand(o) {
 }
 
 /** Where the result goes: `out`'s buffer, a scratch guess, or 0 (the engine allocates a new tensor). */
-function outBuffer(dest, outDtype, resident) {
+function outBuffer(dest, outDtype, resident, guess = 64) {
   if (dest !== null) return dest.resident ? dest.ptr : slot(OUT_SLOT, Math.max(taLength.call(dest.data) * outDtype.size, 1));
-  return resident ? 0 : slot(OUT_SLOT, 64);
+  return resident ? 0 : slot(OUT_SLOT, guess);
 }
 
 /** Bytes at `out`: negative for exactly that many (an `out` the caller gave). */

@@ -310,7 +310,8 @@ function keyOf(E, fn, s) {
   if (!s.named) {
     E.last = { rule: s.rule, axis: s.axis, keepdims: s.keepdims, key: r.key,
       values: v.map((x) => (typeof x === 'object' ? { rec: x, dtype: x.dtype, shape: x.shape.slice() } : x)),
-      memo: null }; // execute.js runExpr: the engine's last answer to this key, when it can be repeated
+      memo: null, // execute.js runExpr: the engine's last answer to this key, when it can be repeated
+      outBytes: 64 }; // execute.js runExpr: the bytes of this key's last new typed-array result
   }
   return r;
 }

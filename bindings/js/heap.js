@@ -32,6 +32,31 @@ export function heapCopy(d, off, n) {
   return new d.ctor(view(d).subarray(off, off + n));
 }
 
+// Arrays up to SMALL elements are copied by a loop: TypedArray set() and
+// slice() are builtin calls whose fixed cost is most of the copy of a few
+// elements (docs/boundary.md). Not for float16 (its view may be another array
+// kind: set() moves bits) or 64-bit integers (each element a BigInt).
+const SMALL = 16;
+
+/** `n` elements of typed array `data` (dtype `d`) into the heap at element `off`. */
+export function copyIn(d, data, off, n) {
+  if (n > SMALL || !d.loop) {
+    if (n > 0) (d.half ? viewFor(d, data) : view(d)).set(data, off);
+    return;
+  }
+  const v = view(d);
+  for (let i = 0; i < n; i++) v[off + i] = data[i];
+}
+
+/** A new typed array of dtype `d` holding the `n` heap elements from element `off`. */
+export function copyOut(d, off, n) {
+  if (n > SMALL || !d.loop) return heapCopy(d, off, n);
+  const v = view(d);
+  const r = new d.ctor(n);
+  for (let i = 0; i < n; i++) r[i] = v[off + i];
+  return r;
+}
+
 function freshView(d) {
   if (viewHeap.length === 0) {
     viewHeap = mod().HEAPU8;
@@ -74,9 +99,20 @@ const SLOTS = 8 + 64 + 1;
 /** The last slot: a repeated expression run's descriptor (execute.js runExpr). */
 export const DESC_SLOT = SLOTS - 1;
 // made: counts the slot's allocations and frees (what its memory held may be gone when it changes).
-const slots = Array.from({ length: SLOTS }, () => ({ ptr: 0, bytes: 0, made: 0 })); // bytes 0: none yet
+const slots = Array.from({ length: SLOTS }, () => ({ ptr: 0, raw: 0, bytes: 0, held: 0, made: 0 })); // bytes 0: none yet; held: what was allocated (bytes and the page skew)
 let scratchBytes = 0;
 let large = 0; // slots now holding more than KEEP
+
+// Where a slot starts within its 4 KiB page. Copying between a typed array
+// and the heap (TypedArray set(), the constructor over a view: memcpy) runs
+// at about a fifteenth of its speed for 4 KiB to 1 MiB when the destination
+// starts 4 to 28 bytes past the source modulo 4 KiB (measured on this
+// project's AMD EPYC machines: the string move memcpy uses for those sizes).
+// A large typed array starts 16 bytes into a page in Node (glibc maps it,
+// after its 16-byte header), so a slot of 4 KiB or more starts half a page
+// away from that: 2064 bytes into a page.
+const PAGE = 4096;
+const SKEW = 2048 + 16;
 
 /**
  * Scratch slot k (0 to 7), holding at least `bytes` (at least 1). The fast
@@ -89,14 +125,17 @@ export function slot(k, bytes) {
 
 function growSlot(s, bytes) {
   const want = Math.max(bytes, 64, Math.min(s.bytes * 2, KEEP));
-  const p = malloc(want);
-  free(s.ptr);
-  scratchBytes += want - s.bytes;
+  const pad = want >= PAGE ? PAGE : 0;
+  const raw = malloc(want + pad);
+  free(s.raw);
+  scratchBytes += want + pad - s.held;
   if (want > KEEP && !(s.bytes > KEEP)) large++;
-  s.ptr = p;
+  s.raw = raw;
+  s.ptr = pad === 0 ? raw : raw + (((SKEW - raw) % PAGE) + PAGE) % PAGE;
   s.bytes = want;
+  s.held = want + pad;
   s.made++;
-  return p;
+  return s.ptr;
 }
 
 export function slotBytes(k) {
@@ -111,11 +150,13 @@ export function slotMade(k) {
 /** Free the slots holding more than `over` bytes (they are made again when needed). */
 function freeSlots(over) {
   for (const s of slots) {
-    if (s.ptr && s.bytes > over) {
-      free(s.ptr);
-      scratchBytes -= s.bytes;
+    if (s.raw && s.bytes > over) {
+      free(s.raw);
+      scratchBytes -= s.held;
       s.ptr = 0;
+      s.raw = 0;
       s.bytes = 0;
+      s.held = 0;
       s.made++;
     }
   }

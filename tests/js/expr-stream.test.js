@@ -1,0 +1,315 @@
+// A repeated expression run over large plain operands goes a chunk at a time
+// (bindings/js/stream.js, execute.js streamed()): each chunk's operand rows
+// are copied into scratch, the generated module runs on the chunk, the chunk
+// is copied out. Every such run must give, bit for bit, what the engine's run
+// in one piece gives (the first run) and what op by op gives: every chunk axis
+// (the row, a middle axis with steps above it, the outermost), operands
+// broadcast on the chunk axis, resident operands and outs mixed in, typed
+// outs, outs sharing memory with an operand, memory growth between runs.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as tc from '../../dist/node.js';
+import { mod } from '../../dist/loader.js';
+import { streamPlan, CHUNK, STREAM_MIN } from '../../dist/stream.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const numel = (s) => s.reduce((p, d) => p * d, 1);
+const stats = () => mod().tcGen?.stats ?? { streamed: 0, chunks: 0 }; // installed with the first generated module
+
+/** [result, streamed runs during f, chunks during f]. */
+function counted(f) {
+  const n = stats().streamed;
+  const c = stats().chunks;
+  const r = f();
+  return [r, stats().streamed - n, stats().chunks - c];
+}
+
+/** A deterministic fill: small integers and fractions, with NaN, ±0 and ±Infinity among floats. */
+function fill(ctor, n, seed) {
+  const a = new ctor(n);
+  let x = seed * 2654435761 >>> 0;
+  const float = ctor === Float32Array || ctor === Float64Array;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    const v = (x >>> 8) % 2001 - 1000;
+    if (float) {
+      const r = x % 997;
+      a[i] = r === 0 ? NaN : r === 1 ? -0 : r === 2 ? Infinity : r === 3 ? -Infinity : v / 64;
+    } else {
+      a[i] = v;
+    }
+  }
+  return a;
+}
+
+const bytesOf = (r) => {
+  const d = r instanceof tc.Tensor ? r.toArray() : r.data ?? r;
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+};
+
+/** Index of the first differing byte, -1 when equal (expect().toEqual on MB arrays is slow). */
+function firstDiff(x, y) {
+  const a = bytesOf(x);
+  const b = bytesOf(y);
+  if (a.length !== b.length) return -2;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
+
+const chainB = {
+  text: 'a*b + c*d - e',
+  make: (seed) => ({
+    a: { data: fill(Float32Array, 1024 * 1024, seed), shape: [1024, 1024] },
+    b: { data: fill(Float32Array, 1024, seed + 1), shape: [1024] },
+    c: { data: fill(Float32Array, 1024, seed + 2), shape: [1024, 1] },
+    d: { data: fill(Float32Array, 1024 * 1024, seed + 3), shape: [1024, 1024] },
+    e: 0.75,
+  }),
+  opByOp: (o) => tc.sub(tc.add(tc.mul(o.a, o.b), tc.mul(o.c, o.d)), o.e),
+};
+
+describe('a repeated large run, a chunk at a time', () => {
+  it('gives the one-piece run and op by op, bit for bit, run after run (chain B: chunks of rows)', () => {
+    const E = tc.compile(chainB.text);
+    for (let round = 0; round < 3; round++) {
+      const o = chainB.make(10 * round);
+      const ref = chainB.opByOp(o);
+      const [r, streamed, chunks] = counted(() => E.run(o));
+      expect(r.shape).toEqual([1024, 1024]);
+      expect(r.dtype).toBe('float32');
+      expect(firstDiff(r, ref)).toBe(-1);
+      // The first run is the engine's, in one piece; every later one goes in chunks.
+      expect(streamed).toBe(round === 0 ? 0 : 1);
+      if (round > 0) expect(chunks).toBeGreaterThan(4);
+    }
+  });
+
+  it('makes a new result larger than its operands without asking the engine twice (an outer product)', () => {
+    // The first run learns the result's size ("out too small", then the run); the second is
+    // answered at once and remembered; from the third on JS repeats it, a chunk at a time.
+    const E = tc.compile('a * b + 1');
+    const a = { data: fill(Float32Array, 1024, 1), shape: [1024, 1] };
+    const b = { data: fill(Float32Array, 1024, 2), shape: [1, 1024] };
+    const ref = tc.add(tc.mul(a, b), 1);
+    const streamed = [];
+    for (let i = 0; i < 4; i++) {
+      const [r, n] = counted(() => E.run({ a, b }));
+      expect(firstDiff(r, ref)).toBe(-1);
+      streamed.push(n);
+    }
+    expect(streamed).toEqual([0, 0, 1, 1]);
+  });
+
+  it('writes a typed out, a resident out, and reads resident operands in place', () => {
+    const E = tc.compile(chainB.text);
+    const o = chainB.make(7);
+    const ref = chainB.opByOp(o);
+    E.run(o);
+    const typed = new Float32Array(1024 * 1024);
+    for (let i = 0; i < 2; i++) {
+      typed.fill(5);
+      const [r, streamed] = counted(() => E.run(o, { out: typed }));
+      expect(r.data).toBe(typed);
+      expect(firstDiff(typed, ref)).toBe(-1);
+      if (i > 0) expect(streamed).toBe(1);
+    }
+    const ta = tc.tensor(o.a.data, o.a.shape);
+    const out = tc.tensor(new Float32Array(1024 * 1024), [1024, 1024]);
+    try {
+      for (let i = 0; i < 3; i++) {
+        // a resident, d plain (copied per chunk), the result written into the resident out chunk by chunk
+        const [r, streamed] = counted(() => E.run({ ...o, a: ta }, { out }));
+        expect(r).toBe(out);
+        expect(firstDiff(out, ref)).toBe(-1);
+        if (i > 0) expect(streamed).toBe(1);
+        // a resident, a fresh result
+        const [f] = counted(() => E.run({ ...o, a: ta }));
+        expect(firstDiff(f, ref)).toBe(-1);
+      }
+    } finally {
+      ta.dispose();
+      out.dispose();
+    }
+  });
+
+  it('cuts a middle axis and steps over the axes above it (NCHW)', () => {
+    const E = tc.compile('(x - m) / s');
+    const shapes = { x: [8, 64, 56, 56], m: [1, 64, 1, 1], s: [1, 64, 1, 1] };
+    for (let round = 0; round < 3; round++) {
+      const o = Object.fromEntries(Object.entries(shapes).map(([k, sh], i) => [k, { data: fill(Float32Array, numel(sh), round * 5 + i), shape: sh }]));
+      const ref = tc.div(tc.sub(o.x, o.m), o.s);
+      const [r, streamed, chunks] = counted(() => E.run(o));
+      expect(firstDiff(r, ref)).toBe(-1);
+      if (round > 0) {
+        expect(streamed).toBe(1);
+        expect(chunks % 8).toBe(0); // the same chunks in each of the 8 outer steps
+      }
+    }
+  });
+
+  it('cuts the row itself when a run is one long row (float64)', () => {
+    const E = tc.compile('x * y + 1');
+    for (let round = 0; round < 3; round++) {
+      const o = { x: { data: fill(Float64Array, 300001, round), shape: [300001] }, y: { data: fill(Float64Array, 300001, round + 9), shape: [300001] } };
+      const ref = tc.add(tc.mul(o.x, o.y), 1);
+      const [r, streamed, chunks] = counted(() => E.run(o));
+      expect(r.dtype).toBe('float64');
+      expect(firstDiff(r, ref)).toBe(-1);
+      if (round > 0) {
+        expect(streamed).toBe(1);
+        expect(chunks).toBe(Math.ceil(300001 / Math.floor(CHUNK / 24))); // 8 bytes each of x, y and the result per element
+      }
+    }
+  });
+
+  it('copies an operand broadcast over the steps above the chunk axis once per step', () => {
+    const E = tc.compile('x - y * 2');
+    for (let round = 0; round < 3; round++) {
+      const o = { x: { data: fill(Float32Array, 4 * 100003, round), shape: [4, 100003] }, y: { data: fill(Float32Array, 100003, round + 1), shape: [100003] } };
+      const ref = tc.sub(o.x, tc.mul(o.y, 2));
+      const [r, streamed] = counted(() => E.run(o));
+      expect(firstDiff(r, ref)).toBe(-1);
+      if (round > 0) expect(streamed).toBe(1);
+    }
+  });
+
+  it('keeps integer and boolean results exact', () => {
+    const cases = [
+      { text: 'a + b', o: (s) => ({ a: { data: fill(Int16Array, 1000 * 1100, s), shape: [1000, 1100] }, b: { data: fill(Int16Array, 1100, s + 1), shape: [1100] } }), ref: (o) => tc.add(o.a, o.b), dtype: 'int16' },
+      { text: 'a * 3 - b', o: (s) => ({ a: { data: fill(Int32Array, 700 * 800, s), shape: [700, 800] }, b: { data: fill(Int32Array, 700, s + 2), shape: [700, 1] } }), ref: (o) => tc.sub(tc.mul(o.a, 3), o.b), dtype: 'int32' },
+      { text: 'a > b', o: (s) => ({ a: { data: fill(Float32Array, 600 * 700, s), shape: [600, 700] }, b: { data: fill(Float32Array, 600 * 700, s + 3), shape: [600, 700] } }), ref: (o) => tc.greater(o.a, o.b), dtype: 'uint8' },
+    ];
+    for (const c of cases) {
+      const E = tc.compile(c.text);
+      let streamedRuns = 0;
+      for (let round = 0; round < 3; round++) {
+        const o = c.o(round * 3);
+        const [r, streamed] = counted(() => E.run(o));
+        expect(r.dtype).toBe(c.dtype);
+        expect(firstDiff(r, c.ref(o))).toBe(-1);
+        streamedRuns += streamed;
+      }
+      expect(streamedRuns, c.text).toBe(2);
+    }
+  });
+
+  it('runs in one piece when out shares memory with an operand, and is right', () => {
+    const E = tc.compile('x * 2 + 1');
+    const n = 1 << 19;
+    const x = fill(Float32Array, n, 3);
+    E.run({ x: { data: x, shape: [n] } });
+    for (let i = 0; i < 2; i++) {
+      const before = x.slice();
+      const [r, streamed] = counted(() => E.run({ x: { data: x, shape: [n] } }, { out: x }));
+      expect(r.data).toBe(x);
+      expect(streamed).toBe(0);
+      expect(firstDiff(x, tc.add(tc.mul({ data: before, shape: [n] }, 2), 1))).toBe(-1);
+    }
+    // out a view of the same buffer, 16 elements on: every operand element is read before any is written.
+    const buf = fill(Float32Array, n + 16, 4);
+    const xs = buf.subarray(16);
+    const outs = buf.subarray(0, n);
+    const F = tc.compile('x - 1');
+    F.run({ x: { data: xs, shape: [n] } }, { out: outs });
+    const before = xs.slice();
+    const [, streamed] = counted(() => F.run({ x: { data: xs, shape: [n] } }, { out: outs }));
+    expect(streamed).toBe(0);
+    expect(firstDiff(outs, tc.sub({ data: before, shape: [n] }, 1))).toBe(-1);
+  });
+
+  it('stays right across memory growth between runs, and leaves nothing allocated', () => {
+    tc.releaseScratch();
+    const was = tc.memory().allocatedBytes;
+    const E = tc.compile(chainB.text);
+    const o = chainB.make(21);
+    const ref = chainB.opByOp(o);
+    E.run(o);
+    const heap = tc.memory().wasmHeapBytes;
+    const big = tc.tensor(new Float32Array(heap / 4 + (1 << 20)), [heap / 4 + (1 << 20)]); // the heap must grow
+    try {
+      expect(tc.memory().wasmHeapBytes).toBeGreaterThan(heap);
+      const [r, streamed] = counted(() => E.run(o));
+      expect(streamed).toBe(1);
+      expect(firstDiff(r, ref)).toBe(-1);
+    } finally {
+      big.dispose();
+    }
+    tc.releaseScratch();
+    expect(tc.memory().allocatedBytes).toBe(was);
+  });
+
+  it('agrees with the one-piece run on random shapes, broadcasts and dtypes', () => {
+    let seed = 12345;
+    const rnd = (n) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const dtypes = [['float32', Float32Array], ['float64', Float64Array], ['int32', Int32Array], ['uint8', Uint8Array]];
+    let streamedRuns = 0;
+    for (let c = 0; c < 12; c++) {
+      const rank = 1 + rnd(4);
+      const out = [];
+      // Output dims whose product is about 2^19 to 2^20 elements.
+      let left = 1 << (19 + rnd(2));
+      for (let i = 0; i < rank; i++) {
+        const d = i === rank - 1 ? left : Math.max(1, Math.min(left, 2 + rnd(200)));
+        out.push(d);
+        left = Math.max(1, Math.floor(left / d));
+      }
+      const [dn, ctor] = dtypes[rnd(dtypes.length)];
+      // x the full shape; y broadcast on a random subset of axes (and maybe of lower rank).
+      const ys = out.map((d) => (rnd(3) === 0 ? 1 : d)).slice(rnd(rank));
+      const o = { x: { data: fill(ctor, numel(out), c), shape: out, dtype: dn }, y: { data: fill(ctor, numel(ys), c + 50), shape: ys, dtype: dn } };
+      const E = tc.compile('(x - y) * y + x');
+      const first = E.run(o);
+      const ref = tc.add(tc.mul(tc.sub(o.x, o.y), o.y), o.x);
+      expect(firstDiff(first, ref), `${dn} ${JSON.stringify(out)} ${JSON.stringify(ys)}`).toBe(-1);
+      const [again, streamed] = counted(() => E.run(o));
+      expect(firstDiff(again, first), `${dn} ${JSON.stringify(out)} ${JSON.stringify(ys)}`).toBe(-1);
+      streamedRuns += streamed;
+    }
+    expect(streamedRuns).toBeGreaterThan(6);
+  });
+});
+
+describe('streamPlan', () => {
+  // A descriptor (wasmgen.hpp): R, n, rows, counts, per slot (ptr, row stride, outer strides), R counters.
+  const desc = (n, counts, slots) => {
+    const R = counts.length;
+    const w = [R, n, counts.reduce((p, d) => p * d, 1), ...counts];
+    for (const s of slots) w.push(s.ptr, s.row, ...s.outer);
+    for (let j = 0; j < R; j++) w.push(0);
+    return Int32Array.from(w);
+  };
+
+  it('takes whole axes from the row up while they fit, then k steps of the next', () => {
+    // [64 outer, 8 middle, 1024 row] float32, output and x dense: 8 bytes per element.
+    const d = desc(1024, [8, 64], [{ ptr: 64, row: 4, outer: [4096, 32768] }, { ptr: 128, row: 4, outer: [4096, 32768] }]);
+    const es = [4, 4];
+    const p = streamPlan(d, es, 256 << 10);
+    expect(p).toEqual({ t: 2, k: 4 }); // a step of the outer axis is 8 * 1024 elements * 8 bytes = 64 KiB
+    expect(es).toEqual([4, 4]);
+  });
+
+  it('cuts the row when one row is over the budget', () => {
+    const d = desc(1 << 20, [], [{ ptr: 64, row: 8, outer: [] }, { ptr: 128, row: 8, outer: [] }]);
+    expect(streamPlan(d, [8, 8], 1 << 16)).toEqual({ t: 0, k: 4096 });
+  });
+
+  it('drops an input whose chunk is not one run of its data, and refuses such an output', () => {
+    // y broadcast along the row (stride 0) and read along the chunk axis: its chunk spans one element per row.
+    const d = desc(1024, [1024], [{ ptr: 64, row: 4, outer: [4096] }, { ptr: 128, row: 0, outer: [8] }]);
+    const es = [4, 4];
+    expect(streamPlan(d, es, 1 << 16)).toEqual({ t: 1, k: 8 });
+    expect(es).toEqual([4, 0]);
+    const transposed = desc(1024, [1024], [{ ptr: 64, row: 4096, outer: [4] }]);
+    expect(streamPlan(transposed, [4], 1 << 16)).toBe(null);
+  });
+
+  it('runs in one piece what fits in one chunk, and when nothing is copied', () => {
+    const d = desc(100, [10], [{ ptr: 64, row: 4, outer: [400] }]);
+    expect(streamPlan(d, [4], 1 << 16)).toBe(null);
+    expect(streamPlan(desc(1 << 20, [], [{ ptr: 64, row: 4, outer: [] }]), [0], 1 << 16)).toBe(null);
+    expect(STREAM_MIN).toBeGreaterThan(CHUNK);
+  });
+});
