@@ -10,6 +10,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../../dist/node.js';
 import { mod } from '../../dist/loader.js';
 import { streamPlan, CHUNK, STREAM_MIN } from '../../dist/stream.js';
+import { slot } from '../../dist/heap.js';
 
 beforeAll(async () => { await tc.init(); });
 
@@ -269,6 +270,23 @@ describe('a repeated large run, a chunk at a time', () => {
       streamedRuns += streamed;
     }
     expect(streamedRuns).toBeGreaterThan(6);
+  });
+});
+
+describe('scratch slots', () => {
+  it('start 2064 bytes into a page from 4 KiB on, and give back all they took', () => {
+    tc.releaseScratch();
+    const was = tc.memory();
+    expect(was.scratchBytes).toBe(0);
+    for (const bytes of [4096, 5000, 300000, 1 << 20, 3 << 20]) {
+      const p = slot(2, bytes);
+      expect(p % 4096, `${bytes} bytes`).toBe(2064);
+      expect(slot(2, 64)).toBe(p); // a smaller need is met by the same slot
+    }
+    expect(tc.memory().scratchBytes).toBeGreaterThanOrEqual(3 << 20);
+    tc.releaseScratch();
+    expect(tc.memory().scratchBytes).toBe(0);
+    expect(tc.memory().allocatedBytes).toBe(was.allocatedBytes);
   });
 });
 
