@@ -208,14 +208,12 @@ function runExprInner(E, fn, s, key, ops, request) {
   // key (E.last is this run's, keyOf), buffers, `out` and capacity; or, for
   // a run large enough to go a chunk at a time, the same key (streamed()).
   const m = E.last.memo;
-  if (m !== null && m.want === want && (dest === null || dest.resident || outHolds(dest, m.outDtype))) {
-    if (m.size * 8 * (ops.length + 1) >= STREAM_MIN) {
-      const r = streamed(m, ops, dest, out, cap);
-      if (r !== null) return r;
-    }
+  const usable = m !== null && m.want === want && (dest === null || dest.resident || outHolds(dest, m.outDtype));
+  if (usable && m.size * 8 * (ops.length + 1) >= STREAM_MIN) {
+    const r = streamed(m, ops, dest, out, cap);
+    if (r !== null) return r;
   }
-  if (m !== null && m.out === out && m.cap === cap && m.want === want && samePtrs(m.ptrs, ops)
-    && (dest === null || dest.resident || outHolds(dest, m.outDtype))) {
+  if (usable && m.out === out && m.cap === cap && samePtrs(m.ptrs, ops)) {
     const d = slot(DESC_SLOT, m.desc.length * 4);
     for (let k = 0; k < ops.length; k++) copyOperand(ops[k]);
     const i32 = view(I32 ?? (I32 = C.dtypeByName.get('int32')));

@@ -3,14 +3,7 @@
 // package's browser entry in a page: operands, results, resident tensors,
 // reductions and `out` as Float16Array, and a Uint16Array of bits beside it.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium } from './chromium.js';
-import { serve } from '../../scripts/serve.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const site = path.join(root, 'build', 'float16-site');
+import { scriptPage } from './chromium.js';
 
 const mainJs = `import * as tc from './pkg/index.js';
 const out = {};
@@ -43,32 +36,19 @@ document.title = 'done';
 window.__result = out;
 `;
 
-let server;
-let url;
-let browser;
+let page;
 
 beforeAll(async () => {
-  rmSync(site, { recursive: true, force: true });
-  mkdirSync(site, { recursive: true });
-  cpSync(path.join(root, 'dist'), path.join(site, 'pkg'), { recursive: true });
-  writeFileSync(path.join(site, 'main.html'), '<!doctype html><html><head><meta charset="utf-8"><title>pending</title><script type="module" src="./main.js"></script></head><body></body></html>');
-  writeFileSync(path.join(site, 'main.js'), mainJs);
-  ({ server, url } = await serve(site, 0));
-  browser = await launchChromium();
+  page = await scriptPage('float16-site', mainJs);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((r) => (server ? server.close(r) : r()));
+  await page?.close();
 });
 
 describe('float16 in Chromium (a real Float16Array)', () => {
   it('add of two Float16Array operands gives a Float16Array; tensors, out, bits and reductions agree', async () => {
-    const p = await browser.newPage();
-    await p.goto(`${url}/main.html`);
-    await p.waitForFunction(() => document.title === 'done', null, { timeout: 20000 });
-    const r = await p.evaluate(() => window.__result);
-    await p.close();
+    const r = await page.result(20000);
     expect(r.error).toBeUndefined();
     expect(r.has).toBe(true);
     expect(r.add.tag).toBe('[object Float16Array]');

@@ -4,10 +4,10 @@
 // 'unsafe-eval'. tensorcast/shapes too: as plain ESM beside the full entry in one page,
 // and bundled by Vite by its package name.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { cpSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from './chromium.js';
+import { launchChromium, packageSite } from './chromium.js';
 import { build as viteBuild } from 'vite';
 import { serve } from '../../scripts/serve.mjs';
 
@@ -72,9 +72,7 @@ let url;
 let browser;
 
 beforeAll(async () => {
-  rmSync(site, { recursive: true, force: true });
-  mkdirSync(site, { recursive: true });
-  cpSync(path.join(root, 'dist'), path.join(site, 'pkg'), { recursive: true });
+  packageSite(site);
   writeFileSync(path.join(site, 'main.html'), page('main.js'));
   writeFileSync(path.join(site, 'main.js'), mainJs);
   writeFileSync(path.join(site, 'worker.html'), page('worker-host.js'));

@@ -4,14 +4,7 @@
 // [1024,1024] operands three times (the engine's run, then two in chunks) and
 // NCHW (x - m) / s, and compares every result with op by op, byte for byte.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium } from './chromium.js';
-import { serve } from '../../scripts/serve.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const site = path.join(root, 'build', 'stream-site');
+import { scriptPage } from './chromium.js';
 
 const mainJs = `import * as tc from './pkg/index.js';
 import { mod } from './pkg/loader.js';
@@ -52,32 +45,19 @@ document.title = 'done';
 window.__result = out;
 `;
 
-let server;
-let url;
-let browser;
+let page;
 
 beforeAll(async () => {
-  rmSync(site, { recursive: true, force: true });
-  mkdirSync(site, { recursive: true });
-  cpSync(path.join(root, 'dist'), path.join(site, 'pkg'), { recursive: true });
-  writeFileSync(path.join(site, 'main.html'), '<!doctype html><html><head><meta charset="utf-8"><title>pending</title><script type="module" src="./main.js"></script></head><body></body></html>');
-  writeFileSync(path.join(site, 'main.js'), mainJs);
-  ({ server, url } = await serve(site, 0));
-  browser = await launchChromium();
+  page = await scriptPage('stream-site', mainJs);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((r) => (server ? server.close(r) : r()));
+  await page?.close();
 });
 
 describe('a large repeated run in chunks, in Chromium', () => {
   it('gives op by op byte for byte, into a new array and into a typed out', async () => {
-    const p = await browser.newPage();
-    await p.goto(`${url}/main.html`);
-    await p.waitForFunction(() => document.title === 'done', null, { timeout: 60000 });
-    const r = await p.evaluate(() => window.__result);
-    await p.close();
+    const r = await page.result(60000);
     expect(r.error).toBeUndefined();
     expect(r.runs).toEqual([[-1, -1], [-1, -1], [-1, -1], [-1], [-1], [-1]]);
     // Chain B: 6 runs, the first the engine's (the second, into a typed out, a new key); NCHW: 3, the first the engine's.
