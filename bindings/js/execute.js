@@ -11,15 +11,14 @@
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
-import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch, DESC_SLOT } from './heap.js';
+import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch, DESC_SLOT, OUT_SLOT } from './heap.js';
 import { mod } from './loader.js';
 import { makeTensor, taLength, committable, commitError, outHolds } from './tensor.js';
 import { product } from './shapes.js';
 import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary } from './wire.js';
 import { writeNamed, namedResult } from './named.js';
-import { streamPlan, runChunks, STREAM_MIN, CHUNK } from './stream.js';
+import { streamed, STREAM_MIN } from './stream.js';
 
-const OUT_SLOT = 7;
 
 // ---- the one call ---------------------------------------------------------------------
 /**
@@ -206,12 +205,15 @@ function runExprInner(E, fn, s, key, ops, request) {
   const want = dest !== null && dest.resident ? dest.dtype.id : -1; // the engine checks a resident out's dtype
   // The engine's answer to this request again (see repeatable()): the same
   // key (E.last is this run's, keyOf), buffers, `out` and capacity; or, for
-  // a run large enough to go a chunk at a time, the same key (streamed()).
+  // a run large enough to go a chunk at a time, the same key (stream.js streamed()).
   const m = E.last.memo;
   const usable = m !== null && m.want === want && (dest === null || dest.resident || outHolds(dest, m.outDtype));
   if (usable && m.size * 8 * (ops.length + 1) >= STREAM_MIN) {
     const r = streamed(m, ops, dest, out, cap);
-    if (r !== null) return r;
+    if (r !== null) {
+      descOwner = null; // the descriptor slot holds the last chunk's words
+      return r;
+    }
   }
   if (usable && m.out === out && m.cap === cap && samePtrs(m.ptrs, ops)) {
     const d = slot(DESC_SLOT, m.desc.length * 4);
@@ -273,82 +275,6 @@ function repeatable(res, module, ops, out, cap, want, shape, outDtype) {
   const ptrs = new Array(ops.length);
   for (let k = 0; k < ops.length; k++) ptrs[k] = ops[k].ptr;
   return { run: mod().tcGen.fn(module), desc, ptrs, out, cap, want, shape, size: product(shape), outDtype };
-}
-
-/**
- * Memo `m`'s run again a chunk at a time (stream.js), when it copies at least
- * STREAM_MIN bytes in and out: the result, or null to run it as before
- * (nothing done yet). An operand of at least CHUNK bytes that one slot reads
- * is copied per chunk, the others whole first.
- *
- * The plain operands and the result may be elsewhere in scratch than when the
- * engine answered (a slot over KEEP bytes is given back after each call): a
- * memo's descriptor is of a run in one piece, whose slot pointers are the
- * request's buffers as given (slot 1 + k's is its input's buffer; slot 0's is
- * `out`), so each is set here to where that buffer is now. Resident operands
- * and a resident `out` must be the ones the engine checked.
- */
-function streamed(m, ops, dest, out, cap) {
-  const plainOut = dest === null || !dest.resident;
-  if (!plainOut && (m.out !== out || m.cap !== cap)) return null;
-  if (dest !== null && !dest.resident && m.cap !== cap) return null;
-  let bytes = plainOut ? m.size * m.outDtype.size : 0;
-  for (let k = 0; k < ops.length; k++) {
-    if (!ops[k].resident) bytes += ops[k].size * ops[k].dtype.size;
-    else if (ops[k].ptr !== m.ptrs[k]) return null;
-  }
-  if (bytes < STREAM_MIN) return null;
-  // An `out` sharing memory with an operand is written only after every operand is read.
-  if (dest !== null && !dest.resident) {
-    for (let k = 0; k < ops.length; k++) if (!ops[k].resident && ops[k].data.buffer === dest.data.buffer) return null;
-  }
-  const desc = m.desc;
-  const R = desc[0];
-  const S = (desc.length - 3 - 2 * R) / (2 + R);
-  const es = new Array(S).fill(0);
-  const src = new Array(S).fill(null);
-  const dtypes = new Array(S).fill(null);
-  const at = new Array(S).fill(0); // per slot: where its data (or chunk) is now
-  const of = new Array(S).fill(-1); // per slot: the plain operand it reads, -1: none
-  dtypes[0] = m.outDtype;
-  if (plainOut) es[0] = m.outDtype.size;
-  for (let s = 1; s < S; s++) {
-    at[s] = desc[3 + R + s * (2 + R)];
-    for (let k = 0; k < ops.length; k++) {
-      if (m.ptrs[k] !== at[s]) continue;
-      if (!ops[k].resident) {
-        of[s] = k;
-        at[s] = ops[k].ptr;
-      }
-      break;
-    }
-  }
-  for (let s = 1; s < S; s++) {
-    const k = of[s];
-    if (k < 0 || of.indexOf(k) !== s || of.lastIndexOf(k) !== s) continue;
-    const o = ops[k];
-    if (o.size * o.dtype.size < CHUNK) continue;
-    es[s] = o.dtype.size;
-    src[s] = o.data;
-    dtypes[s] = o.dtype;
-  }
-  const plan = streamPlan(desc, es, CHUNK);
-  if (plan === null) return null;
-  // Scratch first (memory may grow), then the copies.
-  at[0] = plainOut ? slot(OUT_SLOT, CHUNK) : desc[3 + R];
-  const d = slot(DESC_SLOT, desc.length * 4);
-  for (let k = 0; k < ops.length; k++) {
-    let chunked = false;
-    for (let s = 1; s < S; s++) if (es[s] !== 0 && of[s] === k) chunked = true;
-    if (!chunked) copyOperand(ops[k]);
-  }
-  const target = !plainOut ? null : dest !== null ? dest.data : new m.outDtype.ctor(m.size);
-  const stats = mod().tcGen.stats;
-  stats.streamed++;
-  stats.chunks += runChunks(m.run, desc, d, plan, es, src, dtypes, at, target);
-  descOwner = null; // the descriptor slot holds the last chunk's words
-  if (!plainOut) return dest.tensor;
-  return { data: target, shape: m.shape.slice(), dtype: m.outDtype.name };
 }
 
 function samePtrs(ptrs, ops) {

@@ -93,11 +93,13 @@ export function free(p) {
 // KEEP is given back when its call ends, so a single large result does not
 // hold its memory for the life of the process (releaseScratch() frees all).
 const KEEP = 1 << 20;
-// 8 for the ops (slot 7 is execute.js's OUT_SLOT), one per further operand of an expression
+// 8 for the ops (slot 7 is OUT_SLOT), one per further operand of an expression
 // (up to C.limits.maxExpressionInputs of them, execute.js place()), and DESC_SLOT.
 const SLOTS = 8 + 64 + 1;
 /** The last slot: a repeated expression run's descriptor (execute.js runExpr). */
 export const DESC_SLOT = SLOTS - 1;
+/** The slot of a call's result when it goes to a typed array (execute.js; stream.js its chunks). */
+export const OUT_SLOT = 7;
 // made: counts the slot's allocations and frees (what its memory held may be gone when it changes).
 const slots = Array.from({ length: SLOTS }, () => ({ ptr: 0, raw: 0, bytes: 0, held: 0, made: 0 })); // bytes 0: none yet; held: what was allocated (bytes and the page skew)
 let scratchBytes = 0;

@@ -1,5 +1,5 @@
 // A repeated expression run over large plain operands goes a chunk at a time
-// (bindings/js/stream.js, execute.js streamed()): each chunk's operand rows
+// (bindings/js/stream.js streamed(), from execute.js runExpr): each chunk's operand rows
 // are copied into scratch, the generated module runs on the chunk, the chunk
 // is copied out. Every such run must give, bit for bit, what the engine's run
 // in one piece gives (the first run) and what op by op gives: every chunk axis
