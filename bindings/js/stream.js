@@ -16,7 +16,7 @@
 // output, 1 + k input k) ptr, the row's stride and the R outer strides (bytes),
 // then R odometer counters. Here axis t = 0 is the row and t = 1..R outer axis
 // j = t - 1.
-import { view, viewFor, copyIn, slot, DESC_SLOT, OUT_SLOT } from './heap.js';
+import { view, viewFor, copyIn, fresh, slot, DESC_SLOT, OUT_SLOT } from './heap.js';
 import { mod } from './loader.js';
 
 /** Bytes copied in and out by a run below which it runs whole. */
@@ -207,7 +207,7 @@ export function streamed(m, ops, dest, out, cap) {
     for (let s = 1; s < S; s++) if (es[s] !== 0 && of[s] === k) chunked = true;
     if (!chunked && !ops[k].resident) copyIn(ops[k].dtype, ops[k].data, ops[k].ptr / ops[k].dtype.size, ops[k].size);
   }
-  const target = !plainOut ? null : dest !== null ? dest.data : new m.outDtype.ctor(m.size);
+  const target = !plainOut ? null : dest !== null ? dest.data : fresh(m.outDtype, m.size); // every element is written below
   const stats = mod().tcGen.stats;
   stats.streamed++;
   stats.chunks += runChunks(m.run, desc, d, plan, es, src, dtypes, at, target);

@@ -10,7 +10,8 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../../dist/node.js';
 import { mod } from '../../dist/loader.js';
 import { streamPlan, CHUNK, STREAM_MIN } from '../../dist/stream.js';
-import { slot } from '../../dist/heap.js';
+import { slot, fresh } from '../../dist/heap.js';
+import { C } from '../../dist/contract.js';
 
 beforeAll(async () => { await tc.init(); });
 
@@ -287,6 +288,42 @@ describe('scratch slots', () => {
     tc.releaseScratch();
     expect(tc.memory().scratchBytes).toBe(0);
     expect(tc.memory().allocatedBytes).toBe(was.allocatedBytes);
+  });
+});
+
+describe('a new result array', () => {
+  it('is of its dtype, its length and a buffer of its own, small or large (every dtype)', () => {
+    for (const d of C.dtypes) {
+      for (const n of [0, 3, 16383, (1 << 16) / d.size, 300001]) {
+        const a = fresh(d, n);
+        const b = fresh(d, n);
+        expect(a, `${d.name} ${n}`).toBeInstanceOf(d.ctor);
+        expect(a.length).toBe(n);
+        expect(a.byteOffset).toBe(0);
+        expect(a.buffer.byteLength).toBe(n * d.size);
+        expect(a.buffer).not.toBe(b.buffer);
+        if (n > 0) {
+          b[n - 1] = d.big ? 2n : 2; // (a large one's contents are unspecified until written)
+          a[n - 1] = d.big ? 1n : 1;
+          expect(b[n - 1]).toBe(d.big ? 2n : 2); // not one memory
+        }
+      }
+    }
+  });
+
+  it('comes back with every element written when its memory was used before (a chunked run)', () => {
+    // In Node a large new result is not zeroed first (Buffer.allocUnsafeSlow): memory freed by
+    // arrays filled with a pattern is what it may get. Every element must be the run's.
+    const E = tc.compile('x * 2 - y');
+    const x = { data: fill(Float32Array, 1024 * 1024, 3), shape: [1024, 1024] };
+    const y = { data: fill(Float32Array, 1024, 4), shape: [1024] };
+    const ref = tc.sub(tc.mul(x, 2), y);
+    for (let round = 0; round < 6; round++) {
+      for (let k = 0; k < 4; k++) new Uint8Array(Buffer.allocUnsafeSlow(4 << 20).buffer).fill(0xa5);
+      const [r, streamed] = counted(() => E.run({ x, y }));
+      expect(firstDiff(r, ref), `round ${round}`).toBe(-1);
+      if (round > 0) expect(streamed).toBe(1);
+    }
   });
 });
 
