@@ -23,6 +23,7 @@ import { begin, call, header, requestBuffer } from './wire.js';
 import { Tensor, renamed } from './tensor.js';
 import { registerExpressions } from './explain.js';
 import { generatedCode } from './generated.js';
+import { STREAM_MIN } from './stream.js';
 
 const RUN_KEYS = ['out', 'broadcast', 'shaping', 'keepdims'];
 const BROADCAST_KEYS = ['type', 'axis'];
@@ -309,7 +310,9 @@ function keyOf(E, fn, s) {
   r.key = Float64Array.from(r.key);
   if (!s.named) {
     E.last = { rule: s.rule, axis: s.axis, keepdims: s.keepdims, key: r.key,
-      values: v.map((x) => (typeof x === 'object' ? { rec: x, dtype: x.dtype, shape: x.shape.slice() } : x)),
+      // A resident operand's record (its tensor's own, the same every run); a plain one's is new
+      // every run and not kept (it holds the caller's array).
+      values: v.map((x) => (typeof x === 'object' ? { rec: x.resident ? x : null, dtype: x.dtype, shape: x.shape.slice() } : x)),
       memo: null, // execute.js runExpr: the engine's last answer to this key, when it can be repeated
       outBytes: 64 }; // execute.js runExpr: the bytes of this key's last new typed-array result
   }
@@ -634,6 +637,53 @@ function programLine(ins, i) {
     case 'constant': return `r${i} = ${ins.value} (${ins.dtype})`;
     case 'cast': return `r${i} = cast(${r(ins.args[0])}, '${ins.dtype}')`;
     default: return `r${i} = ${ins.op}(${ins.args.map(r).join(', ')}) (${ins.dtype})`;
+  }
+}
+
+// ---- a large element-wise call, as a one-op expression --------------------------------
+
+const opParsed = []; // per op id: `name(a, b)` parsed, on the op's first large call
+const opRuns = []; // per op id: Map (dtype, rule, axis, shapes) -> its Expression, the OP_RUNS last used
+const opGenerated = []; // per op id, per dtype id: whether the generator writes that op (explain's execution)
+const OP_RUNS = 8; // each Expression repeats its own last run: calls with other shapes in turn keep theirs
+
+export function largeBinary(op, name, A, B, dest, outDtype, rule, axis) {
+  const dt = A.dtype;
+  const plainOut = dest === null ? !A.resident && !B.resident : !dest.resident;
+  if (dest === null && !plainOut) return null; // a new resident result: the engine allocates it either way
+  const bytes = (A.resident ? 0 : A.size * dt.size) + (B.resident ? 0 : B.size * dt.size)
+    + (plainOut ? Math.max(A.size, B.size) * outDtype.size : 0);
+  if (bytes < STREAM_MIN) return null;
+  const M = mod();
+  if (M.tcGen === undefined) M.tcGen = generatedCode();
+  const text = `${name}(a, b)`;
+  let runs = opRuns[op.id];
+  if (runs === undefined) {
+    opParsed[op.id] = parseText(name, text);
+    runs = opRuns[op.id] = new Map();
+    opGenerated[op.id] = [];
+  }
+  let generated = opGenerated[op.id][dt.id];
+  if (generated === undefined) {
+    const x = explainExpr(new Expression(text, opParsed[op.id]), name, { a: [2], b: [2] }, { dtypes: { a: dt.name, b: dt.name } });
+    generated = opGenerated[op.id][dt.id] = x.execution === 'generated';
+  }
+  if (!generated) return null;
+  const k = `${dt.id} ${rule} ${axis} ${A.shape}|${B.shape}`;
+  let E = runs.get(k);
+  if (E !== undefined) {
+    runs.delete(k);
+  } else {
+    E = new Expression(text, opParsed[op.id]);
+    if (runs.size >= OP_RUNS) runs.delete(runs.keys().next().value);
+  }
+  runs.set(k, E);
+  const values = [A, B];
+  const s = { values, ops: values, dest, rule, axis, shaping: 0, keepdims: false, named: false, shapes: null };
+  try {
+    return runExpr(E, name, s, keyOf(E, name, s).key, values, exprRequest);
+  } catch {
+    return null;
   }
 }
 

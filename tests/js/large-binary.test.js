@@ -1,0 +1,207 @@
+// A large element-wise call on typed arrays runs as the one-op expression
+// `name(a, b)` (expr.js largeBinary), which goes a chunk at a time from its
+// second or third run. Every result here is checked against the op's own
+// path run on pieces too small to take that route (one row at a time), or on
+// resident operands (a new resident result never takes it), byte for byte.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as tc from '../../dist/node.js';
+import { mod } from '../../dist/loader.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const stats = () => mod().tcGen?.stats ?? { streamed: 0, chunks: 0 };
+function streamedBy(f) {
+  const n = stats().streamed;
+  const r = f();
+  return [r, stats().streamed - n];
+}
+
+const CTOR = { float32: Float32Array, float64: Float64Array, int32: Int32Array, int16: Int16Array, uint8: Uint8Array, int8: Int8Array, uint16: Uint16Array, uint32: Uint32Array };
+
+/** Deterministic values of `dtype`: integers, fractions, NaN, ±0 and ±Infinity among floats. */
+function fill(dtype, n, seed) {
+  const ctor = CTOR[dtype];
+  const a = new ctor(n);
+  let x = (seed * 2654435761) >>> 0;
+  const float = dtype.startsWith('float');
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    const v = ((x >>> 8) % 2001) - 1000;
+    if (float) {
+      const r = x % 499;
+      a[i] = r === 0 ? NaN : r === 1 ? -0 : r === 2 ? Infinity : r === 3 ? -Infinity : v / 16;
+    } else {
+      a[i] = v === 0 ? 1 : v; // no zero divisors for the integer ops below
+    }
+  }
+  return a;
+}
+
+const bytes = (d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+function sameBytes(x, y) {
+  const a = bytes(x);
+  const b = bytes(y);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** op(a [R, C], b) one row of a at a time (each call far below the large route), joined. */
+function byRows(op, a, b, R, C, bRows) {
+  let out = null;
+  for (let i = 0; i < R; i++) {
+    const bi = bRows ? { data: b.data.subarray(i, i + 1), shape: [1] } : b;
+    const r = tc[op]({ data: a.data.subarray(i * C, (i + 1) * C), shape: [C] }, bi);
+    if (out === null) out = new r.data.constructor(R * C);
+    out.set(r.data, i * C);
+  }
+  return out;
+}
+
+describe('a large element-wise call on typed arrays', () => {
+  const R = 1024;
+  const C = 1024;
+  const cases = [
+    ['add', 'float32'], ['sub', 'float64'], ['mul', 'int32'], ['div', 'float32'], ['maximum', 'float32'],
+    ['less', 'float32'], ['equal', 'int16'], ['mul', 'uint8'], ['bitwiseAnd', 'int32'], ['logicalAnd', 'float32'],
+  ];
+  for (const [op, dtype] of cases) {
+    it(`${op} ${dtype}: [1024,1024] with [1024] and with [1024,1], run after run, as the op row by row`, () => {
+      const a = { data: fill(dtype, R * C, 1), shape: [R, C] };
+      const row = { data: fill(dtype, C, 2), shape: [C] };
+      const col = { data: fill(dtype, R, 3), shape: [R, 1] };
+      const refRow = byRows(op, a, row, R, C, false);
+      const refCol = byRows(op, a, col, R, C, true);
+      const dtypeOf = tc[op]({ data: a.data.subarray(0, C), shape: [C] }, row).dtype; // the op's, on a small call
+      const counts = [];
+      for (let k = 0; k < 3; k++) {
+        const [r1, n1] = streamedBy(() => tc[op](a, row));
+        const [r2, n2] = streamedBy(() => tc[op](a, col));
+        expect(r1.shape).toEqual([R, C]);
+        expect(r1.dtype).toBe(dtypeOf);
+        expect(r2.dtype).toBe(dtypeOf);
+        expect(r1.data).toBeInstanceOf(refRow.constructor);
+        expect(sameBytes(r1.data, refRow), `${op} row, run ${k}`).toBe(true);
+        expect(sameBytes(r2.data, refCol), `${op} column, run ${k}`).toBe(true);
+        counts.push(n1 + n2);
+      }
+      // The route really is taken: by the third run both shapes go a chunk at a time.
+      expect(counts[2]).toBeGreaterThanOrEqual(1);
+    });
+  }
+
+  it('with a scalar, a typed out and a resident out', () => {
+    const a = { data: fill('float32', R * C, 4), shape: [R, C] };
+    const ref = byRows('mul', a, 0.1, R, C, false);
+    const typed = new Float32Array(R * C);
+    const res = tc.tensor(new Float32Array(R * C), [R, C]);
+    // Each form three times in a row (a loop repeats one call; each op keeps the last run per shapes).
+    const streamed = [0, 0, 0];
+    for (let k = 0; k < 3; k++) {
+      const [r, n] = streamedBy(() => tc.mul(a, 0.1));
+      expect(sameBytes(r.data, ref)).toBe(true);
+      streamed[0] += n;
+    }
+    for (let k = 0; k < 3; k++) {
+      const [t, n] = streamedBy(() => tc.mul(0.1, a, { out: typed }));
+      expect(t.data).toBe(typed);
+      expect(sameBytes(typed, ref)).toBe(true);
+      streamed[1] += n;
+    }
+    for (let k = 0; k < 3; k++) {
+      const [u, n] = streamedBy(() => tc.mul(a, 0.1, { out: res }));
+      expect(u).toBe(res);
+      expect(sameBytes(res.toArray(), ref)).toBe(true);
+      streamed[2] += n;
+    }
+    for (const n of streamed) expect(n).toBeGreaterThanOrEqual(1);
+    res.dispose();
+  });
+
+  it('under the PDPD and NONE rules, as the same call on resident operands', () => {
+    const a = { data: fill('float32', 64 * 128 * 128, 5), shape: [64, 128, 128] };
+    const b = { data: fill('float32', 128, 6), shape: [128] };
+    const opts = { broadcast: { type: 'pdpd', axis: 1 } };
+    const ta = tc.tensor(a.data, a.shape);
+    const tb = tc.tensor(b.data, b.shape);
+    const ref = tc.sub(ta, tb, opts);
+    for (let k = 0; k < 3; k++) {
+      const r = tc.sub(a, b, opts);
+      expect(r.shape).toEqual([64, 128, 128]);
+      expect(sameBytes(r.data, ref.toArray())).toBe(true);
+    }
+    const same = { data: fill('float32', 64 * 128 * 128, 7), shape: [64, 128, 128] };
+    const refNone = tc.add(ta, tc.tensor(same.data, same.shape), { broadcast: { type: 'none' } });
+    for (let k = 0; k < 3; k++) expect(sameBytes(tc.add(a, same, { broadcast: { type: 'none' } }).data, refNone.toArray())).toBe(true);
+    for (const t of [ta, tb, ref, refNone]) t.dispose();
+  });
+
+  it('refuses what the op refuses, with the op\'s own error, and stays usable', () => {
+    const a = { data: fill('float32', R * C, 8), shape: [R, C] };
+    const bad = { data: fill('float32', 1000, 9), shape: [1000] };
+    tc.add(a, { data: fill('float32', C, 1), shape: [C] }); // the op's expression is made
+    // The op's own error: as the same call on resident operands (which never takes the route) gives it.
+    const errorOf = (f) => { try { f(); } catch (e) { return e; } return null; };
+    const ta = tc.tensor(a.data, a.shape);
+    const tbad = tc.tensor(bad.data, bad.shape);
+    const want = errorOf(() => tc.add(ta, tbad));
+    const trow = tc.tensor(fill('float32', C, 1), [C]);
+    const wantNone = errorOf(() => tc.add(ta, trow, { broadcast: { type: 'none' } }));
+    trow.dispose();
+    expect(want).toBeInstanceOf(tc.BroadcastError);
+    for (let k = 0; k < 2; k++) {
+      const err = errorOf(() => tc.add(a, bad));
+      expect(err).toBeInstanceOf(tc.BroadcastError);
+      expect(err.message).toBe(want.message);
+      expect(err.code).toBe('INCOMPATIBLE_DIMS');
+      expect(err.axis).toBe(1);
+      expect(err.dims).toEqual([1024, 1000]);
+      const none = errorOf(() => tc.add(a, { data: fill('float32', C, 1), shape: [C] }, { broadcast: { type: 'none' } }));
+      expect(none).toBeInstanceOf(tc.BroadcastError);
+      expect(none.message).toBe(wantNone.message);
+      expect(none.code).toBe(wantNone.code);
+    }
+    ta.dispose();
+    tbad.dispose();
+    expect(() => tc.add(a, a, { out: new Float32Array(10) })).toThrow(/^add: out/);
+    const ok = tc.add(a, 1);
+    expect(ok.data[5]).toBe(Math.fround(a.data[5] + 1));
+  });
+
+  it('gives the op\'s commit error when a getter disposes an operand mid-call', () => {
+    const t = tc.tensor(fill('float32', C, 10), [C]);
+    const sneaky = { data: fill('float32', R * C, 11), get shape() { t.dispose(); return [R, C]; } };
+    expect(() => tc.add(t, sneaky, { out: new Float32Array(R * C) })).toThrow(/^add: a was disposed/);
+    expect(tc.add({ data: new Float32Array([1]), shape: [1] }, 2).data[0]).toBe(3);
+  });
+
+  it('keeps ops the generator does not write on their own path (pow, int64), and is right', () => {
+    const a = { data: fill('float32', 512 * 1024, 12).map((v) => Math.abs(v) % 4), shape: [512, 1024] };
+    const b = { data: new Float32Array(1024).fill(1.5), shape: [1024] };
+    const ref = byRows('pow', a, b, 512, 1024, false);
+    for (let k = 0; k < 3; k++) {
+      const [r, n] = streamedBy(() => tc.pow(a, b));
+      expect(n).toBe(0);
+      expect(sameBytes(r.data, ref)).toBe(true);
+    }
+    const big = { data: BigInt64Array.from({ length: 256 * 1024 }, (_, i) => BigInt(i) * 3n), shape: [256, 1024] };
+    const one = { data: BigInt64Array.from({ length: 1024 }, (_, i) => BigInt(i)), shape: [1024] };
+    for (let k = 0; k < 3; k++) {
+      const [r, n] = streamedBy(() => tc.add(big, one));
+      expect(n).toBe(0);
+      expect(r.data[1024 * 5 + 7]).toBe(BigInt(1024 * 5 + 7) * 3n + 7n);
+    }
+  });
+
+  it('leaves no memory behind', () => {
+    tc.releaseScratch();
+    const was = tc.memory();
+    const a = { data: fill('float32', R * C, 13), shape: [R, C] };
+    const b = { data: fill('float32', C, 14), shape: [C] };
+    for (let k = 0; k < 5; k++) tc.div(a, b);
+    tc.releaseScratch();
+    const now = tc.memory();
+    expect(now.allocatedBytes).toBe(was.allocatedBytes);
+    expect(now.liveTensors).toBe(was.liveTensors);
+  });
+});
