@@ -2,7 +2,7 @@
 // array out, or a typed `out`), each build in its own Node processes, in turn:
 // float32 [1024,1024] with [1024] (row), [1024,1] (column), [1024,1024]
 // (same), [1024,1] with [1,1024] (outer), [8,64,56,56] with [1,64,1,1] (NCHW)
-// and [1024,1024] times a number (scalar). Per process and case, the median
+// and [1024,1024] times a number (scalar); neg and cast to int32 of [1024,1024]. Per process and case, the median
 // of 15 batches of 10 calls (clock: the smaller of wall and process CPU time,
 // as npm run bench); reported per build: the median over the rounds.
 //   node bench/ab-large.mjs <dist dir> [<dist dir> ...] [--rounds=N] [--out]
@@ -36,12 +36,14 @@ if (args[0] === '--child') {
     outer: ['add', t([1024, 1], 5), t([1, 1024], 6)],
     nchw: ['add', t([8, 64, 56, 56], 7), t([1, 64, 1, 1], 8)],
     scalar: ['mul', x, 0.5],
+    neg: ['neg', x],
+    'cast int32': ['cast', x, 'int32'],
   };
   const r = {};
   for (const [k, [op, a, b]] of Object.entries(cases)) {
-    const n = Math.max(a.data.length, typeof b === 'number' ? 0 : b.data.length, k === 'outer' ? 1 << 20 : 0);
-    const opts = withOut ? { out: new Float32Array(n) } : undefined;
-    const f = () => tc[op](a, b, opts);
+    const n = Math.max(a.data.length, typeof b === 'object' ? b.data.length : 0, k === 'outer' ? 1 << 20 : 0);
+    const opts = withOut ? { out: op === 'cast' ? new Int32Array(n) : new Float32Array(n) } : undefined;
+    const f = op === 'neg' ? () => tc.neg(a, opts) : op === 'cast' ? () => tc.cast(a, b, opts) : () => tc[op](a, b, opts);
     for (let i = 0; i < 20; i++) f();
     const ts = [];
     for (let j = 0; j < 15; j++) {

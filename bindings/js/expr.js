@@ -642,46 +642,63 @@ function programLine(ins, i) {
 
 // ---- a large element-wise call, as a one-op expression --------------------------------
 
-const opParsed = []; // per op id: `name(a, b)` parsed, on the op's first large call
-const opRuns = []; // per op id: Map (dtype, rule, axis, shapes) -> its Expression, the OP_RUNS last used
-const opGenerated = []; // per op id, per dtype id: whether the generator writes that op (explain's execution)
-const OP_RUNS = 8; // each Expression repeats its own last run: calls with other shapes in turn keep theirs
+const opCalls = new Map(); // `name(a, b)` / `name(a)` / `cast(a, 'dtype')` -> { parsed, runs, generated }
+/** Operand elements from which a call may be large enough for largeCall() (which decides by bytes): 1 MiB of 8-byte elements. */
+export const LARGE = (1 << 20) / 8;
+const OP_RUNS = 8; // per op: the Expressions of its last 8 (dtypes, rule, axis, shapes); each repeats its own last run
 
-export function largeBinary(op, name, A, B, dest, outDtype, rule, axis) {
-  const dt = A.dtype;
-  const plainOut = dest === null ? !A.resident && !B.resident : !dest.resident;
-  if (dest === null && !plainOut) return null; // a new resident result: the engine allocates it either way
-  const bytes = (A.resident ? 0 : A.size * dt.size) + (B.resident ? 0 : B.size * dt.size)
-    + (plainOut ? Math.max(A.size, B.size) * outDtype.size : 0);
+/**
+ * A large element-wise call (a binary or unary op, or cast; after its
+ * snapshot and checks, on the same records): run as the one-op expression
+ * `text` (operands a, b), which from its second or third run goes a chunk at
+ * a time (stream.js) instead of copying whole operands in, running the kernel
+ * over them and copying the whole result out. Its result is the op's, bit for
+ * bit (one op, the same operations). Null to run the call on its own path:
+ * when it copies under STREAM_MIN bytes, when its result would be a new
+ * resident tensor, when the generator does not write the op for these dtypes
+ * (the interpreter does not go in chunks), or when the engine refuses the run
+ * (the op's own path then refuses it with its own error).
+ */
+export function largeCall(text, ops, dest, outDtype, rule, axis) {
+  let resident = false;
+  let bytes = 0;
+  let size = 0;
+  for (let k = 0; k < ops.length; k++) {
+    const o = ops[k];
+    if (o.resident) resident = true;
+    else bytes += o.size * o.dtype.size;
+    if (o.size > size) size = o.size;
+  }
+  if (dest === null && resident) return null; // a new resident result: the engine allocates it either way
+  if (dest === null || !dest.resident) bytes += size * outDtype.size;
   if (bytes < STREAM_MIN) return null;
   const M = mod();
   if (M.tcGen === undefined) M.tcGen = generatedCode();
-  const text = `${name}(a, b)`;
-  let runs = opRuns[op.id];
-  if (runs === undefined) {
-    opParsed[op.id] = parseText(name, text);
-    runs = opRuns[op.id] = new Map();
-    opGenerated[op.id] = [];
-  }
-  let generated = opGenerated[op.id][dt.id];
+  let c = opCalls.get(text);
+  if (c === undefined) opCalls.set(text, (c = { parsed: parseText('evaluate', text), runs: new Map(), generated: new Map() }));
+  let k = '';
+  for (let i = 0; i < ops.length; i++) k += `${ops[i].dtype.id}:${ops[i].shape};`;
+  let generated = c.generated.get(k);
   if (generated === undefined) {
-    const x = explainExpr(new Expression(text, opParsed[op.id]), name, { a: [2], b: [2] }, { dtypes: { a: dt.name, b: dt.name } });
-    generated = opGenerated[op.id][dt.id] = x.execution === 'generated';
+    const shapes = {};
+    const dtypes = {};
+    ops.forEach((o, i) => { shapes[i === 0 ? 'a' : 'b'] = [2]; dtypes[i === 0 ? 'a' : 'b'] = o.dtype.name; });
+    generated = explainExpr(new Expression(text, c.parsed), 'explain', shapes, { dtypes }).execution === 'generated';
+    c.generated.set(k, generated);
   }
   if (!generated) return null;
-  const k = `${dt.id} ${rule} ${axis} ${A.shape}|${B.shape}`;
-  let E = runs.get(k);
+  k += ` ${rule} ${axis}`;
+  let E = c.runs.get(k);
   if (E !== undefined) {
-    runs.delete(k);
+    c.runs.delete(k);
   } else {
-    E = new Expression(text, opParsed[op.id]);
-    if (runs.size >= OP_RUNS) runs.delete(runs.keys().next().value);
+    E = new Expression(text, c.parsed);
+    if (c.runs.size >= OP_RUNS) c.runs.delete(c.runs.keys().next().value);
   }
-  runs.set(k, E);
-  const values = [A, B];
-  const s = { values, ops: values, dest, rule, axis, shaping: 0, keepdims: false, named: false, shapes: null };
+  c.runs.set(k, E);
+  const s = { values: ops, ops, dest, rule, axis, shaping: 0, keepdims: false, named: false, shapes: null };
   try {
-    return runExpr(E, name, s, keyOf(E, name, s).key, values, exprRequest);
+    return runExpr(E, 'evaluate', s, keyOf(E, 'evaluate', s).key, ops, exprRequest);
   } catch {
     return null;
   }

@@ -13,7 +13,7 @@ import { copyShape, product } from './shapes.js';
 import { internNamed, checkOutNames } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
 import { request, execute, runBinary } from './execute.js';
-import { largeBinary } from './expr.js';
+import { largeCall, LARGE } from './expr.js';
 
 // ---- element-wise ------------------------------------------------------------------------
 const BINARY_KEYS = ['out', 'broadcast', 'shaping', 'fill'];
@@ -68,15 +68,11 @@ function binary(op, name, whatA, whatB, a, b, options) {
     ({ rule, ctx, axis } = readType(typeIn, axisIn, [A.shape, B.shape], name));
   }
   if (A.size + B.size >= LARGE) {
-    const r = largeBinary(op, name, A, B, dest, outDtype, rule, axis);
+    const r = largeCall(`${name}(a, b)`, [A, B], dest, outDtype, rule, axis);
     if (r !== null) return r;
   }
   return runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx);
 }
-
-// Operand elements from which a call may be large enough to go a chunk at a
-// time (expr.js largeBinary() decides by its bytes): 1 MiB of 8-byte elements.
-const LARGE = (1 << 20) / 8;
 
 function checkBroadcast(bc, name) {
   if (bc === null || typeof bc !== 'object') throw new TypeError(`${name}: options.broadcast must be { type, axis }`);

@@ -12,6 +12,7 @@ import { checkOutNames } from './named.js';
 import { readOperand, settle, readNames, readOut, isScalar } from './operands.js';
 import { request, execute } from './execute.js';
 import { accDtype } from './reduce.js';
+import { largeCall, LARGE } from './expr.js';
 
 const OUT_KEYS = ['out'];
 const FLOAT_NAMES = 'float32, float64, float16';
@@ -68,6 +69,10 @@ function unaryCall(op, name, what, x, options) {
   if ((op.domain === 'float' && !dt.float) || (op.domain === 'integer' && dt.float)) throw dtypeRefusal(op, name, dt, X);
   const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
   if (dest !== null && !outHolds(dest, outDtype)) throw outMismatch(name, dest, outDtype, X);
+  if (X.size >= LARGE && X.dims === undefined) {
+    const r = largeCall(`${name}(a)`, [X], dest, outDtype, C.numpyRule, -1);
+    if (r !== null) return r;
+  }
   const c = request(C.A.unary, name, C.numpyRule, -1, [X], [X.shape], outDtype, dest, null);
   c.op = op.id;
   c.dtype = dt.id;
@@ -99,6 +104,10 @@ export function cast(x, dtype, options) {
   const to = accDtype(dtype, 'cast');
   const { X, dest } = snapshot(x, options, 'cast', 'cast: x');
   if (dest !== null && !outHolds(dest, to)) throw outMismatch('cast', dest, to, X);
+  if (X.size >= LARGE && X.dims === undefined) {
+    const r = largeCall(`cast(a, '${to.name}')`, [X], dest, to, C.numpyRule, -1);
+    if (r !== null) return r;
+  }
   const c = request(C.A.cast, 'cast', C.numpyRule, -1, [X], [X.shape], to, dest, null);
   c.op = to.id;
   c.dtype = X.dtype.id;

@@ -2,7 +2,9 @@
 // headless Chromium: its typed arrays and memcpy are the browser's, not
 // Node's. The package's browser entry in a page runs a*b + c*d - e over
 // [1024,1024] operands three times (the engine's run, then two in chunks) and
-// NCHW (x - m) / s, and compares every result with op by op, byte for byte.
+// NCHW (x - m) / s, and compares every result with op by op, byte for byte;
+// then a large sub and neg (one-op expressions, expr.js largeCall) against the
+// ops on one row at a time.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { scriptPage } from './chromium.js';
 
@@ -40,6 +42,16 @@ try {
     out.runs.push([diff(A.run(o).data, tc.div(tc.sub(o.x, o.m), o.s).data)]);
   }
   out.streamed = mod().tcGen.stats.streamed;
+  // A large single op on typed arrays (expr.js largeCall), against the op on one row at a time.
+  const x = { data: fill(1 << 20, 11), shape: [1024, 1024] };
+  const r = { data: fill(1024, 12), shape: [1024] };
+  const rows = new Float32Array(1 << 20);
+  for (let i = 0; i < 1024; i++) rows.set(tc.sub({ data: x.data.subarray(i * 1024, (i + 1) * 1024), shape: [1024] }, r).data, i * 1024);
+  const negRows = new Float32Array(1 << 20);
+  for (let i = 0; i < 1024; i++) negRows.set(tc.neg({ data: x.data.subarray(i * 1024, (i + 1) * 1024), shape: [1024] }).data, i * 1024);
+  out.large = [];
+  for (let k = 0; k < 3; k++) out.large.push([diff(tc.sub(x, r).data, rows), diff(tc.neg(x).data, negRows)]);
+  out.largeStreamed = mod().tcGen.stats.streamed - out.streamed;
 } catch (e) { out.error = String(e && e.stack || e); }
 document.title = 'done';
 window.__result = out;
@@ -62,5 +74,12 @@ describe('a large repeated run in chunks, in Chromium', () => {
     expect(r.runs).toEqual([[-1, -1], [-1, -1], [-1, -1], [-1], [-1], [-1]]);
     // Chain B: 6 runs, the first the engine's (the second, into a typed out, a new key); NCHW: 3, the first the engine's.
     expect(r.streamed).toBeGreaterThanOrEqual(5);
+  });
+
+  it('runs a large single op and a unary op in chunks too, as the op on one row at a time', async () => {
+    const r = await page.result(60000);
+    expect(r.error).toBeUndefined();
+    expect(r.large).toEqual([[-1, -1], [-1, -1], [-1, -1]]);
+    expect(r.largeStreamed).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,5 +1,6 @@
-// A large element-wise call on typed arrays runs as the one-op expression
-// `name(a, b)` (expr.js largeBinary), which goes a chunk at a time from its
+// A large element-wise call on typed arrays (a binary or unary op, or cast)
+// runs as the one-op expression `name(a, b)` / `name(a)` / `cast(a, 'dtype')`
+// (expr.js largeCall), which goes a chunk at a time from its
 // second or third run. Every result here is checked against the op's own
 // path run on pieces too small to take that route (one row at a time), or on
 // resident operands (a new resident result never takes it), byte for byte.
@@ -191,6 +192,40 @@ describe('a large element-wise call on typed arrays', () => {
       expect(n).toBe(0);
       expect(r.data[1024 * 5 + 7]).toBe(BigInt(1024 * 5 + 7) * 3n + 7n);
     }
+  });
+
+  it('unary ops and cast: as the op on one row at a time, NaN, ±0, ±Infinity and out-of-range values included', () => {
+    const rows = (f, a, R2, C2) => {
+      let out = null;
+      for (let i = 0; i < R2; i++) {
+        const r = f({ data: a.data.subarray(i * C2, (i + 1) * C2), shape: [C2] });
+        if (out === null) out = new r.data.constructor(R2 * C2);
+        out.set(r.data, i * C2);
+      }
+      return out;
+    };
+    const f32 = { data: fill('float32', R * C, 15).map((v, i) => (i % 11 === 0 ? v * 1e7 : v)), shape: [R, C] };
+    const f64 = { data: fill('float64', 512 * C, 16).map((v, i) => (i % 13 === 0 ? v * 1e12 : v)), shape: [512, C] };
+    const i32 = { data: fill('int32', R * C, 17), shape: [R, C] };
+    const calls = [
+      ['neg', f32], ['abs', f64], ['sqrt', f32], ['floor', f64], ['ceil', f32], ['trunc', f32], ['round', f32], ['round', f64],
+      ['sign', f32], ['isNaN', f32], ['logicalNot', f64], ['neg', i32], ['abs', i32], ['bitwiseNot', i32],
+    ].map(([op, x]) => [op, x, (y) => tc[op](y)]);
+    for (const to of ['int32', 'uint8', 'int8', 'uint8clamped', 'int16', 'uint32', 'float64']) calls.push([`cast ${to}`, f32, (y) => tc.cast(y, to)]);
+    for (const to of ['float32', 'int32', 'uint16']) calls.push([`cast ${to}`, f64, (y) => tc.cast(y, to)]);
+    calls.push(['cast float32', i32, (y) => tc.cast(y, 'float32')]);
+    let streamed = 0;
+    for (const [what, x, f] of calls) {
+      const ref = rows(f, x, x.shape[0], C);
+      for (let k = 0; k < 3; k++) {
+        const [r, n] = streamedBy(() => f(x));
+        expect(r.shape).toEqual(x.shape);
+        expect(r.data).toBeInstanceOf(ref.constructor);
+        expect(sameBytes(r.data, ref), `${what} ${x.data.constructor.name}, run ${k}`).toBe(true);
+        streamed += n;
+      }
+    }
+    expect(streamed).toBeGreaterThanOrEqual(calls.length);
   });
 
   it('leaves no memory behind', () => {
