@@ -676,8 +676,8 @@ export function largeCall(text, ops, dest, outDtype, rule, axis) {
   if (M.tcGen === undefined) M.tcGen = generatedCode();
   let c = opCalls.get(text);
   if (c === undefined) opCalls.set(text, (c = { parsed: parseText('evaluate', text), runs: new Map(), generated: new Map() }));
-  let k = '';
-  for (let i = 0; i < ops.length; i++) k += `${ops[i].dtype.id}:${ops[i].shape};`;
+  // Whether the generator writes this op for these dtypes: asked once per dtypes (explain, on any shapes).
+  let k = ops.length === 1 ? `${ops[0].dtype.id}` : `${ops[0].dtype.id} ${ops[1].dtype.id}`;
   let generated = c.generated.get(k);
   if (generated === undefined) {
     const shapes = {};
@@ -688,6 +688,7 @@ export function largeCall(text, ops, dest, outDtype, rule, axis) {
   }
   if (!generated) return null;
   k += ` ${rule} ${axis}`;
+  for (let i = 0; i < ops.length; i++) k += `|${ops[i].shape}`;
   let E = c.runs.get(k);
   if (E !== undefined) {
     c.runs.delete(k);

@@ -228,6 +228,22 @@ describe('a large element-wise call on typed arrays', () => {
     expect(streamed).toBeGreaterThanOrEqual(calls.length);
   });
 
+  it('keeps each op\'s runs for its last shapes: more shapes in turn than it keeps, each right', () => {
+    const b = { data: fill('float32', C, 20), shape: [C] };
+    const tb = tc.tensor(b.data, b.shape);
+    const shapes = Array.from({ length: 11 }, (_, i) => [128 + 16 * i, C]);
+    const xs = shapes.map((sh, i) => ({ data: fill('float32', sh[0] * C, 30 + i), shape: sh }));
+    const refs = xs.map((x) => { const t = tc.tensor(x.data, x.shape); const r = tc.sub(t, tb); const d = r.toArray(); r.dispose(); t.dispose(); return d; });
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < xs.length; i++) {
+        const r = tc.sub(xs[i], b);
+        expect(r.shape).toEqual(shapes[i]);
+        expect(sameBytes(r.data, refs[i]), `shape ${shapes[i]}, round ${round}`).toBe(true);
+      }
+    }
+    tb.dispose();
+  });
+
   it('leaves no memory behind', () => {
     tc.releaseScratch();
     const was = tc.memory();
