@@ -642,15 +642,16 @@ function programLine(ins, i) {
 
 // ---- a large element-wise call, as a one-op expression --------------------------------
 
-const opCalls = new Map(); // `name(a, b)` / `name(a)` / `cast(a, 'dtype')` -> { parsed, runs, generated }
+const opCalls = new Map(); // `name(a, b)` / `name(a)` / `cast(a, 'dtype')` / `where(a, b, c)` -> { parsed, runs, generated }
 /** Operand elements from which a call may be large enough for largeCall() (which decides by bytes): 1 MiB of 8-byte elements. */
 export const LARGE = (1 << 20) / 8;
+const NAMES = ['a', 'b', 'c']; // the operands of `text`, in order
 const OP_RUNS = 8; // per op: the Expressions of its last 8 (dtypes, rule, axis, shapes); each repeats its own last run
 
 /**
- * A large element-wise call (a binary or unary op, or cast; after its
+ * A large element-wise call (a binary or unary op, cast or where; after its
  * snapshot and checks, on the same records): run as the one-op expression
- * `text` (operands a, b), which from its second or third run goes a chunk at
+ * `text` (operands a, b, c in order), which from its second or third run goes a chunk at
  * a time (stream.js) instead of copying whole operands in, running the kernel
  * over them and copying the whole result out. Its result is the op's, bit for
  * bit (one op, the same operations). Null to run the call on its own path:
@@ -677,12 +678,13 @@ export function largeCall(text, ops, dest, outDtype, rule, axis) {
   let c = opCalls.get(text);
   if (c === undefined) opCalls.set(text, (c = { parsed: parseText('evaluate', text), runs: new Map(), generated: new Map() }));
   // Whether the generator writes this op for these dtypes: asked once per dtypes (explain, on any shapes).
-  let k = ops.length === 1 ? `${ops[0].dtype.id}` : `${ops[0].dtype.id} ${ops[1].dtype.id}`;
+  let k = '';
+  for (let i = 0; i < ops.length; i++) k += `${ops[i].dtype.id} `;
   let generated = c.generated.get(k);
   if (generated === undefined) {
     const shapes = {};
     const dtypes = {};
-    ops.forEach((o, i) => { shapes[i === 0 ? 'a' : 'b'] = [2]; dtypes[i === 0 ? 'a' : 'b'] = o.dtype.name; });
+    ops.forEach((o, i) => { shapes[NAMES[i]] = [2]; dtypes[NAMES[i]] = o.dtype.name; });
     try {
       generated = explainExpr(new Expression(text, c.parsed), 'explain', shapes, { dtypes }).execution === 'generated';
     } catch {

@@ -219,6 +219,11 @@ export function where(cond, a, b, options) {
   if (dest && !outHolds(dest, A.dtype)) {
     throw new BroadcastError(`where: out: a ${dest.dtype.name} cannot hold a ${A.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: null });
   }
+  if (Cd.size + A.size + B.size >= LARGE && Cd.dims === undefined && A.dims === undefined && B.dims === undefined
+    && Cd.named === null && A.named === null && B.named === null) {
+    const r = largeCall('where(a, b, c)', [Cd, A, B], dest, A.dtype, C.numpyRule, -1);
+    if (r !== null) return r;
+  }
   const shapes = [Cd.shape, A.shape, B.shape];
   const c = request(C.A.where, 'where', C.numpyRule, -1, [Cd, A, B], shapes, A.dtype, dest, { kind: 'elementwise', rule: 'numpy', shapes });
   c.dtype = Cd.dtype.id;

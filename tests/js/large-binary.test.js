@@ -1,5 +1,6 @@
-// A large element-wise call on typed arrays (a binary or unary op, or cast)
-// runs as the one-op expression `name(a, b)` / `name(a)` / `cast(a, 'dtype')`
+// A large element-wise call on typed arrays (a binary or unary op, cast or
+// where) runs as the one-op expression `name(a, b)` / `name(a)` / `cast(a,
+// 'dtype')` / `where(a, b, c)`
 // (expr.js largeCall), which goes a chunk at a time from its
 // second or third run. Every result here is checked against the op's own
 // path run on pieces too small to take that route (one row at a time), or on
@@ -226,6 +227,33 @@ describe('a large element-wise call on typed arrays', () => {
       }
     }
     expect(streamed).toBeGreaterThanOrEqual(calls.length);
+  });
+
+  it('where: a float condition (NaN is true), a broadcast branch and a scalar, as where row by row', () => {
+    const cond = { data: fill('float32', R * C, 21).map((v, i) => (i % 5 === 0 ? 0 : i % 5 === 1 ? -0 : v)), shape: [R, C] };
+    const a = { data: fill('float32', R * C, 22), shape: [R, C] };
+    const b = { data: fill('float32', C, 23), shape: [C] };
+    const icond = { data: fill('int32', R, 24).map((v) => v % 2), shape: [R, 1] };
+    const refs = [[], [], []];
+    for (let i = 0; i < R; i++) {
+      const ci = { data: cond.data.subarray(i * C, (i + 1) * C), shape: [C] };
+      const ai = { data: a.data.subarray(i * C, (i + 1) * C), shape: [C] };
+      refs[0].push(tc.where(ci, ai, b).data);
+      refs[1].push(tc.where(ci, 2.5, ai).data);
+      refs[2].push(tc.where({ data: icond.data.subarray(i, i + 1), shape: [1] }, ai, b).data);
+    }
+    const joined = refs.map((rows) => { const o = new Float32Array(R * C); rows.forEach((r, i) => o.set(r, i * C)); return o; });
+    const calls = [() => tc.where(cond, a, b), () => tc.where(cond, 2.5, a), () => tc.where(icond, a, b)];
+    let streamed = 0;
+    calls.forEach((f, j) => {
+      for (let k = 0; k < 3; k++) {
+        const [r, n] = streamedBy(f);
+        expect(r.shape).toEqual([R, C]);
+        expect(sameBytes(r.data, joined[j]), `where ${j}, run ${k}`).toBe(true);
+        streamed += n;
+      }
+    });
+    expect(streamed).toBeGreaterThanOrEqual(3);
   });
 
   it('keeps each op\'s runs for its last shapes: more shapes in turn than it keeps, each right', () => {
