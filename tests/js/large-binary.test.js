@@ -177,6 +177,20 @@ describe('a large element-wise call on typed arrays', () => {
     expect(tc.add({ data: new Float32Array([1]), shape: [1] }, 2).data[0]).toBe(3);
   });
 
+  it('stays right when a getter makes the same large call while the call reads its arguments', () => {
+    const a = { data: fill('float32', R * C, 25), shape: [R, C] };
+    const b = { data: fill('float32', C, 26), shape: [C] };
+    const ref = byRows('add', a, b, R, C, false);
+    let inner = null;
+    const sneaky = { data: a.data, get shape() { inner = tc.add(a, b); return [R, C]; } };
+    for (let k = 0; k < 3; k++) {
+      const r = tc.add(sneaky, b);
+      expect(sameBytes(r.data, ref), `outer, run ${k}`).toBe(true);
+      expect(sameBytes(inner.data, ref), `inner, run ${k}`).toBe(true);
+      expect(r.data.buffer).not.toBe(inner.data.buffer);
+    }
+  });
+
   it('keeps ops the generator does not write on their own path (pow, int64), and is right', () => {
     const a = { data: fill('float32', 512 * 1024, 12).map((v) => Math.abs(v) % 4), shape: [512, 1024] };
     const b = { data: new Float32Array(1024).fill(1.5), shape: [1024] };
