@@ -9,25 +9,16 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeData, numel } from './lib/workloads.mjs';
 
 const self = fileURLToPath(import.meta.url);
 const args = process.argv.slice(2);
-
-function fill(n, seed) {
-  const a = new Float32Array(n);
-  let x = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    a[i] = ((x >>> 8) % 2001) / 64 - 15;
-  }
-  return a;
-}
 
 if (args[0] === '--child') {
   const tc = await import(path.resolve(args[1], 'node.js'));
   await tc.init();
   const withOut = args[2] === 'out';
-  const t = (shape, seed) => ({ data: fill(shape.reduce((p, d) => p * d, 1), seed), shape });
+  const t = (shape, seed) => ({ data: makeData('float32', numel(shape), seed), shape });
   const x = t([1024, 1024], 1);
   const cases = {
     row: ['add', x, t([1024], 2)],

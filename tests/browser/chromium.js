@@ -28,7 +28,8 @@ export function packageSite(site) {
 /**
  * A page of one module script over the package (build/<name>/main.html,
  * served, with a Chromium): result(timeout) loads it, waits for the script to
- * set the title to 'done' and returns its window.__result; close() ends both.
+ * set the title to 'done' and returns its window.__result (the page is loaded
+ * once: later calls give the same result); close() ends both.
  */
 export async function scriptPage(name, mainJs) {
   const site = path.join(root, 'build', name);
@@ -37,16 +38,21 @@ export async function scriptPage(name, mainJs) {
   writeFileSync(path.join(site, 'main.js'), mainJs);
   const { server, url } = await serve(site, 0);
   const browser = await launchChromium();
+  let result = null; // the one page load's result, for every test that reads it
+  const load = async (timeout) => {
+    const p = await browser.newPage();
+    try {
+      await p.goto(`${url}/main.html`);
+      await p.waitForFunction(() => document.title === 'done', null, { timeout });
+      return await p.evaluate(() => window.__result);
+    } finally {
+      await p.close();
+    }
+  };
   return {
-    async result(timeout) {
-      const p = await browser.newPage();
-      try {
-        await p.goto(`${url}/main.html`);
-        await p.waitForFunction(() => document.title === 'done', null, { timeout });
-        return await p.evaluate(() => window.__result);
-      } finally {
-        await p.close();
-      }
+    result(timeout) {
+      if (result === null) result = load(timeout);
+      return result;
     },
     async close() {
       await browser.close();

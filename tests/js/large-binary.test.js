@@ -7,46 +7,12 @@
 // resident operands (a new resident result never takes it), byte for byte.
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../../dist/node.js';
-import { mod } from '../../dist/loader.js';
+import { counted, fill, firstDiff } from './stream-helpers.js';
 
 beforeAll(async () => { await tc.init(); });
 
-const stats = () => mod().tcGen?.stats ?? { streamed: 0, chunks: 0 };
-function streamedBy(f) {
-  const n = stats().streamed;
-  const r = f();
-  return [r, stats().streamed - n];
-}
-
-const CTOR = { float32: Float32Array, float64: Float64Array, int32: Int32Array, int16: Int16Array, uint8: Uint8Array, int8: Int8Array, uint16: Uint16Array, uint32: Uint32Array };
-
-/** Deterministic values of `dtype`: integers, fractions, NaN, ±0 and ±Infinity among floats. */
-function fill(dtype, n, seed) {
-  const ctor = CTOR[dtype];
-  const a = new ctor(n);
-  let x = (seed * 2654435761) >>> 0;
-  const float = dtype.startsWith('float');
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    const v = ((x >>> 8) % 2001) - 1000;
-    if (float) {
-      const r = x % 499;
-      a[i] = r === 0 ? NaN : r === 1 ? -0 : r === 2 ? Infinity : r === 3 ? -Infinity : v / 16;
-    } else {
-      a[i] = v === 0 ? 1 : v; // no zero divisors for the integer ops below
-    }
-  }
-  return a;
-}
-
-const bytes = (d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
-function sameBytes(x, y) {
-  const a = bytes(x);
-  const b = bytes(y);
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+const sameBytes = (x, y) => firstDiff(x, y) === -1;
+const CTOR = { float32: Float32Array, float64: Float64Array, int32: Int32Array, int16: Int16Array, uint8: Uint8Array };
 
 /** op(a [R, C], b) one row of a at a time (each call far below the large route), joined. */
 function byRows(op, a, b, R, C, bRows) {
@@ -69,16 +35,16 @@ describe('a large element-wise call on typed arrays', () => {
   ];
   for (const [op, dtype] of cases) {
     it(`${op} ${dtype}: [1024,1024] with [1024] and with [1024,1], run after run, as the op row by row`, () => {
-      const a = { data: fill(dtype, R * C, 1), shape: [R, C] };
-      const row = { data: fill(dtype, C, 2), shape: [C] };
-      const col = { data: fill(dtype, R, 3), shape: [R, 1] };
+      const a = { data: fill(CTOR[dtype], R * C, 1), shape: [R, C] };
+      const row = { data: fill(CTOR[dtype], C, 2), shape: [C] };
+      const col = { data: fill(CTOR[dtype], R, 3), shape: [R, 1] };
       const refRow = byRows(op, a, row, R, C, false);
       const refCol = byRows(op, a, col, R, C, true);
       const dtypeOf = tc[op]({ data: a.data.subarray(0, C), shape: [C] }, row).dtype; // the op's, on a small call
       const counts = [];
       for (let k = 0; k < 3; k++) {
-        const [r1, n1] = streamedBy(() => tc[op](a, row));
-        const [r2, n2] = streamedBy(() => tc[op](a, col));
+        const [r1, n1] = counted(() => tc[op](a, row));
+        const [r2, n2] = counted(() => tc[op](a, col));
         expect(r1.shape).toEqual([R, C]);
         expect(r1.dtype).toBe(dtypeOf);
         expect(r2.dtype).toBe(dtypeOf);
@@ -93,25 +59,25 @@ describe('a large element-wise call on typed arrays', () => {
   }
 
   it('with a scalar, a typed out and a resident out', () => {
-    const a = { data: fill('float32', R * C, 4), shape: [R, C] };
+    const a = { data: fill(Float32Array, R * C, 4), shape: [R, C] };
     const ref = byRows('mul', a, 0.1, R, C, false);
     const typed = new Float32Array(R * C);
     const res = tc.tensor(new Float32Array(R * C), [R, C]);
     // Each form three times in a row (a loop repeats one call; each op keeps the last run per shapes).
     const streamed = [0, 0, 0];
     for (let k = 0; k < 3; k++) {
-      const [r, n] = streamedBy(() => tc.mul(a, 0.1));
+      const [r, n] = counted(() => tc.mul(a, 0.1));
       expect(sameBytes(r.data, ref)).toBe(true);
       streamed[0] += n;
     }
     for (let k = 0; k < 3; k++) {
-      const [t, n] = streamedBy(() => tc.mul(0.1, a, { out: typed }));
+      const [t, n] = counted(() => tc.mul(0.1, a, { out: typed }));
       expect(t.data).toBe(typed);
       expect(sameBytes(typed, ref)).toBe(true);
       streamed[1] += n;
     }
     for (let k = 0; k < 3; k++) {
-      const [u, n] = streamedBy(() => tc.mul(a, 0.1, { out: res }));
+      const [u, n] = counted(() => tc.mul(a, 0.1, { out: res }));
       expect(u).toBe(res);
       expect(sameBytes(res.toArray(), ref)).toBe(true);
       streamed[2] += n;
@@ -121,8 +87,8 @@ describe('a large element-wise call on typed arrays', () => {
   });
 
   it('under the PDPD and NONE rules, as the same call on resident operands', () => {
-    const a = { data: fill('float32', 64 * 128 * 128, 5), shape: [64, 128, 128] };
-    const b = { data: fill('float32', 128, 6), shape: [128] };
+    const a = { data: fill(Float32Array, 64 * 128 * 128, 5), shape: [64, 128, 128] };
+    const b = { data: fill(Float32Array, 128, 6), shape: [128] };
     const opts = { broadcast: { type: 'pdpd', axis: 1 } };
     const ta = tc.tensor(a.data, a.shape);
     const tb = tc.tensor(b.data, b.shape);
@@ -132,22 +98,22 @@ describe('a large element-wise call on typed arrays', () => {
       expect(r.shape).toEqual([64, 128, 128]);
       expect(sameBytes(r.data, ref.toArray())).toBe(true);
     }
-    const same = { data: fill('float32', 64 * 128 * 128, 7), shape: [64, 128, 128] };
+    const same = { data: fill(Float32Array, 64 * 128 * 128, 7), shape: [64, 128, 128] };
     const refNone = tc.add(ta, tc.tensor(same.data, same.shape), { broadcast: { type: 'none' } });
     for (let k = 0; k < 3; k++) expect(sameBytes(tc.add(a, same, { broadcast: { type: 'none' } }).data, refNone.toArray())).toBe(true);
     for (const t of [ta, tb, ref, refNone]) t.dispose();
   });
 
   it('refuses what the op refuses, with the op\'s own error, and stays usable', () => {
-    const a = { data: fill('float32', R * C, 8), shape: [R, C] };
-    const bad = { data: fill('float32', 1000, 9), shape: [1000] };
-    tc.add(a, { data: fill('float32', C, 1), shape: [C] }); // the op's expression is made
+    const a = { data: fill(Float32Array, R * C, 8), shape: [R, C] };
+    const bad = { data: fill(Float32Array, 1000, 9), shape: [1000] };
+    tc.add(a, { data: fill(Float32Array, C, 1), shape: [C] }); // the op's expression is made
     // The op's own error: as the same call on resident operands (which never takes the route) gives it.
     const errorOf = (f) => { try { f(); } catch (e) { return e; } return null; };
     const ta = tc.tensor(a.data, a.shape);
     const tbad = tc.tensor(bad.data, bad.shape);
     const want = errorOf(() => tc.add(ta, tbad));
-    const trow = tc.tensor(fill('float32', C, 1), [C]);
+    const trow = tc.tensor(fill(Float32Array, C, 1), [C]);
     const wantNone = errorOf(() => tc.add(ta, trow, { broadcast: { type: 'none' } }));
     trow.dispose();
     expect(want).toBeInstanceOf(tc.BroadcastError);
@@ -158,7 +124,7 @@ describe('a large element-wise call on typed arrays', () => {
       expect(err.code).toBe('INCOMPATIBLE_DIMS');
       expect(err.axis).toBe(1);
       expect(err.dims).toEqual([1024, 1000]);
-      const none = errorOf(() => tc.add(a, { data: fill('float32', C, 1), shape: [C] }, { broadcast: { type: 'none' } }));
+      const none = errorOf(() => tc.add(a, { data: fill(Float32Array, C, 1), shape: [C] }, { broadcast: { type: 'none' } }));
       expect(none).toBeInstanceOf(tc.BroadcastError);
       expect(none.message).toBe(wantNone.message);
       expect(none.code).toBe(wantNone.code);
@@ -171,15 +137,15 @@ describe('a large element-wise call on typed arrays', () => {
   });
 
   it('gives the op\'s commit error when a getter disposes an operand mid-call', () => {
-    const t = tc.tensor(fill('float32', C, 10), [C]);
-    const sneaky = { data: fill('float32', R * C, 11), get shape() { t.dispose(); return [R, C]; } };
+    const t = tc.tensor(fill(Float32Array, C, 10), [C]);
+    const sneaky = { data: fill(Float32Array, R * C, 11), get shape() { t.dispose(); return [R, C]; } };
     expect(() => tc.add(t, sneaky, { out: new Float32Array(R * C) })).toThrow(/^add: a was disposed/);
     expect(tc.add({ data: new Float32Array([1]), shape: [1] }, 2).data[0]).toBe(3);
   });
 
   it('stays right when a getter makes the same large call while the call reads its arguments', () => {
-    const a = { data: fill('float32', R * C, 25), shape: [R, C] };
-    const b = { data: fill('float32', C, 26), shape: [C] };
+    const a = { data: fill(Float32Array, R * C, 25), shape: [R, C] };
+    const b = { data: fill(Float32Array, C, 26), shape: [C] };
     const ref = byRows('add', a, b, R, C, false);
     let inner = null;
     const sneaky = { data: a.data, get shape() { inner = tc.add(a, b); return [R, C]; } };
@@ -192,18 +158,18 @@ describe('a large element-wise call on typed arrays', () => {
   });
 
   it('keeps ops the generator does not write on their own path (pow, int64), and is right', () => {
-    const a = { data: fill('float32', 512 * 1024, 12).map((v) => Math.abs(v) % 4), shape: [512, 1024] };
+    const a = { data: fill(Float32Array, 512 * 1024, 12).map((v) => Math.abs(v) % 4), shape: [512, 1024] };
     const b = { data: new Float32Array(1024).fill(1.5), shape: [1024] };
     const ref = byRows('pow', a, b, 512, 1024, false);
     for (let k = 0; k < 3; k++) {
-      const [r, n] = streamedBy(() => tc.pow(a, b));
+      const [r, n] = counted(() => tc.pow(a, b));
       expect(n).toBe(0);
       expect(sameBytes(r.data, ref)).toBe(true);
     }
     const big = { data: BigInt64Array.from({ length: 256 * 1024 }, (_, i) => BigInt(i) * 3n), shape: [256, 1024] };
     const one = { data: BigInt64Array.from({ length: 1024 }, (_, i) => BigInt(i)), shape: [1024] };
     for (let k = 0; k < 3; k++) {
-      const [r, n] = streamedBy(() => tc.add(big, one));
+      const [r, n] = counted(() => tc.add(big, one));
       expect(n).toBe(0);
       expect(r.data[1024 * 5 + 7]).toBe(BigInt(1024 * 5 + 7) * 3n + 7n);
     }
@@ -219,9 +185,9 @@ describe('a large element-wise call on typed arrays', () => {
       }
       return out;
     };
-    const f32 = { data: fill('float32', R * C, 15).map((v, i) => (i % 11 === 0 ? v * 1e7 : v)), shape: [R, C] };
-    const f64 = { data: fill('float64', 512 * C, 16).map((v, i) => (i % 13 === 0 ? v * 1e12 : v)), shape: [512, C] };
-    const i32 = { data: fill('int32', R * C, 17), shape: [R, C] };
+    const f32 = { data: fill(Float32Array, R * C, 15).map((v, i) => (i % 11 === 0 ? v * 1e7 : v)), shape: [R, C] };
+    const f64 = { data: fill(Float64Array, 512 * C, 16).map((v, i) => (i % 13 === 0 ? v * 1e12 : v)), shape: [512, C] };
+    const i32 = { data: fill(Int32Array, R * C, 17), shape: [R, C] };
     const calls = [
       ['neg', f32], ['abs', f64], ['sqrt', f32], ['floor', f64], ['ceil', f32], ['trunc', f32], ['round', f32], ['round', f64],
       ['sign', f32], ['isNaN', f32], ['logicalNot', f64], ['neg', i32], ['abs', i32], ['bitwiseNot', i32],
@@ -233,7 +199,7 @@ describe('a large element-wise call on typed arrays', () => {
     for (const [what, x, f] of calls) {
       const ref = rows(f, x, x.shape[0], C);
       for (let k = 0; k < 3; k++) {
-        const [r, n] = streamedBy(() => f(x));
+        const [r, n] = counted(() => f(x));
         expect(r.shape).toEqual(x.shape);
         expect(r.data).toBeInstanceOf(ref.constructor);
         expect(sameBytes(r.data, ref), `${what} ${x.data.constructor.name}, run ${k}`).toBe(true);
@@ -244,10 +210,10 @@ describe('a large element-wise call on typed arrays', () => {
   });
 
   it('where: a float condition (NaN is true), a broadcast branch and a scalar, as where row by row', () => {
-    const cond = { data: fill('float32', R * C, 21).map((v, i) => (i % 5 === 0 ? 0 : i % 5 === 1 ? -0 : v)), shape: [R, C] };
-    const a = { data: fill('float32', R * C, 22), shape: [R, C] };
-    const b = { data: fill('float32', C, 23), shape: [C] };
-    const icond = { data: fill('int32', R, 24).map((v) => v % 2), shape: [R, 1] };
+    const cond = { data: fill(Float32Array, R * C, 21).map((v, i) => (i % 5 === 0 ? 0 : i % 5 === 1 ? -0 : v)), shape: [R, C] };
+    const a = { data: fill(Float32Array, R * C, 22), shape: [R, C] };
+    const b = { data: fill(Float32Array, C, 23), shape: [C] };
+    const icond = { data: fill(Int32Array, R, 24).map((v) => v % 2), shape: [R, 1] };
     const refs = [[], [], []];
     for (let i = 0; i < R; i++) {
       const ci = { data: cond.data.subarray(i * C, (i + 1) * C), shape: [C] };
@@ -261,7 +227,7 @@ describe('a large element-wise call on typed arrays', () => {
     let streamed = 0;
     calls.forEach((f, j) => {
       for (let k = 0; k < 3; k++) {
-        const [r, n] = streamedBy(f);
+        const [r, n] = counted(f);
         expect(r.shape).toEqual([R, C]);
         expect(sameBytes(r.data, joined[j]), `where ${j}, run ${k}`).toBe(true);
         streamed += n;
@@ -271,10 +237,10 @@ describe('a large element-wise call on typed arrays', () => {
   });
 
   it('keeps each op\'s runs for its last shapes: more shapes in turn than it keeps, each right', () => {
-    const b = { data: fill('float32', C, 20), shape: [C] };
+    const b = { data: fill(Float32Array, C, 20), shape: [C] };
     const tb = tc.tensor(b.data, b.shape);
     const shapes = Array.from({ length: 11 }, (_, i) => [128 + 16 * i, C]);
-    const xs = shapes.map((sh, i) => ({ data: fill('float32', sh[0] * C, 30 + i), shape: sh }));
+    const xs = shapes.map((sh, i) => ({ data: fill(Float32Array, sh[0] * C, 30 + i), shape: sh }));
     const refs = xs.map((x) => { const t = tc.tensor(x.data, x.shape); const r = tc.sub(t, tb); const d = r.toArray(); r.dispose(); t.dispose(); return d; });
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < xs.length; i++) {
@@ -289,8 +255,8 @@ describe('a large element-wise call on typed arrays', () => {
   it('leaves no memory behind', () => {
     tc.releaseScratch();
     const was = tc.memory();
-    const a = { data: fill('float32', R * C, 13), shape: [R, C] };
-    const b = { data: fill('float32', C, 14), shape: [C] };
+    const a = { data: fill(Float32Array, R * C, 13), shape: [R, C] };
+    const b = { data: fill(Float32Array, C, 14), shape: [C] };
     for (let k = 0; k < 5; k++) tc.div(a, b);
     tc.releaseScratch();
     const now = tc.memory();
