@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { beforeAll, afterAll } from 'vitest';
 import { serve } from '../../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,13 +28,28 @@ export function packageSite(site) {
 
 /**
  * A page of one module script over the package (build/<name>/main.html,
- * served, with a Chromium): result(timeout) loads it, waits for the script to
- * set the title to 'done' and returns its window.__result (the page is loaded
- * once: later calls give the same result); close() ends both.
+ * served, with a Chromium). The script is `body` inside the frame every such
+ * page needs: `tc` (the package's browser entry) imported and `init()`ed,
+ * `out` an empty object the body fills, any throw kept as out.error, then
+ * window.__result = out and the title 'done'. `imports` go above (module
+ * imports of ./pkg/...), `setup` between `out` and the try (helpers the body
+ * calls). result(timeout) loads the page once for every test that asks and
+ * returns its window.__result; close() ends the page's server and browser.
  */
-export async function scriptPage(name, mainJs) {
+export async function scriptPage(name, { imports = '', setup = '', body }) {
   const site = path.join(root, 'build', name);
   packageSite(site);
+  const mainJs = `import * as tc from './pkg/index.js';
+${imports}
+const out = {};
+${setup}
+try {
+  await tc.init();
+${body}
+} catch (e) { out.error = String(e && e.stack || e); }
+document.title = 'done';
+window.__result = out;
+`;
   writeFileSync(path.join(site, 'main.html'), '<!doctype html><html><head><meta charset="utf-8"><title>pending</title><script type="module" src="./main.js"></script></head><body></body></html>');
   writeFileSync(path.join(site, 'main.js'), mainJs);
   const { server, url } = await serve(site, 0);
@@ -59,4 +75,19 @@ export async function scriptPage(name, mainJs) {
       await new Promise((r) => server.close(r));
     },
   };
+}
+
+/**
+ * scriptPage() for the tests of one file: made before them (beforeAll),
+ * closed after (afterAll). Returns { result(timeout) } at once.
+ */
+export function sharedScriptPage(name, script) {
+  let page = null;
+  beforeAll(async () => {
+    page = await scriptPage(name, script);
+  });
+  afterAll(async () => {
+    await page?.close();
+  });
+  return { result: (timeout) => page.result(timeout) };
 }

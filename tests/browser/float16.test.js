@@ -2,13 +2,10 @@
 // not: tests/js/data-float16.test.js covers the Uint16Array-bits form). The
 // package's browser entry in a page: operands, results, resident tensors,
 // reductions and `out` as Float16Array, and a Uint16Array of bits beside it.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { scriptPage } from './chromium.js';
+import { describe, it, expect } from 'vitest';
+import { sharedScriptPage } from './chromium.js';
 
-const mainJs = `import * as tc from './pkg/index.js';
-const out = {};
-try {
-  await tc.init();
+const body = `
   out.has = typeof Float16Array === 'function';
   const a = new Float16Array([1, 2.5, 65504, -0, 0.1]);
   const b = new Float16Array([2, 0.5, 65504, 0, 0.2]);
@@ -31,20 +28,9 @@ try {
   out.sum32 = tc.sum({ data: a, shape: [5] }, { dtype: 'float32' }).data[0];
   try { tc.add({ data: a, shape: [5], dtype: 'float32' }, 1); } catch (e) { out.refused = e.constructor.name; }
   t.dispose();
-} catch (e) { out.error = String(e && e.stack || e); }
-document.title = 'done';
-window.__result = out;
 `;
 
-let page;
-
-beforeAll(async () => {
-  page = await scriptPage('float16-site', mainJs);
-});
-
-afterAll(async () => {
-  await page?.close();
-});
+const page = sharedScriptPage('float16-site', { body });
 
 describe('float16 in Chromium (a real Float16Array)', () => {
   it('add of two Float16Array operands gives a Float16Array; tensors, out, bits and reductions agree', async () => {

@@ -5,12 +5,10 @@
 // NCHW (x - m) / s, and compares every result with op by op, byte for byte;
 // then a large sub and neg (one-op expressions, expr.js largeCall) against the
 // ops on one row at a time.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { scriptPage } from './chromium.js';
+import { describe, it, expect } from 'vitest';
+import { sharedScriptPage } from './chromium.js';
 
-const mainJs = `import * as tc from './pkg/index.js';
-import { mod } from './pkg/loader.js';
-const out = { runs: [] };
+const setup = `
 const fill = (n, seed) => {
   const a = new Float32Array(n);
   let x = seed >>> 0;
@@ -24,8 +22,10 @@ const diff = (x, y) => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
   return -1;
 };
-try {
-  await tc.init();
+`;
+
+const body = `
+  out.runs = [];
   const B = tc.compile('a*b + c*d - e');
   for (let round = 0; round < 3; round++) {
     const o = {
@@ -52,20 +52,9 @@ try {
   out.large = [];
   for (let k = 0; k < 3; k++) out.large.push([diff(tc.sub(x, r).data, rows), diff(tc.neg(x).data, negRows)]);
   out.largeStreamed = mod().tcGen.stats.streamed - out.streamed;
-} catch (e) { out.error = String(e && e.stack || e); }
-document.title = 'done';
-window.__result = out;
 `;
 
-let page;
-
-beforeAll(async () => {
-  page = await scriptPage('stream-site', mainJs);
-});
-
-afterAll(async () => {
-  await page?.close();
-});
+const page = sharedScriptPage('stream-site', { imports: "import { mod } from './pkg/loader.js';", setup, body });
 
 describe('a large repeated run in chunks, in Chromium', () => {
   it('gives op by op byte for byte, into a new array and into a typed out', async () => {
