@@ -677,22 +677,9 @@ export function largeCall(text, ops, dest, outDtype, rule, axis) {
   if (M.tcGen === undefined) M.tcGen = generatedCode();
   let c = opCalls.get(text);
   if (c === undefined) opCalls.set(text, (c = { parsed: parseText('evaluate', text), runs: new Map(), generated: new Map() }));
-  // Whether the generator writes this op for these dtypes: asked once per dtypes (explain, on any shapes).
   let k = '';
   for (let i = 0; i < ops.length; i++) k += `${ops[i].dtype.id} `;
-  let generated = c.generated.get(k);
-  if (generated === undefined) {
-    const shapes = {};
-    const dtypes = {};
-    ops.forEach((o, i) => { shapes[NAMES[i]] = [2]; dtypes[NAMES[i]] = o.dtype.name; });
-    try {
-      generated = explainExpr(new Expression(text, c.parsed), 'explain', shapes, { dtypes }).execution === 'generated';
-    } catch {
-      generated = false; // dtypes the expression engine does not take: the op's own path answers
-    }
-    c.generated.set(k, generated);
-  }
-  if (!generated) return null;
+  if (!generates(c, text, k, ops)) return null;
   k += ` ${rule} ${axis}`;
   for (let i = 0; i < ops.length; i++) k += `|${ops[i].shape}`;
   let E = c.runs.get(k);
@@ -709,6 +696,27 @@ export function largeCall(text, ops, dest, outDtype, rule, axis) {
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether the generator writes op call `text` (opCalls entry `c`) for the
+ * dtypes of `ops` (`k` their ids): asked once per dtypes, by explaining the
+ * call on any shapes.
+ */
+function generates(c, text, k, ops) {
+  let generated = c.generated.get(k);
+  if (generated === undefined) {
+    const shapes = {};
+    const dtypes = {};
+    ops.forEach((o, i) => { shapes[NAMES[i]] = [2]; dtypes[NAMES[i]] = o.dtype.name; });
+    try {
+      generated = explainExpr(new Expression(text, c.parsed), 'explain', shapes, { dtypes }).execution === 'generated';
+    } catch {
+      generated = false; // dtypes the expression engine does not take: the op's own path answers
+    }
+    c.generated.set(k, generated);
+  }
+  return generated;
 }
 
 // ---- the public API --------------------------------------------------------------------
