@@ -18,6 +18,7 @@
 //   node bench/store-limit.mjs [--rounds=N]     (needs dist/: npm run build)
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { leb } from './lib/reduce.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 31);
@@ -26,16 +27,9 @@ const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice
 const CHUNK = 32 * 1024;
 
 // ---- the module -----------------------------------------------------------------
-const uleb = (n) => {
-  const out = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-};
+// Instruction bytes (the wasm binary format): locals, i32 constants (signed
+// LEB128), adds and compares, memory.copy / memory.fill, blocks and loops.
+const uleb = leb;
 const get = (i) => [0x20, i];
 const set = (i) => [0x21, i];
 const sleb = (n) => {
@@ -49,7 +43,10 @@ const sleb = (n) => {
 };
 const i32 = (v) => [0x41, ...sleb(v)];
 const ADD = 0x6a;
+const SUB = 0x6b;
+const LT_U = 0x49;
 const GE_U = 0x4f;
+const GT_U = 0x4b;
 const COPY = [0xfc, 10, 0, 0];
 const FILL = [0xfc, 11, 0];
 // block loop br_if(1, p >= end) body; p += step; br 0 end end
@@ -61,7 +58,13 @@ const fn = (locals, code) => {
 const section = (id, bytes) => [id, ...uleb(bytes.length), ...bytes];
 const name = (s) => [s.length, ...Buffer.from(s)];
 
-// params: store(dst, n) fill(dst, n) copy(dst, src, n) rows(src, dst, n, row)
+// The functions (byte addresses; n bytes, a multiple of 64 and of the row):
+//   store(dst, n)          v128.store of one constant, 64 bytes a step
+//   fill(dst, n)           memory.fill
+//   copy(dst, src, n)      memory.copy
+//   rows(src, dst, n, row) memory.copy of the row at src onto each row of dst
+//   vrows(src, dst, n, row) the same with v128.load / v128.store, 64 bytes a step
+//   dbl(src, dst, n, row)  run_copy: the first row, then dst's start copied on, doubling up to CHUNK, then CHUNK at a time
 const STORE = fn([[1, 0x7f], [1, 0x7b]], [ // locals 2 end, 3 v
   0xfd, 0x0c, ...Array.from({ length: 16 }, (_, i) => i + 1), ...set(3),
   ...get(0), ...get(1), ADD, ...set(2),
@@ -71,12 +74,10 @@ const FILLF = fn([], [...get(0), ...i32(7), ...get(1), ...FILL]);
 const COPYF = fn([], [...get(0), ...get(1), ...get(2), ...COPY]);
 const ROWS = fn([[1, 0x7f]], [ // local 4 end
   ...get(1), ...get(2), ADD, ...set(4),
-  // the step is the row's bytes: loopTo's constant step is replaced by local 3
   0x02, 0x40, 0x03, 0x40, ...get(1), ...get(4), GE_U, 0x0d, 1,
   ...get(1), ...get(0), ...get(3), ...COPY,
   ...get(1), ...get(3), ADD, ...set(1), 0x0c, 0, 0x0b, 0x0b,
 ]);
-// vrows(src, dst, n, row): each output row written from the row with v128 loads and stores, 64 bytes a step.
 const VROWS = fn([[3, 0x7f]], [ // locals 4 end, 5 i, 6 row end
   ...get(1), ...get(2), ADD, ...set(4),
   0x02, 0x40, 0x03, 0x40, ...get(1), ...get(4), GE_U, 0x0d, 1,
@@ -86,7 +87,6 @@ const VROWS = fn([[3, 0x7f]], [ // locals 4 end, 5 i, 6 row end
   ...get(5), ...i32(64), ADD, ...set(5), 0x0c, 0, 0x0b, 0x0b,
   ...get(1), ...get(3), ADD, ...set(1), 0x0c, 0, 0x0b, 0x0b,
 ]);
-const LT_U = 0x49, GT_U = 0x4b, SUB = 0x6b;
 const DBL = fn([[2, 0x7f]], [ // locals 4 done, 5 c ; param 3 = row
   ...get(1), ...get(0), ...get(3), ...COPY,
   ...get(3), ...set(4),

@@ -125,7 +125,8 @@ export function checkReduce(w, x, got) {
 //       (br 0)))
 //     (local.set $a0 (f32x4.add (f32x4.add (f32x4.add (local.get $a0) (local.get $a1)) (local.get $a2)) (local.get $a3)))
 //     (f32.add (f32.add (f32.add (f32x4.extract_lane 0 $a0) (lane 1)) (lane 2)) (lane 3))))
-function leb(n) {
+/** An unsigned LEB128 encoding of n (wasm's sizes and indices), as a list of bytes. */
+export function leb(n) {
   const out = [];
   do {
     let b = n & 0x7f;
