@@ -343,11 +343,15 @@ function sameInputs(last, v) {
   return true;
 }
 
-function run(E, fn, operands, options) {
+// Where this engine's generated modules live (expr_call.cpp asks for Module.tcGen):
+// made on the first run, so the loader (and tensorcast/shapes) carry none of it.
+function codeStore() {
   const M = mod();
-  // Where this engine's generated modules live (expr_call.cpp asks for Module.tcGen):
-  // made on the first run, so the loader (and tensorcast/shapes) carry none of it.
   if (M.tcGen === undefined) M.tcGen = generatedCode();
+}
+
+function run(E, fn, operands, options) {
+  codeStore();
   const s = readRun(E, fn, operands, options);
   const { key, interned } = keyOf(E, fn, s);
   if (!s.named) return runExpr(E, fn, s, key, s.ops, exprRequest);
@@ -655,7 +659,8 @@ const OP_RUNS = 8; // per op: the Expressions of its last 8 (dtypes, rule, axis,
  * a time (stream.js) instead of copying whole operands in, running the kernel
  * over them and copying the whole result out. Its result is the op's, bit for
  * bit (one op, the same operations). Null to run the call on its own path:
- * when it copies under STREAM_MIN bytes, when its result would be a new
+ * when an operand has dims (or names not read yet), when it copies under
+ * STREAM_MIN bytes, when its result would be a new
  * resident tensor, when the generator does not write the op for these dtypes
  * (the interpreter does not go in chunks), or when the engine refuses the run
  * (the op's own path then refuses it with its own error).
@@ -666,6 +671,7 @@ export function largeCall(text, ops, dest, outDtype, rule, axis) {
   let size = 0;
   for (let k = 0; k < ops.length; k++) {
     const o = ops[k];
+    if (o.dims !== undefined || o.named !== null) return null; // named operands: by name (§6), the op's own path
     if (o.resident) resident = true;
     else bytes += o.size * o.dtype.size;
     if (o.size > size) size = o.size;
@@ -673,8 +679,7 @@ export function largeCall(text, ops, dest, outDtype, rule, axis) {
   if (dest === null && resident) return null; // a new resident result: the engine allocates it either way
   if (dest === null || !dest.resident) bytes += size * outDtype.size;
   if (bytes < STREAM_MIN) return null;
-  const M = mod();
-  if (M.tcGen === undefined) M.tcGen = generatedCode();
+  codeStore();
   let c = opCalls.get(text);
   if (c === undefined) opCalls.set(text, (c = { parsed: parseText('evaluate', text), runs: new Map(), generated: new Map() }));
   let k = '';

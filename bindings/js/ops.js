@@ -219,8 +219,7 @@ export function where(cond, a, b, options) {
   if (dest && !outHolds(dest, A.dtype)) {
     throw new BroadcastError(`where: out: a ${dest.dtype.name} cannot hold a ${A.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: null });
   }
-  if (Cd.size + A.size + B.size >= LARGE && Cd.dims === undefined && A.dims === undefined && B.dims === undefined
-    && Cd.named === null && A.named === null && B.named === null) {
+  if (Cd.size + A.size + B.size >= LARGE) {
     const r = largeCall('where(a, b, c)', [Cd, A, B], dest, A.dtype, C.numpyRule, -1);
     if (r !== null) return r;
   }

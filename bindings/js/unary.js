@@ -69,7 +69,7 @@ function unaryCall(op, name, what, x, options) {
   if ((op.domain === 'float' && !dt.float) || (op.domain === 'integer' && dt.float)) throw dtypeRefusal(op, name, dt, X);
   const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
   if (dest !== null && !outHolds(dest, outDtype)) throw outMismatch(name, dest, outDtype, X);
-  if (X.size >= LARGE && X.dims === undefined) {
+  if (X.size >= LARGE) {
     const r = largeCall(`${name}(a)`, [X], dest, outDtype, C.numpyRule, -1);
     if (r !== null) return r;
   }
@@ -104,7 +104,7 @@ export function cast(x, dtype, options) {
   const to = accDtype(dtype, 'cast');
   const { X, dest } = snapshot(x, options, 'cast', 'cast: x');
   if (dest !== null && !outHolds(dest, to)) throw outMismatch('cast', dest, to, X);
-  if (X.size >= LARGE && X.dims === undefined) {
+  if (X.size >= LARGE) {
     const r = largeCall(`cast(a, '${to.name}')`, [X], dest, to, C.numpyRule, -1);
     if (r !== null) return r;
   }

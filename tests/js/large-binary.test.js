@@ -252,6 +252,37 @@ describe('a large element-wise call on typed arrays', () => {
     tb.dispose();
   });
 
+  it('leaves named operands to the ops\' own paths: by name for add and neg, by position (names not read) for where', () => {
+    const x = fill(Float32Array, R * C, 40);
+    const col = fill(Float32Array, R, 41);
+    const cond = fill(Float32Array, R * C, 42);
+    // add by name: c {r} against x {r, c} stretches along c (by position [1024] would align with c).
+    const tcol = tc.tensor(col, [R, 1]);
+    const tx = tc.tensor(x, [R, C]);
+    const byName = tc.add(tx, tcol);
+    const refAdd = byName.toArray();
+    byName.dispose();
+    const negRef = tc.neg(tx);
+    const refNeg = negRef.toArray();
+    negRef.dispose();
+    const whereRef = tc.where({ data: cond, shape: [R, C] }, tx, 0.5);
+    const refWhere = whereRef.toArray();
+    whereRef.dispose();
+    tx.dispose();
+    tcol.dispose();
+    for (let k = 0; k < 3; k++) {
+      const [r1, n1] = counted(() => tc.add({ data: x, shape: [R, C], dims: ['r', 'c'] }, { data: col, shape: [R], dims: ['r'] }));
+      expect(r1.dims).toEqual(['r', 'c']);
+      expect(sameBytes(r1.data, refAdd), `add by name, run ${k}`).toBe(true);
+      const [r2, n2] = counted(() => tc.neg({ data: x, shape: [R, C], dims: ['r', 'c'] }));
+      expect(r2.dims).toEqual(['r', 'c']);
+      expect(sameBytes(r2.data, refNeg), `neg, run ${k}`).toBe(true);
+      const [r3, n3] = counted(() => tc.where({ data: cond, shape: [R, C], dims: ['r', 'c'] }, { data: x, shape: [R, C] }, 0.5));
+      expect(sameBytes(r3.data, refWhere), `where, run ${k}`).toBe(true);
+      expect(n1 + n2 + n3, `run ${k}: none of them in chunks`).toBe(0);
+    }
+  });
+
   it('leaves no memory behind', () => {
     tc.releaseScratch();
     const was = tc.memory();
