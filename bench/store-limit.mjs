@@ -29,7 +29,6 @@ const CHUNK = 32 * 1024;
 // ---- the module -----------------------------------------------------------------
 // Instruction bytes (the wasm binary format): locals, i32 constants (signed
 // LEB128), adds and compares, memory.copy / memory.fill, blocks and loops.
-const uleb = leb;
 const get = (i) => [0x20, i];
 const set = (i) => [0x21, i];
 const sleb = (n) => {
@@ -52,10 +51,10 @@ const FILL = [0xfc, 11, 0];
 // block loop br_if(1, p >= end) body; p += step; br 0 end end
 const loopTo = (p, end, body, step) => [0x02, 0x40, 0x03, 0x40, ...get(p), ...get(end), GE_U, 0x0d, 1, ...body, ...get(p), ...i32(step), ADD, ...set(p), 0x0c, 0, 0x0b, 0x0b];
 const fn = (locals, code) => {
-  const body = [...uleb(locals.length), ...locals.flatMap(([n, t]) => [n, t]), ...code, 0x0b];
-  return [...uleb(body.length), ...body];
+  const body = [...leb(locals.length), ...locals.flatMap(([n, t]) => [n, t]), ...code, 0x0b];
+  return [...leb(body.length), ...body];
 };
-const section = (id, bytes) => [id, ...uleb(bytes.length), ...bytes];
+const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
 const name = (s) => [s.length, ...Buffer.from(s)];
 
 // The functions (byte addresses; n bytes, a multiple of 64 and of the row):
@@ -68,7 +67,7 @@ const name = (s) => [s.length, ...Buffer.from(s)];
 const STORE = fn([[1, 0x7f], [1, 0x7b]], [ // locals 2 end, 3 v
   0xfd, 0x0c, ...Array.from({ length: 16 }, (_, i) => i + 1), ...set(3),
   ...get(0), ...get(1), ADD, ...set(2),
-  ...loopTo(0, 2, [0, 16, 32, 48].flatMap((o) => [...get(0), ...get(3), 0xfd, 0x0b, 4, ...uleb(o)]), 64),
+  ...loopTo(0, 2, [0, 16, 32, 48].flatMap((o) => [...get(0), ...get(3), 0xfd, 0x0b, 4, ...leb(o)]), 64),
 ]);
 const FILLF = fn([], [...get(0), ...i32(7), ...get(1), ...FILL]);
 const COPYF = fn([], [...get(0), ...get(1), ...get(2), ...COPY]);
@@ -83,7 +82,7 @@ const VROWS = fn([[3, 0x7f]], [ // locals 4 end, 5 i, 6 row end
   0x02, 0x40, 0x03, 0x40, ...get(1), ...get(4), GE_U, 0x0d, 1,
   ...i32(0), ...set(5),
   0x02, 0x40, 0x03, 0x40, ...get(5), ...get(3), GE_U, 0x0d, 1,
-  ...[0, 16, 32, 48].flatMap((o) => [...get(1), ...get(5), ADD, ...get(0), ...get(5), ADD, 0xfd, 0x00, 4, ...uleb(o), 0xfd, 0x0b, 4, ...uleb(o)]),
+  ...[0, 16, 32, 48].flatMap((o) => [...get(1), ...get(5), ADD, ...get(0), ...get(5), ADD, 0xfd, 0x00, 4, ...leb(o), 0xfd, 0x0b, 4, ...leb(o)]),
   ...get(5), ...i32(64), ADD, ...set(5), 0x0c, 0, 0x0b, 0x0b,
   ...get(1), ...get(3), ADD, ...set(1), 0x0c, 0, 0x0b, 0x0b,
 ]);
