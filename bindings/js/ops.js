@@ -13,7 +13,7 @@ import { copyShape, product } from './shapes.js';
 import { internNamed, checkOutNames } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
 import { request, execute, runBinary } from './execute.js';
-import { largeCall, LARGE } from './expr.js';
+import { largeCall, LARGE } from './expr-large.js';
 
 // ---- element-wise ------------------------------------------------------------------------
 const BINARY_KEYS = ['out', 'broadcast', 'shaping', 'fill'];

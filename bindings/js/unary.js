@@ -12,7 +12,7 @@ import { checkOutNames } from './named.js';
 import { readOperand, settle, readNames, readOut, isScalar } from './operands.js';
 import { request, execute } from './execute.js';
 import { accDtype } from './reduce.js';
-import { largeCall, LARGE } from './expr.js';
+import { largeCall, LARGE } from './expr-large.js';
 
 const OUT_KEYS = ['out'];
 const FLOAT_NAMES = 'float32, float64, float16';

@@ -1,0 +1,180 @@
+// Expressions: the key a run sends the engine (everything it compiles from:
+// the parsed text, the operands' dtypes and shapes or names, scalar values,
+// reduction axes), and what its answers say back: a named result's dims and
+// coordinates, and the error of a refused expression.
+import { C } from './contract.js';
+import { BroadcastError, makeError } from './errors.js';
+import { UNKNOWN_RANK } from './shapes.js';
+import { internNamed, nameKey } from './named.js';
+import { quote, excerpt } from './expr-parse.js';
+
+const SCALAR = Object.freeze([]);
+
+/**
+ * The run's operand shapes (a scalar's is []), for its request and its
+ * errors: made when first asked (a repeated run needs none), from the settled
+ * records, which hold the shapes as read.
+ */
+export function shapesOf(s) {
+  if (s.shapes === null) s.shapes = s.values.map((v) => (typeof v === 'object' ? v.shape : SCALAR));
+  return s.shapes;
+}
+
+export const NO_TENSOR = (fn) => `${fn}: the expression reads no tensor operand, so nothing gives it a dtype and a shape: pass at least one operand as { data, shape } or a tensor`;
+
+// ---- the key -----------------------------------------------------------------------
+
+/** The key (everything the engine compiles from) as an array of doubles, and the tensor records. */
+export function encode(E, fn, s) {
+  const key = Array.from(E.packed);
+  key.push(E.literals.length);
+  for (let i = 0; i < E.literals.length; i++) key.push(E.literals[i]);
+  let enc = null;
+  let interned = null;
+  if (s.named) {
+    const tensors = s.values.filter((v) => typeof v === 'object').map((v) => ({ dims: v.dims, sizes: v.shape, labels: v.labels ?? v.dims.map(() => null) }));
+    interned = internNamed(...tensors);
+    enc = interned.enc;
+  }
+  let t = 0;
+  for (let k = 0; k < s.values.length; k++) {
+    const v = s.values[k];
+    if (typeof v === 'number') {
+      key.push(1, v);
+    } else if (typeof v === 'bigint') {
+      const b = BigInt.asUintN(64, v);
+      key.push(2, Number(BigInt.asIntN(32, b >> 32n)), Number(b & 0xffffffffn));
+    } else {
+      key.push(0, v.dtype.id);
+      if (s.named) {
+        const e = enc[t];
+        key.push(e.ids.length);
+        for (let i = 0; i < e.ids.length; i++) {
+          key.push(e.ids[i], e.sizes[i]);
+          const ls = e.lab[i];
+          key.push(ls ? ls.length : -1);
+          if (ls) for (let j = 0; j < ls.length; j++) key.push(ls[j]);
+        }
+      } else {
+        key.push(v.shape.length, ...v.shape);
+      }
+      t++;
+    }
+  }
+  const axes = E.reduce?.axes ?? null;
+  if (axes === null) {
+    key.push(-1);
+  } else {
+    key.push(axes.length);
+    for (const a of axes) {
+      if (a.name !== undefined) {
+        const id = s.named ? interned.names.get(nameKey(a.name)) : undefined;
+        if (id === undefined) {
+          throw new BroadcastError(`${fn}: ${E.reduce.op} over dim "${a.name}", but ${s.named ? `no operand has a dim "${a.name}"` : 'the operands have no dim names (give them dims to reduce by name)'}`,
+            { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: null, dims: null });
+        }
+        key.push(1, id);
+      } else {
+        key.push(0, a.value);
+      }
+    }
+  }
+  return { key, interned };
+}
+
+// ---- the answers ---------------------------------------------------------------------
+
+/** The named result's dims (and coords) from the response, after its shape. */
+export function readResultNames(res, interned) {
+  const n = res.next();
+  const dims = [];
+  const labels = [];
+  const coords = [];
+  for (let a = 0; a < n; a++) {
+    const kept = res.next() === 1;
+    const id = res.next();
+    const k = res.next();
+    let ls = null;
+    if (k >= 0) {
+      ls = [];
+      const name = interned.nameList[id];
+      const raw = interned.rawName.has(id);
+      for (let j = 0; j < k; j++) {
+        const l = res.next();
+        ls.push(raw ? l : interned.labelList[l]);
+      }
+      if (kept) coords.push([nameKey(name), ls]);
+    }
+    if (!kept) continue;
+    dims.push(interned.nameList[id]);
+    labels.push(ls);
+  }
+  return { dims, labels, coords: coords.length ? Object.fromEntries(coords) : null };
+}
+
+// Fail codes (src/expr/expr.hpp), in order.
+const FAIL = ['ok', 'mismatch', 'domain', 'no_tensor', 'not_integer', 'bad_dtype', 'broadcast', 'gather', 'bad_axis', 'unknown_dim', 'out_dtype'];
+
+/** The error of a refused expression, from the response (its cursor after the head). */
+export function refusal(E, fn, s, res) {
+  const head = res.error();
+  // A refusal of the compile step has no shape (-1) and a failure block; one of the run
+  // (min/max of no elements, no memory) has the result's shape and no block.
+  if (res.shape() !== UNKNOWN_RANK) return runFailure(E, fn, s, head);
+  const code = FAIL[res.next()] ?? 'ok';
+  const pos = res.next();
+  const len = res.next();
+  const a = C.dtypes[res.next()]?.name;
+  const b = C.dtypes[res.next()]?.name;
+  const entry = res.next();
+  const nShapes = res.next();
+  const shapes = [];
+  for (let k = 0; k < nShapes; k++) shapes.push(res.shape());
+  const text = E.source;
+  const at = `${fn}: ${quote(text.slice(pos, pos + len))} (offset ${pos})`;
+  const where = excerpt(text, pos, len);
+  switch (code) {
+    case 'mismatch':
+      return new BroadcastError(`${at} mixes ${a} and ${b}: the operands of an op share one dtype; convert one with cast(..., '${a}')${where}`,
+        { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a, b] });
+    case 'domain':
+      return new BroadcastError(`${at}: the op does not take ${a}${/float/.test(a) ? ' (it takes integer dtypes)' : " (it takes float dtypes: cast(x, 'float32') first)"}${where}`,
+        { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a] });
+    case 'out_dtype':
+      return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a, b] });
+    case 'no_tensor':
+      return new TypeError(NO_TENSOR(fn));
+    case 'not_integer':
+      return new TypeError(`${at}: a number that is not an integer cannot be a ${a} element${where}`);
+    case 'bad_dtype':
+      return new TypeError(`${at}: not a dtype; one of ${C.dtypes.map((d) => d.name).join(', ')}${where}`);
+    case 'broadcast': {
+      const e = makeError({ kind: 'elementwise', rule: C.ruleList[s.rule]?.name ?? 'numpy', shapes, axis: s.axis }, head);
+      return new BroadcastError(`${at}: ${e.message}${where}`, { code: e.code, shapes, axis: e.axis, dims: e.dims, operands: e.operands, clashes: e.clashes });
+    }
+    case 'gather':
+      return new BroadcastError(`${at}: these named operands' coordinates differ, and shaping '${[...C.shapings.keys()][s.shaping]}' would re-index them; expressions run without re-indexing: align them first with the element-wise op (e.g. add(a, b, { shaping }))${where}`,
+        { code: 'INCOMPATIBLE_DIMS', shapes: shapesOf(s), axis: null, dims: null });
+    case 'bad_axis':
+      return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} axis ${head.detail} (entry ${entry}) is out of range or repeated for the expression's result of rank ${head.a}`,
+        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });
+    case 'unknown_dim':
+      return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} over a dim name the expression's result does not have (entry ${entry})`,
+        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });
+    default: {
+      const st = C.statuses[head.status] ?? 'INVALID_SHAPE';
+      return new BroadcastError(`${fn}: the engine refused the expression (${st})`, { code: st, shapes: shapesOf(s), axis: null, dims: null });
+    }
+  }
+}
+
+/** The error of an expression the engine compiled but could not run. */
+function runFailure(E, fn, s, head) {
+  const st = C.statuses[head.status] ?? 'INVALID_SHAPE';
+  if (st === 'INVALID_AXIS' && head.detail === -6) { // kDetailEmptyReduction (src/kernels/reduce.hpp)
+    const op = E.reduce?.op ?? 'the reduction';
+    return new BroadcastError(`${fn}: ${op} over an axis of size 0: ${op} of no elements has no value (sum gives 0, prod 1); reduce with sum or prod, or over axes of nonzero size`,
+      { code: st, shapes: shapesOf(s), axis: null, dims: [0] });
+  }
+  return new BroadcastError(`${fn}: the engine could not run the expression (${st})`, { code: st, shapes: shapesOf(s), axis: null, dims: null });
+}
