@@ -119,6 +119,29 @@ function memoryLines(n, c) {
   return lines;
 }
 
+/**
+ * The ratio targets of the chains (issue 22), as data: [name, side, group,
+ * ratio key, limit] (met when the run's ratio is at most the limit). The
+ * Targets table shows them (fusedTargets); bench/fused/history.mjs reads them
+ * over the saved runs.
+ */
+export function chainTargets() {
+  const list = [];
+  for (const g of Object.keys(CHAINS)) {
+    const isB = g === 'chain-b';
+    const label = isB ? 'chain B' : g === 'chain-a-row' ? 'chain A [1024,1024]' : 'chain A NCHW';
+    for (const side of ['node', 'chromium']) {
+      const env = side === 'node' ? 'Node' : 'Chromium';
+      list.push([`${label}, resident + \`out\`: evaluate ≤ 1.2× the C++ SIMD128 fused loop (${env})`, side, g, 'eval-res/limit', 1.2]);
+      list.push([`${label}, resident: evaluate ≤ ${isB ? '0.25' : '0.6'}× tfjs-wasm op by op (${env})`, side, g, 'eval-res/tf-kernel', isB ? 0.25 : 0.6]);
+    }
+    list.push([`${label}, typed arrays in Node: evaluate ≤ 0.6× tfjs-wasm end to end`, 'node', g, 'eval-plain/tf-e2e', 0.6]);
+    list.push([`${label}, typed arrays in Node: evaluate ≤ ${isB ? '0.35' : '0.6'}× tensorcast op by op`, 'node', g, 'eval-plain/ops-plain', isB ? 0.35 : 0.6]);
+    list.push([`${label}, typed arrays in Chromium: evaluate ≤ 1.2× tfjs-wasm end to end`, 'chromium', g, 'eval-plain/tf-e2e', 1.2]);
+  }
+  return list;
+}
+
 /** Rows for the Targets table: [target, workload, previous, today, verdict]. `prev`: the previous run's summary (its `fused`). */
 export function fusedTargets(r, prev) {
   const rows = [];
@@ -132,18 +155,7 @@ export function fusedTargets(r, prev) {
     const verdict = x === undefined ? 'pending' : x <= lim ? 'met' : '**not met**';
     rows.push([name, `fused ${g} (${side === 'node' ? 'Node' : 'Chromium'})`, pv(side, g, key), today, verdict]);
   };
-  for (const g of Object.keys(CHAINS)) {
-    const isB = g === 'chain-b';
-    const label = isB ? 'chain B' : g === 'chain-a-row' ? 'chain A [1024,1024]' : 'chain A NCHW';
-    for (const side of ['node', 'chromium']) {
-      const env = side === 'node' ? 'Node' : 'Chromium';
-      row(`${label}, resident + \`out\`: evaluate ≤ 1.2× the C++ SIMD128 fused loop (${env})`, side, g, 'eval-res/limit', 1.2);
-      row(`${label}, resident: evaluate ≤ ${isB ? '0.25' : '0.6'}× tfjs-wasm op by op (${env})`, side, g, 'eval-res/tf-kernel', isB ? 0.25 : 0.6);
-    }
-    row(`${label}, typed arrays in Node: evaluate ≤ 0.6× tfjs-wasm end to end`, 'node', g, 'eval-plain/tf-e2e', 0.6);
-    row(`${label}, typed arrays in Node: evaluate ≤ ${isB ? '0.35' : '0.6'}× tensorcast op by op`, 'node', g, 'eval-plain/ops-plain', isB ? 0.35 : 0.6);
-    row(`${label}, typed arrays in Chromium: evaluate ≤ 1.2× tfjs-wasm end to end`, 'chromium', g, 'eval-plain/tf-e2e', 1.2);
-  }
+  for (const t of chainTargets()) row(...t);
   for (const [side, lim] of [['node', 1], ['chromium', 3]]) {
     const s = r[side]?.cold;
     if (!s) continue;
