@@ -389,7 +389,7 @@ class Parser {
   // Not inlined: its digit buffer must not sit in the frames of the recursive
   // grammar functions.
   // With TC_HOST_NUMBERS (the wasm) there is none: the host gives decimal
-  // values (expr.js: JavaScript's Number() of the literal's text, read by
+  // values (expr-parse.js: JavaScript's Number() of the literal's text, read by
   // read_literals in expr_call.cpp), so no strtod in the wasm.
 #ifndef TC_HOST_NUMBERS
   __attribute__((noinline)) void decimal_value(int int_b, int int_e, int frac_b, int frac_e, long exp) {
