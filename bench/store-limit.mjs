@@ -48,8 +48,8 @@ const GE_U = 0x4f;
 const GT_U = 0x4b;
 const COPY = [0xfc, 10, 0, 0];
 const FILL = [0xfc, 11, 0];
-// block loop br_if(1, p >= end) body; p += step; br 0 end end
-const loopTo = (p, end, body, step) => [0x02, 0x40, 0x03, 0x40, ...get(p), ...get(end), GE_U, 0x0d, 1, ...body, ...get(p), ...i32(step), ADD, ...set(p), 0x0c, 0, 0x0b, 0x0b];
+// block loop br_if(1, p >= end) body; p += step; br 0 end end (`step`: the instructions that push it)
+const loopTo = (p, end, body, step) => [0x02, 0x40, 0x03, 0x40, ...get(p), ...get(end), GE_U, 0x0d, 1, ...body, ...get(p), ...step, ADD, ...set(p), 0x0c, 0, 0x0b, 0x0b];
 const fn = (locals, code) => {
   const body = [...leb(locals.length), ...locals.flatMap(([n, t]) => [n, t]), ...code, 0x0b];
   return [...leb(body.length), ...body];
@@ -67,33 +67,29 @@ const name = (s) => [s.length, ...Buffer.from(s)];
 const STORE = fn([[1, 0x7f], [1, 0x7b]], [ // locals 2 end, 3 v
   0xfd, 0x0c, ...Array.from({ length: 16 }, (_, i) => i + 1), ...set(3),
   ...get(0), ...get(1), ADD, ...set(2),
-  ...loopTo(0, 2, [0, 16, 32, 48].flatMap((o) => [...get(0), ...get(3), 0xfd, 0x0b, 4, ...leb(o)]), 64),
+  ...loopTo(0, 2, [0, 16, 32, 48].flatMap((o) => [...get(0), ...get(3), 0xfd, 0x0b, 4, ...leb(o)]), i32(64)),
 ]);
 const FILLF = fn([], [...get(0), ...i32(7), ...get(1), ...FILL]);
 const COPYF = fn([], [...get(0), ...get(1), ...get(2), ...COPY]);
 const ROWS = fn([[1, 0x7f]], [ // local 4 end
   ...get(1), ...get(2), ADD, ...set(4),
-  0x02, 0x40, 0x03, 0x40, ...get(1), ...get(4), GE_U, 0x0d, 1,
-  ...get(1), ...get(0), ...get(3), ...COPY,
-  ...get(1), ...get(3), ADD, ...set(1), 0x0c, 0, 0x0b, 0x0b,
+  ...loopTo(1, 4, [...get(1), ...get(0), ...get(3), ...COPY], get(3)),
 ]);
 const VROWS = fn([[3, 0x7f]], [ // locals 4 end, 5 i, 6 row end
   ...get(1), ...get(2), ADD, ...set(4),
-  0x02, 0x40, 0x03, 0x40, ...get(1), ...get(4), GE_U, 0x0d, 1,
-  ...i32(0), ...set(5),
-  0x02, 0x40, 0x03, 0x40, ...get(5), ...get(3), GE_U, 0x0d, 1,
-  ...[0, 16, 32, 48].flatMap((o) => [...get(1), ...get(5), ADD, ...get(0), ...get(5), ADD, 0xfd, 0x00, 4, ...leb(o), 0xfd, 0x0b, 4, ...leb(o)]),
-  ...get(5), ...i32(64), ADD, ...set(5), 0x0c, 0, 0x0b, 0x0b,
-  ...get(1), ...get(3), ADD, ...set(1), 0x0c, 0, 0x0b, 0x0b,
+  ...loopTo(1, 4, [
+    ...i32(0), ...set(5),
+    ...loopTo(5, 3, [0, 16, 32, 48].flatMap((o) => [...get(1), ...get(5), ADD, ...get(0), ...get(5), ADD, 0xfd, 0x00, 4, ...leb(o), 0xfd, 0x0b, 4, ...leb(o)]), i32(64)),
+  ], get(3)),
 ]);
 const DBL = fn([[2, 0x7f]], [ // locals 4 done, 5 c ; param 3 = row
   ...get(1), ...get(0), ...get(3), ...COPY,
   ...get(3), ...set(4),
-  0x02, 0x40, 0x03, 0x40, ...get(4), ...get(2), GE_U, 0x0d, 1,
-  ...get(4), ...i32(CHUNK), ...get(4), ...i32(CHUNK), LT_U, 0x1b, ...set(5),
-  ...get(5), ...get(2), ...get(4), SUB, GT_U, 0x04, 0x40, ...get(2), ...get(4), SUB, ...set(5), 0x0b,
-  ...get(1), ...get(4), ADD, ...get(1), ...get(5), ...COPY,
-  ...get(4), ...get(5), ADD, ...set(4), 0x0c, 0, 0x0b, 0x0b,
+  ...loopTo(4, 2, [
+    ...get(4), ...i32(CHUNK), ...get(4), ...i32(CHUNK), LT_U, 0x1b, ...set(5),
+    ...get(5), ...get(2), ...get(4), SUB, GT_U, 0x04, 0x40, ...get(2), ...get(4), SUB, ...set(5), 0x0b,
+    ...get(1), ...get(4), ADD, ...get(1), ...get(5), ...COPY,
+  ], get(5)),
 ]);
 const T2 = [0x60, 2, 0x7f, 0x7f, 0];
 const T3 = [0x60, 3, 0x7f, 0x7f, 0x7f, 0];

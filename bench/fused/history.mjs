@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chainTargets } from './report.mjs';
+import { median } from '../lib/timing.mjs';
 
 const runsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'runs');
 const arg = (k) => process.argv.find((a) => a.startsWith(`--${k}=`))?.slice(k.length + 3);
@@ -25,11 +26,6 @@ if (runs.length === 0) {
 
 const targets = chainTargets();
 const ratio = (run, [, side, g, key]) => run.fused[side]?.[g]?.[key];
-const median = (xs) => {
-  const s = xs.slice().sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const x2 = (v) => `${v.toFixed(2)}×`;
 
 console.log(`${runs.length} runs, ${runs[0].name} to ${runs.at(-1).name}\n`);
