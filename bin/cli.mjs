@@ -178,7 +178,8 @@ export async function main(argv, { out = console.log, err = console.error, env =
   }
   const { server, url } = served;
   out(`tensorcast ${version()}: the broadcast explorer is at ${url}`);
-  if (!isLoopback(opts.host)) out(`listening on ${opts.host}: other machines that can reach this one can open the page too`);
+  // What the server really bound (127.1 is 127.0.0.1, localhost one of its addresses), not how the host was spelled.
+  if (!isLoopback(server.address()?.address ?? opts.host)) out(`listening on ${opts.host}: other machines that can reach this one can open the page too`);
   out('press Ctrl+C to stop');
   const stop = () => {
     server.close();

@@ -3,7 +3,8 @@
 // `npm start`, the browser tests and the benchmarks use too (scripts/serve.mjs
 // re-exports it). Binds 127.0.0.1 unless told otherwise, serves .wasm as
 // application/wasm (so WebAssembly.instantiateStreaming works) and never leaves
-// its directory. An HTML page's own Content-Security-Policy (its <meta
+// its directory, not even through a symlink (a file whose real path lies outside
+// is refused). An HTML page's own Content-Security-Policy (its <meta
 // http-equiv>) is also sent as a response header, with `frame-ancestors 'none'`
 // added: a <meta> policy cannot set frame-ancestors, so only the header stops
 // framing.
@@ -12,8 +13,9 @@
 //   const { server, url } = await serve('dist/explorer', 0);   // 0: a free port
 //   await serve(dir, 8080, { host: '0.0.0.0' });                // every interface
 import http from 'node:http';
+import net from 'node:net';
 import { createReadStream } from 'node:fs';
-import { stat, readFile } from 'node:fs/promises';
+import { stat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 export const MIME = {
@@ -73,9 +75,60 @@ export function urlFor(host, port) {
   return `http://${h}:${port}/`;
 }
 
-/** Whether `host` is this machine only (a loopback name or address). */
+/**
+ * An IPv4 address as the system's resolver reads it (inet_aton: one to four
+ * parts, each decimal, octal with a leading 0 or hex with 0x, the last part
+ * filling the remaining bytes, so `127.1` is 127.0.0.1), as a 32-bit number;
+ * null when `text` is not one.
+ */
+export function ipv4Number(text) {
+  const parts = String(text).split('.');
+  if (parts.length > 4) return null;
+  const nums = [];
+  for (const p of parts) {
+    let n;
+    if (/^0x[0-9a-f]*$/i.test(p)) n = p.length > 2 ? parseInt(p.slice(2), 16) : 0;
+    else if (/^0[0-7]*$/.test(p)) n = parseInt(p, 8);
+    else if (/^[1-9][0-9]*$/.test(p)) n = Number(p);
+    else return null;
+    nums.push(n);
+  }
+  const last = nums.pop();
+  if (nums.some((n) => n > 255) || last >= 2 ** (8 * (4 - nums.length))) return null;
+  return nums.reduce((acc, n, i) => acc + n * 2 ** (8 * (3 - i)), last);
+}
+
+/** The eight 16-bit groups of an IPv6 address (brackets, a zone id and an embedded IPv4 tail allowed); null when it is not one. */
+function ipv6Groups(text) {
+  let t = String(text).replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  if (!net.isIPv6(t)) return null;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(t);
+  if (v4) {
+    const n = ipv4Number(v4[1]);
+    t = `${t.slice(0, -v4[1].length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+  const [head, tail] = t.includes('::') ? t.split('::') : [t, null];
+  const hs = head ? head.split(':') : [];
+  const ts = tail ? tail.split(':') : [];
+  const fill = tail === null ? [] : Array(8 - hs.length - ts.length).fill('0');
+  return [...hs, ...fill, ...ts].map((g) => parseInt(g, 16));
+}
+
+/**
+ * Whether `host` is this machine only: `localhost`, any IPv4 address in
+ * 127.0.0.0/8 in any form the resolver takes (127.0.0.1, 127.1, 0x7f.1,
+ * 2130706433), `::1` however written, or an IPv4-mapped 127.x.y.z
+ * (::ffff:127.0.0.1).
+ */
 export function isLoopback(host) {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  const h = String(host).toLowerCase().replace(/\.$/, '');
+  if (h === 'localhost') return true;
+  const n = ipv4Number(h);
+  if (n !== null) return n >>> 24 === 127;
+  const g = ipv6Groups(h);
+  if (!g) return false;
+  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return true; // ::1
+  return g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff && g[6] >>> 8 === 127; // ::ffff:127.x.y.z
 }
 
 /**
@@ -110,6 +163,14 @@ export function listenErrorMessage(e, host, port, fix) {
  */
 export function serve(dir, port = 8080, { host = '127.0.0.1' } = {}) {
   const root = path.resolve(dir);
+  // The folder as the file system resolves it (itself maybe reached through a symlink), read once.
+  let realRoot = null;
+  /** The real path of `file` when it lies inside the folder, else null. */
+  const realInside = async (file) => {
+    realRoot ??= await realpath(root);
+    const real = await realpath(file);
+    return real === realRoot || real.startsWith(realRoot + path.sep) ? real : null;
+  };
   const server = http.createServer(async (req, res) => {
     const send = (code, text) => {
       res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-security-policy': FRAME_ANCESTORS });
@@ -124,6 +185,9 @@ export function serve(dir, port = 8080, { host = '127.0.0.1' } = {}) {
         file = path.join(file, 'index.html');
         st = await stat(file);
       }
+      // A symlink inside the folder may point out of it: serve only what really lies inside.
+      const real = await realInside(file);
+      if (!real) return send(403, 'forbidden');
       const ext = path.extname(file).toLowerCase();
       const type = MIME[ext] || 'application/octet-stream';
       const headers = {
@@ -135,7 +199,7 @@ export function serve(dir, port = 8080, { host = '127.0.0.1' } = {}) {
         'x-frame-options': 'DENY', // for browsers without frame-ancestors
       };
       if (ext === '.html') {
-        const html = await readFile(file);
+        const html = await readFile(real);
         headers['content-security-policy'] = pageCsp(html.toString('utf8'));
         headers['content-length'] = html.length;
         res.writeHead(200, headers);
@@ -143,7 +207,7 @@ export function serve(dir, port = 8080, { host = '127.0.0.1' } = {}) {
       }
       res.writeHead(200, headers);
       if (req.method === 'HEAD') return res.end();
-      createReadStream(file).on('error', () => res.destroy()).pipe(res);
+      createReadStream(real).on('error', () => res.destroy()).pipe(res);
     } catch {
       // Browsers ask for /favicon.ico on their own; a page without one should
       // not get a 404 in its console.

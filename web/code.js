@@ -25,6 +25,7 @@
 //
 // Pure functions (no DOM), unit-tested in web/code.test.js.
 import { backwardView, previewDtype, forwardOptions, PREVIEW_LIMIT } from './logic.js';
+import { jsString, pyString, jsComment, pyComment, jsSource, pySource } from './escape.js';
 
 export const CODE_LABELS = { tensorcast: 'tensorcast', numpy: 'NumPy', torch: 'PyTorch', openvino: 'OpenVINO' };
 
@@ -39,10 +40,6 @@ const small = (s) => isStatic(s) && count(s) <= DATA_LIMIT;
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
-function jsString(s) {
-  const j = JSON.stringify(s);
-  return s.includes("'") ? j : `'${j.slice(1, -1).replace(/\\"/g, '"')}'`;
-}
 
 /**
  * An object literal's key for `k`, always an own property of the object the
@@ -161,15 +158,47 @@ function parts(built, plan) {
   return { req, plan, shapes, ok: plan.ok === true };
 }
 
-const header = (lines) => lines.filter((l) => l !== null).join('\n');
+// Every snippet is assembled by its language's source function (escape.js): text typed on the page
+// reaches the code only through jsString / jsComment / pyString / pyComment, and the source
+// functions escape any line terminator left raw. C++ (OpenVINO's PDPD) takes no typed text.
+const cppSource = (lines) => lines.filter((l) => l !== null).join('\n');
 
 // ---- data and printing -------------------------------------------------------------
 
 const BIG_ARRAYS = new Set(['BigInt64Array', 'BigUint64Array']);
 
+// float16 has a typed array only where the runtime has Float16Array (not Node 20): its snippets
+// take the README's two forms, a Float16Array there and the bits in a Uint16Array marked
+// dtype: 'float16' elsewhere, both made by the library's cast() (float32 values rounded to
+// nearest even, as a Float16Array store rounds) and printed through cast() to float64.
+const isHalf = (dt) => dt.name === 'float16';
+/** `, dtype: 'float16'` in an operand literal where the data may be float16 bits. */
+const dtypeField = (dt) => (isHalf(dt) ? ", dtype: 'float16'" : '');
+/** The names a snippet on data imports beyond its calls: cast for float16. */
+const dataImports = (dt) => (isHalf(dt) ? ['cast'] : []);
+
+/** The lines before a snippet's data: the float16 helpers, or the note that the preview falls back to another dtype. */
+function dataPrelude(dt) {
+  if (!isHalf(dt)) return [fallbackNote(dt)];
+  return [
+    jsComment("float16: a Float16Array where the runtime has one, elsewhere (Node 20) its bits in a Uint16Array marked dtype: 'float16' (the README's float16 section);"),
+    jsComment('cast() makes either from float32 values, rounding as a Float16Array store does, and reads either back as numbers.'),
+    "const half = (n, from = 0) => cast({ data: Float32Array.from({ length: n }, (_, i) => i + from), shape: [n] }, 'float16').data;",
+    "const numbers = (t) => cast({ data: t.data, shape: [t.data.length], dtype: 'float16' }, 'float64').data;",
+  ];
+}
+
 /** arange(n) as the copied code writes it: the preview's own construction (views.js arange). */
 function arangeCode(n, dt) {
+  if (isHalf(dt)) return `half(${n})`;
   return BIG_ARRAYS.has(dt.array) ? `${dt.array}.from({ length: ${n} }, (_, i) => BigInt(i))` : `${dt.array}.from({ length: ${n} }, (_, i) => i)`;
+}
+
+/** An operand literal (its `data: null` first) with `data` filled in by the code `dataCode`. */
+function filled(operand, dataCode) {
+  const lit = jsLiteral(operand);
+  if (!lit.startsWith('{ data: null')) throw new Error('an operand literal starts with its data');
+  return `{ data: ${dataCode}${lit.slice('{ data: null'.length)}`;
 }
 
 /**
@@ -177,13 +206,14 @@ function arangeCode(n, dt) {
  * (and dims), then its values row-major; past the preview's size, the first
  * eight values.
  */
-function logLine(v, size, named = false) {
-  const vals = size <= PREVIEW_LIMIT ? `\${${v}.data.join(' ')}` : `\${${v}.data.subarray(0, 8).join(' ')} …`;
+function logLine(v, size, named = false, dt = null) {
+  const data = dt && isHalf(dt) ? `numbers(${v})` : `${v}.data`;
+  const vals = size <= PREVIEW_LIMIT ? `\${${data}.join(' ')}` : `\${${data}.subarray(0, 8).join(' ')} …`;
   const dims = named ? ` dims (\${${v}.dims.join(', ')})` : '';
   return `console.log(\`${v} \${formatShape(${v}.shape)}${dims}: ${vals}\`);`;
 }
 
-const fallbackNote = (dt) => (dt.fallback ? `// ${dt.fallback} has no typed array in this runtime: the data preview computes in ${dt.name}, and so does this code.` : null);
+const fallbackNote = (dt) => (dt.fallback ? jsComment(`${dt.fallback} has no typed array in this runtime: the data preview computes in ${dt.name}, and so does this code.`) : null);
 
 const PREVIEW_NOTE = 'It runs on the data preview\'s values (each input holds arange(size)) and prints the result\'s shape and values as the preview shows them.';
 const BACK_NOTE = 'The gradient of the result holds arange(size), as the backward data preview draws it; each operand\'s gradient printed is the one the preview shows.';
@@ -211,40 +241,65 @@ function tensorcastCode(p, dt) {
     const opts = forwardOptions(req);
     const o = opts ? `, ${jsLiteral(opts)}` : '';
     if (req.rule === 'broadcastTo') {
-      dataLines.push(`const x = { data: ${arangeCode(count(req.shapes[0]), dt)}, shape: ${jsLiteral(req.shapes[0])} };`);
+      dataLines.push(`const x = { data: ${arangeCode(count(req.shapes[0]), dt)}, shape: ${jsLiteral(req.shapes[0])}${dtypeField(dt)} };`);
       call = `broadcastTo(x, ${jsLiteral(req.shapes[1])}${o})`;
       names.push('broadcastTo');
     } else if (req.rule === 'named') {
       req.operands.forEach((op, k) => {
         const shape = plan.operands[k].shape;
-        dataLines.push(`const ${VAR[k]} = ${jsLiteral({ data: null, shape, dims: op.dims, coords: op.coords }).replace('data: null', `data: ${arangeCode(count(shape), dt)}`)};`);
+        dataLines.push(`const ${VAR[k]} = ${filled({ data: null, shape, dims: op.dims, coords: op.coords, dtype: isHalf(dt) ? 'float16' : undefined }, arangeCode(count(shape), dt))};`);
       });
       call = `add(a, b${o})`;
       names.push('add');
     } else if (req.shapes.length >= 2) {
-      req.shapes.forEach((s, k) => dataLines.push(`const ${VAR[k]} = { data: ${arangeCode(count(s), dt)}, shape: ${jsLiteral(s)} };`));
+      req.shapes.forEach((s, k) => dataLines.push(`const ${VAR[k]} = { data: ${arangeCode(count(s), dt)}, shape: ${jsLiteral(s)}${dtypeField(dt)} };`));
       call = req.shapes.slice(1).reduce((acc, _, k) => `add(${acc}, ${VAR[k + 1]}${o})`, 'a');
       names.push('add');
     }
   }
+  if (call) names.push(...dataImports(dt));
   lines.push(`import { init, explain${names.map((n) => `, ${n}`).join('')}, formatShape } from 'tensorcast';`, '', 'await init();');
   lines.push(`const plan = explain(${jsBlock(req, 64)});`);
-  if (p.ok) lines.push(`// plan.shape: ${jsLiteral(plan.shape)}`);
-  else lines.push(`// plan.ok === false, plan.error.code: ${jsLiteral(plan.error?.code ?? plan.error?.name ?? 'error')}`);
+  if (p.ok) lines.push(jsComment(`plan.shape: ${jsLiteral(plan.shape)}`));
+  else lines.push(jsComment(`plan.ok === false, plan.error.code: ${jsLiteral(plan.error?.code ?? plan.error?.name ?? 'error')}`));
   if (call) {
-    lines.push('', '// The same broadcast on the data preview\'s values: each input holds arange(size).', fallbackNote(dt), ...dataLines,
-      `const out = ${call};`, logLine('out', plan.size, req.rule === 'named'));
+    lines.push('', jsComment('The same broadcast on the data preview\'s values: each input holds arange(size).'), ...dataPrelude(dt), ...dataLines,
+      `const out = ${call};`, logLine('out', plan.size, req.rule === 'named', dt));
   } else {
     lines.push(p.ok ? 'console.log(\'result\', formatShape(plan.shape));' : 'console.log(plan.error.code, plan.error.message);');
   }
   const why = call ? ` ${PREVIEW_NOTE}` : p.ok ? ' The shapes are dynamic or too large to allocate here, so it prints the shape only.' : '';
-  return { lang: 'js', code: header(lines), note: `The exact call behind this page: explain() returns the plan drawn above.${why}` };
+  return { lang: 'js', code: jsSource(lines), note: `The exact call behind this page: explain() returns the plan drawn above.${why}` };
 }
 
 // ---- tensorcast, expression mode -----------------------------------------------------
 
+// Words a module (strict code) cannot bind with const: reserved words, strict-mode ones, await, eval and arguments.
+const RESERVED = new Set(('break case catch class const continue debugger default delete do else enum export extends false finally for function if '
+  + 'import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface '
+  + 'package private protected public await eval arguments').split(' '));
+
+/**
+ * A const name for each operand of an expression: the operand's own name when
+ * it can be one (an identifier that is no reserved word and not one of the
+ * snippet's own names, `taken`), else v0, v1, … (never one of the others).
+ */
+function bindings(names, taken) {
+  const used = new Set(taken);
+  const bare = names.map((n) => IDENT.test(n) && !RESERVED.has(n) && !used.has(n));
+  names.forEach((n, k) => { if (bare[k]) used.add(n); });
+  return names.map((n, k) => {
+    if (bare[k]) return n;
+    let v = `v${k}`;
+    while (used.has(v)) v = `_${v}`;
+    used.add(v);
+    return v;
+  });
+}
+
 /** 1, 2, 3, … as the copied code writes it: the expression preview's own construction (expression.js ones). */
 function onesCode(n, dt) {
+  if (isHalf(dt)) return `half(${n}, 1)`;
   return BIG_ARRAYS.has(dt.array) ? `${dt.array}.from({ length: ${n} }, (_, i) => BigInt(i + 1))` : `${dt.array}.from({ length: ${n} }, (_, i) => i + 1)`;
 }
 
@@ -268,19 +323,20 @@ function expressionCode(tab, state, built, plan) {
   const canRun = !!out && sizes.every((n) => n <= DATA_LIMIT) && count(out.shape) <= DATA_LIMIT;
   const lines = [];
   if (canRun) {
-    lines.push(`import { init, evaluate, formatShape } from 'tensorcast';`, '', 'await init();', "// The data preview's values: each operand holds 1, 2, 3, …", fallbackNote(dt));
-    names.forEach((n, k) => lines.push(`const ${jsKey(n) === n ? n : `v${k}`} = { data: ${onesCode(sizes[k], dt)}, shape: ${jsLiteral(req.shapes[n])} };`));
-    const obj = names.map((n, k) => (jsKey(n) === n ? n : `${jsKey(n)}: v${k}`)).join(', ');
+    lines.push(`import { ${['init', 'evaluate', ...dataImports(dt), 'formatShape'].join(', ')} } from 'tensorcast';`, '', 'await init();', jsComment("The data preview's values: each operand holds 1, 2, 3, …"), ...dataPrelude(dt));
+    const vars = bindings(names, ['init', 'evaluate', 'cast', 'formatShape', 'out', 'half', 'numbers']);
+    names.forEach((n, k) => lines.push(`const ${vars[k]} = { data: ${onesCode(sizes[k], dt)}, shape: ${jsLiteral(req.shapes[n])}${dtypeField(dt)} };`));
+    const obj = names.map((n, k) => (vars[k] === n ? n : `${jsKey(n)}: ${vars[k]}`)).join(', ');
     lines.push(`const out = evaluate(${jsString(text)}, { ${obj} });`);
-    lines.push(`// out: ${jsLiteral(out.shape)} ${out.dtype}, ${out.execution === 'generated' ? 'generated wasm' : 'interpreted'}`);
-    lines.push(logLine('out', count(out.shape)));
-    return { lang: 'js', code: header(lines), note: `The expression on the data preview's values (each operand holds 1, 2, 3, …): it prints the result's shape and values as the preview shows them.` };
+    lines.push(jsComment(`out: ${jsLiteral(out.shape)} ${out.dtype}, ${out.execution === 'generated' ? 'generated wasm' : 'interpreted'}`));
+    lines.push(logLine('out', count(out.shape), false, dt));
+    return { lang: 'js', code: jsSource(lines), note: `The expression on the data preview's values (each operand holds 1, 2, 3, …): it prints the result's shape and values as the preview shows them.` };
   }
   lines.push(`import { init, compile, formatShape } from 'tensorcast';`, '', 'await init();', `const expr = compile(${jsString(text)});`);
   lines.push(`const info = expr.explain(${jsBlock(req.shapes, 64)}${state.dtype === 'float32' ? '' : `, { dtypes: ${jsLiteral(Object.fromEntries(names.map((n) => [n, state.dtype])))} }`});`);
   if (out) lines.push('console.log(formatShape(info.shape), info.dtype, info.execution);');
-  else lines.push(`// throws ${plan.error?.code ?? plan.error?.name ?? 'an error'}: ${String(plan.error?.first ?? plan.error?.message ?? '').split('\n')[0]}`);
-  return { lang: 'js', code: header(lines), note: out ? 'The shapes are too large to allocate here, so it explains them without data.' : 'The expression is refused: this call throws the error shown above.' };
+  else lines.push(jsComment(`throws ${plan.error?.code ?? plan.error?.name ?? 'an error'}: ${String(plan.error?.first ?? plan.error?.message ?? '').split('\n')[0]}`));
+  return { lang: 'js', code: jsSource(lines), note: out ? 'The shapes are too large to allocate here, so it explains them without data.' : 'The expression is refused: this call throws the error shown above.' };
 }
 
 // ---- tensorcast, backward -------------------------------------------------------------
@@ -295,25 +351,25 @@ function backwardCode(p, dt) {
   const out = view.outShape;
   const withData = plan.static && isStatic(out) && count(out) <= DATA_LIMIT && view.operands.every((o) => isStatic(o.shape));
   const names = ['reductionAxes'];
-  if (withData) names.push('unbroadcast', 'formatShape');
+  if (withData) names.push('unbroadcast', ...dataImports(dt), 'formatShape');
   const lines = [`import { init, ${names.join(', ')} } from 'tensorcast';`, '', 'await init();',
-    `// The way back: a gradient of the result ${jsLiteral(out)} summed to each operand's shape.`];
-  if (withData) lines.push('// The gradient holds arange(size), as the backward data preview draws it.', fallbackNote(dt), `const grad = { data: ${arangeCode(count(out), dt)}, shape: ${jsLiteral(out)} };`);
+    jsComment(`The way back: a gradient of the result ${jsLiteral(out)} summed to each operand's shape.`)];
+  if (withData) lines.push(jsComment('The gradient holds arange(size), as the backward data preview draws it.'), ...dataPrelude(dt), `const grad = { data: ${arangeCode(count(out), dt)}, shape: ${jsLiteral(out)}${dtypeField(dt)} };`);
   for (const o of view.operands) {
     const v = varName(o.name);
     const opt = o.options ? `, ${jsLiteral(o.options)}` : '';
     const axesCall = `reductionAxes(${jsLiteral(o.shape)}, ${jsLiteral(out)}${opt})`;
     lines.push('');
     if (o.error) {
-      lines.push(`// ${o.name}: ${axesCall} throws ${o.error.code}:`, `//   ${o.error.message}`);
+      lines.push(jsComment(`${o.name}: ${axesCall} throws ${o.error.code}:`), ...String(o.error.message).split('\n').map((l) => jsComment(`  ${l}`)));
       continue;
     }
-    lines.push(`const axes${v} = ${axesCall}; // ${jsLiteral(o.axes)}`);
-    if (withData) lines.push(`const grad${v} = unbroadcast(grad, ${jsLiteral(o.shape)}${opt}); // grad${v}.shape: ${jsLiteral(o.shape)}`, logLine(`grad${v}`, count(o.shape)));
+    lines.push(`const axes${v} = ${axesCall}; ${jsComment(jsLiteral(o.axes))}`);
+    if (withData) lines.push(`const grad${v} = unbroadcast(grad, ${jsLiteral(o.shape)}${opt}); ${jsComment(`grad${v}.shape: ${jsLiteral(o.shape)}`)}`, logLine(`grad${v}`, count(o.shape), false, dt));
     else lines.push(`console.log('axes${v}', axes${v});`);
   }
   const noData = withData ? ` ${BACK_NOTE}` : ' The shapes are dynamic or too large to allocate here, so only the axes are computed.';
-  return { lang: 'js', code: header(lines), note: `The backward view: unbroadcast() sums the gradient over reductionAxes(), the axes drawn with ← above.${noData}` };
+  return { lang: 'js', code: jsSource(lines), note: `The backward view: unbroadcast() sums the gradient over reductionAxes(), the axes drawn with ← above.${noData}` };
 }
 
 // Named dims: the gradient carries the result's dims (and labels), and
@@ -321,24 +377,24 @@ function backwardCode(p, dt) {
 function namedBackwardCode(view, plan, dt) {
   const out = view.outShape;
   const withData = plan.static && isStatic(out) && count(out) <= DATA_LIMIT && view.operands.every((o) => isStatic(o.shape));
-  const lines = [`import { init${withData ? ', unbroadcast, formatShape' : ''} } from 'tensorcast';`, '', 'await init();',
-    `// The way back, by name: a gradient of the result (dims ${view.outDims.join(', ')}) summed to each operand's dims.`];
-  const grad = { data: null, shape: out, dims: view.outDims, coords: view.outCoords };
-  const gradLine = `const grad = ${jsLiteral(grad).replace('data: null', `data: ${withData ? arangeCode(count(out), dt) : `new ${dt.array}(${isStatic(out) ? count(out) : 0})`}`)};`;
-  if (withData) lines.push('// The gradient holds arange(size), as the backward data preview draws it.', fallbackNote(dt), gradLine);
-  else lines.push(`// ${gradLine}`);
+  const lines = [`import { ${['init', ...(withData ? ['unbroadcast', ...dataImports(dt), 'formatShape'] : [])].join(', ')} } from 'tensorcast';`, '', 'await init();',
+    jsComment(`The way back, by name: a gradient of the result (dims ${view.outDims.join(', ')}) summed to each operand's dims.`)];
+  const grad = { data: null, shape: out, dims: view.outDims, coords: view.outCoords, dtype: withData && isHalf(dt) ? 'float16' : undefined };
+  const gradLine = `const grad = ${filled(grad, withData ? arangeCode(count(out), dt) : `new ${dt.array}(${isStatic(out) ? count(out) : 0})`)};`;
+  if (withData) lines.push(jsComment('The gradient holds arange(size), as the backward data preview draws it.'), ...dataPrelude(dt), gradLine);
+  else lines.push(jsComment(gradLine));
   for (const o of view.operands) {
     const v = varName(o.name);
     const call = `unbroadcast(grad, ${jsLiteral(o.target)})`;
     const result = `grad${v}.dims: ${jsLiteral(o.dims)}, grad${v}.shape: ${jsLiteral(o.shape)}`;
-    lines.push('', `// ${o.name} ${jsLiteral(o.dims)}: ${o.text}.`);
-    if (withData) lines.push(`const grad${v} = ${call}; // ${result}`, logLine(`grad${v}`, count(o.shape), true));
-    else lines.push(`// const grad${v} = ${call}; // ${result}`);
+    lines.push('', jsComment(`${o.name} ${jsLiteral(o.dims)}: ${o.text}.`));
+    if (withData) lines.push(`const grad${v} = ${call}; ${jsComment(result)}`, logLine(`grad${v}`, count(o.shape), true, dt));
+    else lines.push(jsComment(`const grad${v} = ${call}; // ${result}`));
   }
   const noData = withData ? ` ${BACK_NOTE}` : ' The shapes are dynamic or too large to allocate here, so the calls are shown, not run.';
   return {
     lang: 'js',
-    code: header(lines),
+    code: jsSource(lines),
     note: `The backward view, by name: unbroadcast() sums the dims an operand lacks (the axes drawn with ← above) and gives the rest the operand's order and labels.${noData}`,
   };
 }
@@ -362,10 +418,10 @@ function pyArrays(lib, shapes, dt) {
 
 /** Print a result as the page shows it: its name and shape, then its values. */
 function pyPrint(lib, v, expr = v) {
-  return [`print('${v}', ${lib === 'torch' ? `tuple(${expr}.shape)` : `${expr}.shape`})`, `print(${expr})`];
+  return [`print(${pyString(v)}, ${lib === 'torch' ? `tuple(${expr}.shape)` : `${expr}.shape`})`, `print(${expr})`];
 }
 
-const PY_DATA = '# The data preview\'s values: each input holds arange(size).';
+const PY_DATA = pyComment('The data preview\'s values: each input holds arange(size).');
 
 /** The Python name of an operand's gradient: grad_a, grad_input. */
 const pyGrad = (name) => `grad_${name.toLowerCase().replace(/\W/g, '_')}`;
@@ -378,7 +434,7 @@ function pythonCode(lib, p, dtypeName, state) {
   const imp = lib === 'np' ? 'import numpy as np' : 'import torch';
   const bshapes = `${lib}.broadcast_shapes`;
   const rule = state.rule;
-  const dtNote = dt.note ? `# ${dt.note}` : null;
+  const dtNote = dt.note ? pyComment(dt.note) : null;
   const none = (note) => ({ lang: 'python', code: null, note });
 
   if (rule === 'named') {
@@ -399,15 +455,15 @@ function pythonCode(lib, p, dtypeName, state) {
     } else {
       lines.push(`print(${bshapes}(${shapesIn.map(pyTuple).join(', ')}))`);
     }
-    return { lang: 'python', code: header(lines), note: null };
+    return { lang: 'python', code: pySource(lines), note: null };
   }
   if (rule === 'pdpd') {
     const b = p.ok ? aligned(plan, 1) : null;
     if (!b) return none(`${NAME} has no PDPD broadcasting (B aligned into A at an axis), and these shapes do not broadcast under PDPD: there is no reshape to show.`);
-    const lines = [imp, '', dtNote, `# B ${pyTuple(shapesIn[1])} reshaped to where PDPD puts it (axis ${req.axis}): ${pyTuple(b)}`];
+    const lines = [imp, '', dtNote, pyComment(`B ${pyTuple(shapesIn[1])} reshaped to where PDPD puts it (axis ${req.axis}): ${pyTuple(b)}`)];
     if (shapesIn.every(small)) lines.push(PY_DATA, ...pyArrays(lib, shapesIn, dt.name), `out = a + b.reshape(${pyTuple(b)})`, ...pyPrint(lib, 'out'));
     else lines.push(`print(${bshapes}(${pyTuple(shapesIn[0])}, ${pyTuple(b)}))`);
-    return { lang: 'python', code: header(lines), note: `${NAME} has no PDPD broadcasting: the same result from ${NAME}'s own broadcasting once B is reshaped as the plan aligns it.` };
+    return { lang: 'python', code: pySource(lines), note: `${NAME} has no PDPD broadcasting: the same result from ${NAME}'s own broadcasting once B is reshaped as the plan aligns it.` };
   }
   // The Broadcast op (input -> target).
   const [input, target] = shapesIn;
@@ -419,13 +475,13 @@ function pythonCode(lib, p, dtypeName, state) {
   if (mode === 'numpy') {
     if (target.includes(-1) && lib === 'np') {
       if (!p.ok) return none('NumPy\'s broadcast_to has no −1 (keep the input\'s dim) in the target, and these shapes do not broadcast: nothing to fill in.');
-      return { lang: 'python', code: header([imp, '', dtNote, PY_DATA, x, `# the target ${pyTuple(target)} with its −1 dims filled in from the result`, `out = ${to('x', pyTuple(plan.shape))}`, ...show]), note: 'NumPy\'s broadcast_to has no −1 (keep the input\'s dim) in the target: the target below has them filled in from the plan.' };
+      return { lang: 'python', code: pySource([imp, '', dtNote, PY_DATA, x, pyComment(`the target ${pyTuple(target)} with its −1 dims filled in from the result`), `out = ${to('x', pyTuple(plan.shape))}`, ...show]), note: 'NumPy\'s broadcast_to has no −1 (keep the input\'s dim) in the target: the target below has them filled in from the plan.' };
     }
-    return { lang: 'python', code: header([imp, '', dtNote, PY_DATA, x, `out = ${to('x', pyTuple(target))}`, ...show]), note: null };
+    return { lang: 'python', code: pySource([imp, '', dtNote, PY_DATA, x, `out = ${to('x', pyTuple(target))}`, ...show]), note: null };
   }
   if (mode === 'bidirectional') {
     const t = lib === 'np' ? 'np.broadcast_shapes(x.shape, ' : 'torch.broadcast_shapes(x.shape, ';
-    return { lang: 'python', code: header([imp, '', dtNote, PY_DATA, x, '# bidirectional (ONNX Expand): the target may grow too', `out = ${to('x', `${t}${pyTuple(target)})`)}`, ...show]), note: null };
+    return { lang: 'python', code: pySource([imp, '', dtNote, PY_DATA, x, pyComment('bidirectional (ONNX Expand): the target may grow too'), `out = ${to('x', `${t}${pyTuple(target)})`)}`, ...show]), note: null };
   }
   // explicit and pdpd: reshape to the plan's alignment, then broadcast.
   const al = p.ok ? aligned(plan, 0) : null;
@@ -433,7 +489,7 @@ function pythonCode(lib, p, dtypeName, state) {
   if (!al) return none(`${NAME} has no ${what}, and these shapes do not broadcast under it: there is no reshape to show.`);
   return {
     lang: 'python',
-    code: header([imp, '', dtNote, PY_DATA, x, `# the input reshaped to where the rule puts its dims: ${pyTuple(al)}`, `out = ${to(`x.reshape(${pyTuple(al)})`, pyTuple(target))}`, ...show]),
+    code: pySource([imp, '', dtNote, PY_DATA, x, pyComment(`the input reshaped to where the rule puts its dims: ${pyTuple(al)}`), `out = ${to(`x.reshape(${pyTuple(al)})`, pyTuple(target))}`, ...show]),
     note: `${NAME} has no ${what}: the same result from ${NAME}'s own broadcasting once the input is reshaped as the plan aligns it.`,
   };
 }
@@ -452,8 +508,8 @@ function pythonBackward(lib, p, dt, dtNote, imp) {
     return { lang: 'python', code: null, note: `The gradient of a result of ${isStatic(out) ? count(out) : '?'} elements is too large to allocate here: the tensorcast tab computes its axes.` };
   }
   const lines = [imp, '', dtNote,
-    `# The way back: the gradient of the result ${pyTuple(out)} holds arange(size), as the backward data preview draws it;`,
-    lib === 'np' ? '# each operand\'s gradient is it summed over the axes marked ← and reshaped to the operand.' : '# each operand\'s gradient is it summed back to the operand\'s size (sum_to_size).',
+    pyComment(`The way back: the gradient of the result ${pyTuple(out)} holds arange(size), as the backward data preview draws it;`),
+    pyComment(lib === 'np' ? 'each operand\'s gradient is it summed over the axes marked ← and reshaped to the operand.' : 'each operand\'s gradient is it summed back to the operand\'s size (sum_to_size).'),
     `grad = ${pyArange(lib, out, dt.name)}`];
   let realigned = false;
   view.operands.forEach((o, k) => {
@@ -462,7 +518,7 @@ function pythonBackward(lib, p, dt, dtNote, imp) {
     if (lib === 'np') {
       lines.push(o.axes.length
         ? `${v} = grad.sum(axis=${pyTuple(o.axes)}, dtype=grad.dtype).reshape(${pyTuple(o.shape)})`
-        : `${v} = grad.reshape(${pyTuple(o.shape)})  # nothing to sum`);
+        : `${v} = grad.reshape(${pyTuple(o.shape)})  ${pyComment('nothing to sum')}`);
     } else {
       // sum_to_size right-aligns the size it is given: where the rule put the operand elsewhere, its aligned shape.
       const al = aligned(plan, k);
@@ -470,7 +526,7 @@ function pythonBackward(lib, p, dt, dtNote, imp) {
       const cast = isIntDtype(dt.name) ? '.to(grad.dtype)' : '';
       if (al && !(padded.length === al.length && padded.every((d, i) => d === al[i]))) {
         realigned = true;
-        lines.push(`${v} = grad.sum_to_size(${pyTuple(al)})${cast}.reshape(${pyTuple(o.shape)})  # ${o.name} as the rule aligns it: ${pyTuple(al)}`);
+        lines.push(`${v} = grad.sum_to_size(${pyTuple(al)})${cast}.reshape(${pyTuple(o.shape)})  ${pyComment(`${o.name} as the rule aligns it: ${pyTuple(al)}`)}`);
       } else {
         lines.push(`${v} = grad.sum_to_size(${pyTuple(o.shape)})${cast}`);
       }
@@ -481,12 +537,12 @@ function pythonBackward(lib, p, dt, dtNote, imp) {
   const note = lib === 'np'
     ? `NumPy has no unbroadcast: the gradient is summed over the axes the page marks ← (the library's reductionAxes) with dtype=grad.dtype (tensorcast keeps the gradient's dtype), then reshaped to the operand. ${BACK_NOTE}`
     : `PyTorch's sum_to_size sums to a size it right-aligns${realigned ? '; where the rule aligns an operand otherwise, the size given is the operand as the plan aligns it, then a reshape' : ''}.${intNote} ${BACK_NOTE}`;
-  return { lang: 'python', code: header(lines), note };
+  return { lang: 'python', code: pySource(lines), note };
 }
 
 // ---- OpenVINO ---------------------------------------------------------------------------
 
-const OV_DATA = '# Run it on the data preview\'s values: each input holds arange(size).';
+const OV_DATA = pyComment('Run it on the data preview\'s values: each input holds arange(size).');
 const npArange = (shape, npName) => `np.arange(${count(shape)}, dtype=np.${npName}).reshape(${pyTuple(shape)})`;
 const npInts = (list) => `np.array([${list.join(', ')}], dtype=np.int64)`;
 
@@ -494,7 +550,7 @@ const npInts = (list) => `np.array([${list.join(', ')}], dtype=np.int64)`;
 function ovRun(outs, params, paramShapes, npName, labels) {
   const lines = [OV_DATA, `compiled = ov.Core().compile_model(ov.Model([${outs.join(', ')}], [${params.join(', ')}]), "CPU")`,
     `results = compiled([${paramShapes.map((s) => npArange(s, npName)).join(', ')}])`];
-  labels.forEach((l, i) => lines.push(`print('${l}', results[${i}].shape)`, `print(results[${i}])`));
+  labels.forEach((l, i) => lines.push(`print(${pyString(l)}, results[${i}].shape)`, `print(results[${i}])`));
   return lines;
 }
 
@@ -516,7 +572,7 @@ function ovCppRun(params, shapes, dt) {
 }
 
 function ovCpp(includes, body, run) {
-  return header([
+  return cppSource([
     '#include <iostream>',
     '#include <numeric>',
     '#include <vector>',
@@ -540,8 +596,8 @@ function openvinoBackward(p, dt, npName, dtNote) {
   if (err) return { lang: 'python', code: null, note: `No ReduceSum to write: the library cannot tell which axes are summed (${err.name}: ${err.error.message}).` };
   const out = view.outShape;
   const lines = ['import numpy as np', 'import openvino as ov', 'import openvino.opset13 as ops', '', dtNote,
-    `# The way back: the gradient of the result ${pyTuple(out)}; each operand's gradient is ReduceSum over the axes`,
-    '# marked ← (the library\'s reductionAxes), then Reshape to the operand.',
+    pyComment(`The way back: the gradient of the result ${pyTuple(out)}; each operand's gradient is ReduceSum over the axes`),
+    pyComment('marked ← (the library\'s reductionAxes), then Reshape to the operand.'),
     `grad = ops.parameter([${out.join(', ')}], ov.Type.${dt.name})`];
   const names = view.operands.map((o) => pyGrad(o.name));
   view.operands.forEach((o, k) => {
@@ -552,7 +608,7 @@ function openvinoBackward(p, dt, npName, dtNote) {
   if (run) lines.push('', ...ovRun(names, ['grad'], [out], npName, names).map((l) => l.replace('each input holds arange(size)', 'the gradient holds arange(size), as the backward data preview draws it')));
   return {
     lang: 'python',
-    code: header(lines),
+    code: pySource(lines),
     note: `OpenVINO has no unbroadcast or sum_to_size: the way back is ReduceSum over the axes the page marks ←, then Reshape to the operand.${run ? ` ${BACK_NOTE}` : ''}`,
   };
 }
@@ -562,7 +618,7 @@ function openvinoCode(p, dtypeName, state) {
   const dt = dtypeOf(dtypeName, 2);
   const npName = dtypeOf(dtypeName, 0).name;
   const rule = state.rule;
-  const dtNote = dt.note ? `# ${dt.note}` : null;
+  const dtNote = dt.note ? pyComment(dt.note) : null;
   const head = ['import numpy as np', 'import openvino as ov', 'import openvino.opset13 as ops', ''];
   if (rule === 'named') return { lang: 'python', code: null, note: 'OpenVINO has no named dims: its rules match axes by position only.' };
   if (state.backward) return openvinoBackward(p, dt, npName, dtNote);
@@ -574,7 +630,7 @@ function openvinoCode(p, dtypeName, state) {
     const call = req.shapes.slice(1).reduce((acc, _, k) => `ops.add(${acc}, ${VAR[k + 1]}, auto_broadcast="${rule}")`, 'a');
     lines.push(`out = ${call}`, 'print(out.get_output_partial_shape(0))');
     if (runX) lines.push('', ...ovRun(['out'], req.shapes.map((_, k) => VAR[k]), req.shapes, npName, ['out']));
-    return { lang: 'python', code: header(lines), note: runX ? PREVIEW_NOTE : null };
+    return { lang: 'python', code: pySource(lines), note: runX ? PREVIEW_NOTE : null };
   }
   if (rule === 'pdpd') {
     const [a, b] = req.shapes;
@@ -599,7 +655,7 @@ function openvinoCode(p, dtypeName, state) {
   if (target.includes(-1)) {
     if (!p.ok) return { lang: 'python', code: null, note: 'OpenVINO\'s Broadcast has no −1 (keep the input\'s dim) in target_shape, and these shapes do not broadcast: nothing to fill in.' };
     t = plan.shape;
-    tNote = `# target_shape ${pyTuple(target)} with its −1 dims filled in from the result: OpenVINO has no −1 there`;
+    tNote = pyComment(`target_shape ${pyTuple(target)} with its −1 dims filled in from the result: OpenVINO has no −1 there`);
   }
   const tc = npInts(t);
   if (mode === 'pdpd') {
@@ -621,7 +677,7 @@ function openvinoCode(p, dtypeName, state) {
   }
   lines.push('print(out.get_output_partial_shape(0))');
   if (runX) lines.push('', ...ovRun(['out'], ['x'], [input], npName, ['out']));
-  return { lang: 'python', code: header(lines), note: runX ? PREVIEW_NOTE : null };
+  return { lang: 'python', code: pySource(lines), note: runX ? PREVIEW_NOTE : null };
 }
 
 // ---- entry ------------------------------------------------------------------------------

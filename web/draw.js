@@ -9,7 +9,7 @@ import {
   formatShape, formatList, formatCount, formatBytes, clashAxes, droppedAxes,
   rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, planSize,
   itemSize, UNKNOWN_RANK, shownVerdicts, VERDICT_WORDS, previewValues, backwardValues,
-  caretLines, expressionValues,
+  caretLines, expressionValues, gatherText,
 } from './logic.js';
 import { $, h } from './dom.js';
 
@@ -126,7 +126,7 @@ export function renderProgram(r, failed = null) {
 }
 
 /** The verdict chips' short forms, shown on narrow screens. */
-const SHORT = { equal: 'eq', stretched: 'str', new: 'new', clash: 'clash', unknown: 'may≠', dropped: 'drop' };
+const SHORT = { equal: 'eq', stretched: 'str', new: 'new', clash: 'clash', unknown: 'may≠', dropped: 'drop', trimmed: 'trim', reordered: 'reord', filled: 'fill' };
 
 function targetRow(request, rank) {
   if (!request || request.rule !== 'broadcastTo') return null;
@@ -144,6 +144,7 @@ export function renderTable(r, request, back = null) {
   const used = new Set([...words.axes, ...words.cells.flat()]);
   $('legend-unknown').hidden = !used.has('unknown');
   $('legend-dropped').hidden = !used.has('dropped');
+  $('legend-labels').hidden = !['trimmed', 'reordered', 'filled'].some((w) => used.has(w));
   if (!r) {
     box.append(h('p', { class: 'empty', text: 'Fix the input to see the alignment.' }));
     return;
@@ -388,7 +389,7 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
   if (!r || !previewable(r)) {
     let why = 'Fix the input to see data.';
     if (r && !r.ok) why = 'No data preview for a failed broadcast.';
-    else if (r && r.needsGather) why = 'These labels reorder B: reading it is a gather, not a strided view, so there is no preview.';
+    else if (r && r.needsGather) why = gatherText(r);
     else if (r) why = 'The preview draws tensors of up to 64 elements with static shapes. Try the “NumPy, small” example.';
     box.append(h('p', { class: 'empty', text: why }));
     return;

@@ -9,7 +9,7 @@ import {
   axisVerdict, axisLabels, rightAlign, contiguousStrides, memoryView, previewable, unravel, planSize, exactProduct,
   sourceIndexMaps, gridSlices, product, reshapeCandidates, suggest, EXAMPLES, exampleState, clashAxes, droppedAxes,
   RULES, UNKNOWN_RANK, CODE_TABS, letter, withDefaultNames, withNamedSizes, dtypeList, itemSize, backwardView, backwardOptions,
-  encodeQueryValue, switchRule, shownVerdicts, VERDICT_WORDS, SHAPING_HINTS, SHAPINGS,
+  encodeQueryValue, switchRule, shownVerdicts, VERDICT_WORDS, SHAPING_HINTS, SHAPINGS, labelReads, gatherText,
   previewValues, backwardValues, previewDtype, arange, forwardOptions,
 } from './logic.js';
 
@@ -409,6 +409,25 @@ describe('switching rule sets operands aside, and switching back restores them',
 });
 
 describe('the words the page gives verdicts (shownVerdicts)', () => {
+  it('named dims: labels that trim, reorder or pad an operand read so, not "equal" (the library\'s verdict stays in the plan)', () => {
+    const named = (a, b, shaping = 'intersection') => tc.explain({ rule: 'named', shaping, operands: [a, b] });
+    const X = (...labels) => ({ dims: ['X'], coords: { X: labels } });
+    let r = named(X('a', 'b', 'c', 'd'), X('a', 'b', 'c'));
+    expect(r.operands.map((o) => o.verdicts)).toEqual([['equal'], ['equal']]);
+    expect(labelReads(r)).toEqual([['trimmed'], [null]]);
+    expect(shownVerdicts(r)).toEqual({ cells: [['trimmed'], ['equal']], axes: ['trimmed'] });
+    expect(gatherText(r)).toBe('These labels trim A: reading it is a gather, not a strided view, so there is no preview.');
+    r = named(X('a', 'b', 'c'), X('c', 'b', 'a'));
+    expect(shownVerdicts(r).cells).toEqual([['equal'], ['reordered']]);
+    expect(gatherText(r)).toMatch(/^These labels reorder B: reading it/);
+    r = named(X('a', 'b'), X('b', 'c'), 'union');
+    expect(shownVerdicts(r)).toEqual({ cells: [['filled'], ['filled']], axes: ['filled'] });
+    expect(gatherText(r)).toMatch(/^These labels pad A and pad B \(with the fill value\): reading them/);
+    r = named(X('a', 'b'), X('a', 'b'));
+    expect(shownVerdicts(r)).toEqual({ cells: [['equal'], ['equal']], axes: ['equal'] });
+    expect(r.needsGather).toBe(false);
+    for (const w of ['trimmed', 'reordered', 'filled']) expect(VERDICT_WORDS[w]).toBe(w);
+  });
   it('\'?\' against \'?\' may differ: explain() says equal, the page does not', () => {
     const r = plan(st({ shapes: ['?', '?'] }));
     expect(r.axes[0].verdicts).toEqual(['equal', 'equal']); // the library's, unchanged

@@ -267,7 +267,7 @@ function render() {
       if (msg) msg.textContent = e.message;
     }
     renderStatus({ parseErrors: built.errors });
-    renderSuggestions([]);
+    renderSuggestions(null, []);
     renderTable(null);
     renderBackward(null, state.backward);
     renderMemory(null, state.dtype);
@@ -278,7 +278,7 @@ function render() {
   }
   result = explain(built.request);
   renderStatus({ result });
-  renderSuggestions(result.ok ? [] : suggest(state, result, lib));
+  renderSuggestions(result, result.ok ? [] : suggest(state, result, lib));
   // The backward view: the library's reductionAxes per operand (logic.js backwardView).
   const back = state.backward ? backwardView(built.request, result) : null;
   renderTable(result, built.request, back);
@@ -292,7 +292,7 @@ function render() {
 function renderExpression(built) {
   for (const el of document.querySelectorAll('.field-error')) el.textContent = '';
   for (const el of document.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
-  renderSuggestions([]);
+  renderSuggestions(null, []); // expression mode offers none: the box a clash of another mode left goes
   renderBackward(null, false);
   renderMappingEditor();
   if (!built.ok) {
@@ -339,11 +339,12 @@ function showExpressionFailure(plan, built) {
   renderCode(built, plan);
 }
 
-function renderSuggestions(list) {
+/** The "Try instead" box for the plan `r` just drawn (hidden unless it is a failed plan of a mode that offers suggestions). */
+function renderSuggestions(r, list) {
   const box = $('suggestions');
   const ul = $('suggestion-list');
   ul.replaceChildren();
-  if (!result || result.ok || result.rule === 'expression') { box.hidden = true; return; }
+  if (!r || r.ok || r.rule === 'expression') { box.hidden = true; return; }
   box.hidden = false;
   if (!list.length) {
     ul.append(h('li', { class: 'none', text: 'No reshape, axis or mode change the explorer tried makes these shapes broadcast.' }));

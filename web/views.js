@@ -103,6 +103,7 @@ export function droppedAxes(plan, k) {
 /** The words the page shows for verdicts, beyond the library's four (see shownVerdicts). */
 export const VERDICT_WORDS = {
   equal: 'equal', stretched: 'stretched', new: 'new', clash: 'clash', unknown: 'may differ', dropped: 'dropped',
+  trimmed: 'trimmed', reordered: 'reordered', filled: 'filled',
 };
 
 const isStaticDim = (d) => typeof d === 'number' && Number.isInteger(d) && d >= 0;
@@ -110,7 +111,7 @@ const isStaticDim = (d) => typeof d === 'number' && Number.isInteger(d) && d >= 
 /**
  * The verdicts the page draws for a plan: explain()'s, worded for a person.
  * Returns { cells: [[word per output axis] per operand], axes: [word per axis] }.
- * Two rewordings, neither of which changes what the library decided:
+ * Three rewordings, none of which changes what the library decided:
  *  - `dropped`: a cell of an operand axis its rule drops before aligning it
  *    (PDPD: B's trailing 1s, explain's `dropped`) reads "dropped" only, not
  *    the verdict the engine gives the 1 it put there; for the axis verdict it
@@ -124,11 +125,13 @@ const isStaticDim = (d) => typeof d === 'number' && Number.isInteger(d) && d >= 
 export function shownVerdicts(plan) {
   if (!plan || !Array.isArray(plan.axes)) return { cells: [], axes: [] };
   const clash = new Set(clashAxes(plan));
+  const reads = labelReads(plan);
   const cells = plan.operands.map((op, k) => {
     const dropped = new Set(droppedAxes(plan, k));
     return plan.axes.map((_, a) => {
       const src = op.srcAxis?.[a];
-      return src !== null && src !== undefined && dropped.has(src) ? 'dropped' : op.verdicts[a];
+      if (src !== null && src !== undefined && dropped.has(src)) return 'dropped';
+      return op.verdicts[a] === 'equal' && reads[k]?.[a] ? reads[k][a] : op.verdicts[a];
     });
   });
   const axes = plan.axes.map((_, a) => {
@@ -137,10 +140,57 @@ export function shownVerdicts(plan) {
     const open = meeting.length >= 2 && dims.some((d) => !isStaticDim(d));
     if (open) for (const k of meeting) cells[k][a] = 'unknown';
     if (clash.has(a)) return 'clash';
-    const base = axisVerdict(cells.map((c) => (c[a] === 'dropped' ? 'new' : c[a] === 'unknown' ? 'equal' : c[a])));
-    return base === 'equal' && open ? 'unknown' : base;
+    const base = axisVerdict(cells.map((c) => (c[a] === 'dropped' ? 'new' : c[a] === 'unknown' || LABEL_READS.includes(c[a]) ? 'equal' : c[a])));
+    const byLabel = LABEL_READS.find((w) => cells.some((c) => c[a] === w));
+    return base === 'equal' && byLabel ? byLabel : base === 'equal' && open ? 'unknown' : base;
   });
   return { cells, axes };
+}
+
+// How coordinate labels read an operand's dim, strongest first.
+const LABEL_READS = ['filled', 'trimmed', 'reordered'];
+
+/**
+ * Named dims with coordinate labels: how each operand's labelled dims are
+ * read into the result, from explain()'s namedAxes (the result's labels and,
+ * per operand, the index of each in the operand's own labels, −1 where it has
+ * none). Per operand, per output axis: null (read as it lies), `filled` (the
+ * result has labels the operand lacks: those cells read the fill value),
+ * `trimmed` (the operand has labels the result drops) or `reordered` (the
+ * same labels in another order). The library calls all of these `equal` (the
+ * labels agree); any of them makes reading the operand a gather.
+ */
+export function labelReads(plan) {
+  const ops = plan?.operands ?? [];
+  const reads = ops.map(() => (plan?.axes ?? []).map(() => null));
+  if (!plan || !plan.ok || plan.rule !== 'named' || !Array.isArray(plan.namedAxes)) return reads;
+  plan.namedAxes.forEach((ax, a) => {
+    if (!ax.labeled) return;
+    [[ax.left, ax.leftIndex], [ax.right, ax.rightIndex]].forEach(([own, index], k) => {
+      if (!ops[k] || !Number.isInteger(own) || own < 0 || !Array.isArray(index) || a >= reads[k].length) return;
+      const size = ops[k].shape?.[own];
+      if (index.includes(-1)) reads[k][a] = 'filled';
+      else if (typeof size === 'number' && size > index.length) reads[k][a] = 'trimmed';
+      else if (index.some((j, i) => j !== i)) reads[k][a] = 'reordered';
+    });
+  });
+  return reads;
+}
+
+/**
+ * Why a named plan has no data preview when its labels need a gather, naming
+ * the operands they trim, reorder or pad: "These labels trim A: reading it is
+ * a gather, …".
+ */
+export function gatherText(plan) {
+  const reads = labelReads(plan);
+  const VERB = { trimmed: 'trim', reordered: 'reorder', filled: 'pad' };
+  const parts = (plan?.operands ?? []).map((op, k) => {
+    const kinds = ['trimmed', 'reordered', 'filled'].filter((w) => reads[k].includes(w));
+    return kinds.length ? `${kinds.map((w) => VERB[w]).join(' and ')} ${op.name}` : null;
+  }).filter(Boolean);
+  if (!parts.length) return 'These labels select or reorder elements: reading the operands is a gather, not a strided view, so there is no preview.';
+  return `These labels ${parts.join(' and ')}${reads.some((r) => r.includes('filled')) ? ' (with the fill value)' : ''}: reading ${parts.length > 1 ? 'them' : 'it'} is a gather, not a strided view, so there is no preview.`;
 }
 
 // ---- the backward view ----------------------------------------------------------

@@ -124,6 +124,22 @@ describe('tensorcast command line', () => {
       s.child.kill('SIGINT');
       expect(await s.exited).toEqual({ code: 0, signal: null });
     });
+    it('warns that other machines can open the page only when the host it bound is not loopback (127.1 is)', async () => {
+      for (const [host, warned] of [['127.1', false], ['localhost', false], ['127.0.0.1', false], ['0.0.0.0', true]]) {
+        const s = startBin(['explore', '--port', '0', '--host', host]);
+        const url = await s.ready;
+        try {
+          expect(url, `${host}: ${s.err()}`).toMatch(/^http:\/\//);
+          // The bin prints its lines together once it listens: wait for the last one.
+          for (let i = 0; i < 100 && !s.out().includes('press Ctrl+C'); i++) await new Promise((r) => setTimeout(r, 50));
+          expect(s.out(), host).toContain('press Ctrl+C to stop');
+          expect(s.out().includes('other machines that can reach this one can open the page too'), host).toBe(warned);
+        } finally {
+          s.child.kill('SIGTERM');
+          await s.exited;
+        }
+      }
+    });
     it('a port in use: exit 1 and a message suggesting --port', async () => {
       const first = startBin(['explore', '--port', '0']);
       const url = await first.ready;

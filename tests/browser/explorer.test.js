@@ -1230,6 +1230,144 @@ describe('broadcast explorer in Chromium', () => {
     await phone.close();
   });
 
+  it('a clash\'s "Try instead" box goes when expression mode shows its result, and comes back with the clash', async () => {
+    await open(page, '?rule=numpy&s=3&s=4');
+    await statusHas('axis 0 has 3 vs 4');
+    const box = page.locator('#suggestions');
+    expect(await box.isVisible()).toBe(true);
+    await page.getByLabel('Rule', { exact: true }).selectOption('expression');
+    expect(await statusHas('(2,3)')).toContain('Result');
+    expect(await page.locator('#status').getAttribute('class')).toContain('is-ok');
+    expect(await box.isVisible()).toBe(false);
+    expect(await box.getAttribute('hidden')).not.toBeNull();
+    // An expression that clashes offers no suggestions either (they are the shape modes').
+    await page.getByLabel('Expression').fill('a * b + c');
+    await page.locator('#operands input[data-var="c"]').waitFor({ timeout: 5_000 });
+    await page.locator('#operands input[data-var="a"]').fill('2,3');
+    await page.locator('#operands input[data-var="b"]').fill('3');
+    await page.locator('#operands input[data-var="c"]').fill('2');
+    await page.locator('#status.is-error').waitFor({ timeout: 5_000 });
+    expect(await box.isVisible()).toBe(false);
+    await page.getByLabel('Rule', { exact: true }).selectOption('numpy');
+    await statusHas('axis 0 has 3 vs 4');
+    expect(await box.isVisible()).toBe(true);
+  });
+
+  it('named: labels that trim, reorder or pad a dim read so (not "equal"), and the preview names the operand they gather', async () => {
+    const cells = () => page.locator('tr.operand-row').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td.dim')].map((td) => td.dataset.shown)));
+    const axes = () => page.locator('tr.verdict-row td[data-verdict]').evaluateAll((tds) => tds.map((t) => t.dataset.verdict));
+    const preview = () => page.locator('#preview').innerText();
+    // A has 4 labels, B 3: the intersection keeps 3, so A is trimmed; B is read as it lies.
+    await open(page, '?rule=named&s=&s=&n=X{a,b,c,d}&n=X{a,b,c}');
+    expect(await statusHas('(3,)')).toContain('Result');
+    expect(await cells()).toEqual([['trimmed'], ['equal']]);
+    expect(await axes()).toEqual(['trimmed']);
+    expect(await page.locator('tr[data-operand="A"] td.dim').getAttribute('data-verdict')).toBe('equal'); // explain()'s own verdict stays
+    expect(await page.locator('tr.verdict-row .chip .long').innerText()).toBe('trimmed');
+    expect(await preview()).toContain('These labels trim A: reading it is a gather');
+    expect(await preview()).not.toContain('reorder B');
+    expect(await page.locator('#legend-labels').isVisible()).toBe(true);
+    // The same labels in another order: B is reordered.
+    await open(page, '?rule=named&s=&s=&n=X{a,b,c}&n=X{c,b,a}');
+    await statusHas('(3,)');
+    expect(await cells()).toEqual([['equal'], ['reordered']]);
+    expect(await preview()).toContain('These labels reorder B: reading it is a gather');
+    // A trimmed and B reordered (the intersection keeps A's order: b, d), beside a dim without labels.
+    await open(page, '?rule=named&s=&s=2,2&n=X{a,b,c,d}&n=X{d,b},+t');
+    await statusHas('(2,2)');
+    expect(await cells()).toEqual([['trimmed', 'new'], ['reordered', 'equal']]);
+    expect(await axes()).toEqual(['trimmed', 'new']);
+    expect(await preview()).toContain('These labels trim A and reorder B: reading them is a gather');
+    await open(page, '?rule=named&s=&s=&n=X{a,b,c}&n=X{b,a,c,d}');
+    await statusHas('(3,)');
+    expect(await cells()).toEqual([['equal'], ['trimmed']]);
+    expect(await preview()).toContain('These labels trim B:');
+    // Union: each side lacks a label the other has; its cells read the fill value.
+    await open(page, '?rule=named&s=&s=&n=X{a,b}&n=X{b,c}&shaping=union');
+    await statusHas('(3,)');
+    expect(await cells()).toEqual([['filled'], ['filled']]);
+    expect(await axes()).toEqual(['filled']);
+    expect(await preview()).toContain('These labels pad A and pad B (with the fill value): reading them is a gather');
+    // Labels that agree, in order: equal, and a preview.
+    await open(page, '?rule=named&s=&s=&n=X{a,b}&n=X{a,b}');
+    await statusHas('(2,)');
+    expect(await cells()).toEqual([['equal'], ['equal']]);
+    expect(await page.locator('#legend-labels').isVisible()).toBe(false);
+    await page.locator('#preview .tensor-out .cell').first().waitFor({ timeout: 5_000 });
+  });
+
+  it('copy as code in float16 (this Chromium has Float16Array) runs in Node 20, which has none, and prints the page\'s values', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await ctx.newPage();
+    await watch(p, 'float16-code');
+    const { runJs } = await import('../tools/run-snippets.mjs');
+    // The Node that runs the copied code has no Float16Array: the snippet takes the bits form there.
+    const [probe] = runJs(["console.log(typeof Float16Array, process.versions.node.split('.')[0]);"]);
+    expect(probe.out.trim()).toBe(`undefined ${process.versions.node.split('.')[0]}`);
+    expect(await p.evaluate(() => typeof Float16Array)).toBe('function');
+    const cases = ['?rule=numpy&s=2,1,3&s=2,1&dtype=float16', '?rule=numpy&s=2,1,3&s=2,1&dtype=float16&back=1',
+      '?rule=to-numpy&s=3,1&s=2,-1,4&dtype=float16', '?rule=named&s=2,3&s=3,2,4&n=x,+t&n=t,+x,+z&dtype=float16',
+      '?rule=named&s=2,3&s=3,2,4&n=x,+t&n=t,+x,+z&dtype=float16&back=1', '?rule=expression&dtype=float16'];
+    const codes = [];
+    const grids = [];
+    for (const c of cases) {
+      await open(p, c);
+      await p.locator('#preview .cell').first().waitFor({ timeout: 5_000 });
+      const code = await p.locator('#code-text').textContent();
+      expect(code, c).not.toContain('Float16Array.from');
+      expect(code, c).toContain("cast({ data: Float32Array.from({ length: n }, (_, i) => i + from), shape: [n] }, 'float16')");
+      codes.push(code);
+      const back = c.includes('back=1');
+      grids.push(await p.locator('#preview').evaluate((box, b) => (b
+        ? [...box.querySelectorAll('.preview-inputs .grid-wrap')].map((w) => [...w.querySelectorAll('.cell')].map((x) => x.textContent))
+        : [[...box.querySelectorAll('.tensor-out .cell')].map((x) => x.textContent)]), back));
+    }
+    const ran = runJs(codes);
+    ran.forEach((r, i) => {
+      expect(r.ok, `${cases[i]}: ${JSON.stringify(r.error)}\n${codes[i]}`).toBe(true);
+      const printed = r.out.trim().split('\n').map((l) => /: (.*)$/.exec(l)[1].split(' '));
+      expect(printed, cases[i]).toEqual(grids[i]);
+    });
+    await ctx.close();
+  });
+
+  it('copy as code, from links full of hostile text: no tab\'s code runs the text, in Node or python3', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await ctx.newPage();
+    await watch(p, 'hostile');
+    const { runJs, runPython } = await import('../tools/run-snippets.mjs');
+    const { browserLinks, RAN } = await import('../tools/hostile-links.mjs');
+    const js = [];
+    const py = [];
+    for (const link of browserLinks()) {
+      for (const back of [false, true]) {
+        if (back && link.includes('rule=expression')) continue;
+        for (const tab of ['tensorcast', 'numpy', 'torch', 'openvino']) {
+          await open(p, `${link.replace(/&code=[^&]*/, '')}&code=${tab}${back ? '&back=1' : ''}`);
+          const lang = await p.locator('#code-text').getAttribute('data-lang');
+          const code = await p.locator('#code-text').textContent();
+          if (!code) continue;
+          const where = `${link}${back ? ' (backward)' : ''} [${tab}]`;
+          if (tab === 'tensorcast') js.push({ where, code });
+          else if (code.startsWith('import ')) py.push({ where, code }); // C++ (OpenVINO's PDPD) starts with #include
+          else expect(code, `${where} ${lang}`).not.toMatch(/console|print\(7/);
+        }
+      }
+    }
+    expect(js.length).toBeGreaterThan(10);
+    const ran = runJs(js.map((x) => x.code));
+    expect(ran.flatMap((r, i) => (RAN.test(r.out) ? [`${js[i].where}\n${js[i].code}`] : [])), 'the text ran').toEqual([]);
+    ran.forEach((r, i) => {
+      const claim = /^\/\/ throws (\S+):/m.exec(js[i].code);
+      if (claim) expect(r.error?.code ?? r.error?.name, js[i].where).toBe(claim[1]);
+      else expect(r.ok, `${js[i].where}: ${JSON.stringify(r.error)}\n${js[i].code}`).toBe(true);
+    });
+    const pran = runPython(py.map((x) => x.code));
+    expect(pran.flatMap((r, i) => (RAN.test(r.out) ? [`${py[i].where}\n${py[i].code}`] : [])), 'the text ran').toEqual([]);
+    pran.forEach((r, i) => expect(r.ok, `${py[i].where}: ${JSON.stringify(r.error)}\n${py[i].code}`).toBe(true));
+    await ctx.close();
+  }, 180_000);
+
   it('had no console errors, page errors, failed requests or CSP violations', async () => {
     expect(await page.evaluate(() => window.__csp)).toEqual([]);
     const refusal = /^desktop console\.error: .*inline script.*Content Security Policy/;

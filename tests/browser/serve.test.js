@@ -2,7 +2,7 @@
 // server (no dependencies), the page's CSP sent as a header too; scripts/fresh.mjs:
 // when `npm start` may reuse dist/ and the page build (dist/explorer).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, utimesSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, utimesSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
@@ -116,6 +116,43 @@ describe('serve()', () => {
     expect(resolveInside('/srv/site', '/%00')).toBeNull();
     expect(resolveInside('/srv/site', '/%E0%A4%A')).toBeNull();
   });
+  it('never follows a symlink out of its directory (a file or a folder), but serves one that stays inside', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'tc-serve-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'secret.txt'), 'SECRET-OUTSIDE');
+      writeFileSync(path.join(outside, 'index.html'), '<title>SECRET-OUTSIDE</title>');
+      symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'leak.txt'));
+      symlinkSync(outside, path.join(dir, 'leakdir'));
+      symlinkSync(path.join(dir, 'assets', 'a.js'), path.join(dir, 'alias.js')); // inside: fine
+      for (const p of ['/leak.txt', '/leakdir/secret.txt', '/leakdir/', '/leakdir']) {
+        for (const method of ['GET', 'HEAD']) {
+          const r = await get(p, method);
+          expect([403, 404], `${method} ${p}`).toContain(r.status);
+          expect(r.body.toString(), p).not.toContain('SECRET-OUTSIDE');
+          expect(r.headers['content-length'], p).not.toBe(String('SECRET-OUTSIDE'.length));
+        }
+      }
+      const ok = await get('/alias.js');
+      expect(ok.status).toBe(200);
+      expect(ok.body.toString()).toBe('export const a = 1;');
+    } finally {
+      for (const f of ['leak.txt', 'leakdir', 'alias.js']) rmSync(path.join(dir, f), { force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+  it('serves a folder that is itself reached through a symlink', async () => {
+    const link = path.join(tmpdir(), `tc-serve-link-${process.pid}-${Date.now()}`);
+    symlinkSync(dir, link);
+    const s = await serve(link, 0);
+    try {
+      const r = await fetch(`${s.url}assets/a.js`);
+      expect(r.status).toBe(200);
+      expect(await r.text()).toBe('export const a = 1;');
+    } finally {
+      await new Promise((r) => s.server.close(r));
+      rmSync(link, { force: true });
+    }
+  });
 });
 
 describe('one server: the one the package ships', () => {
@@ -130,6 +167,24 @@ describe('one server: the one the package ships', () => {
     expect(urlFor('::1', 1)).toBe('http://[::1]:1/');
     expect(urlFor('localhost', 3)).toBe('http://localhost:3/');
     expect([isLoopback('127.0.0.1'), isLoopback('::1'), isLoopback('localhost'), isLoopback('0.0.0.0'), isLoopback('192.168.1.2')]).toEqual([true, true, true, false, false]);
+  });
+  it('knows every spelling of a loopback host, as the resolver reads it (127.1 is 127.0.0.1)', async () => {
+    const loop = ['127.1', '127.0.1', '127.0.0.2', '127.255.255.254', '0x7f.1', '0177.0.0.1', '2130706433', '0x7f000001', '2130706432', '127.256', 'LOCALHOST', 'localhost.',
+      '::1', '[::1]', '0:0:0:0:0:0:0:1', '::0:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::FFFF:127.1.2.3'];
+    const not = ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', '126.255.255.255', '192.168.1.2', '1.127.0.0', '0x80.1', '2130706431', '4294967296',
+      '127.0.256.1', '127.0.0.1.1', '127.0.0.1x', 'localhost.example', 'example.com', '::2', '::ffff:10.0.0.1', '::ffff:8.8.8.8', 'fe80::1', '1::1', ''];
+    for (const h of loop) expect(isLoopback(h), h).toBe(true);
+    for (const h of not) expect(isLoopback(h), h).toBe(false);
+    // The system's own reading agrees: what a server bound to each IPv4 spelling reports as its address.
+    for (const h of ['127.1', '0x7f.1', '2130706433', '127.0.1']) {
+      const s = await serve(dir, 0, { host: h });
+      try {
+        expect(isLoopback(s.server.address().address), h).toBe(true);
+        expect(s.server.address().address.startsWith('127.')).toBe(true);
+      } finally {
+        await new Promise((r) => s.server.close(r));
+      }
+    }
   });
   it('refuses a port in use with a message naming the port and the fix', async () => {
     const port = Number(new URL(url).port);
