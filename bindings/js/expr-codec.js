@@ -84,8 +84,13 @@ export function encode(E, fn, s) {
 
 // ---- the answers ---------------------------------------------------------------------
 
-/** The named result's dims (and coords) from the response, after its shape. */
-export function readResultNames(res, interned) {
+/**
+ * The named result's dims (and coords) from the response, after its shape. The
+ * engine lists every axis of the broadcast shape with whether the result keeps
+ * it; with `keepdims` a reduced axis stays (size 1, its name kept, its coords
+ * gone), as the reductions' own { dims, keepdims: true } give.
+ */
+export function readResultNames(res, interned, keepdims = false) {
   const n = res.next();
   const dims = [];
   const labels = [];
@@ -105,9 +110,9 @@ export function readResultNames(res, interned) {
       }
       if (kept) coords.push([nameKey(name), ls]);
     }
-    if (!kept) continue;
+    if (!kept && !keepdims) continue;
     dims.push(interned.nameList[id]);
-    labels.push(ls);
+    labels.push(kept ? ls : null);
   }
   return { dims, labels, coords: coords.length ? Object.fromEntries(coords) : null };
 }

@@ -78,7 +78,7 @@ export function explainExpr(E, fn, shapesIn, options) {
   const dtype = C.dtypes[res.next()].name;
   const root = res.shape();
   const rootRank = root.length;
-  const names = readResultNames(res, interned);
+  const names = readResultNames(res, interned, keepdims && E.reduce !== null);
   const dims = named ? names.dims : null;
   const nSlots = res.next();
   const slots = [];

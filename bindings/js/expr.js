@@ -201,7 +201,7 @@ export function exprRequest(E, fn, s, key, ops, interned) {
   if (s.named) {
     c.after = (res, r) => {
       if (out !== null && out.resident) res.shape(); // result() returned out without reading the shape
-      const names = readResultNames(res, interned);
+      const names = readResultNames(res, interned, s.keepdims && E.reduce !== null);
       if (out !== null && out.resident) {
         checkOutNames(fn, out, names.dims, names.labels);
         return r;

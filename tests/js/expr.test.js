@@ -200,6 +200,27 @@ describe('reductions', () => {
     expect(() => tc.evaluate("sum(x * 2, ['in'])", { x: T(f32(1, 2), [2]) })).toThrow(/no dim names/);
   });
 
+  it('keepdims keeps a reduced dim by name, as the reductions do, so the result broadcasts back by name', () => {
+    // Issue 37 #3: the kept axis had its size 1 but lost its name, so mul(s, s) read it as [25].
+    const x = { data: Float32Array.from({ length: 15 }, (_, i) => i + 1), shape: [3, 5], dims: ['a', 'b'], coords: { a: ['u', 'v', 'w'], b: ['p', 'q', 'r', 's', 't'] } };
+    for (const [text, opts] of [["sum(x, ['b'])", { dims: ['b'] }], ["sum(x * 1, ['a'])", { dims: ['a'] }], ['sum(x, [0])', { axes: [0] }], ['max(x, [-1])', { axes: [-1] }]]) {
+      const op = text.startsWith('max') ? tc.max : tc.sum;
+      const ref = op(x, { ...opts, keepdims: true });
+      const r = tc.evaluate(text, { x }, { keepdims: true });
+      same(r, ref);
+      expect(r.dims, text).toEqual(ref.dims);
+      expect(r.coords, text).toEqual(ref.coords);
+      const plan = tc.explain({ expression: text, shapes: { x: { dims: ['a', 'b'], shape: [3, 5] } }, keepdims: true });
+      expect(plan.dims, text).toEqual(['a', 'b']);
+      // Without keepdims the reduced dim goes.
+      expect(tc.evaluate(text, { x }).dims, text).toEqual(op(x, opts).dims);
+    }
+    const s = tc.evaluate("sum(x, ['b'])", { x: { data: f32(1, 2, 3, 4, 5, 6, 7, 8, 9), shape: [3, 3], dims: ['a', 'b'] } }, { keepdims: true });
+    const sq = tc.mul(s, s);
+    expect(sq.shape).toEqual([3, 1]);
+    expect(Array.from(sq.data)).toEqual([36, 225, 576]);
+  });
+
   it('contractions by name over hundreds of elements: every reduction, float32 and float64, bit-identical to mul then reduce', () => {
     let s = 11;
     const rnd = () => { s = (s * 16807) % 2147483647; return s / 2147483647 - 0.5; };
