@@ -21,7 +21,7 @@ import { readOperand, settle, readNames, isScalar, readOut } from './operands.js
 import { checkOutNames } from './named.js';
 import { request, execute, runExpr } from './execute.js';
 import { Tensor, renamed } from './tensor.js';
-import { registerExpressions } from './explain.js';
+import { registerExpressions, refusedPlan } from './explain.js';
 import { generatedCode } from './generated.js';
 import { parseText } from './expr-parse.js';
 import { shapesOf, NO_TENSOR, encode, readResultNames, refusal } from './expr-codec.js';
@@ -235,9 +235,16 @@ export class Expression {
     return run(this, 'evaluate', operands, options);
   }
 
-  /** The alignment of every operand and the program, for `shapes` ({ name: shape }); never runs data. */
+  /**
+   * The alignment of every operand and the program, for `shapes` ({ name: shape }); never runs data.
+   * Never throws, as explain({ expression, shapes }) (the same answer): a refusal is { ok: false, error }.
+   */
   explain(shapes, options) {
-    return explainExpr(this, 'explain', shapes, options);
+    try {
+      return explainExpr(this, 'explain', shapes, options);
+    } catch (e) {
+      return refusedPlan(e, 'numpy');
+    }
   }
 
   toString() {

@@ -379,6 +379,30 @@ describe('compile and explain', () => {
     expect(syn.ok).toBe(false);
     expect(syn.error).toEqual(expect.objectContaining({ name: 'SyntaxError' }));
   });
+
+  it("compile().explain() never throws either: it gives explain({ expression, shapes })'s own answer", () => {
+    // Issue 37 #11: compile(e).explain() with no shapes threw a TypeError.
+    const e = tc.compile('(x - m) / s');
+    const cases = [
+      undefined, null, 42, [], { x: [2, 3] }, { x: [2, 3], m: [4], s: [1] }, { x: [2, 3], m: [3], s: [1] },
+      { x: [2, -1], m: [3], s: [1] }, { x: { dims: ['a'], shape: [2, 3] }, m: [3], s: 1 },
+    ];
+    for (const shapes of cases) {
+      let r;
+      expect(() => { r = e.explain(shapes); }, JSON.stringify(shapes)).not.toThrow();
+      expect(r, JSON.stringify(shapes)).toEqual(tc.explain({ expression: e.source, shapes }));
+    }
+    const none = e.explain();
+    expect(none.ok).toBe(false);
+    expect(none.error).toEqual(expect.objectContaining({ name: 'TypeError' }));
+    expect(none.error.message).toMatch(/shapes must be an object/);
+    const clash = e.explain({ x: [2, 3], m: [4], s: [1] });
+    expect(clash.error).toEqual(expect.objectContaining({ name: 'BroadcastError', code: 'INCOMPATIBLE_DIMS' }));
+    expect(e.explain({ x: [2, 3], m: [3], s: [1] }, { nope: 1 }).error.message).toMatch(/nope/);
+    expect(e.explain({ x: [2, 3], m: [3], s: [1] }).shape).toEqual([2, 3]);
+    // An expression that reads no tensor has no dtype or shape: refused, not thrown.
+    expect(tc.compile('1 + 2').explain({}).error.message).toMatch(/reads no tensor operand/);
+  });
 });
 
 describe('refusals: clear errors, never a trap, the engine unharmed', () => {
