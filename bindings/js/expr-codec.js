@@ -3,7 +3,7 @@
 // reduction axes), and what its answers say back: a named result's dims and
 // coordinates, and the error of a refused expression.
 import { C } from './contract.js';
-import { BroadcastError, makeError } from './errors.js';
+import { BroadcastError, castAdvice, makeError } from './errors.js';
 import { UNKNOWN_RANK } from './shapes.js';
 import { internNamed, nameKey } from './named.js';
 import { quote, excerpt } from './expr-parse.js';
@@ -140,7 +140,7 @@ export function refusal(E, fn, s, res) {
   const where = excerpt(text, pos, len);
   switch (code) {
     case 'mismatch':
-      return new BroadcastError(`${at} mixes ${a} and ${b}: the operands of an op share one dtype; convert one with cast(..., '${a}')${where}`,
+      return new BroadcastError(`${at} mixes ${a} and ${b}: the operands of an op share one dtype; ${castAdvice(a, b).replace('(x,', '(...,')}${where}`,
         { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a, b] });
     case 'domain':
       return new BroadcastError(`${at}: the op does not take ${a}${/float/.test(a) ? ' (it takes integer dtypes)' : " (it takes float dtypes: cast(x, 'float32') first)"}${where}`,

@@ -4,7 +4,7 @@
 // of operand and `out`.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, formatShape } from './errors.js';
+import { BroadcastError, castAdvice, formatShape } from './errors.js';
 import { withNames, handleOf, committable, commitError, outHolds } from './tensor.js';
 import { view } from './heap.js';
 import { readOptions, checkKeys, choose } from './options.js';
@@ -83,7 +83,7 @@ function checkBroadcast(bc, name) {
 function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
   const dt = A.dtype;
   if (dt !== B.dtype) {
-    return new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); convert one first`,
+    return new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); ${castAdvice(dt.name, B.dtype.name)}`,
       { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: [dt.name, B.dtype.name] });
   }
   if (op.domain === 'integer' && dt.float) return new TypeError(`${name} needs integer data; ${dt.name} has no bits to combine (use an integer typed array)`);
@@ -213,7 +213,7 @@ export function where(cond, a, b, options) {
   if (!A) A = scalarOperand(a, B.dtype, 'where: a');
   if (!B) B = scalarOperand(b, A.dtype, 'where: b');
   if (A.dtype !== B.dtype) {
-    throw new BroadcastError(`where: a and b have different dtypes (${A.dtype.name} vs ${B.dtype.name})`,
+    throw new BroadcastError(`where: a and b have different dtypes (${A.dtype.name} vs ${B.dtype.name}); ${castAdvice(A.dtype.name, B.dtype.name)}`,
       { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: [A.dtype.name, B.dtype.name] });
   }
   if (dest && !outHolds(dest, A.dtype)) {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as tc from '../../dist/node.js';
+import { commonDtype } from '../../dist/errors.js';
 
 beforeAll(async () => { await tc.init(); });
 
@@ -152,5 +153,53 @@ describe('errors that say the cause and the fix', () => {
     expect(Array.from(other.add(foreign, foreign).toArray())).toEqual([2, 4, 6]);
     foreign.dispose();
     mine.dispose();
+  });
+});
+
+describe('a dtype refusal suggests the cast that keeps every value', () => {
+  // NumPy 1.24.2's np.result_type(a, b) over tensorcast's dtypes (uint8clamped read as uint8,
+  // bigint64/biguint64 as int64/uint64), row by row in DTYPES order: what the suggestion casts to.
+  const DTYPES = ['float16', 'float32', 'float64', 'int8', 'uint8', 'uint8clamped', 'int16', 'uint16', 'int32', 'uint32', 'bigint64', 'biguint64'];
+  const NUMPY = `
+    float16 float32 float64 float16 float16 float16 float32 float32 float64 float64 float64 float64
+    float32 float32 float64 float32 float32 float32 float32 float32 float64 float64 float64 float64
+    float64 float64 float64 float64 float64 float64 float64 float64 float64 float64 float64 float64
+    float16 float32 float64 int8 int16 int16 int16 int32 int32 bigint64 bigint64 float64
+    float16 float32 float64 int16 uint8 uint8 int16 uint16 int32 uint32 bigint64 biguint64
+    float16 float32 float64 int16 uint8 uint8 int16 uint16 int32 uint32 bigint64 biguint64
+    float32 float32 float64 int16 int16 int16 int16 int32 int32 bigint64 bigint64 float64
+    float32 float32 float64 int32 uint16 uint16 int32 uint16 int32 uint32 bigint64 biguint64
+    float64 float64 float64 int32 int32 int32 int32 int32 int32 bigint64 bigint64 float64
+    float64 float64 float64 bigint64 uint32 uint32 bigint64 uint32 bigint64 uint32 bigint64 biguint64
+    float64 float64 float64 bigint64 bigint64 bigint64 bigint64 bigint64 bigint64 bigint64 bigint64 float64
+    float64 float64 float64 float64 biguint64 biguint64 float64 biguint64 float64 biguint64 float64 biguint64`
+    .trim().split('\n').map((r) => r.trim().split(/\s+/));
+
+  it("is NumPy's result type for every pair of distinct dtypes", () => {
+    DTYPES.forEach((a, i) => DTYPES.forEach((b, j) => {
+      if (a === b) return;
+      const want = (a === 'uint8clamped' && b === 'uint8') || (a === 'uint8' && b === 'uint8clamped') ? 'uint8' : NUMPY[i][j];
+      expect(commonDtype(a, b), `${a} with ${b}`).toBe(want);
+    }));
+  });
+
+  it('an image minus a float mean: cast the pixels to float32, never the mean to uint8clamped', () => {
+    // Issue 37 #14: the refusal suggested cast(..., 'uint8clamped'), which makes 0.485 zero.
+    const img = { data: Uint8ClampedArray.of(0, 128, 255, 64), shape: [4] };
+    const mean = { data: f32(0.485), shape: [1] };
+    for (const call of [() => tc.sub(img, mean), () => tc.evaluate('x - m', { x: img, m: mean }), () => tc.where({ data: Uint8Array.of(1, 0, 1, 0) }, img, { data: f32(0.5, 0.5, 0.5, 0.5) })]) {
+      let e;
+      try { call(); } catch (err) { e = err; }
+      expect(e).toBeInstanceOf(tc.BroadcastError);
+      expect(e.code).toBe('DTYPE_MISMATCH');
+      expect(e.message).toMatch(/cast the uint8clamped one to float32 \(cast\((x|\.\.\.), 'float32'\)\)/);
+      expect(e.message).not.toMatch(/'uint8clamped'\)/);
+    }
+    // And the suggestion works: the cast pixels minus the mean.
+    expect(Array.from(tc.sub(tc.cast(img, 'float32'), mean).data)).toEqual(Array.from(f32(0 - 0.485, 128 - 0.485, 255 - 0.485, 64 - 0.485)));
+    // Neither dtype holds both: cast both; past 2^53 float64 only comes nearest, and says so.
+    expect(() => tc.add({ data: new Int32Array(2) }, { data: f32(0.5, 1) })).toThrow(/cast both to float64/);
+    expect(() => tc.add({ data: new BigInt64Array(1) }, { data: new BigUint64Array(1) })).toThrow(/cast both to float64 .*rounds integers past 2\^53/);
+    expect(() => tc.evaluate('a + b', { a: { data: new Int8Array(1) }, b: { data: new Uint8Array(1) } })).toThrow(/cast both to int16 \(cast\(\.\.\., 'int16'\)\)/);
   });
 });
