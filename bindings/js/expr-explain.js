@@ -73,7 +73,7 @@ export function explainExpr(E, fn, shapesIn, options) {
   const s = { values, dest: null, rule, axis, shaping, keepdims, named, shapes };
   const { key, interned } = encode(E, fn, s);
   const res = explainCall(s, key);
-  if (res.status !== 0) throw refusal(E, fn, s, res);
+  if (res.status !== 0) throw refusal(E, fn, s, res, interned);
   const shape = res.shape();
   const dtype = C.dtypes[res.next()].name;
   const root = res.shape();

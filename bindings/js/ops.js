@@ -14,6 +14,7 @@ import { internNamed, checkOutNames } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
 import { request, execute, runBinary } from './execute.js';
 import { largeCall, LARGE } from './expr-large.js';
+import { namedWhere } from './expr.js';
 
 // ---- element-wise ------------------------------------------------------------------------
 const BINARY_KEYS = ['out', 'broadcast', 'shaping', 'fill'];
@@ -207,6 +208,8 @@ export function where(cond, a, b, options) {
   let B = sb ? null : readOperand(b, 'where: b');
   if (!A && !B) throw new TypeError('where: a or b must be a tensor, to give the result a dtype');
   const dest = readOut(outIn, 'where');
+  // Named operands align by name: the expression where(c, a, b) does that for three.
+  if ([Cd, A, B].some((o) => o !== null && (o.named !== null || o.dims !== undefined))) return namedWhere([Cd, A ?? a, B ?? b], dest);
   settle(Cd, 'where: cond');
   if (A) settle(A, 'where: a');
   if (B) settle(B, 'where: b');
