@@ -103,7 +103,7 @@ try {
   files = info.files.map((f) => f.path);
 
   await check('tarball contents', () => {
-    const need = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/broadcast-rules.md',
+    const need = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/broadcast-rules.md', 'docs/expressions.md', 'docs/explorer.md', 'docs/boundary.md',
       'dist/index.js', 'dist/node.js', 'dist/inline.js', 'dist/node.cjs', 'dist/inline.cjs', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm',
       'dist/index.d.ts', 'dist/data.d.ts', 'dist/inline.d.ts', 'dist/index.d.cts', 'dist/data.d.cts', 'dist/inline.d.cts',
       // tensorcast/shapes: its bundles (browser, Node, require), its engine and its declarations.
@@ -117,8 +117,9 @@ try {
     for (const ext of ['.js', '.css', '.wasm']) must(page.some((f) => f.startsWith('dist/explorer/assets/') && f.endsWith(ext)), `the tarball's explorer has no assets/*${ext}: ${page.join(', ')}`);
     const manifest = JSON.parse(readFileSync(path.join(process.env.PACK_SMOKE_PACKAGE || root, 'package.json'), 'utf8'));
     must(manifest.bin?.tensorcast === 'bin/tensorcast.mjs', `package.json bin is ${JSON.stringify(manifest.bin)}`);
-    // The rules document ships (errors and the README cite it); nothing else of docs/.
-    const stray = files.filter((f) => /^(tests|src|bench|build|web|scripts|bindings|docs|node_modules)\//.test(f) && f !== 'docs/broadcast-rules.md');
+    // The guides ship (errors and the README cite them: tests/js/package-links.test.js reads
+    // every link); nothing else of docs/ (the screenshot is linked from the repository).
+    const stray = files.filter((f) => /^(tests|src|bench|build|web|scripts|bindings|docs|node_modules)\//.test(f) && !/^docs\/[\w-]+\.md$/.test(f));
     must(stray.length === 0, `the tarball carries files users do not need: ${stray.join(', ')}`);
     must(/Apache License[\s\S]*Version 2\.0/.test(readFileSync(path.join(process.env.PACK_SMOKE_PACKAGE || root, 'LICENSE'), 'utf8')), 'LICENSE is not the Apache-2.0 text');
     const pageBytes = info.files.filter((f) => f.path.startsWith('dist/explorer/')).reduce((n, f) => n + f.size, 0);

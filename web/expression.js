@@ -112,8 +112,10 @@ export function explainExpression(request) {
   const text = request.expression;
   let info;
   try {
-    // compile() throws the SyntaxError with its offset; explain() the BroadcastError naming the node.
+    // compile() throws the SyntaxError with its offset; explain() answers a refusal with the
+    // BroadcastError's fields (naming the node), which are read below as the error itself.
     info = compile(text).explain(request.shapes, { dtypes: request.dtypes });
+    if (!info.ok) throw info.error;
   } catch (e) {
     const error = errorInfo(e, text);
     if (e?.name === 'SyntaxError') return { ok: false, rule: 'expression', source: text, kind: 'syntax', error, operands: [], axes: [] };

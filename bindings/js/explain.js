@@ -188,13 +188,18 @@ export function explain(request) {
   try {
     return explainInner(request);
   } catch (e) {
-    const error = e instanceof BroadcastError ? e.toJSON() : { name: e?.name ?? 'Error', code: null, message: String(e?.message ?? e), shapes: [], axis: null, dims: null };
-    if (e instanceof SyntaxError && typeof e.offset === 'number') { // an expression's: where it is
-      error.offset = e.offset;
-      error.length = e.length;
-    }
     let rule = null;
     try { rule = request && typeof request === 'object' ? request.rule ?? 'numpy' : null; } catch { /* a throwing getter: no rule to report */ }
-    return { ok: false, rule, shape: null, rank: null, static: false, size: null, operands: [], axes: [], loop: null, error };
+    return refusedPlan(e, rule);
   }
+}
+
+/** What explain() returns for a refusal `e` (also compile().explain()'s: neither throws). */
+export function refusedPlan(e, rule) {
+  const error = e instanceof BroadcastError ? e.toJSON() : { name: e?.name ?? 'Error', code: null, message: String(e?.message ?? e), shapes: [], axis: null, dims: null };
+  if (e instanceof SyntaxError && typeof e.offset === 'number') { // an expression's: where it is
+    error.offset = e.offset;
+    error.length = e.length;
+  }
+  return { ok: false, rule, shape: null, rank: null, static: false, size: null, operands: [], axes: [], loop: null, error };
 }

@@ -3,9 +3,9 @@
 // reduction axes), and what its answers say back: a named result's dims and
 // coordinates, and the error of a refused expression.
 import { C } from './contract.js';
-import { BroadcastError, makeError } from './errors.js';
+import { BroadcastError, castAdvice, makeError } from './errors.js';
 import { UNKNOWN_RANK } from './shapes.js';
-import { internNamed, nameKey } from './named.js';
+import { internNamed, nameKey, describeNamed, namedOutNames } from './named.js';
 import { quote, excerpt } from './expr-parse.js';
 
 const SCALAR = Object.freeze([]);
@@ -82,10 +82,18 @@ export function encode(E, fn, s) {
   return { key, interned };
 }
 
+// A named pair's refusal context, as rules.js namedContext() gives the element-wise ops'.
+const namedCtx = (na, nb) => ({ kind: 'named', shapes: [na.sizes, nb.sizes], describe: [describeNamed(na), describeNamed(nb)], names: namedOutNames(na, nb) });
+
 // ---- the answers ---------------------------------------------------------------------
 
-/** The named result's dims (and coords) from the response, after its shape. */
-export function readResultNames(res, interned) {
+/**
+ * The named result's dims (and coords) from the response, after its shape. The
+ * engine lists every axis of the broadcast shape with whether the result keeps
+ * it; with `keepdims` a reduced axis stays (size 1, its name kept, its coords
+ * gone), as the reductions' own { dims, keepdims: true } give.
+ */
+export function readResultNames(res, interned, keepdims = false) {
   const n = res.next();
   const dims = [];
   const labels = [];
@@ -105,9 +113,9 @@ export function readResultNames(res, interned) {
       }
       if (kept) coords.push([nameKey(name), ls]);
     }
-    if (!kept) continue;
+    if (!kept && !keepdims) continue;
     dims.push(interned.nameList[id]);
-    labels.push(ls);
+    labels.push(kept ? ls : null);
   }
   return { dims, labels, coords: coords.length ? Object.fromEntries(coords) : null };
 }
@@ -116,7 +124,7 @@ export function readResultNames(res, interned) {
 const FAIL = ['ok', 'mismatch', 'domain', 'no_tensor', 'not_integer', 'bad_dtype', 'broadcast', 'gather', 'bad_axis', 'unknown_dim', 'out_dtype'];
 
 /** The error of a refused expression, from the response (its cursor after the head). */
-export function refusal(E, fn, s, res) {
+export function refusal(E, fn, s, res, interned = null) {
   const head = res.error();
   // A refusal of the compile step has no shape (-1) and a failure block; one of the run
   // (min/max of no elements, no memory) has the result's shape and no block.
@@ -130,12 +138,14 @@ export function refusal(E, fn, s, res) {
   const nShapes = res.next();
   const shapes = [];
   for (let k = 0; k < nShapes; k++) shapes.push(res.shape());
+  // Named: each shape's dim names, so that a clash names its dim as the element-wise ops do.
+  const dimNames = res.next() === 1 ? shapes.map((sh) => sh.map(() => interned?.nameList[res.next()])) : null;
   const text = E.source;
   const at = `${fn}: ${quote(text.slice(pos, pos + len))} (offset ${pos})`;
   const where = excerpt(text, pos, len);
   switch (code) {
     case 'mismatch':
-      return new BroadcastError(`${at} mixes ${a} and ${b}: the operands of an op share one dtype; convert one with cast(..., '${a}')${where}`,
+      return new BroadcastError(`${at} mixes ${a} and ${b}: the operands of an op share one dtype; ${castAdvice(a, b).replace('(x,', '(...,')}${where}`,
         { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a, b] });
     case 'domain':
       return new BroadcastError(`${at}: the op does not take ${a}${/float/.test(a) ? ' (it takes integer dtypes)' : " (it takes float dtypes: cast(x, 'float32') first)"}${where}`,
@@ -149,7 +159,10 @@ export function refusal(E, fn, s, res) {
     case 'bad_dtype':
       return new TypeError(`${at}: not a dtype; one of ${C.dtypes.map((d) => d.name).join(', ')}${where}`);
     case 'broadcast': {
-      const e = makeError({ kind: 'elementwise', rule: C.ruleList[s.rule]?.name ?? 'numpy', shapes, axis: s.axis }, head);
+      const ctx = dimNames !== null && dimNames.every((d) => d.every((n) => n !== undefined))
+        ? namedCtx(...shapes.map((sizes, k) => ({ dims: dimNames[k], sizes })))
+        : { kind: 'elementwise', rule: C.ruleList[s.rule]?.name ?? 'numpy', shapes, axis: s.axis };
+      const e = makeError(ctx, head);
       return new BroadcastError(`${at}: ${e.message}${where}`, { code: e.code, shapes, axis: e.axis, dims: e.dims, operands: e.operands, clashes: e.clashes });
     }
     case 'gather':

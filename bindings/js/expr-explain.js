@@ -73,12 +73,12 @@ export function explainExpr(E, fn, shapesIn, options) {
   const s = { values, dest: null, rule, axis, shaping, keepdims, named, shapes };
   const { key, interned } = encode(E, fn, s);
   const res = explainCall(s, key);
-  if (res.status !== 0) throw refusal(E, fn, s, res);
+  if (res.status !== 0) throw refusal(E, fn, s, res, interned);
   const shape = res.shape();
   const dtype = C.dtypes[res.next()].name;
   const root = res.shape();
   const rootRank = root.length;
-  const names = readResultNames(res, interned);
+  const names = readResultNames(res, interned, keepdims && E.reduce !== null);
   const dims = named ? names.dims : null;
   const nSlots = res.next();
   const slots = [];

@@ -21,7 +21,7 @@ import { readOperand, settle, readNames, isScalar, readOut } from './operands.js
 import { checkOutNames } from './named.js';
 import { request, execute, runExpr } from './execute.js';
 import { Tensor, renamed } from './tensor.js';
-import { registerExpressions } from './explain.js';
+import { registerExpressions, refusedPlan } from './explain.js';
 import { generatedCode } from './generated.js';
 import { parseText } from './expr-parse.js';
 import { shapesOf, NO_TENSOR, encode, readResultNames, refusal } from './expr-codec.js';
@@ -175,6 +175,30 @@ function run(E, fn, operands, options) {
   return execute(exprRequest(E, fn, s, key, s.ops, interned));
 }
 
+/**
+ * where(cond, a, b) over named operands (ops.js, on the call's own records,
+ * read and not yet settled; a scalar a or b as its value): the expression
+ * where(c, a, b), which aligns cond, a and b by name as the element-wise ops
+ * align two (shaping exact). The op's own kernel is positional only.
+ */
+export function namedWhere(values, dest) {
+  codeStore();
+  const E = compiled('where', 'where(c, a, b)');
+  const NAMES = ['cond', 'a', 'b'];
+  const ops = [];
+  values.forEach((v, k) => {
+    if (typeof v !== 'object') return;
+    if (!v.named && v.dims === undefined) throw new TypeError(`where: ${NAMES[k]} has no dims while other operands do: give every tensor operand dims (named) or none`);
+    readNames(v, NAMES[k], 'where');
+    ops.push(v);
+  });
+  // No user code runs past this point.
+  ops.forEach((v) => settle(v, `where: ${NAMES[values.indexOf(v)]}`));
+  const s = { values, ops, dest, rule: C.namedRule, axis: -1, shaping: C.shapings.get('exact'), keepdims: false, named: true, shapes: null };
+  const { key, interned } = keyOf(E, 'where', s);
+  return execute(exprRequest(E, 'where', s, key, ops, interned));
+}
+
 /** The run as one request of execute.js (named operands; and a positional run's refusals, from runExpr). */
 export function exprRequest(E, fn, s, key, ops, interned) {
   const out = s.dest;
@@ -196,12 +220,12 @@ export function exprRequest(E, fn, s, key, ops, interned) {
     for (let k = 0; k < s.values.length; k++) h[p++] = typeof s.values[k] === 'object' ? ops[t++].ptr : 0;
     return p;
   };
-  c.refuse = (res) => refusal(E, fn, s, res);
+  c.refuse = (res) => refusal(E, fn, s, res, interned);
   c.dtype = out !== null && out.resident ? out.dtype.id : -1; // the engine checks a resident out's dtype before writing
   if (s.named) {
     c.after = (res, r) => {
       if (out !== null && out.resident) res.shape(); // result() returned out without reading the shape
-      const names = readResultNames(res, interned);
+      const names = readResultNames(res, interned, s.keepdims && E.reduce !== null);
       if (out !== null && out.resident) {
         checkOutNames(fn, out, names.dims, names.labels);
         return r;
@@ -235,9 +259,16 @@ export class Expression {
     return run(this, 'evaluate', operands, options);
   }
 
-  /** The alignment of every operand and the program, for `shapes` ({ name: shape }); never runs data. */
+  /**
+   * The alignment of every operand and the program, for `shapes` ({ name: shape }); never runs data.
+   * Never throws, as explain({ expression, shapes }) (the same answer): a refusal is { ok: false, error }.
+   */
   explain(shapes, options) {
-    return explainExpr(this, 'explain', shapes, options);
+    try {
+      return explainExpr(this, 'explain', shapes, options);
+    } catch (e) {
+      return refusedPlan(e, 'numpy');
+    }
   }
 
   toString() {

@@ -420,8 +420,11 @@ export interface Expression {
   /** Run over `operands`; what evaluate() returns. */
   run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
   run<O extends ExpressionOperands>(operands: O, options?: EvaluateOptions): EvaluateResult<O>;
-  /** The plan for these shapes; a refusal throws (a SyntaxError cannot happen here: the text parsed). */
-  explain(shapes: ExpressionShapes, options?: ExpressionExplainOptions): ExpressionPlan;
+  /**
+   * The plan for these shapes. Never throws, as explain({ expression, shapes }), whose answer it is:
+   * a refusal (a BroadcastError's or TypeError's fields) comes back as `{ ok: false, error }`.
+   */
+  explain(shapes: ExpressionShapes, options?: ExpressionExplainOptions): ExpressionExplanation;
   toString(): string;
 }
 

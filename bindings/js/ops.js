@@ -4,7 +4,7 @@
 // of operand and `out`.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, formatShape } from './errors.js';
+import { BroadcastError, castAdvice, formatShape } from './errors.js';
 import { withNames, handleOf, committable, commitError, outHolds } from './tensor.js';
 import { view } from './heap.js';
 import { readOptions, checkKeys, choose } from './options.js';
@@ -14,6 +14,7 @@ import { internNamed, checkOutNames } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
 import { request, execute, runBinary } from './execute.js';
 import { largeCall, LARGE } from './expr-large.js';
+import { namedWhere } from './expr.js';
 
 // ---- element-wise ------------------------------------------------------------------------
 const BINARY_KEYS = ['out', 'broadcast', 'shaping', 'fill'];
@@ -83,7 +84,7 @@ function checkBroadcast(bc, name) {
 function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
   const dt = A.dtype;
   if (dt !== B.dtype) {
-    return new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); convert one first`,
+    return new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); ${castAdvice(dt.name, B.dtype.name)}`,
       { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: [dt.name, B.dtype.name] });
   }
   if (op.domain === 'integer' && dt.float) return new TypeError(`${name} needs integer data; ${dt.name} has no bits to combine (use an integer typed array)`);
@@ -207,13 +208,15 @@ export function where(cond, a, b, options) {
   let B = sb ? null : readOperand(b, 'where: b');
   if (!A && !B) throw new TypeError('where: a or b must be a tensor, to give the result a dtype');
   const dest = readOut(outIn, 'where');
+  // Named operands align by name: the expression where(c, a, b) does that for three.
+  if ([Cd, A, B].some((o) => o !== null && (o.named !== null || o.dims !== undefined))) return namedWhere([Cd, A ?? a, B ?? b], dest);
   settle(Cd, 'where: cond');
   if (A) settle(A, 'where: a');
   if (B) settle(B, 'where: b');
   if (!A) A = scalarOperand(a, B.dtype, 'where: a');
   if (!B) B = scalarOperand(b, A.dtype, 'where: b');
   if (A.dtype !== B.dtype) {
-    throw new BroadcastError(`where: a and b have different dtypes (${A.dtype.name} vs ${B.dtype.name})`,
+    throw new BroadcastError(`where: a and b have different dtypes (${A.dtype.name} vs ${B.dtype.name}); ${castAdvice(A.dtype.name, B.dtype.name)}`,
       { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: [A.dtype.name, B.dtype.name] });
   }
   if (dest && !outHolds(dest, A.dtype)) {

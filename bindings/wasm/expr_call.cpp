@@ -243,7 +243,7 @@ void compile_into(Entry& e, const double* h, const double* k, size_t n, bool gen
   if (e.st == Status::Ok && generate_code) e.c.module = module_for(e.c.prog, e.c.loop);
 }
 
-// The failure's details after the shape: code, span, dtypes, entry, shapes.
+// The failure's details after the shape: code, span, dtypes, entry, shapes (and, named, their dim names).
 void write_failure(Writer& w, const Failure& f) {
   w.put(static_cast<double>(f.code));
   w.put(f.pos);
@@ -253,6 +253,11 @@ void write_failure(Writer& w, const Failure& f) {
   w.put(f.entry);
   w.put(f.n_shapes);
   for (int k = 0; k < f.n_shapes; ++k) w.shape(f.shapes[k]);
+  // Named: each shape's dim names (ids), as many as its rank; positional: none.
+  w.put(f.named ? 1 : 0);
+  if (f.named)
+    for (int k = 0; k < f.n_shapes; ++k)
+      for (int a = 0; a < f.shapes[k].rank; ++a) w.put(static_cast<double>(f.names[k][a]));
 }
 
 void write_names(Writer& w, const Compiled& c) {

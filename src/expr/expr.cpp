@@ -360,7 +360,8 @@ struct ShapeFold {
 
   const Shape& sh(int r) const { return shape[static_cast<size_t>(r)]; }
 
-  bool refuse(int i, Status st, const Error& err, const Shape* s, int n) {
+  // `ns`, named: the n operands' named shapes, whose dim names the refusal names.
+  bool refuse(int i, Status st, const Error& err, const Shape* s, int n, const NamedShape* const* ns = nullptr) {
     const Node& nd = p.nodes[static_cast<size_t>(node_of[static_cast<size_t>(i)])];
     fail.code = Fail::broadcast;
     fail.pos = nd.pos;
@@ -369,6 +370,10 @@ struct ShapeFold {
     if (fail.err.code == Status::Ok) fail.err.code = st;
     fail.n_shapes = n;
     for (int k = 0; k < n; ++k) fail.shapes[k] = s[k];
+    fail.named = ns != nullptr;
+    if (ns != nullptr)
+      for (int k = 0; k < n; ++k)
+        for (int a = 0; a < ns[k]->rank && a < kMaxRank; ++a) fail.names[k][a] = ns[k]->name[a];
     return false;
   }
 
@@ -432,7 +437,8 @@ struct ShapeFold {
     }
     if (st != Status::Ok) {
       const Shape two[2] = {sh(x), sh(y)};
-      return refuse(i, st, err, two, 2);
+      const NamedShape* ns[2] = {&nshape[static_cast<size_t>(x)], &nshape[static_cast<size_t>(y)]};
+      return refuse(i, st, err, two, 2, named ? ns : nullptr);
     }
     auto& m = amap[static_cast<size_t>(i)];
     for (int ax = 0; ax < plan.out.rank; ++ax) {
@@ -490,7 +496,8 @@ struct ShapeFold {
             if (st != Status::Ok || np.needs_gather) {
               if (st == Status::Ok) return gather(ii);
               const Shape two[2] = {shape[i], sh(in.c)};
-              return refuse(ii, st, err, two, 2);
+              const NamedShape* ns[2] = {&first, &nshape[static_cast<size_t>(in.c)]};
+              return refuse(ii, st, err, two, 2, ns);
             }
             auto& m = amap[i];
             for (int ax = 0; ax < plan.out.rank; ++ax) {

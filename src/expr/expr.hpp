@@ -58,6 +58,8 @@ struct Failure {
   Error err;
   int n_shapes = 0;      // broadcast: the node's operand shapes (positional) ...
   Shape shapes[3];
+  bool named = false;    // ... and, named, each one's dim names (ids), shapes[k].rank of them
+  i64 names[3][kMaxRank] = {};
   int entry = -1;        // bad_axis / unknown_dim: which entry of the axis list
 };
 

@@ -200,6 +200,27 @@ describe('reductions', () => {
     expect(() => tc.evaluate("sum(x * 2, ['in'])", { x: T(f32(1, 2), [2]) })).toThrow(/no dim names/);
   });
 
+  it('keepdims keeps a reduced dim by name, as the reductions do, so the result broadcasts back by name', () => {
+    // Issue 37 #3: the kept axis had its size 1 but lost its name, so mul(s, s) read it as [25].
+    const x = { data: Float32Array.from({ length: 15 }, (_, i) => i + 1), shape: [3, 5], dims: ['a', 'b'], coords: { a: ['u', 'v', 'w'], b: ['p', 'q', 'r', 's', 't'] } };
+    for (const [text, opts] of [["sum(x, ['b'])", { dims: ['b'] }], ["sum(x * 1, ['a'])", { dims: ['a'] }], ['sum(x, [0])', { axes: [0] }], ['max(x, [-1])', { axes: [-1] }]]) {
+      const op = text.startsWith('max') ? tc.max : tc.sum;
+      const ref = op(x, { ...opts, keepdims: true });
+      const r = tc.evaluate(text, { x }, { keepdims: true });
+      same(r, ref);
+      expect(r.dims, text).toEqual(ref.dims);
+      expect(r.coords, text).toEqual(ref.coords);
+      const plan = tc.explain({ expression: text, shapes: { x: { dims: ['a', 'b'], shape: [3, 5] } }, keepdims: true });
+      expect(plan.dims, text).toEqual(['a', 'b']);
+      // Without keepdims the reduced dim goes.
+      expect(tc.evaluate(text, { x }).dims, text).toEqual(op(x, opts).dims);
+    }
+    const s = tc.evaluate("sum(x, ['b'])", { x: { data: f32(1, 2, 3, 4, 5, 6, 7, 8, 9), shape: [3, 3], dims: ['a', 'b'] } }, { keepdims: true });
+    const sq = tc.mul(s, s);
+    expect(sq.shape).toEqual([3, 1]);
+    expect(Array.from(sq.data)).toEqual([36, 225, 576]);
+  });
+
   it('contractions by name over hundreds of elements: every reduction, float32 and float64, bit-identical to mul then reduce', () => {
     let s = 11;
     const rnd = () => { s = (s * 16807) % 2147483647; return s / 2147483647 - 0.5; };
@@ -358,6 +379,30 @@ describe('compile and explain', () => {
     expect(syn.ok).toBe(false);
     expect(syn.error).toEqual(expect.objectContaining({ name: 'SyntaxError' }));
   });
+
+  it("compile().explain() never throws either: it gives explain({ expression, shapes })'s own answer", () => {
+    // Issue 37 #11: compile(e).explain() with no shapes threw a TypeError.
+    const e = tc.compile('(x - m) / s');
+    const cases = [
+      undefined, null, 42, [], { x: [2, 3] }, { x: [2, 3], m: [4], s: [1] }, { x: [2, 3], m: [3], s: [1] },
+      { x: [2, -1], m: [3], s: [1] }, { x: { dims: ['a'], shape: [2, 3] }, m: [3], s: 1 },
+    ];
+    for (const shapes of cases) {
+      let r;
+      expect(() => { r = e.explain(shapes); }, JSON.stringify(shapes)).not.toThrow();
+      expect(r, JSON.stringify(shapes)).toEqual(tc.explain({ expression: e.source, shapes }));
+    }
+    const none = e.explain();
+    expect(none.ok).toBe(false);
+    expect(none.error).toEqual(expect.objectContaining({ name: 'TypeError' }));
+    expect(none.error.message).toMatch(/shapes must be an object/);
+    const clash = e.explain({ x: [2, 3], m: [4], s: [1] });
+    expect(clash.error).toEqual(expect.objectContaining({ name: 'BroadcastError', code: 'INCOMPATIBLE_DIMS' }));
+    expect(e.explain({ x: [2, 3], m: [3], s: [1] }, { nope: 1 }).error.message).toMatch(/nope/);
+    expect(e.explain({ x: [2, 3], m: [3], s: [1] }).shape).toEqual([2, 3]);
+    // An expression that reads no tensor has no dtype or shape: refused, not thrown.
+    expect(tc.compile('1 + 2').explain({}).error.message).toMatch(/reads no tensor operand/);
+  });
 });
 
 describe('refusals: clear errors, never a trap, the engine unharmed', () => {
@@ -422,7 +467,7 @@ describe('refusals: clear errors, never a trap, the engine unharmed', () => {
     expect(e.message).toMatch(/"x \* 2 \+ \(i - 1\)" \(offset 0\) mixes float32 and int32/);
     try { tc.evaluate('sqrt(x) * (i + (i < 2))', { x, i }); } catch (err) { e = err; }
     expect(e.message).toMatch(/"i \+ \(i < 2\)" \(offset 11\) mixes int32 and uint8/);
-    expect(e.message).toMatch(/convert one with cast/);
+    expect(e.message).toMatch(/cast the uint8 one to int32 \(cast\(\.\.\., 'int32'\)\)/);
     // A comparison's uint8 meets a float: cast it.
     same(tc.evaluate("x * cast(x > 1, 'float32')", { x }), tc.mul(x, tc.cast(tc.greater(x, 1), 'float32')));
     expect(() => tc.evaluate("cast(x, 'float33')", { x })).toThrow(/not a dtype/);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as tc from '../../dist/node.js';
+import { commonDtype } from '../../dist/errors.js';
 
 beforeAll(async () => { await tc.init(); });
 
@@ -152,5 +153,102 @@ describe('errors that say the cause and the fix', () => {
     expect(Array.from(other.add(foreign, foreign).toArray())).toEqual([2, 4, 6]);
     foreign.dispose();
     mine.dispose();
+  });
+});
+
+describe('a dtype refusal suggests the cast that keeps every value', () => {
+  // NumPy 1.24.2's np.result_type(a, b) over tensorcast's dtypes (uint8clamped read as uint8,
+  // bigint64/biguint64 as int64/uint64), row by row in DTYPES order: what the suggestion casts to.
+  const DTYPES = ['float16', 'float32', 'float64', 'int8', 'uint8', 'uint8clamped', 'int16', 'uint16', 'int32', 'uint32', 'bigint64', 'biguint64'];
+  const NUMPY = `
+    float16 float32 float64 float16 float16 float16 float32 float32 float64 float64 float64 float64
+    float32 float32 float64 float32 float32 float32 float32 float32 float64 float64 float64 float64
+    float64 float64 float64 float64 float64 float64 float64 float64 float64 float64 float64 float64
+    float16 float32 float64 int8 int16 int16 int16 int32 int32 bigint64 bigint64 float64
+    float16 float32 float64 int16 uint8 uint8 int16 uint16 int32 uint32 bigint64 biguint64
+    float16 float32 float64 int16 uint8 uint8 int16 uint16 int32 uint32 bigint64 biguint64
+    float32 float32 float64 int16 int16 int16 int16 int32 int32 bigint64 bigint64 float64
+    float32 float32 float64 int32 uint16 uint16 int32 uint16 int32 uint32 bigint64 biguint64
+    float64 float64 float64 int32 int32 int32 int32 int32 int32 bigint64 bigint64 float64
+    float64 float64 float64 bigint64 uint32 uint32 bigint64 uint32 bigint64 uint32 bigint64 biguint64
+    float64 float64 float64 bigint64 bigint64 bigint64 bigint64 bigint64 bigint64 bigint64 bigint64 float64
+    float64 float64 float64 float64 biguint64 biguint64 float64 biguint64 float64 biguint64 float64 biguint64`
+    .trim().split('\n').map((r) => r.trim().split(/\s+/));
+
+  it("is NumPy's result type for every pair of distinct dtypes", () => {
+    DTYPES.forEach((a, i) => DTYPES.forEach((b, j) => {
+      if (a === b) return;
+      const want = (a === 'uint8clamped' && b === 'uint8') || (a === 'uint8' && b === 'uint8clamped') ? 'uint8' : NUMPY[i][j];
+      expect(commonDtype(a, b), `${a} with ${b}`).toBe(want);
+    }));
+  });
+
+  it('an image minus a float mean: cast the pixels to float32, never the mean to uint8clamped', () => {
+    // Issue 37 #14: the refusal suggested cast(..., 'uint8clamped'), which makes 0.485 zero.
+    const img = { data: Uint8ClampedArray.of(0, 128, 255, 64), shape: [4] };
+    const mean = { data: f32(0.485), shape: [1] };
+    for (const call of [() => tc.sub(img, mean), () => tc.evaluate('x - m', { x: img, m: mean }), () => tc.where({ data: Uint8Array.of(1, 0, 1, 0) }, img, { data: f32(0.5, 0.5, 0.5, 0.5) })]) {
+      let e;
+      try { call(); } catch (err) { e = err; }
+      expect(e).toBeInstanceOf(tc.BroadcastError);
+      expect(e.code).toBe('DTYPE_MISMATCH');
+      expect(e.message).toMatch(/cast the uint8clamped one to float32 \(cast\((x|\.\.\.), 'float32'\)\)/);
+      expect(e.message).not.toMatch(/'uint8clamped'\)/);
+    }
+    // And the suggestion works: the cast pixels minus the mean.
+    expect(Array.from(tc.sub(tc.cast(img, 'float32'), mean).data)).toEqual(Array.from(f32(0 - 0.485, 128 - 0.485, 255 - 0.485, 64 - 0.485)));
+    // Neither dtype holds both: cast both; past 2^53 float64 only comes nearest, and says so.
+    expect(() => tc.add({ data: new Int32Array(2) }, { data: f32(0.5, 1) })).toThrow(/cast both to float64/);
+    expect(() => tc.add({ data: new BigInt64Array(1) }, { data: new BigUint64Array(1) })).toThrow(/cast both to float64 .*rounds integers past 2\^53/);
+    expect(() => tc.evaluate('a + b', { a: { data: new Int8Array(1) }, b: { data: new Uint8Array(1) } })).toThrow(/cast both to int16 \(cast\(\.\.\., 'int16'\)\)/);
+  });
+});
+
+describe('named refusals name the dim, in expressions and where as in the element-wise ops', () => {
+  const x = { data: new Float32Array(6), shape: [2, 3], dims: ['b', 'in'] };
+  const w = { data: new Float32Array(8), shape: [4, 2], dims: ['in', 'out'] };
+  const thrown = (f) => { try { f(); } catch (e) { return e; } throw new Error('did not throw'); };
+
+  it('evaluate over named operands: dim "in" has 3 vs 4, the named shapes, as mul says it', () => {
+    // Issue 37 #15: the expression said "axis 1 has 3 vs 4" with positional shapes.
+    const op = thrown(() => tc.mul(x, w));
+    const e = thrown(() => tc.evaluate('x * w + 1', { x, w }));
+    expect(e).toBeInstanceOf(tc.BroadcastError);
+    expect(e.message).toMatch(/^evaluate: "x \* w" \(offset 0\): cannot broadcast named dims \(b: 2, in: 3\) with \(in: 4, out: 2\): dim "in" \(axis 1\) has 3 vs 4/);
+    expect(e.message).toContain(op.message);
+    expect([e.code, e.axis, e.dims]).toEqual([op.code, op.axis, op.dims]);
+    // Deeper in the tree: the node's own operands (an intermediate result's dims included).
+    const y = { data: new Float32Array(5), shape: [5], dims: ['out'] };
+    const d = thrown(() => tc.evaluate('x * w2 + y', { x, w2: { data: new Float32Array(6), shape: [3, 2], dims: ['in', 'out'] }, y }));
+    expect(d.message).toMatch(/"x \* w2 \+ y" \(offset 0\): cannot broadcast named dims \(b: 2, in: 3, out: 2\) with \(out: 5\): dim "out" \(axis 2\) has 2 vs 5/);
+    // explain() says the same.
+    const plan = tc.explain({ expression: 'x * w', shapes: { x: { dims: ['b', 'in'], shape: [2, 3] }, w: { dims: ['in', 'out'], shape: [4, 2] } } });
+    expect(plan.error.message).toMatch(/dim "in" \(axis 1\) has 3 vs 4/);
+    // Positional operands keep the positional message.
+    expect(thrown(() => tc.evaluate('a * b', { a: { data: new Float32Array(3) }, b: { data: new Float32Array(4) } })).message).toMatch(/axis 0 has 3 vs 4/);
+  });
+
+  it('where(cond, a, b) aligns named operands by name (it read them by position), and names the clash', () => {
+    const c = { data: Uint8Array.of(1, 0, 1), shape: [3], dims: ['in'] };
+    const a = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['b', 'in'] };
+    const b = { data: f32(7, 8), shape: [2], dims: ['b'] };
+    const r = tc.where(c, a, b);
+    const ref = tc.evaluate('where(c, a, b)', { c, a, b });
+    expect(r.dims).toEqual(['in', 'b']);
+    expect(r.shape).toEqual([3, 2]);
+    // in 0: a; in 1: b; in 2: a — over b = 0, 1.
+    expect(Array.from(r.data)).toEqual([1, 4, 7, 8, 3, 6]);
+    expect(Array.from(r.data)).toEqual(Array.from(ref.data));
+    expect(Array.from(tc.where(c, a, 0).data)).toEqual([1, 4, 0, 0, 3, 6]);
+    const e = thrown(() => tc.where({ data: Uint8Array.of(1, 0, 1, 1), shape: [4], dims: ['in'] }, a, b));
+    expect(e.message).toMatch(/dim "in" \(axis 0\) has 4 vs 3/);
+    expect(thrown(() => tc.where(c, { data: f32(1, 2, 3) }, b)).message).toMatch(/where: a has no dims while other operands do/);
+    // A resident named operand and a resident out.
+    const t = tc.tensor(f32(1, 2, 3, 4, 5, 6), [2, 3], { dims: ['b', 'in'] });
+    const rt = tc.where(c, t, b);
+    expect(rt.dims).toEqual(['in', 'b']);
+    expect(Array.from(rt.toArray())).toEqual([1, 4, 7, 8, 3, 6]);
+    rt.dispose();
+    t.dispose();
   });
 });

@@ -37,10 +37,14 @@ describe('one version', () => {
     const lock = JSON.parse(read('package-lock.json'));
     expect([lock.version, lock.packages[''].version]).toEqual([version, version]);
   });
-  it("CHANGELOG.md: Unreleased on top, then dated releases, newest first, the newest package.json's", () => {
+  it("CHANGELOG.md: an empty Unreleased on top, then dated releases, newest first, the newest package.json's", () => {
     const text = read('CHANGELOG.md');
     const heads = [...text.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
     expect(heads[0]).toBe('[Unreleased]');
+    // Entries belong to the release that ships them: what main holds is package.json's
+    // version, so Unreleased holds nothing (a change lands with its version's entry).
+    const unreleased = text.slice(text.indexOf('## [Unreleased]') + '## [Unreleased]'.length, text.indexOf(`## [${heads[1]?.slice(1)}`));
+    expect(unreleased.trim(), 'entries under [Unreleased]: they ship in package.json\'s version, so list them there').toBe('');
     const releases = heads.slice(1).map((h) => {
       const m = /^\[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$/.exec(h);
       expect(m, `"## ${h}" is not "## [x.y.z] - YYYY-MM-DD"`).not.toBeNull();

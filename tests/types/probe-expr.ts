@@ -42,7 +42,12 @@ export function expressions(x: Float32Array, m: Float32Array, t: Tensor<'float32
   same<typeof run1, TensorData>(true);
   const run2 = e.run({ x: t, m: 1, s: 2 });
   same<typeof run2, Tensor>(true);
-  const plan: ExpressionPlan = e.explain({ x: [2, 3], m: [3], s: [1] }, { dtypes: { x: 'float64' } });
+  const planned: ExpressionExplanation = e.explain({ x: [2, 3], m: [3], s: [1] }, { dtypes: { x: 'float64' } });
+  // @ts-expect-error a refusal is an answer too: narrow on ok first
+  const unnarrowed: ExpressionPlan = planned;
+  void unnarrowed;
+  if (!planned.ok) throw new Error(planned.error.message);
+  const plan: ExpressionPlan = planned;
   const d: DType = plan.dtype;
   const lines: string[] = plan.program.map((p) => p.text);
   const verdicts: ('equal' | 'stretched' | 'new')[] = plan.operands[0].verdicts;
