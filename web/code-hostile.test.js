@@ -3,7 +3,8 @@
 // names, the mapping, the axis and the options) and every mode: each tab's
 // snippet, forward and backward, is run as a pasted file (JavaScript in Node,
 // Python in python3) and must not run the text, and must still parse and do
-// what it says (finish, or throw the very error its `// throws` comment names).
+// what it says (finish, or throw the very error its `// throws` comment names, or print
+// the refusal its `// → false CODE` comment names).
 // The page's own path: stateFromQuery -> buildRequest -> explain -> codeFor.
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../dist/node.js';
@@ -58,7 +59,12 @@ describe('copy as code, fed hostile text through the link', () => {
     ran.forEach((r, i) => {
       const { where, code } = js[i];
       const claim = /^\/\/ throws (\S+):/m.exec(code);
-      if (claim) {
+      const answer = /^\/\/ → false (\S+) /m.exec(code);
+      if (answer) {
+        // A refused expression: explain() answers with the error the comment names, and the snippet prints it.
+        expect(r.ok, `${where}: ${JSON.stringify(r.error)}\n${code}`).toBe(true);
+        expect(r.out, where).toContain(`false ${answer[1]} explain: `);
+      } else if (claim) {
         // A refused expression: compile() or explain() (not the module's parse) throws the error the comment names.
         expect(r.ok, where).toBe(false);
         expect(r.error.code ?? r.error.name, where).toBe(claim[1]);

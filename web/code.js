@@ -335,8 +335,13 @@ function expressionCode(tab, state, built, plan) {
   lines.push(`import { init, compile, formatShape } from 'tensorcast';`, '', 'await init();', `const expr = compile(${jsString(text)});`);
   lines.push(`const info = expr.explain(${jsBlock(req.shapes, 64)}${state.dtype === 'float32' ? '' : `, { dtypes: ${jsLiteral(Object.fromEntries(names.map((n) => [n, state.dtype])))} }`});`);
   if (out) lines.push('console.log(formatShape(info.shape), info.dtype, info.execution);');
-  else lines.push(jsComment(`throws ${plan.error?.code ?? plan.error?.name ?? 'an error'}: ${String(plan.error?.first ?? plan.error?.message ?? '').split('\n')[0]}`));
-  return { lang: 'js', code: jsSource(lines), note: out ? 'The shapes are too large to allocate here, so it explains them without data.' : 'The expression is refused: this call throws the error shown above.' };
+  else if (plan.kind === 'syntax') lines.push(jsComment(`throws ${plan.error?.name ?? 'SyntaxError'}: ${String(plan.error?.first ?? plan.error?.message ?? '').split('\n')[0]}`)); // compile() throws it
+  else {
+    // explain() never throws: the refusal is its answer (evaluate() would throw it).
+    lines.push('console.log(info.ok, info.error.code ?? info.error.name, info.error.message.split(\'\\n\')[0]);');
+    lines.push(jsComment(`→ false ${plan.error?.code ?? plan.error?.name ?? 'an error'} ${String(plan.error?.first ?? plan.error?.message ?? '').split('\n')[0]}`));
+  }
+  return { lang: 'js', code: jsSource(lines), note: out ? 'The shapes are too large to allocate here, so it explains them without data.' : plan.kind === 'syntax' ? 'The expression does not parse: compile() throws the error shown above.' : 'The expression is refused: explain() answers with the error shown above (evaluate() would throw it).' };
 }
 
 // ---- tensorcast, backward -------------------------------------------------------------

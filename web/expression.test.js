@@ -167,7 +167,8 @@ describe('data preview and copy as code', () => {
     expect(codeFor('numpy', s, b, p).code).toBeNull();
     const c = codeFor('tensorcast', s, b, p);
     expect(c.code).toContain("compile('a * b + c')");
-    expect(c.code).toContain('// throws INCOMPATIBLE_DIMS');
+    expect(c.code).toContain('// → false INCOMPATIBLE_DIMS ');
+    expect(c.code).toContain('console.log(info.ok, info.error.code ?? info.error.name,');
     const refused = tc.compile('a * b + c').explain(b.request.shapes);
     expect(refused.ok).toBe(false);
     expect(refused.error.message).toMatch(/could not be broadcast/);
