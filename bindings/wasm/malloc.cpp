@@ -16,9 +16,12 @@
 // stays under 2^32 cannot wrap in any region. One that does not could not be
 // had by growing memory either (memory ends at 4 GB - 64 KiB); it is refused
 // here (null, as malloc says it is out of memory), which the library reports
-// as TOO_LARGE. The one request refused that a free region below the break
-// might have held is one within a few bytes of 4 GiB minus the break: memory
-// that large freed and asked for again with the break that high.
+// as TOO_LARGE. What this refuses that a free region might have held: once
+// the break is high (memory filled close to 4 GB, then freed; emmalloc never
+// lowers it), a block larger than what is left above the break, even where a
+// freed region below could hold it. Which region emmalloc would look at is not
+// known from outside it, and any of them at or above 2^32 minus the size
+// would wrap.
 //
 // These definitions take the place of emmalloc's (weak) ones: every
 // allocation of the module goes through them, the library's blocks

@@ -247,6 +247,48 @@ if (mode === 'large') {
   fillers = [];
 }
 disposeMixed(cases('pass4'));
+if (mode === 'large') {
+  const tooLarge = (f) => {
+    try {
+      const r = f();
+      if (r instanceof tc.Tensor) r.dispose();
+      return 'no error';
+    } catch (e) {
+      return `${e.constructor.name} ${e.code}`;
+    }
+  };
+  // Last: memory filled to its 4 GB with the library's blocks (as tensors would fill it), scratch
+  // released: a call that needs a new block is a TOO_LARGE error, one that needs none (resident
+  // operands and out) still runs; freed, the calls run again. (With the break at 4 GB a block
+  // larger than what is left above it is refused even where a free region could hold it:
+  // malloc.cpp. So this comes after the passes, and runs small calls again.)
+  const ra = tc.tensor(f32(1000, 1), [1000, 1]);
+  const rb = tc.tensor(f32(1000, 2), [1, 1000]);
+  const ro = tc.tensor(new Float32Array(1e6), [1000, 1000]);
+  tc.add(ra, rb, { out: ro }); // the plan cached: planning it again would allocate
+  tc.releaseScratch();
+  const blocks = [];
+  for (let size = GIB; size >= 1; size /= 2) {
+    for (;;) {
+      const p = M._tc_malloc(size) >>> 0;
+      if (p === 0) break;
+      blocks.push(p);
+    }
+  }
+  checks.fullHeap = tc.memory().wasmHeapBytes > 4 * GIB - 2 ** 20;
+  const small = { data: f32(12, 17), shape: [3, 4] };
+  checks.fullPlainAdd = tooLarge(() => tc.add(small, small));
+  checks.fullNewTensor = tooLarge(() => tc.tensor(f32(4, 18)));
+  checks.fullResidentResult = tooLarge(() => tc.add(ra, rb));
+  checks.fullSum = tooLarge(() => tc.sum(small, { axes: [1] }));
+  const digest = (f) => { try { return summary(f()).digest; } catch (e) { return `${e.constructor.name} ${e.code} ${e.message}`; } };
+  checks.fullResidentOut = digest(() => tc.add(ra, rb, { out: ro })) === results['pass1:add out resident 1'].digest;
+  checks.fullShapes = tc.broadcastShapes([2, 1, 3], [4, 1]).join();
+  for (const p of blocks) M._tc_free(p);
+  checks.fullPlainAddAfter = digest(() => tc.add(small, small)) === digest(() => ({ data: small.data.map((v) => v + v), shape: [3, 4] }));
+  checks.fullResidentOutAfter = digest(() => tc.sub(ra, rb, { out: ro })) === results['pass1:add out resident 2'].digest;
+  for (const t of [ra, ro, rb]) t.dispose();
+}
 tc.releaseScratch();
 const end = tc.memory();
 checks.endAllocated = end.allocatedBytes - base0.allocatedBytes;

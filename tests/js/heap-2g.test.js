@@ -6,7 +6,8 @@
 // tensors and the memory below 2 GiB taken, so that every later allocation
 // (tensors, scratch, results, the request's buffers) is past 2 GiB. The
 // answers must be the same, allocations too large for the 4 GB must fail with
-// TOO_LARGE and leave the module usable, and nothing may leak.
+// TOO_LARGE and leave the module usable (also with memory filled to 4 GB), and
+// nothing may leak.
 //
 // The large process holds about 2.2 GB at its peak (the two 1 GiB tensors and
 // the 1 GiB typed array copied into the first) and takes 20-40 s.
@@ -74,6 +75,17 @@ describe('the heap past 2 GiB (issue 37)', () => {
       failEvaluateResident: 'BroadcastError TOO_LARGE',
       failEvaluatePlain: 'BroadcastError TOO_LARGE',
       afterFailures: 0,
+      // memory filled to 4 GB with blocks: a call that needs a new block is TOO_LARGE, one that
+      // needs none runs; the blocks freed, calls run again
+      fullHeap: true,
+      fullPlainAdd: 'BroadcastError TOO_LARGE',
+      fullNewTensor: 'BroadcastError TOO_LARGE',
+      fullResidentResult: 'BroadcastError TOO_LARGE',
+      fullSum: 'BroadcastError TOO_LARGE',
+      fullResidentOut: true,
+      fullShapes: '2,4,3',
+      fullPlainAddAfter: true,
+      fullResidentOutAfter: true,
       // the 1 GiB tensors disposed, every scratch slot released: back to the memory init() left
       endAllocated: 0,
       endLive: 0,
