@@ -127,9 +127,13 @@ export function keyOf(E, fn, s) {
   r.key = Float64Array.from(r.key);
   if (!s.named) {
     E.last = { rule: s.rule, axis: s.axis, keepdims: s.keepdims, key: r.key,
-      // A resident operand's record (its tensor's own, the same every run); a plain one's is new
-      // every run and not kept (it holds the caller's array).
-      values: v.map((x) => (typeof x === 'object' ? { rec: x.resident ? x : null, dtype: x.dtype, shape: x.shape.slice() } : x)),
+      // No operand's record is kept: a resident one's leads to its tensor, which the
+      // expression (cached, as is the op of a large call in expr-large.js) would keep alive
+      // past its last use, so that the FinalizationRegistry never frees it. A resident
+      // operand's shape array is kept instead: its record's own, which never changes (the
+      // Tensor hands out copies) and holds nothing, so the same tensor is the same array;
+      // a plain operand's is copied (its record is new every run).
+      values: v.map((x) => (typeof x === 'object' ? { dtype: x.dtype, shape: x.resident ? x.shape : x.shape.slice() } : x)),
       memo: null, // execute.js runExpr: the engine's last answer to this key, when it can be repeated
       outBytes: 64 }; // execute.js runExpr: the bytes of this key's last new typed-array result
   }
@@ -148,12 +152,10 @@ function sameInputs(last, v) {
       if (!Object.is(a, b)) return false;
       continue;
     }
-    // The same record: a resident tensor's own, whose dtype and shape never change (a plain
-    // operand's record is new every run).
-    if (a.rec === b) continue;
     if (a.dtype !== b.dtype) return false;
     const sa = a.shape;
     const sb = b.shape;
+    if (sa === sb) continue; // a resident tensor's own shape array: the same tensor (see keyOf)
     if (sa.length !== sb.length) return false;
     for (let i = 0; i < sa.length; i++) if (sa[i] !== sb[i]) return false;
   }

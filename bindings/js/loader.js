@@ -288,12 +288,21 @@ function finishGlue(glue, module, instance) {
     throw new Error('tensorcast: the WebAssembly module started but its glue has no contract and version: it is not the tensorcast engine');
   }
   // Both builds (no embind): the contract (JSON) and the version are NUL-terminated UTF-8 in the module's memory.
-  m.contract = () => cString(m, m._tc_contract(), 'contract');
-  m.version = () => cString(m, m._tc_version(), 'version');
+  m.contract = () => cString(m, address(m._tc_contract()), 'contract');
+  m.version = () => cString(m, address(m._tc_version()), 'version');
   return m;
 }
 
 const UTF8 = new TextDecoder();
+
+/**
+ * An address an export returned: a wasm i32 reaches JS signed, negative from
+ * 2 GiB on (memory grows to 4 GB), so it is made unsigned (docs/boundary.md,
+ * "Addresses"). Anything but a number is left for cString() to refuse.
+ */
+export function address(p) {
+  return typeof p === 'number' ? p >>> 0 : p;
+}
 
 /**
  * The NUL-terminated UTF-8 text at `p` in the module's memory (to the end of

@@ -15,7 +15,10 @@
 // [3, 3+R) the outer counts (j = 0 next to the row), then per slot s (0 the
 // output, 1 + k input k) ptr, the row's stride and the R outer strides (bytes),
 // then R odometer counters. Here axis t = 0 is the row and t = 1..R outer axis
-// j = t - 1.
+// j = t - 1. The words are i32s (an Int32Array here): a slot's pointer is read
+// back `>>> 0`, an unsigned address (memory grows past 2 GiB), and written as
+// it is (an Int32Array store keeps the low 32 bits, which the module reads as
+// an unsigned address).
 import { view, viewFor, copyIn, fresh, slot, DESC_SLOT, OUT_SLOT } from './heap.js';
 import { mod } from './loader.js';
 
@@ -178,7 +181,7 @@ export function streamed(m, ops, dest, out, cap) {
   dtypes[0] = m.outDtype;
   if (plainOut) es[0] = m.outDtype.size;
   for (let s = 1; s < S; s++) {
-    at[s] = desc[3 + R + s * (2 + R)];
+    at[s] = desc[3 + R + s * (2 + R)] >>> 0; // an address, unsigned (an Int32Array holds it signed)
     for (let k = 0; k < ops.length; k++) {
       if (m.ptrs[k] !== at[s]) continue;
       if (!ops[k].resident) {
@@ -200,7 +203,7 @@ export function streamed(m, ops, dest, out, cap) {
   const plan = streamPlan(desc, es, CHUNK);
   if (plan === null) return null;
   // Scratch first (memory may grow), then the copies.
-  at[0] = plainOut ? slot(OUT_SLOT, CHUNK) : desc[3 + R];
+  at[0] = plainOut ? slot(OUT_SLOT, CHUNK) : desc[3 + R] >>> 0;
   const d = slot(DESC_SLOT, desc.length * 4);
   for (let k = 0; k < ops.length; k++) {
     let chunked = false;

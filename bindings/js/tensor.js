@@ -431,6 +431,12 @@ export function tensor(data, shape, options) {
     throw new BroadcastError(`tensor: ${bytes} bytes do not fit WebAssembly memory`, { code: 'TOO_LARGE', shapes: [s], axis: null, dims: null });
   }
   const ptr = malloc(Math.max(bytes, 1));
-  if (n > 0) (dt.half ? viewFor(dt, data) : view(dt)).set(data, ptr / dt.size);
-  return makeTensor(ptr, s, dt, dims, coords);
+  // From here the block is this call's: whatever fails gives it back.
+  try {
+    if (n > 0) (dt.half ? viewFor(dt, data) : view(dt)).set(data, ptr / dt.size);
+    return makeTensor(ptr, s, dt, dims, coords);
+  } catch (e) {
+    free(ptr);
+    throw e;
+  }
 }

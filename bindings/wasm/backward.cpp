@@ -88,7 +88,7 @@ int reduce_into(const double* h, const Shape& in, std::uint64_t mask, ReduceOp o
     release(fresh);
     return static_cast<int>(st);
   }
-  resp[resp_result] = static_cast<double>(reinterpret_cast<uintptr_t>(fresh));
+  resp[resp_result] = addr(fresh);  // unsigned, as every address on the wire
   return 0;
 }
 

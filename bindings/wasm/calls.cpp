@@ -363,7 +363,7 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
     release(fresh);
     return static_cast<int>(st);
   }
-  resp[resp_result] = static_cast<double>(reinterpret_cast<uintptr_t>(fresh));
+  resp[resp_result] = addr(fresh);  // unsigned, as every address on the wire
   return 0;
 }
 
@@ -407,22 +407,24 @@ void call_shape(const double* h, const double* body, size_t n, bool explain, std
 
 extern "C" {
 
+// Every address an export takes or returns is an Addr (unsigned: calls.hpp).
+
 // The request buffer, grown to hold `doubles` (its address may change then:
 // JS asks before writing each request, and no user code runs in between).
-EMSCRIPTEN_KEEPALIVE double* tc_request(int doubles) {
+EMSCRIPTEN_KEEPALIVE Addr tc_request(int doubles) {
   if (doubles > 0 && static_cast<size_t>(doubles) > g_req.size()) g_req.resize(static_cast<size_t>(doubles) * 2);
-  return g_req.data();
+  return addr(g_req.data());
 }
 
 // Answer the request of `len` doubles; returns the response's address.
-EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
+EMSCRIPTEN_KEEPALIVE Addr tc_call(int len) {
   const size_t n = len < 0 ? 0 : static_cast<size_t>(len) < g_req.size() ? static_cast<size_t>(len) : g_req.size();
   const double* h = g_req.data();
   Error none;
   if (n < kReqHeader) {
     none.code = Status::InvalidShape;
     write_head(g_resp, static_cast<int>(Status::InvalidShape), none);
-    return g_resp.data();
+    return addr(g_resp.data());
   }
   const double* body = h + kReqHeader;
   const size_t body_len = n - kReqHeader;
@@ -430,38 +432,38 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
   Writer w{g_resp};
   if (action == static_cast<int>(Action::axes)) {
     call_axes(h, body, body_len, g_resp);
-    return g_resp.data();
+    return addr(g_resp.data());
   }
 #ifndef TC_SHAPES_ONLY
   if (action == static_cast<int>(Action::reduce) || action == static_cast<int>(Action::unbroadcast)) {
     if (action == static_cast<int>(Action::reduce)) call_reduce(h, body, body_len, g_resp);
     else call_unbroadcast(h, body, body_len, g_resp);
-    return g_resp.data();
+    return addr(g_resp.data());
   }
   if (action == static_cast<int>(Action::expr_parse)) {
     call_parse(h, body, body_len, g_resp);
-    return g_resp.data();
+    return addr(g_resp.data());
   }
   if (action == static_cast<int>(Action::expr_run) || action == static_cast<int>(Action::expr_explain)) {
     call_expr(h, body, body_len, action == static_cast<int>(Action::expr_explain), g_resp);
-    return g_resp.data();
+    return addr(g_resp.data());
   }
 #endif
   if (action == static_cast<int>(Action::shape) || action == static_cast<int>(Action::explain)) {
     call_shape(h, body, body_len, action == static_cast<int>(Action::explain), g_resp);
-    return g_resp.data();
+    return addr(g_resp.data());
   }
 #ifdef TC_SHAPES_ONLY
   // No kernels in this build: a data action is not a request it can answer.
   none.code = Status::InvalidShape;
   write_head(g_resp, static_cast<int>(Status::InvalidShape), none);
   (void)w;
-  return g_resp.data();
+  return addr(g_resp.data());
 #else
   const Planned& P = cached_plan(h, body, body_len);
   if (P.st != Status::Ok) {
     write_head(g_resp, static_cast<int>(P.st), P.err);
-    return g_resp.data();
+    return addr(g_resp.data());
   }
   // A data call that succeeds answers with its status, result and shape: the
   // head's error fields are written only where JS reads them (a refusal).
@@ -480,7 +482,7 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
     w.put(entry);
     w.put(entry >= 0 ? g_cache[entry].gen : 0);
   }
-  return g_resp.data();
+  return addr(g_resp.data());
 #endif
 }
 
@@ -490,8 +492,9 @@ EMSCRIPTEN_KEEPALIVE const double* tc_call(int len) {
 // path's exports below, which only the full build has.
 EMSCRIPTEN_KEEPALIVE int tc_shapes_only() { return 1; }
 #else
-EMSCRIPTEN_KEEPALIVE void* tc_malloc(double bytes) { return allocate(bytes); }
-EMSCRIPTEN_KEEPALIVE void tc_free(void* p) { release(p); }
+// A block of `bytes` (0: none could be allocated), given back by tc_free.
+EMSCRIPTEN_KEEPALIVE Addr tc_malloc(double bytes) { return addr(allocate(bytes)); }
+EMSCRIPTEN_KEEPALIVE void tc_free(Addr p) { release(at(p)); }
 EMSCRIPTEN_KEEPALIVE double tc_allocated_bytes() { return static_cast<double>(allocated_bytes()); }
 EMSCRIPTEN_KEEPALIVE int tc_allocation_count() { return static_cast<int>(allocation_count()); }
 
@@ -501,54 +504,54 @@ EMSCRIPTEN_KEEPALIVE int tc_allocation_count() { return static_cast<int>(allocat
 // answers it, without reading a request: for the same request every check of
 // run() gives what it gave, and only the kernel has work to do. 1: not that
 // plan any more (or not a call it can make): the caller sends the request.
-EMSCRIPTEN_KEEPALIVE int tc_rerun_binary(int entry, double gen, int dt, int op, const void* a, const void* b, void* out) {
+EMSCRIPTEN_KEEPALIVE int tc_rerun_binary(int entry, double gen, int dt, int op, Addr a, Addr b, Addr out) {
   if (entry < 0 || entry >= kCacheEntries || !g_cache[entry].valid || g_cache[entry].gen != gen) return 1;
   if (dt < 0 || dt >= static_cast<int>(DType::count) || op < 0 || op >= static_cast<int>(Op::count)) return 1;
-  if (!op_defined(static_cast<DType>(dt), static_cast<Op>(op)) || out == nullptr) return 1;
-  return run_binary(g_cache[entry].p.plan, static_cast<DType>(dt), static_cast<Op>(op), a, b, out) == Status::Ok ? 0 : 1;
+  if (!op_defined(static_cast<DType>(dt), static_cast<Op>(op)) || out == 0) return 1;
+  return run_binary(g_cache[entry].p.plan, static_cast<DType>(dt), static_cast<Op>(op), at(a), at(b), at(out)) == Status::Ok ? 0 : 1;
 }
 
 // Test hooks: run one registry kernel on raw buffers (the JS kernel sweeps).
-EMSCRIPTEN_KEEPALIVE int tc_kernel_run(int i, const void* a, const void* b, void* out, int n) {
+EMSCRIPTEN_KEEPALIVE int tc_kernel_run(int i, Addr a, Addr b, Addr out, int n) {
   size_t count;
   const KernelInfo* k = kernel_registry(&count);
   if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
-  k[i].fn(a, b, out, static_cast<size_t>(n));
+  k[i].fn(at(a), at(b), at(out), static_cast<size_t>(n));
   return 0;
 }
 
 // Run reduction kernel i: row kernels reduce n elements; col kernels combine
 // `rows` rows of n (row stride `stride`) lane-wise.
-EMSCRIPTEN_KEEPALIVE int tc_reduce_kernel_run(int i, const void* x, int rows, int n, int stride, void* out) {
+EMSCRIPTEN_KEEPALIVE int tc_reduce_kernel_run(int i, Addr x, int rows, int n, int stride, Addr out) {
   size_t count;
   const ReduceKernelInfo* k = reduce_registry(&count);
   if (i < 0 || static_cast<size_t>(i) >= count || n < 1 || rows < 1 || stride < n) return -1;
-  if (k[i].shape == ReduceShape::row) k[i].row(x, static_cast<size_t>(n), out);
-  else k[i].col(x, static_cast<size_t>(rows), static_cast<size_t>(n), static_cast<size_t>(stride), out);
+  if (k[i].shape == ReduceShape::row) k[i].row(at(x), static_cast<size_t>(n), at(out));
+  else k[i].col(at(x), static_cast<size_t>(rows), static_cast<size_t>(n), static_cast<size_t>(stride), at(out));
   return 0;
 }
 
 // Run unary kernel i (unary_registry) or cast kernel i (cast_registry) on n elements.
-EMSCRIPTEN_KEEPALIVE int tc_unary_kernel_run(int i, const void* in, void* out, int n) {
+EMSCRIPTEN_KEEPALIVE int tc_unary_kernel_run(int i, Addr in, Addr out, int n) {
   size_t count;
   const UnaryKernelInfo* k = unary_registry(&count);
   if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
-  k[i].fn(in, out, static_cast<size_t>(n));
+  k[i].fn(at(in), at(out), static_cast<size_t>(n));
   return 0;
 }
-EMSCRIPTEN_KEEPALIVE int tc_cast_kernel_run(int i, const void* in, void* out, int n) {
+EMSCRIPTEN_KEEPALIVE int tc_cast_kernel_run(int i, Addr in, Addr out, int n) {
   size_t count;
   const UnaryKernelInfo* k = cast_registry(&count);
   if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
-  k[i].fn(in, out, static_cast<size_t>(n));
+  k[i].fn(at(in), at(out), static_cast<size_t>(n));
   return 0;
 }
 
-EMSCRIPTEN_KEEPALIVE int tc_select_run(int i, const uint8_t* mask, const void* x, const void* y, void* out, int n) {
+EMSCRIPTEN_KEEPALIVE int tc_select_run(int i, Addr mask, Addr x, Addr y, Addr out, int n) {
   size_t count;
   const SelectInfo* k = select_registry(&count);
   if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
-  k[i].fn(mask, x, y, out, static_cast<size_t>(n));
+  k[i].fn(static_cast<const uint8_t*>(at(mask)), at(x), at(y), at(out), static_cast<size_t>(n));
   return 0;
 }
 #endif  // TC_SHAPES_ONLY

@@ -170,10 +170,12 @@ struct Text {
 constexpr int kContractLength = contract_text<Length>().n;
 constexpr Text<kContractLength> kContract = contract_text<Text<kContractLength>>();
 
+// The address of text in memory, unsigned (as every address JS is given: calls.hpp, Addr).
+uint32_t text(const char* s) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(s)); }
+
 #ifndef TC_SHAPES_ONLY
 // The listings' record: the kernel's name, three fields, 1 for SIMD (tc_listing()).
 constexpr int kRecord = 5;
-uint32_t text(const char* s) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(s)); }
 
 // Registry k[0..n) as records at `out` (the first `cap`); `fields(entry, record + 1)` writes the three fields.
 template <class Info, class Fields>
@@ -201,8 +203,10 @@ int records(const Info* k, size_t n, uint32_t* out, int cap, Fields fields) {
 extern "C" {
 // The contract (JSON) and the version: NUL-terminated UTF-8 in memory, the
 // same in both builds (loader.js reads them).
-EMSCRIPTEN_KEEPALIVE const char* tc_contract() { return kContract.s; }
-EMSCRIPTEN_KEEPALIVE const char* tc_version() { return TC_VERSION; }
+// Their addresses are unsigned (uint32_t: JS reads a wasm i32 as signed, and
+// memory grows past 2 GiB; calls.hpp, Addr).
+EMSCRIPTEN_KEEPALIVE uint32_t tc_contract() { return text(kContract.s); }
+EMSCRIPTEN_KEEPALIVE uint32_t tc_version() { return text(TC_VERSION); }
 
 #ifndef TC_SHAPES_ONLY
 // Which dtypes have a SIMD kernel (any form) for element-wise op `op`, or with
@@ -224,7 +228,8 @@ EMSCRIPTEN_KEEPALIVE uint32_t tc_simd_dtypes(int unary, int op) {
 //   3: dtype, op           4: from, to
 // Writes the first `cap` records at `out` (introspect.js decodes them) and
 // returns how many the registry has, or -1 for an unknown `which`.
-EMSCRIPTEN_KEEPALIVE int tc_listing(int which, uint32_t* out, int cap) {
+EMSCRIPTEN_KEEPALIVE int tc_listing(int which, uint32_t at, int cap) {
+  uint32_t* out = reinterpret_cast<uint32_t*>(static_cast<uintptr_t>(at));
   size_t n = 0;
   switch (which) {
     case 0:

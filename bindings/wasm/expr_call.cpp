@@ -31,16 +31,19 @@ using namespace tc::calls;
 
 // The JS side of generated code (the module's instance lives in JS; loader.js
 // installs Module.tcGen). Compile: 0 ok, -1 refused (the interpreter runs it).
-EM_JS(int, tc_gen_compile, (int id, const unsigned char* bytes, int n), {
+// An address reaches JS as a signed i32 (negative from 2 GiB on): each is
+// made unsigned (`>>> 0`) before JS computes with it (calls.hpp, Addr).
+EM_JS(int, tc_gen_compile, (int id, Addr bytes, int n), {
   try {
     var g = Module['tcGen'];
     if (!g) return -1;
-    return g.compile(id, HEAPU8.subarray(bytes, bytes + n), wasmMemory) ? 0 : -1;
+    var p = bytes >>> 0;
+    return g.compile(id, HEAPU8.subarray(p, p + n), wasmMemory) ? 0 : -1;
   } catch (e) {
     return -1;
   }
 });
-EM_JS(void, tc_gen_run, (int id, const int* desc), { Module['tcGen'].run(id, desc); });
+EM_JS(void, tc_gen_run, (int id, Addr desc), { Module['tcGen'].run(id, desc >>> 0); });
 
 namespace {
 
@@ -79,7 +82,7 @@ int module_for(const Program& prog, const Loop& loop) {
   }
   if (g_modules.size() >= kMaxModules) return -1;
   const int id = static_cast<int>(g_modules.size());
-  const bool ok = tc_gen_compile(id, bytes.data(), static_cast<int>(bytes.size())) == 0;
+  const bool ok = tc_gen_compile(id, addr(bytes.data()), static_cast<int>(bytes.size())) == 0;
   g_modules.push_back(Module{g_module_bytes.size(), bytes.size(), ok});
   g_module_bytes.append(bytes.begin(), bytes.end());
   return ok ? id : -1;
@@ -97,7 +100,7 @@ void gen_run(int module, const std::int32_t* desc, int words) {
   g_gen_desc = desc;
   g_gen_words = words;
   ++g_gen_count;
-  tc_gen_run(module, desc);
+  tc_gen_run(module, addr(desc));
 }
 
 struct Entry {
@@ -504,7 +507,7 @@ void call_expr(const double* h, const double* body, size_t n, bool explain, std:
     return;
   }
   write_head(resp, 0, none);
-  resp[resp_result] = static_cast<double>(reinterpret_cast<uintptr_t>(fresh));
+  resp[resp_result] = addr(fresh);  // unsigned, as every address on the wire
   resp[resp_dtype] = static_cast<double>(c.out_dtype);
   w.shape(c.out);
   if (c.named) {
@@ -517,11 +520,18 @@ void call_expr(const double* h, const double* body, size_t n, bool explain, std:
   // descriptor, so JS may make it again without this engine (execute.js
   // runExpr). Nothing else here has an effect: no allocation, no state.
   if (fresh == nullptr && !c.reduce && g_gen_count == gen_count + 1) {
-    // The descriptor as written before the run: its counters (desc[0] = R of them, last) at 0.
-    const int counters = g_gen_desc[0];
+    // The descriptor as written before the run: its counters (desc[0] = R of them, last) at 0,
+    // each slot's address (the first of its 2 + R words after the 3 + R of the walk) unsigned.
+    const int R = g_gen_desc[0];
     w.put(static_cast<double>(g_gen_module));
     w.put(static_cast<double>(g_gen_words));
-    for (int i = 0; i < g_gen_words; ++i) w.put(i < g_gen_words - counters ? static_cast<double>(g_gen_desc[i]) : 0.0);
+    for (int i = 0; i < g_gen_words; ++i) {
+      const bool address = i >= 3 + R && i < g_gen_words - R && (i - 3 - R) % (2 + R) == 0;
+      const double v = i >= g_gen_words - R ? 0.0
+                       : address          ? static_cast<double>(static_cast<Addr>(g_gen_desc[i]))
+                                          : static_cast<double>(g_gen_desc[i]);
+      w.put(v);
+    }
   } else {
     w.put(-1);
   }

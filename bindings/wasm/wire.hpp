@@ -12,6 +12,9 @@
 //   dim   := d                    d >= 0: static
 //          | -1                   keep (a -1 in a §5 target)
 //          | -2 lo hi             interval [lo, hi]; hi = -1: unbounded ("?" = -2 0 -1)
+// A buffer's address (the header's in0..in3 and out, the head's result, an
+// expression's input buffers) is a double in [0, 2^32): unsigned, as every
+// address JS sees (calls.hpp, Addr).
 // Response := head[TC_RESP...] then, on Ok (or -2: out too small), the output
 //   shape; with action explain the plan (write_plan, also on error, best
 //   effort); for the named rule on Ok the named axes (write_named).

@@ -83,9 +83,9 @@ describe('reduction kernels of the wasm build', () => {
         for (let n = 1; n <= 9 * width + 1; n++) {
           const x = randomData(r, k.dtype, rows * n, k.op === 'prod');
           const run = (idx) => {
-            const px = M._tc_malloc(Math.max(x.byteLength, 1));
+            const px = M._tc_malloc(Math.max(x.byteLength, 1)) >>> 0; // addresses are unsigned (docs/boundary.md)
             const outN = k.shape === 'row' ? 1 : n;
-            const po = M._tc_malloc(outN * C.BYTES_PER_ELEMENT);
+            const po = M._tc_malloc(outN * C.BYTES_PER_ELEMENT) >>> 0;
             new Uint8Array(M.HEAPU8.buffer, px, x.byteLength).set(new Uint8Array(x.buffer));
             expect(M._tc_reduce_kernel_run(idx, px, rows, n, n, po)).toBe(0);
             const out = new C(M.HEAPU8.buffer.slice(po, po + outN * C.BYTES_PER_ELEMENT));
