@@ -42,8 +42,10 @@ export function encode(E, fn, s) {
     if (typeof v === 'number') {
       key.push(1, v);
     } else if (typeof v === 'bigint') {
+      // Its bits modulo 2^64 (what a BigInt64Array or BigUint64Array stores) and Number(v)
+      // (what an array of any other dtype is given): as the ops store it (operands.js scalarOperand).
       const b = BigInt.asUintN(64, v);
-      key.push(2, Number(BigInt.asIntN(32, b >> 32n)), Number(b & 0xffffffffn));
+      key.push(2, Number(BigInt.asIntN(32, b >> 32n)), Number(b & 0xffffffffn), Number(v));
     } else {
       key.push(0, v.dtype.id);
       if (s.named) {
@@ -66,7 +68,8 @@ export function encode(E, fn, s) {
     key.push(-1);
   } else {
     key.push(axes.length);
-    for (const a of axes) {
+    for (let k = 0; k < axes.length; k++) {
+      const a = axes[k];
       if (a.name !== undefined) {
         const id = s.named ? interned.names.get(nameKey(a.name)) : undefined;
         if (id === undefined) {
@@ -75,6 +78,11 @@ export function encode(E, fn, s) {
         }
         key.push(1, id);
       } else {
+        // As the reductions' own `axes` option: an integer, else INVALID_AXIS (reduce.js readAxes).
+        if (!Number.isInteger(a.value)) {
+          throw new BroadcastError(`${fn}: ${E.reduce.op} axis ${E.source.slice(a.pos, a.pos + a.len)} (entry ${k}) is not an integer axis${excerpt(E.source, a.pos, a.len)}`,
+            { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: k, dims: null });
+        }
         key.push(0, a.value);
       }
     }
