@@ -163,9 +163,13 @@ export function refusal(E, fn, s, res) {
     case 'gather':
       return new BroadcastError(`${at}: these named operands' coordinates differ, and shaping '${[...C.shapings.keys()][s.shaping]}' would re-index them; expressions run without re-indexing: align them first with the element-wise op (e.g. add(a, b, { shaping }))${where}`,
         { code: 'INCOMPATIBLE_DIMS', shapes: shapesOf(s), axis: null, dims: null });
-    case 'bad_axis':
-      return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} axis ${head.detail} (entry ${entry}) is out of range or repeated for the expression's result of rank ${head.a}`,
+    case 'bad_axis': {
+      // The axis as written (the engine's detail is clamped to int32: 1e300 would read 2147483647).
+      const ax = E.reduce?.axes?.[entry];
+      const as = ax?.len !== undefined ? text.slice(ax.pos, ax.pos + ax.len) : head.detail;
+      return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} axis ${as} (entry ${entry}) is out of range or repeated for the expression's result of rank ${head.a}`,
         { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });
+    }
     case 'unknown_dim':
       return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} over a dim name the expression's result does not have (entry ${entry})`,
         { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });
