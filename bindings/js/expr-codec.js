@@ -42,8 +42,10 @@ export function encode(E, fn, s) {
     if (typeof v === 'number') {
       key.push(1, v);
     } else if (typeof v === 'bigint') {
+      // Its bits modulo 2^64 (what a BigInt64Array or BigUint64Array stores) and Number(v)
+      // (what an array of any other dtype is given): as the ops store it (operands.js scalarOperand).
       const b = BigInt.asUintN(64, v);
-      key.push(2, Number(BigInt.asIntN(32, b >> 32n)), Number(b & 0xffffffffn));
+      key.push(2, Number(BigInt.asIntN(32, b >> 32n)), Number(b & 0xffffffffn), Number(v));
     } else {
       key.push(0, v.dtype.id);
       if (s.named) {
@@ -66,7 +68,8 @@ export function encode(E, fn, s) {
     key.push(-1);
   } else {
     key.push(axes.length);
-    for (const a of axes) {
+    for (let k = 0; k < axes.length; k++) {
+      const a = axes[k];
       if (a.name !== undefined) {
         const id = s.named ? interned.names.get(nameKey(a.name)) : undefined;
         if (id === undefined) {
@@ -75,6 +78,11 @@ export function encode(E, fn, s) {
         }
         key.push(1, id);
       } else {
+        // As the reductions' own `axes` option: an integer, else INVALID_AXIS (reduce.js readAxes).
+        if (!Number.isInteger(a.value)) {
+          throw new BroadcastError(`${fn}: ${E.reduce.op} axis ${E.source.slice(a.pos, a.pos + a.len)} (entry ${k}) is not an integer axis${excerpt(E.source, a.pos, a.len)}`,
+            { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: k, dims: null });
+        }
         key.push(0, a.value);
       }
     }
@@ -168,9 +176,13 @@ export function refusal(E, fn, s, res, interned = null) {
     case 'gather':
       return new BroadcastError(`${at}: these named operands' coordinates differ, and shaping '${[...C.shapings.keys()][s.shaping]}' would re-index them; expressions run without re-indexing: align them first with the element-wise op (e.g. add(a, b, { shaping }))${where}`,
         { code: 'INCOMPATIBLE_DIMS', shapes: shapesOf(s), axis: null, dims: null });
-    case 'bad_axis':
-      return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} axis ${head.detail} (entry ${entry}) is out of range or repeated for the expression's result of rank ${head.a}`,
+    case 'bad_axis': {
+      // The axis as written (the engine's detail is clamped to int32: 1e300 would read 2147483647).
+      const ax = E.reduce?.axes?.[entry];
+      const as = ax?.len !== undefined ? text.slice(ax.pos, ax.pos + ax.len) : head.detail;
+      return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} axis ${as} (entry ${entry}) is out of range or repeated for the expression's result of rank ${head.a}`,
         { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });
+    }
     case 'unknown_dim':
       return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} over a dim name the expression's result does not have (entry ${entry})`,
         { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });

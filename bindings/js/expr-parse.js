@@ -23,6 +23,7 @@ const SYNTAX = [
   () => `more than ${C.limits.maxExpressionNodes} nodes`,
   () => `nested more than ${C.limits.maxExpressionDepth} levels deep`,
   () => `more than ${C.limits.maxExpressionInputs} distinct operand names`,
+  (t) => `${quote(t)} is not an axis: a reduction's axes are integer literals (1, -1, 0x1, -(1)), dim names ('c') or a list of them ([0, -1])`,
 ];
 
 export const quote = (t) => (t.length > 40 ? `"${t.slice(0, 37)}..."` : JSON.stringify(t));
@@ -59,16 +60,20 @@ function pack(text) {
 
 /**
  * A number literal's value as JavaScript gives it (the engine checked its syntax):
- * separators dropped, a BigInt literal's value as a number (its exact bits are
- * the engine's), a sign folded into an axis literal kept.
+ * separators dropped, a BigInt literal's value as a number (Number() of the
+ * whole BigInt; its bits modulo 2^64 are the engine's), and in an axis position
+ * the signs and parentheses the engine folded into it (`-1`, `-(1)`, `-+0x1`).
  */
 function literalValue(t) {
   const s = t.replace(/[\s_]/g, '');
-  if (s.endsWith('n')) {
-    const neg = s[0] === '-';
-    return Number(BigInt(neg ? s.slice(1, -1) : s.slice(0, -1))) * (neg ? -1 : 1);
-  }
-  return Number(s);
+  let b = 0;
+  let e = s.length;
+  let neg = false;
+  for (; s[b] === '-' || s[b] === '+' || s[b] === '('; b++) if (s[b] === '-') neg = !neg;
+  while (s[e - 1] === ')') e--;
+  const lit = s.slice(b, e);
+  const v = lit.endsWith('n') ? Number(BigInt(lit.slice(0, -1))) : Number(lit);
+  return neg ? -v : v;
 }
 
 export function parseText(fn, text) {
@@ -111,7 +116,7 @@ export function parseText(fn, text) {
         const kind = res.next();
         const a = res.next();
         const b = res.next();
-        axes.push(kind === 1 ? { name: text.slice(a, a + b) } : { value: literalValue(text.slice(a, a + b)), pos: a });
+        axes.push(kind === 1 ? { name: text.slice(a, a + b) } : { value: literalValue(text.slice(a, a + b)), pos: a, len: b });
       }
     }
     reduce = { op: [...C.reduceOps.keys()][op], axes };

@@ -5,8 +5,10 @@
 //     units, the text as UTF-16 units packed 4 per double (little-endian),
 //     per input: kind (0 tensor, 1 number, 2 bigint), then
 //       tensor: dtype, its shape (wire.hpp) or, for the named rule, its named shape
-//       number: the value;  bigint: its high and low 32 bits (two's complement)
+//       number: the value;  bigint: its high and low 32 bits (two's complement, the
+//       BigInt modulo 2^64) and Number() of it (for dtypes other than the 64-bit ones)
 //     the reduction's axes: count (-1: every axis), then per entry: is_name, value
+//       (an integer; one beyond any rank is out of range, never read as another)
 //   then per input its buffer's address (evaluate only; not part of the key).
 // Header: rule, axis, shaping, operands (= inputs), keepdims, out, capacity.
 //
@@ -15,6 +17,7 @@
 // one module (and one JS instance) per distinct program and loop form.
 #include <emscripten/emscripten.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -160,6 +163,7 @@ bool read_inputs(Reader& r, int n_inputs, bool named) {
       if (!(hi >= -2147483648.0 && hi <= 4294967295.0 && lo >= 0 && lo <= 4294967295.0)) return false;
       const std::uint64_t bits = (static_cast<std::uint64_t>(static_cast<std::int64_t>(hi)) << 32) | static_cast<std::uint64_t>(lo);
       in.bits = static_cast<std::int64_t>(bits);
+      in.value = r.next();
     } else {
       return false;
     }
@@ -178,8 +182,14 @@ bool read_inputs(Reader& r, int n_inputs, bool named) {
     if (!(na >= 0 && na <= kMaxRank)) return false;
     for (int e = 0; e < static_cast<int>(na); ++e) {
       const double is_name = r.next();
-      const double v = r.next();
-      if (!(v >= -4.0e18 && v <= 4.0e18)) return false;
+      double v = r.next();
+      if (is_name == 1) {
+        if (!(v >= -4.0e18 && v <= 4.0e18)) return false;
+      } else {
+        if (!(std::isfinite(v) && v == std::trunc(v))) return false;  // 1.5, NaN: no axis (JS refuses them first)
+        if (v > 4.0e18) v = 4.0e18;  // beyond any rank either way: refused as out of range
+        if (v < -4.0e18) v = -4.0e18;
+      }
       g_axis_name.push_back(is_name == 1 ? 1 : 0);
       g_axes.push_back(static_cast<i64>(v));
     }

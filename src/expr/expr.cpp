@@ -25,16 +25,17 @@ bool unary_takes(DType d, UnaryOp op) { return unary_defined(d, op); }
 // ---- constants: a JS number stored as a typed array of the dtype stores it ---------
 // (operands.js scalarOperand: floats round, integers wrap after truncation,
 // Uint8Clamped rounds half to even and clamps, bigint dtypes need an integer).
+// A BigInt (`is_big`): its bits (the BigInt modulo 2^64) for the 64-bit dtypes,
+// as BigInt64Array / BigUint64Array store it; for the others `v`, which is
+// Number() of it (the host gives it, rounded from the whole BigInt), as the op
+// stores Number(v).
 bool store_number(double v, bool is_big, std::int64_t big, DType dt, Instr& in) {
   in.code = Code::constant;
   in.dtype = in.out = dt;
-  if (is_big) {  // a BigInt: exact for the 64-bit dtypes, Number(v) for the others
-    if (dt == DType::i64 || dt == DType::u64) {
-      in.bits = big;
-      in.value = static_cast<double>(big);
-      return true;
-    }
-    v = static_cast<double>(big);
+  if (is_big && (dt == DType::i64 || dt == DType::u64)) {
+    in.bits = big;
+    in.value = dt == DType::u64 ? static_cast<double>(static_cast<std::uint64_t>(big)) : static_cast<double>(big);
+    return true;
   }
   switch (dt) {
     case DType::f64: in.value = v; return true;
@@ -48,11 +49,11 @@ bool store_number(double v, bool is_big, std::int64_t big, DType dt, Instr& in) 
     }
     case DType::i64: case DType::u64: {
       if (!(v == std::trunc(v)) || !std::isfinite(v)) return false;  // BigInt(v) needs an integer
+      // BigInt(v) modulo 2^64, exactly: fmod is exact, |m| < 2^64, and a negative
+      // m is negated as an unsigned integer (adding 2^64 in double would round).
       const double m = std::fmod(v, 18446744073709551616.0);
-      const double u = m < 0 ? m + 18446744073709551616.0 : m;
-      const std::uint64_t bits = u >= 9223372036854775808.0
-                                     ? static_cast<std::uint64_t>(u - 9223372036854775808.0) + (std::uint64_t{1} << 63)
-                                     : static_cast<std::uint64_t>(u);
+      const std::uint64_t mag = static_cast<std::uint64_t>(m < 0 ? -m : m);
+      const std::uint64_t bits = m < 0 ? 0 - mag : mag;
       in.bits = static_cast<std::int64_t>(bits);
       if (dt == DType::u64) in.value = static_cast<double>(bits);
       else in.value = static_cast<double>(in.bits);
@@ -163,7 +164,15 @@ struct Lowerer {
   }
 
   // Bottom-up: each node's dtype, or kUntyped; checks what op by op checks.
-  bool infer(int i) {
+  // The parser leaves the nodes in post-order (every argument before its call,
+  // the root last), so one pass in index order visits them as a recursive
+  // walk would, with no recursion (a chain a+b+c+... is as deep as it is long).
+  bool infer(int root) {
+    for (int i = 0; i <= root; ++i)
+      if (!infer_node(i)) return false;
+    return true;
+  }
+  bool infer_node(int i) {
     const Node& n = node(i);
     DType t = kUntyped;
     switch (n.kind) {
@@ -175,8 +184,6 @@ struct Lowerer {
       case Kind::number: break;
       case Kind::string: case Kind::list: break;  // arguments only (the parser placed them)
       case Kind::call: {
-        for (int k = 0; k < n.count; ++k)
-          if (!infer(arg(n, k))) return false;
         auto unify = [&](int x, int y, DType& out) {
           const DType tx = type[static_cast<size_t>(x)], ty = type[static_cast<size_t>(y)];
           if (tx != kUntyped && ty != kUntyped && tx != ty) return failed(Fail::mismatch, n, tx, ty);
@@ -244,9 +251,79 @@ struct Lowerer {
     return push(in, node_index);
   }
 
-  // Top-down: emit node i; an untyped subtree computes in `want`.
-  int emit(int i, DType want) {
+  // Top-down: emit node `root`; an untyped subtree computes in `want`. Each
+  // call node's arguments are emitted in its order (binary: a, b; where: x, y,
+  // then the condition), then the node itself: a walk with an explicit stack
+  // of frames, so that a tree as deep as it is long (a+b+c+... up to the node
+  // limit) takes no wasm stack.
+  struct Frame {
+    int node;
+    DType want;       // the dtype an untyped subtree computes in
+    DType dt;         // call: its operands' dtype (set on entering)
+    int done;         // -1: not entered; else the arguments emitted so far
+    int n_args;       // arguments to emit
+    int args[3];      // their nodes, in emission order
+    DType wants[3];   // the dtype each is emitted in
+    int regs[3];      // their registers
+  };
+
+  int emit(int root, DType want) {
+    PodVector<Frame> stack;
+    stack.push_back(frame(root, want));
+    for (;;) {
+      Frame& f = stack.back();
+      int r;
+      if (f.done < 0) {
+        r = enter(f);  // a leaf's register, kTail (f is now its argument), kArgs or -1
+        if (r == kTail) continue;
+      } else {
+        r = kArgs;
+      }
+      if (r == kArgs) {
+        if (f.done < f.n_args) {
+          const Frame child = frame(f.args[f.done], f.wants[f.done]);
+          stack.push_back(child);  // f is not used past this point
+          continue;
+        }
+        r = finish(f);
+      }
+      if (r < 0) return -1;
+      stack.pop_back();
+      if (stack.empty()) return r;
+      Frame& parent = stack.back();
+      parent.regs[parent.done++] = r;
+    }
+  }
+
+  static constexpr int kArgs = -2;  // enter(): the frame's arguments come next
+  static constexpr int kTail = -3;  // enter(): the frame now stands for its argument
+
+  static Frame frame(int node, DType want) {
+    Frame f;
+    f.node = node;
+    f.want = want;
+    f.dt = kUntyped;
+    f.done = -1;
+    f.n_args = 0;
+    for (int k = 0; k < 3; ++k) {
+      f.args[k] = -1;
+      f.wants[k] = kUntyped;
+      f.regs[k] = -1;
+    }
+    return f;
+  }
+  static void add_arg(Frame& f, int node, DType want) {
+    f.args[f.n_args] = node;
+    f.wants[f.n_args] = want;
+    ++f.n_args;
+  }
+
+  // Entering node f.node: a leaf's register, or its arguments (kArgs), or the
+  // frame replaced by its one argument (kTail), or -1 (failed).
+  int enter(Frame& f) {
+    const int i = f.node;
     const Node& n = node(i);
+    const DType want = f.want;
     const DType t = type[static_cast<size_t>(i)] != kUntyped ? type[static_cast<size_t>(i)] : want;
     Instr in;
     in.pos = n.pos;
@@ -270,6 +347,7 @@ struct Lowerer {
       case Kind::string: case Kind::list: return failed(Fail::bad_dtype, n), -1;  // not reached: the parser places them
       case Kind::call: break;
     }
+    f.done = 0;
     switch (n.fn) {
       case Fn::binary: {
         const Op op = static_cast<Op>(n.op);
@@ -278,68 +356,98 @@ struct Lowerer {
         if (dt == kUntyped) dt = type[static_cast<size_t>(arg(n, 1))];
         if (dt == kUntyped) dt = want;
         if (!op_defined(dt, op)) return failed(Fail::domain, n, dt), -1;
-        const int a = emit(arg(n, 0), dt);
-        if (a < 0) return -1;
-        const int b = emit(arg(n, 1), dt);
-        if (b < 0) return -1;
-        in.code = Code::binary;
-        in.op = static_cast<std::uint8_t>(op);
-        in.dtype = dt;
-        in.out = op_yields_bool(op) ? DType::u8 : dt;
-        in.a = a;
-        in.b = b;
-        break;
+        f.dt = dt;
+        add_arg(f, arg(n, 0), dt);
+        add_arg(f, arg(n, 1), dt);
+        return kArgs;
       }
       case Fn::unary: {
         const UnaryOp op = static_cast<UnaryOp>(n.op);
         DType dt = type[static_cast<size_t>(arg(n, 0))];
         if (dt == kUntyped) dt = want;
         if (!unary_takes(dt, op)) return failed(Fail::domain, n, dt), -1;
-        const int a = emit(arg(n, 0), dt);
-        if (a < 0) return -1;
-        in.code = Code::unary;
-        in.op = static_cast<std::uint8_t>(op);
-        in.dtype = dt;
-        in.out = unary_bool(op) ? DType::u8 : dt;
-        in.a = a;
-        break;
+        f.dt = dt;
+        add_arg(f, arg(n, 0), dt);
+        return kArgs;
       }
       case Fn::where: {
-        DType ct = type[static_cast<size_t>(arg(n, 0))];
-        DType dt = t;
-        const int x = emit(arg(n, 1), dt);
-        if (x < 0) return -1;
-        const int y = emit(arg(n, 2), dt);
-        if (y < 0) return -1;
-        const int c = emit(arg(n, 0), ct == kUntyped ? dt : ct);
-        if (c < 0) return -1;
-        in.code = Code::select;
-        in.dtype = in.out = dt;
-        in.cond = prog.code[static_cast<size_t>(c)].out;
-        in.a = c;
-        in.b = x;
-        in.c = y;
-        break;
+        const DType ct = type[static_cast<size_t>(arg(n, 0))];
+        f.dt = t;
+        add_arg(f, arg(n, 1), t);
+        add_arg(f, arg(n, 2), t);
+        add_arg(f, arg(n, 0), ct == kUntyped ? t : ct);
+        return kArgs;
       }
       case Fn::cast: {
         DType target = DType::count;
         dtype_of_string(node(arg(n, 1)), target);  // checked by infer()
         const DType src = type[static_cast<size_t>(arg(n, 0))];
-        if (src == kUntyped) return emit(arg(n, 0), target);  // a constant: stored as the target dtype
-        const int a = emit(arg(n, 0), src);
-        if (a < 0) return -1;
-        if (src == target) return a;
-        in.code = Code::cast;
-        in.dtype = src;
-        in.out = target;
-        in.a = a;
+        if (src == kUntyped) {  // a constant: stored as the target dtype
+          f = frame(arg(n, 0), target);
+          return kTail;
+        }
+        f.dt = src;
+        add_arg(f, arg(n, 0), src);
+        return kArgs;
+      }
+      case Fn::reduce:  // the root's reduction is the caller's
+        f = frame(arg(n, 0), want);
+        return kTail;
+    }
+    return -1;
+  }
+
+  // Node f.node once its arguments are emitted (f.regs): its instruction.
+  int finish(const Frame& f) {
+    const int i = f.node;
+    const Node& n = node(i);
+    Instr in;
+    in.pos = n.pos;
+    switch (n.fn) {
+      case Fn::binary: {
+        const Op op = static_cast<Op>(n.op);
+        in.code = Code::binary;
+        in.op = static_cast<std::uint8_t>(op);
+        in.dtype = f.dt;
+        in.out = op_yields_bool(op) ? DType::u8 : f.dt;
+        in.a = f.regs[0];
+        in.b = f.regs[1];
         break;
       }
-      case Fn::reduce: return emit(arg(n, 0), want);  // the root's reduction is the caller's
+      case Fn::unary: {
+        const UnaryOp op = static_cast<UnaryOp>(n.op);
+        in.code = Code::unary;
+        in.op = static_cast<std::uint8_t>(op);
+        in.dtype = f.dt;
+        in.out = unary_bool(op) ? DType::u8 : f.dt;
+        in.a = f.regs[0];
+        break;
+      }
+      case Fn::where: {
+        const int c = f.regs[2];
+        in.code = Code::select;
+        in.dtype = in.out = f.dt;
+        in.cond = prog.code[static_cast<size_t>(c)].out;
+        in.a = c;
+        in.b = f.regs[0];
+        in.c = f.regs[1];
+        break;
+      }
+      case Fn::cast: {
+        DType target = DType::count;
+        dtype_of_string(node(arg(n, 1)), target);
+        if (f.dt == target) return f.regs[0];
+        in.code = Code::cast;
+        in.dtype = f.dt;
+        in.out = target;
+        in.a = f.regs[0];
+        break;
+      }
+      case Fn::reduce: return -1;  // not reached: enter() replaced the frame
     }
     const int r = fold_or_push(in, i);
-    if (type[static_cast<size_t>(i)] == kUntyped && prog.code[static_cast<size_t>(r)].out != want)
-      return failed(Fail::mismatch, n, prog.code[static_cast<size_t>(r)].out, want), -1;
+    if (type[static_cast<size_t>(i)] == kUntyped && prog.code[static_cast<size_t>(r)].out != f.want)
+      return failed(Fail::mismatch, n, prog.code[static_cast<size_t>(r)].out, f.want), -1;
     return r;
   }
 };

@@ -31,8 +31,8 @@ struct Input {
   enum Kind : int { tensor = 0, number = 1, bigint = 2 };
   Kind kind = tensor;
   DType dtype = DType::count;  // tensor
-  double value = 0;            // number
-  std::int64_t bits = 0;       // bigint
+  double value = 0;            // number; bigint: Number() of it (for dtypes other than the 64-bit ones)
+  std::int64_t bits = 0;       // bigint: the BigInt modulo 2^64 (for bigint64 / biguint64)
   Shape shape;                 // tensor, positional rules
   NamedShape named;            // tensor, the named rule (labels point into the caller's store)
 };

@@ -8,10 +8,10 @@
 // before its call or list, the root last), each node but the root the argument
 // of exactly one other, so a consumer can walk the tree by index without
 // recursion (a left-associative chain `a+b+c+...` is as deep as it is long).
-// Beyond parse.hpp's grammar: `-` before a number literal in an axis position
-// (a reduction's second argument, a list entry) is folded into the number
-// (`sum(x, -1)`, `[-1, 0]`), and an empty list `[]` is a list of no axes, as
-// the reduce functions' `axes: []`.
+// Beyond parse.hpp's grammar: signs and parentheses around a number literal
+// in an axis position (a reduction's second argument, a list entry) are folded
+// into the number (`sum(x, -1)`, `sum(x, -(1))`, `[-+1, 0]`), and an empty list
+// `[]` is a list of no axes, as the reduce functions' `axes: []`.
 #include "parse.hpp"
 
 #include <cmath>
@@ -266,7 +266,7 @@ class Parser {
         ++j;
       }
       if (j < n_ && is_name_part(s_[j])) return bad_number(i, j);
-      if (!radix_value(i + 2, digits_end, radix)) return bad_number(i, j);
+      radix_value(i + 2, digits_end, radix);
       t.len = j - i;
       return t;
     }
@@ -310,7 +310,7 @@ class Parser {
       num_bigint_ = true;
       ++j;
       if (j < n_ && is_name_part(s_[j])) return bad_number(i, j);
-      if (!radix_value(i, int_end, 10)) return bad_number(i, j);
+      radix_value(i, int_end, 10);
       t.len = j - i;
       return t;
     }
@@ -327,23 +327,26 @@ class Parser {
 
   // An integer literal's digits [b, e) of `radix` (separators skipped): the
   // double JavaScript gives (round to nearest, ties to even), and for a
-  // BigInt the exact int64 (false when it does not fit).
-  bool radix_value(int b, int e, int radix) {
+  // BigInt also its value modulo 2^64 as two's complement bits (what a
+  // BigInt64Array or BigUint64Array stores of it: any length is a BigInt).
+  void radix_value(int b, int e, int radix) {
     if (num_bigint_) {
-      std::uint64_t v = 0;
+      std::uint64_t v = 0;  // wraps: arithmetic modulo 2^64
       for (int k = b; k < e; ++k) {
         if (s_[k] == '_') continue;
-        const std::uint64_t d = static_cast<std::uint64_t>(digit_value(s_[k]));
-        if (v > (static_cast<std::uint64_t>(INT64_MAX) - d) / static_cast<std::uint64_t>(radix)) return false;
-        v = v * static_cast<std::uint64_t>(radix) + d;
+        v = v * static_cast<std::uint64_t>(radix) + static_cast<std::uint64_t>(digit_value(s_[k]));
       }
       num_bits_ = static_cast<std::int64_t>(v);
-      num_value_ = static_cast<double>(num_bits_);
-      return true;
+#ifndef TC_HOST_NUMBERS
+      if (radix == 10) {  // Number() of the whole integer, correctly rounded
+        decimal_value(b, e, e, e, 0);
+        return;
+      }
+#endif
     }
 #ifdef TC_HOST_NUMBERS
     num_value_ = 0;  // the host gives every literal's value (see decimal_value)
-    return true;
+    return;
 #else
     const int w = radix == 16 ? 4 : radix == 8 ? 3 : 1;
     std::uint64_t mant = 0;  // the first 64 significant bits
@@ -364,13 +367,13 @@ class Parser {
     }
     if (mant == 0) {
       num_value_ = 0;
-      return true;
+      return;
     }
     int bits = 64;
     while ((mant >> (bits - 1)) == 0) --bits;
     if (bits <= 53) {  // exact (shift is 0: the mantissa is not full)
       num_value_ = static_cast<double>(mant);
-      return true;
+      return;
     }
     const int drop = bits - 53;
     std::uint64_t q = mant >> drop;
@@ -379,7 +382,7 @@ class Parser {
     if (rest > half || (rest == half && (sticky || (q & 1)))) ++q;
     if (shift > 100000) shift = 100000;  // far beyond 2^1024 anyway: Infinity
     num_value_ = std::ldexp(static_cast<double>(q), static_cast<int>(drop + shift));
-    return true;
+    return;
 #endif
   }
 
@@ -696,7 +699,7 @@ class Parser {
           if (axes) ok = !ok || kind == Kind::number;                       // a reduction's axes
         }
         if (!ok) {
-          fail(SyntaxCode::arg_kind, ext_pos_, ext_end_ - ext_pos_);
+          fail(axes ? SyntaxCode::bad_axis : SyntaxCode::arg_kind, ext_pos_, ext_end_ - ext_pos_);
           return -1;
         }
         pending_.push_back(a);
@@ -714,25 +717,37 @@ class Parser {
   int close_ = 0;
 
   // An axis (a reduction's second argument, a list entry): an expression in
-  // which `-` before a number literal is folded into the number.
+  // which a number literal under signs and parentheses (`-1`, `-(1)`, `-+1`,
+  // `- -0x1`, `(2)`) is folded into one number node spanning them all, with
+  // JavaScript's value (the host, which gives literal values, reads the span).
   int axis() {
     const int a = expression();
     if (a < 0) return -1;
+    // Each `-` is a neg node made right after its operand (a unary + makes
+    // none), so the chain is the last nodes, its arguments the last args.
     const std::size_t n = out_.nodes.size();
-    const Node& nd = out_.nodes[static_cast<std::size_t>(a)];
-    if (nd.kind == Kind::call && nd.fn == Fn::unary && nd.op == static_cast<std::uint8_t>(UnaryOp::neg) &&
-        static_cast<std::size_t>(a) == n - 1 && n >= 2 && out_.nodes[n - 2].kind == Kind::number &&
-        out_.args.back() == static_cast<std::int32_t>(n - 2)) {
-      Node& num = out_.nodes[n - 2];
-      num.value = -num.value;
-      num.bits = -num.bits;  // a BigInt literal is <= INT64_MAX: no overflow
-      num.pos = nd.pos;
-      num.len = nd.len;
-      out_.nodes.pop_back();
-      out_.args.pop_back();
-      return static_cast<int>(n - 2);
+    std::size_t k = static_cast<std::size_t>(a), negs = 0;
+    while (k + 1 == n - negs && k > 0) {
+      const Node& nd = out_.nodes[k];
+      if (nd.kind != Kind::call || nd.fn != Fn::unary || nd.op != static_cast<std::uint8_t>(UnaryOp::neg) ||
+          nd.count != 1 || nd.first != static_cast<std::int32_t>(out_.args.size() - 1 - negs) ||
+          out_.args[static_cast<std::size_t>(nd.first)] != static_cast<std::int32_t>(k - 1))
+        break;
+      --k;
+      ++negs;
     }
-    return a;
+    if (negs == 0 || out_.nodes[k].kind != Kind::number) return a;
+    const Node& outer = out_.nodes[static_cast<std::size_t>(a)];
+    Node& num = out_.nodes[k];
+    if (negs % 2 == 1) {
+      num.value = -num.value;
+      num.bits = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(num.bits));  // modulo 2^64
+    }
+    num.pos = outer.pos;
+    num.len = outer.len;
+    out_.nodes.resize(k + 1);
+    out_.args.resize(out_.args.size() - negs);
+    return static_cast<int>(k);
   }
 
   // '[' (entry (',' entry)*)? ']' with entries numbers or strings.

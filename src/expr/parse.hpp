@@ -51,7 +51,8 @@ enum class Fn : std::uint8_t {
 
 enum class Kind : std::uint8_t {
   input,   // an operand name: `index` = its input number (order of first appearance)
-  number,  // a numeric literal: `value` (and `bits` when `is_bigint`, the exact int64)
+  number,  // a numeric literal: `value` (a BigInt's too: Number() of it) and, when `is_bigint`,
+           // `bits`: the BigInt modulo 2^64 (what BigInt64Array / BigUint64Array store of it)
   string,  // a string literal: its text is [pos + 1, pos + len - 1) of the source
   list,    // an axis list: args are its entries (number or string nodes), `count` of them
   call,    // fn/op, args
@@ -86,6 +87,7 @@ enum class SyntaxCode : std::uint8_t {
   too_many_nodes,
   too_deep,
   too_many_inputs,
+  bad_axis,            // a reduction's axis that is no number literal (signed), dim name or list of them
 };
 
 struct Parsed {

@@ -4,8 +4,11 @@
 // equal the op-by-op composition through the same kernels, refusals name the
 // node, and hostile shapes are refused without touching memory.
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -195,6 +198,166 @@ TEST(Expr, PdpdFollowsEachOpNode) {
   auto bad = build("y + x", {tensor(DType::f32, shape({3})), tensor(DType::f32, shape({2, 3, 4}))}, Rule::pdpd, 1);
   EXPECT_EQ(bad.st, Status::RankMismatch);
   EXPECT_EQ(bad.f.code, Fail::broadcast);
+}
+
+
+// ---- trees as deep as the node limit, on the wasm module's stack --------------
+// The module runs on a 256 KiB stack (CMakeLists.txt TOTAL_STACK); a walk that
+// recursed per node overflowed it at about 900 nodes of a chain x+x+...+x. Here
+// compile and run go on a thread with a stack of that size (more under
+// AddressSanitizer, whose frames are larger), so a recursion per node crashes.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr size_t kStack = 1 << 20;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr size_t kStack = 1 << 20;
+#else
+constexpr size_t kStack = 256 << 10;
+#endif
+#else
+constexpr size_t kStack = 256 << 10;
+#endif
+
+void on_small_stack(const std::function<void()>& f) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, kStack), 0);
+  pthread_t t;
+  auto body = [](void* p) -> void* {
+    (*static_cast<const std::function<void()>*>(p))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&t, &attr, body, const_cast<std::function<void()>*>(&f)), 0);
+  pthread_join(t, nullptr);
+  pthread_attr_destroy(&attr);
+}
+
+// Compile `text` over one float64 [3] operand x on the small stack and run it.
+std::vector<double> deep(const std::string& text, Status& st, size_t& nodes) {
+  std::vector<double> got(3, -1);
+  on_small_stack([&] {
+    const std::u16string t = u16(text);
+    Parsed p;
+    parse(t.data(), static_cast<int>(t.size()), p);
+    nodes = p.nodes.size();
+    if (p.code != SyntaxCode::ok) {
+      st = Status::InvalidShape;
+      return;
+    }
+    Input x = tensor(DType::f64, shape({3}));
+    Request q;
+    q.inputs = &x;
+    q.n_inputs = 1;
+    Compiled c;
+    Failure f;
+    st = compile(p, t.data(), q, c, f);
+    if (st != Status::Ok) return;
+    const double xs[3] = {1, 2, 0.5};
+    const void* ptrs[1] = {xs};
+    st = run(c, ptrs, got.data(), nullptr);
+  });
+  return got;
+}
+
+std::string repeat(const std::string& s, int n) {
+  std::string r;
+  for (int i = 0; i < n; ++i) r += s;
+  return r;
+}
+
+TEST(Expr, TreesAsDeepAsTheNodeLimitTakeNoStackPerNode) {
+  Status st = Status::Ok;
+  size_t nodes = 0;
+  // A left chain of 2048 loads: 4095 nodes, 2047 levels deep.
+  auto got = deep("x" + repeat("+x", 2047), st, nodes);
+  EXPECT_EQ(nodes, 4095u);
+  ASSERT_EQ(st, Status::Ok);
+  EXPECT_EQ(got, (std::vector<double>{2048, 4096, 1024}));
+  // Every op kind along the chain: (x*1) - -x ... with where, cast and a unary op.
+  got = deep("x" + repeat(" + where(x > 0, cast(cast(x, 'float32'), 'float64'), abs(x)) * 1", 290), st, nodes);
+  EXPECT_LE(nodes, 4096u);
+  ASSERT_EQ(st, Status::Ok);
+  EXPECT_EQ(got, (std::vector<double>{291, 582, 145.5}));
+  // Constants only on one side: a chain that folds as it goes (1+1+...+1), then meets x.
+  got = deep(repeat("1+", 2047) + "x", st, nodes);
+  EXPECT_EQ(nodes, 4095u);
+  ASSERT_EQ(st, Status::Ok);
+  EXPECT_EQ(got, (std::vector<double>{2048, 2049, 2047.5}));
+  // A reduction around a chain of the limit.
+  got = deep("sum(x" + repeat("-x", 2046) + ")", st, nodes);
+  EXPECT_EQ(nodes, 4094u);
+  ASSERT_EQ(st, Status::Ok);
+  EXPECT_EQ(got[0], (1 + 2 + 0.5) * -2045);
+}
+
+// ---- scalars: as the ops store them (operands.js scalarOperand) -----------------
+Input number(double v) {
+  Input in;
+  in.kind = Input::number;
+  in.value = v;
+  return in;
+}
+// A BigInt operand: its bits modulo 2^64 and Number() of it, as the wire carries them.
+Input bigint(std::uint64_t bits, double value) {
+  Input in;
+  in.kind = Input::bigint;
+  in.bits = static_cast<std::int64_t>(bits);
+  in.value = value;
+  return in;
+}
+
+template <class T>
+std::vector<T> run1(const std::string& text, DType dt, std::vector<T> x, std::vector<Input> more) {
+  std::vector<Input> inputs = {tensor(dt, shape({static_cast<i64>(x.size())}))};
+  inputs.insert(inputs.end(), more.begin(), more.end());
+  auto r = build(text, inputs);
+  EXPECT_EQ(r.st, Status::Ok) << text;
+  std::vector<T> got(x.size());
+  if (r.st != Status::Ok) return got;
+  std::vector<const void*> ptrs(inputs.size(), nullptr);
+  ptrs[0] = x.data();
+  EXPECT_EQ(run(r.c, ptrs.data(), got.data(), nullptr), Status::Ok);
+  return got;
+}
+
+TEST(Expr, NegativeNumbersOverInt64AreExact) {
+  // x * k + s with k = -2, s = -3000: mul then add, as BigInt(-2) and BigInt(-3000) (it was [-2048, -2048]).
+  EXPECT_EQ(run1<std::int64_t>("x * k + s", DType::i64, {10, 20}, {number(-2), number(-3000)}),
+            (std::vector<std::int64_t>{-3020, -3040}));
+  EXPECT_EQ(run1<std::uint64_t>("x + k", DType::u64, {10, 0}, {number(-1)}),
+            (std::vector<std::uint64_t>{9, UINT64_MAX}));
+  // -2^63, -(2^63 + 2048) and -2^64 - 2^12: the number modulo 2^64.
+  EXPECT_EQ(run1<std::int64_t>("x + k", DType::i64, {0, 1}, {number(-9223372036854775808.0)}),
+            (std::vector<std::int64_t>{INT64_MIN, INT64_MIN + 1}));
+  EXPECT_EQ(run1<std::int64_t>("x + k", DType::i64, {0, 1}, {number(-9223372036854777856.0)}),
+            (std::vector<std::int64_t>{INT64_MAX - 2047, INT64_MAX - 2046}));
+  EXPECT_EQ(run1<std::uint64_t>("x + k", DType::u64, {0, 1}, {number(-18446744073709555712.0)}),
+            (std::vector<std::uint64_t>{UINT64_MAX - 4095, UINT64_MAX - 4094}));
+  EXPECT_EQ(run1<std::uint64_t>("x + k", DType::u64, {0, 1}, {number(18446744073709549568.0)}),
+            (std::vector<std::uint64_t>{18446744073709549568u, 18446744073709549569u}));
+}
+
+TEST(Expr, BigIntsOverOtherDtypesAreTheirNumber) {
+  // 2^63 over float64 is +9.22e18 (it was read as the int64 -2^63).
+  EXPECT_EQ(run1<double>("x + k", DType::f64, {0, 1}, {bigint(std::uint64_t{1} << 63, 9223372036854775808.0)}),
+            (std::vector<double>{9223372036854775808.0, 9223372036854775808.0}));
+  // 2^64 + 5 over int32: Number() is 2^64, stored as 0 (the bits say 5).
+  EXPECT_EQ(run1<std::int32_t>("x + k", DType::i32, {0, 1}, {bigint(5, 18446744073709551616.0)}),
+            (std::vector<std::int32_t>{0, 1}));
+  // Over the 64-bit dtypes, the bits.
+  EXPECT_EQ(run1<std::int64_t>("x + k", DType::i64, {0, 1}, {bigint(5, 18446744073709551616.0)}),
+            (std::vector<std::int64_t>{5, 6}));
+  EXPECT_EQ(run1<std::uint64_t>("x + k", DType::u64, {0, 1}, {bigint(std::uint64_t{1} << 63, 9223372036854775808.0)}),
+            (std::vector<std::uint64_t>{std::uint64_t{1} << 63, (std::uint64_t{1} << 63) + 1}));
+  // The same as literals: any BigInt literal, its bits modulo 2^64 and its Number().
+  EXPECT_EQ(run1<std::uint64_t>("u & 0xFFFFFFFFFFFFFFFFn", DType::u64, {5, UINT64_MAX}, {}),
+            (std::vector<std::uint64_t>{5, UINT64_MAX}));
+  EXPECT_EQ(run1<std::int64_t>("x + 18446744073709551621n", DType::i64, {0, -6}, {}),
+            (std::vector<std::int64_t>{5, -1}));
+  EXPECT_EQ(run1<std::int32_t>("x + 18446744073709551621n", DType::i32, {0, 1}, {}),
+            (std::vector<std::int32_t>{0, 1}));
+  EXPECT_EQ(run1<double>("x + 9223372036854775808n", DType::f64, {0, 1}, {}),
+            (std::vector<double>{9223372036854775808.0, 9223372036854775808.0}));
 }
 
 }  // namespace

@@ -6,9 +6,18 @@
 // dtype. A reduction wrapping a random tree is checked against the op-by-op result
 // reduced by sum/prod/min/max/mean.
 //
+// Scalars: every dtype against numbers and BigInts at the edges of the 64-bit
+// integers (±2^63, ±2^64 and their neighbours, negative numbers over bigint64 and
+// biguint64, BigInts beyond 64 bits), as operands and as literals in the text, must
+// mean what the same scalar means to the op (swept, then drawn by fast-check).
+// Reduction axes in every literal form (decimal, 0x1, -(1), -+1, 1.0, lists, a
+// fraction or an out-of-range axis refused as the op refuses it), drawn by fast-check
+// against the reductions' own `axes` option.
+//
 // A failing seed prints the expression, the operands' shapes and dtypes: rerun
-// one with EXPR_SEED=<seed>.
+// one with EXPR_SEED=<seed>. fast-check prints its own seed and path.
 import { describe, it, expect, beforeAll } from 'vitest';
+import fc from 'fast-check';
 import * as tc from '../../dist/node.js';
 
 beforeAll(async () => { await tc.init(); });
@@ -338,6 +347,246 @@ describe('evaluate equals the op-by-op composition (random trees)', () => {
     }
     expect(failures.join('\n\n')).toBe('');
     if (REDUCE_SEEDS.length > 1) expect(ran, JSON.stringify(refusals)).toBeGreaterThan(REDUCE_SEEDS.length * 0.8);
+    expect(tc.memory().liveTensors).toBe(0);
+  });
+});
+
+
+// ---- scalars at the edges of the 64-bit integers --------------------------------------
+// A scalar means in evaluate() what it means to the op: operands.js scalarOperand stores a
+// number as a typed array of the other operand's dtype stores it (BigInt(v) for the 64-bit
+// integers, which refuses a non-integer), and a BigInt as BigInt64Array / BigUint64Array
+// store it (modulo 2^64) or, for every other dtype, as its Number(). A literal in the text
+// means what the same value passed as an operand means; a negative literal is `-` applied
+// to the literal (neg of the stored value), which is the stored negative value for every
+// dtype (uint8clamped: both 0).
+const TWO63 = 2n ** 63n;
+const TWO64 = 2n ** 64n;
+const EDGE_BIGINTS = [0n, 1n, -1n, 5n, -3000n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 128n + 7n, 2n ** 1100n, -(2n ** 1100n)];
+for (const b of [TWO63, TWO64]) for (const sign of [1n, -1n]) for (const d of [-1n, 0n, 1n]) EDGE_BIGINTS.push(sign * b + d);
+const EDGE_NUMBERS = [-1, -2, -3000, -0, 0, 0.5, -0.5, -2.5, 1.5, 255.5, 256, -129, -(2 ** 31), -(2 ** 31) - 1, 2 ** 32 + 3,
+  -(2 ** 53), 2 ** 53 + 2, -(2 ** 63), -(2 ** 63) - 4096, 2 ** 63, 2 ** 64, -(2 ** 64), 2 ** 64 + 4096, -(2 ** 64) - 4096,
+  1e20, -1e20, 1e300, -1e300, NaN, Infinity, -Infinity];
+// The ops a scalar meets (the bitwise ones over integer dtypes only: on floats the op's refusal
+// is a TypeError, the expression's a DTYPE_MISMATCH naming the node).
+const SCALAR_OPS = ['add', 'sub', 'mul', 'maximum', 'minimum', 'less', 'equal', 'bitwiseXor', 'bitwiseAnd', 'floorDiv'];
+const opFor = (op, dtype) => (isFloat(dtype) && op.startsWith('bitwise') ? 'sub' : op);
+
+/** `v` as the text of a literal (`style` picks decimal or hex), or null (NaN and ±Infinity are names, not literals). */
+function literalText(v, style) {
+  const neg = typeof v === 'bigint' ? v < 0n : v < 0 || Object.is(v, -0);
+  const a = neg ? -v : v;
+  if (typeof a === 'number' && !Number.isFinite(a)) return null;
+  let t;
+  if (typeof a === 'bigint') t = style === 1 ? `0x${a.toString(16)}n` : style === 2 ? `0b${a.toString(2)}n` : `${a}n`;
+  else t = style === 1 && Number.isInteger(a) && a <= Number.MAX_SAFE_INTEGER ? `0x${a.toString(16)}` : String(a);
+  return neg ? `(-${t})` : t;
+}
+
+const operandOf = (dtype, data) => (dtype === 'float16' ? { data, shape: [data.length], dtype } : { data, shape: [data.length] });
+const SYM = { add: '+', sub: '-', mul: '*', less: '<', equal: '==', bitwiseXor: '^', bitwiseAnd: '&' };
+
+/** evaluate() of `x op k` in `form` against tc[op]: null when they agree (results or refusals). */
+function scalarCase(dtype, v, op0, form, style, data) {
+  const op = opFor(op0, dtype);
+  const X = operandOf(dtype, data);
+  const left = form.endsWith('left');
+  let text;
+  let operands;
+  if (form.startsWith('literal')) {
+    const lit = literalText(v, style);
+    if (lit === null) return null;
+    operands = { x: X };
+    text = left ? (SYM[op] ? `${lit} ${SYM[op]} x` : `${op}(${lit}, x)`) : (SYM[op] ? `x ${SYM[op]} ${lit}` : `${op}(x, ${lit})`);
+  } else {
+    operands = { x: X, k: v };
+    text = left ? (SYM[op] ? `k ${SYM[op]} x` : `${op}(k, x)`) : (SYM[op] ? `x ${SYM[op]} k` : `${op}(x, k)`);
+  }
+  let ref;
+  let refError = null;
+  try { ref = left ? tc[op](v, X) : tc[op](X, v); } catch (e) { refError = e; }
+  let got;
+  let gotError = null;
+  try { got = tc.evaluate(text, operands); } catch (e) { gotError = e; }
+  const what = `${dtype} ${text} with k = ${typeof v === 'bigint' ? `${v}n` : Object.is(v, -0) ? '-0' : v}, x = [${Array.from(data)}]`;
+  if (refError || gotError) {
+    if (refError && gotError && refError.constructor === gotError.constructor && refError.code === gotError.code) return null;
+    return `${what}\n  op: ${refError ? describeError(refError) : 'ok'}; evaluate: ${gotError ? describeError(gotError) : 'ok'}`;
+  }
+  const d = compareCase(0, got, ref, 'result');
+  return d && `${what}\n  ${d}: [${Array.from(got.data)}] vs op [${Array.from(ref.data)}]`;
+}
+
+/** Four elements of `dtype` with its extremes. */
+function edgeData(dtype, seed) {
+  const r = prng(seed);
+  const a = randomData(r, dtype, 4);
+  if (dtype === 'bigint64') a[0] = -(2n ** 63n);
+  else if (dtype === 'biguint64') a[0] = 2n ** 64n - 1n;
+  else if (!isFloat(dtype)) a[0] = 1;
+  return a;
+}
+
+describe('scalars mean in evaluate() what they mean to the op: numbers and BigInts at ±2^63, ±2^64, over every dtype', () => {
+  it(`every dtype × ${EDGE_NUMBERS.length} numbers and ${EDGE_BIGINTS.length} BigInts (±2^63, ±2^64 and ±1 beside them, beyond 64 bits), as operands and as literals`, () => {
+    const failures = [];
+    let compared = 0;
+    for (const dtype of ALL) {
+      const data = edgeData(dtype, 7);
+      for (const v of [...EDGE_NUMBERS, ...EDGE_BIGINTS]) {
+        const k = compared++;
+        for (const form of ['operand', 'literal']) {
+          const f = scalarCase(dtype, v, SCALAR_OPS[k % SCALAR_OPS.length], form, k % 3, data);
+          if (f) failures.push(f);
+        }
+        // The issue's cases, op by op: add and mul on both sides.
+        for (const [op, form] of [['add', 'operand-left'], ['mul', 'literal-left']]) {
+          const f = scalarCase(dtype, v, op, form, (k + 1) % 3, data);
+          if (f) failures.push(f);
+        }
+      }
+      if (failures.length >= 10) break;
+    }
+    expect(failures.slice(0, 10).join('\n\n')).toBe('');
+    expect(compared).toBe(ALL.length * (EDGE_NUMBERS.length + EDGE_BIGINTS.length));
+    expect(tc.memory().liveTensors).toBe(0);
+  });
+
+  it('the issue\'s cases: x * k + s over bigint64 with negative numbers; 2^63 over float64; 2^64 + 5 over int32; 0xFFFFFFFFFFFFFFFFn over biguint64', () => {
+    const b = { data: BigInt64Array.of(10n, 20n), shape: [2] };
+    expect(Array.from(tc.evaluate('x * k + s', { x: b, k: -2, s: -3000 }).data)).toEqual([-3020n, -3040n]);
+    expect(Array.from(tc.evaluate('x * -2 + -3000', { x: b }).data)).toEqual([-3020n, -3040n]);
+    const f = { data: Float64Array.of(0, 1), shape: [2] };
+    expect(Array.from(tc.evaluate('x + k', { x: f, k: 2n ** 63n }).data)).toEqual(Array.from(tc.add(f, 2n ** 63n).data));
+    expect(tc.evaluate('x + k', { x: f, k: 2n ** 63n }).data[0]).toBe(2 ** 63);
+    expect(tc.evaluate('x + 9223372036854775808n', { x: f }).data[0]).toBe(2 ** 63);
+    const i = { data: Int32Array.of(0, 1), shape: [2] };
+    expect(Array.from(tc.evaluate('x + k', { x: i, k: 2n ** 64n + 5n }).data)).toEqual([0, 1]);
+    expect(Array.from(tc.evaluate('x + 18446744073709551621n', { x: i }).data)).toEqual([0, 1]);
+    const u = { data: BigUint64Array.of(5n, 2n ** 64n - 1n), shape: [2] };
+    expect(Array.from(tc.evaluate('u & 0xFFFFFFFFFFFFFFFFn', { u }).data)).toEqual([5n, 2n ** 64n - 1n]);
+    expect(Array.from(tc.evaluate('u + 0x1_0000_0000_0000_0001n', { u }).data)).toEqual([6n, 0n]);
+  });
+
+  it('fast-check: random dtypes, integers and BigInts around ±2^63 and ±2^64, ops and forms', () => {
+    const around = (b) => fc.bigInt({ min: b - 4096n, max: b + 4096n });
+    const big = fc.oneof(around(TWO63), around(-TWO63), around(TWO64), around(-TWO64), fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }));
+    const num = fc.oneof(
+      fc.integer({ min: -1e6, max: 1e6 }),
+      big.map((b) => Number(b)),
+      fc.double({ noNaN: false }),
+      fc.constantFrom(...EDGE_NUMBERS),
+    );
+    fc.assert(fc.property(
+      fc.constantFrom(...ALL), fc.oneof(num, big), fc.constantFrom(...SCALAR_OPS),
+      fc.constantFrom('operand', 'operand-left', 'literal', 'literal-left'), fc.nat(2), fc.nat(1000),
+      (dtype, v, op, form, style, seed) => {
+        const f = scalarCase(dtype, v, op, form, style, edgeData(dtype, seed));
+        if (f) throw new Error(f);
+      },
+    ), { seed: 0x7c0ffee, numRuns: 1500 });
+    expect(tc.memory().liveTensors).toBe(0);
+  });
+});
+
+// ---- reduction axes in every literal form ---------------------------------------------
+/** The literal forms of integer axis `a` in an expression's text (each one means `a` in JavaScript). */
+function axisForms(a) {
+  const m = Math.abs(a);
+  const neg = a < 0 || Object.is(a, -0);
+  const s = neg ? '-' : '';
+  return [
+    String(a),
+    `${s}0x${m.toString(16)}`, `${s}0X${m.toString(16).toUpperCase()}`, `${s}0o${m.toString(8)}`, `${s}0b${m.toString(2)}`,
+    neg ? `-(${m})` : `-(-${m})`, neg ? `-+${m}` : `+${m}`, neg ? `- - -${m}` : `- -${m}`,
+    `(${a})`, `((${a}))`, neg ? `- ( ${m} )` : `+ ( ${m} )`, neg ? `-(+(${m}))` : `-(-(+${m}))`,
+    `${a}.0`, `${a}.`, `${a}e0`, `${s}${m * 10}e-1`, m === 0 ? `${s}0e5` : `${s}${m}_0e-1`,
+  ];
+}
+/** Fractional axes, as text (each a JS number that is no integer). */
+const FRACTIONS = [['1.5', 1.5], ['-0.5', -0.5], ['0.5', 0.5], ['-(1.5)', -1.5], ['-+0.25', -0.25], ['1e-1', 0.1], ['.5', 0.5], ['2.000001', 2.000001]];
+/** Axes out of any range the op takes, as text. */
+const HUGE = [['1e300', 1e300], ['-1e300', -1e300], ['4294967296', 4294967296], ['-0x8000_0000', -2147483648], ['9007199254740993', 9007199254740992]];
+
+describe('reduction axes in every literal form mean what the same number means to the reductions', () => {
+  const X4 = (shape) => ({ data: Float64Array.from({ length: shape.reduce((p, d) => p * d, 1) }, (_, i) => ((i * 7) % 11) - 3.5), shape });
+
+  function axesCase(op, shape, entries, list, keepdims) {
+    // entries: [text, value]; a single entry outside a list is `sum(x, a)` and { axes: a }.
+    const text = `${op}(x, ${list ? `[${entries.map((e) => e[0]).join(', ')}]` : entries[0][0]})`;
+    const axes = list ? entries.map((e) => e[1]) : entries[0][1];
+    const X = X4(shape);
+    let ref;
+    let refError = null;
+    try { ref = tc[op](X, { axes, keepdims }); } catch (e) { refError = e; }
+    let got;
+    let gotError = null;
+    try { got = tc.evaluate(text, { x: X }, { keepdims }); } catch (e) { gotError = e; }
+    const what = `${text} over (${shape}), keepdims ${keepdims}; op axes ${JSON.stringify(axes)}`;
+    if (refError || gotError) {
+      if (refError && gotError && refError.code === gotError.code && refError.code === 'INVALID_AXIS') return null;
+      return `${what}\n  op: ${refError ? describeError(refError) : 'ok'}; evaluate: ${gotError ? describeError(gotError) : 'ok'}`;
+    }
+    const d = compareCase(0, got, ref, op);
+    return d && `${what}\n  ${d}`;
+  }
+
+  it('every form of every axis of ranks 1 to 4, alone and in lists: as the op; fractions and out-of-range axes INVALID_AXIS as the op', () => {
+    const failures = [];
+    let n = 0;
+    for (let rank = 1; rank <= 4; rank++) {
+      const shape = [2, 3, 1, 2].slice(0, rank);
+      for (let a = -rank - 1; a <= rank; a++) {
+        const forms = axisForms(a);
+        for (let i = 0; i < forms.length; i++) {
+          const op = ['sum', 'prod', 'min', 'max', 'mean'][(n++) % 5];
+          const f = axesCase(op, shape, [[forms[i], a]], i % 2 === 1, i % 3 === 0);
+          if (f) failures.push(f);
+        }
+      }
+      for (const entry of [...FRACTIONS, ...HUGE]) {
+        const f = axesCase('sum', shape, [entry], false, false) ?? axesCase('mean', shape, [['0', 0], entry], true, true);
+        if (f) failures.push(f);
+      }
+    }
+    expect(failures.slice(0, 10).join('\n\n')).toBe('');
+    expect(n).toBeGreaterThan(200);
+  });
+
+  it('the issue\'s cases: sum(x, 1.5) and sum(x, -0.5) are INVALID_AXIS; -0x1, -(1), -+1 and [-(1), 0] fold', () => {
+    const x = X4([2, 3]);
+    for (const t of ['1.5', '-0.5', '[0, 1.5]', '[-(0.5)]']) {
+      let e = null;
+      try { tc.evaluate(`sum(x, ${t})`, { x }); } catch (err) { e = err; }
+      expect(e, t).toBeInstanceOf(tc.BroadcastError);
+      expect(e.code, t).toBe('INVALID_AXIS');
+      expect(e.message, t).toMatch(/is not an integer axis/);
+    }
+    for (const t of ['-0x1', '-(1)', '-+1', '-1']) expect(Array.from(tc.evaluate(`sum(x, ${t})`, { x }).data), t).toEqual(Array.from(tc.sum(x, { axes: -1 }).data));
+    expect(Array.from(tc.evaluate('sum(x, [-(1), 0])', { x }).data)).toEqual(Array.from(tc.sum(x, { axes: [-1, 0] }).data));
+    // What cannot be an axis is said as such.
+    let e = null;
+    try { tc.evaluate('sum(x, -x)', { x }); } catch (err) { e = err; }
+    expect(e).toBeInstanceOf(SyntaxError);
+    expect(e.message).toMatch(/"-x" is not an axis: a reduction's axes are integer literals/);
+  });
+
+  it('fast-check: random shapes, reductions, keepdims and lists of axes in random forms (fractions, repeats, out of range)', () => {
+    const entry = (rank) => fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: -rank - 1, max: rank }).chain((a) => fc.constantFrom(...axisForms(a)).map((t) => [t, a])) },
+      { weight: 1, arbitrary: fc.constantFrom(...FRACTIONS, ...HUGE) },
+    );
+    const arb = fc.integer({ min: 0, max: 4 }).chain((rank) => fc.record({
+      shape: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: rank, maxLength: rank }),
+      op: fc.constantFrom('sum', 'prod', 'min', 'max', 'mean'),
+      list: fc.boolean(),
+      entries: fc.array(entry(rank), { minLength: 1, maxLength: Math.max(1, rank + 1) }),
+      keepdims: fc.boolean(),
+    }));
+    fc.assert(fc.property(arb, ({ shape, op, list, entries, keepdims }) => {
+      const f = axesCase(op, shape, list ? entries : entries.slice(0, 1), list, keepdims);
+      if (f) throw new Error(f);
+    }), { seed: 0xa11e5, numRuns: 600 });
     expect(tc.memory().liveTensors).toBe(0);
   });
 });

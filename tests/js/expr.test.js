@@ -237,6 +237,11 @@ describe('reductions', () => {
   it('refusals: an axis out of range or repeated; min/max of no elements', () => {
     expect(() => tc.evaluate('sum(x, [2])', { x: X() })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
     expect(() => tc.evaluate('sum(x, [1, -1])', { x: X() })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    // Named as written: a huge axis is not shown clamped; a fraction is no integer axis, as sum(x, { axes: 1.5 }) says.
+    expect(() => tc.evaluate('sum(x, [0, 1e300])', { x: X() })).toThrow(/sum axis 1e300 \(entry 1\) is out of range/);
+    expect(() => tc.evaluate('sum(x, -(0x3))', { x: X() })).toThrow(/sum axis -\(0x3\) \(entry 0\) is out of range/);
+    expect(() => tc.evaluate('sum(x, 1.5)', { x: X() })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS', message: expect.stringMatching(/sum axis 1.5 \(entry 0\) is not an integer axis/) }));
+    expect(() => tc.sum(X(), { axes: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
     const z = T(new Float32Array(0), [0, 3]);
     expect(() => tc.evaluate('min(x)', { x: z })).toThrow(/min of no elements has no value/);
     expect(() => tc.evaluate('max(x, [0])', { x: z })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
@@ -435,6 +440,8 @@ describe('refusals: clear errors, never a trap, the engine unharmed', () => {
     syntax('1__0 + x', 0, /malformed number/);
     syntax("cast(x, 'float32)", 8, /unterminated string/);
     syntax('sum(x) + 1', 0, /may only wrap the whole expression/);
+    syntax('sum(x, 1 + 1)', 7, /"1 \+ 1" is not an axis: a reduction's axes are integer literals/);
+    syntax('sum(x, [0, -y])', 11, /"-y" is not an axis/);
     syntax('x + y * mean(x)', 8, /may only wrap the whole expression/);
     const long = 'x+'.repeat(2100) + 'x';
     syntax(long, 0, /more than 4096 nodes/);
