@@ -78,8 +78,9 @@ export function encode(E, fn, s) {
         }
         key.push(1, id);
       } else {
-        // As the reductions' own `axes` option: an integer, else INVALID_AXIS (reduce.js readAxes).
-        if (!Number.isInteger(a.value)) {
+        // As the reductions' own `axes` option: an integer Number (not a BigInt: `axes: [1n]` is
+        // refused too), else INVALID_AXIS (reduce.js readAxes).
+        if (!Number.isInteger(a.value) || /n\)*$/.test(E.source.slice(a.pos, a.pos + a.len))) {
           throw new BroadcastError(`${fn}: ${E.reduce.op} axis ${E.source.slice(a.pos, a.pos + a.len)} (entry ${k}) is not an integer axis${excerpt(E.source, a.pos, a.len)}`,
             { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: k, dims: null });
         }

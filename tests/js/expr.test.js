@@ -234,6 +234,15 @@ describe('reductions', () => {
     }
   });
 
+  it('a BigInt axis is refused as the reductions refuse axes: [1n]', () => {
+    const x = X();
+    for (const text of ['sum(x, 1n)', 'sum(x, -1n)', 'sum(x, [0, 1n])', 'sum(x, (1n))']) {
+      expect(() => tc.evaluate(text, { x }), text).toThrow(expect.objectContaining({ code: 'INVALID_AXIS', message: expect.stringMatching(/is not an integer axis/) }));
+    }
+    expect(() => tc.sum(x, { axes: [1n] })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    same(tc.evaluate('sum(x, 1)', { x }), tc.sum(x, { axes: [1] }));
+  });
+
   it('refusals: an axis out of range or repeated; min/max of no elements', () => {
     expect(() => tc.evaluate('sum(x, [2])', { x: X() })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
     expect(() => tc.evaluate('sum(x, [1, -1])', { x: X() })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
