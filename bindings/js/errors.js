@@ -61,46 +61,34 @@ export function formatShape(shape) {
   return `(${shape.map(formatDim).join(',')})`;
 }
 
-// Each dtype as [float?, bits, signed?] (uint8clamped holds what uint8 holds).
-const DT = {
-  float16: [1, 16, 1], float32: [1, 32, 1], float64: [1, 64, 1],
-  int8: [0, 8, 1], uint8: [0, 8, 0], uint8clamped: [0, 8, 0], int16: [0, 16, 1], uint16: [0, 16, 0],
-  int32: [0, 32, 1], uint32: [0, 32, 0], bigint64: [0, 64, 1], biguint64: [0, 64, 0],
-};
-const INT = { 8: 'int8', 16: 'int16', 32: 'int32', 64: 'bigint64' };
-const UINT = { 8: 'uint8', 16: 'uint16', 32: 'uint32', 64: 'biguint64' };
-
 /**
  * The dtype that holds every value of both `a` and `b` (NumPy's result_type of
- * the two): the float wide enough for the integer's values beside a float,
- * the signed integer one step wider beside an unsigned one, float64 for
- * bigint64 with biguint64. What a dtype refusal suggests casting to, so that
- * the suggestion never loses a value (a float mean cast to uint8clamped would).
+ * the two): beside a float, the float wide enough for the integer's values;
+ * beside an unsigned integer, the signed one a step wider (float64 past 64
+ * bits). What a dtype refusal suggests casting to, so that the suggestion
+ * never loses a value (a float mean cast to uint8clamped would).
  */
 export function commonDtype(a, b) {
-  const x = DT[a], y = DT[b];
+  const x = C.dtypeByName.get(a), y = C.dtypeByName.get(b);
   if (!x || !y) return null;
-  if (a === b) return a;
-  if (x[0] || y[0]) {
-    const [f, i] = x[0] && y[0] ? [x[1] >= y[1] ? a : b, null] : x[0] ? [a, y] : [b, x];
-    if (!i) return f;
-    const need = i[1] === 8 ? 16 : i[1] === 16 ? 32 : 64; // an integer's values need a float this wide
-    return DT[f][1] >= need ? f : `float${need}`;
-  }
-  if (x[2] === y[2]) return (x[2] ? INT : UINT)[Math.max(x[1], y[1])];
-  const [s, u] = x[2] ? [x, y] : [y, x];
-  if (s[1] > u[1]) return INT[s[1]];
-  return u[1] === 64 ? 'float64' : INT[u[1] * 2];
+  const sg = (d) => d.kind === 'int' || d.kind === 'bigint';
+  // In bytes: the float an integer's values need (twice its size, at most 8); the signed integer an unsigned one's.
+  const fl = (d) => (d.float ? d.size : Math.min(2 * d.size, 8));
+  const si = (d) => (sg(d) ? d.size : 2 * d.size);
+  if (x.float || y.float) return `float${8 * Math.max(fl(x), fl(y))}`;
+  if (sg(x) === sg(y)) return x.size !== y.size ? (x.size > y.size ? a : b) : x === y ? a : 'uint8'; // uint8 with uint8clamped
+  const m = Math.max(si(x), si(y));
+  return m > 8 ? 'float64' : m === 8 ? 'bigint64' : `int${8 * m}`;
 }
 
 /** How to resolve two dtypes that an op would mix: cast to the one that keeps both operands' values. */
 export function castAdvice(a, b) {
   const c = commonDtype(a, b);
   if (c === null) return 'convert one first';
-  // Beside a 64-bit integer, float64 is the nearest any dtype comes: it rounds past 2^53.
-  const keeps = DT[c][0] && [a, b].some((d) => !DT[d][0] && DT[d][1] === 64) ? 'which comes nearest to holding every value of both (it rounds integers past 2^53)' : 'which holds every value of both';
-  if (c === a || c === b) return `cast the ${c === a ? b : a} one to ${c} (cast(x, '${c}')), ${keeps}`;
-  return `cast both to ${c} (cast(x, '${c}')), ${keeps}`;
+  const how = c === a || c === b ? `cast the ${c === a ? b : a} one to ${c}` : `cast both to ${c}`;
+  // Beside a 64-bit integer float64 comes nearest: it rounds past 2^53.
+  const near = c === 'float64' && (C.dtypeByName.get(a).big || C.dtypeByName.get(b).big);
+  return `${how} (cast(x, '${c}')), which holds ${near ? 'them nearest (it rounds integers past 2^53)' : 'every value of both'}`;
 }
 
 const OPERAND_NAMES = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -5,7 +5,8 @@
 import { C } from './contract.js';
 import { BroadcastError, castAdvice, makeError } from './errors.js';
 import { UNKNOWN_RANK } from './shapes.js';
-import { internNamed, nameKey, describeNamed, namedOutNames } from './named.js';
+import { internNamed, nameKey } from './named.js';
+import { namedContext } from './rules.js';
 import { quote, excerpt } from './expr-parse.js';
 
 const SCALAR = Object.freeze([]);
@@ -91,9 +92,6 @@ export function encode(E, fn, s) {
   return { key, interned };
 }
 
-// A named pair's refusal context, as rules.js namedContext() gives the element-wise ops'.
-const namedCtx = (na, nb) => ({ kind: 'named', shapes: [na.sizes, nb.sizes], describe: [describeNamed(na), describeNamed(nb)], names: namedOutNames(na, nb) });
-
 // ---- the answers ---------------------------------------------------------------------
 
 /**
@@ -169,7 +167,7 @@ export function refusal(E, fn, s, res, interned = null) {
       return new TypeError(`${at}: not a dtype; one of ${C.dtypes.map((d) => d.name).join(', ')}${where}`);
     case 'broadcast': {
       const ctx = dimNames !== null && dimNames.every((d) => d.every((n) => n !== undefined))
-        ? namedCtx(...shapes.map((sizes, k) => ({ dims: dimNames[k], sizes })))
+        ? namedContext(...shapes.map((sizes, k) => ({ dims: dimNames[k], sizes })))
         : { kind: 'elementwise', rule: C.ruleList[s.rule]?.name ?? 'numpy', shapes, axis: s.axis };
       const e = makeError(ctx, head);
       return new BroadcastError(`${at}: ${e.message}${where}`, { code: e.code, shapes, axis: e.axis, dims: e.dims, operands: e.operands, clashes: e.clashes });

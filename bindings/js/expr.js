@@ -83,21 +83,7 @@ function readRun(E, fn, operands, options) {
   }
   const dest = outIn === undefined ? null : readOut(outIn, fn);
   if (tensors === 0) throw new TypeError(NO_TENSOR(fn));
-  if (named) {
-    for (let k = 0; k < values.length; k++) {
-      const v = values[k];
-      if (typeof v !== 'object') continue;
-      if (!v.named && v.dims === undefined) throw new TypeError(`${fn}: "${names[k]}" has no dims while other operands do: give every tensor operand dims (named) or none`);
-      readNames(v, names[k], fn);
-    }
-  }
-  // No user code runs past this point.
-  for (let k = 0; k < values.length; k++) {
-    const v = values[k];
-    if (typeof v === 'object') settle(v, what[k]);
-  }
-  // The tensor operands, in order: `values` itself when every operand is one (no second array).
-  const ops = tensors === values.length ? values : values.filter((v) => typeof v === 'object');
+  const ops = settleAll(fn, values, names, what, named);
   const s = { values, ops, dest, rule: C.numpyRule, axis: -1, shaping: 0, keepdims, named, shapes: null };
   if (named) {
     if (typeIn !== undefined || axisIn !== undefined) throw new TypeError(`${fn}: options.broadcast applies to positional operands; named operands align by name (options.shaping)`);
@@ -109,6 +95,27 @@ function readRun(E, fn, operands, options) {
     if (typeIn !== undefined || axisIn !== undefined) ({ rule: s.rule, axis: s.axis } = readType(typeIn, axisIn, shapesOf(s), fn));
   }
   return s;
+}
+
+/**
+ * The last reads of a run's operand records (`values`, scalars as their values),
+ * then their lengths checked: named, every tensor operand's names; no user code
+ * runs after. Returns the tensor operands, in order (`values` itself when every
+ * operand is one: no second array).
+ */
+function settleAll(fn, values, names, what, named) {
+  let tensors = 0;
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k];
+    if (typeof v !== 'object') continue;
+    tensors++;
+    if (!named) continue;
+    if (!v.named && v.dims === undefined) throw new TypeError(`${fn}: "${names[k]}" has no dims while other operands do: give every tensor operand dims (named) or none`);
+    readNames(v, names[k], fn);
+  }
+  // No user code runs past this point.
+  for (let k = 0; k < values.length; k++) if (typeof values[k] === 'object') settle(values[k], what[k]);
+  return tensors === values.length ? values : values.filter((v) => typeof v === 'object');
 }
 
 // ---- the request -----------------------------------------------------------------------
@@ -186,20 +193,12 @@ function run(E, fn, operands, options) {
 export function namedWhere(values, dest) {
   codeStore();
   const E = compiled('where', 'where(c, a, b)');
-  const NAMES = ['cond', 'a', 'b'];
-  const ops = [];
-  values.forEach((v, k) => {
-    if (typeof v !== 'object') return;
-    if (!v.named && v.dims === undefined) throw new TypeError(`where: ${NAMES[k]} has no dims while other operands do: give every tensor operand dims (named) or none`);
-    readNames(v, NAMES[k], 'where');
-    ops.push(v);
-  });
-  // No user code runs past this point.
-  ops.forEach((v) => settle(v, `where: ${NAMES[values.indexOf(v)]}`));
+  const ops = settleAll('where', values, WHERE_NAMES, WHERE_NAMES.map((n) => `where: ${n}`), true);
   const s = { values, ops, dest, rule: C.namedRule, axis: -1, shaping: C.shapings.get('exact'), keepdims: false, named: true, shapes: null };
   const { key, interned } = keyOf(E, 'where', s);
   return execute(exprRequest(E, 'where', s, key, ops, interned));
 }
+const WHERE_NAMES = ['cond', 'a', 'b'];
 
 /** The run as one request of execute.js (named operands; and a positional run's refusals, from runExpr). */
 export function exprRequest(E, fn, s, key, ops, interned) {

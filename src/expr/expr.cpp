@@ -545,8 +545,9 @@ struct ShapeFold {
     }
     if (st != Status::Ok) {
       const Shape two[2] = {sh(x), sh(y)};
+      if (!named) return refuse(i, st, err, two, 2);
       const NamedShape* ns[2] = {&nshape[static_cast<size_t>(x)], &nshape[static_cast<size_t>(y)]};
-      return refuse(i, st, err, two, 2, named ? ns : nullptr);
+      return refuse(i, st, err, two, 2, ns);
     }
     auto& m = amap[static_cast<size_t>(i)];
     for (int ax = 0; ax < plan.out.rank; ++ax) {

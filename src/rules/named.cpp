@@ -17,6 +17,18 @@
 
 namespace tc {
 
+// The loops over labels (validate_named, match_labels, iota_index: a 1M-label
+// union spends its time there) are compiled for speed, each a function of its
+// own; the rest of the rule (per axis, at most 32) for size: minsize there is
+// 0.9 KB smaller gzipped, where -Os on the whole file measured the label union
+// 15-20% slower.
+#define TC_HOT __attribute__((noinline))
+#if defined(__clang__)
+#define TC_COLD __attribute__((minsize))
+#else
+#define TC_COLD
+#endif
+
 namespace {
 
 int find_name(const NamedShape& s, i64 name) {
@@ -118,7 +130,7 @@ class LabelIndex {
 // dim, dim_a = its size, dim_b = the limit).
 // (A result of rank over 32 is refused by broadcast_named: detail -2.)
 // `index`, when given, keeps each labeled dim's label index for matching.
-Status validate_named(const NamedShape& s, int operand, Error& err, LabelIndex* index) {
+TC_HOT Status validate_named(const NamedShape& s, int operand, Error& err, LabelIndex* index) {
   if (s.rank < 0 || s.rank > kMaxRank) return detail::fail(err, Status::InvalidShape, -1, operand, -1, Dim::fixed(s.rank), Dim::fixed(s.rank), -1);
   for (int i = 0; i < s.rank; ++i) {
     if (s.size[i] < 0 || s.size[i] > kMaxDim)
@@ -140,7 +152,7 @@ Status validate_named(const NamedShape& s, int operand, Error& err, LabelIndex* 
   return Status::Ok;
 }
 
-std::vector<i64> iota_index(i64 n) {
+TC_HOT std::vector<i64> iota_index(i64 n) {
   std::vector<i64> v(static_cast<size_t>(n));
   for (i64 i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
   return v;
@@ -148,7 +160,7 @@ std::vector<i64> iota_index(i64 n) {
 
 // The hot part of an intersection or union: match left's labels against
 // right's index, then fill the axis' label and index lists.
-void match_labels(const i64* ll, i64 ln, const i64* rl, i64 rn, LabelIndex& right_at, Shaping shaping, NamedAxis& ax) {
+TC_HOT void match_labels(const i64* ll, i64 ln, const i64* rl, i64 rn, LabelIndex& right_at, Shaping shaping, NamedAxis& ax) {
   if (!right_at.built()) right_at.build(rl, rn);
   // Two passes: count the shared labels, then fill lists sized to their
   // exact length (no regrowth copies; in wasm, no memory grown for nothing).
@@ -191,7 +203,7 @@ void match_labels(const i64* ll, i64 ln, const i64* rl, i64 rn, LabelIndex& righ
 
 }  // namespace
 
-Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping shaping,
+TC_COLD Status broadcast_named(const NamedShape& left, const NamedShape& right, Shaping shaping,
                        NamedPlan& named, Plan& plan, Error& err) {
   err = Error{};
   named.axes.clear();

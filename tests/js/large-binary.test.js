@@ -252,7 +252,7 @@ describe('a large element-wise call on typed arrays', () => {
     tb.dispose();
   });
 
-  it('leaves named operands to the ops\' own paths: by name for add and neg, by position (names not read) for where', () => {
+  it('leaves named operands to the ops\' own paths, by name: add, neg and where', () => {
     const x = fill(Float32Array, R * C, 40);
     const col = fill(Float32Array, R, 41);
     const cond = fill(Float32Array, R * C, 42);
@@ -277,8 +277,11 @@ describe('a large element-wise call on typed arrays', () => {
       const [r2, n2] = counted(() => tc.neg({ data: x, shape: [R, C], dims: ['r', 'c'] }));
       expect(r2.dims).toEqual(['r', 'c']);
       expect(sameBytes(r2.data, refNeg), `neg, run ${k}`).toBe(true);
-      const [r3, n3] = counted(() => tc.where({ data: cond, shape: [R, C], dims: ['r', 'c'] }, { data: x, shape: [R, C] }, 0.5));
-      expect(sameBytes(r3.data, refWhere), `where, run ${k}`).toBe(true);
+      const [r3, n3] = counted(() => tc.where({ data: cond, shape: [R, C], dims: ['r', 'c'] }, { data: x, shape: [R, C], dims: ['r', 'c'] }, 0.5));
+      expect(r3.dims).toEqual(['r', 'c']);
+      expect(sameBytes(r3.data, refWhere), `where by name, run ${k}`).toBe(true);
+      // A named condition beside plain branches is refused, as add refuses named beside plain.
+      expect(() => tc.where({ data: cond, shape: [R, C], dims: ['r', 'c'] }, { data: x, shape: [R, C] }, 0.5)).toThrow(/a" has no dims while other operands do/);
       expect(n1 + n2 + n3, `run ${k}: none of them in chunks`).toBe(0);
     }
   });

@@ -242,7 +242,7 @@ describe('named refusals name the dim, in expressions and where as in the elemen
     expect(Array.from(tc.where(c, a, 0).data)).toEqual([1, 4, 0, 0, 3, 6]);
     const e = thrown(() => tc.where({ data: Uint8Array.of(1, 0, 1, 1), shape: [4], dims: ['in'] }, a, b));
     expect(e.message).toMatch(/dim "in" \(axis 0\) has 4 vs 3/);
-    expect(thrown(() => tc.where(c, { data: f32(1, 2, 3) }, b)).message).toMatch(/where: a has no dims while other operands do/);
+    expect(thrown(() => tc.where(c, { data: f32(1, 2, 3) }, b)).message).toMatch(/where: "a" has no dims while other operands do/);
     // A resident named operand and a resident out.
     const t = tc.tensor(f32(1, 2, 3, 4, 5, 6), [2, 3], { dims: ['b', 'in'] });
     const rt = tc.where(c, t, b);

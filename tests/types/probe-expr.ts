@@ -46,7 +46,7 @@ export function expressions(x: Float32Array, m: Float32Array, t: Tensor<'float32
   // @ts-expect-error a refusal is an answer too: narrow on ok first
   const unnarrowed: ExpressionPlan = planned;
   void unnarrowed;
-  if (!planned.ok) throw new Error(planned.error.message);
+  if (!planned.ok) throw new Error(planned.error?.message);
   const plan: ExpressionPlan = planned;
   const d: DType = plan.dtype;
   const lines: string[] = plan.program.map((p) => p.text);
