@@ -14,7 +14,7 @@
 //              pointers rewind by stride * (counts[j] - 1) and j + 1 carries
 //
 // Register values: floats in f32/f64 locals; every integer dtype of 1-4 bytes
-// in an i32 local, sign- or zero-extended as its dtype reads (so comparisons
+// (uint8clamped too) in an i32 local, sign- or zero-extended as its dtype reads (so comparisons
 // and min/max are plain i32 ones; + - * neg abs ~ re-extend their result).
 // In the SIMD body a register is a v128 of the computation's lane width W (4
 // or 8 bytes): numbers as lanes, boolean (uint8) values as lane masks, narrowed
@@ -24,14 +24,20 @@
 // neg abs sign sqrt floor ceil round trunc logicalNot isNaN isFinite; int8 ..
 // uint32 + - * (wrapping) minimum maximum, bitwise and logical ops,
 // comparisons, neg abs sign bitwiseNot logicalNot (floor ceil round trunc are
-// the value); select; constants; casts between those dtypes (float -> integer
-// is trunc_sat: toward zero, NaN 0, out of range saturates to the type's
-// min/max, unary_ops.hpp's cast). Refused (can_generate false): rem pow mod
-// floorDiv atan2 hypot, integer division (wasm traps on / 0), the
-// transcendentals, 64-bit integers, float16 and uint8clamped.
+// the value); uint8clamped likewise, + - * neg clamped to [0, 255] (a
+// Uint8ClampedArray store), bitwiseNot 255 - x; select; constants; casts
+// between those dtypes (float -> integer is trunc_sat: toward zero, NaN 0, out
+// of range saturates to the type's min/max; float -> uint8clamped is nearest,
+// ties even, NaN 0, clamped; integer -> uint8clamped clamps: unary_ops.hpp's
+// cast). Refused (can_generate false): rem pow mod floorDiv atan2 hypot,
+// integer division (wasm traps on / 0), the transcendentals, 64-bit integers
+// and float16.
 // SIMD body: every input contiguous or splat, every number register of one
-// lane width (float32/int32/uint32, or float64); uint8/int8 inputs only as
-// conditions (truthiness). Otherwise the whole row runs scalar.
+// lane width (float32/int32/uint32, or float64); int8/uint8/uint8clamped
+// inputs as conditions (truthiness) or read only by casts to a lane dtype
+// (kSmall: widened to i32 lanes), and casts of float32/float64/int32/uint32 to
+// uint8/uint8clamped (int32/uint32 also to int8), stored or cast again
+// (narrowed at the store). Otherwise the whole row runs scalar.
 #include "wasmgen.hpp"
 
 #include "core/shape.hpp"
@@ -45,12 +51,15 @@ Cls cls(DType d) {
   switch (d) {
     case DType::f32: return kF32;
     case DType::f64: return kF64;
-    case DType::i8: case DType::u8: case DType::i16: case DType::u16: case DType::i32: case DType::u32: return kI32;
+    case DType::i8: case DType::u8: case DType::u8c: case DType::i16: case DType::u16: case DType::i32: case DType::u32:
+      return kI32;
     default: return kNoCls;
   }
 }
 bool is_float(DType d) { return d == DType::f32 || d == DType::f64; }
 bool is_small(DType d) { return d == DType::i8 || d == DType::u8 || d == DType::i16 || d == DType::u16; }
+// A one-byte integer dtype (its SIMD registers: kSmall, below).
+bool is_byte(DType d) { return d == DType::i8 || d == DType::u8 || d == DType::u8c; }
 bool is_unsigned32(DType d) { return d == DType::u32; }
 // A dtype whose values are SIMD lanes (its width is the lane width).
 bool lane_dtype(DType d) { return d == DType::f32 || d == DType::i32 || d == DType::u32 || d == DType::f64; }
@@ -141,6 +150,9 @@ enum : std::uint16_t {
   vI32Abs = 0xA0, vI32Neg = 0xA1, vI32Add = 0xAE, vI32Sub = 0xB1, vI32Mul = 0xB5,
   vI32MinS = 0xB6, vI32MinU, vI32MaxS, vI32MaxU, vI64Ne = 0xD7,
   vTruncSatS = 0xF8, vTruncSatU, vConvertS, vConvertU,
+  vLoad16Lane = 0x55, vI16ExtendLowU8 = 0x89, vI16ExtendLowS8 = 0x87, vI32ExtendLowU16 = 0xA9, vI32ExtendLowS16 = 0xA7,
+  vF32PMin = 0xEA, vF32PMax = 0xEB, vF64PMin = 0xF6, vF64PMax = 0xF7, vI32TruncSatF64SZero = 0xFC,
+  vF64ConvertLowI32S = 0xFE, vI32Shl = 0xAB, vI32ShrS = 0xAC, vI64Sub = 0xD1,
 };
 
 // ---- the byte writer ------------------------------------------------------------------
@@ -211,6 +223,9 @@ enum Kind : std::uint8_t {
   kLanes,  // a number per lane (lane_dtype)
   kMask,   // a boolean value (0/1) as a lane mask
   kTruth,  // a uint8/int8 input read only for its truthiness (!= 0), as a lane mask
+  kSmall,  // a one-byte integer (int8/uint8/uint8clamped) as i32 lanes, the first L of them
+           // (an input read only by casts to a lane dtype, or a cast's result that is stored
+           // or cast again)
 };
 
 bool valid(const Program& p) {
@@ -267,7 +282,7 @@ struct Gen {
   int R = 0, S = 0, nregs = 0;
   PodVector<std::uint8_t> local_types;  // after the parameter
   // locals
-  unsigned l_rows = 0, l_n = 0, l_i = 0, l_tmp = 0;
+  unsigned l_rows = 0, l_n = 0, l_i = 0, l_tmp = 0, l_v = 0;
   PodVector<unsigned> ptr, cur, stride, splat_s, splat_v, reg_s, reg_v;
   PodVector<DType> in_dtype;  // per input, DType::count when never loaded
   // SIMD
@@ -289,7 +304,16 @@ struct Gen {
     kind.assign(n, kLanes);
     for (int k = 0; k < p.inputs; ++k)
       if (form.inputs[k] == InnerForm::strided && in_dtype[k] != DType::count) return;
-    PodVector<std::uint8_t> truth_use(n, 0), value_use(n, 0);
+    PodVector<std::uint8_t> truth_use(n, 0), value_use(n, 0), other_use(n, 0);  // other: not by a cast
+    for (int i = 0; i < n; ++i) {
+      const Instr& in = p.code[i];
+      switch (in.code) {
+        case Code::binary: other_use[in.a] = other_use[in.b] = 1; break;
+        case Code::unary: other_use[in.a] = 1; break;
+        case Code::select: other_use[in.a] = other_use[in.b] = other_use[in.c] = 1; break;
+        default: break;
+      }
+    }
     unsigned width = 0;
     for (int i = 0; i < n; ++i) {
       const Instr& in = p.code[i];
@@ -297,6 +321,7 @@ struct Gen {
       switch (in.code) {
         case Code::load:
           if (lane_dtype(in.dtype)) k = kLanes;
+          else if (is_byte(in.dtype) && !other_use[i] && i != n - 1) k = kSmall;
           else if (in.dtype == DType::u8 || in.dtype == DType::i8) k = kTruth;
           else return;
           break;
@@ -337,7 +362,12 @@ struct Gen {
         case Code::cast:
           value_use[in.a] = 1;
           if (in.dtype == in.out) k = static_cast<Kind>(kind[in.a]);
-          else if (!lane_dtype(in.out) || !(lane_dtype(in.dtype) || kind[in.a] == kMask)) return;
+          else if (kind[in.a] == kSmall) {  // widened: to float32, float64, int32, uint32
+            if (!lane_dtype(in.out)) return;
+          } else if (is_byte(in.out) && lane_dtype(in.dtype)) {  // narrowed: stored (or cast again)
+            if (is_float(in.dtype) && in.out == DType::i8) return;
+            k = kSmall;
+          } else if (!lane_dtype(in.out) || !(lane_dtype(in.dtype) || kind[in.a] == kMask)) return;
           break;
       }
       kind[i] = k;
@@ -347,8 +377,16 @@ struct Gen {
         width = s;
       }
     }
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
       if (kind[i] == kTruth && (value_use[i] || i == n - 1)) return;
+      if (kind[i] == kSmall && other_use[i]) return;
+    }
+    // Every load of an input has one kind (the row's splat of it is one vector).
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < i; ++j)
+        if (p.code[i].code == Code::load && p.code[j].code == Code::load && p.code[i].a == p.code[j].a &&
+            (kind[i] == kSmall) != (kind[j] == kSmall))
+          return;
     (void)truth_use;
     W = width ? width : 4;
     L = 16 / W;
@@ -365,8 +403,14 @@ struct Gen {
       case DType::i16: w.op(kI32Extend16S); break;
       case DType::u8: w.i32(0xFF); w.op(kI32And); break;
       case DType::u16: w.i32(0xFFFF); w.op(kI32And); break;
+      case DType::u8c: clamp_u8(); break;  // a Uint8ClampedArray store of the i32
       default: break;
     }
+  }
+  // The i32 on the stack clamped to [0, 255] (signed, or unsigned: only > 255).
+  void clamp_u8(bool unsigned_ = false) {
+    if (!unsigned_) { w.set(l_tmp); w.i32(0); w.get(l_tmp); w.get(l_tmp); w.i32(0); w.op(kI32LtS); w.op(kSelect); }
+    w.set(l_tmp); w.i32(255); w.get(l_tmp); w.get(l_tmp); w.i32(255); w.op(unsigned_ ? kI32GtU : kI32GtS); w.op(kSelect);
   }
   void fzero(Cls c) {
     if (c == kF32) { const float z = 0; w.op(kF32Const); w.raw(&z, 4); }
@@ -459,7 +503,10 @@ struct Gen {
           w.get(x); w.i32(0); w.op(kI32Ne);
         }
         return;
-      case UnaryOp::bitwise_not: w.get(x); w.i32(-1); w.op(kI32Xor); normalize(d); return;
+      case UnaryOp::bitwise_not:  // (uint8clamped: 255 - x)
+        w.get(x); w.i32(d == DType::u8c ? 0xFF : -1); w.op(kI32Xor);
+        if (d != DType::u8c) normalize(d);
+        return;
       case UnaryOp::is_nan: w.i32(0); return;
       case UnaryOp::is_finite: w.i32(1); return;
       default: w.get(x); return;  // floor ceil round trunc: integers unchanged
@@ -471,8 +518,16 @@ struct Gen {
     w.get(reg_s[in.a]);
     if (f == t) return;
     if (ct == kI32) {
-      if (cf == kI32) normalize(t);           // wraps, as a typed-array store
-      else {  // trunc_sat: toward zero, NaN 0, saturating (8/16 bits: then clamped to the type's range)
+      if (cf == kI32) {  // wraps, as a typed-array store; to uint8clamped: clamps
+        if (t != DType::u8c) normalize(t);
+        else if (f == DType::u32) clamp_u8(true);
+        else if (f != DType::u8) normalize(t);
+      } else if (t == DType::u8c) {  // nearest (ties even), then NaN and negatives 0, > 255 255
+        w.op(kF[cf == kF64].nearest);
+        w.op(0xFC);
+        w.uleb(cf == kF64 ? 3 : 1);
+        clamp_u8(true);
+      } else {  // trunc_sat: toward zero, NaN 0, saturating (8/16 bits: then clamped to the type's range)
         const bool u = t == DType::u8 || t == DType::u16 || t == DType::u32;
         w.op(0xFC);
         w.uleb((cf == kF64 ? 2 : 0) + (u ? 1 : 0));
@@ -498,7 +553,7 @@ struct Gen {
       case DType::f32: w.mem(kF32Load, 2, 0); break;
       case DType::f64: w.mem(kF64Load, 3, 0); break;
       case DType::i8: w.mem(kI32Load8S, 0, 0); break;
-      case DType::u8: w.mem(kI32Load8U, 0, 0); break;
+      case DType::u8: case DType::u8c: w.mem(kI32Load8U, 0, 0); break;
       case DType::i16: w.mem(kI32Load16S, 1, 0); break;
       case DType::u16: w.mem(kI32Load16U, 1, 0); break;
       default: w.mem(kI32Load, 2, 0); break;
@@ -532,7 +587,7 @@ struct Gen {
     switch (od) {
       case DType::f32: w.mem(kF32Store, 2, 0); break;
       case DType::f64: w.mem(kF64Store, 3, 0); break;
-      case DType::i8: case DType::u8: w.mem(kI32Store8, 0, 0); break;
+      case DType::i8: case DType::u8: case DType::u8c: w.mem(kI32Store8, 0, 0); break;
       case DType::i16: case DType::u16: w.mem(kI32Store16, 1, 0); break;
       default: w.mem(kI32Store, 2, 0); break;
     }
@@ -662,8 +717,50 @@ struct Gen {
       w.simd(vBitselect);
       return;
     }
-    (void)r;
     w.get(reg_v[in.a]);
+    if (kind[in.a] == kSmall) {  // i32 lanes to t's (to int32 / uint32: the values as they are)
+      if (t == DType::f32) w.simd(vConvertS);
+      else if (t == DType::f64) w.simd(vF64ConvertLowI32S);
+      return;
+    }
+    if (kind[r] == kSmall) {  // to a one-byte integer, as i32 lanes
+      if (is_float(f)) {
+        // y = pmin(pmax(0, x), 255): NaN, zeros and negatives 0, >= 255 255 (pmin/pmax are
+        // one instruction each where min/max are long sequences), then round (uint8clamped:
+        // nearest, ties even; uint8: toward zero)
+        const bool d64 = f == DType::f64;
+        w.set(l_v);
+        lane_const(f, 0);
+        w.get(l_v);
+        w.simd(d64 ? vF64PMax : vF32PMax);
+        lane_const(f, 255);
+        w.simd(d64 ? vF64PMin : vF32PMin);
+        if (d64) {
+          w.simd(t == DType::u8c ? kF[1].vnearest : kF[1].vtrunc);
+          w.simd(vI32TruncSatF64SZero);  // exact: an integer in [0, 255]
+        } else {
+          if (t == DType::u8) w.simd(kF[0].vtrunc);
+          // + 1.5 * 2^23 rounds y to an integer (ties even) in the low mantissa bits
+          const float magic = 12582912.0f;
+          w.vconst(&magic, 4);
+          w.simd(kF[0].vadd);
+          const std::int32_t mbits = 0x4B400000;
+          w.vconst(&mbits, 4);
+          w.simd(vI32Sub);
+        }
+      } else if (t == DType::u8c) {  // int32: max(x, 0) then min(., 255); uint32: min(x, 255)
+        if (f == DType::i32) { lane_const(DType::i32, 0); w.simd(vI32MaxS); }
+        lane_const(DType::i32, 255);
+        w.simd(f == DType::i32 ? vI32MinS : vI32MinU);
+      } else if (t == DType::u8) {
+        lane_const(DType::i32, 255);
+        w.simd(vAnd);
+      } else {  // int8: the low byte, sign-extended
+        w.i32(24); w.simd(vI32Shl);
+        w.i32(24); w.simd(vI32ShrS);
+      }
+      return;
+    }
     if (f == DType::f32) w.simd(t == DType::u32 ? vTruncSatU : vTruncSatS);
     else if (t == DType::f32) w.simd(f == DType::u32 ? vConvertU : vConvertS);
     // i32 <-> u32: the same bits
@@ -677,6 +774,13 @@ struct Gen {
     const unsigned off = u * vstep(1 + k);
     w.get(cur[1 + k]);
     if (kind[r] == kLanes) { w.vmem(vLoad, off); return; }
+    if (kind[r] == kSmall) {  // L bytes, extended to i32 lanes
+      const bool s = in_dtype[k] == DType::i8;
+      w.vmem(W == 4 ? vLoad32Zero : vLoad16Splat, off);
+      w.simd(s ? vI16ExtendLowS8 : vI16ExtendLowU8);
+      w.simd(s ? vI32ExtendLowS16 : vI32ExtendLowU16);
+      return;
+    }
     // a uint8/int8 condition: L bytes, spread to lanes, compared with 0
     if (W == 4) w.vmem(vLoad32Zero, off);
     else w.vmem(vLoad16Splat, off);
@@ -713,6 +817,14 @@ struct Gen {
     w.get(reg_v[last]);
     if (kind[last] == kLanes) {
       w.vmem(vStore, u * 16);
+    } else if (kind[last] == kSmall) {  // the low byte of each of the first L i32 lanes
+      w.get(reg_v[last]);
+      w.simd(vShuffle);
+      for (unsigned b = 0; b < 16; ++b) w.op(static_cast<std::uint8_t>(b < L ? b * 4 : 0));
+      w.simd(W == 4 ? vStore32Lane : vStore16Lane);
+      w.uleb(0);
+      w.uleb(u * L);
+      w.op(0);  // lane 0
     } else {  // a mask: one byte 0/1 per lane
       w.get(reg_v[last]);
       w.simd(vShuffle);
@@ -739,6 +851,11 @@ struct Gen {
   // (local.set dst (i32.load offset=word*4 (local.get desc)))
   void desc_set(unsigned word, unsigned dst) { w.seq("\x20\x00\x28\x02\xFE\x21\xFE", word * 4, dst); }
   bool unused(int s) const { return s > 0 && in_dtype[s - 1] == DType::count; }
+  bool small_in(int k) const {  // input k's loads are kSmall registers
+    for (int i = 0; i < nregs; ++i)
+      if (p.code[i].code == Code::load && p.code[i].a == k) return kind[i] == kSmall;
+    return false;
+  }
   void body() {
     // prologue: rows (none: return), n, the row pointers, the strides, the constants
     w.seq("\x20\x00\x28\x02\x08\x22\xFE\x45\x04\x40\x0F\x0B", l_rows);
@@ -779,6 +896,7 @@ struct Gen {
           w.get(splat_s[k]);
           const DType d = in_dtype[k];
           if (lane_dtype(d)) w.simd(is_float(d) ? kF[d == DType::f64].vsplat : std::uint16_t{vI32Splat});
+          else if (small_in(k)) w.simd(vI32Splat);  // the extended value in every lane
           else w.seq("\x45\x41\x01\x6B\xFD\x11");  // a condition: splat((x == 0) - 1), all ones when != 0
           w.set(splat_v[k]);
         }
@@ -843,6 +961,7 @@ struct Gen {
     plan_simd();
     // locals
     l_rows = local(kTI32); l_n = local(kTI32); l_i = local(kTI32); l_tmp = local(kTI32);
+    if (simd) l_v = local(kTV128);
     ptr.assign(S, 0); cur.assign(S, 0);
     stride.assign(p.inputs, 0); splat_s.assign(p.inputs, 0); splat_v.assign(p.inputs, 0);
     for (int s = 0; s < S; ++s) { ptr[s] = local(kTI32); cur[s] = local(kTI32); }

@@ -98,19 +98,70 @@ constexpr UnaryKernel unary_entry() {
 // converts a whole number of input vectors into a whole number of output vectors.
 template <DType F, DType T>
 constexpr bool has_vcast() {
-  if constexpr (F == DType::f32) return T == DType::i32 || T == DType::u32 || T == DType::f64;
-  else if constexpr (F == DType::f64) return T == DType::f32 || T == DType::i32 || T == DType::u32;
+  if constexpr (F == DType::f32 || F == DType::f64)
+    return T == DType::i32 || T == DType::u32 || T == (F == DType::f32 ? DType::f64 : DType::f32) || T == DType::u8 ||
+           T == DType::u8c;
+  else if constexpr (F == DType::u8) return T == DType::i16 || T == DType::i32 || T == DType::f32 || T == DType::f64;
   else if constexpr (F == DType::i32 || F == DType::u32) return T == DType::f32 || T == DType::f64 || T == DType::i64;
   else if constexpr (F == DType::i8 || F == DType::u8) return T == DType::i16;
   else if constexpr (F == DType::i16 || F == DType::u16) return T == DType::i32;
   else return false;
 }
 
+// The pixel casts (uint8 and uint8clamped, which reads as uint8, to and from the floats).
+// u8 -> i32 lanes: 16 bytes as 4 vectors.
+inline void widen_bytes(v128_t x, v128_t (&v)[4]) {
+  const v128_t lo = wasm_u16x8_extend_low_u8x16(x), hi = wasm_u16x8_extend_high_u8x16(x);
+  v[0] = wasm_u32x4_extend_low_u16x8(lo);
+  v[1] = wasm_u32x4_extend_high_u16x8(lo);
+  v[2] = wasm_u32x4_extend_low_u16x8(hi);
+  v[3] = wasm_u32x4_extend_high_u16x8(hi);
+}
+// 4 float32 -> i32 lanes 0..255 as a store to T (uint8clamped: NaN and negatives 0,
+// >= 255 255, nearest ties even; uint8: truncated, saturating): pmax/pmin clamp
+// (NaN -> 0), then + 1.5 * 2^23 leaves the integer in the low mantissa bits.
+template <DType T>
+v128_t f32_to_byte_lanes(v128_t x) {
+  v128_t y = wasm_f32x4_pmin(wasm_f32x4_pmax(wasm_f32x4_splat(0.0f), x), wasm_f32x4_splat(255.0f));
+  if constexpr (T == DType::u8) y = wasm_f32x4_trunc(y);
+  return wasm_i32x4_sub(wasm_f32x4_add(y, wasm_f32x4_splat(12582912.0f)), wasm_i32x4_splat(0x4B400000));
+}
+// 2 float64 -> i32 lanes 0, 1 (the same semantics).
+template <DType T>
+v128_t f64_to_byte_lanes(v128_t x) {
+  v128_t y = wasm_f64x2_pmin(wasm_f64x2_pmax(wasm_f64x2_splat(0.0), x), wasm_f64x2_splat(255.0));
+  y = T == DType::u8 ? wasm_f64x2_trunc(y) : wasm_f64x2_nearest(y);
+  return wasm_i32x4_trunc_sat_f64x2_zero(y);
+}
+inline v128_t narrow_bytes(v128_t a, v128_t b, v128_t c, v128_t d) {  // i32 lanes 0..255 -> 16 bytes (exact)
+  return wasm_u8x16_narrow_i16x8(wasm_u16x8_narrow_i32x4(a, b), wasm_u16x8_narrow_i32x4(c, d));
+}
+
 template <DType F, DType T>
 void vcast(const void* pi, void* po) {
   const auto* in = static_cast<const uint8_t*>(pi);
   auto* out = static_cast<uint8_t*>(po);
-  if constexpr (F == DType::f32 && T == DType::i32) {
+  if constexpr (F == DType::u8 && (T == DType::i32 || T == DType::f32 || T == DType::f64)) {  // 16 bytes
+    v128_t v[4];
+    widen_bytes(wasm_v128_load(in), v);
+    for (int k = 0; k < 4; ++k) {
+      if constexpr (T == DType::i32) wasm_v128_store(out + 16 * k, v[k]);
+      else if constexpr (T == DType::f32) wasm_v128_store(out + 16 * k, wasm_f32x4_convert_i32x4(v[k]));
+      else {
+        wasm_v128_store(out + 32 * k, wasm_f64x2_convert_low_i32x4(v[k]));
+        wasm_v128_store(out + 32 * k + 16, wasm_f64x2_convert_low_i32x4(wasm_i64x2_shuffle(v[k], v[k], 1, 0)));
+      }
+    }
+  } else if constexpr (F == DType::f32 && (T == DType::u8 || T == DType::u8c)) {  // 16 floats
+    wasm_v128_store(out, narrow_bytes(f32_to_byte_lanes<T>(wasm_v128_load(in)), f32_to_byte_lanes<T>(wasm_v128_load(in + 16)),
+                                      f32_to_byte_lanes<T>(wasm_v128_load(in + 32)), f32_to_byte_lanes<T>(wasm_v128_load(in + 48))));
+  } else if constexpr (F == DType::f64 && (T == DType::u8 || T == DType::u8c)) {  // 16 doubles
+    v128_t q[4];
+    for (int k = 0; k < 4; ++k)
+      q[k] = wasm_i64x2_shuffle(f64_to_byte_lanes<T>(wasm_v128_load(in + 32 * k)),
+                                f64_to_byte_lanes<T>(wasm_v128_load(in + 32 * k + 16)), 0, 2);
+    wasm_v128_store(out, narrow_bytes(q[0], q[1], q[2], q[3]));
+  } else if constexpr (F == DType::f32 && T == DType::i32) {
     wasm_v128_store(out, wasm_i32x4_trunc_sat_f32x4(wasm_v128_load(in)));
   } else if constexpr (F == DType::f32 && T == DType::u32) {
     wasm_v128_store(out, wasm_u32x4_trunc_sat_f32x4(wasm_v128_load(in)));
