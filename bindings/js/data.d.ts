@@ -181,6 +181,12 @@ export declare function tensor(
   shape: readonly number[] | undefined,
   options: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] }; dtype: 'float16' },
 ): Tensor<'float16'>;
+/** An onnxruntime Tensor: its data with `shape` defaulting to its dims, of the dtype its type is read as (no `dtype` option). */
+export declare function tensor<T extends string>(
+  data: OrtTensorLike & { readonly type: T },
+  shape?: readonly number[],
+  options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] } },
+): Tensor<[OrtDType<T>] extends [never] ? DType : OrtDType<T>>;
 
 /** Options of {@link reshape}: names for the result's dims (a reshape drops the input's). */
 export interface ReshapeOptions {

@@ -445,8 +445,9 @@ function tensorOfTensor(data) {
 
 /**
  * Copy data into wasm memory once; ops on resident tensors read it in place.
- * @param {ArrayBufferView} data
- * @param {number[]} [shape] defaults to [data.length]
+ * @param {ArrayBufferView | {type: string, dims: readonly number[], data: ArrayBufferView}} data
+ *   a typed array, or an onnxruntime Tensor (its data, of the dtype its type is read as)
+ * @param {number[]} [shape] defaults to [data.length] (an onnxruntime Tensor: its dims)
  * @param {{dims?: (string|number)[], coords?: object}} [options]
  */
 export function tensor(data, shape, options) {

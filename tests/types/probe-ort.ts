@@ -5,7 +5,7 @@
 // `@ts-expect-error` line must not compile. `ort` below declares what
 // onnxruntime-common declares (Tensor, TypedTensor, DataTypeMap), so the probe
 // needs no onnxruntime package.
-import { evaluate, compile, add, where, unbroadcast, Tensor } from 'tensorcast';
+import { evaluate, compile, add, where, unbroadcast, tensor, Tensor } from 'tensorcast';
 import type { TensorData, EvaluateResult, OrtTensorLike, Float16Data } from 'tensorcast';
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
@@ -73,6 +73,13 @@ export function ortInterop(x: Float32Array, m: Float32Array, s: Float32Array, di
   const picked = where(new OrtTensor('bool', new Uint8Array(6), [2, 3]), { data: x }, 0);
   same<typeof picked, TensorData<Float32Array>>(true);
   unbroadcast({ data: x, shape: [2, 3] }, om);
+  // tensor() copies an ort tensor in: shape its dims, dtype its type's.
+  const resident = tensor(ox);
+  same<typeof resident, Tensor<'float32'>>(true);
+  const residentBig = tensor(new OrtTensor('int64', new BigInt64Array(4), [2, 2]), [4]);
+  same<typeof residentBig, Tensor<'bigint64'>>(true);
+  // @ts-expect-error an ort tensor's dtype is its type: no dtype option
+  tensor(ox, undefined, { dtype: 'float32' });
 
   // What the expression's text tells.
   same<EvaluateResult<{ x: { data: Float32Array }; m: { data: Float32Array } }, 'x > m'>, TensorData<Uint8Array>>(true);
