@@ -164,6 +164,29 @@ describe('ort tensors: the edges', () => {
   });
 });
 
+describe('ort tensors: read once', () => {
+  it('type, dims and data are each read once per call (and each dim once); size and location never', () => {
+    const reads = {};
+    const count = (k, v) => { reads[k] = (reads[k] ?? 0) + 1; return v; };
+    const dims = new Proxy([2, 3], { get: (t, k) => (typeof k === 'string' && /^\d$/.test(k) ? count(`dims[${k}]`, t[k]) : Reflect.get(t, k)) });
+    const x = {
+      get type() { return count('type', 'float32'); },
+      get dims() { return count('dims', dims); },
+      get data() { return count('data', Float32Array.of(1, 2, 3, 4, 5, 6)); },
+      get size() { return count('size', 6); },
+      get location() { return count('location', 'cpu'); },
+    };
+    for (const call of [() => tc.add(x, 1), () => tc.evaluate('x * 2', { x }), () => tc.sum(x, { axes: [0] }), () => tc.unbroadcast({ data: new Float32Array(6), shape: [2, 3] }, x)]) {
+      for (const k of Object.keys(reads)) delete reads[k];
+      call();
+      expect(reads).toEqual({ type: 1, dims: 1, data: 1, 'dims[0]': 1, 'dims[1]': 1 });
+    }
+    for (const k of Object.keys(reads)) delete reads[k];
+    tc.tensor(x).dispose();
+    expect(reads).toEqual({ type: 1, dims: 1, data: 1, 'dims[0]': 1, 'dims[1]': 1 });
+  });
+});
+
 describe('ort tensors: refusals', () => {
   it('a type that disagrees with the typed array is a TypeError naming both', () => {
     let e = throws(() => tc.add(ort('float32', Int32Array.of(1, 2), [2]), 1));
