@@ -484,7 +484,7 @@ export interface Expression {
  * with `offset` (and the text with a caret in its message).
  * @example const norm = compile('(x - m) / s'); norm.run({ x, m, s })
  */
-export declare function compile<E extends string>(expression: E): ExpressionOf<E> & Expression;
+export declare function compile<E extends string = string>(expression: E): ExpressionOf<E> & Expression;
 
 /**
  * What compile() knows of an expression whose text is a literal type: run()'s
@@ -503,7 +503,7 @@ export interface ExpressionOf<E extends string> {
  * @example evaluate("sum(x * w, ['in'])", { x, w }) // a contraction by dim name
  */
 export declare function evaluate<O extends ExpressionOperands>(expression: string, operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
-export declare function evaluate<O extends ExpressionOperands, E extends string>(expression: E, operands: O, options?: EvaluateOptions): EvaluateResult<O, E>;
+export declare function evaluate<O extends ExpressionOperands, E extends string = string>(expression: E, operands: O, options?: EvaluateOptions): EvaluateResult<O, E>;
 
 import type { DType, FloatDType, ArrayOf, DTypeOf, OrtDType, OrtTensorLike, Tensor, TensorData, TensorLike, TypedArray } from './data.js';
 export * from './data.js';

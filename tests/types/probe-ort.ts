@@ -112,6 +112,9 @@ export function ortInterop(x: Float32Array, m: Float32Array, s: Float32Array, di
   same<typeof w4, TensorData>(true);
   const w5 = evaluate('lessons + 1', { lessons: { data: x } });
   same<typeof w5, TensorData>(true);
+  // One explicit type argument (the operands) still compiles: the text is then any string.
+  const w6 = evaluate<{ x: { data: Float32Array } }>('x + 1', { x: { data: x } });
+  same<typeof w6, TensorData>(true);
 
   // @ts-expect-error a comparison gives uint8 data: not an ort float32 tensor's
   new OrtTensor('float32', evaluate('x > m', { x: { data: x }, m: { data: m } }).data, dims);
