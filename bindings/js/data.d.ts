@@ -89,6 +89,28 @@ export interface TensorLike<A extends TypedArray = TypedArray> {
   coords?: { readonly [dim: string]: readonly Label[] };
 }
 
+/** onnxruntime's tensor type names (`Tensor.Type` of onnxruntime-common). */
+export type OrtTensorType = 'float32' | 'float64' | 'float16' | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32'
+  | 'int64' | 'uint64' | 'bool' | 'string' | 'int4' | 'uint4';
+
+/** The dtype an onnxruntime tensor type is read as: 'int64' is bigint64, 'uint64' biguint64, 'bool' uint8 (string, int4, uint4: none). */
+export type OrtDType<T extends string> =
+  T extends 'int64' ? 'bigint64' : T extends 'uint64' ? 'biguint64' : T extends 'bool' ? 'uint8' : T extends DType ? T : never;
+
+/**
+ * An onnxruntime-web / onnxruntime-node `Tensor` as an operand (no `shape`):
+ * its `dims` are its shape and its `type` its dtype ('float16': the bits in a
+ * Uint16Array; 'bool': a Uint8Array, read as uint8; 'int64': a BigInt64Array).
+ * A `type` the data's typed array disagrees with, and 'string' tensors (which
+ * ort's `Tensor` type admits), are a TypeError at run time.
+ */
+export interface OrtTensorLike {
+  readonly type: string;
+  readonly dims: readonly number[];
+  readonly data: TypedArray | readonly string[];
+  readonly shape?: undefined;
+}
+
 /** A result copied out to JS: `data` is a new typed array of the result's dtype (or the `out` you passed). */
 export interface TensorData<A extends TypedArray = TypedArray> {
   data: A;
@@ -159,6 +181,12 @@ export declare function tensor(
   shape: readonly number[] | undefined,
   options: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] }; dtype: 'float16' },
 ): Tensor<'float16'>;
+/** An onnxruntime Tensor: its data with `shape` defaulting to its dims, of the dtype its type is read as (no `dtype` option). */
+export declare function tensor<T extends string>(
+  data: OrtTensorLike & { readonly type: T },
+  shape?: readonly number[],
+  options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] } },
+): Tensor<[OrtDType<T>] extends [never] ? DType : OrtDType<T>>;
 
 /** Options of {@link reshape}: names for the result's dims (a reshape drops the input's). */
 export interface ReshapeOptions {
@@ -363,7 +391,7 @@ export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, targ
 export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options?: BroadcastToDataOptions<DTypeOf<A>> & { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
 
 /** `cond` of {@link where}: data of any dtype, or a resident tensor; truthy where `!= 0`. */
-export type Condition = TensorLike | Tensor;
+export type Condition = TensorLike | OrtTensorLike | Tensor;
 
 /**
  * `a` where `cond != 0`, else `b`, with three-way numpy broadcasting. `a` and
@@ -417,7 +445,7 @@ export type UnbroadcastOptions<R extends DType = DType> = BackwardOptions & {
  * operand itself (torch's `grad.sum_to_size(b)`): a Tensor (disposed or not)
  * or `{ data, shape }`, whose shape (and, when named, dims and coords) is used.
  */
-export type UnbroadcastInput = Shape | Tensor | TensorLike;
+export type UnbroadcastInput = Shape | Tensor | TensorLike | OrtTensorLike;
 
 /**
  * `grad` summed over {@link reductionAxes}(inShape, grad.shape, options) and

@@ -296,8 +296,8 @@ export declare function explain(request: ExplainRequest): Explanation;
 
 // ---- Fused expressions ---------------------------------------------------------------
 
-/** An operand of an expression: a plain operand, a resident tensor (named or not), a number or a bigint. */
-export type ExpressionOperand = TensorLike | Tensor | number | bigint;
+/** An operand of an expression: a plain operand, an onnxruntime Tensor, a resident tensor (named or not), a number or a bigint. */
+export type ExpressionOperand = TensorLike | OrtTensorLike | Tensor | number | bigint;
 
 /** The operands of an expression by name (own properties only: `constructor` or `__proto__` are plain names). */
 export type ExpressionOperands = { readonly [name: string]: ExpressionOperand };
@@ -320,8 +320,55 @@ export interface EvaluateOptions {
   keepdims?: boolean;
 }
 
-/** `{ data, shape, dtype }` for plain operands, a `Tensor` when an operand or `out` is resident. */
-export type EvaluateResult<O extends ExpressionOperands> = [Extract<O[keyof O], Tensor>] extends [never] ? TensorData : Tensor;
+/** The dtype of one operand of an expression (never for a scalar). */
+export type OperandDType<V> =
+  V extends Tensor<infer D> ? D
+  : V extends { readonly type: infer T extends string; readonly dims: readonly number[]; readonly shape?: undefined } ? OrtDType<T>
+  : V extends { readonly data: TypedArray; readonly dtype: 'float16' } ? 'float16'
+  : V extends { readonly data: infer A extends TypedArray } ? DTypeOf<A>
+  : never;
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+/** U when it is one dtype, else every dtype. */
+type IsOne<U> = [U] extends [UnionToIntersection<U>] ? true : false;
+type OneDType<U extends DType> = [U] extends [never] ? DType : IsOne<U> extends true ? U : DType;
+type Has<E extends string, T extends string> = E extends `${string}${T}${string}` ? true : false;
+type Quoted<E extends string> = E extends `${string}'${infer Q}'${infer R}` ? Q | Quoted<R> : E extends `${string}"${infer Q}"${infer R}` ? Q | Quoted<R> : never;
+// What makes an expression's dtype differ from its operands': comparisons and logical ops (uint8), cast, mean.
+type BoolToken = '<' | '>' | '=' | '!' | '&&' | '||' | 'equal(' | 'Equal(' | 'less(' | 'lessEqual(' | 'greater(' | 'greaterEqual(' | 'logicalAnd(' | 'logicalOr(' | 'logicalXor(' | 'logicalNot(' | 'isNaN(' | 'isFinite(';
+type BoolName = 'qual' | 'less' | 'greater' | 'logical' | 'isNaN' | 'isFinite';
+
+/**
+ * The result dtype of expression `E` over operands of dtypes `D`, as far as the
+ * text tells: the operands' one dtype for arithmetic, bitwise and
+ * dtype-keeping calls; uint8 for a comparison or logical op (outside where()
+ * and `?:`); cast's target; mean's (float64 for integers). Any dtype where the
+ * text does not settle it (a non-literal string, operands of several dtypes,
+ * where() over a comparison, an operand named like an op).
+ */
+export type ExpressionDType<E extends string, D extends DType> =
+  string extends E ? DType
+  : Has<E, 'cast'> extends true ? (Has<E, BoolName | BoolToken | 'mean' | 'where' | '?'> extends true ? DType : OneDType<Extract<Quoted<E>, DType>>)
+  : Has<E, BoolName | BoolToken> extends true ? (
+    Has<E, 'where' | '?'> extends true ? DType
+    : Has<E, BoolToken> extends false ? DType
+    : Has<E, 'mean'> extends true ? (Has<E, 'mean('> extends true ? 'float64' : DType)
+    : 'uint8')
+  : Has<E, 'mean'> extends true ? (Has<E, 'mean('> extends true ? MeanDType<OneDType<D>> : DType)
+  : OneDType<D>;
+type MeanDType<D extends DType> = DType extends D ? DType : D extends FloatDType ? D : 'float64';
+
+/** The dtype of `evaluate(E, O)`'s result. */
+export type EvaluateDType<O extends ExpressionOperands, E extends string = string> = ExpressionDType<E, OperandDType<O[keyof O]>>;
+
+/**
+ * `{ data, shape, dtype }` for plain operands (ort tensors too), a `Tensor` when
+ * an operand or `out` is resident; of the dtype the expression gives where its
+ * text and operands tell it (see ExpressionDType): `evaluate('(x - m) / s', { x, m, s })`
+ * over Float32Array operands has `data: Float32Array`.
+ */
+export type EvaluateResult<O extends ExpressionOperands, E extends string = string> =
+  [Extract<O[keyof O], Tensor>] extends [never] ? TensorData<ArrayOf<EvaluateDType<O, E>>> : Tensor<EvaluateDType<O, E>>;
 
 /** explain()'s shapes of an expression's operands: a shape, a named shape, or a number / bigint for a scalar operand. */
 export type ExpressionShapes = { readonly [name: string]: readonly number[] | NamedShapeInput | number | bigint };
@@ -437,7 +484,17 @@ export interface Expression {
  * with `offset` (and the text with a caret in its message).
  * @example const norm = compile('(x - m) / s'); norm.run({ x, m, s })
  */
-export declare function compile(expression: string): Expression;
+export declare function compile<E extends string = string>(expression: E): ExpressionOf<E> & Expression;
+
+/**
+ * What compile() knows of an expression whose text is a literal type: run()'s
+ * result has the dtype the text and the operands tell (EvaluateResult<O, E>).
+ * An `ExpressionOf<E> & Expression` is an Expression.
+ */
+export interface ExpressionOf<E extends string> {
+  run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
+  run<O extends ExpressionOperands>(operands: O, options?: EvaluateOptions): EvaluateResult<O, E>;
+}
 
 /**
  * Evaluate an expression over named operands in one pass, without a temporary
@@ -446,7 +503,7 @@ export declare function compile(expression: string): Expression;
  * @example evaluate("sum(x * w, ['in'])", { x, w }) // a contraction by dim name
  */
 export declare function evaluate<O extends ExpressionOperands>(expression: string, operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
-export declare function evaluate<O extends ExpressionOperands>(expression: string, operands: O, options?: EvaluateOptions): EvaluateResult<O>;
+export declare function evaluate<O extends ExpressionOperands, E extends string = string>(expression: E, operands: O, options?: EvaluateOptions): EvaluateResult<O, E>;
 
-import type { DType, Tensor, TensorData, TensorLike, TypedArray } from './data.js';
+import type { DType, FloatDType, ArrayOf, DTypeOf, OrtDType, OrtTensorLike, Tensor, TensorData, TensorLike, TypedArray } from './data.js';
 export * from './data.js';

@@ -1,10 +1,11 @@
 // Data operands and `out`, read once. An operand is a plain { data, shape,
 // dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
 // or a JS number / bigint (a scalar of the other operand's dtype).
-import { operand, handleOf, dtypeOf, declaredDtype, notTypedArray, taLength, lengthError, isForeignTensor, foreignTensor } from './tensor.js';
-import { readStaticShape, product } from './shapes.js';
+import { operand, handleOf, dtypeOf, declaredDtype, notTypedArray, taLength, lengthError, isForeignTensor, foreignTensor, isOrtType, ortDtype } from './tensor.js';
+import { readStaticShape, product, isDimValue } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
+import { BroadcastError, formatShape } from './errors.js';
 
 export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
 
@@ -18,15 +19,49 @@ export function readOperand(x, what) {
   if (x === null || typeof x !== 'object' || ArrayBuffer.isView(x) || Array.isArray(x)) throw notOperand(x, what);
   const data = x.data;
   const shapeIn = x.shape;
-  const dimsIn = x.dims;
+  let dimsIn = x.dims;
   const coords = x.coords;
   const dtypeIn = x.dtype;
+  // An onnxruntime Tensor: no shape, coords or dtype; `type` an ort tensor type
+  // name; `dims` an array of numbers. Its dims are its shape, not dim names
+  // (string dim names, or a shape beside numeric ones, keep an operand named).
+  if (shapeIn === undefined && dimsIn !== undefined && coords === undefined && dtypeIn === undefined) {
+    const type = x.type;
+    if (isOrtType(type) && Array.isArray(dimsIn)) {
+      dimsIn = Array.from(dimsIn); // each element read once, whichever reading follows
+      if (allNumbers(dimsIn)) return ortOperand(data, dimsIn, type, what);
+    }
+  }
   const dtype = ArrayBuffer.isView(data) ? declaredDtype(data, dtypeIn, what) : undefined; // `what`: its message says `${what}.dtype`
   if (dtype === undefined) throw notData(x, data, shapeIn, what);
   const shape = shapeIn === undefined ? null : readStaticShape(shapeIn, what, '.shape');
   const op = operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
   if (dimsIn !== undefined) op.named = { dims: dimsIn, coords: coords ?? null };
   return op;
+}
+
+const allNumbers = (a) => a.every((d) => typeof d === 'number');
+
+/**
+ * An onnxruntime-web / -node Tensor as an operand: `dims` its shape, `type`
+ * its dtype ('bool' a Uint8Array, read as uint8; 'int64' / 'uint64'
+ * BigInt64Array / BigUint64Array; 'float16' a Uint16Array of float16 bits or
+ * a Float16Array), which must agree with the data's typed array.
+ */
+function ortOperand(data, dims, type, what) {
+  const dtype = ortDtype(data, type, what);
+  if (!dims.every(isDimValue)) {
+    throw new BroadcastError(`${what} is an onnxruntime Tensor (type '${type}') with dims [${dims.map(String).join(', ')}]: `
+      + 'its dims are its shape and must be an array of integers from 0 to 2^53-1', { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
+  }
+  const shape = readStaticShape(dims, what, '.dims'); // the rank limit
+  const len = taLength.call(data);
+  const n = product(shape);
+  if (n !== len) {
+    throw new BroadcastError(`${what} is an onnxruntime Tensor (type '${type}') whose data has ${len} elements, but its dims ${formatShape(shape)} need ${n}`,
+      { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [len, n] });
+  }
+  return operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
 }
 
 // The errors of readOperand (apart, so the function V8 inlines stays small).

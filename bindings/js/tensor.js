@@ -346,6 +346,51 @@ export function outHolds(dest, dt) {
   return false;
 }
 
+// onnxruntime's tensor types (Tensor.Type of onnxruntime-common) and the typed array each holds.
+const ORT_ARRAYS = new Map([
+  ['float32', ['Float32Array']], ['float64', ['Float64Array']], ['int8', ['Int8Array']], ['uint8', ['Uint8Array']],
+  ['int16', ['Int16Array']], ['uint16', ['Uint16Array']], ['int32', ['Int32Array']], ['uint32', ['Uint32Array']],
+  ['int64', ['BigInt64Array']], ['uint64', ['BigUint64Array']], ['bool', ['Uint8Array']],
+  ['float16', ['Uint16Array', 'Float16Array']],
+  ['string', null], ['int4', null], ['uint4', null],
+]);
+const ORT_DTYPES = { int64: 'bigint64', uint64: 'biguint64', bool: 'uint8' };
+
+/** True for a `type` that is an onnxruntime tensor type name ('float32', 'int64', 'bool', …). */
+export function isOrtType(type) {
+  return typeof type === 'string' && ORT_ARRAYS.has(type);
+}
+
+/** The dtype of an onnxruntime Tensor's data, which must be the typed array its `type` names. */
+export function ortDtype(data, type, what) {
+  const arrays = ORT_ARRAYS.get(type);
+  const tag = ArrayBuffer.isView(data) ? taTag.call(data) : undefined;
+  const got = tag ?? (Array.isArray(data) ? 'a plain Array' : data === null ? 'null' : typeof data);
+  if (arrays === null) {
+    throw new TypeError(`${what} is an onnxruntime Tensor of type '${type}' (data: ${got}), which tensorcast has no dtype for: `
+      + 'pass numeric tensors (float32, float64, float16, int8 to int64, uint8 to uint64, bool)');
+  }
+  if (tag === undefined || !arrays.includes(tag)) {
+    throw new TypeError(`${what} is an onnxruntime Tensor of type '${type}' but its data is ${tag ? `${tag.startsWith('I') ? 'an' : 'a'} ${tag}` : got}: `
+      + `ort's '${type}' data is ${arrays.map((a) => `${a.startsWith('I') ? 'an' : 'a'} ${a}`).join(' or ')}${type === 'float16' ? ' (of float16 bits)' : ''}; make the type and the data agree`);
+  }
+  const d = C.dtypeByName.get(ORT_DTYPES[type] ?? type);
+  if (d === undefined) throw new TypeError(`${what}: this build has no ${type} dtype`);
+  return d;
+}
+
+/** { type, dims, data } of an object that is an onnxruntime Tensor (no shape, an ort type, dims), each read once; else null. */
+function readOrt(x) {
+  if (x.shape !== undefined) return null;
+  const type = x.type;
+  if (!isOrtType(type)) return null;
+  const dimsIn = x.dims;
+  if (!Array.isArray(dimsIn)) return null;
+  const dims = Array.from(dimsIn);
+  if (!dims.every((d) => typeof d === 'number')) return null;
+  return { type, dims, data: x.data };
+}
+
 /** Why `data` is not a typed array, for a message. */
 export function notTypedArray(data, what) {
   if (Array.isArray(data)) {
@@ -400,8 +445,9 @@ function tensorOfTensor(data) {
 
 /**
  * Copy data into wasm memory once; ops on resident tensors read it in place.
- * @param {ArrayBufferView} data
- * @param {number[]} [shape] defaults to [data.length]
+ * @param {ArrayBufferView | {type: string, dims: readonly number[], data: ArrayBufferView}} data
+ *   a typed array, or an onnxruntime Tensor (its data, of the dtype its type is read as)
+ * @param {number[]} [shape] defaults to [data.length] (an onnxruntime Tensor: its dims)
  * @param {{dims?: (string|number)[], coords?: object}} [options]
  */
 export function tensor(data, shape, options) {
@@ -409,8 +455,16 @@ export function tensor(data, shape, options) {
   // Every user value first (options, shape, dims: getters run now, once), the data's length last.
   const o = readOptions(options, 'tensor', ['dims', 'coords', 'dtype']);
   if (data instanceof Tensor || isForeignTensor(data)) throw tensorOfTensor(data);
-  if (!ArrayBuffer.isView(data)) throw notTypedArray(data, 'tensor(data)');
-  const dt = declaredDtype(data, o.dtype, 'tensor: options');
+  let ort = null;
+  if (!ArrayBuffer.isView(data)) {
+    // An onnxruntime Tensor: its data, its type, and its dims as the default shape.
+    ort = data !== null && typeof data === 'object' && !Array.isArray(data) ? readOrt(data) : null;
+    if (ort === null) throw notTypedArray(data, 'tensor(data)');
+    data = ort.data;
+    if (o.dtype !== undefined) throw new TypeError(`tensor: options.dtype is for a typed array; an onnxruntime Tensor's dtype is its type ('${ort.type}')`);
+    if (shape === undefined) shape = ort.dims;
+  }
+  const dt = ort ? ortDtype(data, ort.type, 'tensor(data)') : declaredDtype(data, o.dtype, 'tensor: options');
   if (!dt) throw notTypedArray(data, 'tensor(data)');
   let s = shape === undefined ? null : readStaticShape(shape, 'tensor(shape)');
   let named = null;

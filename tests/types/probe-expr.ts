@@ -10,10 +10,10 @@ function same<X, Y>(_: Equal<X, Y>): void {}
 export function expressions(x: Float32Array, m: Float32Array, t: Tensor<'float32'>): void {
   // Plain operands: { data, shape, dtype }.
   const r = evaluate('(x - m) / s', { x: { data: x, shape: [2, 3] }, m: { data: m, shape: [3] }, s: 2 });
-  same<typeof r, TensorData>(true);
+  same<typeof r, TensorData<Float32Array>>(true);
   // A resident operand: a Tensor.
   const rt = evaluate('x * 2 + k', { x: t, k: 3n });
-  same<typeof rt, Tensor>(true);
+  same<typeof rt, Tensor<'float32'>>(true);
   // A resident out: a Tensor, whatever the operands.
   const ro = evaluate('x + 1', { x: { data: x } }, { out: t });
   same<typeof ro, Tensor>(true);
@@ -39,9 +39,14 @@ export function expressions(x: Float32Array, m: Float32Array, t: Tensor<'float32
   const inputs: readonly string[] = e.inputs;
   const src: string = e.source;
   const run1 = e.run({ x: { data: x }, m: 1, s: 2 });
-  same<typeof run1, TensorData>(true);
+  same<typeof run1, TensorData>(true); // an Expression of any text: any dtype
   const run2 = e.run({ x: t, m: 1, s: 2 });
   same<typeof run2, Tensor>(true);
+  const typed = compile('(x - m) / s'); // its text tells the dtype
+  const run3 = typed.run({ x: { data: x }, m: 1, s: 2 });
+  same<typeof run3, TensorData<Float32Array>>(true);
+  const run4 = typed.run({ x: t, m: 1, s: 2 });
+  same<typeof run4, Tensor<'float32'>>(true);
   const planned: ExpressionExplanation = e.explain({ x: [2, 3], m: [3], s: [1] }, { dtypes: { x: 'float64' } });
   // @ts-expect-error a refusal is an answer too: narrow on ok first
   const unnarrowed: ExpressionPlan = planned;
