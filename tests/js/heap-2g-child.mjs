@@ -207,6 +207,17 @@ function fillBelow() {
   }
 }
 
+/** A call that must fail: its error's class and code ('no error' if it did not). */
+function tooLarge(f) {
+  try {
+    const r = f();
+    if (r instanceof tc.Tensor) r.dispose();
+    return 'no error';
+  } catch (e) {
+    return `${e.constructor.name} ${e.code}`;
+  }
+}
+
 const base = tc.memory();
 /** Where the next allocation lands: past 2 GiB (true) once memory below it is taken. */
 function probe(tag) {
@@ -228,15 +239,6 @@ checks.liveAfterPasses = tc.memory().liveTensors - base.liveTensors;
 
 if (mode === 'large') {
   // Allocations the 4 GB maximum cannot hold: a clean TOO_LARGE error, nothing leaked, the module usable.
-  const tooLarge = (f) => {
-    try {
-      const r = f();
-      if (r instanceof tc.Tensor) r.dispose();
-      return 'no error';
-    } catch (e) {
-      return `${e.constructor.name} ${e.code}`;
-    }
-  };
   const huge = new Uint8Array(TWO_GIB); // zero pages: never touched
   const one = tc.tensor(Uint8Array.of(5), [1]);
   // Small operands whose broadcast result is 2 GiB.
@@ -267,15 +269,6 @@ if (mode === 'large') {
 }
 disposeMixed(cases('pass4'));
 if (mode === 'large') {
-  const tooLarge = (f) => {
-    try {
-      const r = f();
-      if (r instanceof tc.Tensor) r.dispose();
-      return 'no error';
-    } catch (e) {
-      return `${e.constructor.name} ${e.code}`;
-    }
-  };
   // Last: memory filled to its 4 GB with the library's blocks (as tensors would fill it), scratch
   // released: a call that needs a new block is a TOO_LARGE error, one that needs none (resident
   // operands and out) still runs; freed, the calls run again. (With the break at 4 GB a block
