@@ -41,6 +41,10 @@ void* allocate(double bytes) {
   const size_t n = static_cast<size_t>(bytes);
   auto* p = static_cast<unsigned char*>(memalign(kHeader, n + kHeader));
   if (!p) return nullptr;
+  if (!data_block_fits(p, static_cast<std::uint64_t>(n) + kHeader)) {  // the engine's reserve (malloc.cpp)
+    std::free(p);
+    return nullptr;
+  }
   std::memcpy(p, &n, sizeof n);
   g_allocated += n;
   ++g_allocations;

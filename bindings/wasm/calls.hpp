@@ -18,6 +18,8 @@ i64 axis_of(double axis);
 // counted by allocated_bytes() / allocation_count() (memory() and the leak tests).
 void* allocate(double bytes);
 void release(void* ptr);
+// Whether a data block of `bytes` at `block` leaves the engine its reserve at the top of memory (malloc.cpp).
+bool data_block_fits(const void* block, std::uint64_t bytes);
 size_t allocated_bytes();
 size_t allocation_count();
 

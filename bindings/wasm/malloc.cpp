@@ -47,6 +47,24 @@ bool fits(std::size_t alignment, std::uint64_t size) {
 
 }  // namespace
 
+namespace tc::calls {
+
+// The library's data blocks (tensors, results, scratch: calls.cpp allocate())
+// stay below the last 16 MiB that memory can grow to, which is the engine's
+// own (plans, compiled expressions, request and response buffers): those come
+// from operator new, which without exceptions can only abort when malloc says
+// no. Data that would fill memory is refused as TOO_LARGE instead, and a call
+// that needs a new plan or expression still gets one. By address, not by the
+// break: once memory has been full, the break stays high, and data blocks
+// still go to the free regions below.
+constexpr std::uint64_t kDataTop = (std::uint64_t{1} << 32) - (std::uint64_t{16} << 20);
+
+bool data_block_fits(const void* block, std::uint64_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(block) + bytes <= kDataTop;
+}
+
+}  // namespace tc::calls
+
 extern "C" {
 
 void* malloc(std::size_t size) { return fits(alignof(std::max_align_t), size) ? emmalloc_malloc(size) : nullptr; }

@@ -287,7 +287,8 @@ if (mode === 'large') {
       blocks.push(p);
     }
   }
-  checks.fullHeap = tc.memory().wasmHeapBytes > 4 * GIB - 2 ** 20;
+  // Filled to within the engine's reserve (16 MiB, malloc.cpp) of 4 GB.
+  checks.fullHeap = tc.memory().wasmHeapBytes > 4 * GIB - 2 ** 26;
   const small = { data: f32(12, 17), shape: [3, 4] };
   checks.fullPlainAdd = tooLarge(() => tc.add(small, small));
   checks.fullNewTensor = tooLarge(() => tc.tensor(f32(4, 18)));
@@ -296,7 +297,16 @@ if (mode === 'large') {
   const digest = (f) => { try { return summary(f()).digest; } catch (e) { return `${e.constructor.name} ${e.code} ${e.message}`; } };
   checks.fullResidentOut = digest(() => tc.add(ra, rb, { out: ro })) === results['pass1:add out resident 1'].digest;
   checks.fullShapes = tc.broadcastShapes([2, 1, 3], [4, 1]).join();
+  // What needs the engine's own new blocks (a new plan, a new expression compiled) and no data
+  // block: it runs, where it used to abort the module (operator new cannot fail softly).
+  const planned = () => tc.sub(ra, rb, { out: ro });
+  const compiled = () => tc.evaluate('(a - b) * 2 + a', { a: ra, b: rb }, { out: ro });
+  const fullPlanned = digest(planned);
+  const fullCompiled = digest(compiled);
+  checks.fullExplain = tc.explain({ expression: 'sqrt(a * a + b) - 1', shapes: { a: [5, 1], b: [1, 6] } }).shape.join();
   for (const p of blocks) M._tc_free(p);
+  checks.fullPlanned = fullPlanned === digest(planned);
+  checks.fullCompiled = fullCompiled === digest(compiled) && !fullCompiled.includes(' ');
   checks.fullPlainAddAfter = digest(() => tc.add(small, small)) === digest(() => ({ data: small.data.map((v) => v + v), shape: [3, 4] }));
   checks.fullResidentOutAfter = digest(() => tc.sub(ra, rb, { out: ro })) === results['pass1:add out resident 2'].digest;
   for (const t of [ra, ro, rb]) t.dispose();

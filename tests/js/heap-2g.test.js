@@ -84,6 +84,9 @@ describe('the heap past 2 GiB (issue 37)', () => {
       fullSum: 'BroadcastError TOO_LARGE',
       fullResidentOut: true,
       fullShapes: '2,4,3',
+      fullExplain: '5,6',
+      fullPlanned: true,
+      fullCompiled: true,
       fullPlainAddAfter: true,
       fullResidentOutAfter: true,
       // the 1 GiB tensors disposed, every scratch slot released: back to the memory init() left
