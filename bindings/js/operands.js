@@ -1,7 +1,7 @@
 // Data operands and `out`, read once. An operand is a plain { data, shape,
 // dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
 // or a JS number / bigint (a scalar of the other operand's dtype).
-import { operand, handleOf, dtypeOf, declaredDtype, notTypedArray, taLength, lengthError, isForeignTensor, foreignTensor, isOrtType, ortDtype } from './tensor.js';
+import { operand, handleOf, dtypeOf, declaredDtype, notTypedArray, taLength, lengthError, isForeignTensor, foreignTensor, isOrtType, ortDtype, ortShape } from './tensor.js';
 import { readStaticShape, product, isDimValue } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
@@ -22,14 +22,11 @@ export function readOperand(x, what) {
   let dimsIn = x.dims;
   const coords = x.coords;
   const dtypeIn = x.dtype;
-  // An onnxruntime Tensor: no shape, coords or dtype; `type` an ort tensor type
-  // name; `dims` an array of numbers. Its dims are its shape, not dim names
-  // (string dim names, or a shape beside numeric ones, keep an operand named).
-  if (shapeIn === undefined && dimsIn !== undefined && coords === undefined && dtypeIn === undefined) {
+  if (mayBeOrt(shapeIn, dimsIn, coords, dtypeIn)) {
     const type = x.type;
     if (isOrtType(type) && Array.isArray(dimsIn)) {
       dimsIn = Array.from(dimsIn); // each element read once, whichever reading follows
-      if (allNumbers(dimsIn)) return ortOperand(data, dimsIn, type, what);
+      if (ortShape(dimsIn)) return ortOperand(data, dimsIn, type, what);
     }
   }
   const dtype = ArrayBuffer.isView(data) ? declaredDtype(data, dtypeIn, what) : undefined; // `what`: its message says `${what}.dtype`
@@ -40,7 +37,13 @@ export function readOperand(x, what) {
   return op;
 }
 
-const allNumbers = (a) => a.every((d) => typeof d === 'number');
+/**
+ * Whether an operand whose shape, dims, coords and dtype were read as these may
+ * be an onnxruntime Tensor, so that its `type` is worth reading: no shape,
+ * coords or dtype, and dims (an ort Tensor's dims are its shape, not dim names;
+ * string dim names, or a shape beside numeric ones, keep an operand named).
+ */
+export const mayBeOrt = (shape, dims, coords, dtype) => shape === undefined && dims !== undefined && coords === undefined && dtype === undefined;
 
 /**
  * An onnxruntime-web / -node Tensor as an operand: `dims` its shape, `type`

@@ -7,7 +7,7 @@ import { BroadcastError, formatShape } from './errors.js';
 import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
-import { readOperand, settle, readOut, readNames } from './operands.js';
+import { readOperand, settle, readOut, readNames, mayBeOrt } from './operands.js';
 import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe } from './shapes.js';
 import { view } from './heap.js';
@@ -96,8 +96,8 @@ function readInput(x, fn) {
   const coords = x.coords;
   if (data !== undefined) {
     // An operand: its shape (its data's length when it has none) and its names; its data is not read.
-    // (An onnxruntime Tensor's `type` is read only where it can be one: dims, no shape, no coords.)
-    const type = shape === undefined && dims !== undefined && coords === undefined ? x.type : undefined;
+    // (An onnxruntime Tensor's `type` is read only where it can be one.)
+    const type = mayBeOrt(shape, dims, coords, undefined) ? x.type : undefined;
     const X = readOperand(type === undefined ? { data, shape, dims, coords } : { data, dims, type }, `${fn}: input`);
     if (X.named !== null) readNames(X, 'input', fn);
     settle(X, `${fn}: input`);

@@ -379,6 +379,9 @@ export function ortDtype(data, type, what) {
   return d;
 }
 
+/** Whether every entry of `dims` (a copy, read once) is a number: an onnxruntime Tensor's shape, not dim names. */
+export const ortShape = (dims) => dims.every((d) => typeof d === 'number');
+
 /** { type, dims, data } of an object that is an onnxruntime Tensor (no shape, an ort type, dims), each read once; else null. */
 function readOrt(x) {
   if (x.shape !== undefined) return null;
@@ -387,8 +390,7 @@ function readOrt(x) {
   const dimsIn = x.dims;
   if (!Array.isArray(dimsIn)) return null;
   const dims = Array.from(dimsIn);
-  if (!dims.every((d) => typeof d === 'number')) return null;
-  return { type, dims, data: x.data };
+  return ortShape(dims) ? { type, dims, data: x.data } : null;
 }
 
 /** Why `data` is not a typed array, for a message. */
