@@ -11,11 +11,12 @@
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
 import { BroadcastError, makeError, formatShape } from './errors.js';
-import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch, DESC_SLOT, OUT_SLOT } from './heap.js';
+import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch, malloc, free, DESC_SLOT, OUT_SLOT } from './heap.js';
 import { mod } from './loader.js';
-import { makeTensor, taLength, committable, commitError, outHolds } from './tensor.js';
+import { makeTensor, taLength, committable, commitError, outHolds, handleOf, withNames } from './tensor.js';
 import { product } from './shapes.js';
-import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary } from './wire.js';
+import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary, stridedCopy } from './wire.js';
+import { gather, scatter, rowMajor, reach } from './strided.js';
 import { writeNamed, namedResult } from './named.js';
 import { streamed, STREAM_MIN } from './stream.js';
 
@@ -42,10 +43,13 @@ export function request(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx
     need: 0,
     after: null, // (res, result) => result: the caller's last step (evaluate's named results)
     engineDtype: false, // the result's dtype comes with the answer (evaluate); outDtype is out's until then
+    strided: false, // operands with strides: the body ends with the strides section
   };
 }
 
 export function execute(c) {
+  if (c.dest !== null && c.dest.strides !== null) return intoView(c.dest, c.fn, c.ops, () => execute(withoutDest(c)));
+  if (hasViews(c.ops)) return executeViews(c);
   // try/catch, not finally: with finally the resident small call measured ~10 ns slower.
   let r;
   try {
@@ -56,6 +60,152 @@ export function execute(c) {
   }
   trimScratch();
   return r;
+}
+
+// ---- views ------------------------------------------------------------------------------
+
+function hasViews(ops) {
+  for (let k = 0; k < ops.length; k++) if (ops[k].strides !== null) return true;
+  return false;
+}
+
+// The actions whose kernels read an operand's strides as given (the strides
+// section of the request: calls.cpp apply_strides); the others (reductions,
+// the backward sum, named alignment) are given a row-major copy of a view.
+const readsViews = (c) => c.named === null && (c.action === C.A.binary || c.action === C.A.where || c.action === C.A.copy
+  || c.action === C.A.unary || c.action === C.A.cast);
+
+/** A request with views among its operands: the strides section, or row-major copies for the duration of the call. */
+function executeViews(c) {
+  if (c.dest !== null && c.dest.resident) checkOverlap(c.dest, c.ops, c.fn);
+  if (c.action === C.A.evaluate) return execute1(c); // an expression's key carries its inputs' strides (expr-codec.js)
+  if (readsViews(c)) {
+    c.strided = true;
+    return execute1(c);
+  }
+  const temps = [];
+  const ops = c.ops.slice();
+  try {
+    for (let k = 0; k < ops.length; k++) {
+      if (ops[k].strides === null) continue;
+      if (!committable(ops[k])) throw commitError(ops[k], operandWhat(c, k));
+      ops[k] = rowMajorCopy(ops[k], temps);
+    }
+    c.ops = ops;
+    return execute1(c);
+  } finally {
+    for (let i = 0; i < temps.length; i++) free(temps[i]);
+  }
+}
+
+function execute1(c) {
+  let r;
+  try {
+    r = executeInner(c);
+  } catch (e) {
+    trimScratch();
+    throw e;
+  }
+  trimScratch();
+  return r;
+}
+
+/**
+ * A view's elements in row-major order, as an operand record of the call: a
+ * plain one gathered into a new array; a resident one copied by the engine
+ * into a block of its own (its address pushed on `temps`, freed after the call).
+ */
+export function rowMajorCopy(o, temps) {
+  if (!o.resident) {
+    const dst = o.data instanceof Uint16Array ? new Uint16Array(o.size) : new o.dtype.ctor(o.size);
+    const c = withNames(o, o.dims, o.labels);
+    c.data = gather(o.data, o.offset, o.shape, o.strides, dst);
+    c.strides = null;
+    c.offset = 0;
+    c.lo = 0;
+    c.span = c.len = o.size;
+    return c;
+  }
+  const es = o.dtype.size;
+  const ptr = malloc(Math.max(o.size * es, 1));
+  temps.push(ptr);
+  stridedCopy(es, o.shape, o.strides, rowMajor(o.shape), o.ptr, ptr);
+  const c = withNames(o, o.dims, o.labels);
+  c.ptr = ptr;
+  c.strides = null;
+  return c;
+}
+
+/** The request `c` with no `out` (its result goes to a view afterwards: intoView). */
+function withoutDest(c) {
+  const d = request(c.action, c.fn, c.rule, c.axis, c.ops, c.shapes, c.outDtype, null, c.ctx);
+  for (const k of ['shaping', 'op', 'dtype', 'elem', 'acc', 'keepdims', 'mapping', 'tail', 'named', 'refuse', 'body', 'need', 'after', 'engineDtype']) d[k] = c[k];
+  if (d.engineDtype) d.dtype = -1;
+  return d;
+}
+
+/**
+ * A result written through the view `dest` (a resident tensor with strides):
+ * `run()` makes it (a new tensor or array), then it is copied into the view's
+ * elements. The result must have the view's size and dtype.
+ */
+export function intoView(dest, fn, ops, run) {
+  if (!committable(dest)) throw commitError(dest, `${fn}: out`);
+  checkOverlap(dest, ops, fn);
+  const r = run();
+  const h = handleOf(r);
+  const dt = h !== null ? h.dtype : C.dtypeByName.get(r.dtype);
+  const size = h !== null ? h.size : r.data.length;
+  try {
+    if (dt !== dest.dtype) {
+      throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold the ${dt.name} result`,
+        { code: 'DTYPE_MISMATCH', shapes: [dest.shape], axis: null, dims: [dest.dtype.name, dt.name] });
+    }
+    if (size !== dest.size) {
+      const shape = h !== null ? h.shape : r.shape;
+      throw new BroadcastError(`${fn}: out has ${dest.size} elements but the result ${formatShape(shape)} has ${size}`,
+        { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [dest.size, size] });
+    }
+    if (!committable(dest)) throw commitError(dest, `${fn}: out`);
+    if (h !== null) stridedCopy(dt.size, dest.shape, rowMajor(dest.shape), dest.strides, h.ptr, dest.ptr);
+    else scatter(r.data, dt.half ? viewFor(dt, r.data) : view(dt), dest.ptr / dt.size, dest.shape, dest.strides);
+  } finally {
+    if (h !== null) r.dispose();
+  }
+  return dest.tensor;
+}
+
+/**
+ * A resident `out` that shares memory with a resident operand other than as
+ * the very same elements in the same order (which the engine checks for
+ * broadcasting) would read cells already written: refused.
+ */
+export function checkOverlap(dest, ops, fn) {
+  const d = span(dest);
+  if (d === null) return;
+  for (let k = 0; k < ops.length; k++) {
+    const o = ops[k];
+    if (!o.resident || o === dest) continue;
+    const s = span(o);
+    if (s === null || s[1] <= d[0] || d[1] <= s[0]) continue;
+    if (o.ptr === dest.ptr && sameLayout(o, dest)) continue;
+    throw new TypeError(`${fn}: out shares memory with an operand it does not read element for element (a view of the same data in another order or place); in place would read cells already written: write to a separate tensor, or contiguous() the operand first`);
+  }
+}
+
+/** The bytes [from, to) a resident record's elements lie in (null: none). */
+function span(o) {
+  const es = o.dtype.size;
+  if (o.strides === null) return o.size === 0 ? null : [o.ptr, o.ptr + o.size * es];
+  const r = reach(o.shape, o.strides);
+  return r === null ? null : [o.ptr + r[0] * es, o.ptr + (r[1] + 1) * es];
+}
+
+function sameLayout(a, b) {
+  if (a.strides === null || b.strides === null) return a.strides === b.strides;
+  if (a.strides.length !== b.strides.length) return false;
+  for (let i = 0; i < a.strides.length; i++) if (a.strides[i] !== b.strides[i] || a.shape[i] !== b.shape[i]) return false;
+  return true;
 }
 
 // The hot part is kept small (the rare branches are functions of their own),
@@ -86,6 +236,15 @@ export function runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   // The commit check (see execute()), before runBinaryInner, which is written
   // flat for V8 to inline its helpers.
   if (!committable(A) || !committable(B) || (dest !== null && !committable(dest))) throw binaryCommitError(name, A, B, dest);
+  if (A.strides !== null || B.strides !== null || (dest !== null && (dest.strides !== null || (dest.resident && (A.resident || B.resident))))) {
+    if (dest !== null && dest.strides === null && dest.resident) checkOverlap(dest, [A, B], name);
+    if (A.strides !== null || B.strides !== null || (dest !== null && dest.strides !== null)) {
+      const c = request(C.A.binary, name, rule, axis, [A, B], [A.shape, B.shape], outDtype, dest, ctx);
+      c.op = op.id;
+      c.dtype = A.dtype.id;
+      return execute(c);
+    }
+  }
   let r;
   try {
     r = runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx);
@@ -171,6 +330,8 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
  */
 export function runExpr(E, fn, s, key, ops, request) {
   const dest = s.dest;
+  if (dest !== null && dest.strides !== null) return intoView(dest, fn, ops, () => runExpr(E, fn, { ...s, dest: null }, key, ops, request));
+  if (dest !== null && dest.resident) checkOverlap(dest, ops, fn);
   for (let k = 0; k < ops.length; k++) if (!committable(ops[k])) return execute(request(E, fn, s, key, ops));
   if (dest !== null && !committable(dest)) return execute(request(E, fn, s, key, ops));
   let r;
@@ -208,7 +369,7 @@ function runExprInner(E, fn, s, key, ops, request) {
   // a run large enough to go a chunk at a time, the same key (stream.js streamed()).
   const m = E.last.memo;
   const usable = m !== null && m.want === want && (dest === null || dest.resident || outHolds(dest, m.outDtype));
-  if (usable && m.size * 8 * (ops.length + 1) >= STREAM_MIN) {
+  if (usable && m.size * 8 * (ops.length + 1) >= STREAM_MIN && !hasViews(ops)) {
     const r = streamed(m, ops, dest, out, cap);
     if (r !== null) {
       descOwner = null; // the descriptor slot holds the last chunk's words
@@ -341,13 +502,19 @@ function operandWhat(c, k) {
 /** Scratch for a plain operand (slot k, past OUT_SLOT from operand 7 on: an expression's); true for a resident one. */
 function place(o, k) {
   if (o.resident) return true;
+  if (o.strides !== null) { // a plain view: the elements it spans; ptr is its element 0
+    o.ptr = slot(k < OUT_SLOT ? k : k + 1, Math.max(o.span * o.dtype.size, 1)) + (o.offset - o.lo) * o.dtype.size;
+    return false;
+  }
   o.ptr = slot(k < OUT_SLOT ? k : k + 1, Math.max(o.size * o.dtype.size, 1));
   return false;
 }
 
 /** A plain operand's data into its scratch. */
 function copyOperand(o) {
-  if (!o.resident) copyIn(o.dtype, o.data, o.ptr / o.dtype.size, o.size);
+  if (o.resident) return;
+  if (o.strides !== null) copyIn(o.dtype, o.data.subarray(o.lo, o.lo + o.span), o.ptr / o.dtype.size - (o.offset - o.lo), o.span);
+  else copyIn(o.dtype, o.data, o.ptr / o.dtype.size, o.size);
 }
 
 /** Where the result goes: `out`'s buffer, a scratch guess, or 0 (the engine allocates a new tensor). */
@@ -397,9 +564,36 @@ function produce(shape, out, dest, outDtype) {
   return resultAt(shape, product(shape), out, dest, outDtype);
 }
 
-/** Doubles the request body needs (shapes, mapping, tail). */
+/** Doubles the request body needs (shapes, mapping, tail; the strides section). */
 function bodyNeed(c) {
   if (c.body !== null) return c.need;
+  if (c.strided) return bodyNeed1(c) + stridesNeed(c.ops);
+  return bodyNeed1(c);
+}
+
+function stridesNeed(ops) {
+  let n = 0;
+  for (let k = 0; k < ops.length; k++) n += ops[k].strides === null ? 1 : 1 + ops[k].strides.length;
+  return n;
+}
+
+/** The strides section (calls.cpp apply_strides): per operand 0, or 1 and its strides. */
+function writeStrides(h, p, ops, start) {
+  const from = p;
+  for (let k = 0; k < ops.length; k++) {
+    const st = ops[k].strides;
+    if (st === null) {
+      h[p++] = 0;
+      continue;
+    }
+    h[p++] = 1;
+    for (let i = 0; i < st.length; i++) h[p++] = st[i];
+  }
+  h[start - C.REQ_LEN + C.REQ.strided] = p - from;
+  return p;
+}
+
+function bodyNeed1(c) {
   let need = c.mapping !== null ? 1 + c.mapping.length : 0;
   if (c.tail !== null) need += c.tail.length;
   const shapes = c.shapes;
@@ -411,6 +605,7 @@ function bodyNeed(c) {
 function writeRequest(c, out, cap) {
   const h = requestBuffer();
   let p = begin(0);
+  const start = p;
   dataHeader(h, c, out, cap);
   if (c.body !== null) return c.body(h, p, c);
   if (c.named !== null) return writeNamed(h, p, c.named.enc);
@@ -423,6 +618,7 @@ function writeRequest(c, out, cap) {
   }
   const t = c.tail;
   if (t !== null) for (let i = 0; i < t.length; i++) h[p++] = t[i];
+  if (c.strided) p = writeStrides(h, p, c.ops, start);
   return p;
 }
 

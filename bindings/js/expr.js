@@ -140,7 +140,7 @@ export function keyOf(E, fn, s) {
       // operand's shape array is kept instead: its record's own, which never changes (the
       // Tensor hands out copies) and holds nothing, so the same tensor is the same array;
       // a plain operand's is copied (its record is new every run).
-      values: v.map((x) => (typeof x === 'object' ? { dtype: x.dtype, shape: x.resident ? x.shape : x.shape.slice() } : x)),
+      values: v.map((x) => (typeof x === 'object' ? { dtype: x.dtype, shape: x.resident ? x.shape : x.shape.slice(), strides: x.strides } : x)),
       memo: null, // execute.js runExpr: the engine's last answer to this key, when it can be repeated
       outBytes: 64 }; // execute.js runExpr: the bytes of this key's last new typed-array result
   }
@@ -159,13 +159,20 @@ function sameInputs(last, v) {
       if (!Object.is(a, b)) return false;
       continue;
     }
-    if (a.dtype !== b.dtype) return false;
+    if (a.dtype !== b.dtype || !sameStrides(a.strides, b.strides)) return false;
     const sa = a.shape;
     const sb = b.shape;
     if (sa === sb) continue; // a resident tensor's own shape array: the same tensor (see keyOf)
     if (sa.length !== sb.length) return false;
     for (let i = 0; i < sa.length; i++) if (sa[i] !== sb[i]) return false;
   }
+  return true;
+}
+
+function sameStrides(x, y) {
+  if (x === y) return true; // both row-major (null), or one view's own array
+  if (x === null || y === null || x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;
 }
 

@@ -12,6 +12,7 @@ export { broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastSh
 export { explain } from './explain.js';
 export { Tensor, tensor } from './tensor.js';
 export { reshape } from './reshape.js';
+export { transpose, slice, flip, squeeze, expandDims, concat, stack, contiguous } from './layout.js';
 export { broadcastTo, where } from './ops.js';
 export { memory, releaseScratch, kernels } from './introspect.js';
 export { reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays } from './reduce.js';

@@ -6,6 +6,7 @@ import { readStaticShape, product, isDimValue } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
 import { BroadcastError, formatShape } from './errors.js';
+import { rowMajor, isRowMajor, reach } from './strided.js';
 
 export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
 
@@ -34,7 +35,94 @@ export function readOperand(x, what) {
   const shape = shapeIn === undefined ? null : readStaticShape(shapeIn, what, '.shape');
   const op = operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
   if (dimsIn !== undefined) op.named = { dims: dimsIn, coords: coords ?? null };
+  const stridesIn = x.strides;
+  const offsetIn = x.offset;
+  if (stridesIn !== undefined || offsetIn !== undefined) readView(op, stridesIn, offsetIn, what);
   return op;
+}
+
+/**
+ * A plain operand's strides and offset (a view: { data, shape, strides,
+ * offset }), read once: integers, any sign, in elements. Checked against
+ * the shape and the data's length by settle().
+ */
+function readView(o, stridesIn, offsetIn, what) {
+  const offset = offsetIn === undefined ? 0 : offsetIn;
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) {
+    throw new BroadcastError(`${what}.offset must be an integer (an element index into its data), got ${describeValue(offset)}`,
+      { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
+  }
+  let strides = null;
+  if (stridesIn !== undefined) {
+    if (!Array.isArray(stridesIn) && !ArrayBuffer.isView(stridesIn)) {
+      throw new TypeError(`${what}.strides must be an array of integers (element strides, one per axis), got ${describeValue(stridesIn)}`);
+    }
+    strides = Array.from(stridesIn);
+    for (let i = 0; i < strides.length; i++) {
+      const v = strides[i];
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
+        throw new BroadcastError(`${what}.strides[${i}] is ${describeValue(v)}: a stride is an integer number of elements (negative allowed)`,
+          { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
+      }
+      strides[i] += 0; // -0 is 0
+    }
+  }
+  o.strides = strides;
+  o.offset = offset + 0;
+  o.lo = -1; // settle() makes it a view (or a plain run of the data)
+}
+
+const describeValue = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : Array.isArray(v) ? 'an Array' : String(v));
+
+/**
+ * A plain view's checks once the data's length is known: one stride per
+ * axis, every element it reaches inside the data. A view that reads a run of
+ * the data in row-major order becomes that run (a subarray: the contiguous
+ * path); any other keeps its strides, and a call copies in the elements it
+ * spans ([lo, lo + span)).
+ */
+function settleView(o, len, what) {
+  const shape = o.shape;
+  let strides = o.strides;
+  if (strides === null) strides = rowMajor(shape);
+  if (strides.length !== shape.length) {
+    throw new BroadcastError(`${what} has ${strides.length} strides for its ${shape.length} axes ${formatShape(shape)}: give one stride per axis`,
+      { code: 'INVALID_SHAPE', shapes: [shape], axis: null, dims: [strides.length, shape.length] });
+  }
+  o.size = product(shape);
+  const r = reach(shape, strides);
+  if (r !== null) {
+    const first = o.offset + r[0];
+    const last = o.offset + r[1];
+    if (first < 0 || last >= len) {
+      // The axis that carries it past the data: the one with the largest reach on that side.
+      let axis = 0;
+      let far = -1;
+      for (let i = 0; i < shape.length; i++) {
+        const e = (shape[i] - 1) * strides[i];
+        const d = first < 0 ? -e : e;
+        if (d > far) { far = d; axis = i; }
+      }
+      throw new BroadcastError(`${what}: the view ${formatShape(shape)} with strides [${strides.join(', ')}] and offset ${o.offset} reads element ${first < 0 ? first : last}, `
+        + `outside its data of ${len} elements (axis ${axis} reaches ${first < 0 ? 'below 0' : `past ${len - 1}`})`,
+      { code: 'LENGTH_MISMATCH', shapes: [shape], axis, dims: [len, first < 0 ? first : last + 1] });
+    }
+  }
+  o.len = len;
+  if (r === null || isRowMajor(shape, strides)) {
+    // No element, or a run of the data: the contiguous path over that run.
+    const start = r === null ? 0 : o.offset;
+    o.data = o.data.subarray(start, start + o.size);
+    o.strides = null;
+    o.offset = 0;
+    o.len = o.size;
+    o.span = o.size;
+    return o;
+  }
+  o.strides = strides;
+  o.lo = o.offset + r[0];
+  o.span = r[1] - r[0] + 1;
+  return o;
 }
 
 /**
@@ -98,7 +186,10 @@ export function settle(o, what) {
   if (o.resident || o.scalar) return o;
   const len = taLength.call(o.data);
   if (o.shape === null) o.shape = [len];
+  if (o.lo === -1) return settleView(o, len, what);
   o.size = product(o.shape);
+  o.len = len;
+  o.span = len;
   if (o.size !== len) throw lengthError(what, `${what}.data`, o.data, len, o.shape, o.size);
   return o;
 }
@@ -141,5 +232,5 @@ export function readOut(out, fn) {
   const dtype = dtypeOf(out);
   if (!dtype) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);
   // Its length as of the snapshot: the commit stage checks it is still that.
-  return operand(false, 0, out, null, dtype, taLength.call(out), undefined, undefined, undefined, null, false);
+  return operand(false, 0, out, null, dtype, taLength.call(out), undefined, undefined, undefined, null, false); // len: that length
 }

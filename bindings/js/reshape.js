@@ -7,7 +7,8 @@ import { BroadcastError, formatShape } from './errors.js';
 import { copyShape, describe, product } from './shapes.js';
 import { readOptions } from './options.js';
 import { readOperand, settle } from './operands.js';
-import { viewOf, readTensorNames, committable, commitError, taLength } from './tensor.js';
+import { Tensor, viewOf, readTensorNames, committable, commitError, taLength, handleOf } from './tensor.js';
+import { contiguous } from './layout.js';
 
 /**
  * The requested shape, copied once and checked (no user code runs here): every
@@ -87,13 +88,31 @@ export function reshape(x, shape, options) {
   // No user code runs past this point: the commit check.
   if (X.resident) {
     if (!committable(X)) throw commitError(X, 'reshape: x');
+    if (X.strides !== null) {
+      // A view not in row-major order has no reshape over the same memory (NumPy copies too): a row-major copy, in the new shape.
+      const c = contiguous(X.tensor);
+      const v = viewOf(handleOf(c), to, names?.dims, names?.coords);
+      c.dispose();
+      return v;
+    }
     return viewOf(X, to, names?.dims, names?.coords);
   }
   settle(X, 'reshape: x');
-  const r = { data: X.data, shape: to };
+  const data = X.strides !== null ? contiguous({ data: X.data, shape: X.shape, strides: X.strides, offset: X.offset }).data : X.data;
+  const r = { data, shape: to };
   if (names) {
     r.dims = names.dims;
     if (names.coords) r.coords = names.coords;
   }
   return r;
 }
+
+// t.reshape(shape, options): not enumerable, as a class's own method.
+Object.defineProperty(Tensor.prototype, 'reshape', {
+  /**
+   * The same data in another shape: a view over this tensor's memory (no
+   * copy), as reshape(this, shape, options). One dim may be -1 (inferred).
+   */
+  value: function reshape_(shape, options) { return reshape(this, shape, options); },
+  writable: true, configurable: true, enumerable: false,
+});

@@ -9,7 +9,7 @@ import { halfValue } from './half.js';
 import { readNamed, duplicateLabel } from './named.js';
 import { readOptions } from './options.js';
 import { readStaticShape, product } from './shapes.js';
-import { reshape } from './reshape.js';
+import { rowMajor, gather } from './strided.js';
 
 const TOKEN = Symbol('tensorcast.Tensor');
 let liveTensors = 0;
@@ -52,6 +52,11 @@ export function operand(resident, ptr, data, shape, dtype, size, dims, labels, c
     resident, ptr, data, shape, dtype, size, dims, labels, coords, tensor, scalar,
     named: null, // a plain operand's dims and coords as given, until readNames()
     brand: SNAPSHOT,
+    // A view (operands.js readView, layout.js): element strides per axis (null:
+    // row-major). Resident: `ptr` is the address of element 0. Plain: `offset`
+    // is element 0's index in `data`, and the elements [lo, lo + span) are
+    // what a call copies in; `len` is the data's length as the snapshot read it.
+    strides: null, offset: 0, lo: 0, span: size, len: size,
   };
 }
 
@@ -68,7 +73,7 @@ export function operand(resident, ptr, data, shape, dtype, size, dims, labels, c
 export function committable(o) {
   if (o.brand !== SNAPSHOT) return false;
   if (o.resident) return isAlive(o.tensor);
-  return o.scalar || taLength.call(o.data) === o.size;
+  return o.scalar || taLength.call(o.data) === o.len;
 }
 
 /** Why committable(o) said no; `what` names the operand in the message. */
@@ -81,9 +86,9 @@ export function commitError(o, what) {
   }
   const len = taLength.call(o.data);
   if (len === 0 && isDetached(o.data)) return new TypeError(`${what}.data: its ArrayBuffer was detached (transferred) while the call was reading its arguments`);
-  const had = o.shape === null ? `${o.size} when the call read it` : `shape ${formatShape(o.shape)} needs ${o.size}`; // null: a typed-array out
+  const had = o.shape === null || o.strides !== null ? `${o.len} when the call read it` : `shape ${formatShape(o.shape)} needs ${o.size}`; // null: a typed-array out
   return new BroadcastError(`${what}: data has ${len} elements but ${had} (its buffer was resized while the call was reading its arguments)`,
-    { code: 'LENGTH_MISMATCH', shapes: [o.shape], axis: null, dims: [len, o.size] });
+    { code: 'LENGTH_MISMATCH', shapes: [o.shape], axis: null, dims: [len, o.len] });
 }
 
 /** True for a Tensor of another tensorcast instance (one this library cannot read). */
@@ -107,6 +112,11 @@ export function foreignTensor(what) {
 export function withNames(o, dims, labels) {
   const c = operand(o.resident, o.ptr, o.data, o.shape, o.dtype, o.size, dims, labels, o.coords, o.tensor, o.scalar);
   c.named = o.named;
+  c.strides = o.strides;
+  c.offset = o.offset;
+  c.lo = o.lo;
+  c.span = o.span;
+  c.len = o.len;
   return c;
 }
 
@@ -156,7 +166,7 @@ export class Tensor {
   get [TENSOR_MARK]() { return true; }
 
   /** @internal Only the library makes tensors: use tensor(data, shape). */
-  constructor(token, ptr, shape, dtype, dims, coords, alloc) {
+  constructor(token, ptr, shape, dtype, dims, coords, alloc, strides) {
     if (token !== TOKEN) throw new TypeError('tensorcast: use tensor(data, shape) to make a Tensor');
     // The record is private (handleOf is the library's own) and not frozen: a
     // frozen object or array has another V8 map than a plain operand's, and the
@@ -166,6 +176,7 @@ export class Tensor {
     const cs = coords ? Object.freeze(Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, Object.freeze(v.slice())]))) : undefined;
     this.#h = operand(true, ptr, null, sh, dtype, product(sh), ds,
       ds ? Object.freeze(ds.map((d) => cs?.[String(d)] ?? null)) : undefined, cs, this, false);
+    if (strides) this.#h.strides = strides.slice(); // a view that is not row-major (layout.js)
     this.#alloc = alloc ?? null;
     if (alloc) alloc.count++;
     liveTensors++;
@@ -184,11 +195,18 @@ export class Tensor {
   get dims() { const d = this.#meta().dims; return d ? d.slice() : undefined; }
   get coords() { return this.#meta().coords; }
 
-  /** Copy the data out into a new typed array. */
+  /** Copy the data out into a new typed array (a view's elements in row-major order). */
   toArray() {
     const h = handleOf(this);
     const off = h.ptr / h.dtype.size;
+    if (h.strides !== null) return gather(view(h.dtype), off, h.shape, h.strides, new h.dtype.ctor(h.size));
     return heapCopy(h.dtype, off, h.size);
+  }
+
+  /** Element strides of this tensor (row-major unless it is a view made by transpose, slice, flip, …). */
+  get strides() {
+    const m = this.#meta();
+    return m.strides !== null ? m.strides.slice() : rowMajor(m.shape);
   }
 
   /**
@@ -205,14 +223,6 @@ export class Tensor {
     }
     const v = view(h.dtype)[h.ptr / h.dtype.size];
     return h.dtype.bits ? halfValue(v) : v; // float16 held as bits where the runtime has no Float16Array
-  }
-
-  /**
-   * The same data in another shape: a view over this tensor's memory (no
-   * copy), as reshape(this, shape, options). One dim may be -1 (inferred).
-   */
-  reshape(shape, options) {
-    return reshape(this, shape, options);
   }
 
   /**
@@ -240,7 +250,8 @@ export class Tensor {
     const head = `Tensor ${m.dtype.name} ${formatShape(m.shape)}${m.dims ? ` dims [${m.dims.join(', ')}]` : ''}`;
     if (this.#h === null) return `${head} (disposed)`;
     const off = m.ptr / m.dtype.size;
-    const first = Array.from(view(m.dtype).subarray(off, off + Math.min(m.size, 8)), m.dtype.bits ? (h) => String(halfValue(h)) : String);
+    const head8 = m.strides !== null ? this.toArray().subarray(0, 8) : view(m.dtype).subarray(off, off + Math.min(m.size, 8));
+    const first = Array.from(head8, m.dtype.bits ? (h) => String(halfValue(h)) : String);
     return `${head} [${first.join(', ')}${m.size > 8 ? `, … ${m.size - 8} more` : ''}]`;
   }
 
@@ -266,8 +277,8 @@ export function makeTensor(ptr, shape, dtype, dims, coords) {
  * shares the allocation, which is freed when the last tensor over it is
  * disposed), with `shape` (of h.size elements) and the given names.
  */
-export function viewOf(h, shape, dims, coords) {
-  return new Tensor(TOKEN, h.ptr, shape, h.dtype, dims, coords, sharedAlloc(h.tensor));
+export function viewOf(h, shape, dims, coords, strides = null, ptr = h.ptr) {
+  return new Tensor(TOKEN, ptr, shape, h.dtype, dims, coords, sharedAlloc(h.tensor), strides);
 }
 
 /**

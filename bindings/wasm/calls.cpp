@@ -171,8 +171,8 @@ constexpr size_t kCacheKeyMax = 512;  // doubles of body; longer requests are pl
 // A key in fixed storage: comparing and setting it is a loop over words, no
 // vector to assign or grow (a shape call that misses sets one every time).
 struct Key {
-  size_t n = 0;  // words in use: 4 header fields, then the body
-  double w[kCacheKeyMax + 4];
+  size_t n = 0;  // words in use: 5 header fields, then the body
+  double w[kCacheKeyMax + 5];
 };
 
 Planned g_uncached;
@@ -202,8 +202,8 @@ bool same_words(const double* a, const double* b, size_t n) {
 }
 
 bool same_key(const Key& key, const double* h, const double* body, size_t n) {
-  return key.n == n + 4 && key.w[0] == h[req_rule] && key.w[1] == h[req_axis] && key.w[2] == h[req_shaping] &&
-         key.w[3] == h[req_operands] && same_words(key.w + 4, body, n);
+  return key.n == n + 5 && key.w[0] == h[req_rule] && key.w[1] == h[req_axis] && key.w[2] == h[req_shaping] &&
+         key.w[3] == h[req_operands] && key.w[4] == h[req_strided] && same_words(key.w + 5, body, n);
 }
 
 // Only for n <= kCacheKeyMax (callers check).
@@ -212,15 +212,54 @@ void set_key(Key& key, const double* h, const double* body, size_t n) {
   key.w[1] = h[req_axis];
   key.w[2] = h[req_shaping];
   key.w[3] = h[req_operands];
-  for (size_t i = 0; i < n; ++i) key.w[4 + i] = body[i];
-  key.n = n + 4;
+  key.w[4] = h[req_strided];
+  for (size_t i = 0; i < n; ++i) key.w[5 + i] = body[i];
+  key.n = n + 5;
+}
+
+// The strides section (the last h[req_strided] words of the body): per
+// operand in order, 0 (row-major) or 1 then one stride per axis of its own
+// shape, in elements (any integer: a view's). Operands past the section are
+// row-major. False: malformed (JS writes it; nothing past its end is read).
+bool apply_strides(const double* s, size_t words, Plan& plan) {
+  size_t i = 0;
+  for (size_t k = 0; k < plan.ops.size() && i < words; ++k) {
+    const double flag = s[i++];
+    if (flag == 0) continue;
+    const int rank = plan.ops[k].shape.rank;
+    if (flag != 1 || rank < 0 || i + static_cast<size_t>(rank) > words) return false;
+    i64 st[kMaxRank];
+    for (int a = 0; a < rank; ++a) {
+      const double v = s[i++];
+      if (!(v >= -9007199254740991.0 && v <= 9007199254740991.0) || v != static_cast<double>(static_cast<i64>(v))) return false;
+      st[a] = static_cast<i64>(v);
+    }
+    restride(plan, static_cast<int>(k), st);
+  }
+  if (i != words) return false;
+  rebuild_loop(plan);
+  return true;
+}
+
+// Words of the request's strides section (0 when none; SIZE_MAX: malformed).
+size_t strided_words(const double* h, size_t n) {
+  const double w = h[req_strided];
+  if (w == 0) return 0;
+  return w > 0 && w <= static_cast<double>(n) && w == static_cast<double>(static_cast<size_t>(w)) ? static_cast<size_t>(w) : SIZE_MAX;
 }
 
 // Plan the request into `p`; `shape_only` skips strides and the loop.
 const Planned& plan_into(Planned& p, const double* h, const double* body, size_t n, bool shape_only) {
-  Reader r{body, body + n};
+  const size_t sw = strided_words(h, n);
+  if (sw == SIZE_MAX) {
+    p.st = refuse(p, Status::InvalidShape, -1);
+    return p;
+  }
+  Reader r{body, body + (n - sw)};
   p.plan.shape_only = shape_only;
   p.st = plan_request(h, r, p);
+  if (sw > 0 && p.st == Status::Ok && !shape_only && p.plan.is_static && !apply_strides(body + (n - sw), sw, p.plan))
+    p.st = refuse(p, Status::InvalidShape, -1);
   return p;
 }
 
@@ -353,13 +392,13 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
       break;
     case Action::where: st = run_where(plan, dt, static_cast<size_t>(elem), in[0], in[1], in[2], out); break;
     case Action::copy: st = run_copy(plan, static_cast<size_t>(elem), in[0], out); break;
-    case Action::unary:  // a one-operand numpy plan: the input is contiguous, in the output's order
-      find_unary(dt, static_cast<UnaryOp>(static_cast<int>(h[req_op])))(in[0], out, static_cast<size_t>(plan.out_size));
-      st = Status::Ok;
+    case Action::unary:  // a one-operand numpy plan: the input in the output's order (a view: strided)
+      st = run_map(plan, dtype_size(dt), static_cast<size_t>(elem), find_unary(dt, static_cast<UnaryOp>(static_cast<int>(h[req_op]))),
+                   in[0], out);
       break;
     case Action::cast:
-      find_cast(dt, static_cast<DType>(static_cast<int>(h[req_op])))(in[0], out, static_cast<size_t>(plan.out_size));
-      st = Status::Ok;
+      st = run_map(plan, dtype_size(dt), static_cast<size_t>(elem), find_cast(dt, static_cast<DType>(static_cast<int>(h[req_op]))),
+                   in[0], out);
       break;
     default: st = Status::InvalidShape; break;
   }
@@ -406,6 +445,18 @@ void call_shape(const double* h, const double* body, size_t n, bool explain, std
   if (explain) write_plan(w, P.plan);
   if (P.st == Status::Ok && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named, explain);
 }
+
+#ifndef TC_SHAPES_ONLY
+// One row of a strided copy (tc_strided_copy), element by element.
+template <typename T>
+void copy_row(const char* s, i64 ss, char* d, i64 ds, i64 n) {
+  for (i64 i = 0; i < n; ++i) {
+    T v;
+    std::memcpy(&v, s + i * ss * static_cast<i64>(sizeof(T)), sizeof(T));
+    std::memcpy(d + i * ds * static_cast<i64>(sizeof(T)), &v, sizeof(T));
+  }
+}
+#endif
 
 }  // namespace
 
@@ -513,6 +564,53 @@ EMSCRIPTEN_KEEPALIVE int tc_rerun_binary(int entry, double gen, int dt, int op, 
   if (dt < 0 || dt >= static_cast<int>(DType::count) || op < 0 || op >= static_cast<int>(Op::count)) return 1;
   if (!op_defined(static_cast<DType>(dt), static_cast<Op>(op)) || out == 0) return 1;
   return run_binary(g_cache[entry].p.plan, static_cast<DType>(dt), static_cast<Op>(op), at(a), at(b), at(out)) == Status::Ok ? 0 : 1;
+}
+
+// A strided copy between two views of one shape (layout.js: contiguous(),
+// concat, stack, an `out` view, a view read where a call needs rows): the
+// request buffer holds es, rank, dims[rank], src strides[rank], dst
+// strides[rank], src, dst (strides in elements; the addresses of element 0).
+// JS checked every index it reaches is inside its buffer. 0 ok, 1 malformed.
+EMSCRIPTEN_KEEPALIVE int tc_strided_copy() {
+  const double* q = g_req.data();
+  const double es_d = q[0], rank_d = q[1];
+  if (!(es_d == 1 || es_d == 2 || es_d == 4 || es_d == 8) || !is_rank_value(rank_d)) return 1;
+  const int rank = static_cast<int>(rank_d);
+  const size_t es = static_cast<size_t>(es_d);
+  i64 ext[kMaxRank + 1], ss[kMaxRank + 1], ds[kMaxRank + 1];
+  i64 total = 1;
+  for (int a = 0; a < rank; ++a) {
+    ext[a] = static_cast<i64>(q[2 + a]);
+    ss[a] = static_cast<i64>(q[2 + rank + a]);
+    ds[a] = static_cast<i64>(q[2 + 2 * rank + a]);
+    total *= ext[a];
+  }
+  if (total == 0) return 0;
+  const char* src = static_cast<const char*>(at(static_cast<Addr>(q[2 + 3 * rank])));
+  char* dst = static_cast<char*>(at(static_cast<Addr>(q[3 + 3 * rank])));
+  int m = rank;
+  if (m == 0) { ext[0] = 1; ss[0] = ds[0] = 1; m = 1; }
+  const i64 n = ext[m - 1], si = ss[m - 1], di = ds[m - 1];
+  i64 idx[kMaxRank] = {0};
+  i64 so = 0, dof = 0;
+  for (i64 r = 0, rows = total / n; r < rows; ++r) {
+    const char* s = src + so * static_cast<i64>(es);
+    char* d = dst + dof * static_cast<i64>(es);
+    if (si == 1 && di == 1) std::memmove(d, s, static_cast<size_t>(n) * es);
+    else if (es == 1) copy_row<std::uint8_t>(s, si, d, di, n);
+    else if (es == 2) copy_row<std::uint16_t>(s, si, d, di, n);
+    else if (es == 4) copy_row<std::uint32_t>(s, si, d, di, n);
+    else copy_row<std::uint64_t>(s, si, d, di, n);
+    for (int a = m - 2; a >= 0; --a) {
+      so += ss[a];
+      dof += ds[a];
+      if (++idx[a] < ext[a]) break;
+      so -= ss[a] * ext[a];
+      dof -= ds[a] * ext[a];
+      idx[a] = 0;
+    }
+  }
+  return 0;
 }
 
 // Test hooks: run one registry kernel on raw buffers (the JS kernel sweeps).

@@ -3,8 +3,9 @@
 // Request body (doubles):
 //   key_len, then the key (everything that decides the compiled program):
 //     units, the text as UTF-16 units packed 4 per double (little-endian),
-//     per input: kind (0 tensor, 1 number, 2 bigint), then
-//       tensor: dtype, its shape (wire.hpp) or, for the named rule, its named shape
+//     per input: kind (0 tensor, 1 number, 2 bigint, 3 a tensor view), then
+//       tensor: dtype, its shape (wire.hpp) or, for the named rule, its named shape;
+//       a view: then its strides, one per axis, in elements (any integer)
 //       number: the value;  bigint: its high and low 32 bits (two's complement, the
 //       BigInt modulo 2^64) and Number() of it (for dtypes other than the 64-bit ones)
 //     the reduction's axes: count (-1: every axis), then per entry: is_name, value
@@ -144,15 +145,24 @@ bool read_inputs(Reader& r, int n_inputs, bool named) {
   for (int k = 0; k < n_inputs; ++k) {
     Input& in = g_inputs[static_cast<size_t>(k)];
     const double kind = r.next();
-    if (kind == 0) {
+    if (kind == 0 || kind == 3) {
       const double d = r.next();
       if (!(d >= 0 && d < static_cast<int>(DType::count))) return false;
       in.kind = Input::tensor;
       in.dtype = static_cast<DType>(static_cast<int>(d));
+      in.strided = kind == 3;
+      int rank;
       if (named) {
         if (!read_named(r, in.named, g_labels, offsets.data() + static_cast<size_t>(k) * kMaxRank)) return false;
+        rank = in.named.rank;
       } else {
         if (!read_shape(r, in.shape) || !in.shape.is_static()) return false;
+        rank = in.shape.rank;
+      }
+      for (int a = 0; in.strided && a < rank; ++a) {  // kind 3, a view: its strides
+        const double v = r.next();
+        if (!(v >= -9007199254740991.0 && v <= 9007199254740991.0) || v != std::trunc(v)) return false;
+        in.strides[a] = static_cast<i64>(v);
       }
     } else if (kind == 1) {
       in.kind = Input::number;

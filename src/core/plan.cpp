@@ -130,6 +130,18 @@ void finalize_plan(Plan& plan) {
   else plan.loop.rank = 0;
 }
 
+void restride(Plan& plan, int k, const i64* given) {
+  OperandPlan& op = plan.ops[static_cast<size_t>(k)];
+  for (int a = 0; a < plan.out.rank; ++a) {
+    const int s = op.src_axis[a];
+    if (s >= 0 && !op.aligned[a].is(1)) op.strides[a] = given[s];
+  }
+}
+
+void rebuild_loop(Plan& plan) {
+  if (plan.is_static && !plan.shape_only && plan.out.rank_known()) build_loop(plan);
+}
+
 void mark_clash(Plan& plan, int axis) {
   if (axis < 0 || axis >= plan.out.rank) return;
   for (auto& op : plan.ops) {

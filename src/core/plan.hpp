@@ -86,6 +86,13 @@ struct Plan {
 // derive verdicts, strides, out_size and the merged loop. Shared by every rule.
 void finalize_plan(Plan& plan);
 
+// Operand k of a finalized static plan read with element strides `given` (one
+// per axis of its own shape, any integer, negative included) instead of its
+// row-major ones: a strided view. Stretched and new axes keep stride 0. Call
+// rebuild_loop once every operand is set.
+void restride(Plan& plan, int k, const i64* given);
+void rebuild_loop(Plan& plan);
+
 // Mark one axis as the clash for the explorer (all operands that disagree there).
 void mark_clash(Plan& plan, int axis);
 

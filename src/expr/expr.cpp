@@ -768,10 +768,11 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     Instr& in = prog.code[i];
     if (in.code != Code::load) continue;
     const Shape& s = sf.shape[i];
+    const Input& x = req.inputs[in.a];
     i64 own[kMaxRank];
     i64 acc = 1;
     for (int a = s.rank - 1; a >= 0; --a) {
-      own[a] = acc;
+      own[a] = x.strided ? x.strides[a] : acc;  // a view's strides, as given
       acc *= s.dims[a].lo;
     }
     i64 st[kMaxRank];

@@ -35,6 +35,8 @@ struct Input {
   std::int64_t bits = 0;       // bigint: the BigInt modulo 2^64 (for bigint64 / biguint64)
   Shape shape;                 // tensor, positional rules
   NamedShape named;            // tensor, the named rule (labels point into the caller's store)
+  bool strided = false;        // tensor: read with `strides` (a view), not row-major
+  i64 strides[kMaxRank];       // per axis of its own shape, in elements (any integer)
 };
 
 enum class Fail : int {

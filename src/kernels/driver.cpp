@@ -7,6 +7,9 @@ namespace tc {
 
 namespace {
 
+// Bytes of a strided row gathered at a time (on the stack, in L1).
+constexpr size_t kGather = 2048;
+
 // Odometer over loop axes [0, end): calls at(base, i) for each of their index
 // tuples in row-major order, i counting from 0, base[k] = operand k's element
 // offset there.
@@ -112,8 +115,47 @@ Status run_binary(const Plan& plan, DType dt, Op op, const void* a, const void* 
     if (inner == LoopPlan::BothScalar) {  // one result, repeated along the row
       k(ra, rb, ro, 1);
       for (i64 i = 1; i < n; ++i) std::memcpy(ro + i * static_cast<i64>(os), ro, os);
-    } else {  // permuted operands (named dims): element by element
-      for (i64 i = 0; i < n; ++i) k(ra + i * sa * static_cast<i64>(es), rb + i * sb * static_cast<i64>(es), ro + i * static_cast<i64>(os), 1);
+    } else {  // a strided inner axis (a view, permuted named dims): chunks gathered, then the vector kernel
+      alignas(16) char ga[kGather], gb[kGather];
+      const i64 chunk = static_cast<i64>(kGather / es);
+      for (i64 i = 0; i < n; i += chunk) {
+        const i64 c = n - i < chunk ? n - i : chunk;
+        const char* xa = ra + i * sa * static_cast<i64>(es);
+        const char* xb = rb + i * sb * static_cast<i64>(es);
+        if (sa != 1) { fill_row(ga, xa, sa, es, c); xa = ga; }
+        if (sb != 1) { fill_row(gb, xb, sb, es, c); xb = gb; }
+        k(xa, xb, ro + i * static_cast<i64>(os), static_cast<size_t>(c));
+      }
+    }
+  });
+  return Status::Ok;
+}
+
+Status run_map(const Plan& plan, size_t es, size_t os, UnaryKernel fn, const void* in, void* out) {
+  if (!runnable(plan, 1) || fn == nullptr) return Status::InvalidShape;
+  if (plan.out_size == 0) return Status::Ok;
+  const LoopPlan& L = plan.loop;
+  const i64 n = L.shape[L.rank - 1];
+  const i64 s = L.strides[0][static_cast<size_t>(L.rank - 1)];
+  const auto* pi = static_cast<const char*>(in);
+  auto* po = static_cast<char*>(out);
+  if (L.rank == 1 && s == 1) {  // the common case: one contiguous row
+    fn(pi, po, static_cast<size_t>(n));
+    return Status::Ok;
+  }
+  const i64 chunk = static_cast<i64>(kGather / es);
+  walk_rows<1>(L, [&](const i64* off, i64 r) {
+    const char* src = pi + off[0] * static_cast<i64>(es);
+    char* dst = po + r * n * static_cast<i64>(os);
+    if (s == 1) {
+      fn(src, dst, static_cast<size_t>(n));
+      return;
+    }
+    alignas(16) char g[kGather];
+    for (i64 i = 0; i < n; i += chunk) {
+      const i64 c = n - i < chunk ? n - i : chunk;
+      fill_row(g, src + i * s * static_cast<i64>(es), s, es, c);
+      fn(g, dst + i * static_cast<i64>(os), static_cast<size_t>(c));
     }
   });
   return Status::Ok;

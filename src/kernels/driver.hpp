@@ -25,6 +25,11 @@ Status run_binary(const Plan& plan, DType dt, Op op, const void* a, const void* 
 // output already written.
 Status run_copy(const Plan& plan, size_t elem_size, const void* in, void* out);
 
+// One-operand map (unary ops, casts) over a one-operand plan: `fn` on each
+// row, read in place where its inner stride is 1, else gathered in chunks
+// (a strided view). In elements of `es` bytes, out of `os`.
+Status run_map(const Plan& plan, size_t es, size_t os, UnaryKernel fn, const void* in, void* out);
+
 // One element of a condition of dtype dt is true where != 0 (NaN true, -0 false).
 bool truthy(DType dt, const void* e);
 

@@ -1,0 +1,475 @@
+// Layout functions, NumPy's names and semantics: transpose, slice, flip,
+// squeeze and expandDims return a view (a resident tensor's: a Tensor over the
+// same memory; a plain operand's: { data, shape, strides, offset } over the
+// same array), never a copy; concat, stack and contiguous write a new
+// row-major result (or `out`). Every call reads views in place (operands.js
+// reads a plain view's strides, execute.js hands them to the engine).
+import { mod } from './loader.js';
+import { BroadcastError, formatShape } from './errors.js';
+import { product } from './shapes.js';
+import { readOptions } from './options.js';
+import { readOperand, settle, readNames, readOut } from './operands.js';
+import { Tensor, viewOf, makeTensor, committable, commitError, taLength } from './tensor.js';
+import { view, viewFor, malloc, free } from './heap.js';
+import { stridedCopy } from './wire.js';
+import { rowMajor, isRowMajor, copyView } from './strided.js';
+import { checkOverlap } from './execute.js';
+
+// ---- reading the operand -------------------------------------------------------------
+
+/**
+ * The view `x` is, read once: its record, shape, strides and offset (a
+ * resident one's relative to its element 0; a plain one's into its data) and
+ * its names ({ dims, labels } or null).
+ */
+function source(x, fn) {
+  mod();
+  if (x === null || typeof x !== 'object') throw new TypeError(`${fn}: x must be { data, shape } or a resident tensor, got ${x === null ? 'null' : typeof x}`);
+  const what = `${fn}: x`;
+  const o = readOperand(x, what);
+  if (!o.resident) {
+    readNames(o, what, fn);
+    settle(o, what);
+  }
+  const names = o.dims !== undefined ? { dims: o.dims.slice(), labels: o.labels ? o.labels.slice() : o.dims.map(() => null) } : null;
+  return { o, shape: o.shape.slice(), strides: (o.strides ?? rowMajor(o.shape)).slice(), offset: o.resident ? 0 : o.offset, names };
+}
+
+/** The view `v` (a source() with a new shape, strides, offset and names) as what the caller gets. */
+function finish(v) {
+  const o = v.o;
+  const coords = coordsOf(v.names);
+  if (o.resident) {
+    if (!committable(o)) throw commitError(o, 'x');
+    return viewOf(o, v.shape, v.names?.dims, coords, isRowMajor(v.shape, v.strides) ? null : v.strides, o.ptr + v.offset * o.dtype.size);
+  }
+  const r = { data: o.data, shape: v.shape, strides: v.strides, offset: v.offset };
+  if (o.dtype.half && o.data instanceof Uint16Array) r.dtype = 'float16';
+  if (v.names) {
+    r.dims = v.names.dims;
+    if (coords) r.coords = coords;
+  }
+  return r;
+}
+
+function coordsOf(names) {
+  if (names === null || !names.labels.some((l) => l)) return undefined;
+  const c = {};
+  names.dims.forEach((d, i) => { if (names.labels[i]) c[String(d)] = names.labels[i]; });
+  return c;
+}
+
+const axisError = (msg, axis, dims) => new BroadcastError(msg, { code: 'INVALID_AXIS', shapes: [], axis, dims });
+const shapeError = (msg, shape, axis, dims) => new BroadcastError(msg, { code: 'INVALID_SHAPE', shapes: shape ? [shape] : [], axis, dims });
+
+/**
+ * Axis `a` of a rank-`r` view: an integer in [-r, r) (negative from the end),
+ * or, for a named view, a dim name. `entry` names it in the message.
+ */
+function axisOf(a, r, names, fn, entry) {
+  if (typeof a === 'string' || (typeof a !== 'number' && names !== null)) {
+    const i = names === null ? -1 : names.dims.findIndex((d) => d === a);
+    if (i < 0) {
+      throw axisError(`${fn}: ${entry} is the dim name ${JSON.stringify(a)}, which ${names === null ? 'a view without dims does not have' : `is not among its dims [${names.dims.join(', ')}]`}`, null, null);
+    }
+    return i;
+  }
+  if (typeof a !== 'number' || !Number.isInteger(a)) throw axisError(`${fn}: ${entry} must be an integer axis, got ${describe(a)}`, null, null);
+  if (a < -r || a >= r) throw axisError(`${fn}: ${entry} ${a} is out of range for a view of rank ${r} (axes -${r} to ${r - 1})`, a, [r]);
+  return a < 0 ? a + r : a;
+}
+
+/** A list of axes (a number, a name or an array of them; undefined / null: `all`), each once. */
+function axesOf(axes, r, names, fn, all) {
+  if (axes === undefined || axes === null) return all;
+  const list = Array.isArray(axes) ? Array.from(axes) : [axes];
+  const seen = new Set();
+  return list.map((a, i) => {
+    const k = axisOf(a, r, names, fn, Array.isArray(axes) ? `axes[${i}]` : 'axis');
+    if (seen.has(k)) throw axisError(`${fn}: axis ${k} is given twice`, k, [r]);
+    seen.add(k);
+    return k;
+  });
+}
+
+const describe = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : v === null ? 'null' : Array.isArray(v) ? 'an Array' : String(v));
+
+// ---- views ---------------------------------------------------------------------------
+
+/**
+ * The axes of `x` in the order `axes` gives (numpy.transpose): reversed when
+ * omitted; each axis once, negative from the end, or dim names of a named view.
+ */
+export function transpose(x, axes) {
+  const v = source(x, 'transpose');
+  const r = v.shape.length;
+  const rev = v.shape.map((_, i) => r - 1 - i);
+  const perm = axesOf(axes, r, v.names, 'transpose', rev);
+  if (perm.length !== r) {
+    throw axisError(`transpose: axes [${(Array.isArray(axes) ? axes : [axes]).map(describe).join(', ')}] name ${perm.length} axes of a view of rank ${r}: give each axis once`, null, [perm.length, r]);
+  }
+  return finish({
+    o: v.o, offset: v.offset,
+    shape: perm.map((a) => v.shape[a]),
+    strides: perm.map((a) => v.strides[a]),
+    names: v.names && { dims: perm.map((a) => v.names.dims[a]), labels: perm.map((a) => v.names.labels[a]) },
+  });
+}
+
+/**
+ * NumPy's basic indexing, one spec per leading axis: a number (an index: the
+ * axis goes; negative from the end), null (the whole axis), or [start, stop,
+ * step] (undefined / null for the defaults, negative indices, clamped, steps
+ * of either sign); or one string of them, '1:3, ::-1, 0'. Axes past the specs
+ * are whole.
+ */
+export function slice(x, ...specs) {
+  const v = source(x, 'slice');
+  if (specs.length === 1 && typeof specs[0] === 'string') specs = parseSpecs(specs[0]);
+  const r = v.shape.length;
+  if (specs.length > r) {
+    throw shapeError(`slice: ${specs.length} specs for a view of rank ${r} ${formatShape(v.shape)}: at most one per axis`, v.shape, null, [specs.length, r]);
+  }
+  const shape = [];
+  const strides = [];
+  const dims = [];
+  const labels = [];
+  let offset = v.offset;
+  for (let a = 0; a < r; a++) {
+    const n = v.shape[a];
+    const st = v.strides[a];
+    const spec = a < specs.length ? specs[a] : null;
+    if (typeof spec === 'number') {
+      if (!Number.isInteger(spec)) throw shapeError(`slice: spec ${a} is ${spec}: an index is an integer`, v.shape, a, null);
+      const i = spec < 0 ? spec + n : spec;
+      if (i < 0 || i >= n) throw shapeError(`slice: index ${spec} is out of range for axis ${a} of size ${n}`, v.shape, a, [spec, n]);
+      offset += i * st;
+      continue;
+    }
+    let start;
+    let stop;
+    let step;
+    if (spec === null || spec === undefined) {
+      start = 0; stop = n; step = 1;
+    } else if (Array.isArray(spec)) {
+      if (spec.length > 3) throw shapeError(`slice: spec ${a} has ${spec.length} entries; a range is [start, stop, step]`, v.shape, a, null);
+      [start, stop, step] = range(spec, n, a, v.shape);
+    } else {
+      throw new TypeError(`slice: spec ${a} must be a number, null or [start, stop, step], got ${describe(spec)}`);
+    }
+    const len = step > 0 ? (start < stop ? Math.floor((stop - start - 1) / step) + 1 : 0)
+      : (stop < start ? Math.floor((start - stop - 1) / -step) + 1 : 0);
+    if (len > 0) offset += start * st;
+    shape.push(len);
+    strides.push(st * step);
+    if (v.names) {
+      dims.push(v.names.dims[a]);
+      const l = v.names.labels[a];
+      labels.push(l ? Array.from({ length: len }, (_, k) => l[start + k * step]) : null);
+    }
+  }
+  return finish({ o: v.o, offset, shape, strides, names: v.names && { dims, labels } });
+}
+
+/** [start, stop, step] of a range spec over an axis of size n, as Python's slice.indices(n). */
+function range(spec, n, a, shape) {
+  const pick = (e, i) => {
+    if (e === undefined || e === null) return null;
+    if (typeof e !== 'number' || !Number.isInteger(e)) throw shapeError(`slice: spec ${a}[${i}] is ${describe(e)}: start, stop and step are integers (or null)`, shape, a, null);
+    return e;
+  };
+  let start = pick(spec[0], 0);
+  let stop = pick(spec[1], 1);
+  const step = pick(spec[2], 2) ?? 1;
+  if (step === 0) throw shapeError(`slice: spec ${a} has step 0`, shape, a, [0]);
+  if (step > 0) {
+    start = start === null ? 0 : start < 0 ? Math.max(start + n, 0) : Math.min(start, n);
+    stop = stop === null ? n : stop < 0 ? Math.max(stop + n, 0) : Math.min(stop, n);
+  } else {
+    start = start === null ? n - 1 : start < 0 ? Math.max(start + n, -1) : Math.min(start, n - 1);
+    stop = stop === null ? -1 : stop < 0 ? Math.max(stop + n, -1) : Math.min(stop, n - 1);
+  }
+  return [start, stop, step];
+}
+
+/** '1:3, ::-1, 0' as specs: [[1, 3], [null, null, -1], 0]. */
+function parseSpecs(text) {
+  if (text.trim() === '') return [];
+  return text.split(',').map((part, i) => {
+    const p = part.trim();
+    const num = (t) => {
+      const s = t.trim();
+      if (s === '') return null;
+      if (!/^[+-]?\d+$/.test(s)) throw shapeError(`slice: ${JSON.stringify(text)}: spec ${i} (${JSON.stringify(p)}) is not an index or a start:stop:step range`, null, i, null);
+      return Number(s);
+    };
+    if (!p.includes(':')) {
+      const v = num(p);
+      if (v === null) throw shapeError(`slice: ${JSON.stringify(text)}: spec ${i} is empty (use : for the whole axis)`, null, i, null);
+      return v;
+    }
+    const f = p.split(':');
+    if (f.length > 3) throw shapeError(`slice: ${JSON.stringify(text)}: spec ${i} (${JSON.stringify(p)}) has more than two colons`, null, i, null);
+    return f.map(num);
+  });
+}
+
+/** The elements of `x` in reverse order along `axes` (all when omitted), numpy.flip. */
+export function flip(x, axes) {
+  const v = source(x, 'flip');
+  const r = v.shape.length;
+  const list = axesOf(axes, r, v.names, 'flip', v.shape.map((_, i) => i));
+  let offset = v.offset;
+  const strides = v.strides.slice();
+  const labels = v.names ? v.names.labels.slice() : null;
+  for (const a of list) {
+    if (v.shape[a] > 0) offset += (v.shape[a] - 1) * strides[a];
+    strides[a] = -strides[a];
+    if (labels && labels[a]) labels[a] = labels[a].slice().reverse();
+  }
+  return finish({ o: v.o, offset, shape: v.shape, strides, names: v.names && { dims: v.names.dims, labels } });
+}
+
+/** `x` without its size-1 axes (`axes`: only those, each of size 1), numpy.squeeze. */
+export function squeeze(x, axes) {
+  const v = source(x, 'squeeze');
+  const r = v.shape.length;
+  const list = axesOf(axes, r, v.names, 'squeeze', null);
+  const drop = new Set(list ?? v.shape.map((d, i) => (d === 1 ? i : -1)).filter((i) => i >= 0));
+  for (const a of drop) {
+    if (v.shape[a] !== 1) throw axisError(`squeeze: axis ${a} has size ${v.shape[a]}; only an axis of size 1 can be squeezed`, a, [v.shape[a]]);
+  }
+  const keep = v.shape.map((_, i) => i).filter((i) => !drop.has(i));
+  return finish({
+    o: v.o, offset: v.offset,
+    shape: keep.map((a) => v.shape[a]),
+    strides: keep.map((a) => v.strides[a]),
+    names: v.names && { dims: keep.map((a) => v.names.dims[a]), labels: keep.map((a) => v.names.labels[a]) },
+  });
+}
+
+/**
+ * `x` with a new axis of size 1 at `axis` (or at each of an array of axes),
+ * numpy.expand_dims: axes of the result, negative from its end. A named view
+ * names the new axes: options.dims (one name per new axis).
+ */
+export function expandDims(x, axis, options) {
+  const o = readOptions(options, 'expandDims', ['dims']);
+  const v = source(x, 'expandDims');
+  const list = Array.isArray(axis) ? Array.from(axis) : [axis];
+  const r = v.shape.length + list.length;
+  const at = axesOf(list, r, null, 'expandDims', null);
+  let newDims = null;
+  if (v.names) {
+    if (o.dims === undefined) throw new TypeError(`expandDims: x has dims [${v.names.dims.join(', ')}]: name the new axis, expandDims(x, ${describe(axis)}, { dims: ['name'] })`);
+    newDims = Array.isArray(o.dims) ? Array.from(o.dims) : [o.dims];
+    if (newDims.length !== list.length) throw new TypeError(`expandDims: ${list.length} new axes but ${newDims.length} names in options.dims`);
+  }
+  const shape = [];
+  const strides = [];
+  const dims = [];
+  const labels = [];
+  let k = 0;
+  for (let a = 0; a < r; a++) {
+    const j = at.indexOf(a);
+    if (j >= 0) {
+      shape.push(1);
+      strides.push(0);
+      if (newDims) { dims.push(newDims[j]); labels.push(null); }
+    } else {
+      shape.push(v.shape[k]);
+      strides.push(v.strides[k]);
+      if (v.names) { dims.push(v.names.dims[k]); labels.push(v.names.labels[k]); }
+      k++;
+    }
+  }
+  return finish({ o: v.o, offset: v.offset, shape, strides, names: v.names && { dims, labels } });
+}
+
+// ---- materialising -------------------------------------------------------------------
+
+/**
+ * A row-major copy of `x`: a new resident tensor for a resident one, a new
+ * { data, shape } for a plain one (or into options.out).
+ */
+export function contiguous(x, options) {
+  const o = readOptions(options, 'contiguous', ['out']);
+  const v = source(x, 'contiguous');
+  return gatherInto('contiguous', [v], -1, v.shape, o.out, v.names);
+}
+
+/**
+ * numpy.concatenate: `xs` (one dtype, one rank, the same dims but on `axis`)
+ * one after another along `axis` (default 0), into a new row-major result
+ * (resident when any input is) or options.out.
+ */
+export function concat(xs, axis = 0, options) {
+  const o = readOptions(options, 'concat', ['out']);
+  const vs = sources(xs, 'concat');
+  const r = vs[0].shape.length;
+  const a = axisOf(axis, r, null, 'concat', 'axis');
+  const shape = vs[0].shape.slice();
+  let total = 0;
+  vs.forEach((v, i) => {
+    if (v.shape.length !== r) throw shapeError(`concat: xs[${i}] has rank ${v.shape.length}, xs[0] rank ${r}: every input has one rank`, v.shape, null, [v.shape.length, r]);
+    for (let k = 0; k < r; k++) {
+      if (k !== a && v.shape[k] !== shape[k]) {
+        throw shapeError(`concat: xs[${i}] ${formatShape(v.shape)} and xs[0] ${formatShape(vs[0].shape)} differ on axis ${k} (${v.shape[k]} vs ${shape[k]}); only axis ${a} may differ`, v.shape, k, [v.shape[k], shape[k]]);
+      }
+    }
+    total += v.shape[a];
+  });
+  shape[a] = total;
+  return gatherInto('concat', vs, a, shape, o.out, joinNames(vs, a, null));
+}
+
+/**
+ * numpy.stack: `xs` (one dtype, one shape) along a new axis `axis` (default
+ * 0, an axis of the result). Named inputs name it: options.dims.
+ */
+export function stack(xs, axis = 0, options) {
+  const o = readOptions(options, 'stack', ['out', 'dims']);
+  const vs = sources(xs, 'stack');
+  const r = vs[0].shape.length + 1;
+  const a = axisOf(axis, r, null, 'stack', 'axis');
+  vs.forEach((v, i) => {
+    if (v.shape.length !== r - 1 || v.shape.some((d, k) => d !== vs[0].shape[k])) {
+      const k = v.shape.findIndex((d, j) => d !== vs[0].shape[j]);
+      throw shapeError(`stack: xs[${i}] ${formatShape(v.shape)} and xs[0] ${formatShape(vs[0].shape)} differ: every input has one shape`, v.shape, k >= 0 ? k : null, null);
+    }
+  });
+  // Each input as a view with the new axis (size 1), then concatenated along it.
+  const ex = vs.map((v) => ({
+    ...v,
+    shape: [...v.shape.slice(0, a), 1, ...v.shape.slice(a)],
+    strides: [...v.strides.slice(0, a), 0, ...v.strides.slice(a)],
+    names: v.names && { dims: [...v.names.dims.slice(0, a), o.dims ?? 'stack', ...v.names.dims.slice(a)], labels: [...v.names.labels.slice(0, a), null, ...v.names.labels.slice(a)] },
+  }));
+  if (vs.some((v) => v.names) && o.dims === undefined) throw new TypeError('stack: the inputs have dims: name the new axis, stack(xs, axis, { dims: \'name\' })');
+  const shape = ex[0].shape.slice();
+  shape[a] = vs.length;
+  return gatherInto('stack', ex, a, shape, o.out, joinNames(ex, a, null));
+}
+
+function sources(xs, fn) {
+  if (!Array.isArray(xs) || xs.length === 0) throw new TypeError(`${fn}: xs must be a non-empty array of operands`);
+  const vs = Array.from(xs, (x, i) => {
+    try {
+      return source(x, fn);
+    } catch (e) {
+      if (e instanceof TypeError && e.message.startsWith(`${fn}: x`)) throw new TypeError(e.message.replace(`${fn}: x`, `${fn}: xs[${i}]`));
+      throw e;
+    }
+  });
+  const dt = vs[0].o.dtype;
+  vs.forEach((v, i) => {
+    if (v.o.dtype !== dt) {
+      throw new BroadcastError(`${fn}: xs[${i}] is ${v.o.dtype.name} and xs[0] ${dt.name}: every input has one dtype (cast first)`,
+        { code: 'DTYPE_MISMATCH', shapes: [v.shape], axis: null, dims: [v.o.dtype.name, dt.name] });
+    }
+  });
+  return vs;
+}
+
+/** The names of inputs joined along axis `a`: kept when every input has the same dims; the joined axis's labels concatenated when all have them. */
+function joinNames(vs, a) {
+  const first = vs[0].names;
+  if (!first || vs.some((v) => !v.names || v.names.dims.length !== first.dims.length || v.names.dims.some((d, i) => d !== first.dims[i]))) return null;
+  const labels = first.labels.slice();
+  labels[a] = vs.every((v) => v.names.labels[a]) ? vs.flatMap((v) => v.names.labels[a]) : null;
+  return { dims: first.dims.slice(), labels };
+}
+
+/**
+ * The views `vs` one after another along axis `a` (-1: one view) into a new
+ * row-major result of `shape`, or into `outIn` (a typed array or a resident
+ * tensor, a view too): resident when any input or out is.
+ */
+function gatherInto(fn, vs, a, shape, outIn, names) {
+  const dt = vs[0].o.dtype;
+  const dest = readOut(outIn, fn);
+  const size = product(shape);
+  if (dest !== null) {
+    if (dest.dtype !== dt && !(dt.half && !dest.resident && dest.data instanceof Uint16Array)) {
+      throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold the ${dt.name} result`, { code: 'DTYPE_MISMATCH', shapes: [shape], axis: null, dims: [dest.dtype.name, dt.name] });
+    }
+    const have = dest.resident ? dest.size : taLength.call(dest.data);
+    if (have !== size) {
+      throw new BroadcastError(`${fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [have, size] });
+    }
+  }
+  const resident = dest !== null ? dest.resident : vs.some((v) => v.o.resident);
+  for (const v of vs) if (!committable(v.o)) throw commitError(v.o, `${fn}: x`);
+  if (!resident) {
+    const data = dest !== null ? dest.data : dt.half && vs[0].o.data instanceof Uint16Array ? new Uint16Array(size) : new dt.ctor(size);
+    const strides = rowMajor(shape);
+    let at = 0;
+    for (const v of vs) {
+      copyView(v.o.data, v.offset, v.shape, v.strides, data, at, strides);
+      if (a >= 0) at += v.shape[a] * strides[a];
+    }
+    const r = { data, shape };
+    if (dest !== null) return r;
+    if (dt.half && data instanceof Uint16Array) r.dtype = 'float16';
+    const coords = coordsOf(names);
+    if (names) { r.dims = names.dims; if (coords) r.coords = coords; }
+    return r;
+  }
+  // Resident: into out's memory, or a new block.
+  if (dest !== null) checkOverlap(dest, vs.map((v) => v.o), fn);
+  const es = dt.size;
+  let ptr;
+  let dstStrides = rowMajor(shape);
+  if (dest !== null) {
+    if (!committable(dest)) throw commitError(dest, `${fn}: out`);
+    ptr = dest.ptr;
+    if (dest.strides !== null) {
+      // A view as out: written through its strides, so it takes a result of its own shape.
+      if (dest.shape.length !== shape.length || dest.shape.some((d, i) => d !== shape[i])) {
+        throw new BroadcastError(`${fn}: out is a view of shape ${formatShape(dest.shape)} and the result is ${formatShape(shape)}: a strided out takes a result of its own shape`, { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [dest.size, size] });
+      }
+      dstStrides = dest.strides;
+    }
+  } else {
+    ptr = malloc(Math.max(size * es, 1));
+  }
+  try {
+    let at = 0;
+    for (const v of vs) {
+      const to = ptr + at * es;
+      if (v.o.resident) {
+        stridedCopy(es, v.shape, v.strides, dstStrides, v.o.ptr + v.offset * es, to);
+      } else {
+        const heap = dt.half ? viewFor(dt, v.o.data) : view(dt);
+        copyView(v.o.data, v.offset, v.shape, v.strides, heap, to / es, dstStrides);
+      }
+      if (a >= 0) at += v.shape[a] * dstStrides[a];
+    }
+    if (dest !== null) return dest.tensor;
+    const coords = coordsOf(names);
+    return makeTensor(ptr, shape, dt, names?.dims, coords);
+  } catch (e) {
+    if (dest === null) free(ptr);
+    throw e;
+  }
+}
+
+// The layout functions as Tensor methods (not enumerable, as a class's own).
+methods(Tensor.prototype, {
+  /** transpose(this, axes): a view, axes reversed by default. */
+  transpose(axes) { return transpose(this, axes); },
+  /** slice(this, ...specs): a view (NumPy basic indexing). */
+  slice(...specs) { return slice(this, ...specs); },
+  /** flip(this, axes): a view. */
+  flip(axes) { return flip(this, axes); },
+  /** squeeze(this, axes): a view. */
+  squeeze(axes) { return squeeze(this, axes); },
+  /** expandDims(this, axis, options): a view. */
+  expandDims(axis, options) { return expandDims(this, axis, options); },
+  /** contiguous(this, options): a row-major copy. */
+  contiguous(options) { return contiguous(this, options); },
+});
+
+function methods(proto, fns) {
+  for (const [k, f] of Object.entries(fns)) Object.defineProperty(proto, k, { value: f, writable: true, configurable: true, enumerable: false });
+}

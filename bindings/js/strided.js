@@ -1,0 +1,133 @@
+// Strided views: an operand read with element strides and an offset (NumPy's
+// layout: a stretched axis is a stride of 0, a transposed one a permutation, a
+// step a multiple, a flip a negative stride). Pure arithmetic on shapes and
+// strides, and the one JS loop that walks a view (gather); no engine, no heap.
+
+/** Row-major element strides of `shape`. */
+export function rowMajor(shape) {
+  const s = new Array(shape.length);
+  let acc = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    s[i] = acc;
+    acc *= shape[i];
+  }
+  return s;
+}
+
+/** Whether `strides` read `shape` in row-major order (size-1 axes read either way). */
+export function isRowMajor(shape, strides) {
+  let acc = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    if (shape[i] !== 1 && strides[i] !== acc) return false;
+    acc *= shape[i];
+  }
+  return true;
+}
+
+/**
+ * The element indices a view reaches relative to its offset: [lo, hi]
+ * (inclusive), or null when it has no elements.
+ */
+export function reach(shape, strides) {
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < shape.length; i++) {
+    if (shape[i] === 0) return null;
+    const e = (shape[i] - 1) * strides[i];
+    if (e < 0) lo += e;
+    else hi += e;
+  }
+  return [lo, hi];
+}
+
+/**
+ * Copy the view of `src` at element `base` with `shape` and `strides` into
+ * `dst` from element `at`, in row-major order (dst may be a heap view, src
+ * too). Returns dst.
+ */
+export function gather(src, base, shape, strides, dst, at = 0) {
+  const r = shape.length;
+  let n = 1;
+  for (let i = 0; i < r; i++) n *= shape[i];
+  if (n === 0) return dst;
+  if (r === 0) {
+    dst[at] = src[base];
+    return dst;
+  }
+  const last = r - 1;
+  const len = shape[last];
+  const st = strides[last];
+  const idx = new Array(r).fill(0);
+  let off = base;
+  let o = at;
+  for (let q = n / len; q > 0; q--) {
+    for (let i = 0, p = off; i < len; i++, p += st) dst[o++] = src[p];
+    for (let a = last - 1; a >= 0; a--) {
+      off += strides[a];
+      if (++idx[a] < shape[a]) break;
+      off -= strides[a] * shape[a];
+      idx[a] = 0;
+    }
+  }
+  return dst;
+}
+
+/** Write `src` (row-major, `shape`) into the view of `dst` at `base` with `strides`. */
+export function scatter(src, dst, base, shape, strides) {
+  const r = shape.length;
+  let n = 1;
+  for (let i = 0; i < r; i++) n *= shape[i];
+  if (n === 0) return;
+  if (r === 0) {
+    dst[base] = src[0];
+    return;
+  }
+  const last = r - 1;
+  const len = shape[last];
+  const st = strides[last];
+  const idx = new Array(r).fill(0);
+  let off = base;
+  let o = 0;
+  for (let q = n / len; q > 0; q--) {
+    for (let i = 0, p = off; i < len; i++, p += st) dst[p] = src[o++];
+    for (let a = last - 1; a >= 0; a--) {
+      off += strides[a];
+      if (++idx[a] < shape[a]) break;
+      off -= strides[a] * shape[a];
+      idx[a] = 0;
+    }
+  }
+}
+
+/**
+ * Copy the view (`shape`, `sStrides` at `sBase`) of `src` into the view
+ * (`dStrides` at `dBase`) of `dst`, element by element in row-major order.
+ */
+export function copyView(src, sBase, shape, sStrides, dst, dBase, dStrides) {
+  const r = shape.length;
+  let n = 1;
+  for (let i = 0; i < r; i++) n *= shape[i];
+  if (n === 0) return;
+  if (r === 0) {
+    dst[dBase] = src[sBase];
+    return;
+  }
+  const last = r - 1;
+  const len = shape[last];
+  const ss = sStrides[last];
+  const ds = dStrides[last];
+  const idx = new Array(r).fill(0);
+  let so = sBase;
+  let dof = dBase;
+  for (let q = n / len; q > 0; q--) {
+    for (let i = 0, p = so, o = dof; i < len; i++, p += ss, o += ds) dst[o] = src[p];
+    for (let a = last - 1; a >= 0; a--) {
+      so += sStrides[a];
+      dof += dStrides[a];
+      if (++idx[a] < shape[a]) break;
+      so -= sStrides[a] * shape[a];
+      dof -= dStrides[a] * shape[a];
+      idx[a] = 0;
+    }
+  }
+}
