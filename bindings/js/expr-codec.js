@@ -48,7 +48,7 @@ export function encode(E, fn, s) {
       const b = BigInt.asUintN(64, v);
       key.push(2, Number(BigInt.asIntN(32, b >> 32n)), Number(b & 0xffffffffn), Number(v));
     } else {
-      key.push(v.strides !== null ? 3 : 0, v.dtype.id); // 3: a view, its strides after its shape
+      key.push(v.strides ? 3 : 0, v.dtype.id); // 3: a view, its strides after its shape
       if (s.named) {
         const e = enc[t];
         key.push(e.ids.length);
@@ -61,7 +61,7 @@ export function encode(E, fn, s) {
       } else {
         key.push(v.shape.length, ...v.shape);
       }
-      if (v.strides !== null) key.push(...v.strides);
+      if (v.strides) key.push(...v.strides);
       t++;
     }
   }

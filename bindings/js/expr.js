@@ -159,7 +159,7 @@ function sameInputs(last, v) {
       if (!Object.is(a, b)) return false;
       continue;
     }
-    if (a.dtype !== b.dtype || !sameStrides(a.strides, b.strides)) return false;
+    if (a.dtype !== b.dtype || !sameStrides(a.strides ?? null, b.strides ?? null)) return false;
     const sa = a.shape;
     const sb = b.shape;
     if (sa === sb) continue; // a resident tensor's own shape array: the same tensor (see keyOf)

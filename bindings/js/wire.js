@@ -99,7 +99,8 @@ function compileWriters(R, LEN, A_BINARY) {
   const ACTION = R.action; const RULE = R.rule; const AXIS = R.axis; const SHAPING = R.shaping; const OPERANDS = R.operands;
   const OP = R.op; const DTYPE = R.dtype; const ELEM = R.elem; const IN0 = R.in0; const IN1 = R.in1; const IN2 = R.in2;
   const IN3 = R.in3; const OUT = R.out; const CAPACITY = R.capacity; const ACC = R.acc; const KEEPDIMS = R.keepdims;
-  const named = new Set([ACTION, RULE, AXIS, SHAPING, OPERANDS, OP, DTYPE, ELEM, IN0, IN1, IN2, IN3, OUT, CAPACITY, ACC, KEEPDIMS]);
+  const STRIDED = R.strided;
+  const named = new Set([ACTION, RULE, AXIS, SHAPING, OPERANDS, OP, DTYPE, ELEM, IN0, IN1, IN2, IN3, OUT, CAPACITY, ACC, KEEPDIMS, STRIDED]);
   const OTHER = Array.from({ length: LEN }, (_, i) => i).filter((i) => !named.has(i));
   return {
     header(h, action, rule, axis = -1, operands = 2) {
@@ -121,6 +122,7 @@ function compileWriters(R, LEN, A_BINARY) {
       h[b + CAPACITY] = 0;
       h[b + ACC] = 0;
       h[b + KEEPDIMS] = 0;
+      h[b + STRIDED] = 0;
       for (let i = 0; i < OTHER.length; i++) h[b + OTHER[i]] = 0; // fields TC_REQ gains later (none today)
     },
     dataHeader(h, c, out, capacity) {
@@ -143,6 +145,7 @@ function compileWriters(R, LEN, A_BINARY) {
       h[b + CAPACITY] = capacity;
       h[b + ACC] = c.acc;
       h[b + KEEPDIMS] = c.keepdims ? 1 : 0;
+      h[b + STRIDED] = 0; // execute.js writeStrides sets it for a request with views
     },
     binaryRequest(h, rule, axis, op, dtype, in0, in1, out, capacity, sa, sb) {
       const b = reqPtr;
@@ -162,6 +165,7 @@ function compileWriters(R, LEN, A_BINARY) {
       h[b + CAPACITY] = capacity;
       h[b + ACC] = -1;
       h[b + KEEPDIMS] = 0;
+      h[b + STRIDED] = 0;
       return writeStatic(h, writeStatic(h, b + LEN, sa), sb);
     },
     setOut(h, out, capacity) {

@@ -59,6 +59,7 @@ function hooked(v, hook) {
 class Env {
   constructor() { this.tensors = []; this.buffers = []; }
   tensor(data, shape, options) { const t = tc.tensor(data, shape, options); this.tensors.push(t); return t; }
+  view(v) { this.tensors.push(v); return v; } // a view of a case's tensor: disposed with them
   data(C, n, fill = (i) => i + 1) {
     const buf = new ArrayBuffer(n * C.BYTES_PER_ELEMENT, { maxByteLength: 4 * (n + 8) * C.BYTES_PER_ELEMENT });
     const a = new C(buf); // length-tracking: its length follows the buffer's
@@ -99,6 +100,18 @@ for (const r of ['sum', 'prod', 'min', 'max', 'mean']) {
   add(r, 'axes into a resident out', (e) => [e.tensor(iota(6), [2, 3]), { axes: [0, -1], keepdims: true, out: e.tensor(new Float32Array(1), [1, 1]) }]);
   add(r, 'plain, dtype', (e) => [{ data: e.data(Int8Array, 6), shape: [3, 2] }, { axes: 1, dtype: 'float64' }]);
 }
+add('transpose', 'resident, axes', (e) => [e.tensor(iota(6), [2, 3]), [1, 0]]);
+add('transpose', 'plain view, named by dim', (e) => [{ data: e.data(Float32Array, 6), shape: [2, 3], dims: ['a', 'b'] }, ['b', 'a']]);
+add('slice', 'resident, ranges and an index', (e) => [e.tensor(iota(12), [3, 4]), [null, null, -1], 1]);
+add('slice', 'plain strided, text', (e) => [{ data: e.data(Float32Array, 12), shape: [3, 2], strides: [4, 2], offset: 1 }, '::2, ::-1']);
+add('flip', 'resident named with coords', (e) => [e.tensor(iota(6), [2, 3], { dims: ['a', 'b'], coords: { b: ['x', 'y', 'z'] } }), ['b']]);
+add('squeeze', 'plain', (e) => [{ data: e.data(Int32Array, 3), shape: [1, 3, 1] }, [0]]);
+add('expandDims', 'resident named', (e) => [e.tensor(iota(6), [2, 3], { dims: ['a', 'b'] }), 0, { dims: ['n'] }]);
+add('concat', 'resident and plain view, resident out', (e) => [[e.tensor(iota(6), [2, 3]), { data: e.data(Float32Array, 6), shape: [2, 3], strides: [1, 2] }], 0, { out: e.tensor(new Float32Array(12), [4, 3]) }]);
+add('stack', 'plain', (e) => [[{ data: e.data(Float32Array, 3) }, { data: e.data(Float32Array, 3) }], 1]);
+add('contiguous', 'resident view', (e) => [e.view(e.tensor(iota(6), [2, 3]).transpose())]);
+add('contiguous', 'plain strided into a typed out', (e) => [{ data: e.data(Float64Array, 6), shape: [3, 2], strides: [1, 3] }, { out: new Float64Array(6) }]);
+add('add', 'plain strided and a resident view', (e) => [{ data: e.data(Float32Array, 6), shape: [3, 2], strides: [1, 3] }, e.view(e.tensor(iota(6), [2, 3]).transpose())]);
 add('reshape', 'resident, -1, named with coords', (e) => [e.tensor(iota(6), [2, 3], { dims: ['a', 'b'] }), [3, -1], { dims: ['x', 'y'], coords: { x: ['p', 'q', 'r'] } }]);
 add('reshape', 'plain, its shape left to default', (e) => [{ data: e.data(Float32Array, 6) }, [-1, 2, 1]]);
 add('reshape', 'plain named, to a scalar-free shape', (e) => [{ data: e.data(Int32Array, 6), shape: [2, 3], dims: ['a', 'b'] }, [6, 1]]);
