@@ -118,14 +118,15 @@ export function transpose(x, axes) {
 
 /**
  * NumPy's basic indexing, one spec per leading axis: a number (an index: the
- * axis goes; negative from the end), null (the whole axis), or [start, stop,
+ * axis goes; negative from the end), null (the whole axis), [start, stop,
  * step] (undefined / null for the defaults, negative indices, clamped, steps
- * of either sign); or one string of them, '1:3, ::-1, 0'. Axes past the specs
- * are whole.
+ * of either sign) or its text ('::-1'); or one string of them all,
+ * '1:3, ::-1, 0'. Axes past the specs are whole.
  */
 export function slice(x, ...specs) {
   const v = source(x, 'slice');
   if (specs.length === 1 && typeof specs[0] === 'string') specs = parseSpecs(specs[0]);
+  else if (specs.some((t) => typeof t === 'string')) specs = specs.map((t) => (typeof t === 'string' ? oneSpec(t) : t)); // '::-1' for one axis
   const r = v.shape.length;
   if (specs.length > r) {
     throw shapeError(`slice: ${specs.length} specs for a view of rank ${r} ${formatShape(v.shape)}: at most one per axis`, v.shape, null, [specs.length, r]);
@@ -190,6 +191,13 @@ function range(spec, n, a, shape) {
     stop = stop === null ? -1 : stop < 0 ? Math.max(stop + n, -1) : Math.min(stop, n - 1);
   }
   return [start, stop, step];
+}
+
+/** One axis's spec as text ('::-1', '1:', '0'). */
+function oneSpec(text) {
+  const r = parseSpecs(text);
+  if (r.length !== 1) throw shapeError(`slice: ${JSON.stringify(text)} is ${r.length} specs where one axis's is expected (one string of them all is slice(x, '${text}'))`, null, null, null);
+  return r[0];
 }
 
 /** '1:3, ::-1, 0' as specs: [[1, 3], [null, null, -1], 0]. */

@@ -1,0 +1,261 @@
+// Views as users hold them: made without memory, disposed in any order, read
+// in place by every call family, written through as `out`, and refused with
+// the operand, the axis and the dims when they reach outside their data or
+// overlap an `out` in another order.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as tc from '../../dist/node.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const iota = (n, C = Float32Array) => C.from({ length: n }, (_, i) => i);
+const arr = (t) => Array.from(t instanceof tc.Tensor ? t.toArray() : t.data);
+
+/** Row-major reference of a view: element [i...] of data at offset + Σ i·stride. */
+function reference(data, shape, strides, offset) {
+  const out = [];
+  const idx = shape.map(() => 0);
+  const n = shape.reduce((a, b) => a * b, 1);
+  for (let k = 0; k < n; k++) {
+    out.push(data[offset + idx.reduce((s, i, a) => s + i * strides[a], 0)]);
+    for (let a = shape.length - 1; a >= 0; a--) { if (++idx[a] < shape[a]) break; idx[a] = 0; }
+  }
+  return out;
+}
+
+function permutations(xs) {
+  if (xs.length <= 1) return [xs];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+describe('views of resident tensors: no memory, freed once', () => {
+  it('a view allocates no element memory, in any chain of layout functions', () => {
+    const t = tc.tensor(iota(24), [2, 3, 4]);
+    const before = tc.memory().allocatedBytes;
+    const vs = [t.transpose(), t.slice(null, [0, 3, 2]), t.flip(1), t.expandDims(0), t.transpose([1, 0, 2]).slice(1, '::-1').flip()];
+    expect(tc.memory().allocatedBytes).toBe(before);
+    expect(vs[0].shape).toEqual([4, 3, 2]);
+    expect(vs[0].strides).toEqual([1, 4, 12]);
+    expect(arr(vs[4])).toEqual(reference(iota(24), [2, 4], [12, -1], 7)); // t[::-1, 1, :] (by way of the transpose), flipped
+    for (const v of vs) v.dispose();
+    t.dispose();
+    expect(tc.memory().allocatedBytes).toBe(before - 24 * 4);
+  });
+
+  it('base, view and view of a view disposed in every order free the memory exactly once, at the last', () => {
+    for (const order of permutations([0, 1, 2])) {
+      const start = tc.memory().allocatedBytes;
+      const base = tc.tensor(iota(12), [3, 4]);
+      const v1 = base.transpose();
+      const v2 = v1.slice('1:, ::-1');
+      const all = [base, v1, v2];
+      const expected = arr(v2);
+      for (let i = 0; i < 3; i++) {
+        all[order[i]].dispose();
+        all[order[i]].dispose(); // a second dispose does nothing
+        if (i < 2) {
+          expect(tc.memory().allocatedBytes, `order ${order} step ${i}`).toBe(start + 48);
+          // The live views still read their data.
+          for (const k of [0, 1, 2]) if (!all[k].disposed && k === 2) expect(arr(v2)).toEqual(expected);
+        }
+      }
+      expect(tc.memory().allocatedBytes, `order ${order}`).toBe(start);
+      expect(() => v2.toArray()).toThrow(/disposed/);
+    }
+  });
+
+  it('a view keeps its shape, strides, dims and coords readable; toString and toJSON show its elements', () => {
+    const t = tc.tensor(iota(6), [2, 3], { dims: ['h', 'w'], coords: { w: ['a', 'b', 'c'] } });
+    const v = t.transpose(['w', 'h']).slice([null, null, -1]);
+    expect(v.dims).toEqual(['w', 'h']);
+    expect(v.coords).toEqual({ w: ['c', 'b', 'a'] });
+    expect(v.strides).toEqual([-1, 3]);
+    expect(arr(v)).toEqual([2, 5, 1, 4, 0, 3]);
+    expect(String(v)).toContain('[2, 5, 1, 4, 0, 3]');
+    expect(v.toJSON()).toEqual({ dtype: 'float32', shape: [3, 2], dims: ['w', 'h'], disposed: false });
+    v.dispose();
+    t.dispose();
+  });
+});
+
+describe('every call family reads views in place', () => {
+  const a = iota(12);
+  const A = { data: a, shape: [3, 4] };
+
+  it('element-wise, unary, cast, where, broadcastTo, reductions, unbroadcast and evaluate over a transposed, flipped slice', () => {
+    const v = tc.flip(tc.transpose(tc.slice(A, null, '1:')), 0); // [3, 3]: columns 1..3 of A, transposed, rows reversed
+    const ref = reference(a, [3, 3], [-1, 4], 3);
+    const t = tc.tensor(a, [3, 4]);
+    const rv = tc.flip(tc.transpose(tc.slice(t, null, '1:')), 0);
+    for (const x of [v, rv]) {
+      expect(arr(tc.add(x, 1))).toEqual(ref.map((e) => e + 1));
+      expect(arr(tc.neg(x))).toEqual(ref.map((e) => -e || 0).map((e, i) => (ref[i] === 0 ? -0 : e)));
+      expect(arr(tc.cast(x, 'int32'))).toEqual(ref);
+      expect(arr(tc.where(tc.greater(x, 5), x, 0))).toEqual(ref.map((e) => (e > 5 ? e : 0)));
+      expect(arr(tc.broadcastTo(x, [2, 3, 3]))).toEqual([...ref, ...ref]);
+      expect(arr(tc.sum(x, { axes: [1] }))).toEqual([0, 1, 2].map((r) => ref[3 * r] + ref[3 * r + 1] + ref[3 * r + 2]));
+      expect(arr(tc.max(x))).toEqual([Math.max(...ref)]);
+      expect(arr(tc.unbroadcast(x, [1, 3]))).toEqual([0, 1, 2].map((c) => ref[c] + ref[3 + c] + ref[6 + c]));
+      expect(arr(tc.evaluate('x * 2 - y', { x, y: { data: Float32Array.of(1, 2, 3), shape: [3] } }))).toEqual(ref.map((e, i) => e * 2 - (i % 3 + 1)));
+    }
+    rv.dispose();
+    t.dispose();
+  });
+
+  it('the same shapes with other strides are planned anew: an op, a compiled expression and a where, alternating', () => {
+    const t = tc.tensor(iota(16), [4, 4]);
+    const tt = t.transpose();
+    const b = tc.tensor(iota(16).map((x) => 100 * x), [4, 4]);
+    const e = tc.compile('x + y');
+    for (let i = 0; i < 4; i++) {
+      const x = i % 2 ? tt : t;
+      const ref = i % 2 ? reference(iota(16), [4, 4], [1, 4], 0) : Array.from(iota(16));
+      const r1 = tc.add(x, b);
+      const r2 = e.run({ x, y: b });
+      const r3 = tc.add({ data: iota(16), shape: [4, 4], strides: i % 2 ? [1, 4] : [4, 1] }, { data: new Float32Array(16), shape: [4, 4] });
+      expect(arr(r1)).toEqual(ref.map((v, k) => v + 100 * k));
+      expect(arr(r2)).toEqual(ref.map((v, k) => v + 100 * k));
+      expect(arr(r3)).toEqual(ref);
+      r1.dispose();
+      r2.dispose();
+    }
+    tt.dispose();
+    t.dispose();
+    b.dispose();
+  });
+
+  it('a large strided run (past the streaming threshold) and a plain view with a negative inner stride', () => {
+    const n = 1 << 20;
+    const x = { data: iota(2 * n), shape: [n], strides: [-2], offset: 2 * n - 1 };
+    const r = tc.evaluate('x + 1', { x });
+    expect(r.data[0]).toBe(2 * n);
+    expect(r.data[n - 1]).toBe(2);
+    const r2 = tc.mul(x, 2);
+    expect(r2.data[1]).toBe(2 * (2 * n - 3));
+  });
+});
+
+describe('out as a view', () => {
+  it('writes through the view; other elements stay', () => {
+    const t = tc.tensor(new Float32Array(12), [3, 4]);
+    const col = t.slice(null, 2); // [3], stride 4
+    tc.add({ data: Float32Array.of(1, 2, 3), shape: [3] }, 10, { out: col });
+    expect(arr(t)).toEqual([0, 0, 11, 0, 0, 0, 12, 0, 0, 0, 13, 0]);
+    tc.evaluate('x * 2', { x: { data: Float32Array.of(1, 2, 3, 4), shape: [4] } }, { out: t.slice(2, '::-1') });
+    expect(arr(t).slice(8)).toEqual([8, 6, 4, 2]);
+    tc.neg(tc.tensor(Float32Array.of(5, 6, 7), [3]), { out: t.transpose().slice(0) });
+    expect([0, 4, 8].map((i) => arr(t)[i])).toEqual([-5, -6, -7]);
+    col.dispose();
+    t.dispose();
+  });
+
+  it('an out that overlaps an operand in another order is refused; the same elements in the same order are in place', () => {
+    const t = tc.tensor(iota(6), [2, 3]);
+    expect(() => tc.add(t, 1, { out: t.flip() })).toThrow(/shares memory/);
+    expect(() => tc.add(t.slice(null, '1:'), 1, { out: t.slice(null, ':2') })).toThrow(/shares memory/);
+    expect(() => tc.evaluate('x + 1', { x: t.transpose() }, { out: t.reshape([3, 2]) })).toThrow(/shares memory/);
+    expect(arr(t)).toEqual([0, 1, 2, 3, 4, 5]); // nothing written
+    tc.add(t, 1, { out: t });
+    expect(arr(t)).toEqual([1, 2, 3, 4, 5, 6]);
+    const f = t.flip();
+    tc.mul(f, 2, { out: f }); // the same view: element for element
+    expect(arr(t)).toEqual([2, 4, 6, 8, 10, 12]);
+    f.dispose();
+    t.dispose();
+  });
+
+  it('an out view of another size or dtype is refused', () => {
+    const t = tc.tensor(new Float32Array(12), [3, 4]);
+    expect(() => tc.add({ data: iota(4), shape: [4] }, 1, { out: t.slice(null, 1) })).toThrow(expect.objectContaining({ code: 'LENGTH_MISMATCH' }));
+    const i = tc.tensor(new Int32Array(6), [2, 3]);
+    expect(() => tc.add({ data: iota(3), shape: [3] }, 1, { out: i.slice(0, '::-1') })).toThrow(expect.objectContaining({ code: 'DTYPE_MISMATCH' }));
+    expect(arr(t)).toEqual(Array(12).fill(0));
+    t.dispose();
+    i.dispose();
+  });
+});
+
+describe('plain views: refused with the operand, the axis and the dims', () => {
+  const data = iota(10);
+  const refusal = (fn) => { try { fn(); } catch (e) { return e; } return null; };
+
+  it('reaching outside the data', () => {
+    let e = refusal(() => tc.add({ data, shape: [3, 4], strides: [4, 1] }, 1));
+    expect(e).toBeInstanceOf(tc.BroadcastError);
+    expect(e.code).toBe('LENGTH_MISMATCH');
+    expect(e.axis).toBe(0);
+    expect(e.dims).toEqual([10, 12]);
+    expect(e.message).toMatch(/^add: a: the view \(3,4\) with strides \[4, 1\] and offset 0 reads element 11, outside its data of 10 elements/);
+    e = refusal(() => tc.sum({ data, shape: [5], strides: [-1], offset: 3 }));
+    expect(e.code).toBe('LENGTH_MISMATCH');
+    expect(e.dims).toEqual([10, -1]);
+    e = refusal(() => tc.evaluate('x', { x: { data, shape: [2, 2], strides: [1, 9], offset: 1 } }));
+    expect(e.code).toBe('LENGTH_MISMATCH');
+    expect(e.axis).toBe(1);
+  });
+
+  it('strides that are not integers, or not one per axis; an offset that is not an integer', () => {
+    let e = refusal(() => tc.add({ data, shape: [2, 2], strides: [2] }, 1));
+    expect(e.code).toBe('INVALID_SHAPE');
+    expect(e.dims).toEqual([1, 2]);
+    e = refusal(() => tc.add({ data, shape: [2, 2], strides: [2, 0.5] }, 1));
+    expect(e.code).toBe('INVALID_SHAPE');
+    expect(e.axis).toBe(1);
+    e = refusal(() => tc.add({ data, shape: [2], offset: 1.5 }, 1));
+    expect(e.code).toBe('INVALID_SHAPE');
+    expect(() => tc.add({ data, shape: [2], strides: 'ab' }, 1)).toThrow(TypeError);
+  });
+
+  it('a zero stride repeats an element; a view of no elements reads nothing; the module stays usable', () => {
+    expect(arr(tc.add({ data, shape: [2, 3], strides: [0, 1], offset: 7 }, 0))).toEqual([7, 8, 9, 7, 8, 9]);
+    expect(tc.add({ data, shape: [0, 3], strides: [100, 100], offset: 50 }, 1).shape).toEqual([0, 3]);
+    expect(arr(tc.add({ data: iota(3), shape: [3] }, 1))).toEqual([1, 2, 3]);
+  });
+});
+
+describe('layout functions: names, the string form, materialising', () => {
+  it('named operands keep dims and coords; transpose by names; add aligns views by name', () => {
+    const x = { data: iota(6), shape: [2, 3], dims: ['c', 'w'], coords: { c: ['r', 'g'] } };
+    const t = tc.transpose(x, ['w', 'c']);
+    expect(t.dims).toEqual(['w', 'c']);
+    expect(t.coords).toEqual({ c: ['r', 'g'] });
+    const s = tc.slice(t, '::2');
+    expect(s.shape).toEqual([2, 2]);
+    const r = tc.add(s, { data: Float32Array.of(10, 20), shape: [2], dims: ['c'], coords: { c: ['g', 'r'] } });
+    expect(r.dims).toEqual(['w', 'c']);
+    expect(arr(r)).toEqual([0 + 20, 3 + 10, 2 + 20, 5 + 10]);
+    expect(() => tc.expandDims(x, 0)).toThrow(/name the new axis/);
+    expect(tc.expandDims(x, -1, { dims: ['k'] }).dims).toEqual(['c', 'w', 'k']);
+  });
+
+  it('the string form and the spec forms agree', () => {
+    const x = { data: iota(60), shape: [3, 4, 5] };
+    const pairs = [['1:3, ::-1, 0', [[1, 3], [null, null, -1], 0]], ['-1', [-1]], [':, :, -2::-2', [null, null, [-2, null, -2]]], ['::2,1:-1:2', [[null, null, 2], [1, -1, 2]]]];
+    for (const [text, specs] of pairs) {
+      const a = tc.slice(x, text);
+      const b = tc.slice(x, ...specs);
+      expect(a.shape, text).toEqual(b.shape);
+      expect(arr(tc.contiguous(a)), text).toEqual(arr(tc.contiguous(b)));
+    }
+    expect(() => tc.slice(x, '1:2:3:4')).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
+    expect(() => tc.slice(x, 'a')).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
+  });
+
+  it('concat, stack and contiguous into out (typed, resident, a resident view)', () => {
+    const a = { data: iota(4), shape: [2, 2] };
+    const b = tc.tensor(iota(4).map((v) => v + 10), [2, 2]);
+    const out = new Float32Array(8);
+    expect(tc.concat([a, tc.transpose(a)], 0, { out }).data).toBe(out);
+    expect(Array.from(out)).toEqual([0, 1, 2, 3, 0, 2, 1, 3]);
+    const s = tc.stack([a, b], 2);
+    expect(s).toBeInstanceOf(tc.Tensor);
+    expect(s.shape).toEqual([2, 2, 2]);
+    expect(arr(s)).toEqual([0, 10, 1, 11, 2, 12, 3, 13]);
+    const big = tc.tensor(new Float32Array(8), [2, 4]);
+    tc.contiguous(b.transpose(), { out: big.slice(null, '::2') });
+    expect(arr(big)).toEqual([10, 0, 12, 0, 11, 0, 13, 0]);
+    const c = tc.contiguous(b.flip());
+    expect(c.strides).toEqual([2, 1]);
+    expect(arr(c)).toEqual([13, 12, 11, 10]);
+    for (const t of [b, s, big, c]) t.dispose();
+  });
+});
