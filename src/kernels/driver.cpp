@@ -57,6 +57,61 @@ void walk_rows(const LoopPlan& L, Row&& row) {
   });
 }
 
+// `n` elements of T read `stride` apart into a contiguous row.
+template <typename T>
+void gather_typed(char* o, const char* src, i64 stride, i64 n) {
+  auto* d = reinterpret_cast<T*>(o);
+  const auto* p = reinterpret_cast<const T*>(src);
+  for (i64 i = 0; i < n; ++i) d[i] = p[i * stride];
+}
+
+// A strided row gathered (any stride but 1 and 0: fill_row has those).
+void gather_row(char* o, const char* src, i64 stride, size_t es, i64 n) {
+  switch (es) {
+    case 1: gather_typed<std::uint8_t>(o, src, stride, n); break;
+    case 2: gather_typed<std::uint16_t>(o, src, stride, n); break;
+    case 4: gather_typed<std::uint32_t>(o, src, stride, n); break;
+    default: gather_typed<std::uint64_t>(o, src, stride, n); break;
+  }
+}
+
+// Strided rows in tiles: the rows of the axis next to the innermost taken
+// kTileRows at a time, each `chunk` elements at a time, so that a transposed
+// operand's cache lines (read down the rows) are used by every row of the
+// tile before they leave the cache. f(off, r, i, c): operand offsets of row
+// r at element i, c elements. Element-wise only (any order of cells).
+constexpr i64 kTileRows = 16;
+template <size_t N, typename F>
+void walk_tiles(const LoopPlan& L, i64 chunk, F&& f) {
+  const int m = L.rank;
+  const i64 n = L.shape[m - 1];
+  if (m == 1) {
+    const i64 zero[N] = {0};
+    for (i64 i = 0; i < n; i += chunk) f(zero, i64{0}, i, n - i < chunk ? n - i : chunk);
+    return;
+  }
+  const int d1 = m - 2;
+  const i64 rows = L.shape[d1];
+  i64 step1[N], inner[N];
+  for (size_t k = 0; k < N; ++k) {
+    step1[k] = L.strides[k][static_cast<size_t>(d1)];
+    inner[k] = L.strides[k][static_cast<size_t>(m - 1)];
+  }
+  walk_outer<N>(L, d1, [&](const i64* base, i64 b) {
+    for (i64 r0 = 0; r0 < rows; r0 += kTileRows) {
+      const i64 rr = rows - r0 < kTileRows ? rows - r0 : kTileRows;
+      for (i64 i = 0; i < n; i += chunk) {
+        const i64 c = n - i < chunk ? n - i : chunk;
+        for (i64 r = r0; r < r0 + rr; ++r) {
+          i64 off[N];
+          for (size_t k = 0; k < N; ++k) off[k] = base[k] + r * step1[k] + i * inner[k];
+          f(static_cast<const i64*>(off), b * rows + r, i, c);
+        }
+      }
+    }
+  });
+}
+
 // A row of `n` elements of `es` bytes read at `stride` elements apart:
 // contiguous (one memcpy), one element repeated (one element, then doubling
 // copies of what is written), or gathered element by element.
@@ -74,7 +129,7 @@ void fill_row(char* o, const char* src, i64 stride, size_t es, i64 n) {
       done += c;
     }
   } else {
-    for (i64 i = 0; i < n; ++i) std::memcpy(o + i * static_cast<i64>(es), src + i * stride * static_cast<i64>(es), es);
+    gather_row(o, src, stride, es, n);
   }
 }
 
@@ -108,25 +163,23 @@ Status run_binary(const Plan& plan, DType dt, Op op, const void* a, const void* 
     });
     return Status::Ok;
   }
-  walk_rows<2>(L, [&](const i64* off, i64 r) {
-    const char* ra = pa + off[0] * static_cast<i64>(es);
-    const char* rb = pb + off[1] * static_cast<i64>(es);
-    char* ro = po + r * n * static_cast<i64>(os);
-    if (inner == LoopPlan::BothScalar) {  // one result, repeated along the row
-      k(ra, rb, ro, 1);
+  if (inner == LoopPlan::BothScalar) {
+    walk_rows<2>(L, [&](const i64* off, i64 r) {  // one result, repeated along the row
+      char* ro = po + r * n * static_cast<i64>(os);
+      k(pa + off[0] * static_cast<i64>(es), pb + off[1] * static_cast<i64>(es), ro, 1);
       for (i64 i = 1; i < n; ++i) std::memcpy(ro + i * static_cast<i64>(os), ro, os);
-    } else {  // a strided inner axis (a view, permuted named dims): chunks gathered, then the vector kernel
-      alignas(16) char ga[kGather], gb[kGather];
-      const i64 chunk = static_cast<i64>(kGather / es);
-      for (i64 i = 0; i < n; i += chunk) {
-        const i64 c = n - i < chunk ? n - i : chunk;
-        const char* xa = ra + i * sa * static_cast<i64>(es);
-        const char* xb = rb + i * sb * static_cast<i64>(es);
-        if (sa != 1) { fill_row(ga, xa, sa, es, c); xa = ga; }
-        if (sb != 1) { fill_row(gb, xb, sb, es, c); xb = gb; }
-        k(xa, xb, ro + i * static_cast<i64>(os), static_cast<size_t>(c));
-      }
-    }
+    });
+    return Status::Ok;
+  }
+  // A strided inner axis (a view, permuted named dims): tiles of chunks
+  // gathered, then the vector kernel.
+  alignas(16) char ga[kGather], gb[kGather];
+  walk_tiles<2>(L, static_cast<i64>(kGather / es) < 64 ? static_cast<i64>(kGather / es) : 64, [&](const i64* off, i64 r, i64 i, i64 c) {
+    const char* xa = pa + off[0] * static_cast<i64>(es);
+    const char* xb = pb + off[1] * static_cast<i64>(es);
+    if (sa != 1) { fill_row(ga, xa, sa, es, c); xa = ga; }
+    if (sb != 1) { fill_row(gb, xb, sb, es, c); xb = gb; }
+    k(xa, xb, po + (r * n + i) * static_cast<i64>(os), static_cast<size_t>(c));
   });
   return Status::Ok;
 }
@@ -143,20 +196,16 @@ Status run_map(const Plan& plan, size_t es, size_t os, UnaryKernel fn, const voi
     fn(pi, po, static_cast<size_t>(n));
     return Status::Ok;
   }
-  const i64 chunk = static_cast<i64>(kGather / es);
-  walk_rows<1>(L, [&](const i64* off, i64 r) {
-    const char* src = pi + off[0] * static_cast<i64>(es);
-    char* dst = po + r * n * static_cast<i64>(os);
-    if (s == 1) {
-      fn(src, dst, static_cast<size_t>(n));
-      return;
-    }
-    alignas(16) char g[kGather];
-    for (i64 i = 0; i < n; i += chunk) {
-      const i64 c = n - i < chunk ? n - i : chunk;
-      fill_row(g, src + i * s * static_cast<i64>(es), s, es, c);
-      fn(g, dst + i * static_cast<i64>(os), static_cast<size_t>(c));
-    }
+  if (s == 1) {
+    walk_rows<1>(L, [&](const i64* off, i64 r) {
+      fn(pi + off[0] * static_cast<i64>(es), po + r * n * static_cast<i64>(os), static_cast<size_t>(n));
+    });
+    return Status::Ok;
+  }
+  alignas(16) char g[kGather];
+  walk_tiles<1>(L, static_cast<i64>(kGather / es), [&](const i64* off, i64 r, i64 i, i64 c) {
+    fill_row(g, pi + off[0] * static_cast<i64>(es), s, es, c);
+    fn(g, po + (r * n + i) * static_cast<i64>(os), static_cast<size_t>(c));
   });
   return Status::Ok;
 }
