@@ -87,6 +87,16 @@ export interface TensorLike<A extends TypedArray = TypedArray> {
   dtype?: DType;
   dims?: readonly (string | number)[];
   coords?: { readonly [dim: string]: readonly Label[] };
+  /**
+   * A view (NumPy's strided layout): element `[i0, i1, …]` is
+   * `data[offset + i0*strides[0] + i1*strides[1] + …]`. Strides in elements,
+   * one per axis, any integer (0 repeats, negative reverses); default
+   * row-major. Every element the view reaches must lie inside `data`
+   * (LENGTH_MISMATCH naming the axis otherwise). Read in place by every call.
+   */
+  strides?: readonly number[];
+  /** Element 0's index in `data` (default 0); with it, `shape` may cover less than `data`. */
+  offset?: number;
 }
 
 /** onnxruntime's tensor type names (`Tensor.Type` of onnxruntime-common). */
@@ -159,6 +169,20 @@ export declare class Tensor<D extends DType = DType> {
    * dropped unless `options.dims` (and `coords`) name the new dims.
    */
   reshape(shape: readonly number[], options?: ReshapeOptions): Tensor<D>;
+  /** Element strides (row-major unless this tensor is a view made by transpose, slice, flip, …). */
+  readonly strides: number[];
+  /** {@link transpose} of this tensor: a view. */
+  transpose(axes?: readonly (number | string)[]): Tensor<D>;
+  /** {@link slice} of this tensor: a view. */
+  slice(...specs: SliceSpec[]): Tensor<D>;
+  /** {@link flip} of this tensor: a view. */
+  flip(axes?: number | string | readonly (number | string)[]): Tensor<D>;
+  /** {@link squeeze} of this tensor: a view. */
+  squeeze(axes?: number | string | readonly (number | string)[]): Tensor<D>;
+  /** {@link expandDims} of this tensor: a view. */
+  expandDims(axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Tensor<D>;
+  /** {@link contiguous}: a row-major copy (a new tensor, or into `out`). */
+  contiguous(options?: { out?: Tensor<D> }): Tensor<D>;
   /** Free the wasm memory now (once no view of it is alive). Disposing again does nothing. */
   dispose(): void;
   /** `Tensor float32 (2,3) [1, 2, 3, 4, 5, 6]` (the first 8 elements; `(disposed)` once disposed). */
@@ -214,6 +238,67 @@ export interface Reshaped<A extends TypedArray = TypedArray> {
  */
 export declare function reshape<D extends DType>(x: Tensor<D>, shape: readonly number[], options?: ReshapeOptions): Tensor<D>;
 export declare function reshape<A extends TypedArray>(x: TensorLike<A>, shape: readonly number[], options?: ReshapeOptions): Reshaped<A>;
+
+/**
+ * One axis's spec of {@link slice}: an index (the axis goes; negative from
+ * the end), `null` (the whole axis), `[start, stop, step]` (NumPy's slice:
+ * null / undefined for the defaults, negative indices, clamped, negative
+ * steps), or the same as text (`'::-1'`, `'1:'`, `'0'`).
+ */
+export type SliceSpec = number | null | undefined | string | readonly [(number | null)?, (number | null)?, (number | null)?];
+
+/** A plain operand's view: the same typed array with a shape, element strides and an offset. */
+export interface View<A extends TypedArray = TypedArray> {
+  data: A;
+  shape: number[];
+  strides: number[];
+  offset: number;
+  dtype?: 'float16';
+  dims?: (string | number)[];
+  coords?: { [dim: string]: Label[] };
+}
+
+/**
+ * The axes in the order `axes` gives (numpy.transpose; reversed by default):
+ * each axis once, negative from the end, or dim names of a named operand. A
+ * view: a resident tensor gives a Tensor over the same memory, a plain
+ * operand `{ data, shape, strides, offset }` over the same array. Dims and
+ * coords follow their axes.
+ * @throws {BroadcastError} INVALID_AXIS: an axis out of range, repeated, or not every axis
+ */
+export declare function transpose<D extends DType>(x: Tensor<D>, axes?: readonly (number | string)[]): Tensor<D>;
+export declare function transpose<A extends TypedArray>(x: TensorLike<A>, axes?: readonly (number | string)[]): View<A>;
+/**
+ * NumPy's basic indexing, one spec per leading axis (the rest whole), or one
+ * string of them all: `slice(x, '1:3, ::-1, 0')`. A view (see {@link transpose}).
+ * @throws {BroadcastError} INVALID_SHAPE: more specs than axes, an index out of range, a step of 0, text that is not a spec
+ */
+export declare function slice<D extends DType>(x: Tensor<D>, ...specs: SliceSpec[]): Tensor<D>;
+export declare function slice<A extends TypedArray>(x: TensorLike<A>, ...specs: SliceSpec[]): View<A>;
+/** The elements in reverse order along `axes` (all by default), numpy.flip. A view. */
+export declare function flip<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
+export declare function flip<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
+/**
+ * Without its size-1 axes (or only `axes`, each of size 1), numpy.squeeze. A view.
+ * @throws {BroadcastError} INVALID_AXIS: an axis whose size is not 1
+ */
+export declare function squeeze<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
+export declare function squeeze<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
+/** A new axis of size 1 at `axis` of the result (numpy.expand_dims); a named operand names it: `options.dims`. A view. */
+export declare function expandDims<D extends DType>(x: Tensor<D>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Tensor<D>;
+export declare function expandDims<A extends TypedArray>(x: TensorLike<A>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): View<A>;
+/** A row-major copy: a new resident tensor of a resident one (or into `out`), a new `{ data, shape }` of a plain one. */
+export declare function contiguous<D extends DType>(x: Tensor<D>, options?: { out?: Tensor<D> }): Tensor<D>;
+export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A | Tensor<DTypeOf<A>> }): Reshaped<A>;
+/**
+ * numpy.concatenate: `xs` (one dtype and rank, the same dims but on `axis`)
+ * one after another along `axis` (default 0): a new resident tensor when any
+ * input is resident, else `{ data, shape }`; or into `options.out`.
+ * @throws {BroadcastError} DTYPE_MISMATCH, INVALID_SHAPE (dims differ off the axis), INVALID_AXIS
+ */
+export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D> | ArrayOf<D> }): Tensor<D> | Reshaped<ArrayOf<D>>;
+/** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`). As {@link concat}. */
+export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D> | ArrayOf<D>; dims?: string | number }): Tensor<D> | Reshaped<ArrayOf<D>>;
 
 /** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch; `liveTensors` counts views too. */
 export declare function memory(): { wasmHeapBytes: number; allocatedBytes: number; scratchBytes: number; liveTensors: number };
