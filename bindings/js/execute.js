@@ -181,11 +181,12 @@ export function intoView(dest, fn, ops, run) {
  * broadcasting) would read cells already written: refused.
  */
 export function checkOverlap(dest, ops, fn) {
+  if (!dest.shared) return; // memory of its own: no other tensor reads it
   const d = span(dest);
   if (d === null) return;
   for (let k = 0; k < ops.length; k++) {
     const o = ops[k];
-    if (!o.resident || o === dest) continue;
+    if (!o.resident || !o.shared || o === dest) continue;
     const s = span(o);
     if (s === null || s[1] <= d[0] || d[1] <= s[0]) continue;
     if (o.ptr === dest.ptr && sameLayout(o, dest)) continue;
@@ -236,7 +237,7 @@ export function runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   // The commit check (see execute()), before runBinaryInner, which is written
   // flat for V8 to inline its helpers.
   if (!committable(A) || !committable(B) || (dest !== null && !committable(dest))) throw binaryCommitError(name, A, B, dest);
-  if (A.strides !== null || B.strides !== null || (dest !== null && (dest.strides !== null || (dest.resident && (A.resident || B.resident))))) {
+  if (A.strides !== null || B.strides !== null || (dest !== null && (dest.strides !== null || (dest.shared && (A.shared || B.shared))))) {
     if (dest !== null && dest.strides === null && dest.resident) checkOverlap(dest, [A, B], name);
     if (A.strides !== null || B.strides !== null || (dest !== null && dest.strides !== null)) {
       const c = request(C.A.binary, name, rule, axis, [A, B], [A.shape, B.shape], outDtype, dest, ctx);
@@ -331,7 +332,7 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
 export function runExpr(E, fn, s, key, ops, request) {
   const dest = s.dest;
   if (dest !== null && dest.strides !== null) return intoView(dest, fn, ops, () => runExpr(E, fn, { ...s, dest: null }, key, ops, request));
-  if (dest !== null && dest.resident) checkOverlap(dest, ops, fn);
+  if (dest !== null && dest.shared) checkOverlap(dest, ops, fn); // only memory shared with another tensor can overlap
   for (let k = 0; k < ops.length; k++) if (!committable(ops[k])) return execute(request(E, fn, s, key, ops));
   if (dest !== null && !committable(dest)) return execute(request(E, fn, s, key, ops));
   let r;

@@ -17,7 +17,7 @@ export function registerExpressions(fn) {
 
 // Every key explain() knows: a misspelt one is refused whatever the rule;
 // keys of another rule (axis with numpy) are ignored, so generic callers can pass them.
-const KEYS = ['rule', 'shapes', 'operands', 'axis', 'mode', 'axesMapping', 'shaping', 'expression', 'dtypes', 'broadcast', 'keepdims'];
+const KEYS = ['rule', 'shapes', 'operands', 'axis', 'mode', 'axesMapping', 'shaping', 'expression', 'dtypes', 'broadcast', 'keepdims', 'strides'];
 const RULES = ['numpy', 'none', 'pdpd', 'broadcastTo', 'named'];
 
 /**
@@ -126,6 +126,26 @@ function finish(ctx, res, names) {
   };
 }
 
+/**
+ * explain's `strides`: per shape, null (row-major) or one integer per dim (a
+ * view's, as an operand gives them), the plan then reads each view so (its
+ * operands' strides and the merged loop). Only static shapes have strides.
+ */
+function readStrides(given, shapes) {
+  if (given === undefined || given === null) return null;
+  if (!Array.isArray(given) || given.length > shapes.length) throw new TypeError(`explain: strides must be an array with one entry (null, or one stride per dim) per shape, at most ${shapes.length}`);
+  return Array.from(given, (st, k) => {
+    if (st === null || st === undefined) return null;
+    const s = shapes[k];
+    if (!Array.isArray(st) || typeof s === 'string' || st.length !== s.length) throw new TypeError(`explain: strides[${k}] must be one integer per dim of shape ${operandName(k)}`);
+    if (!s.every((d) => typeof d === 'number')) throw new TypeError(`explain: strides[${k}]: only a static shape has strides`);
+    return Array.from(st, (v, i) => {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new TypeError(`explain: strides[${k}][${i}] is not an integer`);
+      return v;
+    });
+  });
+}
+
 function explainInner(req) {
   mod();
   if (req === null || typeof req !== 'object' || Array.isArray(req)) throw new TypeError('explain: the request must be an object like { rule, shapes }');
@@ -148,14 +168,16 @@ function explainInner(req) {
     for (let k = 0; k < n; k++) shapes[k] = copyShape(o.shapes[k], `explain: shape ${operandName(k)}`);
     const { rule: r, ctx, axis } = readType(rule, o.axis, shapes, 'explain');
     for (const s of shapes) checkShape(s, false, shapes);
-    return finish(ctx, shapeCall(C.A.explain, r, axis, shapes, null), operandName);
+    const strides = readStrides(o.strides, shapes);
+    return finish(ctx, shapeCall(C.A.explain, r, axis, shapes, null, strides), operandName);
   }
   if (rule === 'broadcastTo') {
     if (!Array.isArray(o.shapes) || o.shapes.length !== 2) throw new TypeError("explain: rule 'broadcastTo' takes shapes [input, target]");
     const i = copyShape(o.shapes[0], 'explain: input shape');
     const t = copyShape(o.shapes[1], 'explain: target shape');
     const { rule: r, ctx, axis, mapping } = readTo(i, t, snapTo(o, [i, t], 'explain'), 'explain');
-    return finish(ctx, shapeCall(C.A.explain, r, axis, [i, t], mapping), () => 'input');
+    const strides = readStrides(o.strides === undefined ? undefined : [o.strides], [i]); // the input's (the target is no operand)
+    return finish(ctx, shapeCall(C.A.explain, r, axis, [i, t], mapping, strides), () => 'input');
   }
   // named
   if (!Array.isArray(o.operands) || o.operands.length !== 2) throw new TypeError("explain: rule 'named' takes operands [left, right]");

@@ -247,6 +247,12 @@ export interface ExplainRequest {
   /** named: [left, right]. */
   operands?: [NamedShapeInput, NamedShapeInput];
   shaping?: NamedBroadcastOptions['shaping'];
+  /**
+   * Operands read as views: per shape, null (row-major) or its element
+   * strides, one per dim (broadcastTo: the input's strides alone). The plan's
+   * strides and loop are then the ones a call over those views runs.
+   */
+  strides?: readonly (readonly number[] | null)[] | readonly number[];
 }
 
 export interface Explanation {

@@ -117,16 +117,27 @@ export function readBack(input, output, o, fn) {
 // ---- requests -------------------------------------------------------------------
 
 /** One call over `shapes` (and an explicit mapping) with `action`; returns the Response. */
-export function shapeCall(action, rule, axis, shapes, mapping) {
+export function shapeCall(action, rule, axis, shapes, mapping, strides = null) {
   let need = mapping ? 1 + mapping.length : 0;
-  for (let k = 0; k < shapes.length; k++) need += shapeCost(shapes[k]);
+  for (let k = 0; k < shapes.length; k++) need += shapeCost(shapes[k]) + (strides?.[k] ? 1 + strides[k].length : 1);
   let p = begin(need);
+  const body = p;
   const h = requestBuffer();
   header(h, action, rule, axis, shapes.length);
   for (let k = 0; k < shapes.length; k++) p = writeShape(h, p, shapes[k]);
   if (mapping) {
     h[p++] = mapping.length;
     for (let i = 0; i < mapping.length; i++) h[p++] = mapping[i];
+  }
+  if (strides) {
+    // explain({ strides }): operands read as views (the strides section, calls.cpp apply_strides).
+    const from = p;
+    for (let k = 0; k < strides.length; k++) {
+      const st = strides[k];
+      h[p++] = st ? 1 : 0;
+      if (st) for (let i = 0; i < st.length; i++) h[p++] = st[i];
+    }
+    h[body - C.REQ_LEN + C.REQ.strided] = p - from;
   }
   return call(p);
 }

@@ -57,6 +57,7 @@ export function operand(resident, ptr, data, shape, dtype, size, dims, labels, c
     // is element 0's index in `data`, and the elements [lo, lo + span) are
     // what a call copies in; `len` is the data's length as the snapshot read it.
     strides: null, offset: 0, lo: 0, span: size, len: size,
+    shared: false, // a resident tensor whose memory another tensor (a view, or its base) also reads
   };
 }
 
@@ -151,6 +152,7 @@ export class Tensor {
     sharedAlloc = (t) => {
       if (t.#alloc === null) {
         t.#alloc = { ptr: t.#h.ptr, count: 1 };
+        t.#h.shared = true;
         // The safety net now holds the shared record, not the bare pointer.
         if (registry) {
           registry.unregister(t);
@@ -177,6 +179,7 @@ export class Tensor {
     this.#h = operand(true, ptr, null, sh, dtype, product(sh), ds,
       ds ? Object.freeze(ds.map((d) => cs?.[String(d)] ?? null)) : undefined, cs, this, false);
     if (strides) this.#h.strides = strides.slice(); // a view that is not row-major (layout.js)
+    if (alloc) this.#h.shared = true;
     this.#alloc = alloc ?? null;
     if (alloc) alloc.count++;
     liveTensors++;

@@ -263,3 +263,22 @@ describe('layout functions: names, the string form, materialising', () => {
     for (const t of [b, s, big, c]) t.dispose();
   });
 });
+
+describe('explain shows a view as given', () => {
+  it('the operands\' strides and the merged loop of views; a malformed strides entry is the refusal', () => {
+    const r = tc.explain({ shapes: [[3, 2], [2]], strides: [[1, 3]] });
+    expect(r.ok).toBe(true);
+    expect(r.operands[0].strides).toEqual([1, 3]);
+    expect(r.loop).toEqual({ shape: [3, 2], strides: [[1, 3], [0, 1]], inner: 'strided' });
+    expect(tc.explain({ shapes: [[3, 2], [2]] }).loop.strides).toEqual([[2, 1], [0, 1]]);
+    expect(tc.explain({ shapes: [[4, 5]], strides: [[10, 2]] }).loop).toEqual({ shape: [20], strides: [[2]], inner: 'strided' }); // one line, every 2nd element
+    expect(tc.explain({ shapes: [[4, 5]], strides: [[11, 2]] }).loop).toEqual({ shape: [4, 5], strides: [[11, 2]], inner: 'strided' });
+    expect(tc.explain({ shapes: [[4, 5]], strides: [[5, 1]] }).loop).toEqual({ shape: [20], strides: [[1]], inner: 'contiguous' });
+    const b = tc.explain({ rule: 'broadcastTo', shapes: [[3], [2, 3]], strides: [-1] });
+    expect(b.operands[0].strides).toEqual([0, -1]);
+    const bad = tc.explain({ shapes: [[2]], strides: [[1, 2]] });
+    expect(bad.ok).toBe(false);
+    expect(bad.error.message).toMatch(/strides\[0\] must be one integer per dim/);
+    expect(tc.add({ data: iota(3) }, 1).shape).toEqual([3]); // the request buffer is left as every call expects it
+  });
+});
