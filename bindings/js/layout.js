@@ -462,22 +462,8 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   }
 }
 
-// The layout functions as Tensor methods (not enumerable, as a class's own).
-methods(Tensor.prototype, {
-  /** transpose(this, axes): a view, axes reversed by default. */
-  transpose(axes) { return transpose(this, axes); },
-  /** slice(this, ...specs): a view (NumPy basic indexing). */
-  slice(...specs) { return slice(this, ...specs); },
-  /** flip(this, axes): a view. */
-  flip(axes) { return flip(this, axes); },
-  /** squeeze(this, axes): a view. */
-  squeeze(axes) { return squeeze(this, axes); },
-  /** expandDims(this, axis, options): a view. */
-  expandDims(axis, options) { return expandDims(this, axis, options); },
-  /** contiguous(this, options): a row-major copy. */
-  contiguous(options) { return contiguous(this, options); },
-});
-
-function methods(proto, fns) {
-  for (const [k, f] of Object.entries(fns)) Object.defineProperty(proto, k, { value: f, writable: true, configurable: true, enumerable: false });
+// The layout functions as Tensor methods, t.transpose(axes) = transpose(t, axes)
+// (not enumerable, as a class's own).
+for (const [k, f] of Object.entries({ transpose, slice, flip, squeeze, expandDims, contiguous })) {
+  Object.defineProperty(Tensor.prototype, k, { value(...args) { return f(this, ...args); }, writable: true, configurable: true });
 }

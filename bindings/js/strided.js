@@ -40,63 +40,15 @@ export function reach(shape, strides) {
   return [lo, hi];
 }
 
-/**
- * Copy the view of `src` at element `base` with `shape` and `strides` into
- * `dst` from element `at`, in row-major order (dst may be a heap view, src
- * too). Returns dst.
- */
+/** The view of `src` (`shape`, `strides` at element `base`) into `dst` in row-major order from element `at`. Returns dst. */
 export function gather(src, base, shape, strides, dst, at = 0) {
-  const r = shape.length;
-  let n = 1;
-  for (let i = 0; i < r; i++) n *= shape[i];
-  if (n === 0) return dst;
-  if (r === 0) {
-    dst[at] = src[base];
-    return dst;
-  }
-  const last = r - 1;
-  const len = shape[last];
-  const st = strides[last];
-  const idx = new Array(r).fill(0);
-  let off = base;
-  let o = at;
-  for (let q = n / len; q > 0; q--) {
-    for (let i = 0, p = off; i < len; i++, p += st) dst[o++] = src[p];
-    for (let a = last - 1; a >= 0; a--) {
-      off += strides[a];
-      if (++idx[a] < shape[a]) break;
-      off -= strides[a] * shape[a];
-      idx[a] = 0;
-    }
-  }
+  copyView(src, base, shape, strides, dst, at, rowMajor(shape));
   return dst;
 }
 
-/** Write `src` (row-major, `shape`) into the view of `dst` at `base` with `strides`. */
+/** `src` (row-major, `shape`) into the view of `dst` at `base` with `strides`. */
 export function scatter(src, dst, base, shape, strides) {
-  const r = shape.length;
-  let n = 1;
-  for (let i = 0; i < r; i++) n *= shape[i];
-  if (n === 0) return;
-  if (r === 0) {
-    dst[base] = src[0];
-    return;
-  }
-  const last = r - 1;
-  const len = shape[last];
-  const st = strides[last];
-  const idx = new Array(r).fill(0);
-  let off = base;
-  let o = 0;
-  for (let q = n / len; q > 0; q--) {
-    for (let i = 0, p = off; i < len; i++, p += st) dst[p] = src[o++];
-    for (let a = last - 1; a >= 0; a--) {
-      off += strides[a];
-      if (++idx[a] < shape[a]) break;
-      off -= strides[a] * shape[a];
-      idx[a] = 0;
-    }
-  }
+  copyView(src, 0, shape, rowMajor(shape), dst, base, strides);
 }
 
 /**
