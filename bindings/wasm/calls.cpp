@@ -591,17 +591,29 @@ EMSCRIPTEN_KEEPALIVE int tc_strided_copy() {
   int m = rank;
   if (m == 0) { ext[0] = 1; ss[0] = ds[0] = 1; m = 1; }
   const i64 n = ext[m - 1], si = ss[m - 1], di = ds[m - 1];
-  i64 idx[kMaxRank] = {0};
-  i64 so = 0, dof = 0;
-  for (i64 r = 0, rows = total / n; r < rows; ++r) {
+  const bool unit = si == 1 && di == 1;
+  auto row = [&](i64 so, i64 dof, i64 c) {
     const char* s = src + so * static_cast<i64>(es);
     char* d = dst + dof * static_cast<i64>(es);
-    if (si == 1 && di == 1) std::memmove(d, s, static_cast<size_t>(n) * es);
-    else if (es == 1) copy_row<std::uint8_t>(s, si, d, di, n);
-    else if (es == 2) copy_row<std::uint16_t>(s, si, d, di, n);
-    else if (es == 4) copy_row<std::uint32_t>(s, si, d, di, n);
-    else copy_row<std::uint64_t>(s, si, d, di, n);
-    for (int a = m - 2; a >= 0; --a) {
+    if (unit) std::memmove(d, s, static_cast<size_t>(c) * es);
+    else if (es == 1) copy_row<std::uint8_t>(s, si, d, di, c);
+    else if (es == 2) copy_row<std::uint16_t>(s, si, d, di, c);
+    else if (es == 4) copy_row<std::uint32_t>(s, si, d, di, c);
+    else copy_row<std::uint64_t>(s, si, d, di, c);
+  };
+  // Strided rows go in tiles of 16 rows (the next axis) by 64 elements, so a
+  // transposed side's cache lines serve every row of the tile (as driver.cpp).
+  const int outer = unit || m < 2 ? m - 1 : m - 2;
+  const i64 rows = outer == m - 1 ? 1 : ext[m - 2];
+  const i64 rs = outer == m - 1 ? 0 : ss[m - 2], rd = outer == m - 1 ? 0 : ds[m - 2];
+  const i64 chunk = unit ? n : 64;
+  i64 idx[kMaxRank] = {0};
+  i64 so = 0, dof = 0;
+  for (i64 b = 0, blocks = total / (n * rows); b < blocks; ++b) {
+    for (i64 r0 = 0; r0 < rows; r0 += 16)
+      for (i64 i = 0; i < n; i += chunk)
+        for (i64 r = r0; r < r0 + 16 && r < rows; ++r) row(so + r * rs + i * si, dof + r * rd + i * di, n - i < chunk ? n - i : chunk);
+    for (int a = outer - 1; a >= 0; --a) {
       so += ss[a];
       dof += ds[a];
       if (++idx[a] < ext[a]) break;
