@@ -187,6 +187,52 @@ void write_descriptor(const Loop& L, const PodVector<DType>& slot_dtype, DType o
   }
 }
 
+namespace {
+
+constexpr i64 kTileRows = 16, kTileCols = 64;
+
+// Whether a run reads some input down its rows (a transposed view: each
+// element of the inner axis a new cache line, the next axis near), so that it
+// goes tile by tile (run_tiles) rather than row by row.
+bool tiled(const Compiled& c, DType res) {
+  const Loop& L = c.loop;
+  const int m = L.rank;
+  if (m < 2 || L.size() < 4 * kTileRows * kTileCols || L.stride(0, m - 1) != 1) return false;
+  (void)res;
+  for (int k = 0; k < c.prog.inputs; ++k) {
+    const i64 es = static_cast<i64>(dtype_size(c.slot_dtype[static_cast<size_t>(k)]));
+    const i64 inner = L.stride(k + 1, m - 1), next = L.stride(k + 1, m - 2);
+    if ((inner < 0 ? -inner : inner) * es >= 64 && (next < 0 ? -next : next) * es < 64) return true;
+  }
+  return false;
+}
+
+// The generated module over tiles of kTileRows rows (the axis next to the
+// innermost) by kTileCols elements: one call per tile, its descriptor the
+// loop's with those two extents and each slot's base moved to the tile.
+void run_tiles(const Compiled& c, DType res, PodVector<void*>& base, PodVector<std::int32_t>& desc, GenRun gen) {
+  Loop T = c.loop;
+  const int m = T.rank;
+  const i64 rows = c.loop.shape[m - 2], n = c.loop.shape[m - 1];
+  const int S = 1 + c.prog.inputs;
+  PodVector<void*> at(static_cast<size_t>(S), nullptr);
+  for (i64 r0 = 0; r0 < rows; r0 += kTileRows) {
+    T.shape[m - 2] = rows - r0 < kTileRows ? rows - r0 : kTileRows;
+    for (i64 i = 0; i < n; i += kTileCols) {
+      T.shape[m - 1] = n - i < kTileCols ? n - i : kTileCols;
+      for (int s = 0; s < S; ++s) {
+        const i64 es = static_cast<i64>(dtype_size(s == 0 ? res : c.slot_dtype[static_cast<size_t>(s - 1)]));
+        at[static_cast<size_t>(s)] = static_cast<unsigned char*>(base[static_cast<size_t>(s)]) +
+                                     (r0 * c.loop.stride(s, m - 2) + i * c.loop.stride(s, m - 1)) * es;
+      }
+      write_descriptor(T, c.slot_dtype, res, at.data(), desc);
+      gen(c.module, desc.data(), static_cast<int>(desc.size()));
+    }
+  }
+}
+
+}  // namespace
+
 Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   const int S = 1 + c.prog.inputs;
   PodVector<void*>& base = g_scratch.base;
@@ -222,7 +268,9 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
       base[static_cast<size_t>(k + 1)] = static_cast<unsigned char*>(const_cast<void*>(ptrs[in])) + off[static_cast<size_t>(k + 1)] * static_cast<i64>(ks);
     }
     if (!empty_loop) {
-      if (c.module >= 0 && gen) {
+      if (c.module >= 0 && gen && !c.reduce && tiled(c, res)) {
+        run_tiles(c, res, base, desc, gen);
+      } else if (c.module >= 0 && gen) {
         write_descriptor(c.loop, c.slot_dtype, res, base.data(), desc);
         gen(c.module, desc.data(), static_cast<int>(desc.size()));
       } else {
