@@ -70,10 +70,10 @@ function hasViews(ops) {
 }
 
 // The actions whose kernels read an operand's strides as given (the strides
-// section of the request: calls.cpp apply_strides); the others (reductions,
-// the backward sum, named alignment) are given a row-major copy of a view.
+// section of the request: calls.cpp apply_strides, backward.cpp
+// section_strides); named alignment is given a row-major copy of a view.
 const readsViews = (c) => c.named === null && (c.action === C.A.binary || c.action === C.A.where || c.action === C.A.copy
-  || c.action === C.A.unary || c.action === C.A.cast);
+  || c.action === C.A.unary || c.action === C.A.cast || c.action === C.A.reduce || c.action === C.A.unbroadcast);
 
 /** A request with views among its operands: the strides section, or row-major copies for the duration of the call. */
 function executeViews(c) {

@@ -69,9 +69,31 @@ void write_axes(Writer& w, std::uint64_t mask) {
 }
 
 #ifndef TC_SHAPES_ONLY  // the shapes-only build has reductionAxes, not the reductions' data path
+// The reduced operand's strides (a view): the strides section at the end of
+// the body (calls.cpp; h[req_strided] words: 0, or 1 and one stride per axis
+// of `rank`). `n` becomes the body's length without it. False: malformed.
+bool section_strides(const double* h, const double* body, size_t& n, int rank, i64* st, const i64*& strides) {
+  strides = nullptr;
+  const double w = h[req_strided];
+  if (w == 0) return true;
+  if (!(w >= 1 && w <= static_cast<double>(n)) || w != static_cast<double>(static_cast<size_t>(w))) return false;
+  const size_t words = static_cast<size_t>(w);
+  const double* sec = body + (n - words);
+  n -= words;
+  if (sec[0] == 0) return words == 1;
+  if (sec[0] != 1 || words != 1 + static_cast<size_t>(rank)) return false;
+  for (int a = 0; a < rank; ++a) {
+    const double v = sec[1 + a];
+    if (!(v >= -9007199254740991.0 && v <= 9007199254740991.0) || v != static_cast<double>(static_cast<i64>(v))) return false;
+    st[a] = static_cast<i64>(v);
+  }
+  strides = st;
+  return true;
+}
+
 // The result buffer of a reduction: `out` with its capacity, or a new allocation.
 int reduce_into(const double* h, const Shape& in, std::uint64_t mask, ReduceOp op, DType dt, DType acc,
-                const Shape& out_shape, std::vector<double>& resp, Error& err) {
+                const Shape& out_shape, std::vector<double>& resp, Error& err, const i64* strides) {
   const double bytes = static_cast<double>(shape_size(out_shape)) * static_cast<double>(dtype_size(acc));
   if (!(bytes <= kMaxBytes)) return static_cast<int>(Status::TooLarge);
   const double cap = h[req_capacity];
@@ -83,7 +105,7 @@ int reduce_into(const double* h, const Shape& in, std::uint64_t mask, ReduceOp o
     out = fresh = allocate(bytes > 0 ? bytes : 1);
     if (!out) return static_cast<int>(Status::TooLarge);
   }
-  const Status st = run_reduce(in, mask, op, dt, acc, ptr(h[req_in0]), out, &err);
+  const Status st = run_reduce(in, mask, op, dt, acc, ptr(h[req_in0]), out, &err, strides);
   if (st != Status::Ok) {
     release(fresh);
     return static_cast<int>(st);
@@ -107,6 +129,7 @@ bool dtype_of(double v, DType& dt) {
 void call_reduce(const double* h, const double* body, size_t n_body, std::vector<double>& resp) {
   Reader r{body, body + n_body};
   Error err;
+  const double sw = h[req_strided];  // a view's strides: after the shape is read (its rank)
   Shape in, out;
   DType dt, acc;
   const double o = h[req_op];
@@ -121,6 +144,17 @@ void call_reduce(const double* h, const double* body, size_t n_body, std::vector
     if (err.code == Status::Ok) err.code = Status::InvalidShape;
     write_head(resp, static_cast<int>(err.code), err);
     return;
+  }
+  i64 st_buf[kMaxRank];
+  const i64* strides = nullptr;
+  if (sw != 0) {
+    size_t n_left = n_body;
+    if (!in.is_static() || !section_strides(h, body, n_left, in.rank, st_buf, strides)) {
+      err.code = Status::InvalidShape;
+      write_head(resp, static_cast<int>(err.code), err);
+      return;
+    }
+    r.end = body + n_left;
   }
   const double n = r.next();
   std::uint64_t mask = 0;
@@ -145,7 +179,7 @@ void call_reduce(const double* h, const double* body, size_t n_body, std::vector
     return;
   }
   write_head(resp, 0, err);
-  const int st = reduce_into(h, in, mask, op, dt, acc, out, resp, err);
+  const int st = reduce_into(h, in, mask, op, dt, acc, out, resp, err, strides);
   if (st > 0) write_head(resp, st, err);
   resp[resp_status] = st;
   Writer w{resp};
@@ -166,14 +200,17 @@ void call_unbroadcast(const double* h, const double* body, size_t n_body, std::v
   else if (!dtype_of(h[req_acc], acc)) { write_head(resp, static_cast<int>(Status::DtypeMismatch), err); return; }
   const Status s = read_axes_request(h, r, in, grad, mask, err);
   if (s != Status::Ok) { write_head(resp, static_cast<int>(s), err); return; }
-  if (!in.is_static() || !grad.is_static()) {
+  i64 st_buf[kMaxRank];
+  const i64* strides = nullptr;
+  size_t n_left = n_body;
+  if (!in.is_static() || !grad.is_static() || !section_strides(h, body, n_left, grad.rank, st_buf, strides)) {
     err = Error{};
     err.code = Status::InvalidShape;
     write_head(resp, static_cast<int>(Status::InvalidShape), err);
     return;
   }
   write_head(resp, 0, err);
-  const int st = reduce_into(h, grad, mask, ReduceOp::sum, dt, acc, in, resp, err);
+  const int st = reduce_into(h, grad, mask, ReduceOp::sum, dt, acc, in, resp, err, strides);  // the gradient read as given (a view)
   if (st > 0) write_head(resp, st, err);
   resp[resp_status] = st;
   Writer w{resp};

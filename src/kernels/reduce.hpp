@@ -153,8 +153,11 @@ constexpr DType reduce_default_acc(ReduceOp op, DType in_dt) {
 //                  mean NaN (0 for an integer acc_dt). An empty result is Ok.
 //   DtypeMismatch  a dtype or op out of range
 // `err` may be nullptr.
+// `in_strides`: the input's element strides, one per axis (a view: any
+// integer; nullptr: row-major). A view is read in place: axes merge only
+// where contiguous, and rows that are not are gathered into scratch.
 Status run_reduce(const Shape& in, std::uint64_t axes_mask, ReduceOp op, DType in_dt, DType acc_dt,
-                  const void* in_data, void* out, Error* err = nullptr);
+                  const void* in_data, void* out, Error* err = nullptr, const i64* in_strides = nullptr);
 
 // err->detail of the empty min / max refusal (InvalidAxis).
 constexpr int kDetailEmptyReduction = -6;

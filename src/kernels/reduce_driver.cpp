@@ -155,25 +155,42 @@ struct Run {
   char* out;
   std::vector<char> scratch;
 
+  std::vector<char> gathered;  // a view's strided elements, before their conversion
+
   const char* in_at(i64 elem) const { return x + elem * static_cast<i64>(es_in); }
 
-  // One row of c contiguous input elements to one acc-typed result.
-  void row_of(i64 off, i64 c, void* dst, PairStack* chunks) {
-    if (!convert) {
+  // Elements that fit the scratch: kConvBytes of either dtype.
+  i64 cap() const { return static_cast<i64>(kConvBytes / (es_in > es_acc ? es_in : es_acc)); }
+
+  // n (<= cap()) input elements from `off`, `s` apart, as contiguous acc-typed
+  // elements: in place where they already are, else gathered and converted.
+  char* to(char* dst, i64 off, i64 s, i64 n) {
+    const char* src = in_at(off);
+    if (s != 1) {
+      char* g = convert ? gathered.data() : dst;
+      for (i64 i = 0; i < n; ++i) std::memcpy(g + i * static_cast<i64>(es_in), src + i * s * static_cast<i64>(es_in), es_in);
+      src = g;
+    }
+    if (convert) convert_elements(in_dt, acc_dt, src, dst, static_cast<size_t>(n));
+    else if (s == 1) std::memcpy(dst, src, static_cast<size_t>(n) * es_in);
+    return dst;
+  }
+
+  // One row of c input elements, `s` apart (1: contiguous), to one acc-typed result.
+  void row_of(i64 off, i64 c, i64 s, void* dst, PairStack* chunks) {
+    if (!convert && s == 1) {
       row(in_at(off), static_cast<size_t>(c), dst);
       return;
     }
-    const i64 cap = static_cast<i64>(kConvBytes / es_acc);
-    if (c <= cap) {
-      convert_elements(in_dt, acc_dt, in_at(off), scratch.data(), static_cast<size_t>(c));
-      row(scratch.data(), static_cast<size_t>(c), dst);
+    const i64 k0 = cap();
+    if (c <= k0) {
+      row(to(scratch.data(), off, s, c), static_cast<size_t>(c), dst);
       return;
     }
-    chunks->reset(1, static_cast<size_t>((c + cap - 1) / cap));
-    for (i64 i = 0; i < c; i += cap) {
-      const i64 k = c - i < cap ? c - i : cap;
-      convert_elements(in_dt, acc_dt, in_at(off + i), scratch.data(), static_cast<size_t>(k));
-      row(scratch.data(), static_cast<size_t>(k), chunks->slot());
+    chunks->reset(1, static_cast<size_t>((c + k0 - 1) / k0));
+    for (i64 i = 0; i < c; i += k0) {
+      const i64 k = c - i < k0 ? c - i : k0;
+      row(to(scratch.data(), off + i * s, s, k), static_cast<size_t>(k), chunks->slot());
       chunks->commit();
     }
     chunks->finish(dst);
@@ -183,7 +200,7 @@ struct Run {
 }  // namespace
 
 Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt, DType acc_dt, const void* in_data,
-                  void* out, Error* err) {
+                  void* out, Error* err, const i64* in_strides) {
   Error local;
   Error& e = err ? *err : local;
   e = Error{};
@@ -199,6 +216,34 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
     return fail(Status::DtypeMismatch, -1, -1, Dim{-1, -1});
   if (!in.is_static() || in.rank > kMaxRank) return fail(Status::InvalidShape, -1, -1, Dim{-1, -1});
   const int rank = in.rank;
+  if (in_strides != nullptr) {  // a view that is row-major after all: the contiguous path
+    i64 acc = 1;
+    bool row_major = true;
+    for (int a = rank - 1; a >= 0; --a) {
+      if (in.dims[a].lo != 1 && in_strides[a] != acc) row_major = false;
+      acc *= in.dims[a].lo;
+    }
+    if (row_major) in_strides = nullptr;
+  }
+  if (acc_dt == DType::f16 && in_strides != nullptr) {
+    // float16 results go through a contiguous float16 copy (below): gather the view first.
+    i64 n = 1;
+    for (int a = 0; a < rank; ++a) n *= in.dims[a].lo;
+    const size_t es = dtype_size(in_dt);
+    std::vector<char> g(static_cast<size_t>(n) * es + 1);
+    i64 idx[kMaxRank] = {0};
+    i64 off = 0;
+    for (i64 k = 0; k < n; ++k) {
+      std::memcpy(g.data() + k * static_cast<i64>(es), static_cast<const char*>(in_data) + off * static_cast<i64>(es), es);
+      for (int a = rank - 1; a >= 0; --a) {
+        off += in_strides[a];
+        if (++idx[a] < in.dims[a].lo) break;
+        off -= in_strides[a] * in.dims[a].lo;
+        idx[a] = 0;
+      }
+    }
+    return run_reduce(in, mask, op, in_dt, acc_dt, g.data(), out, err);
+  }
   if (acc_dt == DType::f16) {
     // float16 results are computed in float32 and rounded once on store (as
     // NumPy does): inputs of another dtype are first stored as float16 (a
@@ -250,31 +295,40 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
     }
   }
 
-  // Merged loop: size-1 axes dropped, neighbours that are both reduced or both kept merged.
+  // Merged loop: size-1 axes dropped, neighbours that are both reduced or both
+  // kept merged (a view's: only where contiguous). stride: each merged axis's
+  // element stride in the input (its innermost axis's).
   int m = 0;
   i64 len[kMaxRank];
   bool red[kMaxRank];
-  for (int a = 0; a < rank; ++a) {
-    const i64 d = in.dims[a].lo;
-    if (d == 1) continue;
-    const bool r = (mask >> a & 1u) != 0;
-    if (m > 0 && red[m - 1] == r) {
-      len[m - 1] *= d;
-    } else {
-      len[m] = d;
-      red[m] = r;
-      ++m;
+  i64 stride[kMaxRank];
+  {
+    i64 own[kMaxRank];
+    i64 acc = 1;
+    for (int a = rank - 1; a >= 0; --a) {
+      own[a] = in_strides ? in_strides[a] : acc;
+      acc *= in.dims[a].lo;
+    }
+    for (int a = 0; a < rank; ++a) {
+      const i64 d = in.dims[a].lo;
+      if (d == 1) continue;
+      const bool r = (mask >> a & 1u) != 0;
+      if (m > 0 && red[m - 1] == r && stride[m - 1] == own[a] * d) {
+        len[m - 1] *= d;
+        stride[m - 1] = own[a];
+      } else {
+        len[m] = d;
+        red[m] = r;
+        stride[m] = own[a];
+        ++m;
+      }
     }
   }
   if (m == 0) {  // one element: keep it
     len[0] = 1;
     red[0] = false;
+    stride[0] = 1;
     m = 1;
-  }
-  i64 stride[kMaxRank];
-  {
-    i64 s = 1;
-    for (int d = m - 1; d >= 0; --d) { stride[d] = s; s *= len[d]; }
   }
 
   Run run;
@@ -289,7 +343,8 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
   run.x = static_cast<const char*>(in_data);
   run.out = static_cast<char*>(out);
   if (!run.row || !run.col || !run.merge) return fail(Status::DtypeMismatch, -1, -1, Dim{-1, -1});
-  if (run.convert) run.scratch.resize(kConvBytes);
+  if (run.convert || in_strides) run.scratch.resize(kConvBytes);
+  if (run.convert && in_strides) run.gathered.resize(kConvBytes);
 
   // t: the innermost kept axis (-1: everything is reduced).
   int t = m - 1;
@@ -297,12 +352,19 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
   const bool r_inner = t < m - 1;
   const i64 b = t >= 0 ? len[t] : 1;       // results per segment
   const i64 c = r_inner ? len[m - 1] : 1;  // R-inner: row length
+  const i64 ks = t >= 0 ? stride[t] : 0;   // the stride between results' inputs (K-inner: along the row)
+  const i64 cs = r_inner ? stride[m - 1] : 1;
   // K-inner: the R axis before t is the rows of the col kernel.
-  const bool has_rows = !r_inner && t >= 1;
+  const bool has_rows = !r_inner && t >= 1 && red[t - 1];
   const i64 a = has_rows ? len[t - 1] : 1;
-  const int outer_end = r_inner ? (t >= 0 ? t : 0) : (has_rows ? t - 1 : (t >= 0 ? t : 0));
+  // Every other axis: kept ones (all before t) are segments, reduced ones
+  // partials. Row-major, those are the axes before t (R-inner) or t - 1; a
+  // view's axes that do not merge may also stand between (kept beside kept,
+  // reduced beside reduced), and go the same way.
+  const int row_axis = r_inner ? m - 1 : has_rows ? t - 1 : -1;
   Axes seg, combos;  // outer kept axes (segments), outer reduced axes (partials)
-  for (int d = 0; d < outer_end; ++d) {
+  for (int d = 0; d < m; ++d) {
+    if (d == t || d == row_axis) continue;
     Axes& ax = red[d] ? combos : seg;
     ax.ext[ax.n] = len[d];
     ax.stride[ax.n] = stride[d];
@@ -318,12 +380,12 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
     seg.each([&](i64 seg_off) {
       char* dst = run.out + s * b * esa;
       if (p == 1) {
-        for (i64 k = 0; k < b; ++k) run.row_of(seg_off + k * c, c, dst + k * esa, &chunks);
+        for (i64 k = 0; k < b; ++k) run.row_of(seg_off + k * ks, c, cs, dst + k * esa, &chunks);
       } else {
         stack.reset(static_cast<size_t>(b), static_cast<size_t>(p));
         combos.each([&](i64 off) {
           char* v = static_cast<char*>(stack.slot());
-          for (i64 k = 0; k < b; ++k) run.row_of(seg_off + off + k * c, c, v + k * esa, &chunks);
+          for (i64 k = 0; k < b; ++k) run.row_of(seg_off + off + k * ks, c, cs, v + k * esa, &chunks);
           stack.commit();
         });
         stack.finish(dst);
@@ -334,16 +396,17 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
     return Status::Ok;
   }
 
-  // K-inner: blocks of `a` rows of `b` contiguous elements.
-  if (!run.convert) {
+  // K-inner: blocks of `a` rows of `b` elements (`ks` apart), rows `rs` apart.
+  const i64 rs = has_rows ? stride[t - 1] : b;
+  if (!run.convert && ks == 1 && rs >= b) {
     seg.each([&](i64 seg_off) {
       char* dst = run.out + s * b * esa;
       if (p == 1) {
-        run.col(run.in_at(seg_off), static_cast<size_t>(a), static_cast<size_t>(b), static_cast<size_t>(b), dst);
+        run.col(run.in_at(seg_off), static_cast<size_t>(a), static_cast<size_t>(b), static_cast<size_t>(rs), dst);
       } else {
         stack.reset(static_cast<size_t>(b), static_cast<size_t>(p));
         combos.each([&](i64 off) {
-          run.col(run.in_at(seg_off + off), static_cast<size_t>(a), static_cast<size_t>(b), static_cast<size_t>(b),
+          run.col(run.in_at(seg_off + off), static_cast<size_t>(a), static_cast<size_t>(b), static_cast<size_t>(rs),
                   stack.slot());
           stack.commit();
         });
@@ -352,8 +415,8 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
       ++s;
     });
   } else {
-    // Converted tiles of at most kConvBytes: wc columns by ar rows.
-    const i64 cap = static_cast<i64>(kConvBytes / run.es_acc);
+    // Converted (or gathered) tiles of at most kConvBytes: wc columns by ar rows.
+    const i64 cap = run.cap();
     const i64 wc = b < cap / 8 ? b : cap / 8;
     const i64 ar = cap / wc;
     seg.each([&](i64 seg_off) {
@@ -363,9 +426,7 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
         combos.each([&](i64 off) {
           for (i64 r0 = 0; r0 < a; r0 += ar) {
             const i64 rr = a - r0 < ar ? a - r0 : ar;
-            for (i64 r = 0; r < rr; ++r)
-              convert_elements(in_dt, acc_dt, run.in_at(seg_off + off + (r0 + r) * b + j0),
-                               run.scratch.data() + r * w * esa, static_cast<size_t>(w));
+            for (i64 r = 0; r < rr; ++r) run.to(run.scratch.data() + r * w * esa, seg_off + off + (r0 + r) * rs + j0 * ks, ks, w);
             run.col(run.scratch.data(), static_cast<size_t>(rr), static_cast<size_t>(w), static_cast<size_t>(w),
                     stack.slot());
             stack.commit();

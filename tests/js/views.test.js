@@ -159,6 +159,63 @@ describe('every call family reads views in place', () => {
   });
 });
 
+describe('reductions read views in place', () => {
+  // A small LCG: the same cases every run.
+  let seed = 12345;
+  const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+
+  it('random views (permutations, steps, flips, size-1 axes) x every reduction, axes, keepdims and accumulating dtypes equal the same reduction of a row-major copy', () => {
+    let n = 0;
+    for (let trial = 0; trial < 120; trial++) {
+      const rank = 1 + rand(4);
+      const shape = Array.from({ length: rank }, () => 1 + rand(6));
+      const size = shape.reduce((p, d) => p * d, 1);
+      const dtype = ['float32', 'float64', 'int32', 'int8', 'uint8'][rand(5)];
+      const C = { float32: Float32Array, float64: Float64Array, int32: Int32Array, int8: Int8Array, uint8: Uint8Array }[dtype];
+      const data = C.from({ length: size }, () => rand(9) - (dtype === 'uint8' ? 0 : 4)); // small integers: every order sums exactly
+      const resident = rand(2) === 1;
+      const base = resident ? tc.tensor(data, shape) : { data, shape };
+      let v = tc.transpose(base, shape.map((_, i) => i).sort(() => rand(3) - 1));
+      if (rand(2)) v = tc.flip(v, rand(rank));
+      if (rand(2)) v = tc.slice(v, ...v.shape.map((d) => (d > 2 && rand(2) ? [null, null, rand(2) ? 2 : -2] : null)));
+      const axes = v.shape.map((_, i) => i).filter(() => rand(2));
+      const keepdims = rand(2) === 1;
+      for (const op of ['sum', 'prod', 'min', 'max', 'mean']) {
+        for (const acc of [undefined, 'float64', 'float32']) {
+          if (op === 'mean' && acc === undefined && !dtype.startsWith('float')) continue;
+          const opts = { axes: axes.length === v.shape.length && rand(2) ? undefined : axes, keepdims, ...(acc ? { dtype: acc } : {}) };
+          if (op === 'prod' && v.shape.reduce((p, d) => p * d, 1) > 20) continue; // products of up to 20 small integers stay exact
+          const c = tc.contiguous(v);
+          let got;
+          let want;
+          try { got = tc[op](v, opts); } catch (e) { got = e; }
+          try { want = tc[op](c, opts); } catch (e) { want = e; }
+          if (want instanceof Error) {
+            expect(got, `${op} ${JSON.stringify(opts)}`).toBeInstanceOf(Error);
+            expect(got.code).toBe(want.code);
+          } else {
+            expect(got.shape, `${op} ${JSON.stringify(opts)}`).toEqual(want.shape);
+            expect(Array.from(arr(got)), `${op} ${dtype} ${JSON.stringify(v.shape)} ${JSON.stringify(v.strides)} ${JSON.stringify(opts)}`).toEqual(Array.from(arr(want)));
+            n++;
+          }
+          for (const r of [got, want, c]) if (r instanceof tc.Tensor) r.dispose();
+        }
+      }
+      const g = tc.unbroadcast(v, [v.shape.at(-1)]);
+      const gc = tc.contiguous(v);
+      expect(arr(g)).toEqual(arr(tc.unbroadcast(gc, [v.shape.at(-1)])));
+      for (const r of [g, gc, v, base]) if (r instanceof tc.Tensor) r.dispose();
+    }
+    expect(n).toBeGreaterThan(500);
+  });
+
+  it('a float16 result over a view (its float32 pass over a gathered copy)', () => {
+    const h = Uint16Array.from([0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600]); // 1..6 as float16
+    const v = tc.transpose({ data: h, shape: [2, 3], dtype: 'float16' });
+    expect(Array.from(tc.sum(v, { axes: [1] }).data)).toEqual([0x4500, 0x4700, 0x4880]); // 5, 7, 9
+  });
+});
+
 describe('out as a view', () => {
   it('writes through the view; other elements stay', () => {
     const t = tc.tensor(new Float32Array(12), [3, 4]);
