@@ -86,8 +86,11 @@ void walk_tiles(const LoopPlan& L, i64 chunk, F&& f) {
   const int m = L.rank;
   const i64 n = L.shape[m - 1];
   if (m == 1) {
-    const i64 zero[N] = {0};
-    for (i64 i = 0; i < n; i += chunk) f(zero, i64{0}, i, n - i < chunk ? n - i : chunk);
+    for (i64 i = 0; i < n; i += chunk) {
+      i64 off[N];
+      for (size_t k = 0; k < N; ++k) off[k] = i * L.strides[k][0];
+      f(static_cast<const i64*>(off), i64{0}, i, n - i < chunk ? n - i : chunk);
+    }
     return;
   }
   const int d1 = m - 2;

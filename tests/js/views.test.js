@@ -155,7 +155,10 @@ describe('every call family reads views in place', () => {
     expect(r.data[0]).toBe(2 * n);
     expect(r.data[n - 1]).toBe(2);
     const r2 = tc.mul(x, 2);
-    expect(r2.data[1]).toBe(2 * (2 * n - 3));
+    const want = Float32Array.from({ length: n }, (_, i) => 2 * (2 * n - 1 - 2 * i));
+    expect(r2.data).toEqual(want); // every element (one-axis strided runs go in chunks)
+    expect(tc.evaluate('x * 2', { x }).data).toEqual(want);
+    expect(tc.neg(tc.flip({ data: iota(1000) })).data).toEqual(Float32Array.from({ length: 1000 }, (_, i) => -(999 - i)));
   });
 });
 
