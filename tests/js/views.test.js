@@ -212,6 +212,34 @@ describe('reductions read views in place', () => {
     expect(n).toBeGreaterThan(500);
   });
 
+  it('element-wise calls and expressions over random larger views (past one tile and one chunk) equal the row-major copy', () => {
+    for (let trial = 0; trial < 60; trial++) {
+      const rank = 1 + rand(3);
+      const shape = Array.from({ length: rank }, (_, i) => (i === rank - 1 ? 60 + rand(200) : 1 + rand(30)));
+      const size = shape.reduce((p, d) => p * d, 1);
+      const data = Float32Array.from({ length: size }, (_, i) => (i % 251) - 125);
+      const resident = rand(2) === 1;
+      const base = resident ? tc.tensor(data, shape) : { data, shape };
+      let v = tc.transpose(base, shape.map((_, i) => i).sort(() => rand(3) - 1));
+      if (rand(2)) v = tc.flip(v, rand(rank));
+      if (rand(2)) v = tc.slice(v, ...v.shape.map((d) => (d > 2 && rand(2) ? [null, null, rand(2) ? 2 : -3] : null)));
+      const c = tc.contiguous(v);
+      const y = { data: Float32Array.from({ length: v.shape.at(-1) }, (_, i) => i / 8), shape: [v.shape.at(-1)] };
+      const calls = [
+        (x) => tc.add(x, y), (x) => tc.sub(y, x), (x) => tc.neg(x), (x) => tc.cast(x, 'int16'), (x) => tc.where(tc.greater(x, 0), x, y),
+        (x) => tc.broadcastTo(x, [2, ...x.shape]), (x) => tc.evaluate('x * 2 - y', { x, y }), (x) => tc.evaluate("cast(x, 'float64') / 3", { x }),
+      ];
+      for (const [k, f] of calls.entries()) {
+        const got = f(v);
+        const want = f(c);
+        expect(got.shape).toEqual(want.shape);
+        expect(Array.from(arr(got)), `trial ${trial} call ${k} ${JSON.stringify(v.shape)} ${JSON.stringify(v.strides)}`).toEqual(Array.from(arr(want)));
+        for (const r of [got, want]) if (r instanceof tc.Tensor) r.dispose();
+      }
+      for (const r of [c, v, base]) if (r instanceof tc.Tensor) r.dispose();
+    }
+  });
+
   it('a float16 result over a view (its float32 pass over a gathered copy)', () => {
     const h = Uint16Array.from([0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600]); // 1..6 as float16
     const v = tc.transpose({ data: h, shape: [2, 3], dtype: 'float16' });
