@@ -15,8 +15,8 @@ import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch,
 import { mod } from './loader.js';
 import { makeTensor, taLength, committable, commitError, outHolds, handleOf, withNames } from './tensor.js';
 import { product } from './shapes.js';
-import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary, stridedCopy } from './wire.js';
-import { gather, scatter, rowMajor, reach } from './strided.js';
+import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary } from './wire.js';
+import { gather, scatter, copyView, rowMajor, reach } from './strided.js';
 import { writeNamed, namedResult } from './named.js';
 import { streamed, STREAM_MIN } from './stream.js';
 
@@ -48,17 +48,26 @@ export function request(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx
 }
 
 export function execute(c) {
-  if (c.dest !== null && c.dest.strides !== null) return intoView(c.dest, c.fn, c.ops, () => execute(withoutDest(c)));
-  if (hasViews(c.ops)) return executeViews(c);
+  const dest = c.dest;
+  if (dest !== null && dest.strides !== null) {
+    return intoView(dest, c.fn, c.ops, () => {
+      c.dest = null; // made apart, then written through the view
+      if (c.engineDtype) c.dtype = -1;
+      return execute(c);
+    });
+  }
+  const temps = hasViews(c.ops) ? views(c) : null;
   // try/catch, not finally: with finally the resident small call measured ~10 ns slower.
   let r;
   try {
     r = executeInner(c);
   } catch (e) {
     trimScratch();
+    if (temps !== null) freeAll(temps);
     throw e;
   }
   trimScratch();
+  if (temps !== null) freeAll(temps);
   return r;
 }
 
@@ -69,19 +78,21 @@ function hasViews(ops) {
   return false;
 }
 
-// The actions whose kernels read an operand's strides as given (the strides
-// section of the request: calls.cpp apply_strides, backward.cpp
-// section_strides); named alignment is given a row-major copy of a view.
-const readsViews = (c) => c.named === null && (c.action === C.A.binary || c.action === C.A.where || c.action === C.A.copy
-  || c.action === C.A.unary || c.action === C.A.cast || c.action === C.A.reduce || c.action === C.A.unbroadcast);
-
-/** A request with views among its operands: the strides section, or row-major copies for the duration of the call. */
-function executeViews(c) {
+/**
+ * A request with views among its operands. Every kernel reads a view's
+ * strides as given: the strides section of the request (calls.cpp
+ * apply_strides, backward.cpp section_strides), an expression's key
+ * (expr-codec.js). Named alignment (its label gather) and a float16
+ * reduction are given a row-major copy of each view instead: returned, the
+ * blocks to free after the call.
+ */
+function views(c) {
   if (c.dest !== null && c.dest.resident) checkOverlap(c.dest, c.ops, c.fn);
-  if (c.action === C.A.evaluate) return execute1(c); // an expression's key carries its inputs' strides (expr-codec.js)
-  if (readsViews(c)) {
-    c.strided = true;
-    return execute1(c);
+  // A float16 reduction sums a contiguous float16 copy of its input (reduce_driver.cpp): given one here.
+  const half = (c.action === C.A.reduce || c.action === C.A.unbroadcast) && (c.outDtype.half || c.ops[0].dtype.half);
+  if (c.named === null && !half) {
+    c.strided = c.action !== C.A.evaluate;
+    return null;
   }
   const temps = [];
   const ops = c.ops.slice();
@@ -91,23 +102,16 @@ function executeViews(c) {
       if (!committable(ops[k])) throw commitError(ops[k], operandWhat(c, k));
       ops[k] = rowMajorCopy(ops[k], temps);
     }
-    c.ops = ops;
-    return execute1(c);
-  } finally {
-    for (let i = 0; i < temps.length; i++) free(temps[i]);
-  }
-}
-
-function execute1(c) {
-  let r;
-  try {
-    r = executeInner(c);
   } catch (e) {
-    trimScratch();
+    freeAll(temps);
     throw e;
   }
-  trimScratch();
-  return r;
+  c.ops = ops;
+  return temps;
+}
+
+function freeAll(ptrs) {
+  for (let i = 0; i < ptrs.length; i++) free(ptrs[i]);
 }
 
 /**
@@ -129,19 +133,12 @@ export function rowMajorCopy(o, temps) {
   const es = o.dtype.size;
   const ptr = malloc(Math.max(o.size * es, 1));
   temps.push(ptr);
-  stridedCopy(es, o.shape, o.strides, rowMajor(o.shape), o.ptr, ptr);
+  const heap = view(o.dtype); // after the allocation (memory may have grown)
+  copyView(heap, o.ptr / es, o.shape, o.strides, heap, ptr / es, rowMajor(o.shape));
   const c = withNames(o, o.dims, o.labels);
   c.ptr = ptr;
   c.strides = null;
   return c;
-}
-
-/** The request `c` with no `out` (its result goes to a view afterwards: intoView). */
-function withoutDest(c) {
-  const d = request(c.action, c.fn, c.rule, c.axis, c.ops, c.shapes, c.outDtype, null, c.ctx);
-  for (const k of ['shaping', 'op', 'dtype', 'elem', 'acc', 'keepdims', 'mapping', 'tail', 'named', 'refuse', 'body', 'need', 'after', 'engineDtype']) d[k] = c[k];
-  if (d.engineDtype) d.dtype = -1;
-  return d;
 }
 
 /**
@@ -167,8 +164,8 @@ export function intoView(dest, fn, ops, run) {
         { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [dest.size, size] });
     }
     if (!committable(dest)) throw commitError(dest, `${fn}: out`);
-    if (h !== null) stridedCopy(dt.size, dest.shape, rowMajor(dest.shape), dest.strides, h.ptr, dest.ptr);
-    else scatter(r.data, dt.half ? viewFor(dt, r.data) : view(dt), dest.ptr / dt.size, dest.shape, dest.strides);
+    if (h !== null) copyView(view(dt), h.ptr / dt.size, dest.shape, rowMajor(dest.shape), view(dt), dest.ptr / dt.size, dest.strides);
+    else scatter(r.data, view(dt), dest.ptr / dt.size, dest.shape, dest.strides); // bit for bit, whatever the array kind
   } finally {
     if (h !== null) r.dispose();
   }

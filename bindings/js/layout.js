@@ -6,12 +6,11 @@
 // reads a plain view's strides, execute.js hands them to the engine).
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
-import { product } from './shapes.js';
+import { product, describe } from './shapes.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut } from './operands.js';
 import { Tensor, viewOf, makeTensor, committable, commitError, taLength } from './tensor.js';
-import { view, viewFor, malloc, free } from './heap.js';
-import { stridedCopy } from './wire.js';
+import { view, malloc, free } from './heap.js';
 import { rowMajor, isRowMajor, copyView } from './strided.js';
 import { checkOverlap } from './execute.js';
 
@@ -22,10 +21,9 @@ import { checkOverlap } from './execute.js';
  * resident one's relative to its element 0; a plain one's into its data) and
  * its names ({ dims, labels } or null).
  */
-function source(x, fn) {
+function source(x, fn, what = `${fn}: x`) {
   mod();
-  if (x === null || typeof x !== 'object') throw new TypeError(`${fn}: x must be { data, shape } or a resident tensor, got ${x === null ? 'null' : typeof x}`);
-  const what = `${fn}: x`;
+  if (x === null || typeof x !== 'object') throw new TypeError(`${what} must be { data, shape } or a resident tensor, got ${x === null ? 'null' : typeof x}`);
   const o = readOperand(x, what);
   if (!o.resident) {
     readNames(o, what, fn);
@@ -70,7 +68,7 @@ function axisOf(a, r, names, fn, entry) {
   if (typeof a === 'string' || (typeof a !== 'number' && names !== null)) {
     const i = names === null ? -1 : names.dims.findIndex((d) => d === a);
     if (i < 0) {
-      throw axisError(`${fn}: ${entry} is the dim name ${JSON.stringify(a)}, which ${names === null ? 'a view without dims does not have' : `is not among its dims [${names.dims.join(', ')}]`}`, null, null);
+      throw axisError(`${fn}: ${entry}: no dim ${JSON.stringify(a)} among [${names?.dims.join(', ') ?? ''}]`, null, null);
     }
     return i;
   }
@@ -92,7 +90,6 @@ function axesOf(axes, r, names, fn, all) {
   });
 }
 
-const describe = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : v === null ? 'null' : Array.isArray(v) ? 'an Array' : String(v));
 
 // ---- views ---------------------------------------------------------------------------
 
@@ -106,7 +103,7 @@ export function transpose(x, axes) {
   const rev = v.shape.map((_, i) => r - 1 - i);
   const perm = axesOf(axes, r, v.names, 'transpose', rev);
   if (perm.length !== r) {
-    throw axisError(`transpose: axes [${(Array.isArray(axes) ? axes : [axes]).map(describe).join(', ')}] name ${perm.length} axes of a view of rank ${r}: give each axis once`, null, [perm.length, r]);
+    throw axisError(`transpose: ${perm.length} axes for rank ${r}: give each axis once`, null, [perm.length, r]);
   }
   return finish({
     o: v.o, offset: v.offset,
@@ -196,7 +193,7 @@ function range(spec, n, a, shape) {
 /** One axis's spec as text ('::-1', '1:', '0'). */
 function oneSpec(text) {
   const r = parseSpecs(text);
-  if (r.length !== 1) throw shapeError(`slice: ${JSON.stringify(text)} is ${r.length} specs where one axis's is expected (one string of them all is slice(x, '${text}'))`, null, null, null);
+  if (r.length !== 1) throw shapeError(`slice: ${JSON.stringify(text)} is ${r.length} specs, in place of one axis's`, null, null, null);
   return r[0];
 }
 
@@ -208,7 +205,7 @@ function parseSpecs(text) {
     const num = (t) => {
       const s = t.trim();
       if (s === '') return null;
-      if (!/^[+-]?\d+$/.test(s)) throw shapeError(`slice: ${JSON.stringify(text)}: spec ${i} (${JSON.stringify(p)}) is not an index or a start:stop:step range`, null, i, null);
+      if (!/^[+-]?\d+$/.test(s)) throw shapeError(`slice: ${JSON.stringify(text)}: spec ${i} is not an index or start:stop:step`, null, i, null);
       return Number(s);
     };
     if (!p.includes(':')) {
@@ -269,7 +266,7 @@ export function expandDims(x, axis, options) {
   const at = axesOf(list, r, null, 'expandDims', null);
   let newDims = null;
   if (v.names) {
-    if (o.dims === undefined) throw new TypeError(`expandDims: x has dims [${v.names.dims.join(', ')}]: name the new axis, expandDims(x, ${describe(axis)}, { dims: ['name'] })`);
+    if (o.dims === undefined) throw new TypeError("expandDims: x has dims: name the new axis, expandDims(x, axis, { dims: ['name'] })");
     newDims = Array.isArray(o.dims) ? Array.from(o.dims) : [o.dims];
     if (newDims.length !== list.length) throw new TypeError(`expandDims: ${list.length} new axes but ${newDims.length} names in options.dims`);
   }
@@ -361,14 +358,7 @@ export function stack(xs, axis = 0, options) {
 
 function sources(xs, fn) {
   if (!Array.isArray(xs) || xs.length === 0) throw new TypeError(`${fn}: xs must be a non-empty array of operands`);
-  const vs = Array.from(xs, (x, i) => {
-    try {
-      return source(x, fn);
-    } catch (e) {
-      if (e instanceof TypeError && e.message.startsWith(`${fn}: x`)) throw new TypeError(e.message.replace(`${fn}: x`, `${fn}: xs[${i}]`));
-      throw e;
-    }
-  });
+  const vs = Array.from(xs, (x, i) => source(x, fn, `${fn}: xs[${i}]`));
   const dt = vs[0].o.dtype;
   vs.forEach((v, i) => {
     if (v.o.dtype !== dt) {
@@ -408,58 +398,42 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   }
   const resident = dest !== null ? dest.resident : vs.some((v) => v.o.resident);
   for (const v of vs) if (!committable(v.o)) throw commitError(v.o, `${fn}: x`);
-  if (!resident) {
-    const data = dest !== null ? dest.data : dt.half && vs[0].o.data instanceof Uint16Array ? new Uint16Array(size) : new dt.ctor(size);
-    const strides = rowMajor(shape);
-    let at = 0;
-    for (const v of vs) {
-      copyView(v.o.data, v.offset, v.shape, v.strides, data, at, strides);
-      if (a >= 0) at += v.shape[a] * strides[a];
-    }
-    const r = { data, shape };
-    if (dest !== null) return r;
-    if (dt.half && data instanceof Uint16Array) r.dtype = 'float16';
-    const coords = coordsOf(names);
-    if (names) { r.dims = names.dims; if (coords) r.coords = coords; }
-    return r;
-  }
-  // Resident: into out's memory, or a new block.
-  if (dest !== null) checkOverlap(dest, vs.map((v) => v.o), fn);
-  const es = dt.size;
-  let ptr;
   let dstStrides = rowMajor(shape);
-  if (dest !== null) {
+  if (dest !== null && dest.resident) {
     if (!committable(dest)) throw commitError(dest, `${fn}: out`);
-    ptr = dest.ptr;
+    checkOverlap(dest, vs.map((v) => v.o), fn);
     if (dest.strides !== null) {
       // A view as out: written through its strides, so it takes a result of its own shape.
       if (dest.shape.length !== shape.length || dest.shape.some((d, i) => d !== shape[i])) {
-        throw new BroadcastError(`${fn}: out is a view of shape ${formatShape(dest.shape)} and the result is ${formatShape(shape)}: a strided out takes a result of its own shape`, { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [dest.size, size] });
+        throw new BroadcastError(`${fn}: out is a view ${formatShape(dest.shape)}; the result is ${formatShape(shape)}`, { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [dest.size, size] });
       }
       dstStrides = dest.strides;
     }
-  } else {
-    ptr = malloc(Math.max(size * es, 1));
   }
+  // Into a typed array (out's, or new), or wasm memory (a resident out's, or a new block).
+  const es = dt.size;
+  const data = resident ? null : dest !== null ? dest.data : dt.half && vs[0].o.data instanceof Uint16Array ? new Uint16Array(size) : new dt.ctor(size);
+  const ptr = !resident ? 0 : dest !== null ? dest.ptr : malloc(Math.max(size * es, 1));
   try {
     let at = 0;
     for (const v of vs) {
-      const to = ptr + at * es;
-      if (v.o.resident) {
-        stridedCopy(es, v.shape, v.strides, dstStrides, v.o.ptr + v.offset * es, to);
-      } else {
-        const heap = dt.half ? viewFor(dt, v.o.data) : view(dt);
-        copyView(v.o.data, v.offset, v.shape, v.strides, heap, to / es, dstStrides);
-      }
+      const heap = view(dt); // after the allocation (memory may have grown)
+      copyView(v.o.resident ? heap : v.o.data, v.o.resident ? v.o.ptr / es + v.offset : v.offset, v.shape, v.strides,
+        data ?? heap, data !== null ? at : ptr / es + at, dstStrides);
       if (a >= 0) at += v.shape[a] * dstStrides[a];
     }
-    if (dest !== null) return dest.tensor;
-    const coords = coordsOf(names);
-    return makeTensor(ptr, shape, dt, names?.dims, coords);
   } catch (e) {
-    if (dest === null) free(ptr);
+    if (resident && dest === null) free(ptr);
     throw e;
   }
+  const coords = coordsOf(names);
+  if (resident) return dest !== null ? dest.tensor : makeTensor(ptr, shape, dt, names?.dims, coords);
+  const r = { data, shape };
+  if (dest === null) {
+    if (dt.half && data instanceof Uint16Array) r.dtype = 'float16';
+    if (names) { r.dims = names.dims; if (coords) r.coords = coords; }
+  }
+  return r;
 }
 
 // The layout functions as Tensor methods, t.transpose(axes) = transpose(t, axes)

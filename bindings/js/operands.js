@@ -2,7 +2,7 @@
 // dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
 // or a JS number / bigint (a scalar of the other operand's dtype).
 import { operand, handleOf, dtypeOf, declaredDtype, notTypedArray, taLength, lengthError, isForeignTensor, foreignTensor, isOrtType, ortDtype, ortShape } from './tensor.js';
-import { readStaticShape, product, isDimValue } from './shapes.js';
+import { readStaticShape, product, isDimValue, describe } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
 import { BroadcastError, formatShape } from './errors.js';
@@ -49,19 +49,19 @@ export function readOperand(x, what) {
 function readView(o, stridesIn, offsetIn, what) {
   const offset = offsetIn === undefined ? 0 : offsetIn;
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) {
-    throw new BroadcastError(`${what}.offset must be an integer (an element index into its data), got ${describeValue(offset)}`,
+    throw new BroadcastError(`${what}.offset must be an integer (an element index into its data), got ${describe(offset)}`,
       { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
   }
   let strides = null;
   if (stridesIn !== undefined) {
     if (!Array.isArray(stridesIn) && !ArrayBuffer.isView(stridesIn)) {
-      throw new TypeError(`${what}.strides must be an array of integers (element strides, one per axis), got ${describeValue(stridesIn)}`);
+      throw new TypeError(`${what}.strides must be an array of integers (element strides, one per axis), got ${describe(stridesIn)}`);
     }
     strides = Array.from(stridesIn);
     for (let i = 0; i < strides.length; i++) {
       const v = strides[i];
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
-        throw new BroadcastError(`${what}.strides[${i}] is ${describeValue(v)}: a stride is an integer number of elements (negative allowed)`,
+        throw new BroadcastError(`${what}.strides[${i}] is ${describe(v)}: a stride is an integer number of elements (negative allowed)`,
           { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
       }
       strides[i] += 0; // -0 is 0
@@ -72,7 +72,6 @@ function readView(o, stridesIn, offsetIn, what) {
   o.lo = -1; // settle() makes it a view (or a plain run of the data)
 }
 
-const describeValue = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : Array.isArray(v) ? 'an Array' : String(v));
 
 /**
  * A plain view's checks once the data's length is known: one stride per

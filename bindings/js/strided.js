@@ -51,11 +51,30 @@ export function scatter(src, dst, base, shape, strides) {
   copyView(src, 0, shape, rowMajor(shape), dst, base, strides);
 }
 
+/** `t`'s bytes as unsigned integers of its element size (8 bytes: pairs of 32-bit words). */
+function bits(t) {
+  const es = t.BYTES_PER_ELEMENT;
+  const C = es === 1 ? Uint8Array : es === 2 ? Uint16Array : Uint32Array;
+  return new C(t.buffer, t.byteOffset, es === 8 ? 2 * t.length : t.length);
+}
+
 /**
  * Copy the view (`shape`, `sStrides` at `sBase`) of `src` into the view
- * (`dStrides` at `dBase`) of `dst`, element by element in row-major order.
+ * (`dStrides` at `dBase`) of `dst`, element by element in row-major order,
+ * bit for bit (as integers of the element's size: a float's NaN payload, a
+ * float16's bits and a 64-bit integer move unchanged, no BigInt made). The
+ * arrays may be heap views (a resident tensor's memory).
  */
 export function copyView(src, sBase, shape, sStrides, dst, dBase, dStrides) {
+  if (src.BYTES_PER_ELEMENT === 8) { // two words per element: one more axis
+    shape = [...shape, 2];
+    sStrides = [...sStrides.map((x) => 2 * x), 1];
+    dStrides = [...dStrides.map((x) => 2 * x), 1];
+    sBase *= 2;
+    dBase *= 2;
+  }
+  src = bits(src);
+  dst = bits(dst);
   const r = shape.length;
   let n = 1;
   for (let i = 0; i < r; i++) n *= shape[i];

@@ -367,24 +367,3 @@ class Response {
 // The one reader of responses: each call's response is read before the next call is made.
 const RESPONSE = new Response(new Float64Array(0), 0);
 
-/**
- * The engine's strided copy (tc_strided_copy): the `shape` elements of `es`
- * bytes at `src` read with `srcStrides`, written at `dst` with `dstStrides`
- * (addresses of element 0, strides in elements). The caller checked both
- * views lie inside their blocks; no user code runs here.
- */
-export function stridedCopy(es, shape, srcStrides, dstStrides, src, dst) {
-  const r = shape.length;
-  const q = begin(4 + 3 * r) - REQ_LEN;
-  const h = heapF64();
-  h[q] = es;
-  h[q + 1] = r;
-  for (let a = 0; a < r; a++) {
-    h[q + 2 + a] = shape[a];
-    h[q + 2 + r + a] = srcStrides[a];
-    h[q + 2 + 2 * r + a] = dstStrides[a];
-  }
-  h[q + 2 + 3 * r] = src;
-  h[q + 3 + 3 * r] = dst;
-  if (M._tc_strided_copy() !== 0) throw new Error('tensorcast internal error: a strided copy the engine refused');
-}

@@ -446,17 +446,6 @@ void call_shape(const double* h, const double* body, size_t n, bool explain, std
   if (P.st == Status::Ok && h[req_rule] == static_cast<int>(Rule::named)) write_named(w, P.named, explain);
 }
 
-#ifndef TC_SHAPES_ONLY
-// One row of a strided copy (tc_strided_copy), element by element.
-template <typename T>
-void copy_row(const char* s, i64 ss, char* d, i64 ds, i64 n) {
-  for (i64 i = 0; i < n; ++i) {
-    T v;
-    std::memcpy(&v, s + i * ss * static_cast<i64>(sizeof(T)), sizeof(T));
-    std::memcpy(d + i * ds * static_cast<i64>(sizeof(T)), &v, sizeof(T));
-  }
-}
-#endif
 
 }  // namespace
 
@@ -564,65 +553,6 @@ EMSCRIPTEN_KEEPALIVE int tc_rerun_binary(int entry, double gen, int dt, int op, 
   if (dt < 0 || dt >= static_cast<int>(DType::count) || op < 0 || op >= static_cast<int>(Op::count)) return 1;
   if (!op_defined(static_cast<DType>(dt), static_cast<Op>(op)) || out == 0) return 1;
   return run_binary(g_cache[entry].p.plan, static_cast<DType>(dt), static_cast<Op>(op), at(a), at(b), at(out)) == Status::Ok ? 0 : 1;
-}
-
-// A strided copy between two views of one shape (layout.js: contiguous(),
-// concat, stack, an `out` view, a view read where a call needs rows): the
-// request buffer holds es, rank, dims[rank], src strides[rank], dst
-// strides[rank], src, dst (strides in elements; the addresses of element 0).
-// JS checked every index it reaches is inside its buffer. 0 ok, 1 malformed.
-EMSCRIPTEN_KEEPALIVE int tc_strided_copy() {
-  const double* q = g_req.data();
-  const double es_d = q[0], rank_d = q[1];
-  if (!(es_d == 1 || es_d == 2 || es_d == 4 || es_d == 8) || !is_rank_value(rank_d)) return 1;
-  const int rank = static_cast<int>(rank_d);
-  const size_t es = static_cast<size_t>(es_d);
-  i64 ext[kMaxRank + 1], ss[kMaxRank + 1], ds[kMaxRank + 1];
-  i64 total = 1;
-  for (int a = 0; a < rank; ++a) {
-    ext[a] = static_cast<i64>(q[2 + a]);
-    ss[a] = static_cast<i64>(q[2 + rank + a]);
-    ds[a] = static_cast<i64>(q[2 + 2 * rank + a]);
-    total *= ext[a];
-  }
-  if (total == 0) return 0;
-  const char* src = static_cast<const char*>(at(static_cast<Addr>(q[2 + 3 * rank])));
-  char* dst = static_cast<char*>(at(static_cast<Addr>(q[3 + 3 * rank])));
-  int m = rank;
-  if (m == 0) { ext[0] = 1; ss[0] = ds[0] = 1; m = 1; }
-  const i64 n = ext[m - 1], si = ss[m - 1], di = ds[m - 1];
-  const bool unit = si == 1 && di == 1;
-  auto row = [&](i64 so, i64 dof, i64 c) {
-    const char* s = src + so * static_cast<i64>(es);
-    char* d = dst + dof * static_cast<i64>(es);
-    if (unit) std::memmove(d, s, static_cast<size_t>(c) * es);
-    else if (es == 1) copy_row<std::uint8_t>(s, si, d, di, c);
-    else if (es == 2) copy_row<std::uint16_t>(s, si, d, di, c);
-    else if (es == 4) copy_row<std::uint32_t>(s, si, d, di, c);
-    else copy_row<std::uint64_t>(s, si, d, di, c);
-  };
-  // Strided rows go in tiles of 16 rows (the next axis) by 64 elements, so a
-  // transposed side's cache lines serve every row of the tile (as driver.cpp).
-  const int outer = unit || m < 2 ? m - 1 : m - 2;
-  const i64 rows = outer == m - 1 ? 1 : ext[m - 2];
-  const i64 rs = outer == m - 1 ? 0 : ss[m - 2], rd = outer == m - 1 ? 0 : ds[m - 2];
-  const i64 chunk = unit ? n : 64;
-  i64 idx[kMaxRank] = {0};
-  i64 so = 0, dof = 0;
-  for (i64 b = 0, blocks = total / (n * rows); b < blocks; ++b) {
-    for (i64 r0 = 0; r0 < rows; r0 += 16)
-      for (i64 i = 0; i < n; i += chunk)
-        for (i64 r = r0; r < r0 + 16 && r < rows; ++r) row(so + r * rs + i * si, dof + r * rd + i * di, n - i < chunk ? n - i : chunk);
-    for (int a = outer - 1; a >= 0; --a) {
-      so += ss[a];
-      dof += ds[a];
-      if (++idx[a] < ext[a]) break;
-      so -= ss[a] * ext[a];
-      dof -= ds[a] * ext[a];
-      idx[a] = 0;
-    }
-  }
-  return 0;
 }
 
 // Test hooks: run one registry kernel on raw buffers (the JS kernel sweeps).

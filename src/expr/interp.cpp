@@ -166,8 +166,9 @@ void interpret(const Program& prog, const PodVector<DType>& slot_dtype, const Lo
   }
 }
 
-void write_descriptor(const Loop& L, const PodVector<DType>& slot_dtype, DType out_dtype, void* const* base,
-                      PodVector<std::int32_t>& desc) {
+// Not inlined: a run and a tiled run write it (one copy of the code).
+__attribute__((noinline)) void write_descriptor(const Loop& L, const PodVector<DType>& slot_dtype, DType out_dtype, void* const* base,
+                                                 PodVector<std::int32_t>& desc) {
   const int m = L.rank;
   const int R = m - 1;
   const int S = 1 + static_cast<int>(slot_dtype.size());

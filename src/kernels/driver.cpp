@@ -199,16 +199,15 @@ Status run_map(const Plan& plan, size_t es, size_t os, UnaryKernel fn, const voi
     fn(pi, po, static_cast<size_t>(n));
     return Status::Ok;
   }
-  if (s == 1) {
-    walk_rows<1>(L, [&](const i64* off, i64 r) {
-      fn(pi + off[0] * static_cast<i64>(es), po + r * n * static_cast<i64>(os), static_cast<size_t>(n));
-    });
-    return Status::Ok;
-  }
+  // Rows (of a view) in tiles; a contiguous row is read in place, chunk by chunk.
   alignas(16) char g[kGather];
   walk_tiles<1>(L, static_cast<i64>(kGather / es), [&](const i64* off, i64 r, i64 i, i64 c) {
-    fill_row(g, pi + off[0] * static_cast<i64>(es), s, es, c);
-    fn(g, po + (r * n + i) * static_cast<i64>(os), static_cast<size_t>(c));
+    const char* src = pi + off[0] * static_cast<i64>(es);
+    if (s != 1) {
+      fill_row(g, src, s, es, c);
+      src = g;
+    }
+    fn(src, po + (r * n + i) * static_cast<i64>(os), static_cast<size_t>(c));
   });
   return Status::Ok;
 }

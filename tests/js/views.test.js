@@ -366,6 +366,9 @@ describe('layout functions: names, the string form, materialising', () => {
     const big = tc.tensor(new Float32Array(8), [2, 4]);
     tc.contiguous(b.transpose(), { out: big.slice(null, '::2') });
     expect(arr(big)).toEqual([10, 0, 12, 0, 11, 0, 13, 0]);
+    const typed = new Float32Array(4); // resident inputs into a typed out
+    expect(tc.contiguous(b.transpose(), { out: typed }).data).toBe(typed);
+    expect(Array.from(typed)).toEqual([10, 12, 11, 13]);
     const c = tc.contiguous(b.flip());
     expect(c.strides).toEqual([2, 1]);
     expect(arr(c)).toEqual([13, 12, 11, 10]);
