@@ -1,12 +1,17 @@
 // Headless Chromium for the bench: Debian's /usr/bin/chromium driven by
-// playwright-core, pages served over 127.0.0.1 by scripts/serve.mjs from a
-// staging directory of symlinks (/dist, /bench and, if given, /boundary and
-// the `mounts`: /<name> for each { name: dir }).
+// playwright-core, pages served over 127.0.0.1 from a set of mounts (/dist,
+// /bench and, if given, /boundary and the `mounts`: /<name> for each
+// { name: dir }).
+//
+// The mounts are served by serveMounts() below, not by scripts/serve.mjs from a
+// staging folder of symlinks as before: since 4d83b2f (issue 37) that server
+// never follows a symlink out of its folder (403), which is right for what it
+// ships for and refused every file of such a stage.
 import fs from 'node:fs';
-import os from 'node:os';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '../../scripts/serve.mjs';
+import { MIME, resolveInside, urlFor } from '../../scripts/serve.mjs';
 
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(benchDir, '..');
@@ -24,12 +29,9 @@ export const FLAGS = [
 export async function startChromium({ boundaryDir = null, mounts = {}, timeoutMs = 10 * 60 * 1000 } = {}) {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (set TENSORCAST_BENCH_CHROMIUM)`);
   const { chromium } = await import('playwright-core');
-  const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'tensorcast-bench-www-'));
-  fs.symlinkSync(path.join(root, 'dist'), path.join(stage, 'dist'));
-  fs.symlinkSync(benchDir, path.join(stage, 'bench'));
-  if (boundaryDir) fs.symlinkSync(path.resolve(boundaryDir), path.join(stage, 'boundary'));
-  for (const [name, dir] of Object.entries(mounts)) fs.symlinkSync(path.resolve(dir), path.join(stage, name));
-  const { server, url } = await serve(stage, 0);
+  const all = { dist: path.join(root, 'dist'), bench: benchDir, ...(boundaryDir ? { boundary: path.resolve(boundaryDir) } : {}) };
+  for (const [name, dir] of Object.entries(mounts)) all[name] = path.resolve(dir);
+  const { server, url } = await serveMounts(all);
   // headless: false because --headless=new is passed explicitly (playwright would add its own --headless).
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: false, args: FLAGS });
   const version = browser.version();
@@ -55,7 +57,39 @@ export async function startChromium({ boundaryDir = null, mounts = {}, timeoutMs
     async close() {
       await browser.close();
       await new Promise((r) => server.close(r));
-      fs.rmSync(stage, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Serve each { name: dir } at /<name>/ on 127.0.0.1 (a free port): GET and
+ * HEAD, .wasm as application/wasm (bin/serve.mjs's MIME table), a path never
+ * above its mount (resolveInside); what lies in a mount is served wherever its
+ * symlinks lead (bench/node_modules, a worktree's dist). Bench use only.
+ */
+export function serveMounts(mounts) {
+  const server = http.createServer((req, res) => {
+    const send = (code, text) => { res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8' }); res.end(text); };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
+    const m = /^\/([^/?#]+)(\/[^?#]*)?/.exec(req.url || '/');
+    const dir = m && Object.hasOwn(mounts, m[1]) ? mounts[m[1]] : null;
+    const file = dir && resolveInside(dir, m[2] || '/');
+    if (!file) {
+      if (req.url === '/favicon.ico') { res.writeHead(204); return res.end(); }
+      return send(404, 'not found');
+    }
+    fs.stat(file, (err, st) => {
+      if (err || !st.isFile()) return send(404, 'not found');
+      res.writeHead(200, { 'content-type': MIME[path.extname(file).toLowerCase()] || 'application/octet-stream', 'content-length': st.size, 'cache-control': 'no-cache' });
+      if (req.method === 'HEAD') return res.end();
+      fs.createReadStream(file).on('error', () => res.destroy()).pipe(res);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve({ server, url: urlFor('127.0.0.1', server.address().port) });
+    });
+  });
 }

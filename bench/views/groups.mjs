@@ -1,0 +1,326 @@
+// The strided-view rows (bench/views.mjs), the same code in Node and in a
+// headless Chromium page. Environment-neutral: the caller passes the
+// tensorcast module (`tc`, after init()), TensorFlow.js on its wasm backend
+// (`tf`, or null) and `where` ('node' or 'chromium': tfjs reads pixels with
+// tf.tensor3d in Node, tf.browser.fromPixels(ImageData) in the page).
+//
+// Groups:
+//   pre-224, pre-512  RGBA Uint8ClampedArray [H,W,4] → float32 [1,3,H,W],
+//                     (x/255 - mean[c]) / std[c]: one evaluate over the view
+//                     expandDims(transpose(slice(x, :, :, 0:3), [2,0,1]), 0)
+//                     (a new array; a typed out), the plain-JS loop (a typed
+//                     out; a new array), tfjs-wasm's chain (dataSync)
+//   tadd              resident float32 [1024,1024]: add(transpose(a), b)
+//                     against add(a, b) (fresh resident results, disposed; and
+//                     into a resident out), contiguous(transpose(a)),
+//                     contiguous(a) (the copy: the memory-traffic yardstick),
+//                     plain-JS loops, tfjs-wasm for context
+//   small             add of [3,1] and [1,4] float32: typed arrays (a fresh
+//                     array out), resident operands (a resident out; a fresh
+//                     resident result, disposed): per-call cost, before/after
+//
+// Every case is checked against a JS reference before it is timed: a wrong
+// tensorcast result throws (the group fails and says why); tfjs's agreement is
+// recorded in `checks`. A group whose functions the build lacks returns
+// { skipped } (an older dist: no transpose, slice, ...).
+import { measureWall, median, medianRatio } from '../lib/wall.mjs';
+
+export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'small'];
+
+/** What each group needs of the build. */
+export const NEEDS = {
+  'pre-224': ['evaluate', 'slice', 'transpose', 'expandDims'],
+  'pre-512': ['evaluate', 'slice', 'transpose', 'expandDims'],
+  tadd: ['tensor', 'add', 'transpose', 'contiguous'],
+  small: ['tensor', 'add'],
+};
+
+/** The groups that time tfjs-wasm (the others do not load it). */
+export const USES_TF = new Set(['pre-224', 'pre-512', 'tadd']);
+
+/** Per group: the unit of its table, timing options, and the ratios [id, numerator, denominator, target or null, note]. */
+export const SPEC = {
+  pre: {
+    unit: 'ms', timing: { runs: 11, warmupMs: 400, batchMs: 30 },
+    ratios: [
+      ['tc-out/js-out', 'tc-out', 'js-out', 1.0, 'evaluate into out ÷ JS loop into a preallocated array'],
+      ['tc-new/js-new', 'tc-new', 'js-new', 1.0, 'evaluate, new array ÷ JS loop, new array'],
+      ['tc-new/tf', 'tc-new', 'tf', 0.3, 'evaluate, new array ÷ tfjs-wasm (its reading of pixels in this environment)'],
+      ['tc-out/tf', 'tc-out', 'tf', 0.3, 'evaluate into out ÷ tfjs-wasm'],
+    ],
+  },
+  tadd: {
+    unit: 'µs', timing: { runs: 11, warmupMs: 400, batchMs: 30 },
+    ratios: [
+      ['tadd/add', 'tc-tadd', 'tc-add', 1.5, 'add(transpose(a), b) ÷ add(a, b), fresh resident results'],
+      ['tadd-view/add', 'tc-tadd-view', 'tc-add', null, 'the same with the view made once'],
+      ['tadd-out/add-out', 'tc-tadd-out', 'tc-add-out', null, 'both into a resident out'],
+      ['tadd/copy', 'tc-tadd', 'tc-copy', null, 'add(transpose(a), b) ÷ contiguous(a)'],
+      ['add/copy', 'tc-add', 'tc-copy', null, 'add(a, b) ÷ contiguous(a)'],
+      ['copy-t/copy', 'tc-copy-t', 'tc-copy', null, 'contiguous(transpose(a)) ÷ contiguous(a)'],
+      ['tadd/js-tadd', 'tc-tadd', 'js-tadd', null, 'add(transpose(a), b) ÷ the plain-JS transposed loop'],
+      ['tadd/tf-tadd', 'tc-tadd', 'tf-tadd', null, 'add(transpose(a), b) ÷ tfjs-wasm add(transpose(a), b)'],
+    ],
+  },
+  small: {
+    unit: 'ns', timing: { runs: 15, warmupMs: 300, batchMs: 15 },
+    ratios: [
+      ['e2e/control', 'tc-e2e', 'control', null, 'typed arrays ÷ the plain-JS control'],
+      ['res/control', 'tc-res', 'control', null, 'resident, out ÷ the plain-JS control'],
+    ],
+  },
+};
+export const specOf = (group) => SPEC[group.startsWith('pre-') ? 'pre' : group];
+
+const MEAN = [0.485, 0.456, 0.406];
+const STD = [0.229, 0.224, 0.225];
+export const PRE_EXPR = "(cast(x, 'float32') / 255 - m) / s";
+
+/** Deterministic RGBA pixels, alpha 255. */
+export function makePixels(H, W) {
+  const px = new Uint8ClampedArray(H * W * 4);
+  let s = 0x9e3779b9 | 0;
+  for (let i = 0; i < H * W; i++) {
+    s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
+    px[i * 4] = s & 255;
+    px[i * 4 + 1] = (s >>> 8) & 255;
+    px[i * 4 + 2] = (s >>> 16) & 255;
+    px[i * 4 + 3] = 255;
+  }
+  return px;
+}
+
+/** The obvious loop, into `out` (float64 arithmetic, rounded on store). */
+export function preLoop(px, HW, out, mean = MEAN, std = STD) {
+  for (let c = 0; c < 3; c++) {
+    const m = mean[c];
+    const s = std[c];
+    const o = c * HW;
+    for (let i = 0; i < HW; i++) out[o + i] = (px[i * 4 + c] / 255 - m) / s;
+  }
+  return out;
+}
+
+/** The same, each op rounded to float32 with float32 mean/std: what the library (and tfjs) promise, bit for bit. */
+function preRef32(px, HW, mean32, std32) {
+  const f = Math.fround;
+  const out = new Float32Array(3 * HW);
+  for (let c = 0; c < 3; c++) for (let i = 0; i < HW; i++) out[c * HW + i] = f(f(f(px[i * 4 + c]) / 255) - mean32[c]) / std32[c];
+  return out;
+}
+
+/** { maxAbs, maxRel (relative to max(|ref|, 1)), differing (not bit-equal), n }. */
+function compare(got, ref) {
+  let maxAbs = 0;
+  let maxRel = 0;
+  let differing = 0;
+  let firstAt = -1;
+  if (got.length !== ref.length) return { n: ref.length, lengthMismatch: [got.length, ref.length] };
+  for (let i = 0; i < ref.length; i++) {
+    const d = Math.abs(got[i] - ref[i]);
+    if (!(got[i] === ref[i])) { differing++; if (firstAt < 0) firstAt = i; }
+    if (!(d <= maxAbs)) maxAbs = d; // NaN sticks
+    const r = d / Math.max(Math.abs(ref[i]), 1);
+    if (!(r <= maxRel)) maxRel = r;
+  }
+  return { n: ref.length, maxAbs, maxRel, differing, ...(firstAt >= 0 ? { first: { at: firstAt, got: got[firstAt], want: ref[firstAt] } } : {}) };
+}
+
+const TOL = 1e-6;
+const ok = (c) => !c.lengthMismatch && c.maxRel <= TOL;
+
+/** The plain-JS control of every group: [3,1]+[1,4] into a preallocated array, no allocation. */
+function control() {
+  const a = new Float32Array([1, 2, 3]);
+  const b = new Float32Array([10, 20, 30, 40]);
+  const out = new Float32Array(12);
+  return {
+    id: 'control', label: 'plain-JS control ([3,1]+[1,4] loop, no allocation)',
+    fn: () => { for (let i = 0; i < 3; i++) for (let j = 0; j < 4; j++) out[i * 4 + j] = a[i] + b[j]; return out; },
+  };
+}
+
+function preGroup(size, { tc, tf, where }, checks) {
+  const H = size;
+  const W = size;
+  const HW = H * W;
+  const px = makePixels(H, W);
+  const mean32 = Float32Array.from(MEAN);
+  const std32 = Float32Array.from(STD);
+  const m = { data: mean32, shape: [1, 3, 1, 1] };
+  const s = { data: std32, shape: [1, 3, 1, 1] };
+  const view = () => tc.expandDims(tc.transpose(tc.slice({ data: px, shape: [H, W, 4] }, null, null, [0, 3]), [2, 0, 1]), 0);
+  const tcOut = new Float32Array(3 * HW);
+  const outOpt = { out: tcOut };
+  const tcNew = () => tc.evaluate(PRE_EXPR, { x: view(), m, s }).data;
+  const tcInto = () => tc.evaluate(PRE_EXPR, { x: view(), m, s }, outOpt).data;
+  const jsOut = new Float32Array(3 * HW);
+  const jsInto = () => preLoop(px, HW, jsOut);
+  const jsNew = () => preLoop(px, HW, new Float32Array(3 * HW));
+
+  const loopRef = jsNew();
+  const ref32 = preRef32(px, HW, mean32, std32);
+  const v = view();
+  checks.view = { shape: v.shape, strides: v.strides, offset: v.offset };
+  const r = tc.evaluate(PRE_EXPR, { x: v, m, s });
+  if (r.shape.join() !== [1, 3, H, W].join() || r.dtype !== 'float32') throw new Error(`tensorcast preprocessing: result ${r.dtype} [${r.shape}], want float32 [1,3,${H},${W}]`);
+  const cases = [control()];
+  for (const [id, fn, label] of [
+    ['tc-new', tcNew, 'tensorcast: one evaluate over the view, a new array'],
+    ['tc-out', tcInto, 'tensorcast: one evaluate over the view, into a typed out'],
+  ]) {
+    const got = fn();
+    const vsLoop = compare(got, loopRef);
+    const vsRef32 = compare(got, ref32);
+    checks[id] = { vsLoop, vsRef32, ok: ok(vsLoop) };
+    if (!ok(vsLoop)) throw new Error(`tensorcast ${id} differs from the JS loop beyond ${TOL} relative: ${JSON.stringify(vsLoop)}`);
+    cases.push({ id, label, fn });
+  }
+  cases.push({ id: 'js-out', label: 'plain-JS loop into a preallocated Float32Array', fn: jsInto });
+  cases.push({ id: 'js-new', label: 'plain-JS loop, a new Float32Array', fn: jsNew });
+  checks['js-out'] = { vsRef32: compare(jsInto(), ref32) };
+  if (tf) {
+    const tm = tf.tensor1d(mean32, 'float32');
+    const ts = tf.tensor1d(std32, 'float32');
+    const chain = (rgb) => tf.expandDims(tf.transpose(tf.div(tf.sub(tf.div(tf.cast(rgb, 'float32'), 255), tm), ts), [2, 0, 1]), 0);
+    const readT3 = () => tf.slice(tf.tensor3d(px, [H, W, 4], 'int32'), [0, 0, 0], [H, W, 3]);
+    const viaTensor3d = () => {
+      const t = tf.tidy(() => chain(readT3()));
+      const d = t.dataSync();
+      t.dispose();
+      return d;
+    };
+    // fromPixels: ImageData in a page; in Node its { data: Uint8Array, width, height } form (a Uint8Array over the same bytes).
+    const pixelsArg = where === 'chromium' ? () => new ImageData(px, W, H) : () => ({ data: new Uint8Array(px.buffer, px.byteOffset, px.length), width: W, height: H });
+    const viaFromPixels = () => {
+      const t = tf.tidy(() => chain(tf.browser.fromPixels(pixelsArg(), 3)));
+      const d = t.dataSync();
+      t.dispose();
+      return d;
+    };
+    const main = where === 'chromium' ? viaFromPixels : viaTensor3d;
+    const other = where === 'chromium' ? viaTensor3d : viaFromPixels;
+    const t3 = "tf.tensor3d(pixels, [H,W,4], 'int32'), slice off alpha";
+    const fp = where === 'chromium' ? 'tf.browser.fromPixels(new ImageData(pixels, W, H))' : 'tf.browser.fromPixels({ data: Uint8Array over the pixels, width, height })';
+    const mainLabel = where === 'chromium' ? fp : t3;
+    const otherLabel = where === 'chromium' ? t3 : fp;
+    for (const [id, fn, label] of [['tf', main, mainLabel], ['tf-alt', other, otherLabel]]) {
+      let c;
+      try {
+        const got = fn();
+        c = { vsLoop: compare(got, loopRef), vsRef32: compare(got, ref32) };
+        c.ok = ok(c.vsLoop);
+      } catch (e) {
+        checks[id] = { error: String(e.message || e) };
+        continue;
+      }
+      checks[id] = c;
+      cases.push({ id, label: `tfjs-wasm: ${label}, then the chain${id === 'tf' ? ' (the target\'s yardstick)' : ''}`, fn });
+    }
+  }
+  return cases;
+}
+
+function taddGroup({ tc, tf }, checks) {
+  const N = 1024;
+  const A = new Float32Array(N * N);
+  const B = new Float32Array(N * N);
+  for (let i = 0; i < A.length; i++) { A[i] = ((i * 7919) % 1000) / 8; B[i] = ((i * 104729) % 997) / 16; }
+  const a = tc.tensor(A, [N, N]);
+  const b = tc.tensor(B, [N, N]);
+  const at = tc.transpose(a);
+  const tout = tc.tensor(new Float32Array(N * N), [N, N]);
+  const outOpt = { out: tout };
+  const refT = new Float32Array(N * N);
+  const refAdd = new Float32Array(N * N);
+  const refTr = new Float32Array(N * N);
+  for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) { refT[i * N + j] = A[j * N + i] + B[i * N + j]; refAdd[i * N + j] = A[i * N + j] + B[i * N + j]; refTr[i * N + j] = A[j * N + i]; }
+  const cases = [control()];
+  const res = (fn) => () => { const r = fn(); const d = r.toArray(); r.dispose(); return d; };
+  const defs = [
+    ['tc-tadd', () => { const t = tc.transpose(a); const r = tc.add(t, b); r.dispose(); t.dispose(); return r; },
+      res(() => { const t = tc.transpose(a); const r = tc.add(t, b); t.dispose(); return r; }), refT, 'tensorcast add(transpose(a), b): view made per call, fresh resident result, disposed'],
+    ['tc-tadd-view', () => { const r = tc.add(at, b); r.dispose(); return r; }, res(() => tc.add(at, b)), refT, 'tensorcast add(at, b), at = transpose(a) made once, fresh resident result, disposed'],
+    ['tc-add', () => { const r = tc.add(a, b); r.dispose(); return r; }, res(() => tc.add(a, b)), refAdd, 'tensorcast add(a, b), fresh resident result, disposed'],
+    ['tc-tadd-out', () => tc.add(at, b, outOpt), () => { tc.add(at, b, outOpt); return tout.toArray(); }, refT, 'tensorcast add(at, b, { out }) (resident out)'],
+    ['tc-add-out', () => tc.add(a, b, outOpt), () => { tc.add(a, b, outOpt); return tout.toArray(); }, refAdd, 'tensorcast add(a, b, { out }) (resident out)'],
+    ['tc-copy-t', () => { const t = tc.transpose(a); const r = tc.contiguous(t); r.dispose(); t.dispose(); return r; },
+      res(() => { const t = tc.transpose(a); const r = tc.contiguous(t); t.dispose(); return r; }), refTr, 'tensorcast contiguous(transpose(a)), disposed'],
+    ['tc-copy', () => { const r = tc.contiguous(a); r.dispose(); return r; }, res(() => tc.contiguous(a)), A, 'tensorcast contiguous(a): a copy of 4 MiB, the memory-traffic yardstick'],
+  ];
+  for (const [id, fn, read, ref, label] of defs) {
+    const c = compare(read(), ref);
+    checks[id] = { ...c, ok: c.differing === 0 };
+    if (c.differing !== 0) throw new Error(`tensorcast ${id} is wrong: ${JSON.stringify(c)}`);
+    cases.push({ id, label, fn });
+  }
+  const jo = new Float32Array(N * N);
+  const jsT = () => {
+    for (let i = 0; i < N; i++) { const r = i * N; for (let j = 0; j < N; j++) jo[r + j] = A[j * N + i] + B[r + j]; }
+    return jo;
+  };
+  const jsAdd = () => { for (let i = 0; i < jo.length; i++) jo[i] = A[i] + B[i]; return jo; };
+  checks['js-tadd'] = compare(jsT(), refT);
+  cases.push({ id: 'js-tadd', label: 'plain-JS transposed add loop, preallocated out', fn: jsT });
+  cases.push({ id: 'js-add', label: 'plain-JS add loop, preallocated out', fn: jsAdd });
+  if (tf) {
+    const xa = tf.tensor2d(A, [N, N], 'float32');
+    const xb = tf.tensor2d(B, [N, N], 'float32');
+    const t = tf.tidy(() => tf.add(tf.transpose(xa), xb));
+    checks['tf-tadd'] = compare(t.dataSync(), refT);
+    t.dispose();
+    cases.push({ id: 'tf-tadd', label: 'tfjs-wasm add(transpose(a), b), resident, disposed', fn: () => tf.tidy(() => tf.add(tf.transpose(xa), xb)).dispose() });
+    cases.push({ id: 'tf-add', label: 'tfjs-wasm add(a, b), resident, disposed', fn: () => tf.add(xa, xb).dispose() });
+  }
+  return cases;
+}
+
+function smallGroup({ tc }, checks) {
+  const a = new Float32Array([1, 2, 3]);
+  const b = new Float32Array([10, 20, 30, 40]);
+  const want = '11,21,31,41,12,22,32,42,13,23,33,43';
+  const sa = [3, 1];
+  const sb = [1, 4];
+  const pa = { data: a, shape: sa };
+  const pb = { data: b, shape: sb };
+  const ta = tc.tensor(a, sa);
+  const tb = tc.tensor(b, sb);
+  const tout = tc.tensor(new Float32Array(12), [3, 4]);
+  const opts = { out: tout };
+  const e2e = () => tc.add(pa, pb).data;
+  const res = () => tc.add(ta, tb, opts);
+  const resNew = () => { const r = tc.add(ta, tb); r.dispose(); return r; };
+  const got = { 'tc-e2e': Array.from(e2e()).join(), 'tc-res': (res(), Array.from(tout.toArray()).join()) };
+  { const r = tc.add(ta, tb); got['tc-res-new'] = Array.from(r.toArray()).join(); r.dispose(); }
+  for (const [k, v] of Object.entries(got)) {
+    checks[k] = { ok: v === want };
+    if (v !== want) throw new Error(`tensorcast small ${k}: ${v}, want ${want}`);
+  }
+  return [
+    control(),
+    { id: 'tc-e2e', label: 'tensorcast add([3,1], [1,4]) of plain { data, shape } (fresh array out)', fn: e2e },
+    { id: 'tc-res', label: 'tensorcast add on resident operands into a resident out', fn: res },
+    { id: 'tc-res-new', label: 'tensorcast add on resident operands, fresh resident result, disposed', fn: resNew },
+  ];
+}
+
+/**
+ * One group: { group, skipped } when the build lacks a function, else
+ * { group, unit, cases: { id: { label, ns: [per batch], median } }, ratios: { id: median per-batch ratio }, checks }.
+ * opts: measureWall's (runs, warmupMs, batchMs, pause, cpu), over the group's defaults.
+ */
+export async function runViewGroup(group, { tc, tf, where }, opts = {}) {
+  const missing = (NEEDS[group] ?? []).filter((f) => typeof tc[f] !== 'function');
+  if (!NEEDS[group]) throw new Error(`unknown group ${group} (groups: ${VIEW_GROUPS.join(', ')})`);
+  if (missing.length) return { group, skipped: `n/a (no ${missing.join(', ')})` };
+  const checks = {};
+  const cases = group === 'tadd' ? taddGroup({ tc, tf }, checks)
+    : group === 'small' ? smallGroup({ tc }, checks)
+      : preGroup(Number(group.slice(4)), { tc, tf, where }, checks);
+  const spec = specOf(group);
+  const ns = await measureWall(cases, { ...spec.timing, ...opts });
+  const out = { group, unit: spec.unit, cases: {}, ratios: {}, checks };
+  for (const c of cases) out.cases[c.id] = { label: c.label, ns: ns[c.id].map((x) => Number(x.toPrecision(6))), median: median(ns[c.id]) };
+  for (const [id, num, den] of spec.ratios) if (ns[num] && ns[den]) out.ratios[id] = medianRatio(ns[num], ns[den]);
+  return out;
+}
