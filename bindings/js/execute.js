@@ -187,7 +187,7 @@ export function checkOverlap(dest, ops, fn) {
     const s = span(o);
     if (s === null || s[1] <= d[0] || d[1] <= s[0]) continue;
     if (o.ptr === dest.ptr && sameLayout(o, dest)) continue;
-    throw new TypeError(`${fn}: out shares memory with an operand it does not read element for element (a view of the same data in another order or place); in place would read cells already written: write to a separate tensor, or contiguous() the operand first`);
+    throw new TypeError(`${fn}: out shares memory with an operand read in another order or place: in place would read cells already written; write to a separate tensor`);
   }
 }
 

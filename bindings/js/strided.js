@@ -83,15 +83,21 @@ export function copyView(src, sBase, shape, sStrides, dst, dBase, dStrides) {
     dst[dBase] = src[sBase];
     return;
   }
+  if (isRowMajor(shape, sStrides) && isRowMajor(shape, dStrides)) { // both contiguous: one memmove
+    dst.set(src.subarray(sBase, sBase + n), dBase);
+    return;
+  }
   const last = r - 1;
   const len = shape[last];
   const ss = sStrides[last];
   const ds = dStrides[last];
+  const rows = ss === 1 && ds === 1 && len >= 16; // contiguous rows: one memmove each (set)
   const idx = new Array(r).fill(0);
   let so = sBase;
   let dof = dBase;
   for (let q = n / len; q > 0; q--) {
-    for (let i = 0, p = so, o = dof; i < len; i++, p += ss, o += ds) dst[o] = src[p];
+    if (rows) dst.set(src.subarray(so, so + len), dof);
+    else for (let i = 0, p = so, o = dof; i < len; i++, p += ss, o += ds) dst[o] = src[p];
     for (let a = last - 1; a >= 0; a--) {
       so += sStrides[a];
       dof += dStrides[a];
