@@ -1,12 +1,259 @@
 // Data operands and `out`, read once. An operand is a plain { data, shape,
 // dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
 // or a JS number / bigint (a scalar of the other operand's dtype).
-import { operand, handleOf, dtypeOf, declaredDtype, notTypedArray, taLength, lengthError, isForeignTensor, foreignTensor, isOrtType, ortDtype, ortShape } from './tensor.js';
+import { C } from './contract.js';
 import { readStaticShape, product, isDimValue, describe } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { rowMajor, isRowMajor, reach } from './strided.js';
+
+// ---- the record --------------------------------------------------------------------
+// What a call reads of an operand, in one place: the record (operand()), its
+// commit check, and the typed-array, dtype and onnxruntime facts it is made
+// from. tensor.js binds the Tensor class here (bindTensor): this module reads
+// tensors without importing tensor.js.
+
+/** The library's view of a tensor (its record), or null for anything else (tensor.js binds it). */
+export let handleOf = () => null;
+/** True while a Tensor of this instance is not disposed. */
+let isAlive = () => false;
+/** True for a Tensor of this instance. */
+let isTensor = () => false;
+
+/** tensor.js, once: how a Tensor's record, liveness and class are read. */
+export function bindTensor(h, alive, isT) {
+  handleOf = h;
+  isAlive = alive;
+  isTensor = isT;
+}
+
+// Every copy of tensorcast marks its tensors with this registered symbol, so a
+// tensor of another instance (the CommonJS build, tensorcast/inline, a second
+// copy of the package) is recognised and refused by name, not misread.
+export const TENSOR_MARK = Symbol.for('tensorcast.Tensor');
+
+// The brand of a snapshot record: only operand() below sets it, and the commit
+// stage (committable) refuses any record without it. Module-private.
+const SNAPSHOT = Object.freeze({ snapshot: true });
+
+/**
+ * An operand as one call sees it, after its snapshot: a resident tensor's
+ * record, a plain { data, shape } copied for the call, a scalar, or `out`.
+ * One factory and one object literal, so every call site in the hot path sees
+ * one object shape, allocated inline (a class constructor this wide is not
+ * inlined by V8 and goes through its generic construct stub).
+ */
+export function operand(resident, ptr, data, shape, dtype, size, dims, labels, coords, tensor, scalar) {
+  return {
+    resident, ptr, data, shape, dtype, size, dims, labels, coords, tensor, scalar,
+    named: null, // a plain operand's dims and coords as given, until readNames()
+    brand: SNAPSHOT,
+    // A view (operands.js readView, layout.js): element strides per axis (null:
+    // row-major). Resident: `ptr` is the address of element 0. Plain: `offset`
+    // is element 0's index in `data`, and the elements [lo, lo + span) are
+    // what a call copies in; `len` is the data's length as the snapshot read it.
+    strides: null, offset: 0, lo: 0, span: size, len: size,
+    shared: false, // a resident tensor whose memory another tensor (a view, or its base) also reads
+  };
+}
+
+/**
+ * The commit stage's check of a record, made after the last user code of a
+ * call has run and before its first heap access (execute.js runs it on every
+ * operand and `out` it is handed): the record is a snapshot the library made,
+ * a resident operand's tensor is still alive (a getter may have disposed it
+ * after it was read), and a plain operand's data still has the length its
+ * snapshot read (a getter may have resized a resizable buffer). True when all
+ * holds; the error comes from commitError() (apart: this one stays small
+ * enough for V8 to inline into the hot call).
+ */
+export function committable(o) {
+  if (o.brand !== SNAPSHOT) return false;
+  if (o.resident) return isAlive(o.tensor);
+  return o.scalar || taLength.call(o.data) === o.len;
+}
+
+/** Why committable(o) said no; `what` names the operand in the message. */
+export function commitError(o, what) {
+  if (o === null || typeof o !== 'object' || o.brand !== SNAPSHOT) {
+    return new Error(`tensorcast internal error: ${what} reached the engine without a snapshot`);
+  }
+  if (o.resident) {
+    return new TypeError(`${what} was disposed while the call was reading its arguments (by a getter, Proxy or callback): dispose tensors after the calls that use them`);
+  }
+  const len = taLength.call(o.data);
+  if (len === 0 && isDetached(o.data)) return new TypeError(`${what}.data: its ArrayBuffer was detached (transferred) while the call was reading its arguments`);
+  const had = o.shape === null || o.strides !== null ? `${o.len} when the call read it` : `shape ${formatShape(o.shape)} needs ${o.size}`; // null: a typed-array out
+  return new BroadcastError(`${what}: data has ${len} elements but ${had} (its buffer was resized while the call was reading its arguments)`,
+    { code: 'LENGTH_MISMATCH', shapes: [o.shape], axis: null, dims: [len, o.len] });
+}
+
+/** True for a Tensor of another tensorcast instance (one this library cannot read). */
+export function isForeignTensor(x) {
+  if (x === null || typeof x !== 'object') return false;
+  try {
+    return x[TENSOR_MARK] === true && !isTensor(x);
+  } catch {
+    return false;
+  }
+}
+
+/** The message for a tensor of another tensorcast instance passed as `what`. */
+export function foreignTensor(what) {
+  return new TypeError(`${what} is a Tensor of another tensorcast instance (the CommonJS build, tensorcast/inline, `
+    + 'or a second copy of the package in node_modules): each instance has its own WebAssembly memory, so its tensors '
+    + 'cannot be read here. Import tensorcast one way throughout, or pass { data: t.toArray(), shape: t.shape } to this instance');
+}
+
+/** A copy of an operand with other dims and labels (a tensor's own record is never changed). */
+export function withNames(o, dims, labels) {
+  const c = operand(o.resident, o.ptr, o.data, o.shape, o.dtype, o.size, dims, labels, o.coords, o.tensor, o.scalar);
+  c.named = o.named;
+  c.strides = o.strides;
+  c.offset = o.offset;
+  c.lo = o.lo;
+  c.span = o.span;
+  c.len = o.len;
+  return c;
+}
+
+
+// A typed array's kind and length as the engine sees them: the intrinsic
+// getters, which neither a subclass, an own property nor a forged prototype can change.
+const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
+const taTag = Object.getOwnPropertyDescriptor(TA_PROTO, Symbol.toStringTag).get;
+export const taLength = Object.getOwnPropertyDescriptor(TA_PROTO, 'length').get;
+
+/** The dtype of a typed array, or undefined. */
+let lastTag = null;
+let lastDtype;
+let lastTable = null;
+export function dtypeOf(data) {
+  const tag = taTag.call(data);
+  // The tags are 11 constant strings: the last one answers most calls without a hash lookup.
+  if (tag === lastTag && lastTable === C.dtypeByTag) return lastDtype;
+  const d = C.dtypeByTag.get(tag);
+  if (d !== undefined) {
+    lastTag = tag;
+    lastDtype = d;
+    lastTable = C.dtypeByTag;
+  }
+  return d;
+}
+
+/**
+ * The dtype of typed array `data` given with a `dtype` name beside it (an
+ * operand's `dtype`, tensor()'s option): the name must agree with the array,
+ * except that 'float16' on a Uint16Array means the array holds float16 bits
+ * (how float16 travels where the runtime has no Float16Array). undefined: the
+ * array's own dtype.
+ */
+export function declaredDtype(data, name, operand) {
+  const d = dtypeOf(data);
+  if (name === undefined || d === undefined) return d;
+  const what = `${operand}.dtype`; // built here, off the common path (no dtype given)
+  const want = typeof name === 'string' ? C.dtypeByName.get(name) : undefined;
+  if (want === undefined) {
+    throw new TypeError(`${what} must be one of ${[...C.dtypeByName.keys()].join(', ')}, got ${typeof name === 'string' ? JSON.stringify(name) : typeof name}`);
+  }
+  if (want === d) return d;
+  const tag = taTag.call(data);
+  if (want.half && tag === 'Uint16Array') return want;
+  const fix = want.half
+    ? `float16 data is a ${want.bits ? 'Uint16Array of its bits (this runtime has no Float16Array)' : 'Float16Array, or a Uint16Array of its bits'}`
+    : `pass a ${want.array} or leave dtype out (it is the array's)`;
+  throw new TypeError(`${what} is '${want.name}' but the data is a ${tag} (${d.name}): ${fix}`);
+}
+
+/**
+ * Whether `out` (its snapshot `dest`) can take a result of dtype `dt`: the
+ * same dtype, or a Uint16Array for a float16 result, which receives the
+ * result's bits (the snapshot then says float16, so the copy moves bits).
+ */
+export function outHolds(dest, dt) {
+  if (dest.dtype === dt) return true;
+  if (dt.half && !dest.resident && taTag.call(dest.data) === 'Uint16Array') {
+    dest.dtype = dt;
+    return true;
+  }
+  return false;
+}
+
+// onnxruntime's tensor types (Tensor.Type of onnxruntime-common) and the typed array each holds.
+const ORT_ARRAYS = new Map([
+  ['float32', ['Float32Array']], ['float64', ['Float64Array']], ['int8', ['Int8Array']], ['uint8', ['Uint8Array']],
+  ['int16', ['Int16Array']], ['uint16', ['Uint16Array']], ['int32', ['Int32Array']], ['uint32', ['Uint32Array']],
+  ['int64', ['BigInt64Array']], ['uint64', ['BigUint64Array']], ['bool', ['Uint8Array']],
+  ['float16', ['Uint16Array', 'Float16Array']],
+  ['string', null], ['int4', null], ['uint4', null],
+]);
+const ORT_DTYPES = { int64: 'bigint64', uint64: 'biguint64', bool: 'uint8' };
+
+/** True for a `type` that is an onnxruntime tensor type name ('float32', 'int64', 'bool', …). */
+export function isOrtType(type) {
+  return typeof type === 'string' && ORT_ARRAYS.has(type);
+}
+
+/** The dtype of an onnxruntime Tensor's data, which must be the typed array its `type` names. */
+export function ortDtype(data, type, what) {
+  const arrays = ORT_ARRAYS.get(type);
+  const tag = ArrayBuffer.isView(data) ? taTag.call(data) : undefined;
+  const got = tag ?? (Array.isArray(data) ? 'a plain Array' : data === null ? 'null' : typeof data);
+  if (arrays === null) {
+    throw new TypeError(`${what} is an onnxruntime Tensor of type '${type}' (data: ${got}), which tensorcast has no dtype for: `
+      + 'pass numeric tensors (float32, float64, float16, int8 to int64, uint8 to uint64, bool)');
+  }
+  if (tag === undefined || !arrays.includes(tag)) {
+    throw new TypeError(`${what} is an onnxruntime Tensor of type '${type}' but its data is ${tag ? `${tag.startsWith('I') ? 'an' : 'a'} ${tag}` : got}: `
+      + `ort's '${type}' data is ${arrays.map((a) => `${a.startsWith('I') ? 'an' : 'a'} ${a}`).join(' or ')}${type === 'float16' ? ' (of float16 bits)' : ''}; make the type and the data agree`);
+  }
+  const d = C.dtypeByName.get(ORT_DTYPES[type] ?? type);
+  if (d === undefined) throw new TypeError(`${what}: this build has no ${type} dtype`);
+  return d;
+}
+
+/** Whether every entry of `dims` (a copy, read once) is a number: an onnxruntime Tensor's shape, not dim names. */
+export const ortShape = (dims) => dims.every((d) => typeof d === 'number');
+
+/** { type, dims, data } of an object that is an onnxruntime Tensor (no shape, an ort type, dims), each read once; else null. */
+export function readOrt(x) {
+  if (x.shape !== undefined) return null;
+  const type = x.type;
+  if (!isOrtType(type)) return null;
+  const dimsIn = x.dims;
+  if (!Array.isArray(dimsIn)) return null;
+  const dims = Array.from(dimsIn);
+  return ortShape(dims) ? { type, dims, data: x.data } : null;
+}
+
+/** Why `data` is not a typed array, for a message. */
+export function notTypedArray(data, what) {
+  if (Array.isArray(data)) {
+    return new TypeError(`${what} is a plain Array; pass a typed array, e.g. Float32Array.from(${data.length <= 4 ? JSON.stringify(data) : 'array'})`);
+  }
+  return new TypeError(`${what} must be a typed array (Float32Array, Int32Array, …), got ${data === null ? 'null' : ArrayBuffer.isView(data) ? 'a DataView' : typeof data}`);
+}
+
+/**
+ * Why `len` elements of `data` do not fill `shape` (`n` elements): `what`
+ * names the call in the message, `dataWhat` the data.
+ */
+export function lengthError(what, dataWhat, data, len, shape, n) {
+  if (len === 0 && isDetached(data)) return new TypeError(`${dataWhat}: its ArrayBuffer was detached (transferred to another thread or context)`);
+  return new BroadcastError(`${what}: data has ${len} elements but shape ${formatShape(shape)} needs ${n}`,
+    { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [len, n] });
+}
+
+/** True when a typed array's buffer was detached (transferred). */
+export function isDetached(data) {
+  try {
+    new Uint8Array(data.buffer, 0, 0); // throws on a detached buffer
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
 

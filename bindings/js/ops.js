@@ -5,13 +5,12 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, castAdvice, formatShape } from './errors.js';
-import { withNames, handleOf, committable, commitError, outHolds } from './tensor.js';
 import { view } from './heap.js';
 import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape, product } from './shapes.js';
 import { internNamed, checkOutNames } from './named.js';
-import { readOperand, settle, readNames, scalarOperand, readOut, isScalar } from './operands.js';
+import { readOperand, settle, readNames, scalarOperand, readOut, isScalar, withNames, handleOf, committable, commitError, outHolds } from './operands.js';
 import { request, execute, runBinary } from './execute.js';
 import { largeCall, LARGE } from './expr-large.js';
 import { namedWhere } from './expr.js';

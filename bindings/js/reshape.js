@@ -6,8 +6,8 @@ import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { copyShape, describe, product } from './shapes.js';
 import { readOptions } from './options.js';
-import { readOperand, settle } from './operands.js';
-import { Tensor, viewOf, readTensorNames, committable, commitError, taLength, handleOf } from './tensor.js';
+import { readOperand, settle, committable, commitError, taLength, handleOf } from './operands.js';
+import { Tensor, viewOf, readTensorNames } from './tensor.js';
 import { contiguous } from './layout.js';
 
 /**

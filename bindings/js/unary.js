@@ -6,10 +6,10 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError } from './errors.js';
-import { outHolds, renamed, handleOf } from './tensor.js';
+import { renamed } from './tensor.js';
 import { checkKeys } from './options.js';
 import { checkOutNames } from './named.js';
-import { readOperand, settle, readNames, readOut, isScalar } from './operands.js';
+import { readOperand, settle, readNames, readOut, isScalar, outHolds, handleOf } from './operands.js';
 import { request, execute } from './execute.js';
 import { accDtype } from './reduce.js';
 import { largeCall, LARGE } from './expr-large.js';
