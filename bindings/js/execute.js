@@ -5,7 +5,7 @@
 //      read once into records (user code runs only there);
 //   2. commit check (here, first): every record is a snapshot the library
 //      made, every resident one still alive, every plain one still the length
-//      it was read with (tensor.js committable). From here no user code runs;
+//      it was read with (operands.js committable). From here no user code runs;
 //   3. place: scratch and request space allocated (memory may grow), data copied in;
 //   4. one wasm call plans (cached by shape) and runs the kernel;
 //   5. the result is copied out, or handed over as a Tensor.

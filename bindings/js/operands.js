@@ -1,6 +1,9 @@
-// Data operands and `out`, read once. An operand is a plain { data, shape,
-// dims?, coords? } (copied into wasm memory for the call), a resident Tensor,
-// or a JS number / bigint (a scalar of the other operand's dtype).
+// The reading stage: data operands and `out`, read once into one record each
+// (operand()). An operand is a plain { data, shape, dims?, coords? } (copied
+// into wasm memory for the call), a plain view { data, shape, strides, offset }
+// (the elements it spans copied in, read with its strides), a resident Tensor
+// or a view of one (read in place), an onnxruntime Tensor, or a JS number /
+// bigint (a scalar of the other operand's dtype).
 import { C } from './contract.js';
 import { readStaticShape, product, isDimValue, describe } from './shapes.js';
 import { halfBits } from './half.js';
