@@ -299,19 +299,19 @@ export function readOperand(x, what) {
 function readView(o, stridesIn, offsetIn, what) {
   const offset = offsetIn === undefined ? 0 : offsetIn;
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) {
-    throw new BroadcastError(`${what}.offset must be an integer (an element index into its data), got ${describe(offset)}`,
+    throw new BroadcastError(`${what}.offset must be an integer element index, got ${describe(offset)}`,
       { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
   }
   let strides = null;
   if (stridesIn !== undefined) {
     if (!Array.isArray(stridesIn) && !ArrayBuffer.isView(stridesIn)) {
-      throw new TypeError(`${what}.strides must be an array of integers (element strides, one per axis), got ${describe(stridesIn)}`);
+      throw new TypeError(`${what}.strides must be an array of integers (one per axis), got ${describe(stridesIn)}`);
     }
     strides = Array.from(stridesIn);
     for (let i = 0; i < strides.length; i++) {
       const v = strides[i];
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
-        throw new BroadcastError(`${what}.strides[${i}] is ${describe(v)}: a stride is an integer number of elements (negative allowed)`,
+        throw new BroadcastError(`${what}.strides[${i}] is ${describe(v)}, not an integer`,
           { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
       }
       strides[i] += 0; // -0 is 0

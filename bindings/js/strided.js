@@ -40,9 +40,9 @@ export function reach(shape, strides) {
   return [lo, hi];
 }
 
-/** The view of `src` (`shape`, `strides` at element `base`) into `dst` in row-major order from element `at`. Returns dst. */
-export function gather(src, base, shape, strides, dst, at = 0) {
-  copyView(src, base, shape, strides, dst, at, rowMajor(shape));
+/** The view of `src` (`shape`, `strides` at element `base`) into `dst` in row-major order. Returns dst. */
+export function gather(src, base, shape, strides, dst) {
+  copyView(src, base, shape, strides, dst, 0, rowMajor(shape));
   return dst;
 }
 
