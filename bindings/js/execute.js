@@ -14,9 +14,9 @@ import { BroadcastError, makeError, formatShape } from './errors.js';
 import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch, malloc, free, DESC_SLOT, OUT_SLOT } from './heap.js';
 import { mod } from './loader.js';
 import { makeTensor } from './tensor.js';
-import { taLength, committable, commitError, outHolds, handleOf, withNames } from './operands.js';
+import { taLength, committable, commitError, outHolds, handleOf, withNames, arrayLike } from './operands.js';
 import { product } from './shapes.js';
-import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary } from './wire.js';
+import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary, stridesCost, writeStrides } from './wire.js';
 import { gather, scatter, copyView, rowMajor, reach } from './strided.js';
 import { writeNamed, namedResult } from './named.js';
 import { streamed, STREAM_MIN } from './stream.js';
@@ -57,6 +57,7 @@ export function execute(c) {
       return execute(c);
     });
   }
+  if (dest !== null && dest.shared) checkOverlap(dest, c.ops, c.fn); // only memory shared with another tensor can overlap
   const temps = hasViews(c.ops) ? views(c) : null;
   // try/catch, not finally: with finally the resident small call measured ~10 ns slower.
   let r;
@@ -88,7 +89,6 @@ function hasViews(ops) {
  * blocks to free after the call.
  */
 function views(c) {
-  if (c.dest !== null && c.dest.resident) checkOverlap(c.dest, c.ops, c.fn);
   // A float16 reduction sums a contiguous float16 copy of its input (reduce_driver.cpp): given one here.
   const half = (c.action === C.A.reduce || c.action === C.A.unbroadcast) && (c.outDtype.half || c.ops[0].dtype.half);
   if (c.named === null && !half) {
@@ -122,9 +122,8 @@ function freeAll(ptrs) {
  */
 export function rowMajorCopy(o, temps) {
   if (!o.resident) {
-    const dst = o.data instanceof Uint16Array ? new Uint16Array(o.size) : new o.dtype.ctor(o.size);
     const c = withNames(o, o.dims, o.labels);
-    c.data = gather(o.data, o.offset, o.shape, o.strides, dst);
+    c.data = gather(o.data, o.offset, o.shape, o.strides, arrayLike(o.data, o.dtype, o.size));
     c.strides = null;
     c.offset = 0;
     c.lo = 0;
@@ -164,7 +163,6 @@ export function intoView(dest, fn, ops, run) {
       throw new BroadcastError(`${fn}: out has ${dest.size} elements but the result ${formatShape(shape)} has ${size}`,
         { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [dest.size, size] });
     }
-    if (!committable(dest)) throw commitError(dest, `${fn}: out`);
     if (h !== null) copyView(view(dt), h.ptr / dt.size, dest.shape, rowMajor(dest.shape), view(dt), dest.ptr / dt.size, dest.strides);
     else scatter(r.data, view(dt), dest.ptr / dt.size, dest.shape, dest.strides); // bit for bit, whatever the array kind
   } finally {
@@ -235,15 +233,14 @@ export function runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   // The commit check (see execute()), before runBinaryInner, which is written
   // flat for V8 to inline its helpers.
   if (!committable(A) || !committable(B) || (dest !== null && !committable(dest))) throw binaryCommitError(name, A, B, dest);
-  if (A.strides !== null || B.strides !== null || (dest !== null && (dest.strides !== null || (dest.shared && (A.shared || B.shared))))) {
-    if (dest !== null && dest.strides === null && dest.resident) checkOverlap(dest, [A, B], name);
-    if (A.strides !== null || B.strides !== null || (dest !== null && dest.strides !== null)) {
-      const c = request(C.A.binary, name, rule, axis, [A, B], [A.shape, B.shape], outDtype, dest, ctx);
-      c.op = op.id;
-      c.dtype = A.dtype.id;
-      return execute(c);
-    }
+  if (A.strides !== null || B.strides !== null || (dest !== null && dest.strides !== null)) {
+    // Views: the generic request (its strides section; out through a view).
+    const c = request(C.A.binary, name, rule, axis, [A, B], [A.shape, B.shape], outDtype, dest, ctx);
+    c.op = op.id;
+    c.dtype = A.dtype.id;
+    return execute(c);
   }
+  if (dest !== null && dest.shared) checkOverlap(dest, [A, B], name);
   let r;
   try {
     r = runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx);
@@ -566,31 +563,11 @@ function produce(shape, out, dest, outDtype) {
 /** Doubles the request body needs (shapes, mapping, tail; the strides section). */
 function bodyNeed(c) {
   if (c.body !== null) return c.need;
-  if (c.strided) return bodyNeed1(c) + stridesNeed(c.ops);
+  if (c.strided) return bodyNeed1(c) + stridesCost(stridesOf(c.ops));
   return bodyNeed1(c);
 }
 
-function stridesNeed(ops) {
-  let n = 0;
-  for (let k = 0; k < ops.length; k++) n += ops[k].strides === null ? 1 : 1 + ops[k].strides.length;
-  return n;
-}
-
-/** The strides section (calls.cpp apply_strides): per operand 0, or 1 and its strides. */
-function writeStrides(h, p, ops, start) {
-  const from = p;
-  for (let k = 0; k < ops.length; k++) {
-    const st = ops[k].strides;
-    if (st === null) {
-      h[p++] = 0;
-      continue;
-    }
-    h[p++] = 1;
-    for (let i = 0; i < st.length; i++) h[p++] = st[i];
-  }
-  h[start - C.REQ_LEN + C.REQ.strided] = p - from;
-  return p;
-}
+const stridesOf = (ops) => ops.map((o) => o.strides);
 
 function bodyNeed1(c) {
   let need = c.mapping !== null ? 1 + c.mapping.length : 0;
@@ -617,7 +594,7 @@ function writeRequest(c, out, cap) {
   }
   const t = c.tail;
   if (t !== null) for (let i = 0; i < t.length; i++) h[p++] = t[i];
-  if (c.strided) p = writeStrides(h, p, c.ops, start);
+  if (c.strided) p = writeStrides(h, p, stridesOf(c.ops), start);
   return p;
 }
 

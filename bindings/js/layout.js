@@ -8,7 +8,7 @@ import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { product, describe } from './shapes.js';
 import { readOptions } from './options.js';
-import { readOperand, settle, readNames, readOut, committable, commitError, taLength } from './operands.js';
+import { readOperand, settle, readNames, readOut, committable, commitError, taLength, arrayLike } from './operands.js';
 import { Tensor, viewOf, makeTensor } from './tensor.js';
 import { view, malloc, free } from './heap.js';
 import { rowMajor, isRowMajor, copyView } from './strided.js';
@@ -412,7 +412,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   }
   // Into a typed array (out's, or new), or wasm memory (a resident out's, or a new block).
   const es = dt.size;
-  const data = resident ? null : dest !== null ? dest.data : dt.half && vs[0].o.data instanceof Uint16Array ? new Uint16Array(size) : new dt.ctor(size);
+  const data = resident ? null : dest !== null ? dest.data : arrayLike(vs[0].o.data, dt, size);
   const ptr = !resident ? 0 : dest !== null ? dest.ptr : malloc(Math.max(size * es, 1));
   try {
     let at = 0;

@@ -118,8 +118,12 @@ export function withNames(o, dims, labels) {
   c.lo = o.lo;
   c.span = o.span;
   c.len = o.len;
+  c.shared = o.shared;
   return c;
 }
+
+/** A new typed array of `n` elements of dtype `dt` of `data`'s kind (float16 as bits stays bits). */
+export const arrayLike = (data, dt, n) => (dt.half && data instanceof Uint16Array ? new Uint16Array(n) : new dt.ctor(n));
 
 
 // A typed array's kind and length as the engine sees them: the intrinsic

@@ -5,7 +5,7 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName, head, tail } from './errors.js';
 import { copyShape, checkShape, rankTooLarge, isDimValue, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
-import { begin, header, writeShape, shapeCost, call, requestBuffer } from './wire.js';
+import { begin, header, writeShape, shapeCost, call, requestBuffer, stridesCost, writeStrides } from './wire.js';
 import { readOptions, choose } from './options.js';
 import { readNamed, internNamed, writeNamed, describeNamed, namedOutNames, namedResult } from './named.js';
 
@@ -119,7 +119,8 @@ export function readBack(input, output, o, fn) {
 /** One call over `shapes` (and an explicit mapping) with `action`; returns the Response. */
 export function shapeCall(action, rule, axis, shapes, mapping, strides = null) {
   let need = mapping ? 1 + mapping.length : 0;
-  for (let k = 0; k < shapes.length; k++) need += shapeCost(shapes[k]) + (strides?.[k] ? 1 + strides[k].length : 1);
+  for (let k = 0; k < shapes.length; k++) need += shapeCost(shapes[k]);
+  if (strides) need += stridesCost(strides);
   let p = begin(need);
   const body = p;
   const h = requestBuffer();
@@ -129,16 +130,7 @@ export function shapeCall(action, rule, axis, shapes, mapping, strides = null) {
     h[p++] = mapping.length;
     for (let i = 0; i < mapping.length; i++) h[p++] = mapping[i];
   }
-  if (strides) {
-    // explain({ strides }): operands read as views (the strides section, calls.cpp apply_strides).
-    const from = p;
-    for (let k = 0; k < strides.length; k++) {
-      const st = strides[k];
-      h[p++] = st ? 1 : 0;
-      if (st) for (let i = 0; i < st.length; i++) h[p++] = st[i];
-    }
-    h[body - C.REQ_LEN + C.REQ.strided] = p - from;
-  }
+  if (strides) p = writeStrides(h, p, strides, body); // explain({ strides }): operands read as views
   return call(p);
 }
 

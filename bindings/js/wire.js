@@ -64,11 +64,13 @@ export function begin(bodyDoubles) {
 
 let R_STATUS = 0;
 let REQ_LEN = 0;
+let R_STRIDED = 0;
 
 /** The contract's request and response positions, and the header writers made over them. */
 function layout() {
   R_STATUS = C.RESP.status;
   REQ_LEN = C.REQ_LEN;
+  R_STRIDED = C.REQ.strided;
   ({ header, dataHeader, binaryRequest, setOut } = compileWriters(C.REQ, C.REQ_LEN, C.A.binary));
 }
 
@@ -367,3 +369,26 @@ class Response {
 // The one reader of responses: each call's response is read before the next call is made.
 const RESPONSE = new Response(new Float64Array(0), 0);
 
+/** Doubles the strides section of `strides` (per operand: null, or its strides) takes. */
+export function stridesCost(strides) {
+  let n = 0;
+  for (let k = 0; k < strides.length; k++) n += strides[k] === null ? 1 : 1 + strides[k].length;
+  return n;
+}
+
+/**
+ * The strides section (calls.cpp apply_strides; docs/boundary.md, "Views") at
+ * h[p]: per operand 0 (row-major) or 1 and its strides; its length goes in
+ * the header field `strided` of the request whose body starts at `body`.
+ * Returns the index past its end.
+ */
+export function writeStrides(h, p, strides, body) {
+  const from = p;
+  for (let k = 0; k < strides.length; k++) {
+    const st = strides[k];
+    h[p++] = st === null ? 0 : 1;
+    if (st !== null) for (let i = 0; i < st.length; i++) h[p++] = st[i];
+  }
+  h[body - REQ_LEN + R_STRIDED] = p - from;
+  return p;
+}

@@ -276,6 +276,18 @@ describe('out as a view', () => {
     t.dispose();
   });
 
+  it('every call family refuses an out that overlaps its operand elsewhere (a reduction into a row of its own input)', () => {
+    const t = tc.tensor(iota(6), [2, 3]);
+    const row = t.slice(1); // elements 3..5 of t, contiguous, at another address
+    expect(() => tc.sum(t, { axes: [0], out: row })).toThrow(/shares memory/);
+    expect(() => tc.neg(t.reshape([6]).slice('1:4'), { out: row })).toThrow(/shares memory/);
+    expect(() => tc.where({ data: Uint8Array.of(1, 0, 1), shape: [3] }, t.slice(null, '::-1'), 0, { out: t })).toThrow(/shares memory/);
+    expect(arr(t)).toEqual([0, 1, 2, 3, 4, 5]); // nothing written
+    tc.neg(t.slice(0), { out: row }); // no overlap: elements 0..2 into 3..5
+    expect(arr(t)).toEqual([0, 1, 2, -0, -1, -2]);
+    t.dispose();
+  });
+
   it('an out view of another size or dtype is refused', () => {
     const t = tc.tensor(new Float32Array(12), [3, 4]);
     expect(() => tc.add({ data: iota(4), shape: [4] }, 1, { out: t.slice(null, 1) })).toThrow(expect.objectContaining({ code: 'LENGTH_MISMATCH' }));
