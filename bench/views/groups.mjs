@@ -25,7 +25,7 @@
 // { skipped } (an older dist: no transpose, slice, ...).
 import { measureWall, median, medianRatio } from '../lib/wall.mjs';
 
-export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'small'];
+export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'small', 'unary', 'post-32x1000', 'post-8x32000'];
 
 /** What each group needs of the build. */
 export const NEEDS = {
@@ -33,10 +33,13 @@ export const NEEDS = {
   'pre-512': ['evaluate', 'slice', 'transpose', 'expandDims'],
   tadd: ['tensor', 'add', 'transpose', 'contiguous'],
   small: ['tensor', 'add'],
+  unary: ['tensor', 'exp', 'log', 'tanh'],
+  'post-32x1000': ['tensor', 'softmax', 'argmax', 'topk'],
+  'post-8x32000': ['tensor', 'softmax', 'argmax', 'topk'],
 };
 
 /** The groups that time tfjs-wasm (the others do not load it). */
-export const USES_TF = new Set(['pre-224', 'pre-512', 'tadd']);
+export const USES_TF = new Set(['pre-224', 'pre-512', 'tadd', 'unary', 'post-32x1000', 'post-8x32000']);
 
 /** Per group: the unit of its table, timing options, and the ratios [id, numerator, denominator, target or null, note]. */
 export const SPEC = {
@@ -62,6 +65,25 @@ export const SPEC = {
       ['tadd/tf-tadd', 'tc-tadd', 'tf-tadd', null, 'add(transpose(a), b) ÷ tfjs-wasm add(transpose(a), b)'],
     ],
   },
+  unary: {
+    unit: 'ms', timing: { runs: 11, warmupMs: 400, batchMs: 40 },
+    ratios: [
+      ['exp/tf', 'tc-exp', 'tf-exp', 0.5, 'exp ÷ tfjs-wasm tf.exp'],
+      ['log/tf', 'tc-log', 'tf-log', 0.5, 'log ÷ tfjs-wasm tf.log'],
+      ['tanh/tf', 'tc-tanh', 'tf-tanh', 0.5, 'tanh ÷ tfjs-wasm tf.tanh'],
+      ['exp/js', 'tc-exp', 'js-exp', null, 'exp ÷ the plain-JS Math.exp loop'],
+    ],
+  },
+  post: {
+    unit: 'µs', timing: { runs: 11, warmupMs: 400, batchMs: 30 },
+    ratios: [
+      ['softmax/tf', 'tc-softmax', 'tf-softmax', 1.0, 'softmax, typed array in and out ÷ tfjs-wasm tf.softmax (tensor in, dataSync)'],
+      ['softmax-out/exp-out', 'tc-softmax-out', 'tc-exp-out', 1.3, 'softmax, resident into out ÷ exp, resident into out'],
+      ['softmax/js', 'tc-softmax', 'js-softmax', null, 'softmax, typed array in and out ÷ the plain-JS loop'],
+      ['argmax/tf', 'tc-argmax', 'tf-argmax', 1.0, 'argmax along the last axis, resident ÷ tfjs-wasm tf.argMax'],
+      ['topk/tf', 'tc-topk', 'tf-topk', 1.0, 'top-5 along the last axis, resident ÷ tfjs-wasm tf.topk'],
+    ],
+  },
   small: {
     unit: 'ns', timing: { runs: 15, warmupMs: 300, batchMs: 15 },
     ratios: [
@@ -70,7 +92,7 @@ export const SPEC = {
     ],
   },
 };
-export const specOf = (group) => SPEC[group.startsWith('pre-') ? 'pre' : group];
+export const specOf = (group) => SPEC[group.startsWith('pre-') ? 'pre' : group.startsWith('post-') ? 'post' : group];
 
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
@@ -275,6 +297,102 @@ function taddGroup({ tc, tf }, checks) {
   return cases;
 }
 
+// 1M float32, resident, into a resident out: exp and tanh over [-10, 10), log over (0, 100].
+function unaryGroup({ tc, tf }, checks) {
+  const N = 1 << 20;
+  const X = new Float32Array(N);
+  const P = new Float32Array(N);
+  for (let i = 0; i < N; i++) { X[i] = ((i * 7919) % 20000) / 1000 - 10; P[i] = ((i * 104729) % 10000 + 1) / 100; }
+  const x = tc.tensor(X, [N]);
+  const p = tc.tensor(P, [N]);
+  const out = tc.tensor(new Float32Array(N), [N]);
+  const o = { out };
+  const cases = [control()];
+  for (const [op, t, src, f] of [['exp', x, X, Math.exp], ['log', p, P, Math.log], ['tanh', x, X, Math.tanh]]) {
+    tc[op](t, o);
+    const ref = Float32Array.from(src, f);
+    const c = compare(out.toArray(), ref);
+    checks[`tc-${op}`] = { ...c, ok: c.maxRel <= 4e-7 };
+    if (c.maxRel > 4e-7) throw new Error(`tensorcast ${op} is off: ${JSON.stringify(c)}`);
+    cases.push({ id: `tc-${op}`, label: `tensorcast ${op}(x, { out }), 1M float32 resident`, fn: () => tc[op](t, o) });
+  }
+  const jo = new Float32Array(N);
+  cases.push({ id: 'js-exp', label: 'plain-JS loop: Math.exp over a Float32Array, preallocated out', fn: () => { for (let i = 0; i < N; i++) jo[i] = Math.exp(X[i]); return jo; } });
+  if (tf) {
+    const xt = tf.tensor1d(X, 'float32');
+    const pt = tf.tensor1d(P, 'float32');
+    for (const [op, t] of [['exp', xt], ['log', pt], ['tanh', xt]]) {
+      cases.push({ id: `tf-${op}`, label: `tfjs-wasm tf.${op}(x), resident, disposed`, fn: () => tf[op](t).dispose() });
+    }
+  }
+  return cases;
+}
+
+// Reading a model's output: logits [R, C] float32 (the group's name says R x C).
+function postGroup(R, C, { tc, tf }, checks) {
+  const N = R * C;
+  const X = new Float32Array(N);
+  for (let i = 0; i < N; i++) X[i] = (((i * 7919) % 10007) / 10007 - 0.5) * 20;
+  const x = { data: X, shape: [R, C] };
+  const t = tc.tensor(X, [R, C]);
+  const out = tc.tensor(new Float32Array(N), [R, C]);
+  const o = { out };
+  // References: softmax in double, argmax, the top 5 (ties: the lower index).
+  const ref = new Float32Array(N);
+  const am = new Int32Array(R);
+  const top = [];
+  for (let r = 0; r < R; r++) {
+    let m = -Infinity;
+    for (let c = 0; c < C; c++) if (X[r * C + c] > m) { m = X[r * C + c]; am[r] = c; }
+    let s = 0;
+    for (let c = 0; c < C; c++) s += Math.exp(X[r * C + c] - m);
+    for (let c = 0; c < C; c++) ref[r * C + c] = Math.exp(X[r * C + c] - m) / s;
+    top.push(...[...X.subarray(r * C, r * C + C).keys()].sort((a, b) => X[r * C + b] - X[r * C + a] || a - b).slice(0, 5));
+  }
+  const c1 = compare(tc.softmax(x).data, ref);
+  checks['tc-softmax'] = { ...c1, ok: c1.maxRel <= 1e-6 };
+  if (!checks['tc-softmax'].ok) throw new Error(`tensorcast softmax is off: ${JSON.stringify(c1)}`);
+  const a = tc.argmax(t, 1);
+  const k = tc.topk(t, 5);
+  checks['tc-argmax'] = { ok: a.toArray().every((v, i) => v === am[i]) };
+  checks['tc-topk'] = { ok: k.indices.toArray().every((v, i) => v === top[i]) };
+  for (const z of [a, k.values, k.indices]) z.dispose();
+  if (!checks['tc-argmax'].ok || !checks['tc-topk'].ok) throw new Error(`tensorcast argmax/topk is wrong: ${JSON.stringify(checks)}`);
+  const js = new Float32Array(N);
+  const jsSoftmax = () => {
+    for (let r = 0; r < R; r++) {
+      const b = r * C;
+      let m = -Infinity;
+      for (let c = 0; c < C; c++) if (X[b + c] > m) m = X[b + c];
+      let s = 0;
+      for (let c = 0; c < C; c++) s += (js[b + c] = Math.exp(X[b + c] - m));
+      const inv = 1 / s;
+      for (let c = 0; c < C; c++) js[b + c] *= inv;
+    }
+    return js;
+  };
+  const cases = [
+    control(),
+    { id: 'tc-softmax', label: 'tensorcast softmax(x) of a typed array, a new typed array out', fn: () => tc.softmax(x) },
+    { id: 'tc-softmax-out', label: 'tensorcast softmax(t, -1, { out }), resident', fn: () => tc.softmax(t, -1, o) },
+    { id: 'tc-exp-out', label: 'tensorcast exp(t, { out }), resident (the yardstick)', fn: () => tc.exp(t, o) },
+    { id: 'tc-argmax', label: 'tensorcast argmax(t, 1), resident, disposed', fn: () => tc.argmax(t, 1).dispose() },
+    { id: 'tc-topk', label: 'tensorcast topk(t, 5), resident, disposed', fn: () => { const r = tc.topk(t, 5); r.values.dispose(); r.indices.dispose(); } },
+    { id: 'js-softmax', label: 'plain-JS softmax loop (Math.exp in double), preallocated out', fn: jsSoftmax },
+  ];
+  if (tf) {
+    const xt = tf.tensor2d(X, [R, C], 'float32');
+    const y = tf.softmax(xt);
+    const c2 = compare(y.dataSync(), ref);
+    checks['tf-softmax'] = { ...c2, ok: c2.maxRel <= 1e-5 };
+    y.dispose();
+    cases.push({ id: 'tf-softmax', label: 'tfjs-wasm tf.softmax(x) (resident tensor in), dataSync, disposed', fn: () => { const r = tf.softmax(xt); r.dataSync(); r.dispose(); } });
+    cases.push({ id: 'tf-argmax', label: 'tfjs-wasm tf.argMax(x, 1), resident, disposed', fn: () => tf.argMax(xt, 1).dispose() });
+    cases.push({ id: 'tf-topk', label: 'tfjs-wasm tf.topk(x, 5), resident, disposed', fn: () => { const r = tf.topk(xt, 5); r.values.dispose(); r.indices.dispose(); } });
+  }
+  return cases;
+}
+
 function smallGroup({ tc }, checks) {
   const a = new Float32Array([1, 2, 3]);
   const b = new Float32Array([10, 20, 30, 40]);
@@ -316,6 +434,8 @@ export async function runViewGroup(group, { tc, tf, where }, opts = {}) {
   const checks = {};
   const cases = group === 'tadd' ? taddGroup({ tc, tf }, checks)
     : group === 'small' ? smallGroup({ tc }, checks)
+      : group === 'unary' ? unaryGroup({ tc, tf }, checks)
+        : group.startsWith('post-') ? postGroup(...group.slice(5).split('x').map(Number), { tc, tf }, checks)
       : preGroup(Number(group.slice(4)), { tc, tf, where }, checks);
   const spec = specOf(group);
   const ns = await measureWall(cases, { ...spec.timing, ...opts });

@@ -8,6 +8,9 @@ export const TITLES = {
   'pre-512': 'Image preprocessing, 512×512 RGBA → float32 [1,3,512,512]',
   tadd: 'Transposed add, resident float32 [1024,1024]',
   small: 'Small call, add([3,1], [1,4]) float32',
+  unary: 'float32 exp, log, tanh over 1M elements, resident, into out',
+  'post-32x1000': 'Reading logits [32,1000] float32: softmax, argmax, top-5',
+  'post-8x32000': 'Reading logits [8,32000] float32: softmax, argmax, top-5',
 };
 
 /** The report's lines. doc: { date, runs, clock, loadavg, cpus, cpuModel, node, chromium, dists: [{ label, size }], groups, errors, results }. */

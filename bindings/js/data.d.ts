@@ -431,6 +431,8 @@ export declare const sin: UnaryOp<FloatDType>;
 export declare const cos: UnaryOp<FloatDType>;
 export declare const tan: UnaryOp<FloatDType>;
 export declare const tanh: UnaryOp<FloatDType>;
+/** Float dtypes only: 1 / (1 + e^-x), computed without overflow for either sign. */
+export declare const sigmoid: UnaryOp<FloatDType>;
 /** Integers unchanged. */
 export declare const floor: UnaryOp;
 export declare const ceil: UnaryOp;
@@ -580,6 +582,52 @@ export interface ReduceOptions<R extends DType = DType> {
 
 /** The dtype a reduction gives without `dtype`: the input's, or float64 for the mean of integers (NumPy). */
 export type ReducedDType<D extends DType, Mean extends boolean = false> = Mean extends true ? (D extends FloatDType ? D : 'float64') : D;
+
+/** An axis: a number (negative counts from the end) or, for a named operand, a dim name. */
+export type Axis = number | string;
+
+/** Along one axis (softmax, logSoftmax): a resident input gives a Tensor, plain data plain data of its dtype. */
+export interface AlongAxis {
+  <D extends FloatDType>(x: Tensor<D>, axis?: Axis, options?: { out?: Tensor<D> }): Tensor<D>;
+  <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+  <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: A }): TensorData<A>;
+}
+
+/**
+ * softmax along `axis` (default the last): exp(x - max) / sum(exp(x - max)),
+ * bit for bit those ops called one by one. Float dtypes (float16 in float32,
+ * rounded once).
+ */
+export declare const softmax: AlongAxis;
+/** log(softmax(x)) along `axis`: (x - max) - log(sum(exp(x - max))), stable. */
+export declare const logSoftmax: AlongAxis;
+
+/** log(sum(exp(x))) over `axes` (default all), stable: m + log(sum(exp(x - m))), m the max (0 where not finite). */
+export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
+export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: A }): TensorData<A>;
+
+/** argmax / argmin: int32 indices along `axis` (default: into the flattened x), the first of equals, a NaN first (NumPy). */
+export interface ArgReduction {
+  (x: Tensor, axis?: Axis, options?: { keepdims?: boolean; out?: Tensor<'int32'> }): Tensor<'int32'>;
+  (x: TensorLike, axis?: Axis, options?: { keepdims?: boolean; out?: Int32Array }): TensorData<Int32Array>;
+}
+export declare const argmax: ArgReduction;
+export declare const argmin: ArgReduction;
+
+/** Options of topk. */
+export interface TopkOptions<V, I> {
+  /** The axis to select along (default the last; a dim name for named operands). */
+  axis?: Axis;
+  /** false: the k smallest, smallest first. Default true. */
+  largest?: boolean;
+  /** Accepted for ONNX/tfjs parity: the result is always sorted (highest rank first). */
+  sorted?: boolean;
+  /** Write the values and/or the indices here. */
+  out?: { values?: V; indices?: I };
+}
+/** The k largest (or smallest) elements along an axis, highest first, ties to the lower index, NaN above +Infinity. */
+export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?: TopkOptions<Tensor<D>, Tensor<'int32'>>): { values: Tensor<D>; indices: Tensor<'int32'> };
+export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<A, Int32Array>): { values: TensorData<A>; indices: TensorData<Int32Array> };
 
 /** A reduction over axes: a resident input gives a Tensor, plain data gives plain data. */
 export interface Reduction<Mean extends boolean = false> {

@@ -16,6 +16,7 @@ export { transpose, slice, flip, squeeze, expandDims, concat, stack, contiguous 
 export { broadcastTo, where } from './ops.js';
 export { memory, releaseScratch, kernels } from './introspect.js';
 export { reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays } from './reduce.js';
+export { softmax, logSoftmax, logSumExp, argmax, argmin, topk } from './post.js';
 export { evaluate, compile } from './expr.js';
 
 // Element-wise ops: one line each; what they do is declared in src/kernels/ops.def.
@@ -50,7 +51,7 @@ export { cast } from './unary.js';
 /** |x| (integers wrap: abs of INT_MIN is INT_MIN; floats clear the sign bit). */ export const abs = unaryOp('abs');
 /** -1, 0 or 1 by the sign of x (NaN for NaN, +0 for ±0; unsigned: 0 or 1). */ export const sign = unaryOp('sign');
 /** Square root; float dtypes. */ export const sqrt = unaryOp('sqrt');
-/** e^x; float dtypes (float32 computed in double, rounded once). */ export const exp = unaryOp('exp');
+/** e^x; float dtypes (float32 within 2 ulp, SIMD). */ export const exp = unaryOp('exp');
 /** e^x - 1, exact near 0; float dtypes. */ export const expm1 = unaryOp('expm1');
 /** Natural logarithm; float dtypes. */ export const log = unaryOp('log');
 /** log(1 + x), exact near 0; float dtypes. */ export const log1p = unaryOp('log1p');
@@ -58,6 +59,7 @@ export { cast } from './unary.js';
 /** Cosine (radians); float dtypes. */ export const cos = unaryOp('cos');
 /** Tangent (radians); float dtypes. */ export const tan = unaryOp('tan');
 /** Hyperbolic tangent; float dtypes. */ export const tanh = unaryOp('tanh');
+/** 1 / (1 + e^-x), without overflow either side; float dtypes. */ export const sigmoid = unaryOp('sigmoid');
 /** Round toward -Infinity (integers unchanged). */ export const floor = unaryOp('floor');
 /** Round toward +Infinity (integers unchanged). */ export const ceil = unaryOp('ceil');
 /** Round to nearest, half to even as np.round (integers unchanged). */ export const round = unaryOp('round');

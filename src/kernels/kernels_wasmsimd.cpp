@@ -144,20 +144,15 @@ template <DType D, Op op, Form f>
   size_t i = 0;
   if constexpr (!is_bool_op(op)) {
     T* o = static_cast<T*>(po);
-    // Four vectors a step (64 bytes): fewer loop branches per byte moved.
-    for (; i + 4 * L <= n; i += 4 * L) {
+    // Two vectors a step (32 bytes): as fast as four in cache and in memory
+    // (bench/ab-kernels.mjs), and the 98 kernels 0.8 KB smaller gzipped.
+    for (; i + 2 * L <= n; i += 2 * L) {
       const v128_t x0 = f == Form::sv ? sa : wasm_v128_load(a + i);
       const v128_t x1 = f == Form::sv ? sa : wasm_v128_load(a + i + L);
-      const v128_t x2 = f == Form::sv ? sa : wasm_v128_load(a + i + 2 * L);
-      const v128_t x3 = f == Form::sv ? sa : wasm_v128_load(a + i + 3 * L);
       const v128_t y0 = f == Form::vs ? sb : wasm_v128_load(b + i);
       const v128_t y1 = f == Form::vs ? sb : wasm_v128_load(b + i + L);
-      const v128_t y2 = f == Form::vs ? sb : wasm_v128_load(b + i + 2 * L);
-      const v128_t y3 = f == Form::vs ? sb : wasm_v128_load(b + i + 3 * L);
       wasm_v128_store(o + i, vop<D, op>(x0, y0));
       wasm_v128_store(o + i + L, vop<D, op>(x1, y1));
-      wasm_v128_store(o + i + 2 * L, vop<D, op>(x2, y2));
-      wasm_v128_store(o + i + 3 * L, vop<D, op>(x3, y3));
     }
     for (; i + L <= n; i += L) {
       const v128_t x = f == Form::sv ? sa : wasm_v128_load(a + i);
@@ -206,6 +201,48 @@ template <DType D, Op op>
     else simd_form<D, op, Form::sv>(a, b, o, n);
   }
 }
+
+// logicalAnd, logicalOr and logicalXor of one dtype: one loop (the op chosen
+// once per 16 elements), as each reads only "!= 0" of its operands: 16
+// elements of a as 16 mask bytes, the same of b (or b's one element), then
+// the op on bytes. One kernel where there were three: 0.8 KB smaller gzipped.
+template <DType D>
+[[gnu::noinline]] void simd_logical(const void* pa, size_t sa, const void* pb, size_t sb, void* po, size_t n, Op op) {
+  using T = typename Storage<D>::T;
+  constexpr size_t L = 16 / sizeof(T), K = sizeof(T);
+  if (!sa) {  // the ops commute: the lone element is b
+    const void* t = pa;
+    pa = pb;
+    pb = t;
+    sa = sb;
+    sb = 0;
+  }
+  const T* a = static_cast<const T*>(pa);
+  const T* b = static_cast<const T*>(pb);
+  uint8_t* o = static_cast<uint8_t*>(po);
+  const v128_t one = wasm_i8x16_splat(1);
+  const v128_t lone = wasm_i8x16_splat(sb ? 0 : b[0] != 0 ? -1 : 0);  // b's mask bytes when it is one element (NaN != 0)
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    v128_t m[K];
+    for (size_t k = 0; k < K; ++k) m[k] = nonzero<D>(wasm_v128_load(a + i + k * L));
+    const v128_t x = narrow_masks<K>(m);
+    v128_t y = lone;
+    if (sb) {
+      for (size_t k = 0; k < K; ++k) m[k] = nonzero<D>(wasm_v128_load(b + i + k * L));
+      y = narrow_masks<K>(m);
+    }
+    const v128_t r = op == Op::logical_and ? wasm_v128_and(x, y) : op == Op::logical_or ? wasm_v128_or(x, y) : wasm_v128_xor(x, y);
+    wasm_v128_store(o + i, wasm_v128_and(r, one));
+  }
+  if (i < n) find_reference(D, op, sb ? Form::vv : Form::vs).loop(a + i, 1, b + (sb ? i : 0), sb, o + i, n - i);
+}
+template <DType D, Op op>
+void simd_logical_op(const void* a, size_t sa, const void* b, size_t sb, void* o, size_t n) {
+  simd_logical<D>(a, sa, b, sb, o, n, op);
+}
+constexpr bool is_logical(Op op) { return op == Op::logical_and || op == Op::logical_or || op == Op::logical_xor; }
+
 
 // greater and greater_equal: less and less_equal with the operands swapped
 // (a comparison gives 0 or 1, so the same bits), no loops of their own.
@@ -295,6 +332,7 @@ constexpr BinaryLoop simd_entry() {
   if constexpr (!defined_for(D, O)) return nullptr;
   else if constexpr (D == DType::f16) return &f16_simd_loop<O>;
   else if constexpr (!has_vop<D, O>()) return nullptr;
+  else if constexpr (is_logical(O)) return &simd_logical_op<K, O>;
   else if constexpr (mirror(O) != Op::count && has_vop<K, mirror(O)>()) return &simd_mirrored<K, O>;
   else return &simd_loop<K, O>;
 }

@@ -231,7 +231,7 @@ inline OutT<D, op> apply(typename Storage<D>::T a, typename Storage<D>::T b) {
       return static_cast<T>(a % b);
     }
   } else if constexpr (op == Op::pow) {
-    if constexpr (F) return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+    if constexpr (F) return static_cast<T>(host::pow(static_cast<double>(a), static_cast<double>(b)));
     else if constexpr (C) return pow_clamped(a, b);
     else return ipow<T>(a, b);
   } else if constexpr (op == Op::minimum) {

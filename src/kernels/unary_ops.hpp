@@ -11,11 +11,13 @@
 // - sign gives -1/0/1, NaN for NaN, and +0 for either zero (np.sign(-0.0) is
 //   0.0); unsigned: 0/1;
 // - abs clears a float's sign bit (NaN too, as fabs and f32x4.abs do);
-// - float32 transcendentals (exp, expm1, log, log1p, sin, cos, tan, tanh) run
-//   in double and round once to float32 (like pow); float64 through the C
-//   library (log through log1p, below), except sin, cos and tan: the host's
-//   Math in the wasm build (host_math.hpp); float16 through the float32
-//   kernel (half.hpp), as NumPy does;
+// - float32 exp, expm1, log, log1p, tanh and sigmoid: fast_f32.hpp's float32
+//   algorithms (at most 2 ulp from the correctly rounded result, the same bits
+//   in the scalar and the SIMD128 kernels); float32 sin, cos and tan run in
+//   double and round once (like pow); float64 exp, expm1, log, log1p, tanh,
+//   sin, cos and tan: the host's Math in the wasm build, the C library in
+//   native builds (host_math.hpp); float64 sigmoid from exp (below); float16
+//   through the float32 kernel (half.hpp), as NumPy does;
 // - logicalNot is x == 0 (NaN is true, so its not is 0); isNaN on integers is
 //   0, isFinite 1; bitwiseNot flips the element's bits (Uint8Clamped as
 //   uint8: 255 - x).
@@ -40,6 +42,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "fast_f32.hpp"
 #include "half.hpp"
 #include "host_math.hpp"
 #include "scalar_ops.hpp"
@@ -83,24 +86,16 @@ using UnaryOutT = std::conditional_t<unary_yields_bool(op), uint8_t, typename St
 
 namespace unary {
 
-// Natural log without libm's log: x = m * 2^k with m in [sqrt(1/2), sqrt(2)),
-// log x = k*ln2 + log1p(m - 1) (m - 1 and k*ln2_hi are exact), and log1p(x - 1)
-// itself on [0.5, 2]. log1p is linked anyway; musl's log brings a 4 KB table
-// (about 3.9 KB of the gzipped wasm). Faithful: within 1 ulp of the correctly
-// rounded result (measured on 20 million arguments against long double).
-inline double log_via_log1p(double x) {
-  if (x >= 0.5 && x <= 2.0) return std::log1p(x - 1.0);  // x - 1 exact (Sterbenz)
-  if (!(x > 0)) return x == 0 ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
-  if (x == std::numeric_limits<double>::infinity()) return x;
-  int k;
-  double m = std::frexp(x, &k);  // m in [0.5, 1), subnormals included
-  if (m < 0.70710678118654752440) {
-    m *= 2;
-    k -= 1;
-  }
-  constexpr double ln2_hi = 0x1.62e42feep-1;  // 32 significant bits: k * ln2_hi is exact
-  constexpr double ln2_lo = 0x1.a39ef35793c76p-33;
-  return k * ln2_hi + (k * ln2_lo + std::log1p(m - 1.0));
+// 1 / (1 + exp(-x)) for x >= 0, exp(x) / (1 + exp(x)) below: e = exp(-|x|)
+// in (0, 1], s = 1 + e rounded and its rounding error err (exact: 1 >= e),
+// 1 / (1 + e) = r - r^2 err with r = 1 / s. Within 1 ulp (NumPy fixtures).
+inline double sigmoid_f64(double x) {
+  const double e = host::exp(-std::fabs(x));
+  const double s = 1 + e;
+  const double err = e - (s - 1);
+  const double r = 1 / s;
+  const double q = r - r * r * err;
+  return x < 0 ? e * q : q;
 }
 
 // float32 through double, one rounding.
@@ -130,14 +125,22 @@ inline UnaryOutT<D, op> apply(typename Storage<D>::T x) {
     else if constexpr (S) return static_cast<T>(x > 0 ? 1 : x < 0 ? -1 : 0);
     else return static_cast<T>(x != 0);
   } else if constexpr (op == UnaryOp::sqrt) { return std::sqrt(x);
-  } else if constexpr (op == UnaryOp::exp) { return via_double(x, [](double v) { return std::exp(v); });
-  } else if constexpr (op == UnaryOp::expm1) { return via_double(x, [](double v) { return std::expm1(v); });
-  } else if constexpr (op == UnaryOp::log) { return via_double(x, [](double v) { return log_via_log1p(v); });
-  } else if constexpr (op == UnaryOp::log1p) { return via_double(x, [](double v) { return std::log1p(v); });
+  } else if constexpr (op == UnaryOp::exp) {
+    if constexpr (D == DType::f32) return f32m::exp<f32m::S>(x); else return host::exp(x);
+  } else if constexpr (op == UnaryOp::expm1) {
+    if constexpr (D == DType::f32) return f32m::expm1<f32m::S>(x); else return host::expm1(x);
+  } else if constexpr (op == UnaryOp::log) {
+    if constexpr (D == DType::f32) return f32m::log<f32m::S>(x); else return host::log(x);
+  } else if constexpr (op == UnaryOp::log1p) {
+    if constexpr (D == DType::f32) return f32m::log1p<f32m::S>(x); else return host::log1p(x);
+  } else if constexpr (op == UnaryOp::sigmoid) {
+    if constexpr (D == DType::f32) return f32m::sigmoid<f32m::S>(x);
+    else return sigmoid_f64(x);
   } else if constexpr (op == UnaryOp::sin) { return via_double(x, [](double v) { return host::sin(v); });
   } else if constexpr (op == UnaryOp::cos) { return via_double(x, [](double v) { return host::cos(v); });
   } else if constexpr (op == UnaryOp::tan) { return via_double(x, [](double v) { return host::tan(v); });
-  } else if constexpr (op == UnaryOp::tanh) { return via_double(x, [](double v) { return std::tanh(v); });
+  } else if constexpr (op == UnaryOp::tanh) {
+    if constexpr (D == DType::f32) return f32m::tanh<f32m::S>(x); else return host::tanh(x);
   } else if constexpr (op == UnaryOp::floor) {
     if constexpr (F) return std::floor(x);
     else return x;

@@ -136,7 +136,7 @@ for (const op of BINARY) {
 }
 // Unary ops and cast (unary.js): one snapshot path for all; the other operand forms on neg and cast.
 const UNARY = ['neg', 'abs', 'sign', 'sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh', 'floor', 'ceil',
-  'round', 'trunc', 'logicalNot', 'bitwiseNot', 'isNaN', 'isFinite'];
+  'round', 'trunc', 'logicalNot', 'bitwiseNot', 'isNaN', 'isFinite', 'sigmoid'];
 for (const op of UNARY) {
   const C = op === 'bitwiseNot' ? Int32Array : Float32Array;
   const O = ['logicalNot', 'isNaN', 'isFinite'].includes(op) ? Uint8Array : C;
@@ -146,6 +146,15 @@ add('neg', 'plain named with coords, typed-array out', (e) => [{ data: e.data(Fl
 add('neg', 'in place on a resident', (e) => { const t = e.tensor(iota(6), [6]); return [t, { out: t }]; });
 add('cast', 'resident to int8, resident out', (e) => [e.tensor(iota(6), [2, 3]), 'int8', { out: e.tensor(new Int8Array(6), [2, 3]) }]);
 add('cast', 'plain named to float64, typed-array out', (e) => [{ data: e.data(Int16Array, 6), shape: [3, 2], dims: ['a', 'b'] }, 'float64', { out: new Float64Array(6) }]);
+// Post-processing along an axis (post.js): each form of operand, axis and out once.
+add('softmax', 'resident named, axis by name, resident out', (e) => [e.tensor(iota(6), [2, 3], { dims: ['a', 'b'] }), 'a', { out: e.tensor(new Float32Array(6), [2, 3]) }]);
+add('softmax', 'plain view, typed-array out', (e) => [{ data: e.data(Float32Array, 6), shape: [3, 2], strides: [1, 3] }, -1, { out: new Float32Array(6) }]);
+add('logSoftmax', 'plain float64', (e) => [{ data: e.data(Float64Array, 6), shape: [2, 3] }]);
+add('logSumExp', 'resident, two axes, keepdims', (e) => [e.tensor(iota(12), [2, 3, 2]), [0, 2], { keepdims: true }]);
+add('argmax', 'plain named, axis by name', (e) => [{ data: e.data(Int16Array, 6), shape: [2, 3], dims: ['x', 'y'], coords: { x: ['p', 'q'] } }, 'y']);
+add('argmin', 'resident view, into a typed out', (e) => [e.view(e.tensor(iota(6), [2, 3]).transpose()), 0, { out: new Int32Array(2) }]);
+add('topk', 'resident, out of both', (e) => [e.tensor(iota(12), [3, 4]), 2, { axis: 0, out: { values: e.tensor(new Float32Array(8), [2, 4]), indices: new Int32Array(8) } }]);
+add('topk', 'plain, smallest', (e) => [{ data: e.data(Float32Array, 6), shape: [6] }, 3, { largest: false }]);
 // Expressions: the operands object, each operand and the options are hooked (a getter of
 // an operand disposes the call's tensors, allocates, grows memory or calls evaluate again).
 add('evaluate', 'resident and plain, a number, resident out', (e) => ['(x - m) / s', { x: e.tensor(iota(6), [2, 3]), m: { data: e.data(Float32Array, 3), shape: [3] }, s: 2 }, { out: e.tensor(new Float32Array(6), [2, 3]) }]);
@@ -166,6 +175,7 @@ const NOT_CALLS = new Set(['BroadcastError', 'Tensor', 'ErrorCode', 'DTYPES', 'U
 function norm(r) {
   if (r instanceof tc.Tensor) return { tensor: true, data: Array.from(r.toArray(), String), shape: r.shape, dims: r.dims, coords: r.coords };
   if (Array.isArray(r)) return r.map(norm);
+  if (r && typeof r === 'object' && 'values' in r && 'indices' in r) return { values: norm(r.values), indices: norm(r.indices) };
   if (r && typeof r === 'object' && ArrayBuffer.isView(r.data)) return { data: Array.from(r.data, String), shape: r.shape, dims: r.dims, coords: r.coords, dtype: r.dtype };
   if (r instanceof Promise) return 'promise';
   if (r && typeof r === 'object' && 'wasmHeapBytes' in r) return 'memory';
@@ -173,6 +183,7 @@ function norm(r) {
 }
 function release(r) {
   if (r instanceof tc.Tensor) { if (!r.disposed) r.dispose(); } else if (Array.isArray(r)) r.forEach(release);
+  else if (r && typeof r === 'object' && 'values' in r && 'indices' in r) { release(r.values); release(r.indices); }
 }
 
 // ---- the hooks -------------------------------------------------------------------------

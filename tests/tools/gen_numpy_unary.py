@@ -20,7 +20,9 @@ The library's documented choices where NumPy has none or differs:
     of -x (0) and a cast to it clamps (round half to even from floats): these
     expectations are computed here, not by NumPy;
   - float results are compared exactly, except the transcendentals (exp,
-    expm1, log, log1p, sin, cos, tan, tanh), which the test allows 1 ulp;
+    expm1, log, log1p, sin, cos, tan, tanh, sigmoid), which the test allows
+    1 ulp (2 for the float32 ones the library computes in float32: exp,
+    expm1, log, log1p, tanh, sigmoid);
     their float32 and float16 expectations are NumPy's float64 result rounded
     to float32 (then float16), see unary_expected().
 
@@ -45,8 +47,8 @@ DTYPES = {
 }
 FLOATS = ('float32', 'float64', 'float16')
 OPS = ['neg', 'abs', 'sign', 'sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh',
-       'floor', 'ceil', 'round', 'trunc', 'logicalNot', 'bitwiseNot', 'isNaN', 'isFinite']
-FLOAT_ONLY = {'sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh'}
+       'floor', 'ceil', 'round', 'trunc', 'logicalNot', 'bitwiseNot', 'isNaN', 'isFinite', 'sigmoid']
+FLOAT_ONLY = {'sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh', 'sigmoid'}
 BOOL = {'logicalNot', 'isNaN', 'isFinite'}
 TRANSCENDENTAL = FLOAT_ONLY - {'sqrt'}
 NP = {
@@ -54,6 +56,8 @@ NP = {
     'log': np.log, 'log1p': np.log1p, 'sin': np.sin, 'cos': np.cos, 'tan': np.tan, 'tanh': np.tanh,
     'floor': np.floor, 'ceil': np.ceil, 'round': np.round, 'trunc': np.trunc, 'logicalNot': np.logical_not,
     'bitwiseNot': np.invert, 'isNaN': np.isnan, 'isFinite': np.isfinite,
+    # NumPy has no sigmoid (SciPy's expit): 1 / (1 + exp(-x)), as exp(x) / (1 + exp(x)) below 0.
+    'sigmoid': lambda x: np.where(x < 0, np.exp(np.minimum(x, 0)) / (1 + np.exp(np.minimum(x, 0))), 1 / (1 + np.exp(-np.maximum(x, 0)))),
 }
 
 

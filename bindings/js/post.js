@@ -1,0 +1,283 @@
+// Reading a model's output along one axis: softmax, logSoftmax, logSumExp,
+// argmax, argmin and topk, on typed arrays, resident tensors and views,
+// named operands by dim name. Each reads its arguments once, moves the axis
+// (logSumExp: its axes) last into a contiguous block in wasm memory (no copy
+// for a resident tensor that already is one), runs one engine export over
+// the block's rows (bindings/wasm/post.cpp), and writes the result back in
+// the operand's axis order: into `out`, a new resident tensor (resident x)
+// or a new typed array.
+import { C } from './contract.js';
+import { mod } from './loader.js';
+import { BroadcastError, formatShape } from './errors.js';
+import { checkKeys } from './options.js';
+import { readOperand, settle, readNames, readOut, outHolds, isScalar, handleOf, arrayLike, committable, commitError } from './operands.js';
+import { view, malloc, free } from './heap.js';
+import { makeTensor } from './tensor.js';
+import { copyView, rowMajor, isRowMajor } from './strided.js';
+import { product } from './shapes.js';
+import { cast } from './unary.js';
+
+/**
+ * x, the axes named by `axesIn` (one axis, or a list: logSumExp; TOPK: the
+ * options' axis), options.out and the other keys, each read once.
+ */
+function read(x, axesIn, options, fn, keys, many) {
+  mod();
+  const o = {};
+  if (options !== undefined) {
+    checkKeys(options, fn, keys);
+    for (const k of keys) o[k] = options[k];
+  }
+  if (axesIn === TOPK) axesIn = o.axis;
+  if (isScalar(x)) throw new TypeError(`${fn}: x must be { data, shape } or a resident tensor, got a ${typeof x}`);
+  const X = readOperand(x, `${fn}: x`);
+  if (X.named !== null) readNames(X, 'x', fn);
+  const list = many && Array.isArray(axesIn) ? [...axesIn] : axesIn;
+  const out = o.out;
+  const dest = out === undefined || fn === 'topk' ? null : readOut(out, fn);
+  const pair = fn === 'topk' && out !== undefined ? readPair(out) : null;
+  settle(X, `${fn}: x`);
+  const r = X.shape.length;
+  let axes;
+  if (list !== undefined) axes = (Array.isArray(list) ? list : [list]).map((a) => axisOf(a, X, fn));
+  else if (many || fn.startsWith('arg')) axes = [...X.shape.keys()];
+  else if (r > 0) axes = [r - 1];
+  else throw axisError(fn, X, -1, 'is not one of its axes');
+  if (new Set(axes).size !== axes.length) throw axisError(fn, X, list, 'repeats an axis');
+  // The commit check: user code ran while reading (getters); from here none does.
+  for (const [r0, what] of [[X, 'x'], [dest, 'out'], [pair?.values, 'out.values'], [pair?.indices, 'out.indices']]) {
+    if (r0 && !committable(r0)) throw commitError(r0, `${fn}: ${what}`);
+  }
+  return { X, axes, dest, pair, o };
+}
+
+const TOPK = Symbol('options.axis');
+
+function readPair(out) {
+  if (out === null || typeof out !== 'object') throw new TypeError('topk: options.out must be { values, indices }');
+  const { values, indices } = out;
+  return { values: values === undefined ? null : readOut(values, 'topk'), indices: indices === undefined ? null : readOut(indices, 'topk') };
+}
+
+function axisOf(a, X, fn) {
+  const r = X.shape.length;
+  if (typeof a === 'string' && X.dims !== undefined) {
+    const i = X.dims.indexOf(a);
+    if (i >= 0) return i;
+  } else if (Number.isInteger(a) && a >= -r && a < r) {
+    return a < 0 ? a + r : a;
+  }
+  throw axisError(fn, X, a, 'is not one of its axes');
+}
+
+function axisError(fn, X, a, why) {
+  return new BroadcastError(`${fn}: axis ${JSON.stringify(a)} ${why} (x is ${formatShape(X.shape)}${X.dims !== undefined ? `, dims ${X.dims.join(', ')}` : ''})`,
+    { code: 'INVALID_AXIS', shapes: [X.shape], axis: typeof a === 'number' ? a : null, dims: null });
+}
+
+/**
+ * X's elements in a contiguous block with `axes` last, in order (the others
+ * keep theirs): { ptr, own (the block is ours to free), perm, rows, n }.
+ */
+function block(X, axes, copy = false) {
+  const r = X.shape.length;
+  const perm = [...X.shape.keys()].filter((i) => !axes.includes(i)).concat(axes);
+  const n = product(axes.map((i) => X.shape[i]));
+  const rows = product(perm.filter((i) => !axes.includes(i)).map((i) => X.shape[i]));
+  const inOrder = perm.every((p, i) => p === i);
+  if (X.resident && X.strides === null && inOrder && !copy) return { ptr: X.ptr, own: false, perm, rows, n };
+  const dt = X.dtype;
+  const es = dt.size;
+  const ptr = malloc(Math.max(X.size * es, 1));
+  const st = X.strides ?? rowMajor(X.shape);
+  const shape = perm.map((i) => X.shape[i]);
+  const heap = view(dt); // after the allocation (memory may have grown)
+  const src = X.resident ? heap : X.data;
+  const base = X.resident ? X.ptr / es : X.offset;
+  copyView(src, base, shape, perm.map((i) => st[i]), heap, ptr / es, rowMajor(shape));
+  return { ptr, own: true, perm, rows, n };
+}
+
+/**
+ * The result block at `ptr` (dtype dt; X's rows in perm's order, each `k`
+ * long) written in X's axis order, the reduced axes as `keep` says ('k': of
+ * length k, 1: kept as 1, 0: gone): into dest, else a new resident tensor
+ * (X resident) or a new typed array.
+ */
+function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
+  const shape = [];
+  const order = []; // per result axis, its stride in the block
+  const dims = X.dims === undefined ? undefined : [];
+  let coords;
+  const kept = perm.filter((i) => !axes.includes(i));
+  const bs = rowMajor([...kept.map((i) => X.shape[i]), k]);
+  for (let i = 0; i < X.shape.length; i++) {
+    const reduced = axes.includes(i);
+    if (reduced && keep === 0) continue;
+    shape.push(reduced ? (keep === 'k' ? k : 1) : X.shape[i]);
+    order.push(reduced ? (keep === 'k' ? 1 : 0) : bs[kept.indexOf(i)]);
+    if (dims !== undefined) {
+      dims.push(X.dims[i]);
+      if (!reduced && X.labels[i]) (coords ??= {})[X.dims[i]] = X.labels[i].slice();
+    }
+  }
+  const size = product(shape);
+  const es = dt.size;
+  const src = view(dt);
+  if (dest !== null) {
+    const have = dest.resident ? dest.size : dest.data.length;
+    if (!outHolds(dest, dt)) throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold the ${dt.name} result`, { code: 'DTYPE_MISMATCH', shapes: [shape], axis: null, dims: [dest.dtype.name, dt.name] });
+    if (have !== size) throw new BroadcastError(`${fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [have, size] });
+    if (dest.resident) {
+      copyView(src, ptr / es, shape, order, view(dest.dtype), dest.ptr / es, dest.strides ?? rowMajor(shape));
+      return dest.tensor;
+    }
+    copyView(src, ptr / es, shape, order, dest.data, 0, rowMajor(shape));
+    return named({ data: dest.data, shape, dtype: dt.name }, dims, coords);
+  }
+  if (X.resident) {
+    const at = temps === null ? -1 : temps.indexOf(ptr);
+    if (at >= 0 && isRowMajor(shape, order)) { // the block is the result: no copy
+      temps.splice(at, 1);
+      return makeTensor(ptr, shape, dt, dims, coords);
+    }
+    const q = malloc(Math.max(size * es, 1));
+    copyView(view(dt), ptr / es, shape, order, view(dt), q / es, rowMajor(shape));
+    return makeTensor(q, shape, dt, dims, coords);
+  }
+  const data = dt === X.dtype ? arrayLike(X.data, dt, size) : new dt.ctor(size);
+  copyView(src, ptr / es, shape, order, data, 0, rowMajor(shape));
+  return named({ data, shape, dtype: dt.name }, dims, coords);
+}
+
+function named(r, dims, coords) {
+  if (dims !== undefined) r.dims = dims;
+  if (coords !== undefined) r.coords = coords;
+  return r;
+}
+
+function check(st, fn) {
+  if (st === 1) throw new BroadcastError(`${fn}: not enough WebAssembly memory for the scratch`, { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
+  if (st !== 0) throw new Error(`${fn}: engine status ${st}`);
+}
+
+const floatOnly = (fn, X) => new BroadcastError(`${fn} takes float dtypes (float32, float64, float16), got ${X.dtype.name}; cast(x, 'float32') first`,
+  { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: [X.dtype.name] });
+
+/** softmax (mode 0), logSoftmax (1), logSumExp (2) of the snapshot s. */
+function soft(s, fn, mode, keep) {
+  const { X, axes, dest } = s;
+  if (!X.dtype.float) throw floatOnly(fn, X);
+  const half = X.dtype.half;
+  const b = block(X, axes, half);
+  const temps = b.own ? [b.ptr] : []; // blocks to free, tensors to dispose
+  try {
+    let ptr = b.ptr;
+    let dt = X.dtype;
+    if (half) { // in float32, rounded once at the end (as the float16 ops are)
+      temps[0] = makeTensor(b.ptr, [X.size], dt);
+      const t = cast(temps[0], 'float32');
+      temps.push(t);
+      ({ ptr, dtype: dt } = handleOf(t));
+    }
+    const k = mode === 2 ? 1 : b.n;
+    // Straight into a resident out that is the result's own contiguous block (not x's memory: logSoftmax reads x twice).
+    if (mode < 2 && !half && dest !== null && dest.resident && dest.strides === null && !dest.shared && dest.ptr !== X.ptr
+      && dest.dtype === dt && dest.size === X.size && b.perm.every((p, i) => p === i)) {
+      if (X.size > 0) check(mod()._tc_softmax(ptr, dest.ptr, b.rows, b.n, dt.id, mode), fn);
+      return dest.tensor;
+    }
+    let q = malloc(Math.max(b.rows * k * dt.size, 1));
+    temps.push(q);
+    if (b.rows > 0 && b.n > 0) check(mod()._tc_softmax(ptr, q, b.rows, b.n, dt.id, mode), fn);
+    else if (mode === 2) view(dt).fill(-Infinity, q / dt.size, q / dt.size + b.rows); // log of an empty sum
+    if (half) {
+      temps[temps.length - 1] = makeTensor(q, [b.rows * k], dt);
+      const t = cast(temps[temps.length - 1], 'float16');
+      temps.push(t);
+      ({ ptr: q, dtype: dt } = handleOf(t));
+    }
+    return emit(q, dt, X, b.perm, axes, k, keep, dest, fn, temps);
+  } finally {
+    for (const t of temps) if (typeof t === 'number') free(t); else t.dispose();
+  }
+}
+
+const OUT = ['out'];
+
+/**
+ * softmax along `axis` (default the last; a dim name for named operands):
+ * exp(x - max) / sum(exp(x - max)), the same bits as those ops called one by
+ * one. Float dtypes (float16 computed in float32, rounded once).
+ */
+export function softmax(x, axis, options) {
+  return soft(read(x, axis, options, 'softmax', OUT, false), 'softmax', 0, 'k');
+}
+
+/** log(softmax(x)) along `axis`, as (x - max) - log(sum(exp(x - max))): stable. */
+export function logSoftmax(x, axis, options) {
+  return soft(read(x, axis, options, 'logSoftmax', OUT, false), 'logSoftmax', 1, 'k');
+}
+
+/**
+ * log(sum(exp(x))) over `axes` (default all; numbers or dim names), without
+ * overflow: m + log(sum(exp(x - m))), m the max (0 where it is not finite).
+ * options.keepdims keeps the reduced axes as 1.
+ */
+export function logSumExp(x, axes, options) {
+  const s = read(x, axes, options, 'logSumExp', ['out', 'keepdims'], true);
+  return soft(s, 'logSumExp', 2, s.o.keepdims ? 1 : 0);
+}
+
+function arg(fn, x, axis, options, min) {
+  const s = read(x, axis, options, fn, ['out', 'keepdims'], false);
+  const { X, axes } = s;
+  if (product(axes.map((i) => X.shape[i])) === 0) {
+    throw new BroadcastError(`${fn}: the axis of x ${formatShape(X.shape)} is empty: there is no ${min ? 'smallest' : 'largest'} element`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes.length === 1 ? axes[0] : null, dims: [0] });
+  }
+  const b = block(X, axes);
+  const q = malloc(Math.max(b.rows * 4, 1));
+  try {
+    if (b.rows > 0) check(mod()._tc_argreduce(b.ptr, q, b.rows, b.n, X.dtype.id, min ? 1 : 0), fn);
+    return emit(q, C.dtypeByName.get('int32'), X, b.perm, axes, 1, s.o.keepdims ? 1 : 0, s.dest, fn);
+  } finally {
+    free(q);
+    if (b.own) free(b.ptr);
+  }
+}
+
+/** The index (int32) of the largest element along `axis` (default: of all, flattened); the first of equals, a NaN first. */
+export const argmax = (x, axis, options) => arg('argmax', x, axis, options, false);
+/** The index (int32) of the smallest element along `axis`; the first of equals, a NaN first. */
+export const argmin = (x, axis, options) => arg('argmin', x, axis, options, true);
+
+/**
+ * The k largest (options.largest false: smallest) elements along
+ * options.axis (default the last), highest first (ties: the lower index
+ * first; NaN above +Infinity): { values, indices } (int32), the axis of size
+ * k. options.out: { values, indices }, either may be left out.
+ */
+export function topk(x, k, options) {
+  const s = read(x, TOPK, options, 'topk', ['axis', 'largest', 'sorted', 'out'], false);
+  const { X, axes, pair } = s;
+  const n = X.shape[axes[0]];
+  if (!Number.isInteger(k) || k < 0 || k > n) {
+    throw new BroadcastError(`topk: k must be an integer from 0 to ${n} (the axis' length), got ${String(k)}`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes[0], dims: [n] });
+  }
+  const b = block(X, axes);
+  const dt = X.dtype;
+  const I32 = C.dtypeByName.get('int32');
+  const v = malloc(Math.max(b.rows * k * dt.size, 1));
+  const ix = malloc(Math.max(b.rows * k * 4, 1));
+  try {
+    if (b.rows > 0 && k > 0) check(mod()._tc_topk(b.ptr, v, ix, b.rows, b.n, k, dt.id, s.o.largest === false ? 0 : 1), 'topk');
+    return {
+      values: emit(v, dt, X, b.perm, axes, k, 'k', pair?.values ?? null, 'topk'),
+      indices: emit(ix, I32, X, b.perm, axes, k, 'k', pair?.indices ?? null, 'topk'),
+    };
+  } finally {
+    free(v);
+    free(ix);
+    if (b.own) free(b.ptr);
+  }
+}

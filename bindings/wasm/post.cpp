@@ -1,0 +1,273 @@
+// Post-processing along the last axis of a row-major block of `rows` rows of
+// `n` elements: softmax and logSoftmax (float32, float64), argmax / argmin
+// (every dtype) and top-k (every dtype). JS (bindings/js/post.js) moves the
+// axis last, makes the block contiguous, and calls these exports directly.
+//
+// softmax and logSoftmax are the library's own kernels, in the order the ops
+// called one by one run them, so the results are theirs bit for bit:
+//   m = max(x, [-1], keepdims)            (run_reduce, the reduction's kernels)
+//   e = exp(x - m)                        (the sub kernel, form vs; the exp kernel)
+//   softmax    = e / sum(e, [-1], keepdims)
+//   logSoftmax = (x - m) - log(sum(e, [-1], keepdims))
+//   logSumExp  = m0 + log(sum(exp(x - m0), [-1], keepdims)), m0 = where(isFinite(m), m, 0)
+// A block of rows at a time (≤ 64 KB of input), so a row's passes find it in cache.
+#include <emscripten/emscripten.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "calls.hpp"
+#include "kernels/half.hpp"
+#include "kernels/kernels.hpp"
+#include "kernels/reduce.hpp"
+#include "kernels/scalar_ops.hpp"
+
+namespace tc::post {
+namespace {
+
+using calls::Addr;
+using calls::at;
+
+Shape rows_shape(size_t rows, size_t n) {
+  Shape s;
+  s.rank = 2;
+  s.dims[0] = Dim::fixed(static_cast<i64>(rows));
+  s.dims[1] = Dim::fixed(static_cast<i64>(n));
+  return s;
+}
+
+// m = isfinite(m) ? m : 0 for b values of dtype dt (logSumExp's shift).
+void finite_or_zero(unsigned char* m, size_t b, DType dt) {
+  for (size_t r = 0; r < b; ++r) {
+    if (dt == DType::f32) {
+      float v;
+      std::memcpy(&v, m + 4 * r, 4);
+      if (!(v - v == 0)) v = 0;  // inf - inf and NaN - NaN are NaN
+      std::memcpy(m + 4 * r, &v, 4);
+    } else {
+      double v;
+      std::memcpy(&v, m + 8 * r, 8);
+      if (!(v - v == 0)) v = 0;
+      std::memcpy(m + 8 * r, &v, 8);
+    }
+  }
+}
+
+// Status codes of these exports: 0 Ok, 1 no memory for the scratch, 2 a dtype or mode out of range.
+// mode 0: softmax, 1: logSoftmax (out: rows x n; may be in), 2: logSumExp (out: rows values):
+//   m0 = where(isFinite(m), m, 0); m0 + log(sum(exp(x - m0), [-1], keepdims)).
+int softmax(const void* in, void* out, size_t rows, size_t n, DType dt, int mode) {
+  if ((dt != DType::f32 && dt != DType::f64) || mode < 0 || mode > 2) return 2;
+  const size_t es = dtype_size(dt);
+  const UnaryKernel exp = find_unary(dt, UnaryOp::exp);
+  const UnaryKernel ln = find_unary(dt, UnaryOp::log);
+  const BinaryKernel sub = find_kernel(dt, Op::sub, Form::vs);
+  const BinaryKernel div = find_kernel(dt, Op::div, Form::vs);
+  const BinaryKernel add = find_kernel(dt, Op::add, Form::vv);
+  size_t block = (64 * 1024) / (n * es + 1);
+  if (block == 0) block = 1;
+  if (block > rows) block = rows;
+  // m and s of a block of rows (s then log(s)); logSumExp: the block's exp(x - m0) too.
+  const size_t e_bytes = mode == 2 ? block * n * es : 0;
+  auto* scratch = static_cast<unsigned char*>(calls::allocate(static_cast<double>(2 * block * es + e_bytes + 16)));
+  if (scratch == nullptr) return 1;
+  unsigned char* m = scratch;
+  unsigned char* s = scratch + block * es;
+  const auto* x = static_cast<const unsigned char*>(in);
+  auto* o = static_cast<unsigned char*>(out);
+  for (size_t r0 = 0; r0 < rows; r0 += block) {
+    const size_t b = rows - r0 < block ? rows - r0 : block;
+    const unsigned char* xb = x + r0 * n * es;
+    unsigned char* eb = mode == 2 ? s + block * es : o + r0 * n * es;  // exp(x - m), row by row
+    const Shape shape = rows_shape(b, n);
+    run_reduce(shape, 2, ReduceOp::max, dt, dt, xb, m);
+    if (mode == 2) finite_or_zero(m, b, dt);
+    for (size_t r = 0; r < b; ++r) {
+      sub(xb + r * n * es, m + r * es, eb + r * n * es, n);
+      exp(eb + r * n * es, eb + r * n * es, n);
+    }
+    run_reduce(shape, 2, ReduceOp::sum, dt, dt, eb, s);
+    if (mode == 0) {
+      for (size_t r = 0; r < b; ++r) div(eb + r * n * es, s + r * es, eb + r * n * es, n);
+    } else {
+      ln(s, s, b);
+      if (mode == 2) {
+        add(m, s, o + r0 * es, b);
+      } else {
+        for (size_t r = 0; r < b; ++r) {
+          sub(xb + r * n * es, m + r * es, eb + r * n * es, n);
+          sub(eb + r * n * es, s + r * es, eb + r * n * es, n);
+        }
+      }
+    }
+  }
+  calls::release(scratch);
+  return 0;
+}
+
+// ---- argmax / argmin ----------------------------------------------------------------------
+// The first index of the largest (smallest) element of each row; a NaN wins
+// at its first occurrence (NumPy). float16 compares as the float32 it is.
+template <DType D>
+auto value_of(const typename Storage<D>::T& v) {
+  if constexpr (D == DType::f16) return half_to_float(v.bits);
+  else return v;
+}
+
+template <DType D>
+void arg_rows(const void* in, std::int32_t* out, size_t rows, size_t n, bool min) {
+  using T = typename Storage<D>::T;
+  const T* x = static_cast<const T*>(in);
+  for (size_t r = 0; r < rows; ++r, x += n) {
+    auto best = value_of<D>(x[0]);
+    size_t at_best = 0;
+    if (best == best) {
+      for (size_t i = 1; i < n; ++i) {
+        const auto v = value_of<D>(x[i]);
+        if (v != v) {  // NaN: the answer
+          at_best = i;
+          break;
+        }
+        if (min ? v < best : best < v) {
+          best = v;
+          at_best = i;
+        }
+      }
+    }
+    out[r] = static_cast<std::int32_t>(at_best);
+  }
+}
+
+// ---- top-k ------------------------------------------------------------------------------
+// Each element as an unsigned key in the order of its value (floats: -0 as
+// +0, NaN above +inf; the smallest first when `largest` is false: the key
+// inverted), a row at a time, so one selection over keys serves every dtype.
+template <DType D>
+void key_row(const void* p, size_t n, std::uint64_t flip, std::uint64_t* keys) {
+  using T = typename Storage<D>::T;
+  const T* x = static_cast<const T*>(p);
+  for (size_t i = 0; i < n; ++i) {
+    std::uint64_t key;
+    if constexpr (D == DType::f32 || D == DType::f64 || D == DType::f16) {
+      double d = static_cast<double>(value_of<D>(x[i]));
+      if (d == 0) d = 0;  // -0 ranks as +0
+      std::uint64_t b;
+      std::memcpy(&b, &d, 8);
+      key = d != d ? ~std::uint64_t{0} : (b >> 63) ? ~b : b | (std::uint64_t{1} << 63);
+    } else if constexpr (std::is_signed_v<T>) {
+      key = static_cast<std::uint64_t>(static_cast<std::int64_t>(x[i])) ^ (std::uint64_t{1} << 63);
+    } else {
+      key = static_cast<std::uint64_t>(x[i]);
+    }
+    keys[i] = key ^ flip;
+  }
+}
+
+using KeyRow = void (*)(const void*, size_t, std::uint64_t, std::uint64_t*);
+template <size_t... I>
+constexpr std::array<KeyRow, sizeof...(I)> key_table(std::index_sequence<I...>) {
+  // uint8clamped's keys are uint8's
+  return {&key_row<static_cast<DType>(I) == DType::u8c ? DType::u8 : static_cast<DType>(I)>...};
+}
+
+// The k kept as a min-heap of (key, index) by rank: heap[0] ranks lowest
+// (the smaller key; of equal keys, the later index).
+inline bool below(std::uint64_t ka, std::uint32_t ia, std::uint64_t kb, std::uint32_t ib) {
+  return ka < kb || (ka == kb && ia > ib);
+}
+void sift_down(std::uint64_t* hk, std::uint32_t* hi, size_t k, size_t i) {
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= k) return;
+    if (c + 1 < k && below(hk[c + 1], hi[c + 1], hk[c], hi[c])) ++c;
+    if (!below(hk[c], hi[c], hk[i], hi[i])) return;
+    std::swap(hk[c], hk[i]);
+    std::swap(hi[c], hi[i]);
+    i = c;
+  }
+}
+
+int topk(const void* in, void* values, std::int32_t* indices, size_t rows, size_t n, size_t k, DType dt, bool largest) {
+  static constexpr auto keys_of = key_table(std::make_index_sequence<static_cast<size_t>(DType::count)>{});
+  if (k > n || n > 0x7fffffffu) return 2;
+  const KeyRow key_row_fn = keys_of[static_cast<size_t>(dt)];
+  const std::uint64_t flip = largest ? 0 : ~std::uint64_t{0};
+  const size_t es = dtype_size(dt);
+  // keys of a row, then the heap's keys and indices
+  auto* keys = static_cast<std::uint64_t*>(calls::allocate(static_cast<double>((n + k + 1) * 8 + (k + 1) * 4)));
+  if (keys == nullptr) return 1;
+  std::uint64_t* hk = keys + n;
+  auto* hi = reinterpret_cast<std::uint32_t*>(hk + k + 1);
+  const auto* x = static_cast<const unsigned char*>(in);
+  auto* v = static_cast<unsigned char*>(values);
+  for (size_t r = 0; r < rows; ++r) {
+    const unsigned char* row = x + r * n * es;
+    key_row_fn(row, n, flip, keys);
+    // The first k, heapified; then each key that ranks above the lowest kept replaces it.
+    for (size_t i = 0; i < k; ++i) {
+      hk[i] = keys[i];
+      hi[i] = static_cast<std::uint32_t>(i);
+    }
+    for (size_t i = k / 2; i-- > 0;) sift_down(hk, hi, k, i);
+    if (k > 0) {
+      for (size_t i = k; i < n; ++i) {
+        if (keys[i] <= hk[0]) continue;  // an equal key comes later: it ranks lower
+        hk[0] = keys[i];
+        hi[0] = static_cast<std::uint32_t>(i);
+        sift_down(hk, hi, k, 0);
+      }
+    }
+    // Highest rank first: the lowest kept goes to the last place, k times.
+    std::int32_t* ix = indices + r * k;
+    unsigned char* vr = v + r * k * es;
+    for (size_t j = k; j-- > 0;) {
+      ix[j] = static_cast<std::int32_t>(hi[0]);
+      std::memcpy(vr + j * es, row + hi[0] * es, es);
+      hk[0] = hk[j];
+      hi[0] = hi[j];
+      sift_down(hk, hi, j, 0);
+    }
+  }
+  calls::release(keys);
+  return 0;
+}
+
+}  // namespace
+}  // namespace tc::post
+
+extern "C" {
+
+using tc::calls::Addr;
+using tc::calls::at;
+
+// softmax (mode 0), logSoftmax (1) or logSumExp (2, one value a row) of each row; out is not in.
+EMSCRIPTEN_KEEPALIVE int tc_softmax(Addr in, Addr out, double rows, double n, int dt, int mode) {
+  if (dt < 0 || dt >= static_cast<int>(tc::DType::count)) return 2;
+  return tc::post::softmax(at(in), at(out), static_cast<size_t>(rows), static_cast<size_t>(n), static_cast<tc::DType>(dt), mode);
+}
+
+// argmax (min = 0) or argmin (min = 1) of each row, as int32 indices; n >= 1.
+EMSCRIPTEN_KEEPALIVE int tc_argreduce(Addr in, Addr out, double rows, double n, int dt, int min) {
+  using tc::DType;
+  auto* o = static_cast<std::int32_t*>(at(out));
+  const size_t r = static_cast<size_t>(rows), c = static_cast<size_t>(n);
+  if (c == 0) return 2;
+  switch (static_cast<DType>(dt)) {
+#define TC_DTYPE(e, name, ctype, array, kind) \
+  case DType::e: tc::post::arg_rows<DType::e == DType::u8c ? DType::u8 : DType::e>(at(in), o, r, c, min != 0); return 0;
+#include "kernels/dtypes.def"
+    default: return 2;
+  }
+}
+
+// The k highest-ranked elements of each row (the lowest when largest = 0),
+// highest first, ties to the lower index: their values and int32 indices.
+EMSCRIPTEN_KEEPALIVE int tc_topk(Addr in, Addr values, Addr indices, double rows, double n, double k, int dt, int largest) {
+  if (dt < 0 || dt >= static_cast<int>(tc::DType::count)) return 2;
+  return tc::post::topk(at(in), at(values), static_cast<std::int32_t*>(at(indices)), static_cast<size_t>(rows),
+                        static_cast<size_t>(n), static_cast<size_t>(k), static_cast<tc::DType>(dt), largest != 0);
+}
+}

@@ -1,0 +1,252 @@
+// float32 exp, expm1, log, log1p, tanh and sigmoid: each written once, over a
+// lane type, so the scalar reference (S: one float) and the SIMD128 kernel
+// (V: four lanes, unary_wasmsimd.cpp) run the same operations in the same
+// order and agree bit for bit. Every step is one IEEE float32 operation
+// (no fused multiply-add: SIMD128 has none), every branch a select.
+//
+// The algorithms are the classic ones (Cody-Waite reduction and a short
+// polynomial; the coefficients are Cephes' float32 ones): exp reduces
+// x = n ln2 + r (|r| <= ln2/2) and scales by 2^n in two steps, so results
+// that are subnormal round once; log splits x = 2^e m (m in [sqrt(1/2),
+// sqrt(2))) from the bits; log1p uses x itself as log's reduced argument near
+// 0 and corrects log(1 + x) by the rounding of 1 + x elsewhere; expm1 is
+// 2^n expm1(r) + (2^n - 1); tanh a polynomial below 0.625, else
+// expm1(2|x|) / (expm1(2|x|) + 2) with x's sign; sigmoid 1 / (1 + exp(-x))
+// for x >= 0 and exp(x) / (1 + exp(x)) below (no overflow either side).
+// No f32x4.min/max or trunc_sat (V8 lowers them to long sequences): pmin/pmax
+// clamp, and 1.5 * 2^23 added and taken away rounds to an integer..
+//
+// The errors against the correctly rounded result, over every float32 input,
+// are measured by tests/cpp/fast_f32_test.cpp (a dense sample in CI) and
+// tools/f32-accuracy (all 2^32): see docs/accuracy.md.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+namespace tc::f32m {
+
+// ---- lanes ---------------------------------------------------------------------------------
+struct S {  // one float
+  using F = float;
+  using I = int32_t;
+  using M = bool;
+  static F f(float c) { return c; }
+  static I i(int32_t c) { return c; }
+  static F add(F a, F b) { return a + b; }
+  static F sub(F a, F b) { return a - b; }
+  static F mul(F a, F b) { return a * b; }
+  static F div(F a, F b) { return a / b; }
+  static I bits(F a) {
+    I r;
+    std::memcpy(&r, &a, 4);
+    return r;
+  }
+  static F from(I a) {
+    F r;
+    std::memcpy(&r, &a, 4);
+    return r;
+  }
+  static I iadd(I a, I b) { return static_cast<I>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); }
+  static I isub(I a, I b) { return static_cast<I>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b)); }
+  static I shl(I a, int s) { return static_cast<I>(static_cast<uint32_t>(a) << s); }
+  static I sar(I a, int s) { return a >> s; }
+  static I band(I a, I b) { return a & b; }
+  static I bor(I a, I b) { return a | b; }
+  static M lt(F a, F b) { return a < b; }
+  static M eq(F a, F b) { return a == b; }
+  static M ne(F a, F b) { return a != b; }
+  static M mor(M a, M b) { return a || b; }
+  static F sel(M m, F a, F b) { return m ? a : b; }
+  static F pmin(F a, F b) { return b < a ? b : a; }
+  static F pmax(F a, F b) { return a < b ? b : a; }
+};
+
+#if defined(__wasm_simd128__)
+struct V {  // four floats
+  using F = v128_t;
+  using I = v128_t;
+  using M = v128_t;
+  static F f(float c) { return wasm_f32x4_splat(c); }
+  static I i(int32_t c) { return wasm_i32x4_splat(c); }
+  static F add(F a, F b) { return wasm_f32x4_add(a, b); }
+  static F sub(F a, F b) { return wasm_f32x4_sub(a, b); }
+  static F mul(F a, F b) { return wasm_f32x4_mul(a, b); }
+  static F div(F a, F b) { return wasm_f32x4_div(a, b); }
+  static I bits(F a) { return a; }
+  static F from(I a) { return a; }
+  static I iadd(I a, I b) { return wasm_i32x4_add(a, b); }
+  static I isub(I a, I b) { return wasm_i32x4_sub(a, b); }
+  static I shl(I a, int s) { return wasm_i32x4_shl(a, s); }
+  static I sar(I a, int s) { return wasm_i32x4_shr(a, s); }
+  static I band(I a, I b) { return wasm_v128_and(a, b); }
+  static I bor(I a, I b) { return wasm_v128_or(a, b); }
+  static M lt(F a, F b) { return wasm_f32x4_lt(a, b); }
+  static M eq(F a, F b) { return wasm_f32x4_eq(a, b); }
+  static M ne(F a, F b) { return wasm_f32x4_ne(a, b); }
+  static M mor(M a, M b) { return wasm_v128_or(a, b); }
+  static F sel(M m, F a, F b) { return wasm_v128_bitselect(a, b, m); }
+  static F pmin(F a, F b) { return wasm_f32x4_pmin(a, b); }
+  static F pmax(F a, F b) { return wasm_f32x4_pmax(a, b); }
+};
+
+#endif
+
+// ---- the functions ----------------------------------------------------------------------
+constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: x + kMagic - kMagic rounds x to an integer (|x| < 2^22)
+constexpr int32_t kMagicBits = 0x4B400000;
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693359375f;  // 9 bits: n * kLn2Hi is exact for |n| <= 2^15
+constexpr float kLn2Lo = -2.12194440e-4f;
+
+// exp's reduction of x (clamped): n (a float integer), its bits as an int, r = x - n ln2.
+template <class L>
+struct Reduced {
+  typename L::F n, r;
+  typename L::I ni;
+};
+template <class L>
+Reduced<L> reduce(typename L::F x) {
+  const auto t = L::add(L::mul(x, L::f(kLog2e)), L::f(kMagic));
+  const auto n = L::sub(t, L::f(kMagic));
+  auto r = L::sub(x, L::mul(n, L::f(kLn2Hi)));
+  r = L::sub(r, L::mul(n, L::f(kLn2Lo)));
+  return {n, r, L::isub(L::bits(t), L::i(kMagicBits))};
+}
+
+// expm1(r) - r over r^2, |r| <= ln2/2 (exp(r) = 1 + r + r^2 q(r)).
+template <class L>
+typename L::F exp_q(typename L::F r) {
+  auto p = L::f(1.9875691500E-4f);
+  p = L::add(L::mul(p, r), L::f(1.3981999507E-3f));
+  p = L::add(L::mul(p, r), L::f(8.3334519073E-3f));
+  p = L::add(L::mul(p, r), L::f(4.1665795894E-2f));
+  p = L::add(L::mul(p, r), L::f(1.6666665459E-1f));
+  return L::add(L::mul(p, r), L::f(5.0000001201E-1f));
+}
+
+// 2^k for k in [-126, 127], from the bits.
+template <class L>
+typename L::F pow2(typename L::I k) {
+  return L::from(L::shl(L::iadd(k, L::i(127)), 23));
+}
+
+template <class L>
+typename L::F exp(typename L::F x) {
+  // Past 89 the result is +inf, below -104 it is +0 (NaN passes both clamps).
+  x = L::pmax(L::pmin(x, L::f(89.0f)), L::f(-104.0f));
+  const auto d = reduce<L>(x);
+  const auto r2 = L::mul(d.r, d.r);
+  const auto y = L::add(L::add(L::mul(r2, exp_q<L>(d.r)), d.r), L::f(1.0f));
+  // n in [-150, 128]: 2^n as two factors, each a normal float; y 2^k1 is exact.
+  const auto k1 = L::sar(d.ni, 1);
+  return L::mul(L::mul(y, pow2<L>(k1)), pow2<L>(L::isub(d.ni, k1)));
+}
+
+template <class L>
+typename L::F expm1(typename L::F x) {
+  // Below -30 the result is -1; from n = 25 on, exp(x) - 1 rounds as exp(x).
+  const auto xc = L::pmax(L::pmin(x, L::f(89.0f)), L::f(-30.0f));
+  const auto d = reduce<L>(xc);
+  const auto r2 = L::mul(d.r, d.r);
+  const auto em = L::add(L::mul(r2, exp_q<L>(d.r)), d.r);  // expm1(r)
+  const auto s = pow2<L>(d.ni);  // n <= 24 where it is used
+  const auto small = L::add(L::mul(s, em), L::sub(s, L::f(1.0f)));
+  const auto k1 = L::sar(d.ni, 1);
+  const auto big = L::mul(L::mul(L::add(em, L::f(1.0f)), pow2<L>(k1)), pow2<L>(L::isub(d.ni, k1)));
+  const auto r = L::sel(L::lt(L::f(24.5f), d.n), big, small);
+  // |x| < 2^-25 (zeros and subnormals too): x itself.
+  const auto ax = L::from(L::band(L::bits(x), L::i(0x7fffffff)));
+  return L::sel(L::lt(ax, L::f(0x1p-25f)), x, r);
+}
+
+// log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1], plus e ln2.
+template <class L>
+typename L::F log_core(typename L::F f, typename L::F e) {
+  const auto z = L::mul(f, f);
+  auto p = L::f(7.0376836292E-2f);
+  p = L::add(L::mul(p, f), L::f(-1.1514610310E-1f));
+  p = L::add(L::mul(p, f), L::f(1.1676998740E-1f));
+  p = L::add(L::mul(p, f), L::f(-1.2420140846E-1f));
+  p = L::add(L::mul(p, f), L::f(1.4249322787E-1f));
+  p = L::add(L::mul(p, f), L::f(-1.6668057665E-1f));
+  p = L::add(L::mul(p, f), L::f(2.0000714765E-1f));
+  p = L::add(L::mul(p, f), L::f(-2.4999993993E-1f));
+  p = L::add(L::mul(p, f), L::f(3.3333331174E-1f));
+  auto y = L::mul(L::mul(p, f), z);
+  y = L::add(y, L::mul(e, L::f(kLn2Lo)));
+  y = L::add(y, L::mul(z, L::f(-0.5f)));
+  return L::add(L::add(f, y), L::mul(e, L::f(kLn2Hi)));
+}
+
+// log of x > 0 finite (subnormals too), without the special cases.
+template <class L>
+typename L::F log_finite(typename L::F x) {
+  const auto sub = L::lt(x, L::f(0x1p-126f));
+  x = L::sel(sub, L::mul(x, L::f(0x1p23f)), x);  // exact
+  // m = x / 2^k in [sqrt(1/2), sqrt(2)): k from the bits, offset so the cut is at sqrt(1/2).
+  const auto t = L::isub(L::bits(x), L::i(0x3f3504f3));
+  const auto k = L::sar(t, 23);
+  const auto m = L::from(L::isub(L::bits(x), L::band(t, L::i(static_cast<int32_t>(0xff800000u)))));
+  auto e = L::sub(L::from(L::iadd(k, L::i(kMagicBits))), L::f(kMagic));  // float(k), exact
+  e = L::sel(sub, L::sub(e, L::f(23.0f)), e);
+  return log_core<L>(L::sub(m, L::f(1.0f)), e);  // m - 1 exact
+}
+
+template <class L>
+typename L::F log(typename L::F x) {
+  auto r = log_finite<L>(x);
+  r = L::sel(L::eq(x, L::f(0.0f)), L::f(-__builtin_inff()), r);
+  r = L::sel(L::eq(x, L::f(__builtin_inff())), x, r);
+  return L::sel(L::mor(L::lt(x, L::f(0.0f)), L::ne(x, x)), L::f(__builtin_nanf("")), r);
+}
+
+template <class L>
+typename L::F log1p(typename L::F x) {
+  // Near 0, x is log's reduced argument as it is (exact).
+  const auto near = log_core<L>(x, L::f(0.0f));
+  // Else log(u), u = 1 + x rounded, + (x - (u - 1)) / u (u - 1 is exact where it counts).
+  const auto u = L::add(L::f(1.0f), x);
+  const auto c = L::div(L::sub(x, L::sub(u, L::f(1.0f))), u);
+  const auto far = L::add(log_finite<L>(u), c);
+  const auto in = L::mor(L::lt(x, L::f(-0.2928932f)), L::lt(L::f(0.41421354f), x));
+  auto r = L::sel(in, far, near);
+  r = L::sel(L::eq(x, L::f(-1.0f)), L::f(-__builtin_inff()), r);
+  r = L::sel(L::eq(x, L::f(__builtin_inff())), x, r);
+  r = L::sel(L::mor(L::lt(x, L::f(-1.0f)), L::ne(x, x)), L::f(__builtin_nanf("")), r);
+  const auto ax = L::from(L::band(L::bits(x), L::i(0x7fffffff)));
+  return L::sel(L::lt(ax, L::f(0x1p-24f)), x, r);  // zeros, subnormals, tiny: x
+}
+
+template <class L>
+typename L::F tanh(typename L::F x) {
+  const auto sign = L::band(L::bits(x), L::i(static_cast<int32_t>(0x80000000u)));
+  const auto a = L::from(L::band(L::bits(x), L::i(0x7fffffff)));
+  // |x| < 0.625: x + x^3 p(x^2).
+  const auto z = L::mul(x, x);
+  auto p = L::f(-5.70498872745E-3f);
+  p = L::add(L::mul(p, z), L::f(2.06390887954E-2f));
+  p = L::add(L::mul(p, z), L::f(-5.37397155531E-2f));
+  p = L::add(L::mul(p, z), L::f(1.33314422036E-1f));
+  p = L::add(L::mul(p, z), L::f(-3.33332819422E-1f));
+  const auto small = L::add(L::mul(L::mul(p, z), x), x);
+  // Else t / (t + 2), t = expm1(2|x|) (past 10, tanh rounds to 1; NaN passes).
+  const auto t = expm1<L>(L::mul(L::pmin(a, L::f(10.0f)), L::f(2.0f)));
+  const auto big = L::from(L::bor(L::bits(L::div(t, L::add(t, L::f(2.0f)))), sign));
+  const auto r = L::sel(L::lt(a, L::f(0.625f)), small, big);
+  return L::sel(L::lt(a, L::f(0x1p-13f)), x, r);  // zeros, subnormals, tiny: x
+}
+
+template <class L>
+typename L::F sigmoid(typename L::F x) {
+  const auto a = L::from(L::band(L::bits(x), L::i(0x7fffffff)));
+  const auto e = exp<L>(L::sub(L::f(0.0f), a));  // exp(-|x|) in (0, 1]
+  const auto d = L::add(L::f(1.0f), e);
+  return L::sel(L::lt(x, L::f(0.0f)), L::div(e, d), L::div(L::f(1.0f), d));
+}
+
+}  // namespace tc::f32m

@@ -1,0 +1,254 @@
+// Post-processing along an axis (bindings/js/post.js, bindings/wasm/post.cpp):
+// softmax, logSoftmax, logSumExp, argmax, argmin and topk. NumPy's values
+// (tests/fixtures/numpy_post.json, tests/tools/gen_numpy_post.py) for every
+// dtype; softmax, logSoftmax and logSumExp bit for bit the ops called one by
+// one; every operand form (plain, resident, views, named by dim name,
+// float16) and `out`; the refusals; no leak after any of them.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import * as tc from '../../dist/node.js';
+
+beforeAll(async () => { await tc.init(); });
+
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/numpy_post.json', import.meta.url), 'utf8'));
+
+const CTORS = {
+  float32: Float32Array, float64: Float64Array, int8: Int8Array, uint8: Uint8Array, uint8clamped: Uint8ClampedArray,
+  int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array, bigint64: BigInt64Array, biguint64: BigUint64Array,
+  float16: Uint16Array,
+};
+const SPECIAL = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
+
+function decode(dtype, enc) {
+  if (dtype === 'float16') return Uint16Array.from(enc.bits);
+  const a = new CTORS[dtype](enc.length);
+  for (let i = 0; i < enc.length; i++) {
+    const v = enc[i];
+    a[i] = dtype === 'bigint64' || dtype === 'biguint64' ? BigInt(v) : typeof v === 'string' ? SPECIAL[v] : v;
+  }
+  return a;
+}
+const operand = (c) => ({ data: decode(c.dtype, c.x), shape: c.shape, ...(c.dtype === 'float16' ? { dtype: 'float16' } : {}) });
+const bitsOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+const sameBits = (a, b) => a.length === b.length && bitsOf(a).every((v, i) => v === bitsOf(b)[i]);
+
+function halfValue(h) {
+  const s = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const f = h & 0x3ff;
+  if (e === 0) return s * f * 2 ** -24;
+  if (e === 31) return f ? NaN : s * Infinity;
+  return s * (1 + f / 1024) * 2 ** (e - 15);
+}
+
+describe('NumPy fixtures (tests/tools/gen_numpy_post.py)', () => {
+  it('argmax and argmin: every dtype, every axis, flattened, keepdims: exactly', () => {
+    let n = 0;
+    for (const c of fixture.arg) {
+      const r = tc[c.fn](operand(c), c.axis ?? undefined, { keepdims: c.keepdims });
+      expect(r.dtype).toBe('int32');
+      expect(r.shape, `${c.fn} ${c.dtype} ${c.shape} axis ${c.axis}`).toEqual(c.wantShape);
+      expect(Array.from(r.data), `${c.fn} ${c.dtype} ${JSON.stringify(c.shape)} axis ${c.axis}`).toEqual(c.want);
+      n++;
+    }
+    expect(n).toBeGreaterThan(500);
+  });
+
+  it('topk: every dtype, every axis, largest and smallest, k from 0 to n: values bit for bit, indices exactly', () => {
+    for (const c of fixture.topk) {
+      const r = tc.topk(operand(c), c.k, { axis: c.axis, largest: c.largest });
+      const what = `topk ${c.dtype} ${JSON.stringify(c.shape)} axis ${c.axis} k ${c.k} ${c.largest ? 'largest' : 'smallest'}`;
+      expect(r.values.shape, what).toEqual(c.wantShape);
+      expect(r.indices.shape, what).toEqual(c.wantShape);
+      expect(Array.from(r.indices.data), what).toEqual(c.indices);
+      expect(sameBits(r.values.data, decode(c.dtype, c.values)), what).toBe(true);
+    }
+  });
+
+  it('softmax, logSoftmax, logSumExp: float32, float64, float16, every axis and axis list, within a few ulps of NumPy in float64', () => {
+    const eps = { float32: 2 ** -23, float64: 2 ** -52, float16: 2 ** -10 };
+    let worst = 0;
+    for (const c of fixture.soft) {
+      const x = operand(c);
+      const r = c.fn === 'logSumExp' ? tc.logSumExp(x, c.axes ?? undefined, { keepdims: c.keepdims }) : tc[c.fn](x, c.axis);
+      const want = decode(c.dtype, c.want);
+      if (c.wantShape) expect(r.shape).toEqual(c.wantShape);
+      else expect(r.shape).toEqual(c.shape);
+      const val = c.dtype === 'float16' ? halfValue : (v) => v;
+      for (let i = 0; i < want.length; i++) {
+        const g = val(r.data[i]);
+        const w = val(want[i]);
+        const err = Math.abs(g - w) / (eps[c.dtype] * Math.max(Math.abs(w), 1));
+        worst = Math.max(worst, err);
+        if (!(err <= 8)) throw new Error(`${c.fn} ${c.dtype} ${JSON.stringify(c.shape)} axis ${c.axis ?? c.axes} element ${i}: got ${g}, NumPy ${w}`);
+      }
+    }
+    expect(worst).toBeGreaterThan(0); // a comparison that can fail, and did not
+  });
+});
+
+// ---- bit for bit the ops called one by one -------------------------------------------
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+describe('the same bits as the ops one by one', () => {
+  const r = rng(41);
+  const shapes = [[1, 1], [3, 7], [5, 33], [2, 3, 64], [4, 1000], [2, 5000]];
+  for (const dtype of ['float32', 'float64']) {
+    it(`${dtype}: softmax, logSoftmax and logSumExp over the last axis`, () => {
+      for (const shape of shapes) {
+        const n = shape.reduce((a, b) => a * b, 1);
+        const x = { data: CTORS[dtype].from({ length: n }, () => (r() - 0.5) * 60), shape };
+        const keep = { axes: -1, keepdims: true };
+        const m = tc.max(x, keep);
+        const d = tc.sub(x, m);
+        const e = tc.exp(d);
+        const s = tc.sum(e, keep);
+        expect(sameBits(tc.softmax(x).data, tc.div(e, s).data), `softmax ${shape}`).toBe(true);
+        expect(sameBits(tc.logSoftmax(x).data, tc.sub(d, tc.log(s)).data), `logSoftmax ${shape}`).toBe(true);
+        const lse = tc.add(m, tc.log(s)); // m is finite here
+        expect(sameBits(tc.logSumExp(x, -1, { keepdims: true }).data, lse.data), `logSumExp ${shape}`).toBe(true);
+        // and as one expression (the interpreter's kernels are the ops')
+        expect(sameBits(tc.softmax(x).data, tc.evaluate('exp(x - m) / s', { x, m, s }).data)).toBe(true);
+      }
+    });
+  }
+
+  it('stable where the naive form overflows; -inf entries (masked logits) weigh 0; a row of -inf gives logSumExp -inf', () => {
+    const x = { data: new Float32Array([1000, 1001, 1002, -Infinity, 0, 0]), shape: [2, 3] };
+    const sm = tc.softmax(x).data;
+    expect(Array.from(sm.slice(0, 3)).every(Number.isFinite)).toBe(true);
+    expect(sm[3]).toBe(0);
+    expect(sm[4]).toBe(0.5);
+    expect(tc.logSumExp({ data: new Float64Array([-Infinity, -Infinity]) }).data[0]).toBe(-Infinity);
+    expect(tc.logSumExp({ data: new Float64Array([Infinity, 1]) }).data[0]).toBe(Infinity);
+    expect(tc.logSumExp({ data: new Float64Array(0), shape: [0] }).data[0]).toBe(-Infinity);
+  });
+});
+
+// ---- operand forms, out, names ----------------------------------------------------------
+describe('operand forms and out', () => {
+  const X = new Float32Array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8]);
+  const plain = () => ({ data: X, shape: [3, 4] });
+
+  it('resident in, resident result (and into a resident out); plain in, plain out; the same values', () => {
+    const before = tc.memory().allocatedBytes;
+    const t = tc.tensor(X, [3, 4]);
+    for (const [fn, args] of [['softmax', [0]], ['logSoftmax', [-1]], ['logSumExp', [[1]]], ['argmax', [1]], ['argmin', [0]]]) {
+      const p = tc[fn](plain(), ...args);
+      const q = tc[fn](t, ...args);
+      expect(q).toBeInstanceOf(tc.Tensor);
+      expect(q.shape).toEqual(p.shape);
+      expect(sameBits(q.toArray(), p.data), fn).toBe(true);
+      const out = tc.tensor(new p.data.constructor(p.data.length), p.shape);
+      expect(tc[fn](t, ...args, { out })).toBe(out);
+      expect(sameBits(out.toArray(), p.data), `${fn} into out`).toBe(true);
+      const typed = new p.data.constructor(p.data.length);
+      expect(tc[fn](plain(), ...args, { out: typed }).data).toBe(typed);
+      expect(sameBits(typed, p.data)).toBe(true);
+      q.dispose();
+      out.dispose();
+    }
+    const k = tc.topk(t, 2, { axis: 0 });
+    expect(k.values.shape).toEqual([2, 4]);
+    expect(Array.from(k.values.toArray())).toEqual([5, 9, 5, 8, 5, 3, 4, 6]);
+    expect(Array.from(k.indices.toArray())).toEqual([1, 1, 2, 2, 2, 2, 0, 1]); // ties: the lower index first
+    expect(Array.from(tc.topk(plain(), 2, { axis: 0 }).indices.data)).toEqual([1, 1, 2, 2, 2, 2, 0, 1]);
+    k.values.dispose();
+    k.indices.dispose();
+    t.dispose();
+    expect(tc.memory().allocatedBytes).toBe(before);
+  });
+
+  it('views: a transposed, sliced or flipped operand gives what its contiguous copy gives', () => {
+    const t = tc.tensor(X, [3, 4]);
+    const views = [tc.transpose(t), tc.slice(t, null, [null, null, -1]), tc.flip(t, [0]), tc.slice(t, [0, 3, 2])];
+    for (const v of views) {
+      const c = tc.contiguous(v);
+      for (const fn of ['softmax', 'logSoftmax', 'argmax', 'argmin']) {
+        const a = tc[fn](v, 0);
+        const b = tc[fn](c, 0);
+        expect(sameBits(a.toArray(), b.toArray()), fn).toBe(true);
+        a.dispose();
+        b.dispose();
+      }
+      const a = tc.topk(v, 1, { axis: -1 });
+      const b = tc.topk(c, 1, { axis: -1 });
+      expect(Array.from(a.indices.toArray())).toEqual(Array.from(b.indices.toArray()));
+      for (const z of [a.values, a.indices, b.values, b.indices, c]) z.dispose();
+    }
+    for (const v of views) v.dispose();
+    // a plain strided operand, and out through a resident view
+    const pv = tc.transpose(plain());
+    expect(sameBits(tc.softmax(pv, 0).data, tc.softmax(tc.contiguous(pv), 0).data)).toBe(true);
+    const base = tc.tensor(new Float32Array(12), [4, 3]);
+    const outView = tc.transpose(base);
+    expect(tc.softmax(t, -1, { out: outView })).toBe(outView);
+    const back = tc.contiguous(tc.transpose({ data: base.toArray(), shape: [4, 3] })).data;
+    expect(sameBits(back, tc.softmax(plain()).data)).toBe(true);
+    outView.dispose();
+    base.dispose();
+    t.dispose();
+  });
+
+  it('named operands: the axis by dim name; dims and coords follow (the reduced dim goes, or stays with keepdims)', () => {
+    const x = { data: X, shape: [3, 4], dims: ['batch', 'class'], coords: { batch: ['a', 'b', 'c'] } };
+    const s = tc.softmax(x, 'class');
+    expect(s.dims).toEqual(['batch', 'class']);
+    expect(s.coords).toEqual({ batch: ['a', 'b', 'c'] });
+    expect(sameBits(s.data, tc.softmax(plain(), -1).data)).toBe(true);
+    const a = tc.argmax(x, 'class');
+    expect(a.dims).toEqual(['batch']);
+    expect(a.coords).toEqual({ batch: ['a', 'b', 'c'] });
+    expect(Array.from(a.data)).toEqual([2, 1, 3]);
+    const t = tc.tensor(X, [3, 4], { dims: ['batch', 'class'] });
+    const k = tc.topk(t, 2, { axis: 'class' });
+    expect(k.values.dims).toEqual(['batch', 'class']);
+    expect(k.values.shape).toEqual([3, 2]);
+    const l = tc.logSumExp(t, ['batch'], { keepdims: true });
+    expect(l.dims).toEqual(['batch', 'class']);
+    expect(l.shape).toEqual([1, 4]);
+    for (const z of [k.values, k.indices, l, t]) z.dispose();
+  });
+
+  it('float16: in float32, rounded once; argmax and topk on the bits as values', () => {
+    const h = { data: new Uint16Array([0x3c00, 0x4000, 0x4200, 0xfc00]), dtype: 'float16' }; // 1, 2, 3, -inf
+    const s = tc.softmax(h);
+    expect(s.dtype).toBe('float16');
+    const f = tc.softmax({ data: new Float32Array([1, 2, 3, -Infinity]) }).data;
+    expect(Array.from(s.data).map(halfValue)).toEqual(Array.from(tc.cast({ data: f }, 'float16').data).map(halfValue));
+    expect(tc.argmax(h).data[0]).toBe(2);
+    expect(tc.argmin(h).data[0]).toBe(3);
+    expect(Array.from(tc.topk(h, 2).indices.data)).toEqual([2, 1]);
+  });
+});
+
+describe('refusals, and no leak after them', () => {
+  const x = { data: new Float32Array(6), shape: [2, 3] };
+  it('each names the function, the axis or dtype, and the fix', () => {
+    const before = tc.memory().allocatedBytes;
+    const code = (f) => { try { f(); } catch (e) { return [e.code ?? e.name, e.message]; } return null; };
+    expect(code(() => tc.softmax(x, 2))).toEqual(['INVALID_AXIS', expect.stringMatching(/softmax: axis 2 is not one of its axes \(x is \(2,3\)\)/)]);
+    expect(code(() => tc.softmax(x, 'class'))[0]).toBe('INVALID_AXIS');
+    expect(code(() => tc.logSumExp(x, [1, -1]))).toEqual(['INVALID_AXIS', expect.stringMatching(/repeats an axis/)]);
+    expect(code(() => tc.softmax({ data: new Int32Array(3) }))).toEqual(['DTYPE_MISMATCH', expect.stringMatching(/cast\(x, 'float32'\)/)]);
+    expect(code(() => tc.softmax(x, -1, { out: new Float64Array(6) }))[0]).toBe('DTYPE_MISMATCH');
+    expect(code(() => tc.softmax(x, -1, { out: new Float32Array(5) }))).toEqual(['LENGTH_MISMATCH', expect.stringMatching(/out has 5 elements but the result \(2,3\) has 6/)]);
+    expect(code(() => tc.argmax({ data: new Float32Array(0), shape: [2, 0] }, 1))[0]).toBe('INVALID_AXIS');
+    expect(code(() => tc.topk(x, 4))).toEqual(['INVALID_AXIS', expect.stringMatching(/k must be an integer from 0 to 3/)]);
+    expect(code(() => tc.topk(x, 1.5))[0]).toBe('INVALID_AXIS');
+    expect(code(() => tc.topk(x, 1, { axes: 0 }))[0]).toBe('TypeError');
+    expect(code(() => tc.softmax(3))[0]).toBe('TypeError');
+    expect(code(() => tc.softmax({ data: new Float32Array(1) }, undefined, { keepdims: true }))[0]).toBe('TypeError');
+    expect(code(() => tc.softmax({ data: new Float32Array(1), shape: [] }))[0]).toBe('INVALID_AXIS');
+    const t = tc.tensor(new Float32Array(6), [2, 3]);
+    const o = tc.tensor(new Float32Array(5), [5]);
+    expect(code(() => tc.softmax(t, -1, { out: o }))[0]).toBe('LENGTH_MISMATCH');
+    o.dispose();
+    t.dispose();
+    expect(tc.memory().allocatedBytes).toBe(before);
+    expect(tc.softmax(x).shape).toEqual([2, 3]); // still usable
+  });
+});

@@ -1,0 +1,35 @@
+// Type probe of post-processing (issue 41): softmax and friends keep a
+// resident tensor's dtype and a typed array's kind; argmax gives int32; topk
+// gives { values, indices }. Compiled like probe.ts (scripts/pack-smoke.mjs);
+// every `@ts-expect-error` line must not compile.
+import { softmax, logSoftmax, logSumExp, argmax, argmin, topk, sigmoid, tensor, Tensor } from 'tensorcast';
+import type { TensorData } from 'tensorcast';
+
+type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
+function same<X, Y>(_: Equal<X, Y>): void {}
+
+const logits = { data: new Float32Array(6), shape: [2, 3] };
+const p = softmax(logits);
+same<typeof p, TensorData<Float32Array>>(true);
+const lp = logSoftmax(logits, -1, { out: new Float32Array(6) });
+same<typeof lp, TensorData<Float32Array>>(true);
+const t = tensor(new Float64Array(6), [2, 3], { dims: ['b', 'c'] });
+const pt = softmax(t, 'c');
+same<typeof pt, Tensor<'float64'>>(true);
+same<ReturnType<typeof logSumExp<'float64'>>, Tensor<'float64'>>(true);
+const a = argmax(logits, 1, { keepdims: true });
+same<typeof a, TensorData<Int32Array>>(true);
+same<ReturnType<typeof argmin>, Tensor<'int32'>>(true);
+const k = topk(t, 2, { axis: 'c', largest: false });
+same<typeof k.values, Tensor<'float64'>>(true);
+same<typeof k.indices, Tensor<'int32'>>(true);
+const kp = topk({ data: new Uint8Array(5) }, 1, { out: { indices: new Int32Array(1) } });
+same<typeof kp.values, TensorData<Uint8Array>>(true);
+const s = sigmoid(logits);
+void s;
+// @ts-expect-error softmax takes float data
+softmax({ data: new Int32Array(3) });
+// @ts-expect-error an axis is a number or a dim name
+softmax(logits, [1]);
+// @ts-expect-error topk's out is { values, indices }
+topk(logits, 1, { out: new Float32Array(2) });
