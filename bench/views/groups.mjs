@@ -316,6 +316,14 @@ function unaryGroup({ tc, tf }, checks) {
     if (c.maxRel > 4e-7) throw new Error(`tensorcast ${op} is off: ${JSON.stringify(c)}`);
     cases.push({ id: `tc-${op}`, label: `tensorcast ${op}(x, { out }), 1M float32 resident`, fn: () => tc[op](t, o) });
   }
+  // float64 (the host's Math since 0.6.0; musl's before): exp, log, tanh, pow(x, 2.5).
+  const x64 = tc.tensor(Float64Array.from(X), [N]);
+  const p64 = tc.tensor(Float64Array.from(P), [N]);
+  const y64 = tc.tensor(new Float64Array(N).fill(2.5), [N]);
+  const o64 = { out: tc.tensor(new Float64Array(N), [N]) };
+  for (const [op, args] of [['exp', [x64]], ['log', [p64]], ['tanh', [x64]], ['pow', [p64, y64]]]) {
+    cases.push({ id: `tc-${op}64`, label: `tensorcast ${op} float64, 1M resident, into out`, fn: () => tc[op](...args, o64) });
+  }
   const jo = new Float32Array(N);
   cases.push({ id: 'js-exp', label: 'plain-JS loop: Math.exp over a Float32Array, preallocated out', fn: () => { for (let i = 0; i < N; i++) jo[i] = Math.exp(X[i]); return jo; } });
   if (tf) {

@@ -590,7 +590,7 @@ export type Axis = number | string;
 export interface AlongAxis {
   <D extends FloatDType>(x: Tensor<D>, axis?: Axis, options?: { out?: Tensor<D> }): Tensor<D>;
   <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-  <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: A }): TensorData<A>;
+  <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
 }
 
 /**
@@ -604,7 +604,7 @@ export declare const logSoftmax: AlongAxis;
 
 /** log(sum(exp(x))) over `axes` (default all), stable: m + log(sum(exp(x - m))), m the max (0 where not finite). */
 export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
-export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: A }): TensorData<A>;
+export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
 
 /** argmax / argmin: int32 indices along `axis` (default: into the flattened x), the first of equals, a NaN first (NumPy). */
 export interface ArgReduction {
@@ -627,7 +627,7 @@ export interface TopkOptions<V, I> {
 }
 /** The k largest (or smallest) elements along an axis, highest first, ties to the lower index, NaN above +Infinity. */
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?: TopkOptions<Tensor<D>, Tensor<'int32'>>): { values: Tensor<D>; indices: Tensor<'int32'> };
-export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<A, Int32Array>): { values: TensorData<A>; indices: TensorData<Int32Array> };
+export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<ArrayOf<DTypeOf<A>>, Int32Array>): { values: TensorData<ArrayOf<DTypeOf<A>>>; indices: TensorData<Int32Array> };
 
 /** A reduction over axes: a resident input gives a Tensor, plain data gives plain data. */
 export interface Reduction<Mean extends boolean = false> {

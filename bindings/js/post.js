@@ -11,7 +11,7 @@ import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { checkKeys } from './options.js';
 import { readOperand, settle, readNames, readOut, outHolds, isScalar, handleOf, arrayLike, committable, commitError } from './operands.js';
-import { view, malloc, free } from './heap.js';
+import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
 import { copyView, rowMajor, isRowMajor } from './strided.js';
 import { product } from './shapes.js';
@@ -39,6 +39,7 @@ function read(x, axesIn, options, fn, keys, many) {
   settle(X, `${fn}: x`);
   const r = X.shape.length;
   let axes;
+  if (!many && Array.isArray(list)) throw axisError(fn, X, list, 'is not one axis');
   if (list !== undefined) axes = (Array.isArray(list) ? list : [list]).map((a) => axisOf(a, X, fn));
   else if (many || fn.startsWith('arg')) axes = [...X.shape.keys()];
   else if (r > 0) axes = [r - 1];
@@ -80,7 +81,6 @@ function axisError(fn, X, a, why) {
  * keep theirs): { ptr, own (the block is ours to free), perm, rows, n }.
  */
 function block(X, axes, copy = false) {
-  const r = X.shape.length;
   const perm = [...X.shape.keys()].filter((i) => !axes.includes(i)).concat(axes);
   const n = product(axes.map((i) => X.shape[i]));
   const rows = product(perm.filter((i) => !axes.includes(i)).map((i) => X.shape[i]));
@@ -145,8 +145,10 @@ function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
     copyView(view(dt), ptr / es, shape, order, view(dt), q / es, rowMajor(shape));
     return makeTensor(q, shape, dt, dims, coords);
   }
-  const data = dt === X.dtype ? arrayLike(X.data, dt, size) : new dt.ctor(size);
-  copyView(src, ptr / es, shape, order, data, 0, rowMajor(shape));
+  let data;
+  if (dt.half) copyView(src, ptr / es, shape, order, data = arrayLike(X.data, dt, size), 0, rowMajor(shape));
+  else if (isRowMajor(shape, order)) data = heapCopy(dt, ptr / es, size); // one copy, no zeroing first
+  else copyView(src, ptr / es, shape, order, data = fresh(dt, size), 0, rowMajor(shape));
   return named({ data, shape, dtype: dt.name }, dims, coords);
 }
 

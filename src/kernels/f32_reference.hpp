@@ -13,16 +13,8 @@
 
 namespace tc::f32ref {
 
-inline float fl(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-inline uint32_t bitsOf(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
+inline float fl(uint32_t b) { return f32m::S::from(static_cast<int32_t>(b)); }
+inline uint32_t bitsOf(float f) { return static_cast<uint32_t>(f32m::S::bits(f)); }
 // Floats in order as integers (-0 and +0 one apart), for distances in ulps.
 inline int64_t ordered(float f) {
   const uint32_t b = bitsOf(f);

@@ -239,6 +239,7 @@ describe('refusals, and no leak after them', () => {
     expect(code(() => tc.argmax({ data: new Float32Array(0), shape: [2, 0] }, 1))[0]).toBe('INVALID_AXIS');
     expect(code(() => tc.topk(x, 4))).toEqual(['INVALID_AXIS', expect.stringMatching(/k must be an integer from 0 to 3/)]);
     expect(code(() => tc.topk(x, 1.5))[0]).toBe('INVALID_AXIS');
+    expect(code(() => tc.argmax(x, [0, 1]))).toEqual(['INVALID_AXIS', expect.stringMatching(/axis \[0,1\] is not one axis/)]);
     expect(code(() => tc.topk(x, 1, { axes: 0 }))[0]).toBe('TypeError');
     expect(code(() => tc.softmax(3))[0]).toBe('TypeError');
     expect(code(() => tc.softmax({ data: new Float32Array(1) }, undefined, { keepdims: true }))[0]).toBe('TypeError');
