@@ -52,7 +52,7 @@ function read(x, axesIn, options, fn, keys, many) {
   return { X, axes, dest, pair, o };
 }
 
-const TOPK = Symbol('options.axis');
+const TOPK = Symbol(); // read(): the axis is options.axis
 
 function readPair(out) {
   if (out === null || typeof out !== 'object') throw new TypeError('topk: options.out must be { values, indices }');
@@ -159,7 +159,7 @@ function named(r, dims, coords) {
 }
 
 function check(st, fn) {
-  if (st === 1) throw new BroadcastError(`${fn}: not enough WebAssembly memory for the scratch`, { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
+  if (st === 1) throw new BroadcastError(`${fn}: no WebAssembly memory left for its scratch`, { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
   if (st !== 0) throw new Error(`${fn}: engine status ${st}`);
 }
 
@@ -264,7 +264,7 @@ export function topk(x, k, options) {
   const { X, axes, pair } = s;
   const n = X.shape[axes[0]];
   if (!Number.isInteger(k) || k < 0 || k > n) {
-    throw new BroadcastError(`topk: k must be an integer from 0 to ${n} (the axis' length), got ${String(k)}`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes[0], dims: [n] });
+    throw new BroadcastError(`topk: k must be an integer from 0 to ${n} (the axis length), got ${String(k)}`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes[0], dims: [n] });
   }
   const b = block(X, axes);
   const dt = X.dtype;
