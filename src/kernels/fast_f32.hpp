@@ -10,15 +10,15 @@
 // that are subnormal round once; log splits x = 2^e m (m in [sqrt(1/2),
 // sqrt(2))) from the bits; log1p uses x itself as log's reduced argument near
 // 0 and corrects log(1 + x) by the rounding of 1 + x elsewhere; expm1 is
-// 2^n expm1(r) + (2^n - 1); tanh a polynomial below 0.625, else
+// 2^n expm1(r) + (2^n - 1) (from n = 25 on, exp(x)); tanh a polynomial below 0.625, else
 // expm1(2|x|) / (expm1(2|x|) + 2) with x's sign; sigmoid 1 / (1 + exp(-x))
 // for x >= 0 and exp(x) / (1 + exp(x)) below (no overflow either side).
 // No f32x4.min/max or trunc_sat (V8 lowers them to long sequences): pmin/pmax
-// clamp, and 1.5 * 2^23 added and taken away rounds to an integer..
+// clamp, and 1.5 * 2^23 added and taken away rounds to an integer.
 //
 // The errors against the correctly rounded result, over every float32 input,
 // are measured by tests/cpp/fast_f32_test.cpp (a dense sample in CI) and
-// tools/f32-accuracy (all 2^32): see docs/accuracy.md.
+// tools/f32_accuracy.cpp (all 2^32: npm run accuracy): see docs/accuracy.md.
 #pragma once
 
 #include <cstdint>
