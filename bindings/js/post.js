@@ -235,15 +235,16 @@ function arg(fn, x, axis, options, min) {
   const s = read(x, axis, options, fn, ['out', 'keepdims'], false);
   const { X, axes } = s;
   if (product(axes.map((i) => X.shape[i])) === 0) {
-    throw new BroadcastError(`${fn}: the axis of x ${formatShape(X.shape)} is empty: there is no ${min ? 'smallest' : 'largest'} element`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes.length === 1 ? axes[0] : null, dims: [0] });
+    throw new BroadcastError(`${fn}: x ${formatShape(X.shape)} is empty along the axis`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes.length === 1 ? axes[0] : null, dims: [0] });
   }
   const b = block(X, axes);
-  const q = malloc(Math.max(b.rows * 4, 1));
+  let q = 0;
   try {
+    q = malloc(Math.max(b.rows * 4, 1));
     if (b.rows > 0) check(mod()._tc_argreduce(b.ptr, q, b.rows, b.n, X.dtype.id, min ? 1 : 0), fn);
     return emit(q, C.dtypeByName.get('int32'), X, b.perm, axes, 1, s.o.keepdims ? 1 : 0, s.dest, fn);
   } finally {
-    free(q);
+    if (q) free(q);
     if (b.own) free(b.ptr);
   }
 }
@@ -269,17 +270,19 @@ export function topk(x, k, options) {
   const b = block(X, axes);
   const dt = X.dtype;
   const I32 = C.dtypeByName.get('int32');
-  const v = malloc(Math.max(b.rows * k * dt.size, 1));
-  const ix = malloc(Math.max(b.rows * k * 4, 1));
+  let v = 0;
+  let ix = 0;
   try {
+    v = malloc(Math.max(b.rows * k * dt.size, 1));
+    ix = malloc(Math.max(b.rows * k * 4, 1));
     if (b.rows > 0 && k > 0) check(mod()._tc_topk(b.ptr, v, ix, b.rows, b.n, k, dt.id, s.o.largest === false ? 0 : 1), 'topk');
     return {
       values: emit(v, dt, X, b.perm, axes, k, 'k', pair?.values ?? null, 'topk'),
       indices: emit(ix, I32, X, b.perm, axes, k, 'k', pair?.indices ?? null, 'topk'),
     };
   } finally {
-    free(v);
-    free(ix);
+    if (v) free(v);
+    if (ix) free(ix);
     if (b.own) free(b.ptr);
   }
 }
