@@ -25,40 +25,14 @@ import random
 
 import numpy as np
 
+# The dtypes and the JSON encoding of values: the unary generator's (the test decodes them alike).
+from gen_numpy_unary import DTYPES, FLOATS, enc
+
 SEED = 20261128
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fixtures', 'numpy_post.json')
 rng = random.Random(SEED)
 
-DTYPES = {
-    'float32': np.float32, 'float64': np.float64, 'int8': np.int8, 'uint8': np.uint8,
-    'uint8clamped': np.uint8, 'int16': np.int16, 'uint16': np.uint16, 'int32': np.int32,
-    'uint32': np.uint32, 'bigint64': np.int64, 'biguint64': np.uint64, 'float16': np.float16,
-}
-FLOATS = ('float32', 'float64', 'float16')
 SHAPES = [[7], [3, 4], [2, 3, 4], [1, 5, 1]]
-
-
-def enc(dt, arr):
-    flat = np.asarray(arr).reshape(-1)
-    if dt == 'float16':
-        return {'bits': [int(b) for b in flat.view(np.uint16)]}
-    out = []
-    for v in flat:
-        if dt in ('float32', 'float64'):
-            f = float(v)
-            if math.isnan(f):
-                out.append('NaN')
-            elif math.isinf(f):
-                out.append('Infinity' if f > 0 else '-Infinity')
-            elif f == 0 and math.copysign(1, f) < 0:
-                out.append('-0')
-            else:
-                out.append(f)
-        elif dt in ('bigint64', 'biguint64'):
-            out.append(str(int(v)))
-        else:
-            out.append(int(v))
-    return out
 
 
 def values(dt, n):
