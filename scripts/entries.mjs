@@ -10,6 +10,9 @@
 //               `tensorcast/shapes` (browser ESM, Node ESM, require): shapes-entry.js
 //               and shapes-node.js bundled with shapes-engine.js in engine.js's
 //               place, so they load tensorcast-shapes.wasm (the rules, no kernels).
+//   tensorcast-model.js, tensorcast-model-node.js, tensorcast-model.cjs
+//               `tensorcast/model` (the same three forms): model-entry.js and
+//               model-node.js on the same engine, with symbolic dims and inferShapes().
 //
 // esbuild bundles the CommonJS files; it is loaded here, when the function runs,
 // so that importing build.mjs works before node_modules is installed.
@@ -155,11 +158,17 @@ function bundleShapes(esbuild, dist) {
     esbuild.buildSync({ ...common, entryPoints: [path.join(stage, 'shapes-entry.js')], outfile: path.join(dist, 'tensorcast-shapes.js'), format: 'esm', platform: 'neutral' });
     esbuild.buildSync({ ...common, entryPoints: [path.join(stage, 'shapes-node.js')], outfile: path.join(dist, 'tensorcast-shapes-node.js'), format: 'esm', platform: 'node', target: 'node20' });
     bundleCjs(esbuild, stage, 'shapes-node.js', path.join(dist, 'tensorcast-shapes.cjs'), 'node');
+    // tensorcast/model: the same engine, with symbolic dims and inferShapes().
+    esbuild.buildSync({ ...common, entryPoints: [path.join(stage, 'model-entry.js')], outfile: path.join(dist, 'tensorcast-model.js'), format: 'esm', platform: 'neutral' });
+    esbuild.buildSync({ ...common, entryPoints: [path.join(stage, 'model-node.js')], outfile: path.join(dist, 'tensorcast-model-node.js'), format: 'esm', platform: 'node', target: 'node20' });
+    bundleCjs(esbuild, stage, 'model-node.js', path.join(dist, 'tensorcast-model.cjs'), 'node');
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
-  const d = readFileSync(path.join(dist, 'shapes-entry.d.ts'), 'utf8');
-  writeFileSync(path.join(dist, 'shapes-entry.d.cts'), HEADER + d.replace(/from '\.\/index\.js'/g, "from './index.cjs'"));
+  for (const f of ['shapes-entry', 'model-entry']) {
+    const d = readFileSync(path.join(dist, `${f}.d.ts`), 'utf8');
+    writeFileSync(path.join(dist, `${f}.d.cts`), HEADER + d.replace(/from '\.\/index\.js'/g, "from './index.cjs'"));
+  }
 }
 
 /** Write the generated entries into `dist` (after build.mjs has copied the glue, the wasm and bindings/js there). */

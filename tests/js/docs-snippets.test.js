@@ -33,6 +33,7 @@ const ENTRIES = {
   tensorcast: path.join(dist, 'node.js'),
   'tensorcast/inline': path.join(dist, 'inline.js'),
   'tensorcast/shapes': path.join(dist, 'tensorcast-shapes-node.js'),
+  'tensorcast/model': path.join(dist, 'tensorcast-model-node.js'),
 };
 const RUN_LANGS = new Set(['js', 'javascript', 'mjs', 'ts', 'typescript']);
 const TS_LANGS = new Set(['ts', 'typescript']);
@@ -94,7 +95,7 @@ export function matches(expected, actual) {
 /** Named imports of the package in a block: [{ from, names }]. */
 function packageImports(code) {
   const out = [];
-  const re = /import\s*(?:type\s+)?\{([^}]*)\}\s*from\s*['"](tensorcast(?:\/inline|\/shapes)?)['"]/g;
+  const re = /import\s*(?:type\s+)?\{([^}]*)\}\s*from\s*['"](tensorcast(?:\/inline|\/shapes|\/model)?)['"]/g;
   for (let m = re.exec(code); m; m = re.exec(code)) {
     if (/import\s+type\s*\{/.test(m[0])) continue;
     const names = m[1].split(',').map((s) => s.trim()).filter(Boolean)
@@ -113,7 +114,7 @@ console.log = (...args) => {
 `;
 
 function rewriteImports(code) {
-  return code.replace(/(from\s*|import\s*\(\s*)(['"])(tensorcast(?:\/inline|\/shapes)?)\2/g,
+  return code.replace(/(from\s*|import\s*\(\s*)(['"])(tensorcast(?:\/inline|\/shapes|\/model)?)\2/g,
     (_, pre, q, spec) => `${pre}${q}${pathToFileURL(ENTRIES[spec]).href}${q}`);
 }
 
@@ -147,7 +148,7 @@ function typecheck(blocks) {
     strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [],
     skipLibCheck: true, baseUrl: root,
-    paths: { tensorcast: ['dist/index.d.ts'], 'tensorcast/inline': ['dist/inline.d.ts'], 'tensorcast/shapes': ['dist/shapes-entry.d.ts'] },
+    paths: { tensorcast: ['dist/index.d.ts'], 'tensorcast/inline': ['dist/inline.d.ts'], 'tensorcast/shapes': ['dist/shapes-entry.d.ts'], 'tensorcast/model': ['dist/model-entry.d.ts'] },
   });
   const out = new Map();
   for (const [i, f] of files.entries()) {

@@ -1,0 +1,924 @@
+// inferShapes() for ONNX models: shapes flow from the graph inputs and the
+// initializers through each node in order; every broadcasting node is checked
+// by the engine's rule for its op and opset (symbolic.js puts symbols back),
+// and reported. Small integer tensors (Shape → Gather → Concat → Reshape)
+// carry their values, so Reshape, Expand, Slice, Tile... get their shapes.
+// An op without a shape function takes the shape the file declares.
+import { BroadcastError } from './errors.js';
+import { readOnnx, tensorValues, MAX_VALUES } from './onnx-read.js';
+import { Symbols, symbolicPlan, isSymbol, members } from './symbolic.js';
+
+const num = (d) => typeof d === 'number';
+const INT_BIG = 2 ** 53;
+
+// ---- dims arithmetic ------------------------------------------------------------
+
+function mulDims(a, b) {
+  if (num(a) && num(b)) return a * b;
+  if (a === 1) return b;
+  if (b === 1) return a;
+  if (a === 0 || b === 0) return 0;
+  return '?';
+}
+
+function addDims(a, b) {
+  if (num(a) && num(b)) return a + b;
+  if (a === 0) return b;
+  if (b === 0) return a;
+  return '?';
+}
+
+/** A product of dims as a number times a multiset of symbols, or null when a dim is unknown. */
+function factor(dims) {
+  let c = 1;
+  const syms = [];
+  for (const d of dims) {
+    if (num(d)) c *= d;
+    else if (isSymbol(d) && !d.includes('|')) syms.push(d);
+    else return null;
+  }
+  return { c, syms };
+}
+
+/** The dim that makes `known` × it = `total` (Reshape's -1), or '?'. */
+function quotient(total, known) {
+  const t = factor(total);
+  const k = factor(known);
+  if (t === null || k === null) return '?';
+  const rest = t.syms.slice();
+  for (const s of k.syms) {
+    const i = rest.indexOf(s);
+    if (i < 0) return '?';
+    rest.splice(i, 1);
+  }
+  if (k.c === 0) return '?';
+  if (t.c % k.c !== 0) return '?';
+  const c = t.c / k.c;
+  if (rest.length === 0) return c;
+  if (rest.length === 1 && c === 1) return rest[0];
+  return '?';
+}
+
+const prod = (dims) => dims.reduce(mulDims, 1);
+
+// ---- a graph's values -----------------------------------------------------------
+
+/** What is known of a tensor: its shape (null: unknown rank), element type, and (small ints) values; `elem`: a sequence's element. */
+function info(shape, elemType = 0, value = null, lostAt = null) {
+  return { shape, elemType, value, lostAt, elem: null };
+}
+
+/** The info of a declared type: a tensor's shape, or a sequence (optional) of them. */
+function fromType(t) {
+  if (t.kind === 'tensor') return info(t.shape ? t.shape.slice() : null, t.elemType);
+  const v = info(null);
+  if ((t.kind === 'sequence' || t.kind === 'optional') && t.elem) v.elem = fromType(t.elem);
+  return v;
+}
+
+const UNKNOWN = info(null);
+
+class Scope {
+  constructor(parent) {
+    this.parent = parent;
+    this.map = new Map();
+  }
+
+  get(name) {
+    if (name === '') return null; // an omitted optional input
+    for (let s = this; s; s = s.parent) {
+      const v = s.map.get(name);
+      if (v !== undefined) return v;
+    }
+    return UNKNOWN;
+  }
+
+  set(name, v) {
+    if (name !== '') this.map.set(name, v);
+  }
+}
+
+// ---- the op types -------------------------------------------------------------
+
+// Outputs with the shape of input 0.
+const SAME = new Set(('Abs Acos Acosh Asin Asinh Atan Atanh BatchNormalization Bernoulli Ceil Celu Clip Cos Cosh CumSum ' +
+  'DequantizeLinear Dropout Elu Erf Exp Floor Gelu HardSigmoid HardSwish Hardmax InstanceNormalization IsInf IsNaN ' +
+  'LayerNormalization LeakyRelu Log LogSoftmax LpNormalization LRN MeanVarianceNormalization Mish Neg Not ' +
+  'QuantizeLinear RandomNormalLike RandomUniformLike Reciprocal Relu Round Selu Shrink Sigmoid Sign Sin Sinh Softmax Softplus ' +
+  'Softsign Sqrt Tan Tanh ThresholdedRelu Trilu BitwiseNot ScatterElements ScatterND Scatter ReverseSequence ' +
+  'SimplifiedLayerNormalization SkipLayerNormalization FastGelu BiasGelu QuickGelu EyeLike').split(' '));
+// Same shape and, for small integer tensors, the same values.
+const PASS = new Set(['Identity', 'Cast', 'CastLike']);
+
+// Element-wise ops that broadcast (opset 7 on: multidirectional; before: the
+// `broadcast`/`axis` attributes, the PDPD rule, or equal shapes).
+const BINARY = new Set(['Add', 'Sub', 'Mul', 'Div', 'Pow', 'Equal', 'Greater', 'Less', 'And', 'Or', 'Xor']);
+const BINARY_NEW = new Set(['GreaterOrEqual', 'LessOrEqual', 'BitShift', 'Mod', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor']);
+const VARIADIC = new Set(['Sum', 'Max', 'Min', 'Mean']);
+const REDUCE = new Set(['ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'ReduceL1', 'ReduceL2',
+  'ReduceLogSum', 'ReduceLogSumExp', 'ReduceSumSquare']);
+
+/** True for the op types whose nodes are reported (they broadcast). */
+export function broadcasts(op) {
+  return BINARY.has(op) || BINARY_NEW.has(op) || VARIADIC.has(op) || op === 'Where' || op === 'PRelu' || op === 'Expand' ||
+    op === 'Gemm' || op === 'MatMul' || op === 'MatMulInteger' || op === 'QLinearMatMul';
+}
+
+function attr(n, name) {
+  return n.attrs.get(name);
+}
+function attrInt(n, name, def) {
+  const a = attr(n, name);
+  return a && a.i !== undefined ? a.i : def;
+}
+function attrInts(n, name) {
+  const a = attr(n, name);
+  return a ? a.ints : null;
+}
+function attrStr(n, name, def) {
+  const a = attr(n, name);
+  return a && a.s !== undefined ? a.s : def;
+}
+
+const normAxis = (a, r) => (a < 0 ? a + r : a);
+
+// ---- the model walk -------------------------------------------------------------
+
+class Run {
+  constructor(model, bytes) {
+    this.model = model;
+    this.bytes = bytes;
+    this.syms = new Symbols();
+    this.nodes = [];
+    this.coverage = { nodes: 0, inferred: 0, declared: 0, unknownOps: new Set() };
+    this.walked = new Set();
+  }
+
+  opset(domain = '') {
+    return this.model.opsets[domain === 'ai.onnx' ? '' : domain] ?? (domain === '' ? 1 : 1);
+  }
+
+  /** Values of an input: the small integer values known for it, or null. */
+  values(scope, name) {
+    const v = scope.get(name);
+    return v && v.value ? v.value : null;
+  }
+
+  /** Walk graph `g` in `scope`; `seed`: what the caller knows of its inputs (a Loop's body), used where the body declares no shape. */
+  graph(g, scope, graphName, seed = []) {
+    this.walked.add(g);
+    const declared = new Map();
+    for (const v of [...g.valueInfo, ...g.outputs]) if (v.type.kind === 'tensor') declared.set(v.name, v.type);
+    for (const t of g.initializers) {
+      const value = t.dims.length <= 1 ? tensorValues(t, this.bytes) : null;
+      scope.set(t.name, info(t.dims.slice(), t.dataType, value && value.every(Number.isFinite) ? value : null));
+    }
+    g.inputs.forEach((v, k) => {
+      if (scope.map.has(v.name) && g.initializers.some((t) => t.name === v.name)) return; // an initializer's default
+      const d = fromType(v.type);
+      scope.set(v.name, d.shape === null && d.elem === null && seed[k] ? seed[k] : d);
+    });
+    g.nodes.forEach((n, index) => this.node(n, index, scope, graphName, declared));
+  }
+
+  node(n, index, scope, graphName, declared) {
+    this.coverage.nodes++;
+    const where = n.name || `${n.opType}_${index}`;
+    const ins = n.inputs.map((x) => scope.get(x));
+    let outs = null;
+    if (n.domain !== '' && n.domain !== 'ai.onnx' && n.domain !== 'com.microsoft') {
+      outs = null;
+    } else if (broadcasts(n.opType)) {
+      outs = this.broadcastNode(n, index, ins, scope, graphName, where, declared);
+    } else {
+      try {
+        outs = this.shapeOf(n, ins, scope, graphName);
+      } catch (e) {
+        if (!(e instanceof RangeError)) throw e;
+        outs = n.outputs.map(() => info(null, 0, null, where));
+      }
+    }
+    if (outs === null) {
+      // an op without a shape function: its subgraphs are still walked (their nodes are reported)
+      for (const a of n.attrs.values()) {
+        for (const sg of a.g ? [a.g] : a.graphs) if (!this.walked.has(sg)) this.graph(sg, new Scope(scope), sg.name || `${graphName}/${where}.${a.name}`);
+      }
+      this.coverage.unknownOps.add(n.domain && n.domain !== 'ai.onnx' ? `${n.domain}.${n.opType}` : n.opType);
+      const got = n.outputs.map((o) => declared.get(o));
+      if (got.some((t) => t && t.shape)) this.coverage.declared++;
+      outs = n.outputs.map((o, k) => (got[k] && got[k].shape ? info(got[k].shape.slice(), got[k].elemType) : info(null, 0, null, where)));
+    } else {
+      this.coverage.inferred++;
+    }
+    n.outputs.forEach((o, k) => {
+      let v = outs[k] ?? info(null, 0, null, where);
+      // What the ops cannot know (an unknown rank, a '?'), the file may declare.
+      const d = declared.get(o);
+      if (d && d.shape) {
+        if (v.shape === null) v = { ...v, shape: d.shape.slice(), lostAt: null };
+        else if (v.shape.length === d.shape.length && v.shape.includes('?')) v = { ...v, shape: v.shape.map((x, i) => (x === '?' ? d.shape[i] : x)) };
+      }
+      if (v.shape === null && v.lostAt === null) {
+        const up = ins.find((x) => x && x.shape === null && x.lostAt);
+        v.lostAt = up ? up.lostAt : where;
+      }
+      scope.set(o, v);
+      if (this.tensors) this.tensors[o] = v.shape;
+    });
+  }
+
+  // ---- broadcasting nodes ----------------------------------------------------
+
+  broadcastNode(n, index, ins, scope, graphName, where, declared) {
+    const op = n.opType;
+    const v = this.opset();
+    const report = {
+      graph: graphName, index, name: n.name || null, opType: op, rule: 'numpy',
+      inputs: n.inputs.map((name, k) => ({ name, shape: ins[k] ? ins[k].shape : null })),
+      output: { name: n.outputs[0], shape: null },
+      status: 'ok',
+    };
+    const outName = n.outputs[0];
+    const decl = declared.get(outName);
+    if (decl) report.output.declared = decl.shape ? decl.shape.slice() : null;
+    let req = null; // the explain() request of the node's rule
+    let wrap = (shape) => shape; // the node's output from the plan's shape
+    let unknown = false;
+    const shapeOfIn = (k) => (ins[k] ? ins[k].shape : null);
+    const elemType = ins[0] ? ins[0].elemType : 0;
+    if (BINARY.has(op) || BINARY_NEW.has(op)) {
+      const [a, b] = [shapeOfIn(0), shapeOfIn(1)];
+      unknown = a === null || b === null;
+      if (v < 7 && BINARY.has(op)) {
+        if (attrInt(n, 'broadcast', 0) === 1) {
+          const axis = attr(n, 'axis') ? attrInt(n, 'axis', -1) : -1;
+          req = { rule: 'pdpd', shapes: [a, b], axis };
+          report.rule = axis === -1 ? 'pdpd' : `pdpd(axis=${axis})`;
+        } else {
+          req = { rule: 'none', shapes: [a, b] };
+          report.rule = 'none';
+        }
+      } else {
+        req = { rule: 'numpy', shapes: [a, b] };
+      }
+    } else if (VARIADIC.has(op)) {
+      const shapes = n.inputs.map((_, k) => shapeOfIn(k));
+      unknown = shapes.some((s) => s === null);
+      if (v < 8) {
+        report.rule = 'none';
+        req = shapes.length === 1 ? { rule: 'numpy', shapes } : { rule: 'none', shapes, chain: true };
+      } else {
+        req = { rule: 'numpy', shapes };
+      }
+    } else if (op === 'Where') {
+      const shapes = [0, 1, 2].map(shapeOfIn);
+      unknown = shapes.some((s) => s === null);
+      req = { rule: 'numpy', shapes };
+    } else if (op === 'PRelu') {
+      const [x, slope] = [shapeOfIn(0), shapeOfIn(1)];
+      unknown = x === null || slope === null;
+      if (v < 7) {
+        // PRelu-1/6: one slope per channel (axis 1), or one for all
+        if (slope && slope.length === 1) {
+          req = { rule: 'broadcastTo', shapes: [slope, x], mode: 'explicit', axesMapping: [1] };
+          report.rule = 'broadcastTo explicit [1] (per channel)';
+          if (slope[0] === 1 || (x && x.length < 2)) {
+            req = { rule: 'broadcastTo', shapes: [slope, x], mode: 'numpy' };
+            report.rule = 'broadcastTo numpy';
+          }
+        } else {
+          req = { rule: 'none', shapes: [slope, x] };
+          report.rule = 'none';
+        }
+      } else {
+        req = { rule: 'broadcastTo', shapes: [slope, x], mode: 'numpy' };
+        report.rule = 'broadcastTo numpy (slope to X)';
+      }
+      wrap = () => x;
+    } else if (op === 'Expand') {
+      const x = shapeOfIn(0);
+      const target = this.values(scope, n.inputs[1]);
+      if (x !== null && target === null && decl && decl.shape) {
+        // The target's values are not known; the output the file declares is
+        // what Expand gives: x must broadcast with it to itself.
+        req = { rule: 'numpy', shapes: [x, decl.shape] };
+        report.rule = 'bidirectional (to the declared output)';
+        report.inputs[1] = { name: n.inputs[1], shape: decl.shape, values: true, declared: true };
+      } else if (x !== null && target === null && ins[1] && ins[1].shape && num(ins[1].shape[0])) {
+        // the target's length is known, its values are not
+        const r = Math.max(x.length, ins[1].shape[0]);
+        report.rule = 'bidirectional';
+        report.output.shape = new Array(r).fill('?');
+        report.status = 'unknown';
+        report.inputs.push({ name: '(shape values)', shape: null });
+        this.nodes.push(report);
+        return [info(report.output.shape, elemType)];
+      }
+      if (req === null) {
+        unknown = x === null || target === null;
+        req = { rule: 'broadcastTo', shapes: [x, target], mode: 'bidirectional' };
+        report.rule = 'bidirectional';
+        report.inputs[1] = { name: n.inputs[1], shape: target, values: true };
+      }
+    } else if (op === 'Gemm') {
+      const [A, B, C] = [shapeOfIn(0), shapeOfIn(1), n.inputs.length > 2 ? shapeOfIn(2) : undefined];
+      unknown = A === null || B === null || C === null;
+      if (!unknown) {
+        const ta = attrInt(n, 'transA', 0);
+        const tb = attrInt(n, 'transB', 0);
+        const M = A.length === 2 ? A[ta ? 1 : 0] : '?';
+        const Ka = A.length === 2 ? A[ta ? 0 : 1] : '?';
+        const Kb = B.length === 2 ? B[tb ? 1 : 0] : '?';
+        const N = B.length === 2 ? B[tb ? 0 : 1] : '?';
+        const err = this.inner(Ka, Kb, where, [A, B], 'Gemm: A and B do not contract');
+        if (err) return this.clash(report, err, decl, where);
+        const mn = [M, N];
+        if (C === undefined) {
+          report.rule = 'matmul';
+          report.output.shape = mn;
+          this.check(report, decl, where);
+          this.nodes.push(report);
+          return [info(mn, elemType)];
+        }
+        req = v < 7 && attrInt(n, 'broadcast', 0) !== 1 ? { rule: 'none', shapes: [C, mn] } : { rule: 'broadcastTo', shapes: [C, mn], mode: 'numpy' };
+        report.rule = req.rule === 'none' ? 'none (C equals (M, N))' : 'broadcastTo numpy (C to (M, N))';
+        wrap = () => mn;
+      }
+    } else {
+      // MatMul (and its quantized forms): the batch dims broadcast (numpy), the last two contract.
+      const [a, b] = op === 'QLinearMatMul' ? [shapeOfIn(0), shapeOfIn(3)] : [shapeOfIn(0), shapeOfIn(1)];
+      unknown = a === null || b === null;
+      if (!unknown) {
+        if (a.length === 0 || b.length === 0) return this.clash(report, new BroadcastError(`${where}: MatMul needs operands of rank 1 or more, got ${a.length === 0 ? 'a' : 'b'} scalar`, { code: 'RANK_MISMATCH', shapes: [a, b], axis: null, dims: null }), decl, where);
+        const a2 = a.length === 1 ? [1, a[0]] : a;
+        const b2 = b.length === 1 ? [b[0], 1] : b;
+        const err = this.inner(a2[a2.length - 1], b2[b2.length - 2], where, [a, b], 'MatMul: the contracted dims differ');
+        if (err) return this.clash(report, err, decl, where);
+        req = { rule: 'numpy', shapes: [a2.slice(0, -2), b2.slice(0, -2)] };
+        report.rule = 'numpy (batch dims); last two contract';
+        wrap = (batch) => [...batch, ...(a.length === 1 ? [] : [a2[a2.length - 2]]), ...(b.length === 1 ? [] : [b2[b2.length - 1]])];
+      }
+    }
+    if (unknown) {
+      report.status = 'unknown';
+      const lost = ins.find((x) => x && x.shape === null);
+      if (lost && lost.lostAt) report.lostAt = lost.lostAt;
+      const d = decl && decl.shape ? decl.shape.slice() : null;
+      report.output.shape = null;
+      this.nodes.push(report);
+      return [info(d, elemType, null, d ? null : (report.lostAt ?? where))];
+    }
+    let plan;
+    if (req.chain) {
+      // equal shapes, pairwise (Sum/Max/Min/Mean before opset 8)
+      let acc = req.shapes[0];
+      for (let k = 1; k < req.shapes.length; k++) {
+        plan = symbolicPlan({ rule: 'none', shapes: [acc, req.shapes[k]] }, this.syms, where);
+        if (!plan.ok) break;
+        acc = plan.shape;
+      }
+    } else {
+      plan = symbolicPlan(req, this.syms, where);
+    }
+    report.plan = plan;
+    if (!plan.ok) {
+      return this.clash(report, plan.error, decl, where);
+    }
+    report.output.shape = wrap(plan.shape);
+    this.check(report, decl, where);
+    this.nodes.push(report);
+    const out = [info(report.output.shape, op === 'Where' ? (ins[1] ? ins[1].elemType : 0) : elemType, this.arith(op, n, scope, report.output.shape))];
+    return out;
+  }
+
+  /** The values of Add/Sub/Mul/Div on small integer tensors (shape arithmetic), or null. */
+  arith(op, n, scope, shape) {
+    if (!['Add', 'Sub', 'Mul', 'Div'].includes(op) || shape.length > 1) return null;
+    const a = this.values(scope, n.inputs[0]);
+    const b = this.values(scope, n.inputs[1]);
+    if (a === null || b === null) return null;
+    const len = shape.length === 0 ? 1 : shape[0];
+    if (!num(len) || len > MAX_VALUES) return null;
+    const out = [];
+    for (let i = 0; i < len; i++) {
+      const x = a.length === 1 ? a[0] : a[i];
+      const y = b.length === 1 ? b[0] : b[i];
+      if (op === 'Mul') out.push(mulDims(x, y));
+      else if (!num(x) || !num(y)) {
+        out.push(op === 'Add' ? addDims(x, y) : op === 'Sub' && y === 0 ? x : op === 'Div' && y === 1 ? x : '?');
+      } else out.push(op === 'Add' ? x + y : op === 'Sub' ? x - y : y === 0 ? '?' : Math.trunc(x / y));
+    }
+    return out;
+  }
+
+  /** The contracted dims of a MatMul or Gemm: an error when two numbers differ; two names must be equal. */
+  inner(x, y, where, shapes, what) {
+    if (num(x) && num(y)) {
+      if (x === y) return null;
+      return new BroadcastError(`${what} at ${where}: ${x} vs ${y}`, { code: 'INCOMPATIBLE_DIMS', shapes, axis: null, dims: [x, y] });
+    }
+    let msg = null;
+    if (isSymbol(x) && num(y)) msg = this.syms.restrict(x, new Set([y]), where, ` (contracted with ${y} at ${where})`, `${y} at ${where} (contracted)`);
+    else if (num(x) && isSymbol(y)) msg = this.syms.restrict(y, new Set([x]), where, ` (contracted with ${x} at ${where})`, `${x} at ${where} (contracted)`);
+    else if (isSymbol(x) && isSymbol(y)) msg = this.syms.relate(members(x)[0], members(y)[0], 'equal', where);
+    return msg ? new BroadcastError(msg, { code: 'INCOMPATIBLE_DIMS', shapes, axis: null, dims: [x, y] }) : null;
+  }
+
+  clash(report, error, decl, where) {
+    report.status = 'clash';
+    report.error = error instanceof BroadcastError ? error.toJSON() : error;
+    report.output.shape = null;
+    this.nodes.push(report);
+    const d = decl && decl.shape ? decl.shape.slice() : null;
+    return [info(d, 0, null, d ? null : where)];
+  }
+
+  /** Compare the inferred output with the declared one: a mismatch of numbers or ranks; a declared name meeting a number is a constraint. */
+  check(report, decl, where) {
+    if (!decl || !decl.shape) return;
+    const got = report.output.shape;
+    const want = decl.shape;
+    if (got.length !== want.length) {
+      report.status = 'declared-mismatch';
+      report.error = new BroadcastError(`${where}: the output has rank ${got.length}, the file declares rank ${want.length}`,
+        { code: 'RANK_MISMATCH', shapes: [got, want], axis: null, dims: null }).toJSON();
+      return;
+    }
+    for (let i = 0; i < got.length; i++) {
+      const g = got[i];
+      const w = want[i];
+      if (g === '?' && w !== '?') got[i] = w; // what the rule cannot know, the file says
+      if (num(g) && num(w) && g !== w) {
+        report.status = 'declared-mismatch';
+        report.error = new BroadcastError(`${where}: output axis ${i} is ${g}, the file declares ${w}`,
+          { code: 'SHAPE_MISMATCH', shapes: [got, want], axis: i, dims: [g, w] }).toJSON();
+        return;
+      }
+      if (isSymbol(w) && num(g)) {
+        const msg = this.syms.restrict(w, new Set([g]), where, ` (declared at ${report.output.name}, inferred ${g} at ${where})`, `${g} at ${where} (declared)`);
+        if (msg) {
+          report.status = 'declared-mismatch';
+          report.error = new BroadcastError(msg, { code: 'SHAPE_MISMATCH', shapes: [got, want], axis: i, dims: [g, w] }).toJSON();
+          return;
+        }
+      }
+    }
+  }
+
+  // ---- the other ops -------------------------------------------------------------
+
+  /** The outputs of a non-broadcasting node, or null when its op has no shape function. */
+  shapeOf(n, ins, scope, graphName) {
+    const op = n.opType;
+    const x = ins[0] ? ins[0].shape : null;
+    const et = ins[0] ? ins[0].elemType : 0;
+    const vals = (k) => (k < n.inputs.length ? this.values(scope, n.inputs[k]) : null);
+    const v = this.opset();
+    const rankKnown = x !== null;
+    if (SAME.has(op)) return n.outputs.map(() => info(x, et));
+    if (PASS.has(op)) {
+      const to = op === 'Cast' ? attrInt(n, 'to', et) : op === 'CastLike' && ins[1] ? ins[1].elemType : et;
+      return [info(x, to, ins[0] ? ins[0].value : null)];
+    }
+    switch (op) {
+      case 'Constant': {
+        const t = attr(n, 'value');
+        if (t && t.t) return [info(t.t.dims.slice(), t.t.dataType, t.t.dims.length <= 1 ? tensorValues(t.t, this.bytes) : null)];
+        const vi = attr(n, 'value_ints');
+        if (vi) return [info([vi.ints.length], 7, vi.ints.slice())];
+        const v1 = attr(n, 'value_int');
+        if (v1) return [info([], 7, [v1.i])];
+        const vf = attr(n, 'value_floats');
+        if (vf) return [info([vf.floats.length], 1, null)];
+        if (attr(n, 'value_float')) return [info([], 1, null)];
+        return null;
+      }
+      case 'Shape': {
+        if (!rankKnown) return [info(['?'], 7)]; // a rank unknown: one dim, of unknown length
+        let s = attrInt(n, 'start', 0);
+        let e = attrInt(n, 'end', x.length);
+        s = Math.min(Math.max(normAxis(s, x.length), 0), x.length);
+        e = Math.min(Math.max(normAxis(e, x.length), 0), x.length);
+        const value = x.slice(s, Math.max(s, e));
+        return [info([value.length], 7, value)];
+      }
+      case 'Size':
+        return [info([], 7, rankKnown && x.every(num) ? [prod(x)] : null)];
+      case 'Reshape': {
+        const target = v < 5 ? attrInts(n, 'shape') : vals(1);
+        if (target === null || !rankKnown) {
+          const len = ins[1] && ins[1].shape && num(ins[1].shape[0]) ? ins[1].shape[0] : null;
+          return [info(len === null ? null : new Array(len).fill('?'), et)];
+        }
+        const allowZero = attrInt(n, 'allowzero', 0) === 1;
+        const out = target.map((d, i) => (d === 0 && !allowZero ? (i < x.length ? x[i] : '?') : d));
+        const k = out.indexOf(-1);
+        if (k >= 0) out[k] = quotient(x, out.filter((_, i) => i !== k));
+        return [info(out, et, ins[0].value && ins[0].value.length === (num(out[0]) ? out[0] : -1) ? ins[0].value : (out.length <= 1 ? ins[0].value : null))];
+      }
+      case 'Flatten': {
+        if (!rankKnown) return [info(null, et)];
+        const a = normAxis(attrInt(n, 'axis', 1), x.length);
+        return [info([prod(x.slice(0, a)), prod(x.slice(a))], et)];
+      }
+      case 'Transpose': {
+        if (!rankKnown) return [info(null, et)];
+        const perm = attrInts(n, 'perm');
+        const p = perm && perm.length ? perm : x.map((_, i) => x.length - 1 - i);
+        return [info(p.map((i) => x[i]), et)];
+      }
+      case 'Squeeze': {
+        const axes = v < 13 ? attrInts(n, 'axes') : vals(1);
+        if (!rankKnown) return [info(null, et)];
+        if (!axes || axes.length === 0) {
+          if (!x.every(num)) return [info(null, et)];
+          return [info(x.filter((d) => d !== 1), et, ins[0].value)];
+        }
+        const drop = new Set(axes.map((a) => normAxis(a, x.length)));
+        return [info(x.filter((_, i) => !drop.has(i)), et, ins[0].value)];
+      }
+      case 'Unsqueeze': {
+        const axes = v < 13 ? attrInts(n, 'axes') : vals(1);
+        if (!rankKnown || !axes) return [info(null, et)];
+        const r = x.length + axes.length;
+        const set = new Set(axes.map((a) => normAxis(a, r)));
+        const out = [];
+        let j = 0;
+        for (let i = 0; i < r; i++) out.push(set.has(i) ? 1 : x[j++]);
+        return [info(out, et, ins[0].value)];
+      }
+      case 'Concat': {
+        const shapes = ins.map((i) => (i ? i.shape : null));
+        if (shapes.some((s) => s === null)) return [info(null, et)];
+        const r = shapes[0].length;
+        const a = normAxis(attrInt(n, 'axis', 0), r);
+        const out = shapes[0].slice();
+        for (let i = 0; i < r; i++) {
+          if (i === a) out[i] = shapes.map((s) => s[i]).reduce(addDims);
+          else out[i] = shapes.map((s) => s[i]).find(num) ?? shapes.map((s) => s[i]).find(isSymbol) ?? '?';
+        }
+        let value = null;
+        if (r === 1 && ins.every((i) => i.value)) value = ins.flatMap((i) => i.value);
+        return [info(out, et, value)];
+      }
+      case 'Split': {
+        if (!rankKnown) return n.outputs.map(() => info(null, et));
+        const a = normAxis(attrInt(n, 'axis', 0), x.length);
+        const split = v < 13 ? attrInts(n, 'split') : vals(1);
+        return n.outputs.map((_, k) => {
+          const s = x.slice();
+          if (split && split.length) s[a] = split[k];
+          else if (num(x[a])) {
+            const parts = n.outputs.length;
+            const each = Math.ceil(x[a] / parts);
+            s[a] = k < parts - 1 ? each : x[a] - each * (parts - 1);
+          } else s[a] = '?';
+          return info(s, et);
+        });
+      }
+      case 'Slice':
+        return [this.slice(n, ins, vals, v)];
+      case 'Gather': {
+        const idx = ins[1] ? ins[1].shape : null;
+        if (!rankKnown || idx === null) return [info(null, et)];
+        const a = normAxis(attrInt(n, 'axis', 0), x.length);
+        const out = [...x.slice(0, a), ...idx, ...x.slice(a + 1)];
+        let value = null;
+        const data = ins[0].value;
+        const iv = vals(1);
+        if (data && iv && x.length === 1) value = iv.map((i) => data[i < 0 ? i + data.length : i] ?? '?');
+        return [info(out, et, value)];
+      }
+      case 'GatherElements':
+        return [info(ins[1] ? ins[1].shape : null, et)];
+      case 'ConstantOfShape': {
+        const s = vals(0);
+        const t = attr(n, 'value');
+        return [info(s ? s.slice() : null, t && t.t ? t.t.dataType : 1, s && s.length === 1 && num(s[0]) && s[0] <= MAX_VALUES && t && t.t ? new Array(s[0]).fill(tensorValues(t.t, this.bytes)?.[0] ?? 0) : null)];
+      }
+      case 'Range': {
+        const [s, l, d] = [vals(0), vals(1), vals(2)];
+        if (s && l && d && num(s[0]) && num(l[0]) && num(d[0]) && d[0] !== 0) {
+          const len = Math.max(Math.ceil((l[0] - s[0]) / d[0]), 0);
+          return [info([len], et, len <= MAX_VALUES && Number.isInteger(s[0]) && Number.isInteger(d[0]) ? Array.from({ length: len }, (_, i) => s[0] + i * d[0]) : null)];
+        }
+        return [info(['?'], et)];
+      }
+      case 'Tile': {
+        const rep = vals(1);
+        if (!rankKnown) return [info(null, et)];
+        return [info(rep ? x.map((d, i) => mulDims(d, rep[i])) : x.map(() => '?'), et)];
+      }
+      case 'Pad': {
+        const pads = v < 11 ? attrInts(n, 'pads') ?? attrInts(n, 'paddings') : vals(1);
+        if (!rankKnown) return [info(null, et)];
+        if (!pads) return [info(x.map(() => '?'), et)];
+        const axesV = v >= 18 && n.inputs.length > 3 ? vals(3) : null;
+        const axes = axesV ? axesV.map((a) => normAxis(a, x.length)) : x.map((_, i) => i);
+        const out = x.slice();
+        axes.forEach((a, k) => { out[a] = addDims(addDims(out[a], pads[k]), pads[k + axes.length]); });
+        return [info(out, et)];
+      }
+      case 'ArgMax':
+      case 'ArgMin': {
+        if (!rankKnown) return [info(null, 7)];
+        const a = normAxis(attrInt(n, 'axis', 0), x.length);
+        const keep = attrInt(n, 'keepdims', 1) === 1;
+        return [info(keep ? x.map((d, i) => (i === a ? 1 : d)) : x.filter((_, i) => i !== a), 7)];
+      }
+      case 'TopK': {
+        if (!rankKnown) return [info(null, et), info(null, 7)];
+        const a = normAxis(attrInt(n, 'axis', -1), x.length);
+        const k = v < 10 ? attrInt(n, 'k', '?') : vals(1)?.[0] ?? '?';
+        const s = x.map((d, i) => (i === a ? k : d));
+        return [info(s, et), info(s, 7)];
+      }
+      case 'Conv':
+      case 'ConvInteger':
+      case 'QLinearConv':
+      case 'ConvTranspose':
+      case 'MaxPool':
+      case 'AveragePool':
+      case 'LpPool':
+        return this.window(n, ins, op);
+      case 'GlobalAveragePool':
+      case 'GlobalMaxPool':
+      case 'GlobalLpPool':
+        return [info(rankKnown ? x.map((d, i) => (i < 2 ? d : 1)) : null, et)];
+      case 'Resize':
+      case 'Upsample':
+        return [this.resize(n, ins, vals, v)];
+      case 'DepthToSpace':
+      case 'SpaceToDepth': {
+        if (!rankKnown || x.length !== 4) return [info(null, et)];
+        const b = attrInt(n, 'blocksize', 1);
+        const [N, C, H, W] = x;
+        const f = (d, m) => (num(d) ? (op === 'DepthToSpace' ? d * m : d / m) : '?');
+        return [info(op === 'DepthToSpace' ? [N, num(C) ? C / (b * b) : '?', f(H, b), f(W, b)] : [N, num(C) ? C * b * b : '?', f(H, b), f(W, b)], et)];
+      }
+      case 'NonZero':
+        return [info(rankKnown ? [x.length, '?'] : [ '?', '?'], 7)];
+      case 'SequenceAt':
+        return [ins[0] && ins[0].elem ? ins[0].elem : info(null)];
+      case 'SequenceInsert':
+      case 'SequenceErase': {
+        const v = info(null);
+        v.elem = ins[0] ? ins[0].elem : null;
+        return [v];
+      }
+      case 'LSTM':
+      case 'GRU':
+      case 'RNN': {
+        if (!rankKnown || x.length !== 3) return n.outputs.map(() => info(null, et));
+        const layout = attrInt(n, 'layout', 0);
+        const dirs = attrStr(n, 'direction', 'forward') === 'bidirectional' ? 2 : 1;
+        const hidden = attrInt(n, 'hidden_size', '?');
+        const [seq, batch] = layout === 0 ? [x[0], x[1]] : [x[1], x[0]];
+        const Y = layout === 0 ? [seq, dirs, batch, hidden] : [batch, seq, dirs, hidden];
+        const H = layout === 0 ? [dirs, batch, hidden] : [batch, dirs, hidden];
+        return n.outputs.map((_, k) => info(k === 0 ? Y : H, et));
+      }
+      case 'If':
+        return this.ifNode(n, ins, scope, graphName);
+      case 'Loop':
+      case 'Scan':
+        return this.loopNode(n, ins, scope, graphName);
+      default:
+        if (REDUCE.has(op)) {
+          if (!rankKnown) return [info(null, et)];
+          const fromInput = op === 'ReduceSum' ? v >= 13 : v >= 18;
+          const axes = fromInput ? (n.inputs.length > 1 && n.inputs[1] !== '' ? vals(1) : []) : attrInts(n, 'axes') ?? [];
+          if (axes === null) return [info(attrInt(n, 'keepdims', 1) === 1 ? x.map(() => '?') : null, et)];
+          const keep = attrInt(n, 'keepdims', 1) === 1;
+          if (axes.length === 0 && fromInput && attrInt(n, 'noop_with_empty_axes', 0) === 1) return [info(x, et)];
+          const set = new Set(axes.length ? axes.map((a) => normAxis(a, x.length)) : x.map((_, i) => i));
+          return [info(keep ? x.map((d, i) => (set.has(i) ? 1 : d)) : x.filter((_, i) => !set.has(i)), et)];
+        }
+        return null;
+    }
+  }
+
+  slice(n, ins, vals, v) {
+    const x = ins[0] ? ins[0].shape : null;
+    const et = ins[0] ? ins[0].elemType : 0;
+    if (x === null) return info(null, et);
+    let starts;
+    let ends;
+    let axes;
+    let steps;
+    if (v < 10) {
+      starts = attrInts(n, 'starts');
+      ends = attrInts(n, 'ends');
+      axes = attrInts(n, 'axes');
+      steps = null;
+    } else {
+      starts = vals(1);
+      ends = vals(2);
+      axes = n.inputs.length > 3 && n.inputs[3] !== '' ? vals(3) : undefined;
+      steps = n.inputs.length > 4 && n.inputs[4] !== '' ? vals(4) : undefined;
+      if (axes === null || steps === null) return info(x.map(() => '?'), et);
+    }
+    if (!starts || !ends) return info(x.map(() => '?'), et);
+    const ax = axes && axes.length ? axes.map((a) => normAxis(a, x.length)) : starts.map((_, i) => i);
+    const out = x.slice();
+    let value = ins[0].value && x.length === 1 ? ins[0].value.slice() : null;
+    ax.forEach((a, k) => {
+      const st = steps ? steps[k] : 1;
+      const d = x[a];
+      if (!num(d)) {
+        out[a] = starts[k] === 0 && st === 1 && ends[k] >= INT_BIG / 4 ? d : '?';
+        if (out[a] !== d) value = null;
+        return;
+      }
+      const clamp = (p, lo, hi) => Math.min(Math.max(p, lo), hi);
+      let s = starts[k] < 0 ? starts[k] + d : starts[k];
+      let e = ends[k] < 0 ? ends[k] + d : ends[k];
+      if (st > 0) {
+        s = clamp(s, 0, d);
+        e = clamp(e, 0, d);
+        out[a] = Math.max(0, Math.ceil((e - s) / st));
+      } else {
+        s = clamp(s, -1, d - 1);
+        e = clamp(e, -1, d - 1);
+        out[a] = Math.max(0, Math.ceil((s - e) / -st));
+      }
+      if (value && a === 0) {
+        const vv = [];
+        for (let i = s, c = 0; c < out[a]; i += st, c++) vv.push(value[i]);
+        value = vv;
+      }
+    });
+    return info(out, et, value);
+  }
+
+  window(n, ins, op) {
+    const x = ins[0] ? ins[0].shape : null;
+    const et = ins[0] ? ins[0].elemType : 0;
+    const w = ins[1] ? ins[1].shape : null;
+    const conv = op.startsWith('Conv') || op === 'QLinearConv';
+    const wIn = op === 'QLinearConv' ? (ins[3] ? ins[3].shape : null) : w;
+    if (x === null) return n.outputs.map(() => info(null, et));
+    const sp = x.length - 2;
+    const kernel = attrInts(n, 'kernel_shape')?.length ? attrInts(n, 'kernel_shape') : conv && wIn ? wIn.slice(2) : null;
+    const strides = attrInts(n, 'strides')?.length ? attrInts(n, 'strides') : new Array(sp).fill(1);
+    const dil = attrInts(n, 'dilations')?.length ? attrInts(n, 'dilations') : new Array(sp).fill(1);
+    const pads = attrInts(n, 'pads')?.length ? attrInts(n, 'pads') : new Array(2 * sp).fill(0);
+    const autoPad = attrStr(n, 'auto_pad', 'NOTSET');
+    const ceil = attrInt(n, 'ceil_mode', 0) === 1;
+    const group = attrInt(n, 'group', 1);
+    let C = x[1];
+    if (conv) C = op === 'ConvTranspose' ? (wIn ? mulDims(wIn[1], group) : '?') : wIn ? wIn[0] : '?';
+    const out = [x[0], C];
+    const given = attrInts(n, 'output_shape');
+    for (let i = 0; i < sp; i++) {
+      const d = x[i + 2];
+      if (op === 'ConvTranspose' && given && given.length) { out.push(given[given.length - sp + i]); continue; }
+      if (!num(d) || kernel === null || !num(kernel[i])) { out.push('?'); continue; }
+      const k = (kernel[i] - 1) * dil[i] + 1;
+      if (op === 'ConvTranspose') {
+        const op2 = attrInts(n, 'output_padding')?.[i] ?? 0;
+        if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') out.push(d * strides[i]);
+        else out.push(strides[i] * (d - 1) + op2 + k - (autoPad === 'VALID' ? 0 : pads[i] + pads[i + sp]));
+        continue;
+      }
+      if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') out.push(Math.ceil(d / strides[i]));
+      else if (autoPad === 'VALID') out.push(Math.floor((d - k) / strides[i]) + 1);
+      else {
+        const span = d + pads[i] + pads[i + sp] - k;
+        let o = (ceil ? Math.ceil(span / strides[i]) : Math.floor(span / strides[i])) + 1;
+        if (ceil && (o - 1) * strides[i] >= d + pads[i]) o--; // the last window must start inside the input
+        out.push(o);
+      }
+    }
+    const outs = [info(out, op === 'ConvInteger' ? 6 : et)];
+    if (n.outputs.length > 1) outs.push(info(out, 7)); // MaxPool's indices
+    return outs;
+  }
+
+  resize(n, ins, vals, v) {
+    const x = ins[0] ? ins[0].shape : null;
+    const et = ins[0] ? ins[0].elemType : 0;
+    if (x === null) return info(null, et);
+    let scales = null;
+    let sizes = null;
+    if (n.opType === 'Upsample') scales = v < 9 ? attr(n, 'scales')?.floats : null;
+    else if (v < 11) scales = null;
+    else {
+      sizes = n.inputs.length > 3 && n.inputs[3] !== '' ? vals(3) : null;
+      if (!sizes && n.inputs.length > 2 && n.inputs[2] !== '') scales = this.floats(n.inputs[2]);
+    }
+    if (n.opType === 'Upsample' && v >= 9) scales = this.floats(n.inputs[1]);
+    if (n.opType === 'Resize' && v < 11) scales = this.floats(n.inputs[1]);
+    const axes = attrInts(n, 'axes');
+    const ax = axes && axes.length ? axes.map((a) => normAxis(a, x.length)) : x.map((_, i) => i);
+    const out = x.slice();
+    if (sizes && sizes.length === ax.length) ax.forEach((a, k) => { out[a] = sizes[k]; });
+    else if (scales && scales.length === ax.length) ax.forEach((a, k) => { out[a] = num(x[a]) ? Math.floor(x[a] * scales[k]) : scales[k] === 1 ? x[a] : '?'; });
+    else return info(x.map(() => '?'), et);
+    return info(out, et);
+  }
+
+  floats(name) {
+    const t = this.floatInits?.get(name);
+    return t ?? null;
+  }
+
+  ifNode(n, ins, scope, graphName) {
+    const outs = [];
+    const branches = ['then_branch', 'else_branch'].map((b) => attr(n, b)?.g).filter(Boolean);
+    const results = branches.map((g, k) => {
+      const inner = new Scope(scope);
+      this.graph(g, inner, g.name || `${graphName}/${n.name || 'If'}.${['then', 'else'][k]}`);
+      return g.outputs.map((o) => {
+        const v = inner.get(o.name);
+        return v.shape === null && o.type.kind === 'tensor' && o.type.shape ? info(o.type.shape.slice(), o.type.elemType) : v;
+      });
+    });
+    for (let k = 0; k < n.outputs.length; k++) {
+      const a = results[0]?.[k];
+      const b = results[1]?.[k];
+      if (!a || !b || a.shape === null || b.shape === null || a.shape.length !== b.shape.length) { outs.push(info(a && b && a.shape && b.shape ? null : null, a ? a.elemType : 0)); continue; }
+      outs.push(info(a.shape.map((d, i) => (d === b.shape[i] ? d : '?')), a.elemType));
+    }
+    return outs;
+  }
+
+  loopNode(n, ins, scope, graphName) {
+    const g = attr(n, 'body')?.g;
+    if (!g) return null;
+    const inner = new Scope(scope);
+    // The body's inputs: what it declares; else, for a Loop, the iteration
+    // number and the condition (scalars) and each carried value as it starts.
+    const seed = n.opType === 'Loop' ? [info([], 7), info([], 9), ...ins.slice(2)] : [];
+    this.graph(g, inner, g.name || `${graphName}/${n.name || n.opType}.body`, seed);
+    if (n.opType !== 'Loop') return null; // Scan: the shapes the file declares
+    // Loop: each carried value keeps the shape it starts with (when the body
+    // returns the same); each scan output stacks the body's along a new first axis.
+    const carried = n.inputs.length - 2;
+    return n.outputs.map((_, k) => {
+      const body = inner.get(g.outputs[k + 1]?.name ?? '');
+      if (k < carried) {
+        const start = ins[k + 2];
+        const same = start && body && start.shape && body.shape && start.shape.length === body.shape.length;
+        return info(same ? start.shape.map((d, i) => (d === body.shape[i] ? d : '?')) : null, start ? start.elemType : 0);
+      }
+      return info(body && body.shape ? ['?', ...body.shape] : null, body ? body.elemType : 0);
+    });
+  }
+}
+
+/** The float values of a small float initializer or Constant (Resize's scales). */
+function floatValues(model, bytes) {
+  const map = new Map();
+  const visit = (g) => {
+    for (const t of g.initializers) {
+      if (t.dataType === 1 && t.dims.length <= 1) {
+        const v = t.floats.length ? t.floats : t.raw && t.raw.end - t.raw.start <= 4 * MAX_VALUES ? tensorValues(t, bytes) : null;
+        if (v) map.set(t.name, v);
+      }
+    }
+    for (const n of g.nodes) {
+      if (n.opType === 'Constant') {
+        const t = attr(n, 'value')?.t;
+        if (t && t.dataType === 1 && t.dims.length <= 1) {
+          const v = t.floats.length ? t.floats : t.raw ? tensorValues(t, bytes) : null;
+          if (v) map.set(n.outputs[0], v);
+        }
+        const vf = attr(n, 'value_floats');
+        if (vf) map.set(n.outputs[0], vf.floats);
+      }
+      for (const a of n.attrs.values()) {
+        if (a.g) visit(a.g);
+        for (const sg of a.graphs) visit(sg);
+      }
+    }
+  };
+  visit(model.graph);
+  return map;
+}
+
+function toBytes(input) {
+  if (input instanceof Uint8Array) return input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  return null;
+}
+
+/** inferShapes for the bytes of an ONNX model. */
+export function inferOnnx(input, options = {}) {
+  const bytes = toBytes(input);
+  if (bytes === null) throw new TypeError('inferShapes: expected the bytes of an ONNX model (Uint8Array or ArrayBuffer) or the text of an OpenVINO IR .xml');
+  const model = readOnnx(bytes);
+  const run = new Run(model, bytes);
+  run.floatInits = floatValues(model, bytes);
+  run.tensors = options.tensors ? {} : null;
+  run.graph(model.graph, new Scope(null), model.graph.name || 'main');
+  return {
+    format: 'onnx',
+    opsets: { ...model.opsets },
+    nodes: run.nodes,
+    symbols: run.syms.list(),
+    coverage: { nodes: run.coverage.nodes, inferred: run.coverage.inferred, declared: run.coverage.declared, unknownOps: [...run.coverage.unknownOps].sort() },
+    ...(run.tensors ? { tensors: run.tensors } : {}),
+  };
+}

@@ -1,0 +1,98 @@
+// tensorcast/model: tensorcast/shapes' rules, where a dim may also be a name
+// ('batch'), and inferShapes() for ONNX models and OpenVINO IR. Its own entry
+// (on tensorcast-shapes.wasm), so that the main entry does not carry the model readers.
+import type { Dim, Shape, ShapeResult, AutoBroadcastOptions, BroadcastToOptions, ExplainRequest, Explanation, BroadcastError } from './index.js';
+
+export {
+  init, initSync, isReady, contract,
+  BroadcastError, ErrorCode, formatShape, formatDim, UNKNOWN_RANK, MAX_RANK,
+  namedBroadcastShape, reductionAxes,
+} from './index.js';
+export type {
+  Dim, Shape, StaticShape, ShapeResult, InitOptions, InitSyncOptions,
+  AutoBroadcastOptions, BroadcastToOptions, Label, NamedShapeInput, NamedShapeResult, NamedBroadcastOptions,
+  Verdict, OperandPlan, ExplainRequest, Explanation,
+} from './index.js';
+
+/** A relation between two names, recorded where they met. */
+export interface SymbolRelation {
+  a: string;
+  b: string;
+  /** 'bcast': a = b ∨ a = 1 ∨ b = 1 (they broadcast together); 'equal': a = b; 'to': a = b ∨ a = 1 (a stretches to b). */
+  kind: 'bcast' | 'equal' | 'to';
+  /** The node (inferShapes), or null (one call). */
+  where: string | null;
+}
+
+/** What is known of a name: the values it may take (null: any), and why, as text and as relations. */
+export interface SymbolInfo {
+  name: string;
+  values: number[] | null;
+  constraints: string[];
+  relations: SymbolRelation[];
+}
+
+/**
+ * broadcastShapes (§1), where a dim may be a name: `N ⊕ N → N`, `N ⊕ 1 → N`,
+ * `N ⊕ 3 → 3` (N ∈ {1, 3}), `N ⊕ M → 'M|N'` (the dim that is M or N). A
+ * contradiction is a BroadcastError naming the name.
+ */
+export declare function broadcastShapes(...shapes: (readonly number[])[]): number[];
+export declare function broadcastShapes(...shapes: Shape[]): ShapeResult;
+/** autoBroadcastShape (§1–§3) with names as dims: under 'none', `N` vs 3 means N = 3. */
+export declare function autoBroadcastShape(a: readonly number[], b: readonly number[], options?: AutoBroadcastOptions): number[];
+export declare function autoBroadcastShape(a: Shape, b: Shape, options?: AutoBroadcastOptions): ShapeResult;
+/** broadcastToShape (§4, §5) with names as dims. */
+export declare function broadcastToShape(input: readonly number[], target: readonly number[], options?: BroadcastToOptions): number[];
+export declare function broadcastToShape(input: Shape, target: Shape, options?: BroadcastToOptions): ShapeResult;
+/** explain() with names as dims: the plan also lists `symbols`. Never throws. */
+export declare function explain(request: ExplainRequest): Explanation & { symbols?: SymbolInfo[] };
+
+/** True when `d` is a name: a string that is not '?' and not an interval. */
+export declare function isSymbol(d: unknown): d is string;
+
+export interface InferShapesOptions {
+  /** OpenVINO IR: the .bin's bytes, to read Broadcast's target_shape and axes_mapping constants. */
+  bin?: Uint8Array | ArrayBuffer | ArrayBufferView;
+  /** ONNX: also return `tensors`, every value's shape by name. */
+  tensors?: boolean;
+}
+
+export interface NodeReport {
+  /** The graph's name ('main' when it has none); a subgraph's names its node and attribute. */
+  graph: string;
+  /** The node's index in its graph. */
+  index: number;
+  name: string | null;
+  opType: string;
+  /** The rule the node was checked by: 'numpy', 'none', 'pdpd(axis=1)', 'broadcastTo numpy (slope to X)', ... */
+  rule: string;
+  inputs: { name: string; shape: Dim[] | null; values?: boolean; declared?: boolean }[];
+  output: { name: string; shape: Dim[] | null; declared?: Dim[] | null };
+  status: 'ok' | 'clash' | 'declared-mismatch' | 'unknown';
+  error?: ReturnType<BroadcastError['toJSON']>;
+  /** The rule's plan (explain()'s JSON, names put back). */
+  plan?: Explanation & { symbols?: SymbolInfo[] };
+  /** status 'unknown': the first node upstream whose output shape could not be known. */
+  lostAt?: string;
+}
+
+export interface ModelReport {
+  format: 'onnx' | 'openvino';
+  /** ONNX: each domain's opset version ('' is ai.onnx); OpenVINO: { ir: version }. */
+  opsets: Record<string, number>;
+  /** Every broadcasting node of every graph and subgraph. */
+  nodes: NodeReport[];
+  symbols: SymbolInfo[];
+  coverage: { nodes: number; inferred: number; declared: number; unknownOps: string[] };
+  /** options.tensors: every value's shape (null: unknown rank). */
+  tensors?: Record<string, Dim[] | null>;
+}
+
+/**
+ * Check every broadcasting node of a model: ONNX bytes, or an OpenVINO IR
+ * (the .xml text or its bytes; options.bin its weights). Shapes flow from the
+ * inputs and initializers, names kept as names. Never throws on a readable
+ * model; what is not a model is a TypeError. Call init() first.
+ */
+export declare function inferShapes(model: Uint8Array | ArrayBuffer | ArrayBufferView | string, options?: InferShapesOptions): ModelReport;

@@ -1,0 +1,83 @@
+// tensorcast/model — the rules with symbolic dims, and inferShapes() for ONNX
+// models and OpenVINO IR: tensorcast/shapes' API (the same modules on
+// tensorcast-shapes.wasm), where broadcastShapes, autoBroadcastShape,
+// broadcastToShape and explain also take names ('batch') as dims. Its own
+// entry, so that the main entry does not carry the model readers. Source of
+// dist/tensorcast-model.js (browsers, workers, bundlers); the Node entry is
+// model-node.js (scripts/entries.mjs).
+import { BroadcastError } from './errors.js';
+import * as rules from './rules.js';
+import { explain as explainPlain } from './explain.js';
+import { symbolicPlan, isSymbol } from './symbolic.js';
+import { inferOnnx } from './infer.js';
+import { inferOpenVino } from './openvino-ir.js';
+
+export { init, initSync, isReady } from './loader.js';
+export { contract } from './contract.js';
+export { BroadcastError, ErrorCode, formatShape, formatDim } from './errors.js';
+export { UNKNOWN_RANK, MAX_RANK } from './shapes.js';
+export { namedBroadcastShape, reductionAxes } from './rules.js';
+export { isSymbol };
+
+const named = (shapes) => shapes.some((s) => Array.isArray(s) && s.some(isSymbol));
+
+function answer(plan) {
+  if (plan.ok) return plan.shape;
+  const e = plan.error;
+  if (e.name === 'BroadcastError') throw new BroadcastError(e.message, e);
+  throw new TypeError(e.message);
+}
+
+/** broadcastShapes, with names as dims: N ⊕ 3 → 3 (N ∈ {1, 3}); N ⊕ M → 'N|M'. */
+export function broadcastShapes(...shapes) {
+  if (!named(shapes)) return rules.broadcastShapes(...shapes);
+  return answer(symbolicPlan({ rule: 'numpy', shapes }));
+}
+
+/** autoBroadcastShape (OpenVINO none, numpy, pdpd), with names as dims. */
+export function autoBroadcastShape(a, b, options) {
+  if (!named([a, b])) return rules.autoBroadcastShape(a, b, options);
+  const o = options ?? {};
+  return answer(symbolicPlan({ rule: o.type ?? 'numpy', shapes: [a, b], axis: o.axis }));
+}
+
+/** broadcastToShape (the Broadcast op's modes), with names as dims. */
+export function broadcastToShape(input, target, options) {
+  if (!named([input, target])) return rules.broadcastToShape(input, target, options);
+  const o = options ?? {};
+  return answer(symbolicPlan({ rule: 'broadcastTo', shapes: [input, target], mode: o.mode, axesMapping: o.axesMapping, axis: o.axis }));
+}
+
+/** explain(), with names as dims: the plan also lists `symbols` and what each must satisfy. Never throws. */
+export function explain(request) {
+  let shapes = null;
+  try {
+    shapes = request && typeof request === 'object' && request.expression === undefined && request.rule !== 'named' ? request.shapes : null;
+  } catch { /* explain() reports it */ }
+  if (!Array.isArray(shapes) || !named(shapes)) return explainPlain(request);
+  return symbolicPlan({ ...request, shapes: shapes.slice() });
+}
+
+/**
+ * Every broadcasting node of a model, checked: ONNX bytes (Uint8Array,
+ * ArrayBuffer) or an OpenVINO IR (.xml text, or its bytes; `options.bin` its
+ * weights, to read Broadcast's target shapes). Never throws on a readable
+ * model; a buffer that is no model is a TypeError.
+ */
+export function inferShapes(model, options = {}) {
+  const bin = options && options.bin !== undefined ? toView(options.bin) : null;
+  if (typeof model === 'string') return inferOpenVino(model, bin);
+  const bytes = toView(model);
+  if (bytes === null) throw new TypeError('inferShapes: expected the bytes of an ONNX model (Uint8Array or ArrayBuffer) or the text of an OpenVINO IR .xml');
+  let k = 0;
+  while (k < bytes.length && k < 64 && (bytes[k] === 0x20 || bytes[k] === 0x0a || bytes[k] === 0x0d || bytes[k] === 0x09 || bytes[k] === 0xef || bytes[k] === 0xbb || bytes[k] === 0xbf)) k++;
+  if (bytes[k] === 0x3c) return inferOpenVino(new TextDecoder().decode(bytes), bin); // '<': XML
+  return inferOnnx(bytes, options ?? {});
+}
+
+function toView(x) {
+  if (x instanceof Uint8Array) return x.constructor === Uint8Array ? x : new Uint8Array(x.buffer, x.byteOffset, x.byteLength); // a Buffer's slice() shares
+  if (x instanceof ArrayBuffer) return new Uint8Array(x);
+  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  return null;
+}

@@ -1,0 +1,276 @@
+// An ONNX model (protobuf, onnx.proto's field numbers) read into plain objects:
+// the graph, its nodes, attributes, initializers, inputs, outputs and
+// value_info, and every subgraph. Initializer data is not copied: a tensor
+// keeps where its bytes are, and only small integer tensors (shapes, axes,
+// pads: what shape inference needs) are decoded. One pass over the bytes.
+
+const TYPE_NAMES = ['undefined', 'float32', 'uint8', 'int8', 'uint16', 'int16', 'int32', 'int64', 'string', 'bool',
+  'float16', 'float64', 'uint32', 'uint64', 'complex64', 'complex128', 'bfloat16'];
+/** The ONNX element type number's name (TensorProto.DataType). */
+export const elemTypeName = (t) => TYPE_NAMES[t] ?? `type ${t}`;
+
+/** The most elements of an integer tensor whose values are decoded (shape inference's values). */
+export const MAX_VALUES = 1024;
+
+class Reader {
+  constructor(bytes) {
+    this.b = bytes;
+    this.p = 0;
+  }
+
+  /** A varint as a Number: exact to 2^53, then rounded; int64 negatives (ten bytes) are negative. */
+  varint() {
+    const b = this.b;
+    let x = 0;
+    let mul = 1;
+    for (let k = 0; k < 7; k++) {
+      const c = b[this.p++];
+      if (c === undefined) throw new RangeError('truncated');
+      x += (c & 0x7f) * mul;
+      if (c < 0x80) return x;
+      mul *= 128;
+    }
+    // Past 49 bits: exactly, through BigInt, read as a signed int64.
+    let big = BigInt(x);
+    let shift = 49n;
+    for (;;) {
+      const c = b[this.p++];
+      if (c === undefined || shift > 70n) throw new RangeError('truncated');
+      big |= BigInt(c & 0x7f) << shift;
+      if (c < 0x80) break;
+      shift += 7n;
+    }
+    return Number(BigInt.asIntN(64, big));
+  }
+
+  /** The end offset of a length-delimited field's bytes. */
+  len() {
+    const n = this.varint();
+    const end = this.p + n;
+    if (n < 0 || end > this.b.length) throw new RangeError('truncated');
+    return end;
+  }
+
+  skip(wire) {
+    if (wire === 0) this.varint();
+    else if (wire === 1) this.p += 8;
+    else if (wire === 2) this.p = this.len();
+    else if (wire === 5) this.p += 4;
+    else throw new RangeError(`wire type ${wire}`);
+    if (this.p > this.b.length) throw new RangeError('truncated');
+  }
+
+  string(end) {
+    return decoder.decode(this.b.subarray(this.p, (this.p = end)));
+  }
+
+  /** Repeated integers, packed or not, appended to `out`. */
+  ints(wire, out) {
+    if (wire === 2) {
+      const end = this.len();
+      while (this.p < end) out.push(this.varint());
+    } else {
+      out.push(this.varint());
+    }
+  }
+
+  /** Each field of the message ending at `end`: fn(field, wire). fn reads or skips the value. */
+  fields(end, fn) {
+    while (this.p < end) {
+      const key = this.varint();
+      const wire = key & 7;
+      const field = Math.floor(key / 8);
+      fn(field, wire);
+    }
+    if (this.p !== end) throw new RangeError('a field runs past its message');
+  }
+}
+
+const decoder = new TextDecoder();
+
+function tensor(r, end) {
+  const t = { name: '', dims: [], dataType: 0, int64: [], int32: [], raw: null, floats: [], doubles: [], external: false };
+  r.fields(end, (f, w) => {
+    if (f === 1) r.ints(w, t.dims);
+    else if (f === 2 && w === 0) t.dataType = r.varint();
+    else if (f === 8 && w === 2) t.name = r.string(r.len());
+    else if (f === 7) { if (t.int64.length <= MAX_VALUES) r.ints(w, t.int64); else r.skip(w); }
+    else if (f === 5) { if (t.int32.length <= MAX_VALUES) r.ints(w, t.int32); else r.skip(w); }
+    else if (f === 9 && w === 2) { const e = r.len(); t.raw = { start: r.p, end: e }; r.p = e; }
+    else if (f === 4 && w === 2) {
+      const e = r.len();
+      if (e - r.p <= 4 * MAX_VALUES) for (let o = r.p; o + 4 <= e; o += 4) t.floats.push(new DataView(r.b.buffer, r.b.byteOffset + o, 4).getFloat32(0, true));
+      r.p = e;
+    } else if (f === 4 && w === 5) { t.floats.push(new DataView(r.b.buffer, r.b.byteOffset + r.p, 4).getFloat32(0, true)); r.p += 4; }
+    else if (f === 14 && w === 0) t.external = r.varint() === 1;
+    else r.skip(w);
+  });
+  return t;
+}
+
+function dimension(r, end) {
+  let d = '?';
+  r.fields(end, (f, w) => {
+    if (f === 1 && w === 0) d = r.varint();
+    else if (f === 2 && w === 2) { const s = r.string(r.len()); if (s !== '') d = s; }
+    else r.skip(w);
+  });
+  return d;
+}
+
+function typeProto(r, end) {
+  // { elemType, shape (null: unknown rank) } for a tensor; { kind } otherwise.
+  let out = { kind: 'other', elemType: 0, shape: null };
+  r.fields(end, (f, w) => {
+    if ((f === 1 || f === 8) && w === 2) {
+      const e = r.len();
+      out = { kind: 'tensor', elemType: 0, shape: null };
+      r.fields(e, (g, v) => {
+        if (g === 1 && v === 0) out.elemType = r.varint();
+        else if (g === 2 && v === 2) {
+          const se = r.len();
+          const shape = [];
+          r.fields(se, (h, u) => { if (h === 1 && u === 2) shape.push(dimension(r, r.len())); else r.skip(u); });
+          out.shape = shape;
+        } else r.skip(v);
+      });
+    } else if ((f === 4 || f === 9) && w === 2) {
+      // a sequence or an optional: { elem_type: TypeProto } (field 1)
+      const e = r.len();
+      out = { kind: f === 4 ? 'sequence' : 'optional', elemType: 0, shape: null, elem: null };
+      r.fields(e, (g, v) => { if (g === 1 && v === 2) out.elem = typeProto(r, r.len()); else r.skip(v); });
+    } else if (f === 5 && w === 2) {
+      out = { kind: 'map', elemType: 0, shape: null };
+      r.skip(w);
+    } else r.skip(w);
+  });
+  return out;
+}
+
+function valueInfo(r, end) {
+  const v = { name: '', type: { kind: 'other', elemType: 0, shape: null } };
+  r.fields(end, (f, w) => {
+    if (f === 1 && w === 2) v.name = r.string(r.len());
+    else if (f === 2 && w === 2) v.type = typeProto(r, r.len());
+    else r.skip(w);
+  });
+  return v;
+}
+
+function attribute(r, end) {
+  const a = { name: '', type: 0, f: undefined, i: undefined, s: undefined, t: undefined, g: undefined, floats: [], ints: [], strings: [], graphs: [] };
+  r.fields(end, (f, w) => {
+    if (f === 1 && w === 2) a.name = r.string(r.len());
+    else if (f === 20 && w === 0) a.type = r.varint();
+    else if (f === 2 && w === 5) { a.f = new DataView(r.b.buffer, r.b.byteOffset + r.p, 4).getFloat32(0, true); r.p += 4; }
+    else if (f === 3 && w === 0) a.i = r.varint();
+    else if (f === 4 && w === 2) a.s = r.string(r.len());
+    else if (f === 5 && w === 2) a.t = tensor(r, r.len());
+    else if (f === 6 && w === 2) a.g = graph(r, r.len());
+    else if (f === 8) r.ints(w, a.ints);
+    else if (f === 9 && w === 2) a.strings.push(r.string(r.len()));
+    else if (f === 11 && w === 2) a.graphs.push(graph(r, r.len()));
+    else if (f === 7 && w === 2) { const e = r.len(); while (r.p < e) { a.floats.push(new DataView(r.b.buffer, r.b.byteOffset + r.p, 4).getFloat32(0, true)); r.p += 4; } }
+    else r.skip(w);
+  });
+  return a;
+}
+
+function node(r, end) {
+  const n = { name: '', opType: '', domain: '', inputs: [], outputs: [], attrs: new Map() };
+  r.fields(end, (f, w) => {
+    if (f === 1 && w === 2) n.inputs.push(r.string(r.len()));
+    else if (f === 2 && w === 2) n.outputs.push(r.string(r.len()));
+    else if (f === 3 && w === 2) n.name = r.string(r.len());
+    else if (f === 4 && w === 2) n.opType = r.string(r.len());
+    else if (f === 7 && w === 2) n.domain = r.string(r.len());
+    else if (f === 5 && w === 2) { const a = attribute(r, r.len()); n.attrs.set(a.name, a); }
+    else r.skip(w);
+  });
+  return n;
+}
+
+function graph(r, end) {
+  const g = { name: '', nodes: [], initializers: [], inputs: [], outputs: [], valueInfo: [] };
+  r.fields(end, (f, w) => {
+    if (f === 1 && w === 2) g.nodes.push(node(r, r.len()));
+    else if (f === 2 && w === 2) g.name = r.string(r.len());
+    else if (f === 5 && w === 2) g.initializers.push(tensor(r, r.len()));
+    else if (f === 15 && w === 2) {
+      // a sparse initializer: its dims (field 3) and its values' name (field 1's name)
+      const e = r.len();
+      const t = { name: '', dims: [], dataType: 0, int64: [], int32: [], raw: null, floats: [], doubles: [], external: false };
+      r.fields(e, (h, u) => {
+        if (h === 1 && u === 2) { const v = tensor(r, r.len()); t.name = v.name; t.dataType = v.dataType; } else if (h === 3) r.ints(u, t.dims); else r.skip(u);
+      });
+      g.initializers.push(t);
+    } else if (f === 11 && w === 2) g.inputs.push(valueInfo(r, r.len()));
+    else if (f === 12 && w === 2) g.outputs.push(valueInfo(r, r.len()));
+    else if (f === 13 && w === 2) g.valueInfo.push(valueInfo(r, r.len()));
+    else r.skip(w);
+  });
+  return g;
+}
+
+/**
+ * The model in `bytes` (a Uint8Array): { irVersion, opsets: {domain: version},
+ * graph }. Throws a TypeError when the bytes are not an ONNX model.
+ */
+export function readOnnx(bytes) {
+  const r = new Reader(bytes);
+  const m = { irVersion: 0, opsets: {}, graph: null, producer: '' };
+  try {
+    r.fields(bytes.length, (f, w) => {
+      if (f === 1 && w === 0) m.irVersion = r.varint();
+      else if (f === 2 && w === 2) m.producer = r.string(r.len());
+      else if (f === 8 && w === 2) {
+        const e = r.len();
+        let domain = '';
+        let version = 0;
+        r.fields(e, (g, v) => {
+          if (g === 1 && v === 2) domain = r.string(r.len());
+          else if (g === 2 && v === 0) version = r.varint();
+          else r.skip(v);
+        });
+        m.opsets[domain === 'ai.onnx' ? '' : domain] = version;
+      } else if (f === 7 && w === 2) m.graph = graph(r, r.len());
+      else r.skip(w);
+    });
+  } catch (e) {
+    if (e instanceof RangeError) throw new TypeError(`inferShapes: not an ONNX model (the protobuf is damaged: ${e.message} at byte ${r.p})`);
+    throw e;
+  }
+  if (m.graph === null || m.irVersion === 0) throw new TypeError('inferShapes: not an ONNX model (no ir_version or graph)');
+  return m;
+}
+
+/**
+ * The values of an integer tensor (int32, int64, uint8..., bool) as Numbers,
+ * or null when it is not one, is stored outside the file, or has more than
+ * MAX_VALUES elements. `bytes` is the model's buffer (raw_data points into it).
+ */
+export function tensorValues(t, bytes) {
+  let n = 1;
+  for (const d of t.dims) n *= d;
+  if (!(n <= MAX_VALUES) || t.external) return null;
+  const dt = t.dataType;
+  if (t.raw) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset + t.raw.start, t.raw.end - t.raw.start);
+    const size = { 1: 4, 2: 1, 3: 1, 4: 2, 5: 2, 6: 4, 7: 8, 9: 1, 11: 8, 12: 4, 13: 8 }[dt];
+    if (size === undefined || view.byteLength !== n * size) return null;
+    const out = new Array(n);
+    for (let k = 0; k < n; k++) {
+      const o = k * size;
+      out[k] = dt === 7 ? Number(view.getBigInt64(o, true)) : dt === 13 ? Number(view.getBigUint64(o, true))
+        : dt === 6 ? view.getInt32(o, true) : dt === 12 ? view.getUint32(o, true)
+          : dt === 1 ? view.getFloat32(o, true) : dt === 11 ? view.getFloat64(o, true)
+            : dt === 4 ? view.getUint16(o, true) : dt === 5 ? view.getInt16(o, true)
+              : dt === 3 ? view.getInt8(o) : view.getUint8(o);
+    }
+    return out;
+  }
+  const src = dt === 7 ? t.int64 : dt === 1 ? t.floats : [2, 3, 4, 5, 6, 9].includes(dt) ? t.int32 : null;
+  if (src === null) return null;
+  if (src.length !== n) return n === 0 ? [] : null;
+  return src.slice();
+}

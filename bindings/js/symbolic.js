@@ -1,0 +1,251 @@
+// Symbolic dims (tensorcast/model): a dim may be a name such as 'batch'
+// beside numbers, '?' and intervals. The engine never sees a name: each is
+// handed to it as '?', so the engine checks the numbers and aligns the axes
+// (explain()'s srcAxis), and this module reads, axis by axis, what the rule
+// asks of the names that met there:
+//
+//   N ⊕ N → N      N ⊕ 1 → N      N ⊕ 3 → 3, and N ∈ {1, 3}
+//   N ⊕ M → 'N|M'  (the dim that is N or M), and N = M ∨ N = 1 ∨ M = 1
+//   rule none:     N vs 3 → N = 3;   N vs M → N = M
+//   broadcastTo:   N to 3 → N ∈ {1, 3};   3 to T → T = 3
+//
+// Names are never unified silently: what a call learns about a name is a
+// constraint, kept in a Symbols table (per call, or per model in inferShapes).
+// Each name's possible values are 'any' or a finite set; a set that becomes
+// empty is a contradiction, reported as a BroadcastError naming the symbol
+// and every place that constrained it.
+import { BroadcastError, formatShape } from './errors.js';
+import { explain } from './explain.js';
+import { INTERVAL } from './shapes.js';
+
+/** True when `d` is a symbol: a string other than '?' and an interval. */
+export function isSymbol(d) {
+  return typeof d === 'string' && d !== '?' && !INTERVAL.test(d) && d.trim() !== '' && d.trim() === d;
+}
+
+/** The names a symbolic dim stands for: 'N|M' is N or M (the dim of N ⊕ M). */
+export const members = (d) => d.split('|');
+
+const union = (names) => [...new Set(names.flatMap(members))].sort().join('|');
+const setText = (s) => `{${[...s].sort((x, y) => x - y).join(', ')}}`;
+
+export class Symbols {
+  constructor() {
+    /** name → { values: Set<number> | null, notes: string[], meets: string[], relations: {a, b, kind, where}[] } */
+    this.table = new Map();
+  }
+
+  entry(name) {
+    let e = this.table.get(name);
+    if (e === undefined) this.table.set(name, (e = { values: null, notes: [], meets: [], relations: [] }));
+    return e;
+  }
+
+  /**
+   * Restrict the name(s) of `d` to `allowed` (numbers), at `where`; `meets` says
+   * what it met ('3 at Add_7'). Returns null, or the message of a contradiction.
+   */
+  restrict(d, allowed, where, note, meets) {
+    for (const name of members(d)) {
+      const e = this.entry(name);
+      const before = e.values;
+      const next = before === null ? new Set(allowed) : new Set([...before].filter((v) => allowed.has(v)));
+      e.notes.push(`${name} ∈ ${setText(allowed)}${note}`);
+      if (meets) e.meets.push(meets);
+      e.values = next;
+      if (next.size === 0) {
+        return `${name} has no possible value: it meets ${e.meets.join(' and ')}`;
+      }
+      if (next.size === 1 && (before === null || before.size > 1) && e.meets.length > 1) {
+        e.notes.push(`${name} must be ${[...next][0]}: it meets ${e.meets.join(' and ')}`);
+      }
+      const bad = this.checkRelations(name);
+      if (bad) return bad;
+    }
+    return null;
+  }
+
+  /** A relation between two names: 'bcast' (a = b ∨ a = 1 ∨ b = 1), 'equal' (a = b) or 'to' (a = b ∨ a = 1). */
+  relate(a, b, kind, where) {
+    if (a === b) return null;
+    if (kind !== 'to' && b < a) [a, b] = [b, a]; // one text whichever side each name is on
+    const r = { a, b, kind, where };
+    const text = kind === 'equal' ? `${a} = ${b}` : kind === 'to' ? `${a} = ${b} ∨ ${a} = 1` : `${a} = ${b} ∨ ${a} = 1 ∨ ${b} = 1`;
+    for (const n of [a, b]) {
+      const e = this.entry(n);
+      e.relations.push(r);
+      e.notes.push(`${text}${where ? ` (${where})` : ''}`);
+    }
+    return this.checkRelations(a);
+  }
+
+  checkRelations(name) {
+    for (const r of this.entry(name).relations) {
+      const A = this.entry(r.a).values;
+      const B = this.entry(r.b).values;
+      if (A === null || B === null) continue;
+      let ok = false;
+      for (const x of A) {
+        for (const y of B) {
+          if (x === y || (r.kind !== 'equal' && x === 1) || (r.kind === 'bcast' && y === 1)) ok = true;
+        }
+      }
+      if (!ok) {
+        return `${r.a} ∈ ${setText(A)} and ${r.b} ∈ ${setText(B)} cannot meet${r.where ? ` at ${r.where}` : ''}: ${r.kind === 'equal' ? 'they must be equal' : 'one must be 1 or both equal'}`;
+      }
+    }
+    return null;
+  }
+
+  /** The value a name must have, or undefined. */
+  value(name) {
+    const v = this.table.get(name)?.values;
+    return v && v.size === 1 ? [...v][0] : undefined;
+  }
+
+  /**
+   * [{ name, values, constraints, relations }], in the order the names were
+   * met: `values` the values it may take (null: any), `constraints` as text,
+   * `relations` with other names ({ a, b, kind: 'bcast' | 'equal' | 'to', where }).
+   */
+  list() {
+    return [...this.table].map(([name, e]) => ({
+      name,
+      values: e.values === null ? null : [...e.values].sort((x, y) => x - y),
+      constraints: [...new Set(e.notes)],
+      relations: e.relations.map(({ a, b, kind, where }) => ({ a, b, kind, where })),
+    }));
+  }
+}
+
+const engineDim = (d) => (isSymbol(d) ? '?' : d);
+const engineShape = (s) => (Array.isArray(s) ? s.map(engineDim) : s);
+
+function rewrite(message, from, to) {
+  let m = message;
+  for (let k = 0; k < from.length; k++) {
+    if (Array.isArray(from[k]) && Array.isArray(to[k])) m = m.split(formatShape(from[k])).join(formatShape(to[k]));
+  }
+  return m;
+}
+
+/**
+ * A rule applied to shapes that may hold symbols. `req` is an explain()
+ * request ({ rule, shapes, axis, mode, axesMapping }); `syms` collects the
+ * constraints; `where` names the node (or null). Returns explain()'s plan with
+ * the symbols put back: `shape`, operands' `shape`/`aligned`, axes' `dim`,
+ * `error` (shapes and message in the caller's dims) and `symbols` (the names
+ * this call constrained, with everything known of them).
+ */
+export function symbolicPlan(req, syms = new Symbols(), where = null) {
+  const shapes = req.shapes;
+  const hasSym = Array.isArray(shapes) && shapes.some((s) => Array.isArray(s) && s.some(isSymbol));
+  if (!hasSym) return explain(req);
+  const eShapes = shapes.map(engineShape);
+  const plan = explain({ ...req, shapes: eShapes });
+  const at = where ? ` at ${where}` : '';
+  if (!plan.ok) {
+    if (plan.error && Array.isArray(plan.error.shapes)) {
+      plan.error.message = rewrite(plan.error.message, eShapes, shapes);
+      plan.error.shapes = shapes.map((s) => (Array.isArray(s) ? [...s] : s));
+    }
+    return plan;
+  }
+  const rule = req.rule ?? 'numpy';
+  const to = rule === 'broadcastTo';
+  const mode = to ? (req.mode ?? 'numpy') : null;
+  const out = plan.shape.slice();
+  const target = to ? shapes[1] : null;
+  const touched = new Set();
+  const fail = (message, axis, dims) => {
+    plan.ok = false;
+    plan.error = new BroadcastError(message, { code: 'INCOMPATIBLE_DIMS', shapes: shapes.map((s) => [...s]), axis, dims }).toJSON();
+  };
+  for (let i = 0; i < out.length && plan.ok; i++) {
+    const dims = [];
+    const from = []; // the operand of each of dims
+    plan.operands.forEach((op, k) => {
+      const j = op.srcAxis[i];
+      if (j !== null && j !== undefined) { dims.push(shapes[k][j]); from.push(k); }
+    });
+    let t = null;
+    if (to) {
+      // The target's dim at output axis i: numpy and explicit give the output the
+      // target's rank; bidirectional right-aligns both.
+      const ti = i - (out.length - target.length);
+      t = ti >= 0 ? target[ti] : null;
+      if (t === -1) t = null; // a keep (§5): the input's dim
+    }
+    const named = dims.filter(isSymbol);
+    if (named.length === 0 && !(t !== null && isSymbol(t))) continue;
+    for (const d of named) for (const n of members(d)) touched.add(n);
+    if (t !== null && isSymbol(t)) for (const n of members(t)) touched.add(n);
+    let err = null;
+    if (rule === 'pdpd') {
+      // pdpd (element-wise): the output is A's; B stretches from 1 into it, one way.
+      t = dims[from.indexOf(0)];
+      const kb = from.indexOf(1);
+      if (kb < 0) { out[i] = t; continue; }
+      dims.splice(0, dims.length, dims[kb]);
+    }
+    if ((to && mode !== 'bidirectional' && mode !== 'pdpd') || rule === 'pdpd') {
+      // Unidirectional: the output dim is the target's; the input stretches from 1.
+      const d = dims[0];
+      if (t === null) { out[i] = d; continue; }
+      out[i] = t;
+      if (isSymbol(d) && typeof t === 'number') err = syms.restrict(d, new Set([1, t]), where, ` (it meets ${t}${at})`, `${t}${at}`);
+      else if (isSymbol(d) && isSymbol(t)) err = syms.relate(d, t, 'to', where);
+      else if (typeof d === 'number' && d !== 1 && isSymbol(t)) err = syms.restrict(t, new Set([d]), where, ` (the input has ${d}${at})`, `${d}${at}`);
+      if (err) fail(err, i, [d, t]);
+      continue;
+    }
+    const all = t === null ? dims : [...dims, t];
+    const nums = all.filter((d) => typeof d === 'number');
+    const unknown = all.some((d) => typeof d === 'string' && !isSymbol(d));
+    const names = [...new Set(all.filter(isSymbol))];
+    if (rule === 'none') {
+      const n = nums[0];
+      if (n !== undefined) {
+        out[i] = n;
+        for (const s of names) if (!err) err = syms.restrict(s, new Set([n]), where, ` (rule none: equal to ${n}${at})`, `${n}${at} (rule none)`);
+      } else {
+        out[i] = names[0];
+        const flat = [...new Set(names.flatMap(members))];
+        for (let k = 1; k < flat.length && !err; k++) err = syms.relate(flat[0], flat[k], 'equal', where);
+      }
+      if (err) fail(err, i, all);
+      continue;
+    }
+    // numpy, pdpd and bidirectional: the dims that are not 1 must agree.
+    const big = nums.find((d) => d !== 1);
+    if (big !== undefined) {
+      out[i] = big;
+      for (const s of names) if (!err) err = syms.restrict(s, new Set([1, big]), where, ` (it meets ${big}${at})`, `${big}${at}`);
+    } else if (unknown) {
+      out[i] = plan.shape[i];
+    } else if (names.length === 1) {
+      out[i] = names[0];
+    } else {
+      out[i] = union(names);
+      const flat = [...new Set(names.flatMap(members))];
+      for (let a = 0; a < flat.length && !err; a++) {
+        for (let b = a + 1; b < flat.length && !err; b++) err = syms.relate(flat[a], flat[b], 'bcast', where);
+      }
+    }
+    if (err) fail(err, i, all);
+  }
+  if (plan.ok) {
+    plan.shape = out;
+    plan.static = out.every((d) => typeof d === 'number');
+    plan.axes.forEach((ax, i) => { ax.dim = out[i]; });
+  } else {
+    plan.shape = null;
+  }
+  plan.operands.forEach((op, k) => {
+    op.shape = [...shapes[k]];
+    if (op.aligned) op.aligned = op.aligned.map((d, i) => (op.srcAxis[i] === null || op.srcAxis[i] === undefined ? d : shapes[k][op.srcAxis[i]]));
+  });
+  for (const n of touched) syms.entry(n);
+  plan.symbols = syms.list().filter((s) => touched.has(s.name));
+  return plan;
+}

