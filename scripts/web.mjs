@@ -1,4 +1,5 @@
-// Bundle the broadcast explorer (web/) with Vite into a static folder: by
+// Bundle the broadcast explorer (web/index.html) and the model explorer
+// (web/model.html) with Vite into a static folder: by
 // default dist/explorer, the page that ships in the npm package (served by
 // `npx tensorcast explore` and `npm start`). The page imports the library from
 // dist/, so dist/ must be built first (scripts/build.mjs runs this after it).
@@ -17,6 +18,12 @@ export async function buildWeb(outDir = EXPLORER_OUT) {
   await viteBuild({
     configFile: path.join(root, 'web', 'vite.config.js'),
     build: { outDir, emptyOutDir: true },
+    logLevel: 'warn',
+  });
+  // The model explorer (model.html), into the same folder: its own bundle, on tensorcast/model.
+  await viteBuild({
+    configFile: path.join(root, 'web', 'vite.model.config.js'),
+    build: { outDir, emptyOutDir: false },
     logLevel: 'warn',
   });
   return outDir;

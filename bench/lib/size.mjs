@@ -115,6 +115,38 @@ export async function shapesSize(root, benchDir) {
   };
 }
 
+/**
+ * tensorcast/model's rows: the entry as a page ships it (dist/tensorcast-model.js
+ * bundled and minified + tensorcast-shapes.wasm), and the model explorer page
+ * (dist/explorer/model.html and the assets it loads: its JS, its worker, CSS
+ * and the wasm, each gzipped). [] before a build that has them.
+ */
+export async function modelSize(root, benchDir) {
+  const dist = path.join(root, 'dist');
+  const rows = [];
+  if (!fs.existsSync(path.join(dist, 'tensorcast-model.js'))) return rows;
+  const wasm = files([path.join(dist, 'tensorcast-shapes.wasm')]);
+  const min = await bundle(root, benchDir, 'tensorcast-model', `export * from ${JSON.stringify(path.join(dist, 'tensorcast-model.js'))};`).catch(() => null);
+  if (min) {
+    rows.push({
+      name: 'tensorcast/model', what: 'minified bundle of dist/tensorcast-model.js (the shapes API, symbols, inferShapes, the ONNX and IR readers, the glue) + tensorcast-shapes.wasm',
+      raw: min.raw + wasm.raw, gzip: min.gzip + wasm.gzip, glueGzip: min.gzip, wasmGzip: wasm.gzip,
+    });
+  }
+  const explorer = path.join(dist, 'explorer');
+  const assets = path.join(explorer, 'assets');
+  if (fs.existsSync(path.join(explorer, 'model.html')) && fs.existsSync(assets)) {
+    const own = fs.readdirSync(assets).filter((f) => /^(model|model-worker)-.*\.(js|css)$/.test(f) || /^tensorcast-shapes-.*\.wasm$/.test(f));
+    const js = files([path.join(explorer, 'model.html'), ...own.filter((f) => !f.endsWith('.wasm')).map((f) => path.join(assets, f))]);
+    const w = files(own.filter((f) => f.endsWith('.wasm')).map((f) => path.join(assets, f)));
+    rows.push({
+      name: 'model explorer page', what: `dist/explorer/model.html + ${own.join(', ')} (each gzipped)`,
+      raw: js.raw + w.raw, gzip: js.gzip + w.gzip, glueGzip: js.gzip, wasmGzip: w.gzip,
+    });
+  }
+  return rows;
+}
+
 export async function sizes(root, benchDir) {
   const pkgDir = (p) => path.join(benchDir, 'node_modules', p);
   const rows = [];
@@ -138,6 +170,8 @@ export async function sizes(root, benchDir) {
   // way (its own glue is inside it) + tensorcast-shapes.wasm.
   const shapesRow = await shapesSize(root, benchDir);
   if (shapesRow) rows.push(shapesRow);
+  // tensorcast/model (issue 39): its own entry, so the main entry does not grow.
+  rows.push(...await modelSize(root, benchDir));
   // The Emscripten glue alone (what "glue" means for an Emscripten module), minified.
   const glueMin = await bundle(root, benchDir, 'tensorcast-glue', `export { default } from ${JSON.stringify(path.join(dist, 'tensorcast.mjs'))};`).catch(() => null);
   if (glueMin) {

@@ -6,7 +6,7 @@
 // An op without a shape function takes the shape the file declares.
 import { BroadcastError } from './errors.js';
 import { readOnnx, tensorValues, MAX_VALUES } from './onnx-read.js';
-import { Symbols, symbolicPlan, isSymbol, members } from './symbolic.js';
+import { Symbols, symbolicPlan, isSymbol, members, requestOf } from './symbolic.js';
 
 const num = (d) => typeof d === 'number';
 const INT_BIG = 2 ** 53;
@@ -168,7 +168,9 @@ class Run {
   graph(g, scope, graphName, seed = []) {
     this.walked.add(g);
     const declared = new Map();
-    for (const v of [...g.valueInfo, ...g.outputs]) if (v.type.kind === 'tensor') declared.set(v.name, v.type);
+    for (const v of [...g.valueInfo, ...g.outputs]) {
+      if (v.type.kind === 'tensor' && (v.type.shape || !declared.has(v.name))) declared.set(v.name, v.type);
+    }
     for (const t of g.initializers) {
       const value = t.dims.length <= 1 ? tensorValues(t, this.bytes) : null;
       scope.set(t.name, info(t.dims.slice(), t.dataType, value && value.every(Number.isFinite) ? value : null));
@@ -381,6 +383,7 @@ class Run {
       plan = symbolicPlan(req, this.syms, where);
     }
     report.plan = plan;
+    report.request = requestOf(req);
     if (!plan.ok) {
       return this.clash(report, plan.error, decl, where);
     }

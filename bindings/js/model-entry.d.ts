@@ -71,6 +71,8 @@ export interface NodeReport {
   output: { name: string; shape: Dim[] | null; declared?: Dim[] | null };
   status: 'ok' | 'clash' | 'declared-mismatch' | 'unknown';
   error?: ReturnType<BroadcastError['toJSON']>;
+  /** The explain() request the node was checked by (names kept): what the explorer draws. */
+  request?: ExplainRequest;
   /** The rule's plan (explain()'s JSON, names put back). */
   plan?: Explanation & { symbols?: SymbolInfo[] };
   /** status 'unknown': the first node upstream whose output shape could not be known. */

@@ -3,7 +3,7 @@
 // is checked by its `auto_broadcast` rule (none, numpy, pdpd with axis) and
 // each Broadcast-1/3 by its mode, against the output port the file records.
 import { BroadcastError } from './errors.js';
-import { Symbols, symbolicPlan } from './symbolic.js';
+import { Symbols, symbolicPlan, requestOf } from './symbolic.js';
 
 // Element-wise layers that take `auto_broadcast` (numpy unless the file says otherwise).
 const ELEMENTWISE = new Set(['Add', 'Subtract', 'Multiply', 'Divide', 'Power', 'Maximum', 'Minimum', 'SquaredDifference',
@@ -168,6 +168,7 @@ export function inferOpenVino(xml, bin) {
         plan = symbolicPlan(req, syms, where);
       }
       report.plan = plan;
+      report.request = requestOf(req);
       if (!plan.ok) {
         report.status = 'clash';
         report.error = plan.error;

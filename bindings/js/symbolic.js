@@ -118,6 +118,13 @@ export class Symbols {
   }
 }
 
+/** A node's explain() request as it reports it: the rule's fields, names kept (pairwise rules chained: all their shapes). */
+export function requestOf(req) {
+  const out = { rule: req.rule ?? 'numpy', shapes: req.shapes.map((s) => (Array.isArray(s) ? [...s] : s)) };
+  for (const k of ['axis', 'mode', 'axesMapping']) if (req[k] !== undefined) out[k] = Array.isArray(req[k]) ? [...req[k]] : req[k];
+  return out;
+}
+
 const engineDim = (d) => (isSymbol(d) ? '?' : d);
 const engineShape = (s) => (Array.isArray(s) ? s.map(engineDim) : s);
 
@@ -127,6 +134,15 @@ function rewrite(message, from, to) {
     if (Array.isArray(from[k]) && Array.isArray(to[k])) m = m.split(formatShape(from[k])).join(formatShape(to[k]));
   }
   return m;
+}
+
+/** The caller's dims (names) back in a plan's operands, where the engine saw '?'. */
+function namesBack(plan, shapes) {
+  plan.operands.forEach((op, k) => {
+    if (!Array.isArray(shapes[k])) return;
+    op.shape = [...shapes[k]];
+    if (op.aligned) op.aligned = op.aligned.map((d, i) => (op.srcAxis[i] === null || op.srcAxis[i] === undefined ? d : shapes[k][op.srcAxis[i]]));
+  });
 }
 
 /**
@@ -149,6 +165,7 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
       plan.error.message = rewrite(plan.error.message, eShapes, shapes);
       plan.error.shapes = shapes.map((s) => (Array.isArray(s) ? [...s] : s));
     }
+    namesBack(plan, shapes);
     return plan;
   }
   const rule = req.rule ?? 'numpy';
@@ -241,10 +258,7 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
   } else {
     plan.shape = null;
   }
-  plan.operands.forEach((op, k) => {
-    op.shape = [...shapes[k]];
-    if (op.aligned) op.aligned = op.aligned.map((d, i) => (op.srcAxis[i] === null || op.srcAxis[i] === undefined ? d : shapes[k][op.srcAxis[i]]));
-  });
+  namesBack(plan, shapes);
   for (const n of touched) syms.entry(n);
   plan.symbols = syms.list().filter((s) => touched.has(s.name));
   return plan;

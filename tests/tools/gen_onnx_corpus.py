@@ -359,6 +359,37 @@ def built_models():
 
     out.append(entry_unknown(A('MyOp', ['x'], ['u'], domain='custom.ops', name='custom'), A))
 
+    # The model explorer's second sample (web/public/samples/checks.onnx): every status at once.
+    rnd = np.random.default_rng(7)
+    out.append(entry('built/sample_checks.onnx', model(
+        [A('Add', ['x', 'pos'], ['h0'], name='add_position'),
+         A('MatMul', ['h0', 'w1'], ['h1'], name='project'),
+         A('Add', ['h1', 'b1'], ['h2'], name='add_bias'),
+         A('Mul', ['h2', 'gate'], ['h3'], name='apply_gate'),
+         A('Sub', ['h2', 'h2'], ['h4'], name='residual'),
+         A('MyNorm', ['x'], ['u'], domain='custom.ops', name='my_norm'),
+         A('Add', ['u', 'b8'], ['h5'], name='after_norm'),
+         A('Mul', ['x', 's3'], ['h6'], name='scale_3'),
+         A('Mul', ['x', 's5'], ['h7'], name='scale_5')],
+        [vi('x', ['batch', 'seq', 8]), vi('pos', [1, 'seq', 8]), vi('gate', ['batch', 1, 12])],
+        [vi('h3', None), vi('h4', None), vi('h5', None), vi('h6', None), vi('h7', None)],
+        inits=[helper.make_tensor('w1', F, [8, 16], rnd.standard_normal(128).astype(np.float32).tolist()),
+               helper.make_tensor('b1', F, [16], [0.0] * 16), helper.make_tensor('b8', F, [8], [0.0] * 8),
+               helper.make_tensor('s3', F, [3, 1, 1], [1.0, 2.0, 3.0]), helper.make_tensor('s5', F, [5, 1, 1], [1.0] * 5)],
+        value_info=[vi('h4', ['batch', 'seq', 15])], custom=True),
+        expect={0: {'status': 'ok', 'shape': ['batch', 'seq', 8]}, 1: {'status': 'ok', 'shape': ['batch', 'seq', 16]},
+                2: {'status': 'ok', 'shape': ['batch', 'seq', 16]},
+                3: {'status': 'clash', 'code': 'INCOMPATIBLE_DIMS', 'axis': 2, 'dims': [16, 12]},
+                4: {'status': 'declared-mismatch', 'shape': ['batch', 'seq', 16], 'declared': ['batch', 'seq', 15]},
+                6: {'status': 'unknown', 'lostAt': 'my_norm'},
+                7: {'status': 'ok', 'shape': [3, 'seq', 8]},
+                8: {'status': 'ok', 'shape': [5, 'seq', 8], 'values': {'batch': [1]}}},
+        argued={3: 'a gate of 12 meets 16 features: the model cannot run; onnx strict mode refuses the whole model',
+                4: 'the file declares 15 features where the rule gives 16',
+                6: "MyNorm (custom.ops) has no shape function and nothing declared: the Add's input is unknown, lost at 'my_norm'",
+                8: 'batch meets 3 at scale_3 and 5 at scale_5: it must be 1'},
+        about="the model explorer's sample: symbols, a clash, a declared mismatch, an unknown, a derived constraint"))
+
     out.append(entry('built/unknown_op_declared.onnx', model(
         [A('MyOp', ['x'], ['u'], domain='custom.ops', name='custom'), A('Add', ['u', 'z'], ['y'], name='after_custom')],
         [vi('x', [2, 3]), vi('z', [3])], [vi('y', None)], value_info=[vi('u', [2, 3])], custom=True),
@@ -432,6 +463,12 @@ def main():
     corpus = {'generator': 'tests/tools/gen_onnx_corpus.py', 'onnx': onnx.__version__,
               'reference': 'onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)',
               'models': backend_models() + built_models() + real_models()}
+    # The model explorer's samples (web/public/samples/), the same bytes as in the corpus.
+    samples = os.path.join(HERE, '..', '..', 'web', 'public', 'samples')
+    os.makedirs(samples, exist_ok=True)
+    for src, dst in [('built/attention_mask.onnx', 'attention.onnx'), ('built/sample_checks.onnx', 'checks.onnx')]:
+        with open(os.path.join(OUT, src), 'rb') as a, open(os.path.join(samples, dst), 'wb') as b:
+            b.write(a.read())
     with open(os.path.join(OUT, 'feeds.json'), 'w') as f:
         json.dump(FEEDS, f, separators=(',', ':'))
         f.write('\n')
