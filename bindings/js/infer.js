@@ -155,7 +155,7 @@ class Run {
   }
 
   opset(domain = '') {
-    return this.model.opsets[domain === 'ai.onnx' ? '' : domain] ?? (domain === '' ? 1 : 1);
+    return this.model.opsets[domain === 'ai.onnx' ? '' : domain] ?? 1;
   }
 
   /** Values of an input: the small integer values known for it, or null. */
@@ -188,17 +188,25 @@ class Run {
     const where = n.name || `${n.opType}_${index}`;
     const ins = n.inputs.map((x) => scope.get(x));
     let outs = null;
-    if (n.domain !== '' && n.domain !== 'ai.onnx' && n.domain !== 'com.microsoft') {
-      outs = null;
-    } else if (broadcasts(n.opType)) {
-      outs = this.broadcastNode(n, index, ins, scope, graphName, where, declared);
-    } else {
-      try {
-        outs = this.shapeOf(n, ins, scope, graphName);
-      } catch (e) {
-        if (!(e instanceof RangeError)) throw e;
-        outs = n.outputs.map(() => info(null, 0, null, where));
+    const reported = this.nodes.length;
+    try {
+      if (n.domain !== '' && n.domain !== 'ai.onnx' && n.domain !== 'com.microsoft') outs = null;
+      else if (broadcasts(n.opType)) outs = this.broadcastNode(n, index, ins, scope, graphName, where, declared);
+      else outs = this.shapeOf(n, ins, scope, graphName);
+    } catch (e) {
+      // A readable file whose values make no sense (a shape input of 10^12
+      // elements, ...): this node's outputs are unknown, and a broadcasting node
+      // is reported so; the walk goes on.
+      this.nodes.length = reported;
+      if (broadcasts(n.opType)) {
+        this.nodes.push({
+          graph: graphName, index, name: n.name || null, opType: n.opType, rule: 'numpy',
+          inputs: n.inputs.map((name, k) => ({ name, shape: ins[k] ? ins[k].shape : null })),
+          output: { name: n.outputs[0], shape: null }, status: 'unknown', lostAt: where,
+          error: { name: e?.name ?? 'Error', code: null, message: `${where}: ${String(e?.message ?? e)}`, shapes: [], axis: null, dims: null },
+        });
       }
+      outs = n.outputs.map(() => info(null, 0, null, where));
     }
     if (outs === null) {
       // an op without a shape function: its subgraphs are still walked (their nodes are reported)

@@ -112,7 +112,7 @@ function dimension(r, end) {
   let d = '?';
   r.fields(end, (f, w) => {
     if (f === 1 && w === 0) d = r.varint();
-    else if (f === 2 && w === 2) { const s = r.string(r.len()); if (s !== '') d = s; }
+    else if (f === 2 && w === 2) { const s = r.string(r.len()).trim(); if (s !== '') d = s; } // a name ('' or blanks: unnamed)
     else r.skip(w);
   });
   return d;

@@ -380,6 +380,54 @@ describe('inferShapes on OpenVINO IR', () => {
 
 // ---- hostile input -------------------------------------------------------------
 
+// A tiny ONNX writer for models onnx.helper would not make (their values would hang its inference).
+const enc = new TextEncoder();
+function varint(n) {
+  const out = [];
+  let x = BigInt.asUintN(64, BigInt(n));
+  while (x >= 0x80n) { out.push(Number((x & 0x7fn) | 0x80n)); x >>= 7n; }
+  out.push(Number(x));
+  return out;
+}
+const fld = (num, bytes) => [...varint(num * 8 + 2), ...varint(bytes.length), ...bytes];
+const int = (num, v) => [...varint(num * 8), ...varint(v)];
+const str = (num, s) => fld(num, [...enc.encode(s)]);
+const tensorType = (elem, dims) => fld(1, [...int(1, elem), ...fld(2, dims.flatMap((d) => fld(1, typeof d === 'number' ? int(1, d) : str(2, d))))]);
+const valueInfo = (name, elem, dims) => [...str(1, name), ...fld(2, tensorType(elem, dims))];
+const nodeOf = (op, ins, outs, name) => [...ins.flatMap((i) => str(1, i)), ...outs.flatMap((o) => str(2, o)), ...str(3, name), ...str(4, op)];
+function onnxModel(nodes, inputs, outputs, opset = 17) {
+  const graph = [...nodes.flatMap((n) => fld(1, n)), ...str(2, 'g'), ...inputs.flatMap((v) => fld(11, v)), ...outputs.flatMap((v) => fld(12, v))];
+  return new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, opset)]), ...fld(7, graph)]);
+}
+
+describe('inferShapes on models whose values make no sense', () => {
+  it('a shape input of 10^12 elements, negative and huge dims: reported, never thrown', () => {
+    const m = onnxModel([
+      nodeOf('Expand', ['x', 's'], ['e'], 'expand'),
+      nodeOf('Add', ['e', 'x'], ['y'], 'after'),
+      nodeOf('Mul', ['x', 'neg'], ['z'], 'negative'),
+      nodeOf('Reshape', ['x', 's'], ['r'], 'reshape'),
+      nodeOf('Sub', ['r', 'x'], ['w'], 'after_reshape'),
+    ], [valueInfo('x', 1, [3, 1]), valueInfo('s', 7, [1e12]), valueInfo('neg', 1, [-5, 1]), valueInfo('big', 1, [2 ** 60])],
+    [valueInfo('y', 1, []), valueInfo('z', 1, []), valueInfo('w', 1, [])]);
+    const r = tc.inferShapes(m);
+    expect(r.nodes.map((n) => [n.name, n.status])).toEqual([
+      ['expand', 'unknown'], ['after', 'unknown'], ['negative', 'clash'], ['after_reshape', 'unknown']]);
+    expect(r.nodes[0].lostAt).toBe('expand');
+    expect(r.nodes[1].lostAt).toBe('expand');
+    expect(r.nodes[2].error.code).toBe('INVALID_SHAPE');
+    expect(r.nodes[3].lostAt).toBe('reshape');
+    expect(tc.broadcastShapes(['N'], [2])).toEqual([2]);
+  });
+
+  it('names with blanks are names; a blank name is unnamed', () => {
+    const m = onnxModel([nodeOf('Add', ['a', 'b'], ['y'], 'add')], [valueInfo('a', 1, [' batch ', 3]), valueInfo('b', 1, ['  ', 3])], [valueInfo('y', 1, [])]);
+    const r = tc.inferShapes(m);
+    expect(r.nodes[0].inputs.map((i) => i.shape)).toEqual([['batch', 3], ['?', 3]]);
+    expect(r.nodes[0].output.shape).toEqual(['?', 3]);
+  });
+});
+
 describe('inferShapes on hostile input', () => {
   it('refuses what is not a model with a TypeError', () => {
     for (const x of [undefined, null, 42, {}, [1, 2], new Uint8Array(0), new Uint8Array([0xff, 0xff, 0xff]), new Uint8Array([0x08])]) {
