@@ -152,10 +152,46 @@ class Run {
     this.nodes = [];
     this.coverage = { nodes: 0, inferred: 0, declared: 0, unknownOps: new Set() };
     this.walked = new Set();
+    this.functions = new Map((model.functions ?? []).map((f) => [`${f.domain}:${f.name}`, f]));
+    this.active = new Set(); // the functions being walked (a recursive call is not followed)
+    this.fnOpsets = null;
   }
 
   opset(domain = '') {
-    return this.model.opsets[domain === 'ai.onnx' ? '' : domain] ?? 1;
+    return (this.fnOpsets ?? this.model.opsets)[domain === 'ai.onnx' ? '' : domain] ?? this.model.opsets[domain] ?? 1;
+  }
+
+  /**
+   * A call of a model-local function: its body walked in a scope of its own
+   * (the call's inputs under the function's input names; attribute references
+   * resolved against the call's attributes or the function's defaults; the
+   * function's opsets), its broadcasting nodes reported under the graph
+   * `<graph>/<call>`; the outputs are the body's. null for a recursive call.
+   */
+  callFunction(fn, n, ins, graphName, where) {
+    const key = `${fn.domain}:${fn.name}`;
+    if (this.active.has(key)) return null;
+    const inner = new Scope(null);
+    fn.inputs.forEach((name, k) => { if (ins[k]) inner.set(name, ins[k]); });
+    const nodes = fn.nodes.map((b) => {
+      const attrs = new Map();
+      for (const [name, a] of b.attrs) {
+        if (a.ref === undefined) { attrs.set(name, a); continue; }
+        const given = n.attrs.get(a.ref) ?? fn.defaults.get(a.ref);
+        if (given) attrs.set(name, { ...given, name });
+      }
+      return { ...b, attrs };
+    });
+    const saved = this.fnOpsets;
+    this.active.add(key);
+    this.fnOpsets = { ...this.model.opsets, ...fn.opsets };
+    try {
+      this.graph({ nodes, initializers: [], inputs: [], outputs: [], valueInfo: [] }, inner, `${graphName}/${where}`);
+    } finally {
+      this.fnOpsets = saved;
+      this.active.delete(key);
+    }
+    return fn.outputs.map((o) => inner.get(o));
   }
 
   /** Values of an input: the small integer values known for it, or null. */
@@ -190,9 +226,11 @@ class Run {
     let outs = null;
     const reported = this.nodes.length;
     try {
-      if (n.domain !== '' && n.domain !== 'ai.onnx' && n.domain !== 'com.microsoft') outs = null;
+      const fn = this.functions.get(`${n.domain}:${n.opType}`);
+      if (fn) outs = this.callFunction(fn, n, ins, graphName, where);
+      else if (n.domain !== '' && n.domain !== 'ai.onnx' && n.domain !== 'com.microsoft') outs = null;
       else if (broadcasts(n.opType)) outs = this.broadcastNode(n, index, ins, scope, graphName, where, declared);
-      else outs = this.shapeOf(n, ins, scope, graphName);
+      else outs = this.shapeOf(n, ins, scope, graphName, where);
     } catch (e) {
       // A readable file whose values make no sense (a shape input of 10^12
       // elements, ...): this node's outputs are unknown, and a broadcasting node
@@ -479,7 +517,7 @@ class Run {
   // ---- the other ops -------------------------------------------------------------
 
   /** The outputs of a non-broadcasting node, or null when its op has no shape function. */
-  shapeOf(n, ins, scope, graphName) {
+  shapeOf(n, ins, scope, graphName, where) {
     const op = n.opType;
     const x = ins[0] ? ins[0].shape : null;
     const et = ins[0] ? ins[0].elemType : 0;
@@ -690,10 +728,10 @@ class Run {
         return n.outputs.map((_, k) => info(k === 0 ? Y : H, et));
       }
       case 'If':
-        return this.ifNode(n, ins, scope, graphName);
+        return this.ifNode(n, ins, scope, graphName, where);
       case 'Loop':
       case 'Scan':
-        return this.loopNode(n, ins, scope, graphName);
+        return this.loopNode(n, ins, scope, graphName, where);
       default:
         if (REDUCE.has(op)) {
           if (!rankKnown) return [info(null, et)];
@@ -834,12 +872,12 @@ class Run {
     return t ?? null;
   }
 
-  ifNode(n, ins, scope, graphName) {
+  ifNode(n, ins, scope, graphName, where) {
     const outs = [];
     const branches = ['then_branch', 'else_branch'].map((b) => attr(n, b)?.g).filter(Boolean);
     const results = branches.map((g, k) => {
       const inner = new Scope(scope);
-      this.graph(g, inner, g.name || `${graphName}/${n.name || 'If'}.${['then', 'else'][k]}`);
+      this.graph(g, inner, g.name || `${graphName}/${where}.${['then_branch', 'else_branch'][k]}`);
       return g.outputs.map((o) => {
         const v = inner.get(o.name);
         return v.shape === null && o.type.kind === 'tensor' && o.type.shape ? info(o.type.shape.slice(), o.type.elemType) : v;
@@ -854,14 +892,14 @@ class Run {
     return outs;
   }
 
-  loopNode(n, ins, scope, graphName) {
+  loopNode(n, ins, scope, graphName, where) {
     const g = attr(n, 'body')?.g;
     if (!g) return null;
     const inner = new Scope(scope);
     // The body's inputs: what it declares; else, for a Loop, the iteration
     // number and the condition (scalars) and each carried value as it starts.
     const seed = n.opType === 'Loop' ? [info([], 7), info([], 9), ...ins.slice(2)] : [];
-    this.graph(g, inner, g.name || `${graphName}/${n.name || n.opType}.body`, seed);
+    this.graph(g, inner, g.name || `${graphName}/${where}.body`, seed);
     if (n.opType !== 'Loop') return null; // Scan: the shapes the file declares
     // Loop: each carried value keeps the shape it starts with (when the body
     // returns the same); each scan output stacks the body's along a new first axis.

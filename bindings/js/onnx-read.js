@@ -170,6 +170,7 @@ function attribute(r, end) {
     else if (f === 8) r.ints(w, a.ints);
     else if (f === 9 && w === 2) a.strings.push(r.string(r.len()));
     else if (f === 11 && w === 2) a.graphs.push(graph(r, r.len()));
+    else if (f === 21 && w === 2) a.ref = r.string(r.len()); // in a function body: the caller's attribute of that name
     else if (f === 7 && w === 2) { const e = r.len(); while (r.p < e) { a.floats.push(new DataView(r.b.buffer, r.b.byteOffset + r.p, 4).getFloat32(0, true)); r.p += 4; } }
     else r.skip(w);
   });
@@ -212,28 +213,47 @@ function graph(r, end) {
   return g;
 }
 
+function opsetId(r, end, into) {
+  let domain = '';
+  let version = 0;
+  r.fields(end, (g, v) => {
+    if (g === 1 && v === 2) domain = r.string(r.len());
+    else if (g === 2 && v === 0) version = r.varint();
+    else r.skip(v);
+  });
+  into[domain === 'ai.onnx' ? '' : domain] = version;
+}
+
+/** A model-local function (FunctionProto): its name, domain, inputs, outputs, attributes' defaults, nodes and opsets. */
+function func(r, end) {
+  const fn = { name: '', domain: '', inputs: [], outputs: [], defaults: new Map(), nodes: [], opsets: {} };
+  r.fields(end, (f, w) => {
+    if (f === 1 && w === 2) fn.name = r.string(r.len());
+    else if (f === 10 && w === 2) fn.domain = r.string(r.len());
+    else if (f === 4 && w === 2) fn.inputs.push(r.string(r.len()));
+    else if (f === 5 && w === 2) fn.outputs.push(r.string(r.len()));
+    else if (f === 11 && w === 2) { const a = attribute(r, r.len()); fn.defaults.set(a.name, a); }
+    else if (f === 7 && w === 2) fn.nodes.push(node(r, r.len()));
+    else if (f === 9 && w === 2) opsetId(r, r.len(), fn.opsets);
+    else r.skip(w);
+  });
+  return fn;
+}
+
 /**
  * The model in `bytes` (a Uint8Array): { irVersion, opsets: {domain: version},
- * graph }. Throws a TypeError when the bytes are not an ONNX model.
+ * graph, functions }. Throws a TypeError when the bytes are not an ONNX model.
  */
 export function readOnnx(bytes) {
   const r = new Reader(bytes);
-  const m = { irVersion: 0, opsets: {}, graph: null, producer: '' };
+  const m = { irVersion: 0, opsets: {}, graph: null, producer: '', functions: [] };
   try {
     r.fields(bytes.length, (f, w) => {
       if (f === 1 && w === 0) m.irVersion = r.varint();
       else if (f === 2 && w === 2) m.producer = r.string(r.len());
-      else if (f === 8 && w === 2) {
-        const e = r.len();
-        let domain = '';
-        let version = 0;
-        r.fields(e, (g, v) => {
-          if (g === 1 && v === 2) domain = r.string(r.len());
-          else if (g === 2 && v === 0) version = r.varint();
-          else r.skip(v);
-        });
-        m.opsets[domain === 'ai.onnx' ? '' : domain] = version;
-      } else if (f === 7 && w === 2) m.graph = graph(r, r.len());
+      else if (f === 8 && w === 2) opsetId(r, r.len(), m.opsets);
+      else if (f === 7 && w === 2) m.graph = graph(r, r.len());
+      else if (f === 25 && w === 2) m.functions.push(func(r, r.len()));
       else r.skip(w);
     });
   } catch (e) {
