@@ -822,8 +822,14 @@ class Run {
     for (let i = 0; i < sp; i++) {
       const d = x[i + 2];
       if (op === 'ConvTranspose' && given && given.length) { out.push(given[given.length - sp + i]); continue; }
-      if (!num(d) || kernel === null || !num(kernel[i])) { out.push('?'); continue; }
+      if (kernel === null || !num(kernel[i])) { out.push('?'); continue; }
       const k = (kernel[i] - 1) * dil[i] + 1;
+      if (!num(d)) {
+        // A name survives a window that keeps the size: stride 1 with 'same' padding.
+        const same = autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER' || (autoPad === 'NOTSET' && pads[i] + pads[i + sp] === k - 1);
+        out.push(op !== 'ConvTranspose' && strides[i] === 1 && same && !ceil ? d : '?');
+        continue;
+      }
       if (op === 'ConvTranspose') {
         const op2 = attrInts(n, 'output_padding')?.[i] ?? 0;
         if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') out.push(d * strides[i]);

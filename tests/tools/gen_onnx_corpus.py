@@ -383,6 +383,18 @@ def built_models():
                                 "so the Add gives (N,4), which onnx infers for the call's output"},
                      about="a model-local function: its body's Add is checked at the call, with the call's shapes"))
 
+    out.append(entry('built/conv_same_names.onnx', model(
+        [A('Conv', ['x', 'k'], ['c1'], pads=[1, 1, 1, 1], name='conv_same'),
+         A('Add', ['c1', 'bias'], ['y1'], name='add_same'),
+         A('Conv', ['x', 'k'], ['c2'], pads=[1, 1, 1, 1], strides=[2, 2], name='conv_stride_2'),
+         A('Add', ['c2', 'bias'], ['y2'], name='add_stride_2')],
+        [vi('x', ['N', 3, 'H', 'W'])], [vi('y1', None), vi('y2', None)],
+        inits=[helper.make_tensor('k', F, [8, 3, 3, 3], [0.0] * 216), helper.make_tensor('bias', F, [8, 1, 1], [0.0] * 8)]),
+        expect={1: {'status': 'ok', 'shape': ['N', 8, 'H', 'W']}},
+        argued={1: "a 3×3 Conv with stride 1 and pads 1 keeps H and W (H + 2 - 3 + 1 = H); onnx leaves them unnamed. "
+                   "With stride 2 (node 3) the size is (H - 1) // 2 + 1, which no single name says: '?' as onnx"},
+        about='names through a size-keeping Conv, and lost through a strided one'))
+
     # The model explorer's second sample (web/public/samples/checks.onnx): every status at once.
     rnd = np.random.default_rng(7)
     out.append(entry('built/sample_checks.onnx', model(
