@@ -112,7 +112,8 @@ try {
       // tensorcast/model: its bundles and declarations (its engine is tensorcast-shapes.wasm).
       'dist/tensorcast-model.js', 'dist/tensorcast-model-node.js', 'dist/tensorcast-model.cjs', 'dist/model-entry.d.ts', 'dist/model-entry.d.cts'];
     // The explorer: the command, its server, and the built page with its assets beside it.
-    need.push('bin/tensorcast.mjs', 'bin/cli.mjs', 'bin/serve.mjs', 'dist/explorer/index.html');
+    need.push('bin/tensorcast.mjs', 'bin/cli.mjs', 'bin/serve.mjs', 'dist/explorer/index.html',
+      'dist/explorer/model.html', 'dist/explorer/samples/attention.onnx', 'dist/explorer/samples/checks.onnx');
     const missing = need.filter((f) => !files.includes(f));
     must(missing.length === 0, `the tarball lacks ${missing.join(', ')}`);
     const page = files.filter((f) => f.startsWith('dist/explorer/'));

@@ -116,7 +116,7 @@ export function parseShape(text) {
     } else if (INTERVAL.test(tok)) {
       shape.push(tok);
     } else {
-      return { ok: false, error: `"${tok}" is not a dim: use a number, ? or an interval like 2..5` };
+      return { ok: false, error: `"${tok}" is not a dim: use a number, ? or an interval like 2..5 (names such as batch: the model explorer, tensorcast/model)` };
     }
   }
   if (shape.length > 32) return { ok: false, error: `rank ${shape.length}: at most 32 dims` };

@@ -6,7 +6,7 @@
 // An op without a shape function takes the shape the file declares.
 import { BroadcastError } from './errors.js';
 import { readOnnx, tensorValues, MAX_VALUES } from './onnx-read.js';
-import { Symbols, symbolicPlan, isSymbol, members, requestOf } from './symbolic.js';
+import { Symbols, nodePlan, isSymbol, members, requestOf } from './symbolic.js';
 
 const num = (d) => typeof d === 'number';
 const INT_BIG = 2 ** 53;
@@ -416,18 +416,7 @@ class Run {
       this.nodes.push(report);
       return [info(d, elemType, null, d ? null : (report.lostAt ?? where))];
     }
-    let plan;
-    if (req.chain) {
-      // equal shapes, pairwise (Sum/Max/Min/Mean before opset 8)
-      let acc = req.shapes[0];
-      for (let k = 1; k < req.shapes.length; k++) {
-        plan = symbolicPlan({ rule: 'none', shapes: [acc, req.shapes[k]] }, this.syms, where);
-        if (!plan.ok) break;
-        acc = plan.shape;
-      }
-    } else {
-      plan = symbolicPlan(req, this.syms, where);
-    }
+    const plan = nodePlan(req, this.syms, where);
     report.plan = plan;
     report.request = requestOf(req);
     if (!plan.ok) {
@@ -952,17 +941,8 @@ function floatValues(model, bytes) {
   return map;
 }
 
-function toBytes(input) {
-  if (input instanceof Uint8Array) return input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  return null;
-}
-
-/** inferShapes for the bytes of an ONNX model. */
-export function inferOnnx(input, options = {}) {
-  const bytes = toBytes(input);
-  if (bytes === null) throw new TypeError('inferShapes: expected the bytes of an ONNX model (Uint8Array or ArrayBuffer) or the text of an OpenVINO IR .xml');
+/** inferShapes for the bytes of an ONNX model (a plain Uint8Array: model-entry.js makes it one). */
+export function inferOnnx(bytes, options = {}) {
   const model = readOnnx(bytes);
   const run = new Run(model, bytes);
   run.floatInits = floatValues(model, bytes);

@@ -3,7 +3,7 @@
 // is checked by its `auto_broadcast` rule (none, numpy, pdpd with axis) and
 // each Broadcast-1/3 by its mode, against the output port the file records.
 import { BroadcastError } from './errors.js';
-import { Symbols, symbolicPlan, requestOf } from './symbolic.js';
+import { Symbols, nodePlan, requestOf } from './symbolic.js';
 
 // Element-wise layers that take `auto_broadcast` (numpy unless the file says otherwise).
 const ELEMENTWISE = new Set(['Add', 'Subtract', 'Multiply', 'Divide', 'Power', 'Maximum', 'Minimum', 'SquaredDifference',
@@ -156,17 +156,7 @@ export function inferOpenVino(xml, bin) {
           req = { rule: rule === 'none' ? 'none' : rule === 'pdpd' ? 'pdpd' : 'numpy', shapes: [ins[0].shape, ins[1]?.shape ?? []], axis };
         }
       }
-      let plan;
-      if (req.chain) {
-        let acc = req.shapes[0];
-        for (let k = 1; k < req.shapes.length; k++) {
-          plan = symbolicPlan({ rule: 'none', shapes: [acc, req.shapes[k]] }, syms, where);
-          if (!plan.ok) break;
-          acc = plan.shape;
-        }
-      } else {
-        plan = symbolicPlan(req, syms, where);
-      }
+      const plan = nodePlan(req, syms, where);
       report.plan = plan;
       report.request = requestOf(req);
       if (!plan.ok) {

@@ -263,3 +263,20 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
   plan.symbols = syms.list().filter((s) => touched.has(s.name));
   return plan;
 }
+
+/**
+ * symbolicPlan() of a node's request; `chain: true` (rule none over more than
+ * two shapes: Sum before opset 8, Select under auto_broadcast none) runs the
+ * pairs in turn and answers the first refusal, or the last pair's plan.
+ */
+export function nodePlan(req, syms, where) {
+  if (!req.chain) return symbolicPlan(req, syms, where);
+  let plan = null;
+  let acc = req.shapes[0];
+  for (let k = 1; k < req.shapes.length; k++) {
+    plan = symbolicPlan({ rule: 'none', shapes: [acc, req.shapes[k]] }, syms, where);
+    if (!plan.ok) break;
+    acc = plan.shape;
+  }
+  return plan;
+}
