@@ -83,7 +83,7 @@ export function checkShape(s, allowKeep, shapes) {
         const hi = m[2] === '' ? Infinity : Number(m[2]);
         if (Number.isSafeInteger(lo) && (hi === Infinity || Number.isSafeInteger(hi)) && lo <= hi) { s[i] = t; continue; }
       }
-      throw invalidDim(s, i, d, 'a dim is a number, "?" or an interval like "2..5" (names: tensorcast/model)', shapes);
+      throw invalidDim(s, i, d, 'a dim is a number, "?" or an interval like "2..5"', shapes);
     }
     throw invalidDim(s, i, d, 'dims must be integers from 0 to 2^53-1', shapes);
   }
