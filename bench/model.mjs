@@ -23,7 +23,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelSize } from './lib/size.mjs';
 
@@ -126,4 +125,3 @@ if (!args.includes('--no-write')) {
   fs.writeFileSync(path.join(dir, `${stamp}.json`), `${JSON.stringify({ date: new Date().toISOString(), runs, node, chromium, size, report }, null, 1)}\n`);
   log(`saved bench/runs/model/${stamp}.json`);
 }
-void zlib;

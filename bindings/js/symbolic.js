@@ -128,10 +128,22 @@ export function requestOf(req) {
 const engineDim = (d) => (isSymbol(d) ? '?' : d);
 const engineShape = (s) => (Array.isArray(s) ? s.map(engineDim) : s);
 
+/**
+ * The engine's message with the caller's shapes: each operand's shape as the
+ * engine printed it ('?' for a name) replaced, in operand order, at its next
+ * place in the text (two operands may print alike: (?,3) (?,3)).
+ */
 function rewrite(message, from, to) {
   let m = message;
+  let at = 0;
   for (let k = 0; k < from.length; k++) {
-    if (Array.isArray(from[k]) && Array.isArray(to[k])) m = m.split(formatShape(from[k])).join(formatShape(to[k]));
+    if (!Array.isArray(from[k]) || !Array.isArray(to[k])) continue;
+    const a = formatShape(from[k]);
+    const i = m.indexOf(a, at);
+    if (i < 0) continue;
+    const b = formatShape(to[k]);
+    m = m.slice(0, i) + b + m.slice(i + a.length);
+    at = i + b.length;
   }
   return m;
 }

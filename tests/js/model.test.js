@@ -294,8 +294,9 @@ describe('symbolic dims: every rule against the reference model of the constrain
     expect(err.dims).toEqual(['N', 5]);
   });
 
-  it('prints the caller\'s names in a numeric clash', () => {
+  it('prints the caller\'s names in a numeric clash, each operand its own', () => {
     expect(() => tc.broadcastShapes(['N', 3], [4, 5])).toThrow('shapes (N,3) (4,5): axis 1 has 3 vs 5');
+    expect(() => tc.broadcastShapes(['N', 3], ['M', 3], [4, 5])).toThrow('shapes (N,3) (M,3) (4,5): axis 1 has 3 vs 5');
   });
 
   it('explain() lists each name with what it must satisfy, and never throws', () => {
