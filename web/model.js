@@ -131,17 +131,20 @@ function buildFilters() {
 }
 
 const LIST_LIMIT = 2000;
+let rowOf = new Map(); // each listed node's button
 
 function renderList() {
   const shown = sortNodes(filterNodes(report.nodes, { status: $('filter-status').value, op: $('filter-op').value, text: $('filter-text').value }));
   const list = $('node-list');
   list.replaceChildren();
+  rowOf = new Map();
   for (const n of shown.slice(0, LIST_LIMIT)) {
     const b = h('button', { type: 'button', class: 'node-row', 'aria-current': n === current ? 'true' : null },
       h('span', { class: `chip s-${n.status}`, text: STATUSES.find((s) => s.value === n.status).label }),
       h('span', { class: 'line', text: nodeLine(n, formatShape) }),
       h('span', { class: 'where', text: `${nodeName(n)} · ${n.graph}` }));
     b.addEventListener('click', () => selectNode(n));
+    rowOf.set(n, b);
     list.append(h('li', null, b));
   }
   $('nodes-count').textContent = `${shown.length} of ${report.nodes.length} nodes${shown.length > LIST_LIMIT ? ` (the first ${LIST_LIMIT} listed: filter to see the rest)` : ''}.`;
@@ -151,8 +154,9 @@ function renderList() {
 // ---- one node ----------------------------------------------------------------------
 
 function selectNode(n) {
+  rowOf.get(current)?.removeAttribute('aria-current');
+  rowOf.get(n)?.setAttribute('aria-current', 'true');
   current = n;
-  for (const b of document.querySelectorAll('.node-row')) b.setAttribute('aria-current', 'false');
   $('node-section').hidden = n === null;
   if (n === null) return;
   const rows = [
@@ -169,9 +173,6 @@ function selectNode(n) {
   $('node-detail').replaceChildren(dl);
   if (n.plan && n.plan.operands && n.plan.operands.length) renderTable(n.plan, n.request ?? null);
   else $('align-scroll').replaceChildren(h('p', { class: 'empty', text: n.status === 'unknown' ? 'No alignment: an input shape is unknown.' : 'No alignment to draw for this node.' }));
-  const idx = sortNodes(filterNodes(report.nodes, { status: $('filter-status').value, op: $('filter-op').value, text: $('filter-text').value })).indexOf(n);
-  const row = $('node-list').children[idx]?.firstChild;
-  if (row) row.setAttribute('aria-current', 'true');
 }
 
 // ---- wiring -----------------------------------------------------------------------

@@ -102,17 +102,23 @@ export async function parts(root, benchDir) {
   return rows;
 }
 
-/** The row of tensorcast/shapes: dist/tensorcast-shapes.js bundled and minified + tensorcast-shapes.wasm (null before a build that has it). */
-export async function shapesSize(root, benchDir) {
+/**
+ * The row of an entry bundle that runs on tensorcast-shapes.wasm: dist/<file>
+ * bundled and minified + the wasm (null before a build that has it).
+ */
+async function shapesWasmEntry(root, benchDir, file, name, what) {
   const dist = path.join(root, 'dist');
-  if (!fs.existsSync(path.join(dist, 'tensorcast-shapes.js'))) return null;
+  if (!fs.existsSync(path.join(dist, file))) return null;
   const wasm = files([path.join(dist, 'tensorcast-shapes.wasm')]);
-  const min = await bundle(root, benchDir, 'tensorcast-shapes', `export * from ${JSON.stringify(path.join(dist, 'tensorcast-shapes.js'))};`).catch(() => null);
+  const min = await bundle(root, benchDir, file.replace(/\.js$/, ''), `export * from ${JSON.stringify(path.join(dist, file))};`).catch(() => null);
   if (!min) return null;
-  return {
-    name: 'tensorcast/shapes', what: 'minified bundle of dist/tensorcast-shapes.js (the shapes API + its Emscripten glue) + tensorcast-shapes.wasm',
-    raw: min.raw + wasm.raw, gzip: min.gzip + wasm.gzip, glueGzip: min.gzip, wasmGzip: wasm.gzip,
-  };
+  return { name, what, raw: min.raw + wasm.raw, gzip: min.gzip + wasm.gzip, glueGzip: min.gzip, wasmGzip: wasm.gzip };
+}
+
+/** The row of tensorcast/shapes: dist/tensorcast-shapes.js bundled and minified + tensorcast-shapes.wasm (null before a build that has it). */
+export function shapesSize(root, benchDir) {
+  return shapesWasmEntry(root, benchDir, 'tensorcast-shapes.js', 'tensorcast/shapes',
+    'minified bundle of dist/tensorcast-shapes.js (the shapes API + its Emscripten glue) + tensorcast-shapes.wasm');
 }
 
 /**
@@ -124,15 +130,9 @@ export async function shapesSize(root, benchDir) {
 export async function modelSize(root, benchDir) {
   const dist = path.join(root, 'dist');
   const rows = [];
-  if (!fs.existsSync(path.join(dist, 'tensorcast-model.js'))) return rows;
-  const wasm = files([path.join(dist, 'tensorcast-shapes.wasm')]);
-  const min = await bundle(root, benchDir, 'tensorcast-model', `export * from ${JSON.stringify(path.join(dist, 'tensorcast-model.js'))};`).catch(() => null);
-  if (min) {
-    rows.push({
-      name: 'tensorcast/model', what: 'minified bundle of dist/tensorcast-model.js (the shapes API, symbols, inferShapes, the ONNX and IR readers, the glue) + tensorcast-shapes.wasm',
-      raw: min.raw + wasm.raw, gzip: min.gzip + wasm.gzip, glueGzip: min.gzip, wasmGzip: wasm.gzip,
-    });
-  }
+  const entry = await shapesWasmEntry(root, benchDir, 'tensorcast-model.js', 'tensorcast/model',
+    'minified bundle of dist/tensorcast-model.js (the shapes API, symbols, inferShapes, the ONNX and IR readers, the glue) + tensorcast-shapes.wasm');
+  if (entry) rows.push(entry);
   const explorer = path.join(dist, 'explorer');
   const assets = path.join(explorer, 'assets');
   if (fs.existsSync(path.join(explorer, 'model.html')) && fs.existsSync(assets)) {

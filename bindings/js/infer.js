@@ -142,6 +142,16 @@ function attrStr(n, name, def) {
 
 const normAxis = (a, r) => (a < 0 ? a + r : a);
 
+/** A broadcasting node's report before its rule runs: where it is, its inputs as known, status 'ok'. */
+function nodeReport(n, index, ins, graphName) {
+  return {
+    graph: graphName, index, name: n.name || null, opType: n.opType, rule: 'numpy',
+    inputs: n.inputs.map((name, k) => ({ name, shape: ins[k] ? ins[k].shape : null })),
+    output: { name: n.outputs[0], shape: null },
+    status: 'ok',
+  };
+}
+
 // ---- the model walk -------------------------------------------------------------
 
 class Run {
@@ -238,9 +248,7 @@ class Run {
       this.nodes.length = reported;
       if (broadcasts(n.opType)) {
         this.nodes.push({
-          graph: graphName, index, name: n.name || null, opType: n.opType, rule: 'numpy',
-          inputs: n.inputs.map((name, k) => ({ name, shape: ins[k] ? ins[k].shape : null })),
-          output: { name: n.outputs[0], shape: null }, status: 'unknown', lostAt: where,
+          ...nodeReport(n, index, ins, graphName), status: 'unknown', lostAt: where,
           error: { name: e?.name ?? 'Error', code: null, message: `${where}: ${String(e?.message ?? e)}`, shapes: [], axis: null, dims: null },
         });
       }
@@ -280,12 +288,7 @@ class Run {
   broadcastNode(n, index, ins, scope, graphName, where, declared) {
     const op = n.opType;
     const v = this.opset();
-    const report = {
-      graph: graphName, index, name: n.name || null, opType: op, rule: 'numpy',
-      inputs: n.inputs.map((name, k) => ({ name, shape: ins[k] ? ins[k].shape : null })),
-      output: { name: n.outputs[0], shape: null },
-      status: 'ok',
-    };
+    const report = nodeReport(n, index, ins, graphName);
     const outName = n.outputs[0];
     const decl = declared.get(outName);
     if (decl) report.output.declared = decl.shape ? decl.shape.slice() : null;
@@ -527,8 +530,9 @@ class Run {
         const v1 = attr(n, 'value_int');
         if (v1) return [info([], 7, [v1.i])];
         const vf = attr(n, 'value_floats');
-        if (vf) return [info([vf.floats.length], 1, null)];
-        if (attr(n, 'value_float')) return [info([], 1, null)];
+        if (vf) return [info([vf.floats.length], 1, vf.floats.slice())];
+        const f1 = attr(n, 'value_float');
+        if (f1) return [info([], 1, [f1.f])];
         return null;
       }
       case 'Shape': {
@@ -849,10 +853,10 @@ class Run {
     else if (v < 11) scales = null;
     else {
       sizes = n.inputs.length > 3 && n.inputs[3] !== '' ? vals(3) : null;
-      if (!sizes && n.inputs.length > 2 && n.inputs[2] !== '') scales = this.floats(n.inputs[2]);
+      if (!sizes && n.inputs.length > 2 && n.inputs[2] !== '') scales = vals(2);
     }
-    if (n.opType === 'Upsample' && v >= 9) scales = this.floats(n.inputs[1]);
-    if (n.opType === 'Resize' && v < 11) scales = this.floats(n.inputs[1]);
+    if (n.opType === 'Upsample' && v >= 9) scales = vals(1);
+    if (n.opType === 'Resize' && v < 11) scales = vals(1);
     const axes = attrInts(n, 'axes');
     const ax = axes && axes.length ? axes.map((a) => normAxis(a, x.length)) : x.map((_, i) => i);
     const out = x.slice();
@@ -860,11 +864,6 @@ class Run {
     else if (scales && scales.length === ax.length) ax.forEach((a, k) => { out[a] = num(x[a]) ? Math.floor(x[a] * scales[k]) : scales[k] === 1 ? x[a] : '?'; });
     else return info(x.map(() => '?'), et);
     return info(out, et);
-  }
-
-  floats(name) {
-    const t = this.floatInits?.get(name);
-    return t ?? null;
   }
 
   ifNode(n, ins, scope, graphName, where) {
@@ -881,7 +880,7 @@ class Run {
     for (let k = 0; k < n.outputs.length; k++) {
       const a = results[0]?.[k];
       const b = results[1]?.[k];
-      if (!a || !b || a.shape === null || b.shape === null || a.shape.length !== b.shape.length) { outs.push(info(a && b && a.shape && b.shape ? null : null, a ? a.elemType : 0)); continue; }
+      if (!a || !b || a.shape === null || b.shape === null || a.shape.length !== b.shape.length) { outs.push(info(null, a ? a.elemType : 0)); continue; }
       outs.push(info(a.shape.map((d, i) => (d === b.shape[i] ? d : '?')), a.elemType));
     }
     return outs;
@@ -911,41 +910,10 @@ class Run {
   }
 }
 
-/** The float values of a small float initializer or Constant (Resize's scales). */
-function floatValues(model, bytes) {
-  const map = new Map();
-  const visit = (g) => {
-    for (const t of g.initializers) {
-      if (t.dataType === 1 && t.dims.length <= 1) {
-        const v = t.floats.length ? t.floats : t.raw && t.raw.end - t.raw.start <= 4 * MAX_VALUES ? tensorValues(t, bytes) : null;
-        if (v) map.set(t.name, v);
-      }
-    }
-    for (const n of g.nodes) {
-      if (n.opType === 'Constant') {
-        const t = attr(n, 'value')?.t;
-        if (t && t.dataType === 1 && t.dims.length <= 1) {
-          const v = t.floats.length ? t.floats : t.raw ? tensorValues(t, bytes) : null;
-          if (v) map.set(n.outputs[0], v);
-        }
-        const vf = attr(n, 'value_floats');
-        if (vf) map.set(n.outputs[0], vf.floats);
-      }
-      for (const a of n.attrs.values()) {
-        if (a.g) visit(a.g);
-        for (const sg of a.graphs) visit(sg);
-      }
-    }
-  };
-  visit(model.graph);
-  return map;
-}
-
 /** inferShapes for the bytes of an ONNX model (a plain Uint8Array: model-entry.js makes it one). */
 export function inferOnnx(bytes, options = {}) {
   const model = readOnnx(bytes);
   const run = new Run(model, bytes);
-  run.floatInits = floatValues(model, bytes);
   run.tensors = options.tensors ? {} : null;
   run.graph(model.graph, new Scope(null), model.graph.name || 'main');
   return {

@@ -363,7 +363,8 @@ function describe(e) {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
-function bytesOf(b) {
+/** A plain Uint8Array over the bytes of an ArrayBuffer or a view (a Node Buffer included). */
+export function bytesOf(b) {
   return b instanceof ArrayBuffer ? new Uint8Array(b) : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 

@@ -13,6 +13,7 @@ import { inferOnnx } from './infer.js';
 import { inferOpenVino } from './openvino-ir.js';
 
 export { init, initSync, isReady } from './loader.js';
+import { bytesOf } from './loader.js';
 export { contract } from './contract.js';
 export { BroadcastError, ErrorCode, formatShape, formatDim } from './errors.js';
 export { UNKNOWN_RANK, MAX_RANK } from './shapes.js';
@@ -58,6 +59,9 @@ export function explain(request) {
   return symbolicPlan({ ...request, shapes: shapes.slice() });
 }
 
+/** Bytes of an ArrayBuffer or a view as a plain Uint8Array, or null. */
+const toView = (x) => (x instanceof ArrayBuffer || ArrayBuffer.isView(x) ? bytesOf(x) : null);
+
 /**
  * Every broadcasting node of a model, checked: ONNX bytes (Uint8Array,
  * ArrayBuffer) or an OpenVINO IR (.xml text, or its bytes; `options.bin` its
@@ -73,11 +77,4 @@ export function inferShapes(model, options = {}) {
   while (k < bytes.length && k < 64 && (bytes[k] === 0x20 || bytes[k] === 0x0a || bytes[k] === 0x0d || bytes[k] === 0x09 || bytes[k] === 0xef || bytes[k] === 0xbb || bytes[k] === 0xbf)) k++;
   if (bytes[k] === 0x3c) return inferOpenVino(new TextDecoder().decode(bytes), bin); // '<': XML
   return inferOnnx(bytes, options ?? {});
-}
-
-function toView(x) {
-  if (x instanceof Uint8Array) return x.constructor === Uint8Array ? x : new Uint8Array(x.buffer, x.byteOffset, x.byteLength); // a Buffer's slice() shares
-  if (x instanceof ArrayBuffer) return new Uint8Array(x);
-  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
-  return null;
 }

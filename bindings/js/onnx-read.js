@@ -264,6 +264,34 @@ export function readOnnx(bytes) {
   return m;
 }
 
+// Little-endian element readers by kind (OpenVINO's element_type names; ONNX's data types map to them):
+// [bytes per element, read(view, offset)]. Integers past 2^53 are rounded, as shape values are Numbers.
+const READ = {
+  i64: [8, (v, o) => Number(v.getBigInt64(o, true))], u64: [8, (v, o) => Number(v.getBigUint64(o, true))],
+  i32: [4, (v, o) => v.getInt32(o, true)], u32: [4, (v, o) => v.getUint32(o, true)],
+  i16: [2, (v, o) => v.getInt16(o, true)], u16: [2, (v, o) => v.getUint16(o, true)],
+  i8: [1, (v, o) => v.getInt8(o)], u8: [1, (v, o) => v.getUint8(o)], boolean: [1, (v, o) => v.getUint8(o)],
+  f32: [4, (v, o) => v.getFloat32(o, true)], f64: [8, (v, o) => v.getFloat64(o, true)],
+};
+const ONNX_KIND = { 1: 'f32', 2: 'u8', 3: 'i8', 4: 'u16', 5: 'i16', 6: 'i32', 7: 'i64', 9: 'boolean', 11: 'f64', 12: 'u32', 13: 'u64' };
+/** The integer kinds of READ (what the IR's Broadcast constants may be). */
+export const INTEGER_KINDS = new Set(['i64', 'u64', 'i32', 'u32', 'i16', 'u16', 'i8', 'u8', 'boolean']);
+
+/**
+ * The `byteLength` bytes at `offset` of `buf` (a Uint8Array) as elements of
+ * `kind` (a READ key), Numbers; null for another kind, a range outside `buf`
+ * or a length that is not a whole number of elements.
+ */
+export function readElements(buf, offset, byteLength, kind) {
+  const r = READ[kind];
+  if (!r || offset < 0 || offset + byteLength > buf.byteLength || byteLength % r[0]) return null;
+  const [size, read] = r;
+  const view = new DataView(buf.buffer, buf.byteOffset + offset, byteLength);
+  const out = new Array(byteLength / size);
+  for (let k = 0; k < out.length; k++) out[k] = read(view, k * size);
+  return out;
+}
+
 /**
  * The values of an integer tensor (int32, int64, uint8..., bool) as Numbers,
  * or null when it is not one, is stored outside the file, or has more than
@@ -275,19 +303,9 @@ export function tensorValues(t, bytes) {
   if (!(n <= MAX_VALUES) || t.external) return null;
   const dt = t.dataType;
   if (t.raw) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset + t.raw.start, t.raw.end - t.raw.start);
-    const size = { 1: 4, 2: 1, 3: 1, 4: 2, 5: 2, 6: 4, 7: 8, 9: 1, 11: 8, 12: 4, 13: 8 }[dt];
-    if (size === undefined || view.byteLength !== n * size) return null;
-    const out = new Array(n);
-    for (let k = 0; k < n; k++) {
-      const o = k * size;
-      out[k] = dt === 7 ? Number(view.getBigInt64(o, true)) : dt === 13 ? Number(view.getBigUint64(o, true))
-        : dt === 6 ? view.getInt32(o, true) : dt === 12 ? view.getUint32(o, true)
-          : dt === 1 ? view.getFloat32(o, true) : dt === 11 ? view.getFloat64(o, true)
-            : dt === 4 ? view.getUint16(o, true) : dt === 5 ? view.getInt16(o, true)
-              : dt === 3 ? view.getInt8(o) : view.getUint8(o);
-    }
-    return out;
+    const kind = ONNX_KIND[dt];
+    if (kind === undefined || t.raw.end - t.raw.start !== n * READ[kind][0]) return null;
+    return readElements(bytes, t.raw.start, t.raw.end - t.raw.start, kind);
   }
   const src = dt === 7 ? t.int64 : dt === 1 ? t.floats : [2, 3, 4, 5, 6, 9].includes(dt) ? t.int32 : null;
   if (src === null) return null;

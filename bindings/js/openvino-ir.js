@@ -4,6 +4,7 @@
 // each Broadcast-1/3 by its mode, against the output port the file records.
 import { BroadcastError } from './errors.js';
 import { Symbols, nodePlan, requestOf } from './symbolic.js';
+import { readElements, INTEGER_KINDS } from './onnx-read.js';
 
 // Element-wise layers that take `auto_broadcast` (numpy unless the file says otherwise).
 const ELEMENTWISE = new Set(['Add', 'Subtract', 'Multiply', 'Divide', 'Power', 'Maximum', 'Minimum', 'SquaredDifference',
@@ -68,27 +69,15 @@ function ports(el) {
   return kids(el, 'port').map((p) => ({ id: p.attrs.id, precision: p.attrs.precision ?? null, shape: kids(p, 'dim').map((d) => dim(d.text)) }));
 }
 
-const ELEMENT_BYTES = { i64: 8, u64: 8, i32: 4, u32: 4, i16: 2, u16: 2, i8: 1, u8: 1, boolean: 1 };
-
 /** The integer values of a Const layer, read from the .bin, or null. */
 function constValues(layer, bin) {
   if (!bin) return null;
   const d = child(layer, 'data');
-  if (!d) return null;
-  const type = d.attrs.element_type;
-  const size = ELEMENT_BYTES[type];
+  if (!d || !INTEGER_KINDS.has(d.attrs.element_type)) return null;
   const off = Number(d.attrs.offset);
   const len = Number(d.attrs.size);
-  if (!size || !Number.isSafeInteger(off) || !Number.isSafeInteger(len) || off + len > bin.byteLength || len % size) return null;
-  const view = new DataView(bin.buffer, bin.byteOffset + off, len);
-  const out = [];
-  for (let o = 0; o < len; o += size) {
-    out.push(type === 'i64' ? Number(view.getBigInt64(o, true)) : type === 'u64' ? Number(view.getBigUint64(o, true))
-      : type === 'i32' ? view.getInt32(o, true) : type === 'u32' ? view.getUint32(o, true)
-        : type === 'i16' ? view.getInt16(o, true) : type === 'u16' ? view.getUint16(o, true)
-          : type === 'i8' ? view.getInt8(o) : view.getUint8(o));
-  }
-  return out;
+  if (!Number.isSafeInteger(off) || !Number.isSafeInteger(len)) return null;
+  return readElements(bin, off, len, d.attrs.element_type);
 }
 
 function sameShape(a, b) {
