@@ -1,5 +1,6 @@
 // Build the WebAssembly module with CMake + Emscripten, and lay out dist/:
-// the glue, the .wasm beside it, the JS API with its types, and the broadcast
+// both engines' .wasm (no Emscripten glue: loader.js is their host), the JS
+// API with its types, and the broadcast
 // explorer (dist/explorer/, the static page `npx tensorcast explore` serves).
 import { cpSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,7 @@ export function build({ quiet = false } = {}) {
   mkdirSync(dist, { recursive: true });
   // Both modules (one CMake build, the rule objects compiled once per module):
   // the full engine, and tensorcast/shapes' (the rules without the kernels).
-  for (const f of ['tensorcast.mjs', 'tensorcast.wasm', 'tensorcast-shapes.mjs', 'tensorcast-shapes.wasm']) cpSync(path.join(bdir, f), path.join(dist, f));
+  for (const f of ['tensorcast.wasm', 'tensorcast-shapes.wasm']) cpSync(path.join(bdir, f), path.join(dist, f));
   const js = path.join(root, 'bindings', 'js');
   for (const f of readdirSync(js)) if (/\.(js|d\.ts)$/.test(f)) cpSync(path.join(js, f), path.join(dist, f));
   entries(dist); // tensorcast/inline, the CommonJS builds and their .d.cts (scripts/entries.mjs)

@@ -112,8 +112,8 @@ export function initSync(options) {
 `;
 }
 
-// esbuild turns the ES module graph into one CommonJS file. The glue and the
-// loader locate tensorcast.wasm by import.meta.url: in CommonJS that is this
+// esbuild turns the ES module graph into one CommonJS file. The loader
+// locates tensorcast.wasm by import.meta.url: in CommonJS that is this
 // file's own URL (node.cjs), or a placeholder that is never fetched (inline.cjs,
 // which may run where there is no file system).
 function bundleCjs(esbuild, dist, entry, outName, fileUrl) {
@@ -171,7 +171,7 @@ function bundleShapes(esbuild, dist) {
   }
 }
 
-/** Write the generated entries into `dist` (after build.mjs has copied the glue, the wasm and bindings/js there). */
+/** Write the generated entries into `dist` (after build.mjs has copied the wasm and bindings/js there). */
 export function entries(dist) {
   let esbuild;
   try {

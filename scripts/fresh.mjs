@@ -56,7 +56,7 @@ export function isFresh(spec) {
 export const LIB = {
   inputs: ['src', 'bindings', 'CMakeLists.txt', 'package.json', 'scripts/build.mjs', 'scripts/entries.mjs', 'scripts/wasm-post.mjs', 'scripts/wasm-data.mjs', 'scripts/wasm-order.mjs'],
   outputs: ['dist'],
-  required: ['dist/index.js', 'dist/node.js', 'dist/tensorcast.mjs', 'dist/tensorcast.wasm', 'dist/tensorcast-shapes.js', 'dist/tensorcast-shapes.wasm'],
+  required: ['dist/index.js', 'dist/node.js', 'dist/tensorcast.wasm', 'dist/tensorcast-shapes.js', 'dist/tensorcast-shapes.wasm'],
 };
 // The page (dist/explorer) is built from web/ and the library in dist/ (not from itself).
 export const WEB = {

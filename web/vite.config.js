@@ -1,6 +1,6 @@
 // Vite config for the broadcast explorer (web/). The page imports the library
 // as `tensorcast`, aliased to the built browser entry in dist/ (scripts/build.mjs
-// makes it); the glue's `new URL('tensorcast.wasm', import.meta.url)` makes Vite
+// makes it); engine.js's `new URL('./tensorcast.wasm', import.meta.url)` makes Vite
 // emit the .wasm as an asset beside the bundle. base './': every URL in the
 // page is relative, so the built folder (dist/explorer, shipped in the npm
 // package) works from any path of any static host.

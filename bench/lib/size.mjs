@@ -67,8 +67,8 @@ function wasmSections(buf) {
 
 /**
  * What the tensorcast page payload is made of: each JS module of dist/index.js's
- * import graph minified on its own (its relative imports left external), the
- * Emscripten glue, and the wasm's sections (code, data, the function table,
+ * import graph minified on its own (its relative imports left external), and
+ * the wasm's sections (code, data, the function table,
  * the rest), each gzipped alone. Parts gzipped apart sum to a little more than
  * the bundle (each loses the others' context); the table is for seeing where
  * the bytes are, the total row above is the budget's figure.
@@ -84,7 +84,7 @@ export async function parts(root, benchDir) {
     const o = await b.generate({ format: 'esm', minify: true });
     await b.close();
     const js = Buffer.from(o.output[0].code);
-    rows.push({ part: f === 'tensorcast.mjs' ? 'JS: tensorcast.mjs (the Emscripten glue)' : `JS: ${f}`, raw: js.length, gzip: gz(js) });
+    rows.push({ part: `JS: ${f}`, raw: js.length, gzip: gz(js) });
   }
   const wasm = fs.readFileSync(path.join(dist, 'tensorcast.wasm'));
   let restRaw = 0;
@@ -118,7 +118,7 @@ async function shapesWasmEntry(root, benchDir, file, name, what) {
 /** The row of tensorcast/shapes: dist/tensorcast-shapes.js bundled and minified + tensorcast-shapes.wasm (null before a build that has it). */
 export function shapesSize(root, benchDir) {
   return shapesWasmEntry(root, benchDir, 'tensorcast-shapes.js', 'tensorcast/shapes',
-    'minified bundle of dist/tensorcast-shapes.js (the shapes API + its Emscripten glue) + tensorcast-shapes.wasm');
+    'minified bundle of dist/tensorcast-shapes.js (the shapes API) + tensorcast-shapes.wasm');
 }
 
 /**
@@ -131,7 +131,7 @@ export async function modelSize(root, benchDir) {
   const dist = path.join(root, 'dist');
   const rows = [];
   const entry = await shapesWasmEntry(root, benchDir, 'tensorcast-model.js', 'tensorcast/model',
-    'minified bundle of dist/tensorcast-model.js (the shapes API, symbols, inferShapes, the ONNX and IR readers, the glue) + tensorcast-shapes.wasm');
+    'minified bundle of dist/tensorcast-model.js (the shapes API, symbols, inferShapes, the ONNX and IR readers) + tensorcast-shapes.wasm');
   if (entry) rows.push(entry);
   const explorer = path.join(dist, 'explorer');
   const assets = path.join(explorer, 'assets');
@@ -162,24 +162,16 @@ export async function sizes(root, benchDir) {
   const min = await bundle(root, benchDir, 'tensorcast', `export * from ${JSON.stringify(path.join(dist, 'index.js'))};`).catch(() => null);
   if (min) {
     rows.push({
-      name: 'tensorcast', what: 'minified bundle of dist/index.js (JS API + Emscripten glue) + tensorcast.wasm',
+      name: 'tensorcast', what: 'minified bundle of dist/index.js (the JS API, the engine\'s host side included) + tensorcast.wasm',
       raw: min.raw + tcWasm.raw, gzip: min.gzip + tcWasm.gzip, glueGzip: min.gzip, wasmGzip: tcWasm.gzip,
     });
   }
   // tensorcast/shapes (issue 23: ≤ 30 KB gzipped): its browser entry bundled and minified the same
-  // way (its own glue is inside it) + tensorcast-shapes.wasm.
+  // way + tensorcast-shapes.wasm.
   const shapesRow = await shapesSize(root, benchDir);
   if (shapesRow) rows.push(shapesRow);
   // tensorcast/model (issue 39): its own entry, so the main entry does not grow.
   rows.push(...await modelSize(root, benchDir));
-  // The Emscripten glue alone (what "glue" means for an Emscripten module), minified.
-  const glueMin = await bundle(root, benchDir, 'tensorcast-glue', `export { default } from ${JSON.stringify(path.join(dist, 'tensorcast.mjs'))};`).catch(() => null);
-  if (glueMin) {
-    rows.push({
-      name: 'tensorcast (Emscripten glue + wasm)', what: 'minified tensorcast.mjs (the Emscripten glue, without the JS API) + tensorcast.wasm',
-      raw: glueMin.raw + tcWasm.raw, gzip: glueMin.gzip + tcWasm.gzip, glueGzip: glueMin.gzip, wasmGzip: tcWasm.gzip,
-    });
-  }
   rows.push({
     name: min ? 'tensorcast (unminified files)' : 'tensorcast', what: `dist/{${glue.join(',')}} + tensorcast.wasm, each gzipped`,
     raw: tcGlue.raw + tcWasm.raw, gzip: tcGlue.gzip + tcWasm.gzip, glueGzip: tcGlue.gzip, wasmGzip: tcWasm.gzip,

@@ -37,7 +37,6 @@ export function summarize({ date, command, results, initSamples, sizeRows, brows
   const tc = initSamples.tensorcast ?? [];
   const kb = (n) => (n === undefined ? undefined : Number((n / 1024).toFixed(1)));
   const s = sizeRows.find((x) => x.name === 'tensorcast');
-  const em = sizeRows.find((x) => x.name === 'tensorcast (Emscripten glue + wasm)');
   const shapes = sizeRows.find((x) => x.name === 'tensorcast/shapes');
   let chromium = null;
   const pc = browser?.chromium?.percall;
@@ -69,7 +68,7 @@ export function summarize({ date, command, results, initSamples, sizeRows, brows
   return {
     date, command, sets,
     init: tc.length ? { importMs: round(median(tc.map((x) => x.importMs)), 3), initMs: round(median(tc.map((x) => x.initMs)), 3) } : null,
-    size: s ? { totalKB: kb(s.gzip), glueKB: kb(s.glueGzip), wasmKB: kb(s.wasmGzip), emscriptenGlueAndWasmKB: kb(em?.gzip), shapesKB: kb(shapes?.gzip) } : null,
+    size: s ? { totalKB: kb(s.gzip), glueKB: kb(s.glueGzip), wasmKB: kb(s.wasmGzip), shapesKB: kb(shapes?.gzip) } : null,
     nodeWall: nodeSame,
     chromium,
     boundary: boundary ? { node: bpairs(boundary.node), chromium: bpairs(boundary.chromium) } : null,

@@ -50,6 +50,8 @@ export const SPEC = {
       ['tc-new/js-new', 'tc-new', 'js-new', 1.0, 'evaluate, new array ÷ JS loop, new array'],
       ['tc-new/tf', 'tc-new', 'tf', 0.3, 'evaluate, new array ÷ tfjs-wasm (its reading of pixels in this environment)'],
       ['tc-out/tf', 'tc-out', 'tf', 0.3, 'evaluate into out ÷ tfjs-wasm'],
+      ['tc-new/new-floor', 'tc-new', 'new-floor', null, 'evaluate, new array ÷ the floor of any new-array row (a new Float32Array filled by set)'],
+      ['new-floor/tf', 'new-floor', 'tf', null, 'that floor ÷ tfjs-wasm: no new-array row can go below this ratio'],
     ],
   },
   tadd: {
@@ -179,6 +181,12 @@ function preGroup(size, { tc, tf, where }, checks) {
   const jsOut = new Float32Array(3 * HW);
   const jsInto = () => preLoop(px, HW, jsOut);
   const jsNew = () => preLoop(px, HW, new Float32Array(3 * HW));
+  // The floor of every "new array" row: a fresh result-sized Float32Array, each
+  // element written once (by set() from a ready array, no arithmetic). Where
+  // the allocator maps a large buffer afresh on each call, the first write of
+  // each page is what this times.
+  const ready = new Float32Array(3 * HW).fill(0.5);
+  const newFloor = () => { const f = new Float32Array(3 * HW); f.set(ready); return f; };
 
   const loopRef = jsNew();
   const ref32 = preRef32(px, HW, mean32, std32);
@@ -200,6 +208,7 @@ function preGroup(size, { tc, tf, where }, checks) {
   }
   cases.push({ id: 'js-out', label: 'plain-JS loop into a preallocated Float32Array', fn: jsInto });
   cases.push({ id: 'js-new', label: 'plain-JS loop, a new Float32Array', fn: jsNew });
+  cases.push({ id: 'new-floor', label: 'the floor of a new array: new Float32Array(3·H·W), then set() from a ready one', fn: newFloor });
   checks['js-out'] = { vsRef32: compare(jsInto(), ref32) };
   if (tf) {
     const tm = tf.tensor1d(mean32, 'float32');

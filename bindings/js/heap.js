@@ -1,8 +1,8 @@
 // WebAssembly memory: allocation, scratch slots and typed views.
 //
 // Views are taken from the module at the point of use and never kept across a
-// call that may allocate: memory growth replaces the buffer (the glue then
-// replaces M.HEAPU8, which is how view() notices).
+// call that may allocate: memory growth replaces the buffer (loader.js's host()
+// then replaces M.HEAPU8, which is how view() notices).
 import { mod } from './loader.js';
 import { C } from './contract.js';
 import { BroadcastError } from './errors.js';
@@ -12,8 +12,7 @@ let views = [];
 
 /**
  * A typed view of the whole heap for dtype `d` (a C.dtypes entry). The views
- * are kept until memory growth detaches them (a detached view's length is 0):
- * the module object is in dictionary mode, so M.HEAPU8 is a hash lookup. The
+ * are kept until memory growth detaches them (a detached view's length is 0). The
  * fast path is two loads, small enough for V8 to inline into every caller.
  */
 export function view(d) {

@@ -48,7 +48,7 @@ export interface InitSyncOptions {
 
 /**
  * Load the engine. Idempotent: every call returns the same promise. In Node the
- * `.wasm` is read from the package; in browsers it is fetched beside the glue
+ * `.wasm` is read from the package; in browsers it is fetched beside the JS
  * (or from `wasmUrl`); `tensorcast/inline` uses the bytes it carries.
  * Options of the wrong type throw a `TypeError` (also once loaded); a load that
  * fails rejects with an Error naming the URL, the status and the fix, and

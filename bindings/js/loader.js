@@ -21,13 +21,15 @@
 //   module state left; the next init() or initSync() starts from scratch.
 // - Ready is final: once an engine is installed, it is never replaced.
 //
-// Which engine (its glue, its .wasm, its build) is engine.js's: the full one,
-// or in the tensorcast/shapes bundles the rules-only one (shapes-engine.js).
+// Which engine (its .wasm, its build, the exports its JS calls) is engine.js's:
+// the full one, or in the tensorcast/shapes bundles the rules-only one
+// (shapes-engine.js). No Emscripten glue is loaded: host() below is the
+// engine's whole host side (its imports, its heap views, its start).
 import { ENGINE } from './engine.js';
 import { readContract, clearContract } from './contract.js';
 import { refreshRequest } from './wire.js';
 
-let M = null;       // the engine (the glue's Module object), once ready
+let M = null;       // the engine (host()'s M: its exports and heap views), once ready
 let state = 'idle'; // 'idle' | 'loading' | 'ready'
 let epoch = 0;      // the number of the current load; bumped by each new load and by install()
 let loading = null; // init()'s promise: the load under way, or the settled one once ready; null when idle
@@ -96,15 +98,15 @@ export function initWith(options, source) {
       const module = await source(o);
       if (!current()) return;
       checkModule(module);
-      const glue = startGlue();
+      const h = host();
       let instance;
       try {
-        instance = await WebAssembly.instantiate(module, glue.imports);
+        instance = await WebAssembly.instantiate(module, h.imports);
       } catch (e) {
         throw failure('the WebAssembly module could not be instantiated', e);
       }
       if (!current()) return; // overtaken by initSync(): this instance is dropped unstarted
-      install(finishGlue(glue, module, instance));
+      install(start(h, instance));
     } catch (e) {
       if (!current()) return; // an overtaken load's failure: nobody waits for it
       const { reject } = settle;
@@ -128,14 +130,14 @@ export function initSyncWith(options, source) {
   // Nothing shared is written before install(): a throw anywhere leaves the state as it was.
   const module = source(o);
   checkModule(module);
-  const glue = startGlue();
+  const h = host();
   let instance;
   try {
-    instance = new WebAssembly.Instance(module, glue.imports);
+    instance = new WebAssembly.Instance(module, h.imports);
   } catch (e) {
     throw failure('the WebAssembly module could not be instantiated', e);
   }
-  install(finishGlue(glue, module, instance));
+  install(start(h, instance));
 }
 
 /** init()'s source: { module }, { wasmBinary }, or fetch(wasmUrl, by default the .wasm beside this file). */
@@ -175,122 +177,106 @@ function notWasm(what, b, e) {
   return new Error(`tensorcast: ${what} is not WebAssembly (${describe(e)}; got ${b.byteLength} bytes); pass the bytes of this package's ${ENGINE.file}`, { cause: e });
 }
 
-// ---- the engine's shape, and the check of a module against it --------------
-
-let shape = null;
-
-/**
- * What the glue needs of a module: the imports it provides and the exports it
- * reads. Asked of the glue itself, not written down here, because a build
- * minifies the wasm's import and export names (tc_call is export "D" today,
- * and the letters move when an export is added). A throwaway glue instance is
- * made without a module (its instantiateWasm never answers, so it never
- * runs); it hands over its import object, and each of its export wrappers
- * (Module._tc_call = function () { return Module.asm.D.apply(...) }) is called
- * once against a recording `asm`, which says which export it reads. No
- * WebAssembly runs; the probe is then dropped.
- */
-function engineShape() {
-  if (shape !== null) return shape;
-  let imports = null;
-  const functions = new Map(); // export name -> the glue's name for it
-  try {
-    const probe = { instantiateWasm(info) { imports = info; return {}; } };
-    ENGINE.create(probe).then(undefined, () => {}); // never settles (or an abort, quietly)
-    let seen = [];
-    const noop = () => {};
-    probe.asm = new Proxy({}, { get(_, k) { seen.push(k); return noop; } });
-    for (const key of Object.keys(probe)) {
-      if (key[0] !== '_' || typeof probe[key] !== 'function') continue;
-      seen = [];
-      try { probe[key](); } catch { continue; }
-      if (seen.length === 1 && typeof seen[0] === 'string') functions.set(seen[0], key.replace(/^_+/, ''));
-    }
-  } catch {
-    // A glue of another shape: the check below is then only the import and memory check.
-  }
-  shape = { imports, functions };
-  return shape;
-}
+// ---- the check of a module, and its host side -------------------------------
 
 /**
  * Refuse a module that is not this engine before instantiating it: it must
- * export every function the glue reads and a memory, and import nothing but
- * what the glue provides.
+ * export a memory and every function the JS layer calls (ENGINE.exports), and
+ * import nothing but what host() provides.
  */
 function checkModule(module) {
   if (!(module instanceof WebAssembly.Module)) throw new TypeError('tensorcast: the engine source gave no WebAssembly.Module');
-  const want = engineShape();
   const kinds = new Map(WebAssembly.Module.exports(module).map((e) => [e.name, e.kind]));
-  const missing = [];
-  for (const [name, js] of want.functions) if (kinds.get(name) !== 'function') missing.push(`${js} (export "${name}")`);
-  if (![...kinds.values()].includes('memory')) missing.push('a memory');
-  const unmet = want.imports === null ? []
-    : WebAssembly.Module.imports(module).filter((i) => !provides(want.imports, i)).map((i) => `${i.module}.${i.name} (${i.kind})`);
+  const missing = ENGINE.exports.filter((name) => kinds.get(name) !== 'function').map((name) => `${name} (function)`);
+  if (kinds.get('memory') !== 'memory') missing.push('a memory');
+  const env = host().imports.env;
+  const unmet = WebAssembly.Module.imports(module)
+    .filter((i) => i.module !== 'env' || i.kind !== 'function' || !Object.hasOwn(env, i.name))
+    .map((i) => `${i.module}.${i.name} (${i.kind})`);
   if (missing.length === 0 && unmet.length === 0) return;
   const why = [];
   if (missing.length) why.push(`it lacks ${missing.join(', ')}`);
-  if (unmet.length) why.push(`it imports ${unmet.join(', ')}, which the engine's glue does not provide`);
+  if (unmet.length) why.push(`it imports ${unmet.join(', ')}, which tensorcast does not provide`);
   throw new Error(`tensorcast: this WebAssembly module is not the ${ENGINE.build === 'full' ? 'tensorcast' : 'tensorcast/shapes'} engine: ${why.join('; ')}. Pass this package's ${ENGINE.file} (its bytes, a module compiled from them, or its URL)${OTHER}`);
 }
 
-// The other build's module is refused by the check above (each glue reads exports the other lacks) or, at
+// The other build's module is refused by the check above (each lacks an export the other's JS calls) or, at
 // the latest, by its contract's build (install()); both messages name the file this entry loads.
 const OTHER = ENGINE.build === 'full'
   ? "; tensorcast-shapes.wasm is the engine of 'tensorcast/shapes' (the rules without the kernels)"
   : "; tensorcast.wasm is the engine of 'tensorcast' (with the kernels)";
 
-const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-
-function provides(imports, i) {
-  if (!own(imports, i.module)) return false;
-  const m = imports[i.module];
-  if (m === null || typeof m !== 'object' || !own(m, i.name)) return false;
-  const v = m[i.name];
-  switch (i.kind) {
-    case 'function': return typeof v === 'function';
-    case 'memory': return v instanceof WebAssembly.Memory;
-    case 'table': return v instanceof WebAssembly.Table;
-    case 'global': return v instanceof WebAssembly.Global || typeof v === 'number' || typeof v === 'bigint';
-    default: return false;
-  }
-}
-
-// ---- starting the glue on a checked module ---------------------------------
+const MAX_HEAP = 4294901760; // 4 GiB less one page: the engine's addresses are u32 (-sMAXIMUM_MEMORY=4GB)
 
 /**
- * A glue instance waiting for its WebAssembly instance: its imports, and
- * done(instance, module), which starts it. The glue's own promise is not
- * followed (it may wait forever or reject on an abort): done() says it all.
+ * The engine's host side, before its instance exists: the imports it is
+ * instantiated with (module "env", the names the C++ gives them: the link keeps
+ * them unminified) and `M`, the object the JS layer calls it through once
+ * started: its exports (tc_call as M._tc_call, ...), the memory, the heap views
+ * M.HEAPU8, M.HEAPU32 and M.HEAPF64 (made anew when the memory grows, so heap.js notices
+ * a new M.HEAPU8), and M.tcGen (expr.js puts the store of generated code there).
  */
-function startGlue() {
-  let hooks = null;
-  const cfg = { instantiateWasm(imports, done) { hooks = { imports, done }; return {}; } };
-  try {
-    ENGINE.create(cfg).then(undefined, () => {});
-  } catch (e) {
-    throw failure('the engine\'s glue failed', e);
-  }
-  if (hooks === null) throw new Error('tensorcast: the engine\'s glue did not ask for its WebAssembly instance');
-  return { cfg, ...hooks };
+function host() {
+  const M = { memory: null, HEAPU8: null, HEAPU32: null, HEAPF64: null, tcGen: undefined };
+  const views = () => {
+    const b = M.memory.buffer;
+    M.HEAPU8 = new Uint8Array(b);
+    M.HEAPU32 = new Uint32Array(b);
+    M.HEAPF64 = new Float64Array(b);
+  };
+  const env = {
+    // abort() in the C++ (a failed invariant): the call throws; nothing of it is kept.
+    abort() { throw new WebAssembly.RuntimeError('Aborted: the engine called abort()'); },
+    // malloc's sbrk asks for `size` bytes in all: grow by a fifth at least (at most 96 MiB more than asked),
+    // in whole pages, trying smaller steps when a larger one fails; 0 when memory cannot reach `size`.
+    emscripten_resize_heap(size) {
+      size >>>= 0;
+      if (size > MAX_HEAP) return 0;
+      const now = M.memory.buffer.byteLength;
+      for (let cut = 1; cut <= 4; cut *= 2) {
+        const want = Math.max(size, Math.min(now * (1 + 0.2 / cut), size + 96 * 1048576));
+        try {
+          M.memory.grow(Math.min(MAX_HEAP, Math.ceil(want / 65536) * 65536) / 65536 - now / 65536);
+          views();
+          return 1;
+        } catch {
+          // too large for this runtime: a smaller step
+        }
+      }
+      return 0;
+    },
+    // Generated code (bindings/wasm/expr_call.cpp): compile module `id` (0; -1 refused: the engine
+    // interprets), run it. Addresses reach JS as signed i32, made unsigned here.
+    tc_gen_compile(id, bytes, n) {
+      try {
+        const p = bytes >>> 0;
+        return M.tcGen !== undefined && M.tcGen.compile(id, M.HEAPU8.subarray(p, p + n), M.memory) ? 0 : -1;
+      } catch {
+        return -1;
+      }
+    },
+    tc_gen_run(id, desc) { M.tcGen.run(id, desc >>> 0); },
+  };
+  // The host's Math builtins themselves, not wrappers (src/kernels/host_math.hpp).
+  for (const f of ['sin', 'cos', 'tan', 'atan2', 'exp', 'expm1', 'log', 'log1p', 'tanh', 'pow']) env[`tc_math_${f}`] = Math[f];
+  return { M, views, imports: { env } };
 }
 
-/** Hand the glue its instance: it runs the engine's constructors. Returns the Module, with contract() and version(). */
-function finishGlue(glue, module, instance) {
+/** Start the engine on its instance: its constructors run. Returns M, with contract() and version(). */
+function start({ M, views }, instance) {
+  const x = instance.exports;
+  M.memory = x.memory;
+  views();
+  for (const k of Object.keys(x)) if (k.startsWith('tc_')) M[`_${k}`] = x[k];
   try {
-    glue.done(instance, module);
+    x.__wasm_call_ctors();
   } catch (e) {
     throw failure('the engine failed to start', e);
   }
-  const m = glue.cfg;
-  if (!m.calledRun) throw new Error('tensorcast: the engine did not start (its glue did not run)');
-  if (typeof m._tc_contract !== 'function' || typeof m._tc_version !== 'function') {
-    throw new Error('tensorcast: the WebAssembly module started but its glue has no contract and version: it is not the tensorcast engine');
-  }
-  // Both builds (no embind): the contract (JSON) and the version are NUL-terminated UTF-8 in the module's memory.
-  m.contract = () => cString(m, address(m._tc_contract()), 'contract');
-  m.version = () => cString(m, address(m._tc_version()), 'version');
-  return m;
+  // Both builds: the contract (JSON) and the version are NUL-terminated UTF-8 in the module's memory.
+  M.contract = () => cString(M, address(M._tc_contract()), 'contract');
+  M.version = () => cString(M, address(M._tc_version()), 'version');
+  return M;
 }
 
 const UTF8 = new TextDecoder();

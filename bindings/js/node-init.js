@@ -1,5 +1,5 @@
-// Node's init() and initSync(): the ES6 glue would fetch() a file path, so
-// files are read here and handed over compiled. The loading itself (one
+// Node's init() and initSync(): fetch() cannot read a file path, so files
+// are read here and handed over compiled. The loading itself (one
 // engine, its states, a failed load retried from scratch) is loader.js's;
 // this file only says where the module comes from. Shared by the Node entries
 // of 'tensorcast' (node.js) and 'tensorcast/shapes' (shapes-node.js), each

@@ -11,9 +11,8 @@ import { UNKNOWN_RANK, INTERVAL } from './shapes.js';
 let reqPtr = 0; // request buffer start, in doubles
 let reqCap = 0;
 let M = null;
-// The module object is in V8's dictionary mode (Emscripten adds ~40 properties):
-// every M.x is a hash lookup. The hot exports are taken once, and the heap view
-// is kept and replaced when memory growth detaches it (its length becomes 0).
+// The hot exports are taken once, and the heap view is kept and replaced when
+// memory growth detaches it (its length becomes 0).
 let tcCall = null;
 let tcRequest = null;
 /** The full engine's tc_rerun_binary (execute.js runBinary); null in tensorcast/shapes. */
@@ -24,8 +23,7 @@ export function refreshRequest(module) {
   M = module;
   layout();
   reqCap = 4096;
-  // Emscripten's Module._x is a wrapper (apply + arguments) until its first
-  // call replaces it with the raw export: call each once, then keep the export.
+  // Each export is tried once (a module that only looks like the engine fails here, in install()).
   reqPtr = M._tc_request(reqCap) >>> 3;
   M._tc_call(0); // an empty request: answered with a refusal, changes nothing
   tcRequest = M._tc_request;

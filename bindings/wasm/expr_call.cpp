@@ -33,21 +33,15 @@ using namespace tc;
 using namespace tc::wire;
 using namespace tc::calls;
 
-// The JS side of generated code (the module's instance lives in JS; loader.js
-// installs Module.tcGen). Compile: 0 ok, -1 refused (the interpreter runs it).
-// An address reaches JS as a signed i32 (negative from 2 GiB on): each is
-// made unsigned (`>>> 0`) before JS computes with it (calls.hpp, Addr).
-EM_JS(int, tc_gen_compile, (int id, Addr bytes, int n), {
-  try {
-    var g = Module['tcGen'];
-    if (!g) return -1;
-    var p = bytes >>> 0;
-    return g.compile(id, HEAPU8.subarray(p, p + n), wasmMemory) ? 0 : -1;
-  } catch (e) {
-    return -1;
-  }
-});
-EM_JS(void, tc_gen_run, (int id, Addr desc), { Module['tcGen'].run(id, desc >>> 0); });
+// The JS side of generated code: two imports that loader.js's host() provides
+// (the module's instance lives in JS, in the store expr.js installs). Compile
+// module `id` from `n` bytes at `bytes`: 0 ok, -1 refused (the interpreter runs
+// it); run module `id` on the descriptor at `desc`. An address reaches JS as a
+// signed i32 (negative from 2 GiB on): host() makes each unsigned (calls.hpp, Addr).
+extern "C" {
+int tc_gen_compile(int id, Addr bytes, int n);
+void tc_gen_run(int id, Addr desc);
+}
 
 namespace {
 

@@ -14,7 +14,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
 const ENGINE = readFileSync(path.join(dist, 'tensorcast.wasm'));
-const GLUE = readFileSync(path.join(dist, 'tensorcast.mjs'), 'utf8');
 
 const dirs = [];
 /** A fresh copy of the library: its Node entry, and its browser entry (same loader). */
@@ -47,7 +46,7 @@ async function ticks(n = 5) {
   for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 5));
 }
 
-/** The glue writes "Aborted(...)" and the like to the console when a module fails to start. */
+/** Nothing may reach the console while a module fails to start; tests that need it silence it here. */
 function quiet() {
   vi.spyOn(console, 'warn').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -117,12 +116,12 @@ const EMPTY_MODULE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
 /**
  * A module shaped like the engine (the same export names and kinds, read off
  * the real tensorcast.wasm), whose every function runs `code`; with `abort`,
- * it imports the glue's abort() (its minified name read off the glue) as function 0.
+ * it imports the engine's abort() (env.abort, as the engine names it) as function 0.
  */
 function engineShaped(code = [], { abort = false, start = false } = {}) {
   const real = WebAssembly.Module.exports(new WebAssembly.Module(ENGINE));
   const imports = [];
-  if (abort) imports.push(['a', GLUE.match(/"(\w+)":_abort\b/)[1]]);
+  if (abort) imports.push(['env', 'abort']);
   const fns = real.filter((e) => e.kind === 'function');
   const funcs = fns.map(() => code);
   const base = imports.length;
@@ -219,8 +218,8 @@ describe('a failed load rejects once, leaves nothing, and is retried from scratc
     ['an empty (valid) WebAssembly module', () => ({ wasmBinary: EMPTY_MODULE }), /not the tensorcast engine: it lacks .*tc_call .*a memory/],
     ['a module exporting other names', () => ({ wasmBinary: wasm({ funcs: [[]], exports: [['tc_call', 'function', 0], ['memory', 'memory', 0]], memory: true }) }),
       /not the tensorcast engine: it lacks .*tc_request/],
-    ['a module importing what the glue does not provide', () => ({ wasmBinary: wasm({ imports: [['env', 'nope']], exports: [['f', 'function', 0]] }) }),
-      /not the tensorcast engine: .*it imports env\.nope \(function\), which the engine's glue does not provide/],
+    ['a module importing what tensorcast does not provide', () => ({ wasmBinary: wasm({ imports: [['env', 'nope']], exports: [['f', 'function', 0]] }) }),
+      /not the tensorcast engine: .*it imports env\.nope \(function\), which tensorcast does not provide/],
     ['garbage bytes', () => ({ wasmBinary: new Uint8Array([1, 2, 3, 4, 5]) }), /options\.wasmBinary is not WebAssembly/],
     ['empty bytes', () => ({ wasmBinary: new Uint8Array(0) }), /options\.wasmBinary is not WebAssembly .*0 bytes/],
     ['an empty ArrayBuffer', () => ({ wasmBinary: new ArrayBuffer(0) }), /is not WebAssembly/],
@@ -229,7 +228,7 @@ describe('a failed load rejects once, leaves nothing, and is retried from scratc
     ['an engine-shaped module whose start function traps (instantiation fails)', () => ({ wasmBinary: engineShaped([UNREACHABLE], { start: true }) }),
       /could not be instantiated \(RuntimeError/],
     ['an engine-shaped module whose constructors trap', () => ({ wasmBinary: engineShaped([UNREACHABLE]) }), /the engine failed to start \(RuntimeError/],
-    ['an engine-shaped module that aborts in the glue', () => ({ wasmBinary: engineShaped([CALL, 0], { abort: true }) }), /failed to start .*Aborted/],
+    ['an engine-shaped module that calls abort() while starting', () => ({ wasmBinary: engineShaped([CALL, 0], { abort: true }) }), /failed to start .*Aborted/],
     ['an engine-shaped module that gives no contract', () => ({ wasmBinary: engineShaped([]) }), /gives no contract \(its address is undefined\): it is not the tensorcast engine/],
     ['a file that does not exist', () => ({ wasmUrl: '/nonexistent/tensorcast.wasm' }), /could not load the engine from file:\/\/\/nonexistent/],
     ['a fetch that fails', () => ({ wasmUrl: 'http://127.0.0.1:1/tensorcast.wasm' }), /could not load the engine from http:\/\/127\.0\.0\.1:1/],
