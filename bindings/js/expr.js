@@ -26,6 +26,7 @@ import { generatedCode } from './generated.js';
 import { parseText } from './expr-parse.js';
 import { shapesOf, NO_TENSOR, encode, readResultNames, refusal } from './expr-codec.js';
 import { explainExpr } from './expr-explain.js';
+import { plan, explainProgram } from './program.js';
 
 const RUN_KEYS = ['out', 'broadcast', 'shaping', 'keepdims'];
 const BROADCAST_KEYS = ['type', 'axis'];
@@ -293,7 +294,8 @@ function compiled(fn, text) {
     return E;
   }
   mod();
-  E = new Expression(text, parseText(fn, text));
+  // A program (statements, reductions inside): its passes are expressions of this cache (program.js).
+  E = plan(fn, text, HOST) ?? new Expression(text, parseText(fn, text));
   cache.set(text, E);
   if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value);
   return E;
@@ -318,13 +320,21 @@ export function compile(expression) {
  * Options: out, broadcast ({ type, axis }), shaping (named operands), keepdims (a reduction).
  */
 export function evaluate(expression, operands, options) {
-  return run(compiled('evaluate', expression), 'evaluate', operands, options);
+  const E = compiled('evaluate', expression);
+  return E.passes === undefined ? run(E, 'evaluate', operands, options) : E.run(operands, options);
 }
+
+// How a program (program.js) compiles, runs and explains each of its passes.
+const HOST = {
+  compile: compiled,
+  run: (E, operands, options) => run(E, 'evaluate', operands, options),
+  explain: (E, shapes, options) => explainExpr(E, 'explain', shapes, options),
+};
 
 /** explain({ expression, shapes, dtypes?, broadcast?, shaping?, keepdims? }) (explain.js routes here). */
 export function explainExpression(req) {
   const E = compiled('explain', req.expression);
-  return explainExpr(E, 'explain', req.shapes, { dtypes: req.dtypes, broadcast: req.broadcast, shaping: req.shaping, keepdims: req.keepdims });
+  return (E.passes === undefined ? explainExpr : explainProgram)(E, 'explain', req.shapes, { dtypes: req.dtypes, broadcast: req.broadcast, shaping: req.shaping, keepdims: req.keepdims });
 }
 
 registerExpressions(explainExpression);

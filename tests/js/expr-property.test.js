@@ -352,6 +352,115 @@ describe('evaluate equals the op-by-op composition (random trees)', () => {
 });
 
 
+// ---- programs: statements and reductions inside expressions ---------------------------
+// Random trees in which a subtree may be a reduction (sum, prod, min, max; mean over floats,
+// whose integer mean is float64) over its last axis or its first, keeping the axes (it
+// broadcasts back) or dropping them (NumPy's alignment then decides), or a statement of its
+// own (`s0 = ...;`, read by name, once or more). The program must equal, bit for bit, the
+// same ops called one by one (the library's reductions with { axes, keepdims }), or refuse
+// with the same code.
+class ProgGen extends Gen {
+  constructor(r) {
+    super(r);
+    this.statements = [];
+    this.named = [];
+  }
+
+  node(dtype, depth) {
+    const r = this.r;
+    const k = r.next();
+    if (depth > 0 && k < 0.14) return this.reduction(dtype, depth);
+    if (depth > 0 && k < 0.22) return this.statement(dtype, depth);
+    const same = this.named.filter((n) => n.dtype === dtype);
+    if (same.length && k < 0.27) return r.pick(same);
+    return super.node(dtype, depth);
+  }
+
+  reduction(dtype, depth) {
+    const r = this.r;
+    const op = r.pick(['sum', 'prod', 'min', 'max', ...(isFloat(dtype) ? ['mean'] : [])]);
+    const a = this.node(dtype, depth - 1);
+    let rank = 0;
+    try { rank = refOf(a).shape.length; } catch { rank = 1; } // refused op by op: the program must refuse too
+    const axes = rank === 0 ? null : [r.next() < 0.7 ? -1 : 0];
+    const keepdims = r.next() < 0.75;
+    const text = `${op}(${a.text}${axes ? `, [${axes[0]}]` : ''}${axes && (keepdims || r.next() < 0.5) ? `, ${keepdims}` : ''})`;
+    const kd = axes ? keepdims : false;
+    return { text, dtype, ref: () => tc[op](refOf(a), { ...(axes ? { axes } : {}), keepdims: kd }) };
+  }
+
+  statement(dtype, depth) {
+    const a = this.node(dtype, depth - 1);
+    const name = `s${this.statements.length}`;
+    this.statements.push(`${name} = ${a.text}`);
+    let memo = null;
+    const n = { text: name, dtype, ref: () => (memo ??= refOf(a)) };
+    this.named.push(n);
+    return n;
+  }
+}
+
+describe('programs (statements, reductions inside) equal the op-by-op composition', () => {
+  const PROGRAM_SEEDS = process.env.EXPR_SEED ? SEEDS : Array.from({ length: 1200 }, (_, i) => 90_000 + i);
+  it(`${PROGRAM_SEEDS.length} random programs over random shapes and all 12 dtypes: bit for bit, or the same refusal`, () => {
+    const failures = [];
+    const seen = { ran: 0, refused: 0, programs: 0, statements: 0, nested: 0, dropped: 0, resident: 0 };
+    for (const seed of PROGRAM_SEEDS) {
+      const r = prng(seed);
+      let g;
+      let root;
+      for (;;) {
+        g = new ProgGen(r);
+        root = g.node(r.pick(ALL), 2 + r.int(4));
+        if (root.constant === undefined && g.inputs.length > 0) break;
+      }
+      const text = [...g.statements, root.text].join('; ');
+      const isProgram = g.statements.length > 0 || /(sum|prod|min|max|mean)\(/.test(root.text);
+      if (!isProgram) continue;
+      seen.programs++;
+      if (g.statements.length) seen.statements++;
+      if (/, (true|false)\)/.test(text)) seen.nested++;
+      if (/, false\)|\[0\]\)/.test(text)) seen.dropped++;
+      // One case in 4 with every operand resident (the passes' results are then resident too, and freed).
+      const resident = r.next() < 0.25;
+      const made = [];
+      const operands = Object.fromEntries(g.inputs.map((i) => {
+        if (!resident) return [i.name, i.value];
+        const t = tc.tensor(i.value.data, i.value.shape, i.dtype === 'float16' ? { dtype: 'float16' } : undefined);
+        made.push(t);
+        return [i.name, t];
+      }));
+      if (resident) seen.resident++;
+      let ref;
+      let refError = null;
+      try { ref = root.ref(); } catch (e) { refError = e; }
+      let got;
+      let gotError = null;
+      try { got = tc.evaluate(text, operands); } catch (e) { gotError = e; }
+      const where = `seed ${seed}: ${text}\n  operands: ${g.inputs.map((i) => `${i.name}: ${i.dtype} (${i.shape.join(',')})`).join(', ')}${resident ? ' (resident)' : ''}`;
+      if (refError || gotError) {
+        seen.refused++;
+        if (!(refError && gotError && refError.code === gotError.code)) failures.push(`${where}\n  op by op: ${refError ? describeError(refError) : 'ok'}; evaluate: ${gotError ? describeError(gotError) : 'ok'}`);
+      } else {
+        seen.ran++;
+        const fused = got instanceof tc.Tensor ? { dtype: got.dtype, shape: got.shape, data: got.toArray() } : got;
+        const d = compareCase(seed, fused, ref, 'result');
+        if (d) failures.push(`${where}\n  ${d}`);
+        if (resident && !(got instanceof tc.Tensor)) failures.push(`${where}\n  resident operands, but the result is not a Tensor`);
+        if (got instanceof tc.Tensor) got.dispose();
+      }
+      for (const t of made) t.dispose();
+      if (tc.memory().liveTensors !== 0) failures.push(`${where}\n  ${tc.memory().liveTensors} tensors left alive`);
+      if (failures.length >= 10) break;
+    }
+    expect(failures.join('\n\n')).toBe('');
+    if (PROGRAM_SEEDS.length > 1) {
+      expect(seen.ran).toBeGreaterThan(seen.programs * 0.6);
+      for (const k of ['statements', 'nested', 'dropped', 'resident']) expect(seen[k], k).toBeGreaterThan(40);
+    }
+  });
+});
+
 // ---- scalars at the edges of the 64-bit integers --------------------------------------
 // A scalar means in evaluate() what it means to the op: operands.js scalarOperand stores a
 // number as a typed array of the other operand's dtype stores it (BigInt(v) for the 64-bit

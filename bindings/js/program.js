@@ -1,0 +1,218 @@
+// Programs: statements, and reductions anywhere in an expression.
+//
+//   m = max(x, [-1], true); e = exp(x - m); e / sum(e, [-1], true)
+//
+// `;` separates statements, `name = expression` gives a value a new name, and
+// the last statement is the result. A reduction (sum, prod, min, max, mean)
+// may stand anywhere, with a third argument `keepdims` (true keeps the reduced
+// axes as 1, so the result broadcasts back; without it they go, as NumPy's).
+//
+// The text is cut into passes (plan): each reduction inside a statement, the
+// innermost first, and each statement is one, and each pass is one run of
+// the engine's fused expressions, which fuses the element-wise work inside a
+// reduction into it. A later pass reads an earlier one's result by its name,
+// so a name is computed once. Each pass is what its ops called one by one
+// give, so the program's result is too, bit for bit. expr.js routes a text
+// here only when it is a program: a plain expression never pays for this file.
+import { excerpt } from './expr-parse.js';
+import { Tensor } from './tensor.js';
+import { refusedPlan } from './explain.js';
+
+const REDUCE = ['sum', 'prod', 'min', 'max', 'mean'];
+const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+// A token for the cut: a name (k 'n'), a number or string ('0'), a bracket, `,`, `;` or an assignment's `=`
+// (itself), any other operator (itself, or 'o' for `==`, `<=` and the like).
+const TOKEN = /(["'])(?:(?!\1)[^])*\1?|[\w$.]+|[=<>!]+|\S/g;
+const tokens = (text) => Array.from(text.matchAll(TOKEN), ({ 0: s, index: a }) => (
+  { s, a, b: a + s.length, k: /["'\d.]/.test(s[0]) ? '0' : /[\w$]/.test(s[0]) ? 'n' : s.length > 1 ? 'o' : s }));
+
+/**
+ * The plan of `text`, or null when it is a plain expression (one statement, a
+ * reduction only around all of it). Each pass's text is `text` itself from the
+ * pass's start to its end, with what stands for something else (a lifted
+ * reduction: its name; a keepdims argument: nothing) written over in place and
+ * padded with spaces, so an offset in a pass is the same offset in `text`.
+ */
+export function plan(fn, text, host) {
+  if (!/[;=]|\b(sum|prod|min|max|mean)\s*\(/.test(text)) return null;
+  const toks = tokens(text);
+  let prefix = '_t';
+  while (text.includes(prefix)) prefix = `_${prefix}`;
+  const passes = [];
+  let program = false;
+  const fail = (what, a, b) => {
+    const e = new SyntaxError(`${fn}: ${what} at offset ${a}${excerpt(text, a, b - a)}`);
+    e.offset = a;
+    e.length = b - a;
+    throw e;
+  };
+  // A pass over text [a, b) with the replacements `reps` ([{ a, b, s }]).
+  const pass = (name, a, b, reps, keepdims) => {
+    let src = ' '.repeat(a) + text.slice(a, b);
+    for (const r of reps.sort((x, y) => y.a - x.a)) src = src.slice(0, r.a) + r.s.padEnd(r.b - r.a) + src.slice(r.b);
+    passes.push({ name, src, keepdims });
+    return passes.at(-1);
+  };
+
+  // The reduction calls in tokens [s, e): each lifted into a pass of its own, innermost
+  // first, and replaced by its name, except a call that spans [s, e) when `root` (the statement's own).
+  // Returns the replacements and that root call.
+  const lift = (s, e, root) => {
+    const reps = [];
+    let top = null;
+    for (let i = s; i < e; i++) {
+      const t = toks[i];
+      if (t.k !== 'n' || toks[i + 1]?.k !== '(' || !REDUCE.includes(t.s)) continue;
+      let depth = 0;
+      let close = i + 1;
+      const commas = [];
+      for (; close < e; close++) {
+        const k = toks[close].k;
+        if (k === '(' || k === '[') depth++;
+        else if (k === ')' || k === ']') { if (--depth === 0) break; }
+        else if (k === ',' && depth === 1) commas.push(close);
+      }
+      if (close >= e) break; // unbalanced: the engine's parser says where
+      const end = commas[0] ?? close;
+      const call = { reps: lift(i + 2, end, false).reps, keepdims: undefined };
+      if (commas.length > 1) {
+        const kd = toks.slice(commas[1] + 1, close).map((x) => x.s).join();
+        if (commas.length > 2 || !/^(true|false)$/.test(kd)) fail(`${t.s}'s third argument (keepdims) is true or false`, toks[commas[1]].a, toks[close].b);
+        call.keepdims = kd === 'true';
+        call.reps.push({ a: toks[commas[1]].a, b: toks[close].a, s: '' });
+        program = true;
+      }
+      if (root && i === s && close === e - 1) {
+        top = call;
+      } else {
+        const name = prefix + passes.length;
+        pass(name, t.a, toks[close].b, call.reps, call.keepdims);
+        reps.push({ a: t.a, b: toks[close].b, s: name });
+        program = true;
+      }
+      i = close;
+    }
+    return { reps, top };
+  };
+
+  const statements = [];
+  for (let i = 0, from = 0; i <= toks.length; i++) {
+    if (i < toks.length && toks[i].k !== ';') continue;
+    statements.push([from, i]);
+    from = i + 1;
+  }
+  if (statements.length > 1 && statements.at(-1)[0] === toks.length) statements.pop(); // a last `;`
+  statements.forEach(([s, e], n) => {
+    const last = n === statements.length - 1;
+    let name = null;
+    if (!last) program = true;
+    if (toks[s]?.k === 'n' && toks[s + 1]?.k === '=') {
+      if (last) fail('the last statement is the result, not an assignment', toks[s].a, toks[s + 1].b);
+      name = toks[s].s;
+      s += 2;
+    }
+    const at = toks[e]?.a ?? text.length;
+    if (s >= e) fail('an empty statement', at, at + 1);
+    if (name === null && !last) fail('each statement before the last assigns a name', toks[s].a, at);
+    const { reps, top } = lift(s, e, true);
+    const p = pass(name, toks[s].a, toks[e - 1].b, top === null ? reps : top.reps, top?.keepdims);
+    p.at = toks[s - 2];
+  });
+  if (!program) return null;
+  // Each pass compiled (a syntax error shown in `text`); a name is assigned once, and never after it was read.
+  const inputs = [];
+  const names = new Set();
+  for (const p of passes) {
+    try {
+      p.E = host.compile(fn, p.src);
+    } catch (e) {
+      if (e.offset === undefined) throw e;
+      fail(/: ([^]*) at offset \d+/.exec(e.message)[1], e.offset, e.offset + e.length);
+    }
+    for (const n of p.E.inputs) if (!names.has(n) && !inputs.includes(n)) inputs.push(n);
+    if (p.name !== null && (names.has(p.name) || inputs.includes(p.name))) fail(`"${p.name}" is assigned twice, or after it was read`, p.at.a, p.at.b);
+    names.add(p.name);
+  }
+  return new Program(text, passes, inputs, host);
+}
+
+/** A program, as compile() gives it: what an Expression offers (expr.js `host`: how one pass runs and is explained). */
+class Program {
+  constructor(text, passes, inputs, host) {
+    this.source = text;
+    this.passes = passes;
+    this.inputs = Object.freeze(inputs);
+    this.host = host;
+  }
+
+  run(operands, options) {
+    return runProgram(this, 'evaluate', operands, options);
+  }
+
+  explain(shapes, options) {
+    try {
+      return explainProgram(this, 'explain', shapes, options);
+    } catch (e) {
+      return refusedPlan(e, 'numpy');
+    }
+  }
+
+  toString() {
+    return this.source;
+  }
+}
+
+/** `values`' own entries for `names` (a missing one is left for the pass to name). */
+function pick(values, names, fn, what) {
+  if (values === null || typeof values !== 'object') throw new TypeError(`${fn}: ${what} must be an object of named ${what}`);
+  const o = {};
+  for (const n of names) if (own(values, n)) o[n] = values[n];
+  return o;
+}
+
+/**
+ * Run the program's passes in order over `operands` (P.host.run runs one). Each result is named for the passes after it; the
+ * resident ones are disposed at the end, whatever happens. options.out and
+ * options.keepdims are the last pass's; the other options (checked by each
+ * pass) every pass's.
+ */
+export function runProgram(P, fn, operands, options) {
+  const { out, keepdims, ...rest } = options ?? {};
+  const env = pick(operands, P.inputs, fn, 'operands');
+  const made = [];
+  try {
+    for (let i = 0; ; i++) {
+      const p = P.passes[i];
+      const last = i === P.passes.length - 1;
+      const po = { ...rest, keepdims: p.keepdims ?? (last ? keepdims : undefined) };
+      if (last) po.out = out;
+      const r = P.host.run(p.E, pick(env, p.E.inputs), po);
+      if (last) return r;
+      env[p.name] = r;
+      made.push(r);
+    }
+  } finally {
+    for (const r of made) if (r instanceof Tensor) r.dispose();
+  }
+}
+
+/**
+ * explain() of a program: each pass's own explanation (P.host.explain, with
+ * the shapes and dtypes of the passes before it), in `passes`;
+ * the last pass's fields at the top, as for one expression.
+ */
+export function explainProgram(P, fn, shapesIn, options) {
+  const { keepdims, dtypes: dt, ...rest } = options ?? {};
+  const shapes = pick(shapesIn, P.inputs, fn, 'shapes');
+  const dtypes = { ...dt };
+  const passes = [];
+  P.passes.forEach((p, i) => {
+    const kd = p.keepdims ?? (i === P.passes.length - 1 && keepdims) ?? false;
+    let x = P.host.explain(p.E, pick(shapes, p.E.inputs), { ...rest, dtypes: pick(dtypes, p.E.inputs), keepdims: kd });
+    passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])|(?<=\w)\s+(?=\()/g, '').replace(/\s+/g, ' ') });
+    shapes[p.name] = x.dims ? { dims: x.dims, shape: x.shape } : x.shape;
+    dtypes[p.name] = x.dtype;
+  });
+  return { ...passes.at(-1), expression: P.source, inputs: [...P.inputs], passes };
+}

@@ -1,0 +1,160 @@
+// Programs: statements (`m = ...; e = ...; result`) and reductions inside
+// expressions, with keepdims (bindings/js/program.js). Each is checked against
+// the same ops called one by one, bit for bit; the random programs are in
+// expr-property.test.js.
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
+import * as tc from '../../dist/node.js';
+
+beforeAll(async () => { await tc.init(); });
+afterEach(() => { expect(tc.memory().liveTensors).toBe(0); });
+
+const f32 = (...v) => new Float32Array(v);
+const bits = (a) => Array.from(a.data ?? a.toArray(), (v) => (Object.is(v, -0) ? '-0' : String(v)));
+
+/** Logits with a row of large values (a naive exp overflows there), a row with -Infinity, and ties. */
+function logits() {
+  const data = new Float32Array(4 * 7);
+  for (let i = 0; i < data.length; i++) data[i] = Math.sin(i * 1.7) * 5;
+  data.fill(1000, 7, 10);
+  data[15] = -Infinity;
+  return { data, shape: [4, 7] };
+}
+
+describe('statements and reductions inside expressions', () => {
+  const SOFTMAX = 'm = max(x, [-1], true); e = exp(x - m); e / sum(e, [-1], true)';
+
+  it('softmax as a program: the op-by-op composition, bit for bit, and stable over large logits', () => {
+    const x = logits();
+    const got = tc.evaluate(SOFTMAX, { x });
+    const m = tc.max(x, { axes: [-1], keepdims: true });
+    const e = tc.exp(tc.sub(x, m));
+    const want = tc.div(e, tc.sum(e, { axes: [-1], keepdims: true }));
+    expect(got.shape).toEqual([4, 7]);
+    expect(got.dtype).toBe('float32');
+    expect(bits(got)).toEqual(bits(want));
+    expect(got.data.every(Number.isFinite)).toBe(true);
+    // Close to the library's own softmax (another summation, not the same bits).
+    const s = tc.softmax(x, -1);
+    for (let i = 0; i < s.data.length; i++) expect(got.data[i]).toBeCloseTo(s.data[i], 6);
+  });
+
+  it('nested reductions without statements: layer norm in one expression', () => {
+    const x = logits();
+    const g = { data: f32(1, 2, 0.5, -1, 1, 1, 3), shape: [7] };
+    const b = { data: f32(0, 0.5, 1, 0, -1, 2, 0), shape: [7] };
+    const text = '(x - mean(x, [-1], true)) / sqrt(mean((x - mean(x, [-1], true)) ** 2, [-1], true) + 1e-5) * g + b';
+    const got = tc.evaluate(text, { x, g, b });
+    const mu = tc.mean(x, { axes: [-1], keepdims: true });
+    const d = tc.sub(x, mu);
+    const v = tc.mean(tc.pow(d, 2), { axes: [-1], keepdims: true });
+    const want = tc.add(tc.mul(tc.div(d, tc.sqrt(tc.add(v, 1e-5))), g), b);
+    expect(bits(got)).toEqual(bits(want));
+  });
+
+  it('without keepdims the reduced axes go (NumPy), and the result broadcasts by trailing alignment', () => {
+    const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
+    // sum over axis 0 gives (3): it broadcasts back over the rows.
+    expect(Array.from(tc.evaluate('x / sum(x, [0])', { x }).data)).toEqual(Array.from(tc.div(x, tc.sum(x, { axes: [0] })).data));
+    expect(Array.from(tc.evaluate('x / sum(x, [0], false)', { x }).data)).toEqual(Array.from(tc.div(x, tc.sum(x, { axes: [0] })).data));
+    // sum over the last axis gives (2): it meets (2,3) at 3, a clash reported as the op reports it.
+    let err;
+    try { tc.evaluate('x - sum(x, [-1])', { x }); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(tc.BroadcastError);
+    expect(err.code).toBe('INCOMPATIBLE_DIMS');
+  });
+
+  it('a name is computed once and read by every later statement; the text need not end with the result alone', () => {
+    const x = { data: f32(3, 1, 2), shape: [3] };
+    const r = tc.evaluate('a = x * 2; b = a + 1; c = max(b, [0], true); (b - c) * a;', { x });
+    expect(Array.from(r.data)).toEqual([0, -8, -8]);
+  });
+
+  it('named operands: a reduction by dim name broadcasts back by name', () => {
+    const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['batch', 'class'] };
+    const r = tc.evaluate("e = exp(x - max(x, ['class'])); e / sum(e, ['class'])", { x });
+    expect(r.dims).toEqual(['batch', 'class']);
+    const s = tc.softmax(x, 'class');
+    for (let i = 0; i < 6; i++) expect(r.data[i]).toBeCloseTo(s.data[i], 6);
+  });
+
+  it('resident operands and out: every pass\'s resident result is freed, the last writes into out', () => {
+    const x = tc.tensor(logits().data, [4, 7]);
+    const out = tc.tensor(new Float32Array(28), [4, 7]);
+    const before = tc.memory().allocatedBytes;
+    const r = tc.evaluate(SOFTMAX, { x }, { out });
+    expect(r).toBe(out);
+    expect(tc.memory().allocatedBytes).toBe(before);
+    expect(bits(out)).toEqual(bits(tc.evaluate(SOFTMAX, { x: logits() })));
+    const fresh = tc.evaluate(SOFTMAX, { x });
+    expect(fresh).toBeInstanceOf(tc.Tensor);
+    fresh.dispose();
+    // A typed out, and options.keepdims for a last statement that is a reduction without its own.
+    const o = new Float32Array(4);
+    tc.evaluate('e = exp(x); sum(e, [-1])', { x }, { out: o, keepdims: true });
+    expect(Array.from(o)).toEqual(Array.from(tc.sum(tc.exp(logits()), { axes: [-1] }).data));
+    x.dispose();
+    out.dispose();
+  });
+
+  it('a pass that fails frees what the passes before it made, and the library goes on', () => {
+    const x = tc.tensor(f32(1, 2, 3, 4, 5, 6), [2, 3]);
+    const y = tc.tensor(f32(1, 2), [2]);
+    const before = tc.memory().allocatedBytes;
+    expect(() => tc.evaluate('m = max(x, [-1], true); e = exp(x - m); e + y', { x, y })).toThrow(tc.BroadcastError);
+    expect(tc.memory().allocatedBytes).toBe(before);
+    expect(() => tc.evaluate('m = max(x, [-1], true); m + z', { x })).toThrow(/operands has no own property "z"/);
+    const r = tc.evaluate('x - max(x, [-1], true)', { x });
+    expect(Array.from(r.toArray())).toEqual([-2, -1, 0, -2, -1, 0]);
+    r.dispose();
+    x.dispose();
+    y.dispose();
+  });
+
+  it('compile() gives a program its inputs, run() and explain(); explain() lists each pass', () => {
+    const P = tc.compile(SOFTMAX);
+    expect(P.inputs).toEqual(['x']);
+    expect(String(P)).toBe(SOFTMAX);
+    const x = logits();
+    expect(bits(P.run({ x }))).toEqual(bits(tc.evaluate(SOFTMAX, { x })));
+    const ex = tc.explain({ expression: SOFTMAX, shapes: { x: [4, 7] } });
+    expect(ex.ok).toBe(true);
+    expect(ex.shape).toEqual([4, 7]);
+    expect(ex.passes.map((p) => [p.name, p.expression, p.shape, p.keepdims])).toEqual([
+      ['m', 'max(x, [-1])', [4, 1], true],
+      ['e', 'exp(x - m)', [4, 7], false],
+      [expect.stringMatching(/^_+t\d$/), 'sum(e, [-1])', [4, 1], true],
+      [null, expect.stringMatching(/^e \/ _+t\d$/), [4, 7], false],
+    ]);
+    expect(P.explain({ x: [4, 7] }).passes).toHaveLength(4);
+    const bad = P.explain({ x: [4, 7, 'q'] });
+    expect(bad.ok).toBe(false);
+  });
+
+  it('a temporary name never meets an operand of the same name', () => {
+    const _t0 = { data: f32(10, 20), shape: [2] };
+    const x = { data: f32(1, 2), shape: [2] };
+    expect(Array.from(tc.evaluate('x - max(x, [0], true) + _t0', { x, _t0 }).data)).toEqual([9, 20]);
+  });
+
+  const ERRORS = [
+    ['a = x; a = x; a', /"a" is assigned twice, or after it was read at offset 7/],
+    ['a = b + x; b = x; a', /"b" is assigned twice, or after it was read at offset 11/],
+    ['m = max(x, [-1], 2); m', /third argument \(keepdims\) is true or false at offset 15/],
+    ['max(x, [-1], true) +', /the expression ends too early at offset 20/],
+    ['m = max(x, [-1], true); e = exp(x - m) +* 2; e', /unexpected "\*" at offset 40/],
+    ['a = x', /the last statement is the result, not an assignment at offset 0/],
+    ['x + 1; x', /each statement before the last assigns a name/],
+    ['y = argmax(x) + 1; y', /"argmax" is not a function of tensorcast/],
+    ['a = x;; a', /an empty statement at offset 6/],
+    ['x - sum(x, [-1], true, 1)', /third argument \(keepdims\)/],
+    ['sum(max(x, [-1], true) + q(x), [0])', /"q" is not a function of tensorcast.* at offset 25/],
+  ];
+  it.each(ERRORS)('%s: a SyntaxError placed in the text', (text, message) => {
+    let err;
+    try { tc.evaluate(text, { x: { data: f32(1, 2), shape: [2] } }); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(SyntaxError);
+    expect(err.message).toMatch(message);
+    expect(err.offset).toBeGreaterThanOrEqual(0);
+    expect(err.offset).toBeLessThanOrEqual(text.length);
+  });
+});
