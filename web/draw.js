@@ -9,7 +9,7 @@ import {
   formatShape, formatList, formatCount, formatBytes, clashAxes, droppedAxes,
   rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, planSize,
   itemSize, UNKNOWN_RANK, shownVerdicts, VERDICT_WORDS, previewValues, backwardValues,
-  caretLines, expressionValues, gatherText,
+  caretLines, expressionValues, previewOperands, gatherText,
 } from './logic.js';
 import { $, h } from './dom.js';
 
@@ -116,6 +116,15 @@ export function renderProgram(r, failed = null) {
     x.execution === 'generated'
       ? 'Generated: the engine writes a small wasm module for this loop and program, compiled once and cached.'
       : 'Interpreted: an op the code generator does not emit runs through the block interpreter over the library\'s 1-d kernels.'));
+  if (x.passes) {
+    // A program: its passes in order, each one run of the engine; the lines below are the last pass's program.
+    const passes = h('ol', { class: 'program-passes' });
+    for (const p of x.passes) {
+      passes.append(h('li', { 'data-pass': p.name ?? '' }, h('code', { text: `${p.name ?? 'result'} = ${p.expression}` }),
+        ` → ${formatShape(p.shape)} ${p.dtype}${p.keepdims ? ', keepdims' : ''} (${p.execution})`));
+    }
+    box.append(h('p', { class: 'hint', text: `A program of ${x.passes.length} passes: each reduction inside an expression and each statement runs once, the element-wise work inside a reduction fused into it; the later passes read the earlier results by name. The last pass's program:` }), passes);
+  }
   const ol = h('ol', { class: 'program-lines', start: '0' });
   for (const ins of x.program) ol.append(h('li', { 'data-op': ins.op }, h('code', { text: ins.text })));
   box.append(ol);
@@ -256,7 +265,9 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
     return;
   }
   const isExpr = r.rule === 'expression';
-  const maps = isExpr && r.expr.reduce ? null : sourceIndexMaps(r);
+  // A reduction, or a program (its passes), reads more than one cell per output cell: no hover map.
+  const maps = isExpr && (r.expr.reduce || r.expr.passes) ? null : sourceIndexMaps(r);
+  const ops = isExpr ? previewOperands(r) : r.operands;
   let values;
   try {
     values = isExpr ? expressionValues(r, dtypeName) : previewValues(r, request, dtypeName);
@@ -275,7 +286,7 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
   const dt = values.dtype;
   const dtText = dt.fallback ? `${dt.name} (this browser has no typed array for ${dt.fallback})` : dt.name;
   const isTo = r.rule === 'broadcastTo';
-  const names = r.operands.map((op) => op.name);
+  const names = ops.map((op) => op.name);
   const gname = (k) => `grad ${names[k]}`;
   if (backward) {
     box.append(h('p', { class: 'hint', 'data-direction': 'backward' }, 'Backward: the result’s gradient holds ', h('code', { text: `arange(size)` }), ` (${dtText}); each operand’s gradient is `,
@@ -290,7 +301,7 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
   }
   const readout = h('p', { class: 'readout', 'aria-live': 'polite', text: ' ' });
   const inputsBox = h('div', { class: 'preview-inputs' });
-  r.operands.forEach((op, k) => {
+  ops.forEach((op, k) => {
     inputsBox.append(h('div', { class: 'tensor' },
       h('div', { class: 'tensor-title' }, h('span', { class: 'op-name', text: backward ? gname(k) : op.name }), ' ', h('code', { text: formatShape(op.shape) })),
       drawGrid(op.shape, inputs[k], { 'data-name': op.name, 'data-operand-index': k }, () => ({}))));

@@ -167,13 +167,26 @@ export function ones(n, dtype) {
  */
 export function expressionValues(plan, dtypeName = 'float32') {
   const dtype = previewDtype(dtypeName);
-  const inputs = plan.operands.map((op) => ones(product(op.shape), dtype));
+  const ops = previewOperands(plan);
+  const inputs = ops.map((op) => ones(product(op.shape), dtype));
   const operands = {};
-  plan.operands.forEach((op, k) => {
+  ops.forEach((op, k) => {
     Object.defineProperty(operands, op.name, { value: { data: inputs[k], shape: op.shape }, enumerable: true, writable: true, configurable: true });
   });
   const out = evaluate(plan.expr.expression, operands);
   return { dtype, inputs, output: out.data, shape: out.shape };
+}
+
+/**
+ * The operands the preview fills: the plan's, or for a program (its passes) the
+ * program's own inputs, each with its shape as the pass that reads it shows it
+ * (the plan's operands are then the last pass's, which reads earlier results).
+ */
+export function previewOperands(plan) {
+  const x = plan.expr;
+  if (!x?.passes) return plan.operands;
+  const all = x.passes.flatMap((p) => p.operands);
+  return x.inputs.map((name) => all.find((o) => o.name === name));
 }
 
 /** The shape text of each operand row, for the URL: `x:2,3`. */

@@ -181,7 +181,17 @@ describe('examples', () => {
       const p = planOf(exampleState(e));
       return [e.id, p.ok ? tc.formatShape(p.expr.shape) : p.error.code];
     }));
-    expect(got).toEqual({ 'expr-norm': '(2,3)', 'expr-sum': '(2,)', 'expr-clash': 'INCOMPATIBLE_DIMS' });
+    expect(got).toEqual({ 'expr-norm': '(2,3)', 'expr-sum': '(2,)', 'expr-softmax': '(2,4)', 'expr-clash': 'INCOMPATIBLE_DIMS' });
+  });
+  it('the softmax example is a program: its passes, in order, each with its shape', () => {
+    const p = planOf(exampleState(EXAMPLES.find((e) => e.id === 'expr-softmax')));
+    expect(p.ok).toBe(true);
+    expect(p.expr.passes.map((q) => [q.name, q.expression, tc.formatShape(q.shape), q.keepdims])).toEqual([
+      ['m', 'max(x, [-1])', '(2,1)', true],
+      ['e', 'exp(x - m)', '(2,4)', false],
+      [expect.stringMatching(/^_+t2$/), 'sum(e, [-1])', '(2,1)', true],
+      [null, expect.stringMatching(/^e \/ _+t2$/), '(2,4)', false],
+    ]);
   });
   it('every expression example\'s rows match its expression', () => {
     for (const e of EXAMPLES.filter((x) => x.state.rule === 'expression')) {

@@ -507,6 +507,7 @@ export const EXAMPLES = [
   { id: 'named', label: 'Named', note: '§6: X{x1,x2} ⊕ Y{y1,y2}', state: { rule: 'named', shapes: ['2', '2'], names: ['X{x1,x2}', 'Y{y1,y2}'] } },
   { id: 'expr-norm', label: 'Expression', note: '(x − m) / s: a normalisation, one pass', state: { rule: 'expression', expr: '(x - m) / s', vars: [['x', '2,3'], ['m', '3'], ['s', '2,1']] } },
   { id: 'expr-sum', label: 'Expression, sum', note: 'sum(x * w, [1]): a contraction without the temporary', state: { rule: 'expression', expr: 'sum(x * w, [1])', vars: [['x', '2,3'], ['w', '3']] } },
+  { id: 'expr-softmax', label: 'Softmax', note: 'a program: max, exp(x − m), sum and the division, pass by pass', state: { rule: 'expression', expr: 'm = max(x, [-1], true); e = exp(x - m); e / sum(e, [-1], true)', vars: [['x', '2,4']] } },
   { id: 'expr-clash', label: 'Expression, clash', note: 'a * b + c where b and c do not broadcast', state: { rule: 'expression', expr: 'a * b + c', vars: [['a', '2,3'], ['b', '3'], ['c', '2']] } },
   { id: 'dynamic', label: 'Dynamic', note: '§7: [?, 3, 1, 2..128] with [?, 3, 2..224, 1]', state: { rule: 'numpy', shapes: ['?,3,1,2..128', '?,3,2..224,1'] } },
 ];

@@ -25,7 +25,7 @@
 // { skipped } (an older dist: no transpose, slice, ...).
 import { measureWall, median, medianRatio } from '../lib/wall.mjs';
 
-export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'small', 'unary', 'post-32x1000', 'post-8x32000'];
+export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'small', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm'];
 
 /** What each group needs of the build. */
 export const NEEDS = {
@@ -36,10 +36,11 @@ export const NEEDS = {
   unary: ['tensor', 'exp', 'log', 'tanh'],
   'post-32x1000': ['tensor', 'softmax', 'argmax', 'topk'],
   'post-8x32000': ['tensor', 'softmax', 'argmax', 'topk'],
+  layernorm: ['tensor', 'evaluate', 'mean'],
 };
 
 /** The groups that time tfjs-wasm (the others do not load it). */
-export const USES_TF = new Set(['pre-224', 'pre-512', 'tadd', 'unary', 'post-32x1000', 'post-8x32000']);
+export const USES_TF = new Set(['pre-224', 'pre-512', 'tadd', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm']);
 
 /** Per group: the unit of its table, timing options, and the ratios [id, numerator, denominator, target or null, note]. */
 export const SPEC = {
@@ -84,6 +85,15 @@ export const SPEC = {
       ['softmax/js', 'tc-softmax', 'js-softmax', null, 'softmax, typed array in and out ÷ the plain-JS loop'],
       ['argmax/tf', 'tc-argmax', 'tf-argmax', 1.0, 'argmax along the last axis, resident ÷ tfjs-wasm tf.argMax'],
       ['topk/tf', 'tc-topk', 'tf-topk', 1.0, 'top-5 along the last axis, resident ÷ tfjs-wasm tf.topk'],
+    ],
+  },
+  layernorm: {
+    unit: 'µs', timing: { runs: 11, warmupMs: 400, batchMs: 30 },
+    ratios: [
+      ['ln/tf', 'tc-ln', 'tf-ln', 0.5, 'layer norm as one expression ÷ tfjs-wasm op by op (tf.moments, sub, div, mul, add)'],
+      ['ln-stmt/tf', 'tc-ln-stmt', 'tf-ln', null, 'the same written as statements ÷ tfjs-wasm'],
+      ['ln/ops', 'tc-ln', 'tc-ln-ops', null, 'one expression ÷ tensorcast op by op'],
+      ['ln/js', 'tc-ln', 'js-ln', null, 'one expression ÷ the plain-JS loop'],
     ],
   },
   small: {
@@ -346,6 +356,88 @@ function unaryGroup({ tc, tf }, checks) {
 }
 
 // Reading a model's output: logits [R, C] float32 (the group's name says R x C).
+export const LN_EXPR = '(x - mean(x, [-1], true)) / sqrt(mean((x - mean(x, [-1], true)) ** 2, [-1], true) + 1e-5) * g + b';
+export const LN_STATEMENTS = 'mu = mean(x, [-1], true); d = x - mu; d / sqrt(mean(d * d, [-1], true) + 1e-5) * g + b';
+
+/** Layer norm over [64,768] float32, resident with out: one expression, statements, op by op, tfjs-wasm, plain JS. */
+function layerNormGroup({ tc, tf }, checks) {
+  const R = 64;
+  const C = 768;
+  const X = new Float32Array(R * C);
+  for (let i = 0; i < X.length; i++) X[i] = (((i * 7919) % 10007) / 10007 - 0.5) * 8 + (i % 5);
+  const G = Float32Array.from({ length: C }, (_, i) => 1 + (i % 7) / 10);
+  const B = Float32Array.from({ length: C }, (_, i) => (i % 3) / 10);
+  const x = tc.tensor(X, [R, C]);
+  const g = tc.tensor(G, [C]);
+  const b = tc.tensor(B, [C]);
+  const out = tc.tensor(new Float32Array(R * C), [R, C]);
+  const o = { out };
+  const ref = new Float32Array(R * C);
+  for (let r = 0; r < R; r++) {
+    let m = 0;
+    for (let c = 0; c < C; c++) m += X[r * C + c];
+    m /= C;
+    let v = 0;
+    for (let c = 0; c < C; c++) v += (X[r * C + c] - m) ** 2;
+    v /= C;
+    for (let c = 0; c < C; c++) ref[r * C + c] = ((X[r * C + c] - m) / Math.sqrt(v + 1e-5)) * G[c] + B[c];
+  }
+  const ops = () => {
+    const mu = tc.mean(x, { axes: [-1], keepdims: true });
+    const d = tc.sub(x, mu);
+    const d2 = tc.mul(d, d);
+    const v = tc.mean(d2, { axes: [-1], keepdims: true });
+    const ve = tc.add(v, 1e-5);
+    const sd = tc.sqrt(ve);
+    const q = tc.div(d, sd);
+    const qg = tc.mul(q, g);
+    tc.add(qg, b, o);
+    for (const t of [mu, d, d2, v, ve, sd, q, qg]) t.dispose();
+    return out;
+  };
+  for (const [id, fn] of [['tc-ln', () => tc.evaluate(LN_EXPR, { x, g, b }, o)], ['tc-ln-stmt', () => tc.evaluate(LN_STATEMENTS, { x, g, b }, o)], ['tc-ln-ops', ops]]) {
+    const c = compare(fn().toArray(), ref);
+    checks[id] = { ...c, ok: c.maxRel <= 1e-4 };
+    if (!checks[id].ok) throw new Error(`tensorcast ${id} is off: ${JSON.stringify(c)}`);
+  }
+  const js = new Float32Array(R * C);
+  const jsLn = () => {
+    for (let r = 0; r < R; r++) {
+      const base = r * C;
+      let m = 0;
+      for (let c = 0; c < C; c++) m += X[base + c];
+      m /= C;
+      let v = 0;
+      for (let c = 0; c < C; c++) { const d = X[base + c] - m; v += d * d; }
+      const inv = 1 / Math.sqrt(v / C + 1e-5);
+      for (let c = 0; c < C; c++) js[base + c] = (X[base + c] - m) * inv * G[c] + B[c];
+    }
+    return js;
+  };
+  const cases = [
+    control(),
+    { id: 'tc-ln', label: `tensorcast evaluate('${LN_EXPR}'), resident, into out`, fn: () => tc.evaluate(LN_EXPR, { x, g, b }, o) },
+    { id: 'tc-ln-stmt', label: `tensorcast evaluate('${LN_STATEMENTS}'), resident, into out`, fn: () => tc.evaluate(LN_STATEMENTS, { x, g, b }, o) },
+    { id: 'tc-ln-ops', label: 'tensorcast op by op (mean, sub, mul, mean, add, sqrt, div, mul, add into out), resident, disposed', fn: ops },
+    { id: 'js-ln', label: 'plain-JS loop (double sums), preallocated out', fn: jsLn },
+  ];
+  if (tf) {
+    const xt = tf.tensor2d(X, [R, C], 'float32');
+    const gt = tf.tensor1d(G, 'float32');
+    const bt = tf.tensor1d(B, 'float32');
+    const tfLn = () => tf.tidy(() => {
+      const { mean, variance } = tf.moments(xt, -1, true);
+      return tf.add(tf.mul(tf.div(tf.sub(xt, mean), tf.sqrt(tf.add(variance, 1e-5))), gt), bt);
+    });
+    const y = tfLn();
+    const c = compare(y.dataSync(), ref);
+    checks['tf-ln'] = { ...c, ok: c.maxRel <= 1e-4 };
+    y.dispose();
+    cases.push({ id: 'tf-ln', label: 'tfjs-wasm op by op: tf.moments(x, -1, true), sub, div(sqrt(add(variance, 1e-5))), mul, add; resident, disposed', fn: () => tfLn().dispose() });
+  }
+  return cases;
+}
+
 function postGroup(R, C, { tc, tf }, checks) {
   const N = R * C;
   const X = new Float32Array(N);
@@ -453,6 +545,7 @@ export async function runViewGroup(group, { tc, tf, where }, opts = {}) {
     : group === 'small' ? smallGroup({ tc }, checks)
       : group === 'unary' ? unaryGroup({ tc, tf }, checks)
         : group.startsWith('post-') ? postGroup(...group.slice(5).split('x').map(Number), { tc, tf }, checks)
+          : group === 'layernorm' ? layerNormGroup({ tc, tf }, checks)
       : preGroup(Number(group.slice(4)), { tc, tf, where }, checks);
   const spec = specOf(group);
   const ns = await measureWall(cases, { ...spec.timing, ...opts });

@@ -11,6 +11,7 @@ export const TITLES = {
   unary: 'float32 exp, log, tanh (and float64 exp, log, tanh, pow) over 1M elements, resident, into out',
   'post-32x1000': 'Reading logits [32,1000] float32: softmax, argmax, top-5',
   'post-8x32000': 'Reading logits [8,32000] float32: softmax, argmax, top-5',
+  layernorm: 'Layer norm over [64,768] float32, resident, into out (issue 41)',
 };
 
 /** The report's lines. doc: { date, runs, clock, loadavg, cpus, cpuModel, node, chromium, dists: [{ label, size }], groups, errors, results }. */

@@ -350,10 +350,12 @@ type BoolName = 'qual' | 'less' | 'greater' | 'logical' | 'isNaN' | 'isFinite';
  * dtype-keeping calls; uint8 for a comparison or logical op (outside where()
  * and `?:`); cast's target; mean's (float64 for integers). Any dtype where the
  * text does not settle it (a non-literal string, operands of several dtypes,
- * where() over a comparison, an operand named like an op).
+ * where() over a comparison, an operand named like an op, a program of
+ * statements).
  */
 export type ExpressionDType<E extends string, D extends DType> =
   string extends E ? DType
+  : Has<E, ';'> extends true ? DType
   : Has<E, 'cast'> extends true ? (Has<E, BoolName | BoolToken | 'mean' | 'where' | '?'> extends true ? DType : OneDType<Extract<Quoted<E>, DType>>)
   : Has<E, BoolName | BoolToken> extends true ? (
     Has<E, 'where' | '?'> extends true ? DType
@@ -452,6 +454,13 @@ export interface ExpressionPlan {
   /** A generated wasm module, or the block interpreter over the library's kernels. */
   execution: 'generated' | 'interpreter';
   reduce: { op: 'sum' | 'prod' | 'min' | 'max' | 'mean'; axes: number[]; chunkAxes: number } | null;
+  /**
+   * A program (statements, or a reduction inside the expression): each pass in
+   * the order it runs, with the name its result is read by (null: the last,
+   * the result; `_t0`...: a reduction lifted out of its expression) and the
+   * keepdims it runs with. The fields above are the last pass's.
+   */
+  passes?: (ExpressionPlan & { name: string | null; keepdims: boolean })[];
 }
 
 /** explain() of an expression: its plan, or `{ ok: false, error }` (a SyntaxError, a BroadcastError, a TypeError) as explain() reports any refusal. */
@@ -485,9 +494,12 @@ export interface Expression {
  * Parse an expression once. Syntax is JavaScript's, with its precedence:
  * operand names, numbers, `+ - * / % **`, unary `- + ! ~`, comparisons,
  * `&& || & | ^`, `c ? a : b`, and calls of the library's ops (`minimum(a, b)`,
- * `sqrt(x)`, `where(c, a, b)`, `cast(x, 'int32')`); a reduction may wrap the
- * whole expression: `sum(x * w, ['in'])`. A syntax error throws a SyntaxError
- * with `offset` (and the text with a caret in its message).
+ * `sqrt(x)`, `where(c, a, b)`, `cast(x, 'int32')`); a reduction
+ * (`sum(x * w, ['in'])`, `max(x, [-1], true)`: its axes, then keepdims) may
+ * stand anywhere, and statements name values for the ones after them:
+ * `m = max(x, [-1], true); e = exp(x - m); e / sum(e, [-1], true)`. A syntax
+ * error throws a SyntaxError with `offset` (and the text with a caret in its
+ * message).
  * @example const norm = compile('(x - m) / s'); norm.run({ x, m, s })
  */
 export declare function compile<E extends string = string>(expression: E): ExpressionOf<E> & Expression;
@@ -504,7 +516,9 @@ export interface ExpressionOf<E extends string> {
 
 /**
  * Evaluate an expression over named operands in one pass, without a temporary
- * per op. Bit for bit what the same ops called one by one give.
+ * per op. Bit for bit what the same ops called one by one give. A program
+ * (statements, or a reduction inside the expression) runs a pass per
+ * reduction and statement, each fused, and is bit for bit the same too.
  * @example evaluate('(x - m) / s', { x, m, s })
  * @example evaluate("sum(x * w, ['in'])", { x, w }) // a contraction by dim name
  */

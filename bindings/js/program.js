@@ -40,6 +40,7 @@ export function plan(fn, text, host) {
   let prefix = '_t';
   while (text.includes(prefix)) prefix = `_${prefix}`;
   const passes = [];
+  const seen = new Map();
   let program = false;
   const fail = (what, a, b) => {
     const e = new SyntaxError(`${fn}: ${what} at offset ${a}${excerpt(text, a, b - a)}`);
@@ -86,8 +87,13 @@ export function plan(fn, text, host) {
       if (root && i === s && close === e - 1) {
         top = call;
       } else {
-        const name = prefix + passes.length;
-        pass(name, t.a, toks[close].b, call.reps, call.keepdims);
+        // The same call again (as its text reads, without spaces) is the same pass: computed once.
+        const key = text.slice(t.a, toks[close].b).replace(/\s/g, '');
+        let name = seen.get(key);
+        if (name === undefined) {
+          seen.set(key, (name = prefix + passes.length));
+          pass(name, t.a, toks[close].b, call.reps, call.keepdims);
+        }
         reps.push({ a: t.a, b: toks[close].b, s: name });
         program = true;
       }
@@ -210,7 +216,7 @@ export function explainProgram(P, fn, shapesIn, options) {
   P.passes.forEach((p, i) => {
     const kd = p.keepdims ?? (i === P.passes.length - 1 && keepdims) ?? false;
     let x = P.host.explain(p.E, pick(shapes, p.E.inputs), { ...rest, dtypes: pick(dtypes, p.E.inputs), keepdims: kd });
-    passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])|(?<=\w)\s+(?=\()/g, '').replace(/\s+/g, ' ') });
+    passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])/g, '').replace(/\s+/g, ' ') });
     shapes[p.name] = x.dims ? { dims: x.dims, shape: x.shape } : x.shape;
     dtypes[p.name] = x.dtype;
   });

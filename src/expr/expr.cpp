@@ -412,6 +412,13 @@ struct Lowerer {
         in.out = op_yields_bool(op) ? DType::u8 : f.dt;
         in.a = f.regs[0];
         in.b = f.regs[1];
+        // x ** 2 over floats is x * x, bit for bit: float pow is the host's Math.pow (fdlibm's, which
+        // returns x * x for y = 2, exact in double for float32 and float16 operands), rounded once to
+        // the dtype, as mul rounds the exact square once. A mul runs fused in generated code; pow never.
+        if (op == Op::pow && is_float_dtype(f.dt) && is_const(in.b) && prog.code[static_cast<size_t>(in.b)].value == 2.0) {
+          in.op = static_cast<std::uint8_t>(Op::mul);
+          in.b = in.a;
+        }
         break;
       }
       case Fn::unary: {

@@ -1156,6 +1156,24 @@ describe('broadcast explorer in Chromium', () => {
     expect(await note.isVisible()).toBe(false);
   });
 
+  it('expression mode: the softmax example is a program, shown pass by pass, and its preview is evaluate()\'s', async () => {
+    await open(page, '?rule=expression');
+    await page.locator('button[data-example="expr-softmax"]').click();
+    await statusHas('(2,4)');
+    expect(await page.locator('#operands input.shape-input').evaluateAll((els) => els.map((e) => e.dataset.var))).toEqual(['x']);
+    const passes = await page.locator('#program .program-passes li').allInnerTexts();
+    expect(passes).toHaveLength(4);
+    expect(passes[0]).toMatch(/^m = max\(x, \[-1\]\) → \(2,1\) float32, keepdims \((generated|interpreter)\)$/);
+    expect(passes[1]).toMatch(/^e = exp\(x - m\) → \(2,4\) float32/);
+    expect(passes[3]).toMatch(/^result = e \/ _+t2 → \(2,4\) float32/);
+    // The preview: each row of 1, 2, 3, … sums to 1.
+    const cells = await page.locator('#preview .grid-wrap.out .cell').allInnerTexts();
+    expect(cells).toHaveLength(8);
+    const row = cells.slice(0, 4).map(Number);
+    expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    expect(row[3]).toBeGreaterThan(row[0]);
+  });
+
   it('expression mode: type an expression, see one shape per operand, the alignment, the program; a syntax error shows its caret', async () => {
     await open(page, '?rule=expression');
     expect(await statusHas('(2,3)')).toContain('float32');

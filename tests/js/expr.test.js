@@ -448,10 +448,11 @@ describe('refusals: clear errors, never a trap, the engine unharmed', () => {
     syntax('x + 0x', 4, /malformed number "0x"/);
     syntax('1__0 + x', 0, /malformed number/);
     syntax("cast(x, 'float32)", 8, /unterminated string/);
-    syntax('sum(x) + 1', 0, /may only wrap the whole expression/);
     syntax('sum(x, 1 + 1)', 7, /"1 \+ 1" is not an axis: a reduction's axes are integer literals/);
     syntax('sum(x, [0, -y])', 11, /"-y" is not an axis/);
-    syntax('x + y * mean(x)', 8, /may only wrap the whole expression/);
+    // A reduction inside an expression is a program (program.js): its reduction runs as a pass of its own.
+    expect(Array.from(tc.evaluate('sum(x) + 1', { x: T(f32(1, 2), [2]) }).data)).toEqual([4]);
+    expect(Array.from(tc.evaluate('x + y * mean(x)', { x: T(f32(1, 3), [2]), y: T(f32(2, 4), [2]) }).data)).toEqual([5, 11]);
     const long = 'x+'.repeat(2100) + 'x';
     syntax(long, 0, /more than 4096 nodes/);
     syntax('('.repeat(300) + 'x' + ')'.repeat(300), 256, /nested more than 256 levels deep/);
@@ -545,5 +546,29 @@ describe('refusals: clear errors, never a trap, the engine unharmed', () => {
       expect(m.liveTensors).toBe(m0.liveTensors);
       same(tc.evaluate('x - m', { x: X(), m: M() }), tc.sub(X(), M()));
     }
+  });
+});
+
+describe('x ** 2 over floats runs as x * x, bit for bit pow', () => {
+  it('float32 (random bit patterns, with the specials), float64 and every float16: pow(x, 2) exactly, and generated code', () => {
+    let seed = 7;
+    const rnd = () => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed; };
+    const bits32 = new Uint32Array(1 << 18);
+    for (let i = 0; i < bits32.length; i++) bits32[i] = rnd();
+    bits32.set([0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001, 0x7f7fffff, 0x5f800000, 0x1f800000]);
+    const f32x = new Float32Array(bits32.buffer);
+    const f64x = Float64Array.from({ length: 1 << 16 }, (_, i) => (i < 8 ? [0, -0, Infinity, -Infinity, NaN, 5e-324, 1.7976931348623157e308, 1e154][i] : new Float64Array(new Uint32Array([rnd(), rnd()]).buffer)[0]));
+    const f16x = Uint16Array.from({ length: 65536 }, (_, i) => i);
+    for (const x of [{ data: f32x }, { data: f64x }, { data: f16x, dtype: 'float16' }]) {
+      const got = tc.evaluate('x ** 2', { x });
+      const want = tc.pow(x, 2);
+      expect(got.dtype).toBe(want.dtype);
+      const diff = Array.from(got.data).findIndex((v, i) => !Object.is(v, want.data[i]));
+      expect(diff, `${want.dtype} at ${diff}: ${got.data[diff]} vs ${want.data[diff]}`).toBe(-1);
+      expect(tc.explain({ expression: 'x ** 2', shapes: { x: [4] }, dtypes: { x: want.dtype } }).program.at(-1).op).toBe('mul');
+    }
+    // Other exponents, and integers, stay pow.
+    expect(tc.explain({ expression: 'x ** 3', shapes: { x: [4] } }).program.at(-1).op).toBe('pow');
+    expect(tc.explain({ expression: 'x ** 2', shapes: { x: [4] }, dtypes: { x: 'int32' } }).program.at(-1).op).toBe('pow');
   });
 });

@@ -49,6 +49,9 @@ describe('statements and reductions inside expressions', () => {
     const v = tc.mean(tc.pow(d, 2), { axes: [-1], keepdims: true });
     const want = tc.add(tc.mul(tc.div(d, tc.sqrt(tc.add(v, 1e-5))), g), b);
     expect(bits(got)).toEqual(bits(want));
+    // The mean written twice is one pass: mean, the variance, the rest.
+    expect(tc.explain({ expression: text, shapes: { x: [4, 7], g: [7], b: [7] } }).passes.map((p) => p.expression))
+      .toEqual([expect.stringMatching(/^mean\(x, \[-1\]\)$/), expect.stringMatching(/^mean\(\(x - _+t0\) \*\* 2, \[-1\]\)$/), expect.stringMatching(/^\(x - _+t0\) \/ sqrt\(_+t1 \+ 1e-5\) \* g \+ b$/)]);
   });
 
   it('without keepdims the reduced axes go (NumPy), and the result broadcasts by trailing alignment', () => {

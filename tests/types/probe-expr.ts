@@ -35,6 +35,14 @@ export function expressions(x: Float32Array, m: Float32Array, t: Tensor<'float32
   // @ts-expect-error keepdims is a boolean
   evaluate('sum(x)', { x: t }, { keepdims: 1 });
 
+  // A program: statements and reductions inside; its dtype is not read from the text.
+  const sm = evaluate('m = max(x, [-1], true); e = exp(x - m); e / sum(e, [-1], true)', { x: { data: x, shape: [2, 3] } });
+  same<typeof sm, TensorData>(true);
+  const ln = evaluate('x - mean(x, [-1], true)', { x: t });
+  same<typeof ln, Tensor<'float32'>>(true);
+  const passes = compile('a = x * 2; a + sum(a, [0], true)').explain({ x: [2, 3] });
+  if (passes.ok) { const names: (string | null)[] | undefined = passes.passes?.map((p) => p.name); void names; }
+
   const e: Expression = compile('(x - m) / s');
   const inputs: readonly string[] = e.inputs;
   const src: string = e.source;
