@@ -18,7 +18,7 @@ const SYNTAX = [
   () => 'a unary operator cannot be the left operand of ** (JavaScript refuses -x ** 2): write (-x) ** 2 or -(x ** 2)',
   (t) => `malformed number ${quote(t)}`,
   () => 'unterminated string',
-  (t) => `${quote(t)}: a reduction cannot stand here`, // program.js lifts every reduction inside out of its expression
+  null, // a reduction inside: not reached (program.js lifts every reduction inside out of its expression)
   () => null, // too long: its own message
   () => `more than ${C.limits.maxExpressionNodes} nodes`,
   () => `nested more than ${C.limits.maxExpressionDepth} levels deep`,

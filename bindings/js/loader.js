@@ -227,20 +227,18 @@ function host() {
   const env = {
     // abort() in the C++ (a failed invariant): the call throws; nothing of it is kept.
     abort() { throw new WebAssembly.RuntimeError('Aborted: the engine called abort()'); },
-    // malloc's sbrk asks for `size` bytes in all: grow by a fifth at least (at most 96 MiB more than asked),
-    // in whole pages, trying smaller steps when a larger one fails; 0 when memory cannot reach `size`.
+    // malloc's sbrk asks for `size` bytes in all: a fifth more than now (at most 96 MiB past `size`), or
+    // else just `size`, in whole pages; 0 when memory cannot reach `size`.
     emscripten_resize_heap(size) {
       size >>>= 0;
-      if (size > MAX_HEAP) return 0;
       const now = M.memory.buffer.byteLength;
-      for (let cut = 1; cut <= 4; cut *= 2) {
-        const want = Math.max(size, Math.min(now * (1 + 0.2 / cut), size + 96 * 1048576));
+      for (const want of [Math.min(MAX_HEAP, Math.max(size, Math.min(now * 1.2, size + 100663296))), size]) {
         try {
-          M.memory.grow(Math.min(MAX_HEAP, Math.ceil(want / 65536) * 65536) / 65536 - now / 65536);
+          M.memory.grow(Math.ceil(want / 65536) - now / 65536);
           views();
           return 1;
         } catch {
-          // too large for this runtime: a smaller step
+          // too large for this runtime, or past 4 GiB: the smaller step, then 0
         }
       }
       return 0;

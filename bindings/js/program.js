@@ -94,7 +94,8 @@ export function plan(fn, text, host) {
           seen.set(key, (name = prefix + passes.length));
           pass(name, t.a, toks[close].b, call.reps, call.keepdims);
         }
-        reps.push({ a: t.a, b: toks[close].b, s: name });
+        // Its name ends where the call ended: a node around it spans, in the pass, what it spans in the text.
+        reps.push({ a: t.a, b: toks[close].b, s: name.padStart(toks[close].b - t.a) });
         program = true;
       }
       i = close;
@@ -131,7 +132,9 @@ export function plan(fn, text, host) {
   const names = new Set();
   for (const p of passes) {
     try {
-      p.E = host.compile(fn, p.src);
+      // The pass as compiled (cached by its text), shown as the program: an error's offset, its
+      // excerpt and the node it quotes are those of `text`.
+      p.E = Object.create(host.compile(fn, p.src), { source: { value: text } });
     } catch (e) {
       if (e.offset === undefined) throw e;
       fail(/: ([^]*) at offset \d+/.exec(e.message)[1], e.offset, e.offset + e.length);
@@ -171,7 +174,7 @@ class Program {
 
 /** `values`' own entries for `names` (a missing one is left for the pass to name). */
 function pick(values, names, fn, what) {
-  if (values === null || typeof values !== 'object') throw new TypeError(`${fn}: ${what} must be an object of named ${what}`);
+  if (values === null || typeof values !== 'object') throw new TypeError(`${fn}: ${what} must be an object`);
   const o = {};
   for (const n of names) if (own(values, n)) o[n] = values[n];
   return o;
@@ -216,7 +219,7 @@ export function explainProgram(P, fn, shapesIn, options) {
   P.passes.forEach((p, i) => {
     const kd = p.keepdims ?? (i === P.passes.length - 1 && keepdims) ?? false;
     let x = P.host.explain(p.E, pick(shapes, p.E.inputs), { ...rest, dtypes: pick(dtypes, p.E.inputs), keepdims: kd });
-    passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])/g, '').replace(/\s+/g, ' ') });
+    passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])|(?<=[([])\s+/g, '').replace(/\s+/g, ' ') });
     shapes[p.name] = x.dims ? { dims: x.dims, shape: x.shape } : x.shape;
     dtypes[p.name] = x.dtype;
   });

@@ -64,6 +64,10 @@ describe('statements and reductions inside expressions', () => {
     try { tc.evaluate('x - sum(x, [-1])', { x }); } catch (e) { err = e; }
     expect(err).toBeInstanceOf(tc.BroadcastError);
     expect(err.code).toBe('INCOMPATIBLE_DIMS');
+    // The message quotes the node and shows the caret as written, not the passes' inner names.
+    expect(err.message).toMatch(/^evaluate: "x - sum\(x, \[-1\]\)" \(offset 0\): .*\(2,3\) \(2,\)[^]*\n  x - sum\(x, \[-1\]\)\n  \^{16}$/);
+    try { tc.evaluate('m = sum(x, [-1]); x - m', { x }); } catch (e) { err = e; }
+    expect(err.message).toMatch(/^evaluate: "x - m" \(offset 18\): [^]*\n  m = sum\(x, \[-1\]\); x - m\n {20}\^{5}$/);
   });
 
   it('a name is computed once and read by every later statement; the text need not end with the result alone', () => {
