@@ -12,8 +12,9 @@
 // the engine's fused expressions, which fuses the element-wise work inside a
 // reduction into it. A later pass reads an earlier one's result by its name,
 // so a name is computed once. Each pass is what its ops called one by one
-// give, so the program's result is too, bit for bit. expr.js routes a text
-// here only when it is a program: a plain expression never pays for this file.
+// give, so the program's result is too, bit for bit. expr.js asks plan() once
+// per text (its cache): a text with no `;`, `=` or reduction call costs one
+// regular-expression test, and a plain expression is then parsed as before.
 import { excerpt } from './expr-parse.js';
 import { Tensor } from './tensor.js';
 import { refusedPlan } from './explain.js';
@@ -186,7 +187,7 @@ function pick(values, names, fn, what) {
  * options.keepdims are the last pass's; the other options (checked by each
  * pass) every pass's.
  */
-export function runProgram(P, fn, operands, options) {
+function runProgram(P, fn, operands, options) {
   const { out, keepdims, ...rest } = options ?? {};
   const env = pick(operands, P.inputs, fn, 'operands');
   const made = [];
@@ -218,7 +219,7 @@ export function explainProgram(P, fn, shapesIn, options) {
   const passes = [];
   P.passes.forEach((p, i) => {
     const kd = p.keepdims ?? (i === P.passes.length - 1 && keepdims) ?? false;
-    let x = P.host.explain(p.E, pick(shapes, p.E.inputs), { ...rest, dtypes: pick(dtypes, p.E.inputs), keepdims: kd });
+    const x = P.host.explain(p.E, pick(shapes, p.E.inputs), { ...rest, dtypes: pick(dtypes, p.E.inputs), keepdims: kd });
     passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])|(?<=[([])\s+/g, '').replace(/\s+/g, ' ') });
     shapes[p.name] = x.dims ? { dims: x.dims, shape: x.shape } : x.shape;
     dtypes[p.name] = x.dtype;
