@@ -653,5 +653,5 @@ export type Broadcasted<T> = T extends Tensor<infer D> ? Tensor<D> : T extends {
 /** Every operand materialised to the common NumPy shape (numpy.broadcast_arrays), in the order given. */
 export declare function broadcastArrays<T extends readonly (TensorLike | Tensor)[]>(...xs: T): { -readonly [K in keyof T]: Broadcasted<T[K]> };
 
-/** The kernel registry of this build. */
+/** The element-wise kernels of this build: one per dtype × op × form, the SIMD128 kernel where there is one, else the scalar reference. */
 export declare function kernels(): { index: number; name: string; dtype: DType; op: string; form: 'vv' | 'vs' | 'sv'; simd: boolean }[];

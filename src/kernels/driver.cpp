@@ -334,7 +334,7 @@ Status run_binary_gather(const Plan& plan, const NamedPlan& named, DType dt, Op 
   if (!plan.is_static || plan.ops.size() != 2 || named.axes.size() != static_cast<size_t>(plan.out.rank))
     return Status::InvalidShape;
   if (!op_defined(dt, op)) return Status::DtypeMismatch;
-  const BinaryKernel k = find_reference(dt, op, Form::vv);
+  const BinaryKernel k = find_kernel(dt, op, Form::vv);
   const int rank = plan.out.rank;
   const size_t es = dtype_size(dt);
   const size_t os = op_yields_bool(op) ? 1 : es;
@@ -344,32 +344,39 @@ Status run_binary_gather(const Plan& plan, const NamedPlan& named, DType dt, Op 
     i64 acc = 1;
     for (int i = sh.rank - 1; i >= 0; --i) { own[s][i] = acc; acc *= sh.dims[i].lo; }
   }
+  // Blocks of up to 256 elements of each side gathered (absent labels read
+  // their fill), then one kernel call per block.
+  constexpr i64 kBlock = 256;
+  alignas(16) char ga[kBlock * 8], gb[kBlock * 8];
   i64 idx[kMaxRank] = {0};
-  for (i64 e = 0; e < plan.out_size; ++e) {
-    const void* src[2] = {nullptr, nullptr};
-    for (int s = 0; s < 2; ++s) {
-      i64 off = 0;
-      bool absent = false;
-      for (int a = 0; a < rank; ++a) {
-        const NamedAxis& ax = named.axes[static_cast<size_t>(a)];
-        const int sa = s == 0 ? ax.left_axis : ax.right_axis;
-        if (sa < 0) continue;  // a missing dim: broadcast
-        i64 j = idx[a];
-        if (ax.labeled) {
-          const auto& map = s == 0 ? ax.left_index : ax.right_index;
-          j = map[static_cast<size_t>(idx[a])];
-          if (j < 0) { absent = true; break; }
+  for (i64 e0 = 0; e0 < plan.out_size; e0 += kBlock) {
+    const i64 c = plan.out_size - e0 < kBlock ? plan.out_size - e0 : kBlock;
+    for (i64 j = 0; j < c; ++j) {
+      for (int s = 0; s < 2; ++s) {
+        i64 off = 0;
+        bool absent = false;
+        for (int a = 0; a < rank; ++a) {
+          const NamedAxis& ax = named.axes[static_cast<size_t>(a)];
+          const int sa = s == 0 ? ax.left_axis : ax.right_axis;
+          if (sa < 0) continue;  // a missing dim: broadcast
+          i64 i = idx[a];
+          if (ax.labeled) {
+            const auto& map = s == 0 ? ax.left_index : ax.right_index;
+            i = map[static_cast<size_t>(idx[a])];
+            if (i < 0) { absent = true; break; }
+          }
+          off += i * own[s][sa];
         }
-        off += j * own[s][sa];
+        const void* base = s == 0 ? a : b;
+        const void* src = absent ? (s == 0 ? fill_a : fill_b) : static_cast<const char*>(base) + off * static_cast<i64>(es);
+        std::memcpy((s == 0 ? ga : gb) + j * static_cast<i64>(es), src, es);
       }
-      const void* base = s == 0 ? a : b;
-      src[s] = absent ? (s == 0 ? fill_a : fill_b) : static_cast<const char*>(base) + off * static_cast<i64>(es);
+      for (int a = rank - 1; a >= 0; --a) {
+        if (++idx[a] < plan.out.dims[a].lo) break;
+        idx[a] = 0;
+      }
     }
-    k(src[0], src[1], static_cast<char*>(out) + e * static_cast<i64>(os), 1);
-    for (int a = rank - 1; a >= 0; --a) {
-      if (++idx[a] < plan.out.dims[a].lo) break;
-      idx[a] = 0;
-    }
+    k(ga, gb, static_cast<char*>(out) + e0 * static_cast<i64>(os), static_cast<size_t>(c));
   }
   return Status::Ok;
 }

@@ -1,5 +1,6 @@
 // Scalar reference kernels: the oracle every SIMD kernel is tested against,
-// and the fallback where no SIMD kernel exists. Same section order as
+// and the fallback where no SIMD kernel exists (a lean build keeps only the
+// fallbacks: simd_coverage.hpp). Same section order as
 // kernels_wasmsimd.cpp: element loop, table, select (where) loop and table.
 // The registry and dispatch over both tables are in registry.cpp.
 #include <array>
@@ -9,6 +10,7 @@
 
 #include "half.hpp"
 #include "scalar_ops.hpp"
+#include "simd_coverage.hpp"
 
 #if defined(__clang__)
 #define TC_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
@@ -79,7 +81,7 @@ template <size_t I>
 constexpr BinaryLoop ref_entry() {
   constexpr DType D = static_cast<DType>(I / kOps);
   constexpr Op O = static_cast<Op>(I % kOps);
-  if constexpr (!defined_for(D, O)) return nullptr;
+  if constexpr (!defined_for(D, O) || (simd::kLean && simd::binary<D, O>())) return nullptr;
   else if constexpr (D == DType::f16) return &f16_ref_loop<O>;
   else return &ref_loop<kernel_dtype(D, O), O>;
 }
@@ -116,6 +118,10 @@ constexpr std::array<SelectKernel, kSelectForms> ref_select_row() {
 }
 
 const SelectKernel* reference_select_table() {
+  if constexpr (simd::kLean) {  // every width and form has a SIMD kernel
+    static constexpr std::array<SelectKernel, 4 * kSelectForms> none = {};
+    return none.data();
+  }
   static const std::array<std::array<SelectKernel, kSelectForms>, 4> table = {
       ref_select_row<uint8_t>(), ref_select_row<uint16_t>(), ref_select_row<uint32_t>(), ref_select_row<uint64_t>()};
   return table[0].data();

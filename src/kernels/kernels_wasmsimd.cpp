@@ -1,15 +1,17 @@
 // SIMD128 kernels (wasm build only). Same section order as kernels_scalar.cpp:
 // element loop, table, select (where) loop and table. Each kernel runs whole
-// 16-byte vectors and finishes the tail with the reference kernel, so results
-// agree with the reference for every length.
+// 16-byte vectors and finishes the tail on a padded copy of it, whole vectors
+// again (simd_coverage.hpp), so results agree with the reference for every length.
 #include <wasm_simd128.h>
 
 #include <array>
+#include <cstring>
 #include <utility>
 
 #include "half.hpp"
 #include "scalar_ops.hpp"
 #include "simd_by_type.hpp"
+#include "simd_coverage.hpp"
 
 namespace tc {
 
@@ -37,26 +39,7 @@ v128_t nonzero(v128_t x) {
   else return wasm_i64x2_ne(x, wasm_i64x2_splat(0));
 }
 
-// Which (dtype, op) pairs have a vector form. Everything else uses the reference.
-template <DType D, Op op>
-constexpr bool has_vop() {
-  using T = typename Storage<D>::T;
-  constexpr bool F = is_float_dtype(D);
-  constexpr bool I64 = sizeof(T) == 8 && !F;
-  if (D == DType::f16) return false;  // float16 runs the float32 kernels (f16_simd_loop)
-  switch (op) {
-    case Op::add: case Op::sub: return true;
-    case Op::mul: return F || (sizeof(T) >= 2 && D != DType::u8c);
-    case Op::div: return F;
-    case Op::minimum: case Op::maximum: return !I64;
-    case Op::equal: case Op::not_equal: return true;
-    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal: return D != DType::u64;
-    case Op::logical_and: case Op::logical_or: case Op::logical_xor: return true;
-    case Op::bitwise_and: case Op::bitwise_or: case Op::bitwise_xor: return !F;
-    case Op::hypot: return D == DType::f32;  // f64 keeps libm's scaled hypot
-    default: return false;  // no SIMD128 instructions: rem, pow, mod, floor_div, atan2, integer div
-  }
-}
+using simd::has_vop;  // which (dtype, op) pairs have a vector form (simd_coverage.hpp)
 
 template <DType D, Op op>
 v128_t vop(v128_t a, v128_t b) {
@@ -132,6 +115,9 @@ v128_t narrow_masks(const v128_t* m) {
 }
 
 // ---- element loop --------------------------------------------------------------
+template <DType D, Op op>
+void simd_loop(const void* a, size_t sa, const void* b, size_t sb, void* o, size_t n);
+
 // The vector loop of one form: a (or b) of form sv (or vs) is one element, splatted.
 template <DType D, Op op, Form f>
 [[gnu::always_inline]] inline void simd_form(const void* pa, const void* pb, void* po, size_t n) {
@@ -173,9 +159,14 @@ template <DType D, Op op, Form f>
       wasm_v128_store(o + i, wasm_v128_and(narrow_masks<K>(m), one));
     }
   }
-  // The last n % lanes elements: the reference's loop.
+  // The last n % lanes elements: the same kernel on 16 padded ones.
   constexpr size_t ra = f == Form::sv ? 0 : 1, rb = f == Form::vs ? 0 : 1;
-  if (i < n) find_reference(D, op, f).loop(a + i * ra, ra, b + i * rb, rb, static_cast<OutT<D, op>*>(po) + i, n - i);
+  if (i < n) {
+    alignas(16) unsigned char ta[128], tb[128], to[128];
+    simd_loop<D, op>(simd::pad_tail(a + i * ra, ra, n - i, sizeof(T), ta), ra,
+                     simd::pad_tail(b + i * rb, rb, n - i, sizeof(T), tb), rb, to, 16);
+    std::memcpy(static_cast<OutT<D, op>*>(po) + i, to, (n - i) * sizeof(OutT<D, op>));
+  }
 }
 
 // op(x, y) == op(y, x) for every x, y: its sv form is its vs form, swapped.
@@ -235,7 +226,12 @@ template <DType D>
     const v128_t r = op == Op::logical_and ? wasm_v128_and(x, y) : op == Op::logical_or ? wasm_v128_or(x, y) : wasm_v128_xor(x, y);
     wasm_v128_store(o + i, wasm_v128_and(r, one));
   }
-  if (i < n) find_reference(D, op, sb ? Form::vv : Form::vs).loop(a + i, 1, b + (sb ? i : 0), sb, o + i, n - i);
+  if (i < n) {  // the same kernel on 16 padded elements
+    alignas(16) unsigned char ta[128], tb[128], to[16];
+    simd_logical<D>(simd::pad_tail(a + i, 1, n - i, K, ta), 1, simd::pad_tail(b + (sb ? i : 0), sb, n - i, K, tb), sb,
+                    to, 16, op);
+    std::memcpy(o + i, to, n - i);
+  }
 }
 template <DType D, Op op>
 void simd_logical_op(const void* a, size_t sa, const void* b, size_t sb, void* o, size_t n) {
@@ -329,9 +325,8 @@ constexpr BinaryLoop simd_entry() {
   constexpr DType D = static_cast<DType>(I / kOps);
   constexpr Op O = static_cast<Op>(I % kOps);
   constexpr DType K = kernel_dtype(D, O);  // the same bits (uint32 add is int32's)
-  if constexpr (!defined_for(D, O)) return nullptr;
+  if constexpr (!simd::binary<D, O>()) return nullptr;  // the lean reference table holds these
   else if constexpr (D == DType::f16) return &f16_simd_loop<O>;
-  else if constexpr (!has_vop<D, O>()) return nullptr;
   else if constexpr (is_logical(O)) return &simd_logical_op<K, O>;
   else if constexpr (mirror(O) != Op::count && has_vop<K, mirror(O)>()) return &simd_mirrored<K, O>;
   else return &simd_loop<K, O>;
@@ -410,7 +405,13 @@ void simd_select(const uint8_t* m, const void* px, const void* py, void* po, siz
       wasm_v128_store(o + e, wasm_v128_bitselect(xv, yv, mk[k]));
     }
   }
-  if (i < n) find_select_reference(ES, F)(m + i, xs ? x : x + i * ES, ys ? y : y + i * ES, o + i * ES, n - i);
+  if (i < n) {  // the same kernel on 16 padded elements
+    alignas(16) unsigned char tm[16], tx[128], ty[128], to[128];
+    simd_select<ES, F>(static_cast<const uint8_t*>(simd::pad_tail(m + i, 1, n - i, 1, tm)),
+                       simd::pad_tail(xs ? x : x + i * ES, !xs, n - i, ES, tx),
+                       simd::pad_tail(ys ? y : y + i * ES, !ys, n - i, ES, ty), to, 16);
+    std::memcpy(o + i * ES, to, (n - i) * ES);
+  }
 }
 
 template <size_t ES>

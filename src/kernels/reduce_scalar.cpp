@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "reduce_pairwise.hpp"
+#include "simd_coverage.hpp"
 
 namespace tc {
 
@@ -107,6 +108,7 @@ constexpr ReduceRowKernel ref_row_entry() {
   constexpr DType D = static_cast<DType>(I / kOps);
   constexpr ReduceOp O = static_cast<ReduceOp>(I % kOps);
   if constexpr (D == DType::f16) return nullptr;  // float16 reduces in float32 (run_reduce)
+  else if constexpr (simd::kLean && simd::reduce<D, O>()) return nullptr;
   else return &ref_row<reduce::kernel_dtype<D, O>(), O>;
 }
 template <size_t I>
@@ -114,6 +116,7 @@ constexpr ReduceColKernel ref_col_entry() {
   constexpr DType D = static_cast<DType>(I / kOps);
   constexpr ReduceOp O = static_cast<ReduceOp>(I % kOps);
   if constexpr (D == DType::f16) return nullptr;  // float16 reduces in float32 (run_reduce)
+  else if constexpr (simd::kLean && simd::reduce<D, O>()) return nullptr;
   else return &ref_col<reduce::kernel_dtype<D, O>(), O>;
 }
 template <size_t... I>

@@ -15,18 +15,14 @@
 
 #include "reduce_pairwise.hpp"
 #include "simd_by_type.hpp"
+#include "simd_coverage.hpp"
 
 namespace tc {
 
 namespace {
 
 template <DType D, ReduceOp op>
-constexpr bool has_vector_form() {
-  using T = typename Storage<D>::T;
-  if constexpr (D == DType::f16) return false;  // float16 reduces in float32 (run_reduce)
-  else if constexpr (op == ReduceOp::prod) return is_float_dtype(D) || sizeof(T) >= 2;
-  else return op == ReduceOp::sum || op == ReduceOp::min || op == ReduceOp::max;
-}
+constexpr bool has_vector_form() { return simd::reduce<D, op>(); }  // simd_coverage.hpp
 
 
 // 64-bit lanes: a < b, signed or unsigned (flip the sign bits for unsigned).

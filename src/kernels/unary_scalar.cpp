@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "simd_coverage.hpp"
 #include "unary_ops.hpp"
 
 #if defined(__clang__)
@@ -101,7 +102,7 @@ constexpr UnaryKernel unary_entry() {
   constexpr DType D = static_cast<DType>(I / kUOps);
   constexpr UnaryOp O = static_cast<UnaryOp>(I % kUOps);
   constexpr DType K = unary_kernel_dtype(D, O);
-  if constexpr (!unary_defined(D, O)) return nullptr;
+  if constexpr (!unary_defined(D, O) || (simd::kLean && simd::unary<D, O>())) return nullptr;
   else if constexpr (D == DType::f16) return &f16_ref_unary<O>;
   else if constexpr (unary_is_identity(D, O)) return &copy_elements<dtype_size(D)>;
   else if constexpr (!is_float_dtype(D) && O == UnaryOp::is_nan) return &fill_bool<0>;
@@ -114,7 +115,9 @@ constexpr UnaryKernel cast_entry() {
   constexpr DType F = static_cast<DType>(I / kDT);
   constexpr DType T = static_cast<DType>(I % kDT);
   constexpr CastPair P = cast_kernel_pair(F, T);
-  if constexpr (P.from == P.to || (F == DType::u8 && T == DType::u8c)) {  // uint8 values are all in [0, 255]
+  if constexpr (simd::kLean && simd::cast<F, T>()) {
+    return nullptr;
+  } else if constexpr (P.from == P.to || (F == DType::u8 && T == DType::u8c)) {  // uint8 values are all in [0, 255]
     return &copy_elements<dtype_size(F)>;
   } else {
     return &ref_cast<P.from, P.to>;

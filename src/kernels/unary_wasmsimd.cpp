@@ -2,13 +2,15 @@
 // SIMD128 has the instruction: float neg/abs/sqrt/floor/ceil/trunc/nearest,
 // integer neg/abs/not, float32 exp/expm1/log/log1p/tanh/sigmoid (fast_f32.hpp), float16 through the float32 kernels, and the
 // conversions f32 <-> i32/u32, f64 <-> f32, f64 <-> i32/u32, f16 <-> f32 and
-// the integer widenings. Whole vectors, then the reference kernel on the tail,
-// so every length agrees with the reference bit for bit.
+// the integer widenings. Whole vectors, then the same kernel on a padded copy
+// of the tail, so every length agrees with the reference bit for bit.
 #include <wasm_simd128.h>
 
 #include <array>
+#include <cstring>
 #include <utility>
 
+#include "simd_coverage.hpp"
 #include "unary_ops.hpp"
 
 namespace tc {
@@ -16,19 +18,7 @@ namespace tc {
 namespace {
 
 // ---- unary ops --------------------------------------------------------------------------
-template <DType D, UnaryOp op>
-constexpr bool has_uvop() {
-  constexpr bool F = D == DType::f32 || D == DType::f64;
-  constexpr bool I = D == DType::i8 || D == DType::i16 || D == DType::i32 || D == DType::i64;
-  switch (op) {
-    case UnaryOp::neg: case UnaryOp::abs: return F || I;
-    case UnaryOp::sqrt: case UnaryOp::floor: case UnaryOp::ceil: case UnaryOp::trunc: case UnaryOp::round: return F;
-    case UnaryOp::bitwise_not: return I;
-    case UnaryOp::exp: case UnaryOp::expm1: case UnaryOp::log: case UnaryOp::log1p: case UnaryOp::tanh:
-    case UnaryOp::sigmoid: return D == DType::f32;
-    default: return false;
-  }
-}
+using simd::has_uvop;  // simd_coverage.hpp
 
 template <DType D, UnaryOp op>
 v128_t uvop(v128_t x) {
@@ -101,7 +91,11 @@ void simd_unary(const void* pi, void* po, size_t n) {
   }
   // One vector a step: these run at memory speed, and the kernels stay small.
   for (; i + L <= n; i += L) wasm_v128_store(o + i, uvop<D, op>(wasm_v128_load(in + i)));
-  if (i < n) find_unary_reference(D, op)(in + i, o + i, n - i);
+  if (i < n) {  // the same kernel on 16 padded elements
+    alignas(16) unsigned char ti[128], to[128];
+    simd_unary<D, op>(simd::pad_tail(in + i, 1, n - i, sizeof(T), ti), to, 16);
+    std::memcpy(o + i, to, (n - i) * sizeof(T));
+  }
 }
 
 template <UnaryOp op>
@@ -118,26 +112,15 @@ constexpr UnaryKernel unary_entry() {
   constexpr DType D = static_cast<DType>(I / kUOps);
   constexpr UnaryOp O = static_cast<UnaryOp>(I % kUOps);
   constexpr DType K = unary_kernel_dtype(D, O);
-  if constexpr (!unary_defined(D, O)) return nullptr;
+  if constexpr (!simd::unary<D, O>()) return nullptr;  // the lean reference table holds these
   else if constexpr (D == DType::f16) return &f16_simd_unary<O>;
-  else if constexpr (unary_is_identity(D, O) || !has_uvop<K, O>()) return nullptr;
   else return &simd_unary<K, O>;
 }
 
 // ---- cast -------------------------------------------------------------------------------
 // The pairs with a vector form (cast_kernel_pair's representatives): `step`
 // converts a whole number of input vectors into a whole number of output vectors.
-template <DType F, DType T>
-constexpr bool has_vcast() {
-  if constexpr (F == DType::f32 || F == DType::f64)
-    return T == DType::i32 || T == DType::u32 || T == (F == DType::f32 ? DType::f64 : DType::f32) || T == DType::u8 ||
-           T == DType::u8c;
-  else if constexpr (F == DType::u8) return T == DType::i16 || T == DType::i32 || T == DType::f32 || T == DType::f64;
-  else if constexpr (F == DType::i32 || F == DType::u32) return T == DType::f32 || T == DType::f64 || T == DType::i64;
-  else if constexpr (F == DType::i8 || F == DType::u8) return T == DType::i16;
-  else if constexpr (F == DType::i16 || F == DType::u16) return T == DType::i32;
-  else return false;
-}
+using simd::has_vcast;  // simd_coverage.hpp
 
 // The pixel casts (uint8 and uint8clamped, which reads as uint8, to and from the floats).
 // u8 -> i32 lanes: 16 bytes as 4 vectors.
@@ -241,7 +224,11 @@ void simd_cast(const void* pi, void* po, size_t n) {
   auto* out = static_cast<uint8_t*>(po);
   size_t i = 0;
   for (; i + S <= n; i += S) vcast<F, T>(in + i * dtype_size(F), out + i * dtype_size(T));
-  if (i < n) find_cast_reference(F, T)(in + i * dtype_size(F), out + i * dtype_size(T), n - i);
+  if (i < n) {  // the same kernel on 16 padded elements
+    alignas(16) unsigned char ti[128], to[128];
+    simd_cast<F, T>(simd::pad_tail(in + i * dtype_size(F), 1, n - i, dtype_size(F), ti), to, 16);
+    std::memcpy(out + i * dtype_size(T), to, (n - i) * dtype_size(T));
+  }
 }
 
 void f16_to_f32(const void* pi, void* po, size_t n) {
@@ -258,7 +245,7 @@ constexpr UnaryKernel cast_entry() {
   constexpr CastPair P = cast_kernel_pair(F, T);
   if constexpr (F == DType::f16 && T == DType::f32) return &f16_to_f32;
   else if constexpr (F == DType::f32 && T == DType::f16) return &f32_to_f16;
-  else if constexpr (P.from != P.to && has_vcast<P.from, P.to>()) return &simd_cast<P.from, P.to>;
+  else if constexpr (simd::cast<F, T>()) return &simd_cast<P.from, P.to>;
   else return nullptr;
 }
 

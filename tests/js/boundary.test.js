@@ -9,8 +9,10 @@ import * as tc from '../../dist/node.js';
 import { selectKernels, reduceKernels, unaryKernels, castKernels } from '../../dist/introspect.js';
 import { mod } from '../../dist/loader.js';
 import { model } from './reference-model.js';
+import { FULL_ENGINE } from './full-engine.js';
 
-beforeAll(async () => { await tc.init(); });
+// Every reference kept (full-engine.js): this file sweeps SIMD kernels against them.
+beforeAll(async () => { await tc.init({ wasmUrl: FULL_ENGINE }); });
 
 const f32 = (...v) => Float32Array.from(v);
 const A = () => ({ data: f32(1, 2, 3), shape: [3, 1] });

@@ -10,8 +10,10 @@ import * as tc from '../../dist/node.js';
 import { runKernel, selectKernels, runSelectKernel } from '../../dist/introspect.js';
 import { DTYPES, OPS, CTORS, rng, randomArray, apply, same, defined, outDtype, isFloat } from './data-oracle.js';
 import { halfBits } from '../../dist/half.js';
+import { FULL_ENGINE } from './full-engine.js';
 
-beforeAll(async () => { await tc.init(); });
+// Every reference kept (full-engine.js): this file sweeps SIMD kernels against them.
+beforeAll(async () => { await tc.init({ wasmUrl: FULL_ENGINE }); });
 
 const SIZE = { float32: 4, float64: 8, int8: 1, uint8: 1, uint8clamped: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, bigint64: 8, biguint64: 8, float16: 2 };
 // float16 kernels are swept here on their bits (Node 20 has no Float16Array): any

@@ -6,8 +6,10 @@ import * as tc from '../../dist/node.js';
 import { mod } from '../../dist/loader.js';
 import { reduceKernels } from '../../dist/introspect.js';
 import { DTYPES, CTORS, rng, isFloat } from './data-oracle.js';
+import { FULL_ENGINE } from './full-engine.js';
 
-beforeAll(async () => { await tc.init(); });
+// Every reference kept (full-engine.js): this file sweeps SIMD kernels against them.
+beforeAll(async () => { await tc.init({ wasmUrl: FULL_ENGINE }); });
 
 const prod = (s) => s.reduce((a, b) => a * b, 1);
 const INT_BITS = { int8: [8, true], uint8: [8, false], uint8clamped: [8, false], int16: [16, true], uint16: [16, false], int32: [32, true], uint32: [32, false], bigint64: [64, true], biguint64: [64, false] };

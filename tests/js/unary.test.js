@@ -7,8 +7,10 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as tc from '../../dist/node.js';
 import { unaryKernels, castKernels, runUnaryKernel, runCastKernel } from '../../dist/introspect.js';
+import { FULL_ENGINE } from './full-engine.js';
 
-beforeAll(async () => { await tc.init(); });
+// Every reference kept (full-engine.js): this file sweeps SIMD kernels against them.
+beforeAll(async () => { await tc.init({ wasmUrl: FULL_ENGINE }); });
 
 const fixture = JSON.parse(readFileSync(new URL('../fixtures/numpy_unary.json', import.meta.url), 'utf8'));
 
