@@ -122,6 +122,11 @@ export function explainExpr(E, fn, shapesIn, options) {
   const rop = res.next();
   const mask = res.next();
   const prefix = res.next();
+  let contraction = null;
+  if (res.next() === 1) {
+    const [row, m, k, n, a, b, cols] = [0, 0, 0, 0, 0, 0, 0].map(() => res.next());
+    contraction = { order: row ? 'row' : 'col', m, k, n, a: E.inputs[a], b: E.inputs[b], panel: { rows: k, columns: cols } };
+  }
   const operands = slots.map((sl) => {
     const v = values[sl.input];
     const aligned = sl.srcAxis.map((sa) => (sa === null ? 1 : v.shape[sa]));
@@ -143,6 +148,7 @@ export function explainExpr(E, fn, shapesIn, options) {
     loop: { shape: lshape, strides: lstrides },
     execution: gen !== 0 ? 'generated' : 'interpreter',
     reduce: rop >= 0 ? { op: [...C.reduceOps.keys()][rop], axes: axesReduced, chunkAxes: prefix } : null,
+    contraction,
   };
 }
 

@@ -455,6 +455,16 @@ export interface ExpressionPlan {
   execution: 'generated' | 'interpreter';
   reduce: { op: 'sum' | 'prod' | 'min' | 'max' | 'mean'; axes: number[]; chunkAxes: number } | null;
   /**
+   * sum(a * b) over shared axes run as a contraction kernel (matrix-multiply
+   * tiles), bit for bit the op-by-op sum: out[m, n] = Σ_k a(m, k) · b(k, n),
+   * with k in the op-by-op sum's order ('col': leaves of 8 and their tree;
+   * 'row': 16 accumulators in blocks, the reduced axes being the last), and b
+   * packed in panels of `panel.rows` × `panel.columns`. null: the chunks run it
+   * (float16, a max, more than a bare product, reduced axes apart or in
+   * different orders in a and b, or a small vector product).
+   */
+  contraction: { order: 'col' | 'row'; m: number; k: number; n: number; a: string; b: string; panel: { rows: number; columns: number } } | null;
+  /**
    * A program (statements, or a reduction inside the expression): each pass in
    * the order it runs, with the name its result is read by (null: the last,
    * the result; `_t0`...: a reduction lifted out of its expression) and the

@@ -27,6 +27,7 @@
 #include "calls.hpp"
 #include "expr/expr.hpp"
 #include "expr/wasmgen.hpp"
+#include "kernels/gemm.hpp"
 #include "wire.hpp"
 
 using namespace tc;
@@ -346,6 +347,16 @@ void write_program(Writer& w, const Compiled& c) {
   w.put(c.reduce ? static_cast<double>(c.rop) : -1);
   w.put(c.reduce ? static_cast<double>(c.mask) : 0);
   w.put(c.prefix);
+  // The contraction kernel, when it runs: order (1 row, 0 col), M, K, N, the
+  // inputs read as A and B, and the packed block's columns (its rows: K).
+  const Contraction& g = c.gemm;
+  w.put(g.on && find_gemm(c.out_dtype) ? 1 : 0);
+  if (g.on && find_gemm(c.out_dtype)) {
+    for (i64 v : {static_cast<i64>(g.row_order), g.M, g.K, g.N}) w.put(static_cast<double>(v));
+    w.put(c.slot_input[static_cast<size_t>(g.a_slot)]);
+    w.put(c.slot_input[static_cast<size_t>(g.b_slot)]);
+    w.put(static_cast<double>(gemm_block_cols(g.K, g.N, dtype_size(c.out_dtype))));
+  }
 }
 
 }  // namespace

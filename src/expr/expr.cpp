@@ -677,6 +677,87 @@ void merge(const i64* dims, int from, int to, const PodVector<i64>& strides, int
 
 }  // namespace
 
+// sum(a * b) as a contraction (expr.hpp's Contraction), or off. The product's
+// axes of extent > 1, in root order: the reduced ones must stand together (the
+// op-by-op sum then has one reduced run, and its order is row or col) and be
+// one progression for each operand; the trailing kept axes read by one
+// operand only (B) are N; the rest of the kept axes are M.
+void plan_contraction(Compiled& c) {
+  c.gemm = Contraction{};
+  const auto& code = c.prog.code;
+  const DType dt = c.out_dtype;
+  if (!c.reduce || c.rop != ReduceOp::sum || dt != c.prog.result()) return;
+  if (dt != DType::f32 && dt != DType::f64 && dt != DType::i32 && dt != DType::u32) return;
+  if (code.size() != 3 || code[0].code != Code::load || code[1].code != Code::load || code[2].code != Code::binary ||
+      code[2].op != static_cast<std::uint8_t>(Op::mul) || code[0].a == code[1].a)
+    return;
+  const int R = c.root.rank;
+  const int s[2] = {code[0].a, code[1].a};
+  auto st = [&](int k, int a) { return c.slot_strides[static_cast<size_t>(s[k] * R + a)]; };
+  int ax[kMaxRank];
+  int n = 0;
+  for (int a = 0; a < R; ++a) {
+    if (c.root.dims[a].lo == 0) return;  // empty: the reduction's own rules
+    if (c.root.dims[a].lo > 1) ax[n++] = a;
+  }
+  // The reduced run [r0, r1) of ax, merged into K.
+  int r0 = 0;
+  while (r0 < n && !(c.mask >> ax[r0] & 1u)) ++r0;
+  if (r0 == n) return;
+  int r1 = r0 + 1;
+  while (r1 < n && (c.mask >> ax[r1] & 1u)) ++r1;
+  for (int i = r1; i < n; ++i)
+    if (c.mask >> ax[i] & 1u) return;  // a second reduced run
+  i64 K = 1, k_st[2] = {st(0, ax[r1 - 1]), st(1, ax[r1 - 1])};
+  for (int i = r1 - 1; i >= r0; --i) {
+    const i64 d = c.root.dims[ax[i]].lo;
+    for (int k = 0; k < 2; ++k)
+      if (st(k, ax[i]) != k_st[k] * K) return;
+    K *= d;
+  }
+  // N: the last kept axis, read by one operand only (B), and the kept axes
+  // before it that B reads as one progression with it (not across K).
+  int last = n - 1;
+  while (last >= 0 && (c.mask >> ax[last] & 1u)) --last;
+  if (last < 0) return;  // every axis reduced: one output (the reduction as it is)
+  int bi;
+  if (st(0, ax[last]) == 0 && st(1, ax[last]) != 0) bi = 1;
+  else if (st(1, ax[last]) == 0 && st(0, ax[last]) != 0) bi = 0;
+  else return;
+  const int ai = 1 - bi;
+  i64 N = c.root.dims[ax[last]].lo;
+  const i64 b_n = st(bi, ax[last]);
+  int n0 = last;
+  const int floor_ = r1 <= last ? r1 : 0;  // N does not cross the reduced run
+  while (n0 - 1 >= floor_ && !(c.mask >> ax[n0 - 1] & 1u) && st(ai, ax[n0 - 1]) == 0 &&
+         st(bi, ax[n0 - 1]) == b_n * N) {
+    --n0;
+    N *= c.root.dims[ax[n0]].lo;
+  }
+  Contraction g;
+  g.K = K;
+  g.N = N;
+  g.a_k = k_st[ai];
+  g.b_k = k_st[bi];
+  g.b_n = b_n;
+  g.a_slot = s[ai];
+  g.b_slot = s[bi];
+  g.row_order = r1 == n;  // nothing kept after the reduced run
+  for (int i = 0; i < n; ++i) {
+    if ((c.mask >> ax[i] & 1u) || (i >= n0 && i <= last)) continue;
+    g.m_dims[g.m_rank] = c.root.dims[ax[i]].lo;
+    g.m_a[g.m_rank] = st(ai, ax[i]);
+    g.m_b[g.m_rank] = st(bi, ax[i]);
+    g.M *= g.m_dims[g.m_rank];
+    ++g.m_rank;
+  }
+  // A vector times a matrix in the col order, small: the chunks run it as
+  // fast (the tile's 4 rows would be 1) and [1, 64] x [64, 64] stays as it was.
+  if (!g.row_order && g.M * g.K * g.N < 8192) return;
+  g.on = true;
+  c.gemm = g;
+}
+
 Status compile(const Parsed& p, const char16_t* text, const Request& req, Compiled& out, Failure& fail) {
   // Fresh results, built in place (cheaper in code than assigning temporaries).
   fail.~Failure();
@@ -876,6 +957,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
   i64 dims[kMaxRank];
   for (int a = 0; a < R; ++a) dims[a] = out.root.dims[a].lo;
   merge(dims, out.prefix, R, all, R, S, out.loop);
+  plan_contraction(out);
   out.chunk_strides.assign(static_cast<size_t>(S * (out.prefix > 0 ? out.prefix : 1)), 0);
   for (int k = 0; k < S; ++k)
     for (int a = 0; a < out.prefix; ++a)

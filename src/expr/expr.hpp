@@ -78,6 +78,21 @@ struct Loop {
   i64 stride(int slot, int axis) const { return strides[static_cast<size_t>(slot * rank + axis)]; }
 };
 
+// A sum of a product of two operands that runs as a contraction kernel
+// (kernels/gemm.hpp): the reduced axes stand together and each operand reads
+// them as one progression; N, the trailing kept axes, is read by B only; the
+// other kept axes (M, outer first) by either. The order of k is the one the
+// op-by-op sum runs: row where the reduced axes are the root's last, else col.
+struct Contraction {
+  bool on = false;
+  bool row_order = false;
+  int a_slot = -1, b_slot = -1;  // slots (Instr::a of the loads)
+  i64 M = 1, K = 0, N = 1;
+  i64 a_k = 0, b_k = 0, b_n = 0;  // element strides
+  int m_rank = 0;                 // M's axes, outer first: extents and A's and B's strides
+  i64 m_dims[kMaxRank] = {}, m_a[kMaxRank] = {}, m_b[kMaxRank] = {};
+};
+
 struct Compiled {
   Program prog;                  // loads read slots (Instr::a = slot)
   PodVector<int> slot_input;   // per slot: the input it reads
@@ -106,6 +121,7 @@ struct Compiled {
   // Per slot: strides on the chunk axes [0, prefix) (elements), to offset each chunk.
   PodVector<i64> chunk_strides;
   int module = -1;               // the generated module's id, -1: the interpreter
+  Contraction gemm;              // on: run() calls the contraction kernel
 };
 
 struct Request {

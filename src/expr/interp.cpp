@@ -11,6 +11,7 @@
 
 #include "expr.hpp"
 #include "kernels/driver.hpp"
+#include "kernels/gemm.hpp"
 #include "kernels/reduce.hpp"
 
 namespace tc::expr {
@@ -234,7 +235,50 @@ void run_tiles(const Compiled& c, DType res, PodVector<void*>& base, PodVector<s
 
 }  // namespace
 
+// sum(a * b) through the contraction kernel: A's and B's offsets per output row
+// (M's axes, row-major), then one call. False: no kernel in this build, or no
+// memory for its packed block or the offsets (run() then runs the chunks).
+bool run_contraction(const Compiled& c, const void* const* ptrs, void* out) {
+  const Contraction& g = c.gemm;
+  const GemmFn k = find_gemm(c.out_dtype);
+  if (!k) return false;
+  auto* offs = static_cast<i64*>(std::malloc(static_cast<size_t>(g.M) * 2 * sizeof(i64)));
+  if (!offs) return false;
+  i64 idx[kMaxRank] = {};
+  i64 oa = 0, ob = 0;
+  for (i64 m = 0; m < g.M; ++m) {
+    offs[m] = oa;
+    offs[g.M + m] = ob;
+    for (int d = g.m_rank - 1; d >= 0; --d) {
+      oa += g.m_a[d];
+      ob += g.m_b[d];
+      if (++idx[d] < g.m_dims[d]) break;
+      oa -= g.m_a[d] * g.m_dims[d];
+      ob -= g.m_b[d] * g.m_dims[d];
+      idx[d] = 0;
+    }
+  }
+  GemmProblem p;
+  p.dtype = c.out_dtype;
+  p.row_order = g.row_order;
+  p.M = g.M;
+  p.K = g.K;
+  p.N = g.N;
+  p.a = ptrs[c.slot_input[static_cast<size_t>(g.a_slot)]];
+  p.b = ptrs[c.slot_input[static_cast<size_t>(g.b_slot)]];
+  p.a_off = offs;
+  p.b_off = offs + g.M;
+  p.a_k = g.a_k;
+  p.b_k = g.b_k;
+  p.b_n = g.b_n;
+  p.out = out;
+  const bool ok = k(p);
+  std::free(offs);
+  return ok;
+}
+
 Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
+  if (c.gemm.on && run_contraction(c, ptrs, out)) return Status::Ok;
   const int S = 1 + c.prog.inputs;
   PodVector<void*>& base = g_scratch.base;
   PodVector<i64>& idx = g_scratch.chunk_idx;

@@ -4,6 +4,7 @@
 // read these lists; names and sizes come from dtypes.def and ops.def.
 #include <vector>
 
+#include "gemm.hpp"
 #include "kernels.hpp"
 #include "name_pool.hpp"
 
@@ -140,5 +141,9 @@ const SelectInfo* select_registry(size_t* count) {
   return infos.data();
 }
 
+
+#if !defined(TC_HAVE_SIMD)
+GemmFn find_gemm(DType) { return nullptr; }  // gemm_wasmsimd.cpp
+#endif
 
 }  // namespace tc

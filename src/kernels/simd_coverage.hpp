@@ -100,19 +100,10 @@ constexpr bool reduce() {
 // then runs whole vectors on the copy (padding lanes hold real values, so they
 // compute nothing the real ones would not). Stride 0 (one element, splatted)
 // is read in place.
-template <typename U>
-inline void repeat_last(unsigned char* buf, size_t n) {
-  U v;
-  std::memcpy(&v, buf + (n - 1) * sizeof(U), sizeof(U));
-  for (size_t j = n; j < 16; ++j) std::memcpy(buf + j * sizeof(U), &v, sizeof(U));
-}
 [[gnu::noinline]] inline const void* pad_tail(const void* x, size_t stride, size_t n, size_t es, unsigned char* buf) {
   if (!stride) return x;
   std::memcpy(buf, x, n * es);
-  if (es == 1) repeat_last<uint8_t>(buf, n);
-  else if (es == 2) repeat_last<uint16_t>(buf, n);
-  else if (es == 4) repeat_last<uint32_t>(buf, n);
-  else repeat_last<uint64_t>(buf, n);
+  for (size_t j = n * es; j < 16 * es; ++j) buf[j] = buf[j - es];  // the last element, again and again
   return buf;
 }
 

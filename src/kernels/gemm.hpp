@@ -1,0 +1,54 @@
+// Contraction at matrix-multiply speed: out[m, n] = sum over k of A(m, k) * B(k, n),
+// summed in the order the reduction kernels use (reduce_pairwise.hpp), so
+// that the result is, bit for bit, sum(mul(A, B)) reduced op by op.
+//
+//   the order of k, per output (the reduction the op-by-op sum runs):
+//     col (the product's reduced axis has kept axes after it): leaves of at
+//       most 8 consecutive k summed in order, combined as a tree of
+//       halves (col_split);
+//     row (the reduced axis is the product's last): 16 (float64: 8)
+//       accumulators over k mod 16 in blocks of 1024 (512), the block tree,
+//       the binary counter over blocks, the lanes halved, the tail in order.
+//   Integer sums wrap: any order gives the same bits (one running sum).
+//
+// The kernel (gemm_wasmsimd.cpp): B packed in blocks of columns (K rows of
+// up to 128 KiB), a 4 x 2-vector register tile whose every accumulator
+// follows the order above, A read in place (one splat per element and row).
+#pragma once
+
+#include <cstdint>
+
+#include "../core/shape.hpp"
+#include "kernels.hpp"
+
+namespace tc {
+
+struct GemmProblem {
+  DType dtype = DType::f32;  // f32, f64, i32 (u32 runs i32's: the same bits)
+  bool row_order = false;    // the order of k: row (reduced axis last) or col
+  i64 M = 0, K = 0, N = 0;
+  const void* a = nullptr;   // A(m, k) = a[a_off[m] + k * a_k]
+  const void* b = nullptr;   // B(k, n) = b[b_off[m] + k * b_k + n * b_n]
+  const i64* a_off = nullptr;
+  const i64* b_off = nullptr;  // B is packed once per run of equal offsets
+  i64 a_k = 0, b_k = 0, b_n = 0;  // element strides
+  void* out = nullptr;       // M x N, row-major
+};
+
+// The packed block's columns for K rows of `es` bytes: as many whole tiles as
+// fit 128 KiB (at least one), no more than N needs.
+inline i64 gemm_block_cols(i64 K, i64 N, size_t es) {
+  const i64 nr = static_cast<i64>(32 / es);  // tile columns: 2 vectors
+  i64 c = static_cast<i64>(131072 / es) / (K > 0 ? K : 1) / nr * nr;
+  if (c < nr) c = nr;
+  const i64 need = (N + nr - 1) / nr * nr;
+  return c < need ? c : need;
+}
+
+// Runs the contraction; false when the packed block cannot be allocated (the
+// caller then runs the expression as before). nullptr: no kernel in this
+// build (native: the scalar references only).
+using GemmFn = bool (*)(const GemmProblem&);
+GemmFn find_gemm(DType dt);
+
+}  // namespace tc
