@@ -13,6 +13,8 @@
 //   cold          a new expression text every call through evaluate, small shapes
 //   small         a compiled 3-op expression over [3,1] and [1,4] against one add
 //   contract      sum(x * w, ['in']) by name against mul then sum, and peak memory
+//   gemm-*        contraction at matrix-multiply speed (issue 40): every dim order,
+//                 batched, two contracted dims, small; tfjs-wasm matMul; a SIMD128 GEMM (the limit)
 //
 // Every case is checked once against a JS reference before it is timed; a case
 // whose library lacks the function (evaluate, compile: not in every build yet)
@@ -23,7 +25,7 @@ import { measureWall, stats, medianRatio } from '../lib/wall.mjs';
 import { fusedLimit, instantiateLimit } from '../limit/fused.mjs';
 import { chainModel } from '../lib/onnx.mjs';
 
-export const FUSED_GROUPS = ['chain-a-row', 'chain-a-nchw', 'chain-b', 'cold', 'small', 'contract'];
+export const FUSED_GROUPS = ['chain-a-row', 'chain-a-nchw', 'chain-b', 'cold', 'small', 'contract', 'gemm-256', 'gemm-1024', 'gemm-batched', 'gemm-2dim', 'gemm-small'];
 
 export const CHAINS = {
   'chain-a-row': {
@@ -469,6 +471,115 @@ async function contractCases({ tc, tf, limit }) {
   return col;
 }
 
+// ---- contraction at matrix-multiply speed (issue 40) ---------------------------------------
+// out[m, n] = Σ_k x[m, k] w[k, n] as evaluate sees it in each dim order, against
+// tfjs-wasm matMul (XNNPACK) and the bench's own SIMD128 GEMM (bench/limit/fused.cpp
+// `gemm`: packed panels, a 4 x 8 register tile, k in plain order): the limit.
+export const GEMMS = {
+  'gemm-256': { title: '256×512×256', M: 256, K: 512, N: 256, orders: true },
+  'gemm-1024': { title: '1024×1024×1024', M: 1024, K: 1024, N: 1024, orders: true },
+  'gemm-batched': { title: 'batched x [8,128,64] × w [64,128] (x {g, m, k}, w {k, n})', M: 1024, K: 64, N: 128, batched: true },
+  'gemm-2dim': { title: "two contracted dims: x {b: 256, i: 16, j: 32} × w {i: 16, j: 32, o: 256}, sum over ['i', 'j']", M: 256, K: 512, N: 256, twoDims: true },
+  'gemm-small': { title: '[1,64] × [64,64]', M: 1, K: 64, N: 64, orders: true, mulSum: true },
+};
+const GEMM_ORDERS = ['eval', 'eval-xt', 'eval-wt', 'eval-pos'];
+
+/** out[m, n] = Σ_k x[m,k] w[k,n] in float64, and Σ |x w| (the tolerance's scale). */
+function gemmReference(x, w, M, K, N) {
+  const sum = new Float64Array(M * N);
+  const abs = new Float64Array(M * N);
+  for (let m = 0; m < M; m++) {
+    for (let k = 0; k < K; k++) {
+      const xv = x[m * K + k];
+      for (let n = 0; n < N; n++) {
+        const p = xv * w[k * N + n];
+        sum[m * N + n] += p;
+        abs[m * N + n] += Math.abs(p);
+      }
+    }
+  }
+  return { sum, abs };
+}
+const transposed = (a, R, C) => { const t = new Float32Array(R * C); for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) t[c * R + r] = a[r * C + c]; return t; };
+
+async function gemmCases(group, { tc, tf, limit }) {
+  const G = GEMMS[group];
+  const { M, K, N } = G;
+  const col = collector(MS);
+  const x = makeData('float32', M * K, 41);
+  const w = makeData('float32', K * N, 42);
+  const ref = gemmReference(x, w, M, K, N);
+  const mem = () => { const m = tc.memory(); return { heap: m.wasmHeapBytes, held: m.allocatedBytes + m.scratchBytes }; };
+  const memory = { base: mem(), operandBytes: (M * K + K * N + M * N) * 4, productBytes: M * K * N * 4 };
+  // Each case: its operands (resident), the text, and a resident `out` of the result's shape.
+  const forms = {};
+  if (G.batched) {
+    forms.eval = { x: tc.tensor(x, [8, 128, 64], { dims: ['g', 'm', 'k'] }), w: tc.tensor(w, [64, 128], { dims: ['k', 'n'] }), text: "sum(x * w, ['k'])", label: 'evaluate, x {g: 8, m: 128, k: 64} × w {k: 64, n: 128}' };
+  } else if (G.twoDims) {
+    forms.eval = { x: tc.tensor(x, [256, 16, 32], { dims: ['b', 'i', 'j'] }), w: tc.tensor(w, [16, 32, 256], { dims: ['i', 'j', 'o'] }), text: "sum(x * w, ['i', 'j'])", label: "evaluate, x {b, i, j} × w {i, j, o}, over ['i', 'j']" };
+  } else {
+    forms.eval = { x: tc.tensor(x, [M, K], { dims: ['b', 'in'] }), w: tc.tensor(w, [K, N], { dims: ['in', 'out'] }), text: "sum(x * w, ['in'])", label: 'evaluate, x {b, in} × w {in, out}' };
+    forms['eval-xt'] = { x: tc.tensor(transposed(x, M, K), [K, M], { dims: ['in', 'b'] }), w: tc.tensor(w, [K, N], { dims: ['in', 'out'] }), text: "sum(x * w, ['in'])", label: 'evaluate, x {in, b} × w {in, out}' };
+    forms['eval-wt'] = { x: tc.tensor(x, [M, K], { dims: ['b', 'in'] }), w: tc.tensor(transposed(w, K, N), [N, K], { dims: ['out', 'in'] }), text: "sum(x * w, ['in'])", label: 'evaluate, x {b, in} × w {out, in} (a linear layer\'s weight)' };
+    forms['eval-pos'] = { x: tc.tensor(x, [M, 1, K]), w: tc.tensor(transposed(w, K, N), [N, K]), text: 'sum(x * w, [2])', label: 'evaluate, positional [M, 1, K] × [N, K] over axis 2' };
+  }
+  memory.explain = {};
+  for (const [id, F] of Object.entries(forms)) {
+    await col.add(id, `${F.label}, resident, into a resident \`out\``, () => {
+      if (typeof tc.evaluate !== 'function') return NO_EVAL;
+      const r0 = tc.evaluate(F.text, { x: F.x, w: F.w });
+      const out = tc.tensor(new Float32Array(M * N), r0.shape, r0.dims ? { dims: r0.dims } : undefined);
+      settle(r0);
+      const o = { out };
+      const fn = () => tc.evaluate(F.text, { x: F.x, w: F.w }, o);
+      return {
+        fn,
+        check: () => {
+          const before = mem();
+          fn();
+          const after = mem();
+          memory[id] = { heapGrowth: after.heap - before.heap, heldAfter: after.held - before.held };
+          const sh = (t) => (t.dims ? { shape: t.shape, dims: t.dims } : t.shape);
+          const e = tc.explain({ expression: F.text, shapes: { x: sh(F.x), w: sh(F.w) } });
+          memory.explain[id] = e.contraction ?? null;
+          // The result's layout: [m, n] in every form here (out's dims follow x's kept dims, then w's).
+          return checkContract(out.toArray(), ref);
+        },
+      };
+    });
+  }
+  if (G.mulSum) {
+    const F = forms.eval;
+    const out = tc.tensor(new Float32Array(M * N), [M, N], { dims: ['b', 'out'] });
+    await col.add('mul-sum', "tensorcast op by op: mul(x, w), sum(·, { dims: ['in'], out }), the temporary disposed", () => ({
+      fn: () => { const p = tc.mul(F.x, F.w); tc.sum(p, { dims: ['in'], out }); p.dispose(); },
+      check: () => { const p = tc.mul(F.x, F.w); tc.sum(p, { dims: ['in'], out }); p.dispose(); return checkContract(out.toArray(), ref); },
+    }));
+  }
+  if (tf) {
+    const txf = tf.tensor(x, [M, K], 'float32'); // batched and two-dim: x reshaped for matMul ([8·128, 64], [256, 16·32])
+    const twf = tf.tensor(w, [K, N], 'float32');
+    await col.add('tf-matmul', `tfjs-wasm matMul [${M},${K}] × [${K},${N}] (resident; output disposed)`, () => ({
+      fn: () => tf.matMul(txf, twf).dispose(),
+      check: () => { const y = tf.matMul(txf, twf); const d = y.dataSync(); y.dispose(); return checkContract(d, ref); },
+    }));
+  }
+  await col.add('limit', 'the limit: a plain SIMD128 GEMM (bench/limit/fused.cpp `gemm`: packed panels, 4 × 8 register tile, k in plain order), own memory', () => {
+    if (!limit) return 'n/a (the limit module was not built)';
+    if (typeof limit.exports.gemm !== 'function') return 'n/a (no gemm in the limit module)';
+    const L = fusedLimit(limit);
+    const px = L.put(x);
+    const pw = L.put(w);
+    const po = L.zeros(M * N);
+    const ps = L.zeros(limit.exports.gemm_scratch_floats(K));
+    const fn = () => L.exports.gemm(px, pw, po, M, K, N, ps);
+    return { fn, check: () => { fn(); return checkContract(L.read(po, M * N), ref); } };
+  });
+  col.memory = memory;
+  col.orders = G.orders ? GEMM_ORDERS : null;
+  return col;
+}
+
 // ---- running a group ------------------------------------------------------------------
 const RATIOS = {
   chain: [
@@ -478,9 +589,11 @@ const RATIOS = {
   cold: [['cold', 'warm']],
   small: [['compiled-res', 'add-res'], ['compiled-plain', 'add-plain']],
   contract: [['eval', 'mul-sum'], ['eval', 'limit'], ['mul-sum', 'limit'], ['eval', 'tf-matmul'], ['tf-matmul', 'limit']],
+  gemm: [['eval', 'tf-matmul'], ['eval', 'limit'], ['tf-matmul', 'limit'], ['eval-pos', 'tf-matmul'], ['eval-pos', 'limit'], ['eval', 'mul-sum'],
+    ...GEMM_ORDERS.map((o) => [o, 'fastest'])],
 };
-export const UNITS = { chain: 'µs per call', cold: 'µs per call', small: 'ns per call', contract: 'ms per call' };
-export const kindOf = (g) => (CHAINS[g] ? 'chain' : g);
+export const UNITS = { chain: 'µs per call', cold: 'µs per call', small: 'ns per call', contract: 'ms per call', gemm: 'ms per call' };
+export const kindOf = (g) => (CHAINS[g] ? 'chain' : GEMMS[g] ? 'gemm' : g);
 
 /**
  * Build, check and time one group; returns { group, unit, cases, missing,
@@ -495,12 +608,16 @@ export async function runFusedGroup(group, env, { runs = 15, warmupMs = 150, pau
   else if (kind === 'cold') col = await coldCases(env);
   else if (kind === 'small') col = await smallCases(env);
   else if (kind === 'contract') col = await contractCases(env);
+  else if (kind === 'gemm') col = await gemmCases(group, env);
   else throw new Error(`unknown fused group ${group} (${FUSED_GROUPS.join(', ')})`);
   const batchMs = kind === 'small' ? 15 : 20;
   const samples = await measureWall(col.cases, { runs, warmupMs, batchMs, pause, cpu });
   const clock = cpu ? 'min(wall, CPU)' : 'wall';
   const out = { group, unit: UNITS[kind], cases: {}, missing: col.missing, exact: col.exact, labels: col.labels, ratios: {}, options: { runs, warmupMs, batchMs, clock } };
   for (const c of col.cases) out.cases[c.id] = { label: c.label, per: c.per, ...stats(samples[c.id], c.per) };
+  // The fastest dim order, run by run: each order is timed against it.
+  const orders = (col.orders ?? []).filter((o) => samples[o]);
+  if (orders.length > 1) samples.fastest = samples[orders[0]].map((_, i) => Math.min(...orders.map((o) => samples[o][i])));
   for (const [a, b] of RATIOS[kind]) if (samples[a] && samples[b]) out.ratios[`${a}/${b}`] = medianRatio(samples[a], samples[b]);
   if (col.memory) out.memory = col.memory;
   return out;

@@ -1,6 +1,6 @@
 // Markdown for the fused-expression rows (bench/fused/run.mjs): the section,
 // the rows of the Targets table, and the headline figures for bench/runs/.
-import { CHAINS, CONTRACT, SMALL_EXPR, FUSED_GROUPS } from './groups.mjs';
+import { CHAINS, CONTRACT, SMALL_EXPR, FUSED_GROUPS, GEMMS } from './groups.mjs';
 
 const f = (x) => (x === undefined || x === null || Number.isNaN(x) ? '—' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
 const fx = (x) => (x === undefined || Number.isNaN(x) ? '—' : `${x.toFixed(2)}×`);
@@ -12,6 +12,7 @@ const TITLE = {
   cold: 'cold: a new expression every call, `(x - m) / s * <constant>` over [3,1], [1,4], [1,4], float32',
   small: `small: compile('${SMALL_EXPR}').run over [3,1] and [1,4] against one add, float32`,
   contract: `contraction by name: ${CONTRACT.expr}, x {batch: ${CONTRACT.batch}, in: ${CONTRACT.in}}, w {in: ${CONTRACT.in}, out: ${CONTRACT.out}}, float32`,
+  ...Object.fromEntries(Object.entries(GEMMS).map(([g, G]) => [g, `contraction at matrix-multiply speed (issue 40): ${G.title}, float32`])),
 };
 
 const RATIO_LABEL = {
@@ -34,15 +35,24 @@ const RATIO_LABEL = {
   'mul-sum/limit': 'mul then sum ÷ the C++ SIMD128 contraction loop',
   'eval/tf-matmul': 'evaluate ÷ tfjs-wasm matMul',
   'tf-matmul/limit': 'tfjs-wasm matMul ÷ the C++ SIMD128 contraction loop',
+  'eval-pos/tf-matmul': 'evaluate, positional ÷ tfjs-wasm matMul',
+  'eval-pos/limit': 'evaluate, positional ÷ the limit',
+  'eval/fastest': 'evaluate x {b, in} × w {in, out} ÷ the fastest dim order (run by run)',
+  'eval-xt/fastest': 'evaluate x {in, b} × w {in, out} ÷ the fastest dim order',
+  'eval-wt/fastest': 'evaluate x {b, in} × w {out, in} ÷ the fastest dim order',
+  'eval-pos/fastest': 'evaluate [M, 1, K] × [N, K] ÷ the fastest dim order',
 };
+// The gemm groups' limit is a GEMM, not the contraction loop.
+const GEMM_LABEL = { 'eval/limit': 'evaluate ÷ the limit (the plain SIMD128 GEMM)', 'tf-matmul/limit': 'tfjs-wasm matMul ÷ the limit (the plain SIMD128 GEMM)' };
 // Every ratio a group can show, in order (those whose cases did not run show their reason).
 const RATIO_KEYS = {
   chain: ['eval-res/limit', 'eval-res/tf-kernel', 'eval-plain/tf-e2e', 'eval-plain/ops-plain', 'eval-res/ops-res', 'ops-res/limit', 'ops-res/tf-kernel', 'ops-plain/tf-e2e', 'tf-kernel/limit', 'eval-plain/ort-e2e', 'ort-e2e/tf-e2e'],
   cold: ['cold/warm'],
   small: ['compiled-res/add-res', 'compiled-plain/add-plain'],
   contract: ['eval/mul-sum', 'eval/limit', 'mul-sum/limit', 'eval/tf-matmul', 'tf-matmul/limit'],
+  gemm: ['eval/tf-matmul', 'eval/limit', 'tf-matmul/limit', 'eval-pos/tf-matmul', 'eval-pos/limit', 'eval/mul-sum', 'eval/fastest', 'eval-xt/fastest', 'eval-wt/fastest', 'eval-pos/fastest'],
 };
-const kindOf = (g) => (CHAINS[g] ? 'chain' : g);
+const kindOf = (g) => (CHAINS[g] ? 'chain' : GEMMS[g] ? 'gemm' : g);
 
 /** The case's figure, or why it has none (n/a (no evaluate), wrong: ..., not run). */
 function cell(side, id) {
@@ -91,9 +101,13 @@ export function fusedSection(r) {
     for (const id of Object.keys(labels)) md.push(`| ${labels[id]} | ${cell(n, id)} | ${cell(c, id)} |`);
     const ctl = n?.cases.control ?? c?.cases.control;
     if (ctl) md.push(`| _${ctl.label}_ | ${cell(n, 'control')} | ${cell(c, 'control')} |`);
-    for (const k of RATIO_KEYS[kindOf(g)]) md.push(`| _${RATIO_LABEL[k]}_ | ${ratioCell(n, k)} | ${ratioCell(c, k)} |`);
+    for (const k of RATIO_KEYS[kindOf(g)]) {
+      if (kindOf(g) === 'gemm' && n?.ratios?.[k] === undefined && c?.ratios?.[k] === undefined) continue; // a case this group has not
+      md.push(`| _${(kindOf(g) === 'gemm' && GEMM_LABEL[k]) || RATIO_LABEL[k]}_ | ${ratioCell(n, k)} | ${ratioCell(c, k)} |`);
+    }
     md.push('');
     if (g === 'contract') md.push(...memoryLines(n, c), '');
+    if (kindOf(g) === 'gemm') md.push(...gemmMemoryLines(n, c), '');
   }
   return md;
 }
@@ -117,6 +131,37 @@ function memoryLines(n, c) {
     lines.push(`The memory limit: one buffer may hold at most maxBytes = ${mib(m.maxBytes)} (\`contract().limits.maxBytes\`, wasm32). The [batch, in, out] temporary of mul then sum is ${mib(m.tempBytes)} here (${((m.tempBytes / m.maxBytes) * 100).toFixed(1)}% of it) and grows with the batch: mul then sum cannot run beyond batch ${Math.floor(m.maxBytes / perBatch).toLocaleString('en-US')} at in ${CONTRACT.in}, out ${CONTRACT.out}, where a one-pass contraction needs only its output (before that, the heap's own ceiling: -sMAXIMUM_MEMORY=4GB for everything live at once).`);
   }
   return lines;
+}
+
+function gemmMemoryLines(n, c) {
+  const side = n ?? c;
+  const m = side?.memory;
+  if (!m) return [];
+  const one = (name, s) => {
+    const x = s?.memory;
+    if (!x) return `${name}: —`;
+    const per = Object.keys(x.explain ?? {}).map((id) => `${id} heap +${mib(x[id]?.heapGrowth)}, held +${mib(x[id]?.heldAfter)}`).join('; ');
+    return `${name}: ${per}`;
+  };
+  const runs = Object.entries(m.explain ?? {}).map(([id, e]) => (e ? `${id}: contraction kernel, ${e.order} order, m ${e.m} k ${e.k} n ${e.n}, B packed in panels of ${e.panel.rows} × ${e.panel.columns}` : `${id}: the chunks (no contraction kernel)`));
+  return [`How each form runs (explain().contraction): ${runs.join('; ')}. Memory per call, from \`memory()\` around one call after a first one (the panels are freed on return; wasmHeapBytes never shrinks): ${one('Node', n)}. ${one('Chromium', c)}. The product the op-by-op path would hold: ${mib(m.productBytes)}; the operands and result: ${mib(m.operandBytes)}.`];
+}
+
+/** The contraction targets (issue 40), as data: [name, side, group, ratio key, limit]. */
+export function gemmTargets() {
+  const list = [];
+  for (const side of ['node', 'chromium']) {
+    const env = side === 'node' ? 'Node' : 'Chromium';
+    for (const g of ['gemm-256', 'gemm-1024']) {
+      const t = GEMMS[g].title;
+      list.push([`${t}: evaluate ≤ 1.0× tfjs-wasm matMul (${env})`, side, g, 'eval/tf-matmul', 1.0]);
+      list.push([`${t}: evaluate ≤ 1.5× the SIMD128 GEMM limit (${env})`, side, g, 'eval/limit', 1.5]);
+      for (const o of ['eval', 'eval-xt', 'eval-wt', 'eval-pos']) list.push([`${t}: ${o} ≤ 1.2× the fastest dim order (${env})`, side, g, `${o}/fastest`, 1.2]);
+    }
+    list.push([`batched [8,128,64] × [64,128]: evaluate ≤ 1.0× tfjs-wasm matMul (${env})`, side, 'gemm-batched', 'eval/tf-matmul', 1.0]);
+    list.push([`x {b,i,j} × w {i,j,o}: evaluate ≤ 1.0× tfjs-wasm matMul (${env})`, side, 'gemm-2dim', 'eval/tf-matmul', 1.0]);
+  }
+  return list;
 }
 
 /**
@@ -156,6 +201,7 @@ export function fusedTargets(r, prev) {
     rows.push([name, `fused ${g} (${side === 'node' ? 'Node' : 'Chromium'})`, pv(side, g, key), today, verdict]);
   };
   for (const t of chainTargets()) row(...t);
+  for (const t of gemmTargets()) row(...t);
   for (const [side, lim] of [['node', 1], ['chromium', 3]]) {
     const s = r[side]?.cold;
     if (!s) continue;

@@ -147,3 +147,59 @@ EXPORT void contract(const float* x, const float* w, float* out, uint32_t nb, ui
     }
   }
 }
+
+// The contraction limit (issue 40): a plain SIMD128 GEMM, out[m,:] = sum over
+// k of x[m,k] * w[k,:] (x [M,K], w [K,N], row-major), k in plain order (the
+// fastest order, not tensorcast's pairwise one, so not bit-identical): w
+// packed once per block of NC columns into K x 8 panels, x packed per 4 rows
+// into a 4 x K panel, a 4 x 8 register tile (8 accumulators) over the whole
+// of k. `scratch` holds K * (NC + 4) floats. Edge rows and columns padded.
+static const uint32_t kGemmNC = 64;
+EXPORT uint32_t gemm_scratch_floats(uint32_t K) { return K * (kGemmNC + 4); }
+EXPORT void gemm(const float* x, const float* w, float* out, uint32_t M, uint32_t K, uint32_t N, float* scratch) {
+  float* bp = scratch;                       // K x NC, panel by panel (K x 8 each)
+  float* ap = scratch + size_t(K) * kGemmNC;  // 4 x K, interleaved (k-major)
+  for (uint32_t n0 = 0; n0 < N; n0 += kGemmNC) {
+    const uint32_t nc = N - n0 < kGemmNC ? N - n0 : kGemmNC;
+    const uint32_t panels = (nc + 7) / 8;
+    for (uint32_t p = 0; p < panels; p++)
+      for (uint32_t k = 0; k < K; k++)
+        for (uint32_t j = 0; j < 8; j++) {
+          const uint32_t n = p * 8 + j;
+          bp[(size_t(p) * K + k) * 8 + j] = n < nc ? w[size_t(k) * N + n0 + n] : 0.0f;
+        }
+    for (uint32_t m0 = 0; m0 < M; m0 += 4) {
+      const uint32_t rows = M - m0 < 4 ? M - m0 : 4;
+      for (uint32_t k = 0; k < K; k++)
+        for (uint32_t i = 0; i < 4; i++) ap[size_t(k) * 4 + i] = x[size_t(m0 + (i < rows ? i : rows - 1)) * K + k];
+      for (uint32_t p = 0; p < panels; p++) {
+        const float* b = bp + size_t(p) * K * 8;
+        const float* a = ap;
+        v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+        for (uint32_t k = 0; k < K; k++, a += 4, b += 8) {
+          const v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
+          v128_t s = wasm_v128_load32_splat(a);
+          c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(s, b0));
+          c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(s, b1));
+          s = wasm_v128_load32_splat(a + 1);
+          c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(s, b0));
+          c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(s, b1));
+          s = wasm_v128_load32_splat(a + 2);
+          c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(s, b0));
+          c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(s, b1));
+          s = wasm_v128_load32_splat(a + 3);
+          c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(s, b0));
+          c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(s, b1));
+        }
+        alignas(16) float t[4][8];
+        wasm_v128_store(&t[0][0], c00); wasm_v128_store(&t[0][4], c01);
+        wasm_v128_store(&t[1][0], c10); wasm_v128_store(&t[1][4], c11);
+        wasm_v128_store(&t[2][0], c20); wasm_v128_store(&t[2][4], c21);
+        wasm_v128_store(&t[3][0], c30); wasm_v128_store(&t[3][4], c31);
+        const uint32_t cols = nc - p * 8 < 8 ? nc - p * 8 : 8;
+        for (uint32_t i = 0; i < rows; i++)
+          for (uint32_t j = 0; j < cols; j++) out[size_t(m0 + i) * N + n0 + p * 8 + j] = t[i][j];
+      }
+    }
+  }
+}

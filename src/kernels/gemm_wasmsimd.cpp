@@ -29,13 +29,13 @@ struct Tile {
   v128_t v[MR][NV];
 };
 
-// Byte pointers and strides: one driver for every dtype; only the chain and
-// the tile sum are per dtype.
+// Packed operands, one driver for every dtype (only the chain and the tile
+// sum are per dtype): A's tile rows interleaved, MR elements per k; B's
+// panel, NR elements per k.
 struct Ctx {
-  const char* a[MR];  // A(m_i, 0)
-  i64 ak;             // A's k stride, bytes
-  const char* b;      // the packed block at this tile's first column, k = 0
-  i64 bk;             // the packed block's row, bytes
+  const char* a;  // the packed A tile at k = 0
+  const char* b;  // the packed B panel at k = 0
+  i64 es;         // element bytes
 };
 
 template <typename T>
@@ -59,130 +59,171 @@ struct Vec<int32_t> {
   static v128_t mul(v128_t a, v128_t b) { return wasm_i32x4_mul(a, b); }
 };
 
-// c = the sum, in order, of the products at k = k0, k0 + step, ... (len >= 1
-// terms; the first is assigned, as the reduction's first element is).
-template <typename T>
-[[gnu::noinline]] void chain(const Ctx& x, i64 k0, i64 step, i64 len, Tile& c) {
-  using V = Vec<T>;
-  const i64 bs = step * x.bk, as = step * x.ak;
-  const char* bp = x.b + k0 * x.bk;
-  const char* a0 = x.a[0] + k0 * x.ak;
-  const char* a1 = x.a[1] + k0 * x.ak;
-  const char* a2 = x.a[2] + k0 * x.ak;
-  const char* a3 = x.a[3] + k0 * x.ak;
-  v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 16);
-  v128_t s = V::splat(a0);
-  v128_t c00 = V::mul(s, b0), c01 = V::mul(s, b1);
-  s = V::splat(a1);
-  v128_t c10 = V::mul(s, b0), c11 = V::mul(s, b1);
-  s = V::splat(a2);
-  v128_t c20 = V::mul(s, b0), c21 = V::mul(s, b1);
-  s = V::splat(a3);
-  v128_t c30 = V::mul(s, b0), c31 = V::mul(s, b1);
-  for (i64 t = 1; t < len; ++t) {
-    bp += bs;
-    a0 += as;
-    a1 += as;
-    a2 += as;
-    a3 += as;
-    b0 = wasm_v128_load(bp);
-    b1 = wasm_v128_load(bp + 16);
-    s = V::splat(a0);
-    c00 = V::add(c00, V::mul(s, b0));
-    c01 = V::add(c01, V::mul(s, b1));
-    s = V::splat(a1);
-    c10 = V::add(c10, V::mul(s, b0));
-    c11 = V::add(c11, V::mul(s, b1));
-    s = V::splat(a2);
-    c20 = V::add(c20, V::mul(s, b0));
-    c21 = V::add(c21, V::mul(s, b1));
-    s = V::splat(a3);
-    c30 = V::add(c30, V::mul(s, b0));
-    c31 = V::add(c31, V::mul(s, b1));
-  }
-  c.v[0][0] = c00;
-  c.v[0][1] = c01;
-  c.v[1][0] = c10;
-  c.v[1][1] = c11;
-  c.v[2][0] = c20;
-  c.v[2][1] = c21;
-  c.v[3][0] = c30;
-  c.v[3][1] = c31;
-}
+// The order of k, as a schedule every tile of a problem runs (built once, on
+// the host side of the kernel: schedule() below), over a stack of tiles:
+//   leaf k0 step len   push the sum, in order, of the products at k = k0,
+//                      k0 + step, ... (len >= 1 terms, the first assigned)
+//   merge              the two newest: older + newer (one entry); the schedules
+//                      put every merge right after a leaf or after such merges,
+//                      so the leaf folds them in its registers
+//   lanes L            the two newest groups of L entries, entry by entry
+//   halve L            the newest L entries: e[l] += e[l + s] for s = L/2 .. 1; one left
+enum : i64 { kLeaf = 0, kMerge = 1, kLanes = 2, kHalve = 3 };
 
 template <typename T>
-[[gnu::noinline]] void add_tile(Tile& d, const Tile& s) {  // d = d + s, lane-wise
+[[gnu::always_inline]] inline void add_tile(Tile& d, const Tile& s) {  // d = d + s, lane-wise
   for (int i = 0; i < MR; ++i)
     for (int v = 0; v < NV; ++v) d.v[i][v] = Vec<T>::add(d.v[i][v], s.v[i][v]);
 }
 
+// One tile: the schedule's result into `out` (`st`: the stack).
+template <typename T>
+[[gnu::noinline]] void tile(const Ctx& x, const i64* op, const i64* end, Tile* st, Tile& out) {
+  using V = Vec<T>;
+  constexpr i64 L = 16 / sizeof(T);
+  Tile* top = st;
+  while (op < end) {
+    if (*op == kLeaf) {
+      const T* ap = reinterpret_cast<const T*>(x.a) + op[1] * MR;
+      const T* bp = reinterpret_cast<const T*>(x.b) + op[1] * 2 * L;
+      const i64 as = op[2] * MR, bs = op[2] * 2 * L, len = op[3];
+      op += 4;
+      v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + L);
+      v128_t s = V::splat(ap);
+      v128_t c00 = V::mul(s, b0), c01 = V::mul(s, b1);
+      s = V::splat(ap + 1);
+      v128_t c10 = V::mul(s, b0), c11 = V::mul(s, b1);
+      s = V::splat(ap + 2);
+      v128_t c20 = V::mul(s, b0), c21 = V::mul(s, b1);
+      s = V::splat(ap + 3);
+      v128_t c30 = V::mul(s, b0), c31 = V::mul(s, b1);
+      for (i64 t = 1; t < len; ++t) {
+        ap += as;
+        bp += bs;
+        b0 = wasm_v128_load(bp);
+        b1 = wasm_v128_load(bp + L);
+        s = V::splat(ap);
+        c00 = V::add(c00, V::mul(s, b0));
+        c01 = V::add(c01, V::mul(s, b1));
+        s = V::splat(ap + 1);
+        c10 = V::add(c10, V::mul(s, b0));
+        c11 = V::add(c11, V::mul(s, b1));
+        s = V::splat(ap + 2);
+        c20 = V::add(c20, V::mul(s, b0));
+        c21 = V::add(c21, V::mul(s, b1));
+        s = V::splat(ap + 3);
+        c30 = V::add(c30, V::mul(s, b0));
+        c31 = V::add(c31, V::mul(s, b1));
+      }
+      for (; op < end && *op == kMerge; ++op) {  // merges that follow: older + this, in registers
+        --top;
+        c00 = V::add(top->v[0][0], c00);
+        c01 = V::add(top->v[0][1], c01);
+        c10 = V::add(top->v[1][0], c10);
+        c11 = V::add(top->v[1][1], c11);
+        c20 = V::add(top->v[2][0], c20);
+        c21 = V::add(top->v[2][1], c21);
+        c30 = V::add(top->v[3][0], c30);
+        c31 = V::add(top->v[3][1], c31);
+      }
+      top->v[0][0] = c00;
+      top->v[0][1] = c01;
+      top->v[1][0] = c10;
+      top->v[1][1] = c11;
+      top->v[2][0] = c20;
+      top->v[2][1] = c21;
+      top->v[3][0] = c30;
+      top->v[3][1] = c31;
+      ++top;
+    } else {  // lanes or halve (every merge follows a leaf, or merges that do: folded above)
+      const i64 n = op[1];
+      if (*op == kLanes) {
+        for (i64 l = 0; l < n; ++l) add_tile<T>(top[l - 2 * n], top[l - n]);
+        top -= n;
+      } else {
+        Tile* base = top - n;
+        for (i64 h = n / 2; h >= 1; h /= 2)
+          for (i64 l = 0; l < h; ++l) add_tile<T>(base[l], base[l + h]);
+        top = base + 1;
+      }
+      op += 2;
+    }
+  }
+  out = st[0];
+}
+
 struct Ops {
-  void (*chain)(const Ctx&, i64, i64, i64, Tile&);
-  void (*add)(Tile&, const Tile&);
+  void (*tile)(const Ctx&, const i64*, const i64*, Tile*, Tile&);
   i64 es;      // element bytes
   bool order;  // a float sum: the order binds (else one chain)
 };
 
-// The col order over rows [k0, k0 + rows): leaves of <= 8 rows in order, a
-// part split at col_split and its halves added (top + rest).
-void col_tile(const Ops& o, const Ctx& x, i64 k0, i64 rows, Tile& c) {
-  if (rows <= static_cast<i64>(reduce::kColLeafRows)) {
-    o.chain(x, k0, 1, rows, c);
-    return;
+// The schedule of K terms: the col order (leaves of <= 8, halves at
+// col_split), the row order (reduce_pairwise.hpp's row skeleton, each lane
+// an entry), or one chain (integers: any order). Appends to `s`; returns the
+// deepest stack it needs.
+struct Schedule {
+  i64* s;
+  i64 n = 0, depth = 0, max = 0;
+  void put(i64 a) { s[n++] = a; }
+  void leaf(i64 k0, i64 step, i64 len) {
+    put(kLeaf), put(k0), put(step), put(len);
+    if (++depth > max) max = depth;
   }
-  const i64 h = static_cast<i64>(reduce::col_split(static_cast<size_t>(rows)));
-  col_tile(o, x, k0, h, c);
-  Tile t;
-  col_tile(o, x, k0 + h, rows - h, t);
-  o.add(c, t);
-}
-
-// The row order over k in [0, K): reduce_pairwise.hpp's row skeleton, each of
-// its L lanes a tile (L = 16 / es; KA = 4 L accumulators; blocks of 64 KA).
-struct Lanes {
-  Tile l[4];
-};
-void row_tile(const Ops& o, const Ctx& x, i64 K, Tile& r) {
-  const i64 L = 16 / o.es, KA = 4 * L, B = 64 * KA;
-  if (K < KA) {
-    o.chain(x, 0, 1, K, r);
-    return;
+  void merge() { put(kMerge), --depth; }
+  void col(i64 k0, i64 rows) {
+    if (rows <= static_cast<i64>(reduce::kColLeafRows)) return leaf(k0, 1, rows);
+    const i64 h = static_cast<i64>(reduce::col_split(static_cast<size_t>(rows)));
+    col(k0, h);
+    col(k0 + h, rows - h);
+    merge();
   }
-  auto merge = [&o, L](Lanes a, const Lanes& b) {
-    for (i64 l = 0; l < L; ++l) o.add(a.l[l], b.l[l]);
-    return a;
-  };
-  reduce::PairCounter<Lanes> counter;
-  i64 i = 0;
-  while (K - i >= KA) {
-    const i64 m = K - i >= B ? B : (K - i) / KA * KA;
-    Tile acc[16];
-    for (i64 j = 0; j < KA; ++j) o.chain(x, i + j, KA, m / KA, acc[j]);
-    Lanes w;
-    for (i64 l = 0; l < L; ++l) {  // (v0 + v1) + (v2 + v3), lane-wise
-      o.add(acc[l], acc[L + l]);
-      o.add(acc[2 * L + l], acc[3 * L + l]);
-      o.add(acc[l], acc[2 * L + l]);
-      w.l[l] = acc[l];
+  void row(i64 K, i64 es) {
+    const i64 L = 16 / es, KA = 4 * L, B = 64 * KA;
+    if (K < KA) return leaf(0, 1, K);
+    i64 level[64], d = 0, i = 0;  // the binary counter over blocks: its entries' levels
+    while (K - i >= KA) {
+      const i64 m = K - i >= B ? B : (K - i) / KA * KA;
+      for (i64 l = 0; l < L; ++l) {  // lane l: (a_l + a_{L+l}) + (a_{2L+l} + a_{3L+l})
+        leaf(i + l, KA, m / KA);
+        leaf(i + L + l, KA, m / KA);
+        merge();
+        leaf(i + 2 * L + l, KA, m / KA);
+        leaf(i + 3 * L + l, KA, m / KA);
+        merge();
+        merge();
+      }
+      i += m;
+      i64 lv = 0;
+      for (; d > 0 && level[d - 1] == lv; --d, ++lv) put(kLanes), put(L), depth -= L;
+      level[d++] = lv;
     }
-    counter.push(w, merge);
-    i += m;
+    for (; d > 1; --d) put(kLanes), put(L), depth -= L;  // then from the newest
+    put(kHalve), put(L), depth -= L - 1;
+    for (; i < K; ++i) leaf(i, 1, 1), merge();  // the last K % KA terms, one by one
   }
-  Lanes w = counter.total(merge);
-  for (i64 s = L / 2; s >= 1; s /= 2)
-    for (i64 l = 0; l < s; ++l) o.add(w.l[l], w.l[l + s]);
-  r = w.l[0];
-  for (Tile t; i < K; ++i) {  // the last K % KA terms, one by one
-    o.chain(x, i, 1, 1, t);
-    o.add(r, t);
-  }
-}
+};
 
-template <typename U>  // w elements `stride` apart, to contiguous ones
-void strided(char* dst, const char* src, i64 stride, i64 w) {
-  const U* s = reinterpret_cast<const U*>(src);
+template <typename U>  // element k of B's panel rows: n columns `bn` apart, zero-padded to NR
+void pack_b(char* dst, const char* src, i64 K, i64 bk, i64 bn, i64 n, i64 nr) {
   U* d = reinterpret_cast<U*>(dst);
-  for (i64 j = 0; j < w; ++j) d[j] = s[j * stride];
+  const U* s = reinterpret_cast<const U*>(src);
+  for (i64 k = 0; k < K; ++k, d += nr)
+    for (i64 j = 0; j < nr; ++j) d[j] = j < n ? s[k * bk + j * bn] : U(0);
+}
+template <typename U>  // A's MR rows (pointers), interleaved: MR elements per k
+void pack_a(char* dst, const char* const* rows, i64 K, i64 ak) {
+  U* d = reinterpret_cast<U*>(dst);
+  const U* r0 = reinterpret_cast<const U*>(rows[0]);
+  const U* r1 = reinterpret_cast<const U*>(rows[1]);
+  const U* r2 = reinterpret_cast<const U*>(rows[2]);
+  const U* r3 = reinterpret_cast<const U*>(rows[3]);
+  for (i64 k = 0; k < K; ++k, d += MR) {
+    d[0] = r0[k * ak];
+    d[1] = r1[k * ak];
+    d[2] = r2[k * ak];
+    d[3] = r3[k * ak];
+  }
 }
 
 bool run(const GemmProblem& p, const Ops& o) {
@@ -192,36 +233,42 @@ bool run(const GemmProblem& p, const Ops& o) {
   const char* Bsrc = static_cast<const char*>(p.b);
   char* out = static_cast<char*>(p.out);
   const i64 nc = gemm_block_cols(p.K, p.N, static_cast<size_t>(es));
-  void* raw = std::malloc(static_cast<size_t>(p.K * nc * es) + 16);
+  // The schedule (at most 4 words a term, and as many merges) and its stack,
+  // the B block (panels of K x NR) and one A tile (K x MR), in one allocation.
+  const i64 words = 8 * p.K + 64;
+  void* raw = std::malloc(static_cast<size_t>(words * 8 + p.K * (nc + MR) * es) + 32);
   if (!raw) return false;
-  char* bp = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(raw) + 15) & ~uintptr_t{15});
+  Schedule sc{static_cast<i64*>(raw)};
+  if (!o.order) sc.leaf(0, 1, p.K);
+  else if (p.row_order) sc.row(p.K, es);
+  else sc.col(0, p.K);
+  Tile* stack = static_cast<Tile*>(std::malloc(static_cast<size_t>(sc.max + 1) * sizeof(Tile)));
+  if (!stack) {
+    std::free(raw);
+    return false;
+  }
+  char* bp = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(sc.s + words) + 15) & ~uintptr_t{15});
+  char* ap = bp + p.K * nc * es;
+  auto packb = es == 4 ? &pack_b<uint32_t> : &pack_b<uint64_t>;
+  auto packa = es == 4 ? &pack_a<uint32_t> : &pack_a<uint64_t>;
   for (i64 m0 = 0; m0 < p.M;) {
     i64 m1 = m0 + 1;
     while (m1 < p.M && p.b_off[m1] == p.b_off[m0]) ++m1;
     const char* B = Bsrc + p.b_off[m0] * es;
     for (i64 n0 = 0; n0 < p.N; n0 += nc) {
       const i64 w = p.N - n0 < nc ? p.N - n0 : nc;
-      const i64 wp = (w + NR - 1) / NR * NR;
-      for (i64 k = 0; k < p.K; ++k) {  // pack K rows of w columns, zero-padded to wp
-        char* row = bp + k * wp * es;
-        const char* src = B + (k * p.b_k + n0 * p.b_n) * es;
-        if (p.b_n == 1) std::memcpy(row, src, static_cast<size_t>(w * es));
-        else if (es == 4) strided<uint32_t>(row, src, p.b_n, w);
-        else strided<uint64_t>(row, src, p.b_n, w);
-        std::memset(row + w * es, 0, static_cast<size_t>((wp - w) * es));
-      }
+      for (i64 nt = 0; nt < w; nt += NR)
+        packb(bp + nt * p.K * es, B + (n0 + nt) * p.b_n * es, p.K, p.b_k, p.b_n, w - nt < NR ? w - nt : NR, NR);
       for (i64 mt = m0; mt < m1; mt += MR) {
         const i64 rows = m1 - mt < MR ? m1 - mt : MR;
-        Ctx x;
-        for (int i = 0; i < MR; ++i) x.a[i] = A + p.a_off[mt + (i < rows ? i : rows - 1)] * es;
-        x.ak = p.a_k * es;
-        x.bk = wp * es;
+        const char* r[MR];
+        for (int i = 0; i < MR; ++i) r[i] = A + p.a_off[mt + (i < rows ? i : rows - 1)] * es;
+        packa(ap, r, p.K, p.a_k);
+        Ctx x{ap, nullptr, es};
         for (i64 nt = 0; nt < w; nt += NR) {
-          x.b = bp + nt * es;
+          x.b = bp + nt * p.K * es;
           Tile c;
-          if (!o.order) o.chain(x, 0, 1, p.K, c);  // wrapping: any order
-          else if (p.row_order) row_tile(o, x, p.K, c);
-          else col_tile(o, x, 0, p.K, c);
+          o.tile(x, sc.s, sc.s + sc.n, stack, c);
           const i64 cols = w - nt < NR ? w - nt : NR;
           for (i64 i = 0; i < rows; ++i)
             std::memcpy(out + ((mt + i) * p.N + n0 + nt) * es, &c.v[i][0], static_cast<size_t>(cols * es));
@@ -230,13 +277,14 @@ bool run(const GemmProblem& p, const Ops& o) {
     }
     m0 = m1;
   }
+  std::free(stack);
   std::free(raw);
   return true;
 }
 
 template <typename T>
 bool gemm(const GemmProblem& p) {
-  static constexpr Ops ops = {&chain<T>, &add_tile<T>, sizeof(T), !std::is_integral_v<T>};
+  static constexpr Ops ops = {&tile<T>, sizeof(T), !std::is_integral_v<T>};
   return run(p, ops);
 }
 
