@@ -120,7 +120,7 @@ describe('laying functions out for gzip', () => {
     const wasm = readFileSync(fileURLToPath(new URL('../../dist/tensorcast.wasm', import.meta.url)));
     const fn = wasmSections(wasm).find((s) => s.id === 3);
     const [count] = uleb(wasm, fn.start);
-    expect(count).toBeGreaterThan(1000);
+    expect(count).toBeGreaterThan(800); // the lean module (simd_coverage.hpp): ~900 functions
     // the identity order reads and writes every body of the engine back unchanged
     expect(Buffer.compare(reorderFunctions(wasm, [...Array(count).keys()]), wasm)).toBe(0);
     // shuffled, the module grows gzipped; laid out again (the default order), it is as small as the build's
