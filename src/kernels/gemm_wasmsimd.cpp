@@ -1,14 +1,16 @@
 // The contraction kernel (gemm.hpp) in SIMD128: float32, float64 and int32.
 //
 // Per run of output rows that share B's offset, B is packed in blocks of
-// columns (K rows of up to 128 KiB, zero-padded to whole tiles); each tile of
-// 4 rows x 2 vectors of columns keeps its 8 accumulators in registers through
-// a chain of k (one splat of A and one product per accumulator a step); the
-// chains and their combination are the reduction's order (reduce_pairwise.hpp):
-// the col order's leaves of <= 8 rows and their tree, or the row order's 16
-// (8) accumulators, block tree, counter and lane halving, each "lane" here a
-// whole tile. A's rows past the last are the last one again (their results
-// are not stored).
+// columns (K rows of up to 512 KiB), panel by panel (K x 8 columns, float64
+// K x 4, zero-padded), and per tile of 4 rows A's rows are packed beside it
+// (K x 4, interleaved). A tile of 4 rows x 2 vectors of columns keeps its 8
+// accumulators in registers through each chain of k (one splat of A and one
+// product per accumulator a step); the chains and their combination follow
+// the reduction's order (reduce_pairwise.hpp), as a schedule built once per
+// problem: the col order's leaves of <= 8 k and their tree of halves, or the
+// row order's 16 (8) accumulators, block tree, counter and lane halving, each
+// "lane" here a whole tile. A's rows past the last are the last one again
+// (their results are not stored).
 #include <wasm_simd128.h>
 
 #include <cstdlib>
