@@ -242,6 +242,7 @@ bool run_contraction(const Compiled& c, const void* const* ptrs, void* out) {
   const Contraction& g = c.gemm;
   const GemmFn k = find_gemm(c.out_dtype);
   if (!k) return false;
+  if (g.M > i64{0x7fffffff} / 16) return false;  // the offsets would pass the address space (wasm32)
   auto* offs = static_cast<i64*>(std::malloc(static_cast<size_t>(g.M) * 2 * sizeof(i64)));
   if (!offs) return false;
   i64 idx[kMaxRank] = {};

@@ -238,7 +238,9 @@ bool run(const GemmProblem& p, const Ops& o) {
   // The schedule (at most 4 words a term, and as many merges) and its stack,
   // the B block (panels of K x NR) and one A tile (K x MR), in one allocation.
   const i64 words = 8 * p.K + 64;
-  void* raw = std::malloc(static_cast<size_t>(words * 8 + p.K * (nc + MR) * es) + 32);
+  const i64 bytes = words * 8 + p.K * (nc + MR) * es + 32;
+  if (p.K > (i64{1} << 40) || bytes > i64{0x7fffffff}) return false;  // past the address space (wasm32)
+  void* raw = std::malloc(static_cast<size_t>(bytes));
   if (!raw) return false;
   Schedule sc{static_cast<i64*>(raw)};
   if (!o.order) sc.leaf(0, 1, p.K);
