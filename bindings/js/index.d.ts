@@ -355,6 +355,7 @@ type BoolName = 'qual' | 'less' | 'greater' | 'logical' | 'isNaN' | 'isFinite';
  */
 export type ExpressionDType<E extends string, D extends DType> =
   string extends E ? DType
+  : Has<E, 'argmax(' | 'argmin('> extends true ? 'int32'
   : Has<E, ';'> extends true ? DType
   : Has<E, 'cast'> extends true ? (Has<E, BoolName | BoolToken | 'mean' | 'where' | '?'> extends true ? DType : OneDType<Extract<Quoted<E>, DType>>)
   : Has<E, BoolName | BoolToken> extends true ? (

@@ -16,6 +16,7 @@ import { makeTensor } from './tensor.js';
 import { copyView, rowMajor, isRowMajor } from './strided.js';
 import { product } from './shapes.js';
 import { cast } from './unary.js';
+import { TERMINAL } from './program.js';
 
 /**
  * x, the axes named by `axesIn` (one axis, or a list: logSumExp; TOPK: the
@@ -253,6 +254,9 @@ function arg(fn, x, axis, options, min) {
 export const argmax = (x, axis, options) => arg('argmax', x, axis, options, false);
 /** The index (int32) of the smallest element along `axis`; the first of equals, a NaN first. */
 export const argmin = (x, axis, options) => arg('argmin', x, axis, options, true);
+// The terminal reductions of expressions: evaluate('argmax(softmax-like text, -1)', ...) (program.js).
+TERMINAL.argmax = argmax;
+TERMINAL.argmin = argmin;
 
 /**
  * The k largest (options.largest false: smallest) elements along

@@ -18,9 +18,18 @@
 import { excerpt } from './expr-parse.js';
 import { Tensor } from './tensor.js';
 import { refusedPlan } from './explain.js';
+import { BroadcastError, formatShape } from './errors.js';
 
 const REDUCE = ['sum', 'prod', 'min', 'max', 'mean'];
 const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * The terminal reductions, around the whole of the last statement:
+ * `argmax(expr, axis, keepdims)` runs expr as a pass, then post.js's
+ * function on its result. post.js installs them (it imports this module,
+ * not the other way: no import circle).
+ */
+export const TERMINAL = {};
 
 // A token for the cut: a name (k 'n'), a number or string ('0'), a bracket, `,`, `;` or an assignment's `=`
 // (itself), any other operator (itself, or 'o' for `==`, `<=` and the like).
@@ -36,7 +45,7 @@ const tokens = (text) => Array.from(text.matchAll(TOKEN), ({ 0: s, index: a }) =
  * padded with spaces, so an offset in a pass is the same offset in `text`.
  */
 export function plan(fn, text, host) {
-  if (!/[;=]|\b(sum|prod|min|max|mean)\s*\(/.test(text)) return null;
+  if (!/[;=]|\b(sum|prod|min|max|mean|argmax|argmin)\s*\(/.test(text)) return null;
   const toks = tokens(text);
   let prefix = '_t';
   while (text.includes(prefix)) prefix = `_${prefix}`;
@@ -104,6 +113,34 @@ export function plan(fn, text, host) {
     return { reps, top };
   };
 
+  // argmax / argmin around the whole of the last statement: { fn, s, e (its first argument's tokens), axis, keepdims }.
+  function terminal(s, e, last) {
+    for (let i = s; i < e; i++) {
+      const t = toks[i];
+      if (t.k !== 'n' || toks[i + 1]?.k !== '(' || (t.s !== 'argmax' && t.s !== 'argmin')) continue;
+      let depth = 0;
+      const commas = [];
+      let close = i + 1;
+      for (; close < e; close++) {
+        const k = toks[close].k;
+        if (k === '(' || k === '[') depth++;
+        else if (k === ')' || k === ']') { if (--depth === 0) break; }
+        else if (k === ',' && depth === 1) commas.push(close);
+      }
+      if (!last || i !== s || close !== e - 1) fail(`${t.s} stands only around the whole of the last statement`, t.a, toks[Math.min(close, e - 1)].b);
+      if (TERMINAL[t.s] === undefined) fail(`${t.s} is not in this build`, t.a, t.b);
+      program = true;
+      const arg = (k) => (commas[k] === undefined ? '' : toks.slice(commas[k] + 1, commas[k + 1] ?? close).map((x) => x.s).join(''));
+      const ax = arg(0);
+      const kd = arg(1);
+      if (commas.length > 2 || (ax !== '' && !/^(-?\d+|(["'])[^]*\2)$/.test(ax)) || (kd !== '' && !/^(true|false)$/.test(kd))) {
+        fail(`${t.s}(x, axis, keepdims): axis is an integer or a dim name, keepdims true or false`, t.a, toks[close].b);
+      }
+      return { fn: t.s, s: i + 2, e: commas[0] ?? close, axis: ax === '' ? undefined : /^-?\d/.test(ax) ? Number(ax) : ax.slice(1, -1), keepdims: kd === '' ? undefined : kd === 'true' };
+    }
+    return null;
+  }
+
   const statements = [];
   for (let i = 0, from = 0; i <= toks.length; i++) {
     if (i < toks.length && toks[i].k !== ';') continue;
@@ -123,15 +160,22 @@ export function plan(fn, text, host) {
     const at = toks[e]?.a ?? text.length;
     if (s >= e) fail('an empty statement', at, at + 1);
     if (name === null && !last) fail('each statement before the last assigns a name', toks[s].a, at);
+    const t = terminal(s, e, last);
+    if (t) {
+      s = t.s;
+      e = t.e;
+    }
     const { reps, top } = lift(s, e, true);
-    const p = pass(name, toks[s].a, toks[e - 1].b, top === null ? reps : top.reps, top?.keepdims);
+    const p = pass(t ? prefix + passes.length : name, toks[s].a, toks[e - 1].b, top === null ? reps : top.reps, top?.keepdims);
     p.at = toks[s - 2];
+    if (t) passes.push({ name: null, terminal: { fn: t.fn, input: p.name, axis: t.axis, keepdims: t.keepdims } });
   });
   if (!program) return null;
   // Each pass compiled (a syntax error shown in `text`); a name is assigned once, and never after it was read.
   const inputs = [];
   const names = new Set();
   for (const p of passes) {
+    if (p.terminal) continue;
     try {
       // The pass as compiled (cached by its text), shown as the program: an error's offset, its
       // excerpt and the node it quotes are those of `text`.
@@ -197,7 +241,9 @@ function runProgram(P, fn, operands, options) {
       const last = i === P.passes.length - 1;
       const po = { ...rest, keepdims: p.keepdims ?? (last ? keepdims : undefined) };
       if (last) po.out = out;
-      const r = P.host.run(p.E, pick(env, p.E.inputs), po);
+      const T = p.terminal;
+      const r = T ? TERMINAL[T.fn](env[T.input], T.axis, { keepdims: T.keepdims ?? keepdims ?? false, ...(out === undefined ? {} : { out }) })
+        : P.host.run(p.E, pick(env, p.E.inputs), po);
       if (last) return r;
       env[p.name] = r;
       made.push(r);
@@ -218,6 +264,19 @@ export function explainProgram(P, fn, shapesIn, options) {
   const dtypes = { ...dt };
   const passes = [];
   P.passes.forEach((p, i) => {
+    const T = p.terminal;
+    if (T) {  // the shape argmax gives: the axis removed (kept as 1 with keepdims; every axis without one)
+      const x = passes.at(-1);
+      if (x.ok === false) return void passes.push({ ...x, name: null });
+      const kd = T.keepdims ?? keepdims ?? false;
+      const ax = T.axis === undefined ? null : typeof T.axis === 'string' ? (x.dims ?? []).indexOf(T.axis) : T.axis < 0 ? T.axis + x.shape.length : T.axis;
+      if (ax !== null && !(ax >= 0 && ax < x.shape.length)) throw new BroadcastError(`${fn}: ${T.fn}'s axis ${JSON.stringify(T.axis)} is not an axis of ${formatShape(x.shape)}`, { code: 'INVALID_AXIS', shapes: [x.shape], axis: ax, dims: [x.shape.length] });
+      const keep = (a) => ax !== null && a !== ax;
+      const shape = x.shape.flatMap((d, a) => (keep(a) ? [d] : kd ? [1] : []));
+      const dims = x.dims && ax !== null ? x.dims.filter((_, a) => a !== ax || kd) : undefined;
+      passes.push({ name: null, keepdims: kd, ok: true, expression: `${T.fn}(${T.input}${T.axis === undefined ? '' : `, ${JSON.stringify(T.axis)}`})`, inputs: [T.input], shape, dtype: 'int32', ...(dims ? { dims } : {}) });
+      return;
+    }
     const kd = p.keepdims ?? (i === P.passes.length - 1 && keepdims) ?? false;
     const x = P.host.explain(p.E, pick(shapes, p.E.inputs), { ...rest, dtypes: pick(dtypes, p.E.inputs), keepdims: kd });
     passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])|(?<=[([])\s+/g, '').replace(/\s+/g, ' ') });

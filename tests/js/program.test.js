@@ -151,7 +151,7 @@ describe('statements and reductions inside expressions', () => {
     ['m = max(x, [-1], true); e = exp(x - m) +* 2; e', /unexpected "\*" at offset 40/],
     ['a = x', /the last statement is the result, not an assignment at offset 0/],
     ['x + 1; x', /each statement before the last assigns a name/],
-    ['y = argmax(x) + 1; y', /"argmax" is not a function of tensorcast/],
+    ['y = argmax(x) + 1; y', /argmax stands only around the whole of the last statement at offset 4/],
     ['a = x;; a', /an empty statement at offset 6/],
     ['x - sum(x, [-1], true, 1)', /third argument \(keepdims\)/],
     ['sum(max(x, [-1], true) + q(x), [0])', /"q" is not a function of tensorcast.* at offset 25/],
@@ -163,5 +163,43 @@ describe('statements and reductions inside expressions', () => {
     expect(err.message).toMatch(message);
     expect(err.offset).toBeGreaterThanOrEqual(0);
     expect(err.offset).toBeLessThanOrEqual(text.length);
+  });
+
+  it('argmax / argmin around the last statement: the expression as a pass, then the op, bit for bit', () => {
+    const x = logits();
+    const label = tc.evaluate('m = max(x, [-1], true); e = exp(x - m); argmax(e / sum(e, [-1], true), -1)', { x });
+    const sm = tc.evaluate(SOFTMAX, { x });
+    expect(label).toEqual(tc.argmax(sm, -1));
+    expect(label.dtype).toBe('int32');
+    expect(tc.evaluate('argmin(x * 2, 0, true)', { x })).toEqual(tc.argmin(tc.mul(x, 2), 0, { keepdims: true }));
+    expect(tc.evaluate('argmax(x - 1)', { x })).toEqual(tc.argmax(tc.sub(x, 1))); // no axis: into the flattened x
+    expect(tc.evaluate('argmax(x, 1)', { x }, { keepdims: true }).shape).toEqual([4, 1]); // keepdims as an option too
+    // By dim name; into an Int32Array out; resident in, resident out (and the pass's temporary freed).
+    const n = { data: x.data, shape: [4, 7], dims: ['b', 'c'] };
+    const named = tc.evaluate("argmax(exp(x), 'c')", { x: n });
+    expect([named.dims, Array.from(named.data)]).toEqual([['b'], Array.from(tc.argmax(x, 1).data)]);
+    const out = new Int32Array(4);
+    expect(tc.evaluate('argmin(x, -1)', { x }, { out }).data).toBe(out);
+    expect(Array.from(out)).toEqual(Array.from(tc.argmin(x, -1).data));
+    const r = tc.tensor(x.data, x.shape);
+    const t = tc.evaluate('argmax(r * r, 1)', { r });
+    expect(t).toBeInstanceOf(tc.Tensor);
+    expect(Array.from(t.toArray())).toEqual(Array.from(tc.argmax(tc.mul(x, x), 1).data));
+    for (const v of [t, r]) v.dispose();
+  });
+
+  it('argmax and argmin stand only around the whole last statement; explain() shows them as the last pass', () => {
+    const x = logits();
+    for (const bad of ['argmax(x) + 1', 'y = argmax(x, 0); y', 'exp(argmin(x, 0))', 'argmax(x, 1.5)', 'argmax(x, 0, 3)', 'argmax(x, 0, true, 1)']) {
+      expect(() => tc.evaluate(bad, { x }), bad).toThrow(SyntaxError);
+    }
+    expect(() => tc.evaluate('argmax(x, 2)', { x })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    expect(tc.add(x, 1).shape).toEqual([4, 7]); // the library goes on
+    const e = tc.explain({ expression: 'e = exp(x); argmax(e / sum(e, [-1], true), -1)', shapes: { x: [4, 7] } });
+    expect(e).toMatchObject({ ok: true, shape: [4], dtype: 'int32' });
+    expect(e.passes.map((p) => p.name)).toEqual(['e', '_t1', '_t2', null]);
+    expect(e.passes.at(-1)).toMatchObject({ expression: 'argmax(_t2, -1)', shape: [4], dtype: 'int32' });
+    expect(tc.explain({ expression: "argmax(x, 'c', true)", shapes: { x: { shape: [4, 7], dims: ['b', 'c'] } } })).toMatchObject({ shape: [4, 1], dims: ['b', 'c'] });
+    expect(tc.explain({ expression: 'argmax(x, 3)', shapes: { x: [4, 7] } })).toMatchObject({ ok: false });
   });
 });
