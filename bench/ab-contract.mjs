@@ -30,11 +30,15 @@ for (const d of dists) {
   };
   const runs = {};
   for (const [name, [xr, wr, text]] of Object.entries(forms)) {
-    const r0 = tc.evaluate(text, { x: xr, w: wr });
-    const out = tc.tensor(new Float32Array(M * N), r0.shape, r0.dims ? { dims: r0.dims } : undefined);
-    r0.dispose();
-    const o = { out };
-    runs[name] = () => tc.evaluate(text, { x: xr, w: wr }, o);
+    try {
+      const r0 = tc.evaluate(text, { x: xr, w: wr });
+      const out = tc.tensor(new Float32Array(M * N), r0.shape, r0.dims ? { dims: r0.dims } : undefined);
+      r0.dispose();
+      const o = { out };
+      runs[name] = () => tc.evaluate(text, { x: xr, w: wr }, o);
+    } catch (e) {
+      runs[name] = `refused: ${String(e.message).split('\n')[0]}`; // this build cannot run the form
+    }
   }
   builds.push(runs);
 }
@@ -43,12 +47,17 @@ const time = (fn) => {
   for (;;) { const t0 = performance.now(); for (let i = 0; i < k; i++) fn(); const ms = performance.now() - t0; if (ms > 40) return (ms / k) * 1000; k *= 2; }
 };
 const res = builds.map((b) => Object.fromEntries(Object.keys(b).map((n) => [n, []])));
-for (let r = 0; r < rounds; r++) for (const n of Object.keys(builds[0])) for (const i of [r % 2, 1 - (r % 2)]) res[i][n].push(time(builds[i][n]));
+const runnable = (n) => builds.every((b) => typeof b[n] === 'function');
+for (let r = 0; r < rounds; r++) for (const n of Object.keys(builds[0])) if (runnable(n)) for (const i of [r % 2, 1 - (r % 2)]) res[i][n].push(time(builds[i][n]));
 console.log(`contraction [${M},${K}] × [${K},${N}], float32, resident into out; ${rounds} interleaved rounds, µs per call`);
 console.log(`a = ${dists[0]}, b = ${dists[1]}`);
 console.log('| form | a µs | b µs | b ÷ a (median of per-round ratios, range) |');
 console.log('| --- | ---: | ---: | ---: |');
 for (const n of Object.keys(builds[0])) {
+  if (!runnable(n)) {
+    console.log(`| ${n} | ${typeof builds[0][n] === 'string' ? builds[0][n] : 'ran'} | ${typeof builds[1][n] === 'string' ? builds[1][n] : 'ran'} | — |`);
+    continue;
+  }
   const ratios = res[1][n].map((v, i) => v / res[0][n][i]);
   console.log(`| ${n} | ${median(res[0][n]).toFixed(2)} | ${median(res[1][n]).toFixed(2)} | ${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) |`);
 }
