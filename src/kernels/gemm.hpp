@@ -36,8 +36,9 @@ struct GemmProblem {
 };
 
 // The packed block's columns for K rows of `es` bytes: as many whole tiles as
-// fit 512 KiB (at least one), no more than N needs: larger blocks
-// repack A less often (1024^3 float32: 128 KiB 70 ms, 256 KiB 65, 512 KiB 59, 1 MiB 61).
+// fit 512 KiB (at least one), no more than N needs: a larger block repacks A
+// less often (1024^3 float32 in Node, one run each: 128 KiB 69-88 ms by dim
+// order, 512 KiB 62-75 ms).
 inline i64 gemm_block_cols(i64 K, i64 N, size_t es) {
   const i64 nr = static_cast<i64>(32 / es);  // tile columns: 2 vectors
   i64 c = static_cast<i64>(524288 / es) / (K > 0 ? K : 1) / nr * nr;
