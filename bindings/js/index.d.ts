@@ -454,7 +454,8 @@ export interface ExpressionPlan {
   loop: { shape: number[]; strides: number[][] };
   /** A generated wasm module, or the block interpreter over the library's kernels. */
   execution: 'generated' | 'interpreter';
-  reduce: { op: 'sum' | 'prod' | 'min' | 'max' | 'mean'; axes: number[]; chunkAxes: number } | null;
+  /** The reduction around the expression (argmax / argmin: a program's terminal pass, over the pass before it). */
+  reduce: { op: 'sum' | 'prod' | 'min' | 'max' | 'mean' | 'argmax' | 'argmin'; axes: number[]; chunkAxes: number } | null;
   /**
    * sum(a * b) over shared axes run as a contraction kernel (matrix-multiply
    * tiles), bit for bit the op-by-op sum: out[m, n] = Σ_k a(m, k) · b(k, n),

@@ -16,7 +16,8 @@ export { transpose, slice, flip, squeeze, expandDims, concat, stack, contiguous 
 export { broadcastTo, where } from './ops.js';
 export { memory, releaseScratch, kernels } from './introspect.js';
 export { reductionAxes, unbroadcast, sum, prod, min, max, mean, broadcastArrays } from './reduce.js';
-export { softmax, logSoftmax, logSumExp, argmax, argmin, topk } from './post.js';
+export { argmax, argmin, topk } from './post.js';
+export { softmax, logSoftmax, logSumExp } from './softmax.js';
 export { evaluate, compile } from './expr.js';
 
 // Element-wise ops: one line each; what they do is declared in src/kernels/ops.def.

@@ -1,5 +1,7 @@
-// Reading a model's output along one axis: softmax, logSoftmax, logSumExp,
-// argmax, argmin and topk, on typed arrays, resident tensors and views,
+// Reading a model's output along one axis: argmax, argmin and topk here,
+// softmax, logSoftmax and logSumExp in softmax.js (on these helpers: they
+// alone need cast, whose module reaches the expressions, and program.js
+// imports argmax from here), on typed arrays, resident tensors and views,
 // named operands by dim name. Each reads its arguments once, moves the axis
 // (logSumExp: its axes) last into a contiguous block in wasm memory (no copy
 // for a resident tensor that already is one), runs one engine export over
@@ -10,19 +12,17 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { checkKeys } from './options.js';
-import { readOperand, settle, readNames, readOut, outHolds, isScalar, handleOf, arrayLike, committable, commitError } from './operands.js';
+import { readOperand, settle, readNames, readOut, outHolds, isScalar, arrayLike, committable, commitError } from './operands.js';
 import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
 import { copyView, rowMajor, isRowMajor } from './strided.js';
 import { product } from './shapes.js';
-import { cast } from './unary.js';
-import { TERMINAL } from './program.js';
 
 /**
  * x, the axes named by `axesIn` (one axis, or a list: logSumExp; TOPK: the
  * options' axis), options.out and the other keys, each read once.
  */
-function read(x, axesIn, options, fn, keys, many) {
+export function read(x, axesIn, options, fn, keys, many) {
   mod();
   const o = {};
   if (options !== undefined) {
@@ -81,7 +81,7 @@ function axisError(fn, X, a, why) {
  * X's elements in a contiguous block with `axes` last, in order (the others
  * keep theirs): { ptr, own (the block is ours to free), perm, rows, n }.
  */
-function block(X, axes, copy = false) {
+export function block(X, axes, copy = false) {
   const perm = [...X.shape.keys()].filter((i) => !axes.includes(i)).concat(axes);
   const n = product(axes.map((i) => X.shape[i]));
   const rows = product(perm.filter((i) => !axes.includes(i)).map((i) => X.shape[i]));
@@ -105,7 +105,7 @@ function block(X, axes, copy = false) {
  * length k, 1: kept as 1, 0: gone): into dest, else a new resident tensor
  * (X resident) or a new typed array.
  */
-function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
+export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
   const shape = [];
   const order = []; // per result axis, its stride in the block
   const dims = X.dims === undefined ? undefined : [];
@@ -159,77 +159,9 @@ function named(r, dims, coords) {
   return r;
 }
 
-function check(st, fn) {
+export function check(st, fn) {
   if (st === 1) throw new BroadcastError(`${fn}: no WebAssembly memory left for its scratch`, { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
   if (st !== 0) throw new Error(`${fn}: engine status ${st}`);
-}
-
-const floatOnly = (fn, X) => new BroadcastError(`${fn} takes float dtypes (float32, float64, float16), got ${X.dtype.name}; cast(x, 'float32') first`,
-  { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: [X.dtype.name] });
-
-/** softmax (mode 0), logSoftmax (1), logSumExp (2) of the snapshot s. */
-function soft(s, fn, mode, keep) {
-  const { X, axes, dest } = s;
-  if (!X.dtype.float) throw floatOnly(fn, X);
-  const half = X.dtype.half;
-  const b = block(X, axes, half);
-  const temps = b.own ? [b.ptr] : []; // blocks to free, tensors to dispose
-  try {
-    let ptr = b.ptr;
-    let dt = X.dtype;
-    if (half) { // in float32, rounded once at the end (as the float16 ops are)
-      temps[0] = makeTensor(b.ptr, [X.size], dt);
-      const t = cast(temps[0], 'float32');
-      temps.push(t);
-      ({ ptr, dtype: dt } = handleOf(t));
-    }
-    const k = mode === 2 ? 1 : b.n;
-    // Straight into a resident out that is the result's own contiguous block (not x's memory: logSoftmax reads x twice).
-    if (mode < 2 && !half && dest !== null && dest.resident && dest.strides === null && !dest.shared && dest.ptr !== X.ptr
-      && dest.dtype === dt && dest.size === X.size && b.perm.every((p, i) => p === i)) {
-      if (X.size > 0) check(mod()._tc_softmax(ptr, dest.ptr, b.rows, b.n, dt.id, mode), fn);
-      return dest.tensor;
-    }
-    let q = malloc(Math.max(b.rows * k * dt.size, 1));
-    temps.push(q);
-    if (b.rows > 0 && b.n > 0) check(mod()._tc_softmax(ptr, q, b.rows, b.n, dt.id, mode), fn);
-    else if (mode === 2) view(dt).fill(-Infinity, q / dt.size, q / dt.size + b.rows); // log of an empty sum
-    if (half) {
-      temps[temps.length - 1] = makeTensor(q, [b.rows * k], dt);
-      const t = cast(temps[temps.length - 1], 'float16');
-      temps.push(t);
-      ({ ptr: q, dtype: dt } = handleOf(t));
-    }
-    return emit(q, dt, X, b.perm, axes, k, keep, dest, fn, temps);
-  } finally {
-    for (const t of temps) if (typeof t === 'number') free(t); else t.dispose();
-  }
-}
-
-const OUT = ['out'];
-
-/**
- * softmax along `axis` (default the last; a dim name for named operands):
- * exp(x - max) / sum(exp(x - max)), the same bits as those ops called one by
- * one. Float dtypes (float16 computed in float32, rounded once).
- */
-export function softmax(x, axis, options) {
-  return soft(read(x, axis, options, 'softmax', OUT, false), 'softmax', 0, 'k');
-}
-
-/** log(softmax(x)) along `axis`, as (x - max) - log(sum(exp(x - max))): stable. */
-export function logSoftmax(x, axis, options) {
-  return soft(read(x, axis, options, 'logSoftmax', OUT, false), 'logSoftmax', 1, 'k');
-}
-
-/**
- * log(sum(exp(x))) over `axes` (default all; numbers or dim names), without
- * overflow: m + log(sum(exp(x - m))), m the max (0 where it is not finite).
- * options.keepdims keeps the reduced axes as 1.
- */
-export function logSumExp(x, axes, options) {
-  const s = read(x, axes, options, 'logSumExp', ['out', 'keepdims'], true);
-  return soft(s, 'logSumExp', 2, s.o.keepdims ? 1 : 0);
 }
 
 function arg(fn, x, axis, options, min) {
@@ -254,9 +186,7 @@ function arg(fn, x, axis, options, min) {
 export const argmax = (x, axis, options) => arg('argmax', x, axis, options, false);
 /** The index (int32) of the smallest element along `axis`; the first of equals, a NaN first. */
 export const argmin = (x, axis, options) => arg('argmin', x, axis, options, true);
-// The terminal reductions of expressions: evaluate('argmax(softmax-like text, -1)', ...) (program.js).
-TERMINAL.argmax = argmax;
-TERMINAL.argmin = argmin;
+
 
 /**
  * The k largest (options.largest false: smallest) elements along

@@ -19,17 +19,15 @@ import { excerpt } from './expr-parse.js';
 import { Tensor } from './tensor.js';
 import { refusedPlan } from './explain.js';
 import { BroadcastError, formatShape } from './errors.js';
+import { argmax, argmin } from './post.js';
 
 const REDUCE = ['sum', 'prod', 'min', 'max', 'mean'];
 const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
-/**
- * The terminal reductions, around the whole of the last statement:
- * `argmax(expr, axis, keepdims)` runs expr as a pass, then post.js's
- * function on its result. post.js installs them (it imports this module,
- * not the other way: no import circle).
- */
-export const TERMINAL = {};
+// The terminal reductions, around the whole of the last statement:
+// `argmax(expr, axis, keepdims)` runs expr as a pass, then post.js's function
+// on its result (post.js reaches no expression module: no import circle).
+const TERMINAL = { argmax, argmin };
 
 // A token for the cut: a name (k 'n'), a number or string ('0'), a bracket, `,`, `;` or an assignment's `=`
 // (itself), any other operator (itself, or 'o' for `==`, `<=` and the like).
@@ -128,7 +126,6 @@ export function plan(fn, text, host) {
         else if (k === ',' && depth === 1) commas.push(close);
       }
       if (!last || i !== s || close !== e - 1) fail(`${t.s} stands only around the whole of the last statement`, t.a, toks[Math.min(close, e - 1)].b);
-      if (TERMINAL[t.s] === undefined) fail(`${t.s} is not in this build`, t.a, t.b);
       program = true;
       const arg = (k) => (commas[k] === undefined ? '' : toks.slice(commas[k] + 1, commas[k + 1] ?? close).map((x) => x.s).join(''));
       const ax = arg(0);
@@ -274,7 +271,10 @@ export function explainProgram(P, fn, shapesIn, options) {
       const keep = (a) => ax !== null && a !== ax;
       const shape = x.shape.flatMap((d, a) => (keep(a) ? [d] : kd ? [1] : []));
       const dims = x.dims && ax !== null ? x.dims.filter((_, a) => a !== ax || kd) : undefined;
-      passes.push({ name: null, keepdims: kd, ok: true, expression: `${T.fn}(${T.input}${T.axis === undefined ? '' : `, ${JSON.stringify(T.axis)}`})`, inputs: [T.input], shape, dtype: 'int32', ...(dims ? { dims } : {}) });
+      // The pass before it is what runs the work (its program, loop, execution); this one reduces its result.
+      const { dims: _, ...rest } = x;
+      passes.push({ ...rest, name: null, keepdims: kd, expression: `${T.fn}(${T.input}${T.axis === undefined ? '' : `, ${JSON.stringify(T.axis)}`})`, inputs: [T.input],
+        broadcastShape: x.shape, shape, dtype: 'int32', ...(dims ? { dims } : {}), reduce: { op: T.fn, axes: ax === null ? x.shape.map((_, a) => a) : [ax], chunkAxes: 0 }, contraction: null });
       return;
     }
     const kd = p.keepdims ?? (i === P.passes.length - 1 && keepdims) ?? false;

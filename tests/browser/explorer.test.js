@@ -1174,6 +1174,23 @@ describe('broadcast explorer in Chromium', () => {
     expect(row[3]).toBeGreaterThan(row[0]);
   });
 
+  it('expression mode: a contraction says it runs as a matrix multiply; argmax around a program ends it', async () => {
+    await open(page, '?rule=expression');
+    const expr = page.getByLabel('Expression');
+    await expr.fill('sum(x * w, [1])');
+    await page.locator('#operands input[data-var="w"]').waitFor({ timeout: 5_000 });
+    await page.locator('#operands input[data-var="x"]').fill('32,64,1');
+    await page.locator('#operands input[data-var="w"]').fill('64,32');
+    expect(await statusHas('(32,32)')).toContain('runs as a contraction kernel (col order, 32×64×32)');
+    expect(await page.locator('#program .program-how').getAttribute('data-execution')).toBe('contraction');
+    expect(await page.locator('#program .program-how').innerText()).toMatch(/^A contraction: out\[m, n\] = Σ_k x\(m, k\) · w\(k, n\)/);
+    await expr.fill('argmax(exp(x) * 2, -1)');
+    await page.locator('#operands input[data-var="x"]').fill('3,5');
+    expect(await statusHas('(3,)')).toContain('int32');
+    const passes = await page.locator('#program .program-passes li').allInnerTexts();
+    expect(passes.at(-1)).toMatch(/^result = argmax\(_+t0, -1\) → \(3,\) int32/);
+  });
+
   it('expression mode: type an expression, see one shape per operand, the alignment, the program; a syntax error shows its caret', async () => {
     await open(page, '?rule=expression');
     expect(await statusHas('(2,3)')).toContain('float32');

@@ -198,7 +198,9 @@ describe('statements and reductions inside expressions', () => {
     const e = tc.explain({ expression: 'e = exp(x); argmax(e / sum(e, [-1], true), -1)', shapes: { x: [4, 7] } });
     expect(e).toMatchObject({ ok: true, shape: [4], dtype: 'int32' });
     expect(e.passes.map((p) => p.name)).toEqual(['e', '_t1', '_t2', null]);
-    expect(e.passes.at(-1)).toMatchObject({ expression: 'argmax(_t2, -1)', shape: [4], dtype: 'int32' });
+    expect(e.passes.at(-1)).toMatchObject({ expression: 'argmax(_t2, -1)', shape: [4], dtype: 'int32', broadcastShape: [4, 7], reduce: { op: 'argmax', axes: [1] } });
+    // The fields of a plan are there (the pass before it runs the work): the explorer draws them.
+    for (const k of ['program', 'loop', 'execution', 'operands']) expect(e[k], k).toEqual(e.passes.at(-2)[k]);
     expect(tc.explain({ expression: "argmax(x, 'c', true)", shapes: { x: { shape: [4, 7], dims: ['b', 'c'] } } })).toMatchObject({ shape: [4, 1], dims: ['b', 'c'] });
     expect(tc.explain({ expression: 'argmax(x, 3)', shapes: { x: [4, 7] } })).toMatchObject({ ok: false });
   });

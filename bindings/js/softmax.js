@@ -1,0 +1,79 @@
+// softmax, logSoftmax and logSumExp along an axis (post.js: how an axis is
+// read into a contiguous block and written back). Apart from post.js because
+// float16 goes through cast, whose module reaches the expressions: post.js
+// stays free of them, so program.js can run argmax as an expression's last pass.
+import { mod } from './loader.js';
+import { BroadcastError } from './errors.js';
+import { handleOf } from './operands.js';
+import { view, malloc, free } from './heap.js';
+import { makeTensor } from './tensor.js';
+import { cast } from './unary.js';
+import { read, block, emit, check } from './post.js';
+
+const floatOnly = (fn, X) => new BroadcastError(`${fn} takes float dtypes (float32, float64, float16), got ${X.dtype.name}; cast(x, 'float32') first`,
+  { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: [X.dtype.name] });
+
+/** softmax (mode 0), logSoftmax (1), logSumExp (2) of the snapshot s. */
+function soft(s, fn, mode, keep) {
+  const { X, axes, dest } = s;
+  if (!X.dtype.float) throw floatOnly(fn, X);
+  const half = X.dtype.half;
+  const b = block(X, axes, half);
+  const temps = b.own ? [b.ptr] : []; // blocks to free, tensors to dispose
+  try {
+    let ptr = b.ptr;
+    let dt = X.dtype;
+    if (half) { // in float32, rounded once at the end (as the float16 ops are)
+      temps[0] = makeTensor(b.ptr, [X.size], dt);
+      const t = cast(temps[0], 'float32');
+      temps.push(t);
+      ({ ptr, dtype: dt } = handleOf(t));
+    }
+    const k = mode === 2 ? 1 : b.n;
+    // Straight into a resident out that is the result's own contiguous block (not x's memory: logSoftmax reads x twice).
+    if (mode < 2 && !half && dest !== null && dest.resident && dest.strides === null && !dest.shared && dest.ptr !== X.ptr
+      && dest.dtype === dt && dest.size === X.size && b.perm.every((p, i) => p === i)) {
+      if (X.size > 0) check(mod()._tc_softmax(ptr, dest.ptr, b.rows, b.n, dt.id, mode), fn);
+      return dest.tensor;
+    }
+    let q = malloc(Math.max(b.rows * k * dt.size, 1));
+    temps.push(q);
+    if (b.rows > 0 && b.n > 0) check(mod()._tc_softmax(ptr, q, b.rows, b.n, dt.id, mode), fn);
+    else if (mode === 2) view(dt).fill(-Infinity, q / dt.size, q / dt.size + b.rows); // log of an empty sum
+    if (half) {
+      temps[temps.length - 1] = makeTensor(q, [b.rows * k], dt);
+      const t = cast(temps[temps.length - 1], 'float16');
+      temps.push(t);
+      ({ ptr: q, dtype: dt } = handleOf(t));
+    }
+    return emit(q, dt, X, b.perm, axes, k, keep, dest, fn, temps);
+  } finally {
+    for (const t of temps) if (typeof t === 'number') free(t); else t.dispose();
+  }
+}
+
+const OUT = ['out'];
+
+/**
+ * softmax along `axis` (default the last; a dim name for named operands):
+ * exp(x - max) / sum(exp(x - max)), the same bits as those ops called one by
+ * one. Float dtypes (float16 computed in float32, rounded once).
+ */
+export function softmax(x, axis, options) {
+  return soft(read(x, axis, options, 'softmax', OUT, false), 'softmax', 0, 'k');
+}
+
+/** log(softmax(x)) along `axis`, as (x - max) - log(sum(exp(x - max))): stable. */
+export function logSoftmax(x, axis, options) {
+  return soft(read(x, axis, options, 'logSoftmax', OUT, false), 'logSoftmax', 1, 'k');
+}
+
+/**
+ * log(sum(exp(x))) over `axes` (default all; numbers or dim names), without
+ * overflow: m + log(sum(exp(x - m))), m the max (0 where it is not finite).
+ * options.keepdims keeps the reduced axes as 1.
+ */
+export function logSumExp(x, axes, options) {
+  const s = read(x, axes, options, 'logSumExp', ['out', 'keepdims'], true);
+  return soft(s, 'logSumExp', 2, s.o.keepdims ? 1 : 0);
+}
