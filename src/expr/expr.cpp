@@ -751,9 +751,19 @@ void plan_contraction(Compiled& c) {
     g.M *= g.m_dims[g.m_rank];
     ++g.m_rank;
   }
-  // A vector times a matrix in the col order, small: the chunks run it as
-  // fast (the tile's 4 rows would be 1) and [1, 64] x [64, 64] stays as it was.
-  if (!g.row_order && g.M * g.K * g.N < 8192) return;
+  // Only where it is faster than the chunks. Each costs, in ns (float32 in
+  // Node, this machine's medians): the kernel packs B (0.5 an element, 0.9
+  // read across rows: the row order's [N, K]), runs 4-row tiles (0.06 a
+  // multiply-add) and starts (5 µs); the chunks run the product and reduce it
+  // (0.2 an element), each output (row order: 200) or each row of outputs
+  // (col: 1000) a step of its own. So a vector times a matrix stays on the
+  // chunks (its tile would hold 1 row of 4, and the packing is not repaid):
+  // [1, 1024] x [1024, 1024] 0.23 ms there, 0.76 in the kernel.
+  const double kn = static_cast<double>(g.K) * static_cast<double>(g.N);
+  const double m = static_cast<double>(g.M), tiles = static_cast<double>((g.M + 3) / 4 * 4);
+  const double kernel = kn * (g.row_order && g.b_n != 1 ? 0.9 : 0.5) + tiles * kn * 0.06 + 5000;
+  const double chunks = g.row_order ? m * static_cast<double>(g.N) * 200 + m * kn * 0.2 : m * (kn * 0.22 + 1000);
+  if (!(kernel < chunks)) return;
   g.on = true;
   c.gemm = g;
 }

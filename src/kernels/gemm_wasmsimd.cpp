@@ -210,6 +210,13 @@ template <typename U>  // element k of B's panel rows: n columns `bn` apart, zer
 void pack_b(char* dst, const char* src, i64 K, i64 bk, i64 bn, i64 n, i64 nr) {
   U* d = reinterpret_cast<U*>(dst);
   const U* s = reinterpret_cast<const U*>(src);
+  if (bn == 1 && n == nr) {  // a whole panel of contiguous rows: a row is 32 bytes, two vectors
+    for (i64 k = 0; k < K; ++k, d += nr, s += bk) {
+      wasm_v128_store(d, wasm_v128_load(s));
+      wasm_v128_store(reinterpret_cast<char*>(d) + 16, wasm_v128_load(reinterpret_cast<const char*>(s) + 16));
+    }
+    return;
+  }
   for (i64 k = 0; k < K; ++k, d += nr)
     for (i64 j = 0; j < nr; ++j) d[j] = j < n ? s[k * bk + j * bn] : U(0);
 }

@@ -44,13 +44,13 @@ describe('contraction kernel: sum(x * w) bit for bit the ops one by one', () => 
     let ran = 0;
     for (const dtype of ['float32', 'float64', 'int32', 'uint32']) {
       for (const K of [1, 7, 8, 9, 16, 17, 63, 200, 1023, 1025, 2100]) {
-        const sizes = { b: pick([4, 5, 9, 33]), in: K, out: pick([3, 8, 13, 40]) };
+        const sizes = { b: pick([1, 3, 8, 9, 33]), in: K, out: pick([3, 8, 13, 40]) };
         for (const xDims of [['b', 'in'], ['in', 'b']]) for (const wDims of [['in', 'out'], ['out', 'in']]) {
           const c = named(dtype, sizes, xDims, wDims, ['in']);
           const info = tc.explain({ expression: c.text, shapes: { x: { shape: c.x.shape, dims: xDims }, w: { shape: c.w.shape, dims: wDims } }, dtypes: { x: dtype, w: dtype } });
-          const big = sizes.b * K * sizes.out >= 8192;
-          expect(info.contraction !== null, `${dtype} K=${K} ${xDims} ${wDims}`).toBe(big);
-          if (big) {
+          // The kernel runs where it beats the chunks (expr.cpp's cost model): from 8 rows on, always.
+          if (sizes.b >= 8 && K > 1) expect(info.contraction, `${dtype} K=${K} ${xDims} ${wDims}`).not.toBeNull();
+          if (info.contraction) {
             ran++;
             expect(info.contraction).toMatchObject({ order: 'col', m: sizes.b, k: K, n: sizes.out, a: 'x', b: 'w' });
           }
@@ -58,16 +58,17 @@ describe('contraction kernel: sum(x * w) bit for bit the ops one by one', () => 
         }
       }
     }
-    expect(ran).toBeGreaterThan(50);
+    expect(ran).toBeGreaterThan(40);
   });
 
   it('positional [M, 1, K] x [N, K] over the last axis: the row order (blocks, counter, lanes, tail)', () => {
     for (const dtype of ['float32', 'float64', 'int32']) {
       for (const K of [1, 5, 15, 16, 17, 64, 511, 512, 513, 1024, 1040, 3100, 5000]) {
-        const M = pick([1, 3, 4, 7]), N = pick([1, 2, 9, 17]);
+        const M = pick([1, 3, 8, 11]), N = pick([2, 9, 17]);
         const a = { data: data(dtype, M * K), shape: [M, 1, K] }, b = { data: data(dtype, N * K), shape: [N, K] };
         const info = tc.explain({ expression: 'sum(a * b, [2])', shapes: { a: a.shape, b: b.shape }, dtypes: { a: dtype, b: dtype } });
-        if (N > 1 && K > 1) expect(info.contraction, `${dtype} ${M} ${K} ${N}`).toMatchObject({ order: 'row', m: M, k: K, n: N, a: 'a', b: 'b' });
+        if (M >= 8 && N >= 9 && K > 1) expect(info.contraction, `${dtype} ${M} ${K} ${N}`).not.toBeNull();
+        if (info.contraction) expect(info.contraction, `${dtype} ${M} ${K} ${N}`).toMatchObject({ order: 'row', m: M, k: K, n: N, a: 'a', b: 'b' });
         sameBits(tc.evaluate('sum(a * b, [2])', { a, b }), tc.sum(tc.mul(a, b), { axes: [2] }), `${dtype} [${M},1,${K}] x [${N},${K}]`);
         sameBits(tc.evaluate('sum(b * a, [-1])', { a, b }), tc.sum(tc.mul(b, a), { axes: [-1] }), `${dtype} b * a`);
       }
@@ -130,12 +131,14 @@ describe('contraction kernel: sum(x * w) bit for bit the ops one by one', () => 
     }
   });
 
-  it('leaves other shapes to the chunks: an element-wise product, a max, a float16 sum, a small vector product', () => {
+  it('leaves other shapes to the chunks: an element-wise product, a max, a float16 sum, a vector times a matrix', () => {
     const none = (expression, shapes, dtypes) => expect(tc.explain({ expression, shapes, dtypes }).contraction, expression).toBeNull();
     none('sum(x * w, [1])', { x: [64, 64], w: [64, 64] });                  // both read every output axis
     none('max(x * w, [1])', { x: [64, 64, 1], w: [64, 64] });                // not a sum
     none('sum(x * w + 1, [1])', { x: [64, 64, 1], w: [64, 64] });            // not a bare product
     none('sum(x * w, [1])', { x: [64, 64, 1], w: [64, 64] }, { x: 'float16', w: 'float16' });
     none("sum(x * w, ['in'])", { x: { shape: [1, 64], dims: ['b', 'in'] }, w: { shape: [64, 64], dims: ['in', 'out'] } });
+    none('sum(x * w, [1])', { x: [1024, 1024], w: [1024] }); // a matrix times a vector: the chunks are faster
+    none('sum(x * w, [0])', { x: [1024, 1024], w: [1024, 1] });
   });
 });
