@@ -18,7 +18,7 @@
 import { excerpt } from './expr-parse.js';
 import { Tensor } from './tensor.js';
 import { refusedPlan } from './explain.js';
-import { BroadcastError, formatShape } from './errors.js';
+import { BroadcastError } from './errors.js';
 import { argmax, argmin } from './post.js';
 
 const REDUCE = ['sum', 'prod', 'min', 'max', 'mean'];
@@ -131,7 +131,7 @@ export function plan(fn, text, host) {
       const ax = arg(0);
       const kd = arg(1);
       if (commas.length > 2 || (ax !== '' && !/^(-?\d+|(["'])[^]*\2)$/.test(ax)) || (kd !== '' && !/^(true|false)$/.test(kd))) {
-        fail(`${t.s}(x, axis, keepdims): axis is an integer or a dim name, keepdims true or false`, t.a, toks[close].b);
+        fail(`${t.s}(x, axis, keepdims) takes an integer or dim name, then true or false`, t.a, toks[close].b);
       }
       return { fn: t.s, s: i + 2, e: commas[0] ?? close, axis: ax === '' ? undefined : /^-?\d/.test(ax) ? Number(ax) : ax.slice(1, -1), keepdims: kd === '' ? undefined : kd === 'true' };
     }
@@ -267,7 +267,7 @@ export function explainProgram(P, fn, shapesIn, options) {
       if (x.ok === false) return void passes.push({ ...x, name: null });
       const kd = T.keepdims ?? keepdims ?? false;
       const ax = T.axis === undefined ? null : typeof T.axis === 'string' ? (x.dims ?? []).indexOf(T.axis) : T.axis < 0 ? T.axis + x.shape.length : T.axis;
-      if (ax !== null && !(ax >= 0 && ax < x.shape.length)) throw new BroadcastError(`${fn}: ${T.fn}'s axis ${JSON.stringify(T.axis)} is not an axis of ${formatShape(x.shape)}`, { code: 'INVALID_AXIS', shapes: [x.shape], axis: ax, dims: [x.shape.length] });
+      if (ax !== null && !(ax >= 0 && ax < x.shape.length)) throw new BroadcastError(`${fn}: ${T.fn} has no axis ${T.axis}`, { code: 'INVALID_AXIS', shapes: [x.shape], axis: ax, dims: [x.shape.length] });
       const keep = (a) => ax !== null && a !== ax;
       const shape = x.shape.flatMap((d, a) => (keep(a) ? [d] : kd ? [1] : []));
       const dims = x.dims && ax !== null ? x.dims.filter((_, a) => a !== ax || kd) : undefined;

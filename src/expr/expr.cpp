@@ -682,8 +682,7 @@ void merge(const i64* dims, int from, int to, const PodVector<i64>& strides, int
 // op-by-op sum then has one reduced run, and its order is row or col) and be
 // one progression for each operand; the trailing kept axes read by one
 // operand only (B) are N; the rest of the kept axes are M.
-void plan_contraction(Compiled& c) {
-  c.gemm = Contraction{};
+void plan_contraction(Compiled& c) {  // c.gemm is fresh (compile() builds c anew): on only at the end
   const auto& code = c.prog.code;
   const DType dt = c.out_dtype;
   if (!c.reduce || c.rop != ReduceOp::sum || dt != c.prog.result()) return;
@@ -734,7 +733,7 @@ void plan_contraction(Compiled& c) {
     --n0;
     N *= c.root.dims[ax[n0]].lo;
   }
-  Contraction g;
+  Contraction& g = c.gemm;
   g.K = K;
   g.N = N;
   g.a_k = k_st[ai];
@@ -763,9 +762,7 @@ void plan_contraction(Compiled& c) {
   const double m = static_cast<double>(g.M), tiles = static_cast<double>((g.M + 3) / 4 * 4);
   const double kernel = kn * (g.row_order && g.b_n != 1 ? 0.9 : 0.5) + tiles * kn * 0.06 + 5000;
   const double chunks = g.row_order ? m * static_cast<double>(g.N) * 200 + m * kn * 0.2 : m * (kn * 0.22 + 1000);
-  if (!(kernel < chunks)) return;
-  g.on = true;
-  c.gemm = g;
+  g.on = kernel < chunks;
 }
 
 Status compile(const Parsed& p, const char16_t* text, const Request& req, Compiled& out, Failure& fail) {
