@@ -7,13 +7,13 @@
 // median of the per-round ratios b ÷ a.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median } from './lib/timing.mjs';
 
 const arg = (k, d) => process.argv.find((x) => x.startsWith(`--${k}=`))?.slice(k.length + 3) ?? d;
 const dists = [arg('a'), arg('b')];
 if (!dists[0] || !dists[1]) throw new Error('usage: node bench/ab-contract.mjs --a=<dist> --b=<dist> [--shape=M,K,N] [--rounds=7]');
 const [M, K, N] = arg('shape', '1,64,64').split(',').map(Number);
 const rounds = Number(arg('rounds', '7'));
-const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
 const f32 = (n, seed) => Float32Array.from({ length: n }, (_, i) => (((i + seed) * 7919) % 1000) / 1000 - 0.5);
 const tr = (a, R, C) => { const t = new Float32Array(R * C); for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) t[c * R + r] = a[r * C + c]; return t; };
 const x = f32(M * K, 1), w = f32(K * N, 2);

@@ -7,6 +7,7 @@
 //   node bench/contract-paths.mjs [--dist=dist] [--k=1024] [--n=1024]
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median } from './lib/timing.mjs';
 
 const arg = (k, d) => process.argv.find((x) => x.startsWith(`--${k}=`))?.slice(k.length + 3) ?? d;
 const tc = await import(pathToFileURL(path.resolve(arg('dist', 'dist'), 'node.js')).href);
@@ -15,7 +16,6 @@ const K = Number(arg('k', '1024')), N = Number(arg('n', '1024'));
 const f32 = (n, s) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37 + s));
 const wc = tc.tensor(f32(K * N, 1), [K, N]);
 const wr = tc.tensor(f32(K * N, 2), [N, K]);
-const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
 const time = (f) => {
   for (let i = 0; i < 3; i++) f();
   let k = 1;

@@ -484,22 +484,6 @@ export const GEMMS = {
 };
 const GEMM_ORDERS = ['eval', 'eval-xt', 'eval-wt', 'eval-pos'];
 
-/** out[m, n] = Σ_k x[m,k] w[k,n] in float64, and Σ |x w| (the tolerance's scale). */
-function gemmReference(x, w, M, K, N) {
-  const sum = new Float64Array(M * N);
-  const abs = new Float64Array(M * N);
-  for (let m = 0; m < M; m++) {
-    for (let k = 0; k < K; k++) {
-      const xv = x[m * K + k];
-      for (let n = 0; n < N; n++) {
-        const p = xv * w[k * N + n];
-        sum[m * N + n] += p;
-        abs[m * N + n] += Math.abs(p);
-      }
-    }
-  }
-  return { sum, abs };
-}
 const transposed = (a, R, C) => { const t = new Float32Array(R * C); for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) t[c * R + r] = a[r * C + c]; return t; };
 
 async function gemmCases(group, { tc, tf, limit }) {
@@ -508,7 +492,7 @@ async function gemmCases(group, { tc, tf, limit }) {
   const col = collector(MS);
   const x = makeData('float32', M * K, 41);
   const w = makeData('float32', K * N, 42);
-  const ref = gemmReference(x, w, M, K, N);
+  const ref = contractReference(x, w, M, K, N); // the contract group's: out[m, n] = Σ_k x[m, k] w[k, n] in float64
   const mem = () => { const m = tc.memory(); return { heap: m.wasmHeapBytes, held: m.allocatedBytes + m.scratchBytes }; };
   const memory = { base: mem(), operandBytes: (M * K + K * N + M * N) * 4, productBytes: M * K * N * 4 };
   // Each case: its operands (resident), the text, and a resident `out` of the result's shape.

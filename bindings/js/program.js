@@ -64,6 +64,21 @@ export function plan(fn, text, host) {
     return passes.at(-1);
   };
 
+  // The call whose name is token i, within tokens [i, e): its closing bracket
+  // (e when unbalanced) and its top-level commas.
+  const extent = (i, e) => {
+    let depth = 0;
+    let close = i + 1;
+    const commas = [];
+    for (; close < e; close++) {
+      const k = toks[close].k;
+      if (k === '(' || k === '[') depth++;
+      else if (k === ')' || k === ']') { if (--depth === 0) break; }
+      else if (k === ',' && depth === 1) commas.push(close);
+    }
+    return { close, commas };
+  };
+
   // The reduction calls in tokens [s, e): each lifted into a pass of its own, innermost
   // first, and replaced by its name, except a call that spans [s, e) when `root` (the statement's own).
   // Returns the replacements and that root call.
@@ -73,15 +88,7 @@ export function plan(fn, text, host) {
     for (let i = s; i < e; i++) {
       const t = toks[i];
       if (t.k !== 'n' || toks[i + 1]?.k !== '(' || !REDUCE.includes(t.s)) continue;
-      let depth = 0;
-      let close = i + 1;
-      const commas = [];
-      for (; close < e; close++) {
-        const k = toks[close].k;
-        if (k === '(' || k === '[') depth++;
-        else if (k === ')' || k === ']') { if (--depth === 0) break; }
-        else if (k === ',' && depth === 1) commas.push(close);
-      }
+      const { close, commas } = extent(i, e);
       if (close >= e) break; // unbalanced: the engine's parser says where
       const end = commas[0] ?? close;
       const call = { reps: lift(i + 2, end, false).reps, keepdims: undefined };
@@ -116,15 +123,7 @@ export function plan(fn, text, host) {
     for (let i = s; i < e; i++) {
       const t = toks[i];
       if (t.k !== 'n' || toks[i + 1]?.k !== '(' || (t.s !== 'argmax' && t.s !== 'argmin')) continue;
-      let depth = 0;
-      const commas = [];
-      let close = i + 1;
-      for (; close < e; close++) {
-        const k = toks[close].k;
-        if (k === '(' || k === '[') depth++;
-        else if (k === ')' || k === ']') { if (--depth === 0) break; }
-        else if (k === ',' && depth === 1) commas.push(close);
-      }
+      const { close, commas } = extent(i, e);
       if (!last || i !== s || close !== e - 1) fail(`${t.s} stands only around the whole of the last statement`, t.a, toks[Math.min(close, e - 1)].b);
       program = true;
       const arg = (k) => (commas[k] === undefined ? '' : toks.slice(commas[k] + 1, commas[k + 1] ?? close).map((x) => x.s).join(''));

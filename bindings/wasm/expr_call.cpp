@@ -350,8 +350,9 @@ void write_program(Writer& w, const Compiled& c) {
   // The contraction kernel, when it runs: order (1 row, 0 col), M, K, N, the
   // inputs read as A and B, and the packed block's columns (its rows: K).
   const Contraction& g = c.gemm;
-  w.put(g.on && find_gemm(c.out_dtype) ? 1 : 0);
-  if (g.on && find_gemm(c.out_dtype)) {
+  const bool kernel = g.on && find_gemm(c.out_dtype);
+  w.put(kernel ? 1 : 0);
+  if (kernel) {
     for (i64 v : {static_cast<i64>(g.row_order), g.M, g.K, g.N}) w.put(static_cast<double>(v));
     w.put(c.slot_input[static_cast<size_t>(g.a_slot)]);
     w.put(c.slot_input[static_cast<size_t>(g.b_slot)]);

@@ -260,7 +260,6 @@ bool run_contraction(const Compiled& c, const void* const* ptrs, void* out) {
     }
   }
   GemmProblem p;
-  p.dtype = c.out_dtype;
   p.row_order = g.row_order;
   p.M = g.M;
   p.K = g.K;

@@ -24,7 +24,6 @@
 namespace tc {
 
 struct GemmProblem {
-  DType dtype = DType::f32;  // f32, f64, i32 (u32 runs i32's: the same bits)
   bool row_order = false;    // the order of k: row (reduced axis last) or col
   i64 M = 0, K = 0, N = 0;
   const void* a = nullptr;   // A(m, k) = a[a_off[m] + k * a_k]

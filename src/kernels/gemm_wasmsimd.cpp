@@ -37,7 +37,6 @@ struct Tile {
 struct Ctx {
   const char* a;  // the packed A tile at k = 0
   const char* b;  // the packed B panel at k = 0
-  i64 es;         // element bytes
 };
 
 template <typename T>
@@ -275,7 +274,7 @@ bool run(const GemmProblem& p, const Ops& o) {
         const char* r[MR];
         for (int i = 0; i < MR; ++i) r[i] = A + p.a_off[mt + (i < rows ? i : rows - 1)] * es;
         packa(ap, r, p.K, p.a_k);
-        Ctx x{ap, nullptr, es};
+        Ctx x{ap, nullptr};
         for (i64 nt = 0; nt < w; nt += NR) {
           x.b = bp + nt * p.K * es;
           Tile c;
