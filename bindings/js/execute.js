@@ -10,7 +10,7 @@
 //   4. one wasm call plans (cached by shape) and runs the kernel;
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
-import { BroadcastError, makeError, formatShape } from './errors.js';
+import { BroadcastError, makeError, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch, malloc, free, DESC_SLOT, OUT_SLOT } from './heap.js';
 import { mod } from './loader.js';
 import { makeTensor } from './tensor.js';
@@ -155,13 +155,11 @@ export function intoView(dest, fn, ops, run) {
   const size = h !== null ? h.size : r.data.length;
   try {
     if (dt !== dest.dtype) {
-      throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold the ${dt.name} result`,
-        { code: 'DTYPE_MISMATCH', shapes: [dest.shape], axis: null, dims: [dest.dtype.name, dt.name] });
+      throw outDtypeError(fn, dest.dtype, dt, [dest.shape]);
     }
     if (size !== dest.size) {
       const shape = h !== null ? h.shape : r.shape;
-      throw new BroadcastError(`${fn}: out has ${dest.size} elements but the result ${formatShape(shape)} has ${size}`,
-        { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [dest.size, size] });
+      throw outLengthError(fn, dest.size, shape, size);
     }
     if (h !== null) copyView(view(dt), h.ptr / dt.size, dest.shape, rowMajor(dest.shape), view(dt), dest.ptr / dt.size, dest.strides);
     else scatter(r.data, view(dt), dest.ptr / dt.size, dest.shape, dest.strides); // bit for bit, whatever the array kind
@@ -532,8 +530,7 @@ function answer(c, res, len, out) {
   if (c.engineDtype && (st === 0 || st === C.signals.outTooSmall)) {
     c.outDtype = C.dtypes[res.field('dtype')]; // evaluate: the result's dtype is the engine's to say
     if (dest !== null && !outHolds(dest, c.outDtype)) {
-      throw new BroadcastError(`${c.fn}: out: a ${dest.dtype.name} cannot hold the ${c.outDtype.name} result`,
-        { code: 'DTYPE_MISMATCH', shapes: c.shapes, axis: null, dims: [dest.dtype.name, c.outDtype.name] });
+      throw outDtypeError(c.fn, dest.dtype, c.outDtype, c.shapes);
     }
   }
   if (st === C.signals.outTooSmall) {
@@ -609,8 +606,7 @@ function growOut(c, res) {
   const dest = c.dest;
   if (dest !== null) {
     const have = dest.resident ? dest.size : taLength.call(dest.data);
-    throw new BroadcastError(`${c.fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`,
-      { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [have, size] });
+    throw outLengthError(c.fn, have, shape, size);
   }
   const out = slot(OUT_SLOT, Math.max(size * c.outDtype.size, 1));
   setOut(requestBuffer(), out, slotBytes(OUT_SLOT));

@@ -67,7 +67,7 @@ export function reduceKernels() {
   return listing(2, ['dtype', 'op', 'shape']);
 }
 
-/** Run registry kernel `index` on typed arrays (test hook): out = a (op) b over n elements. */
+/** Run registry kernel `index` on typed arrays (test hook; the test build only, tensorcast-full.wasm): out = a (op) b over n elements. */
 export function runKernel(index, a, b, out, n) {
   const M = mod();
   const pa = slot(0, Math.max(a.byteLength, 1));

@@ -5,7 +5,7 @@
 // row-major result (or `out`). Every call reads views in place (operands.js
 // reads a plain view's strides, execute.js hands them to the engine).
 import { mod } from './loader.js';
-import { BroadcastError, formatShape } from './errors.js';
+import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { product, describe } from './shapes.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut, committable, commitError, taLength, arrayLike } from './operands.js';
@@ -389,11 +389,11 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   const size = product(shape);
   if (dest !== null) {
     if (dest.dtype !== dt && !(dt.half && !dest.resident && dest.data instanceof Uint16Array)) {
-      throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold the ${dt.name} result`, { code: 'DTYPE_MISMATCH', shapes: [shape], axis: null, dims: [dest.dtype.name, dt.name] });
+      throw outDtypeError(fn, dest.dtype, dt, [shape]);
     }
     const have = dest.resident ? dest.size : taLength.call(dest.data);
     if (have !== size) {
-      throw new BroadcastError(`${fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [have, size] });
+      throw outLengthError(fn, have, shape, size);
     }
   }
   const resident = dest !== null ? dest.resident : vs.some((v) => v.o.resident);

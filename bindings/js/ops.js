@@ -4,7 +4,7 @@
 // of operand and `out`.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, castAdvice, formatShape } from './errors.js';
+import { BroadcastError, castAdvice, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { view } from './heap.js';
 import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
@@ -128,8 +128,7 @@ function intoNamedOut(op, name, A, B, dest, outDtype, shaping, fillIn) {
     checkOutNames(name, dest, r.dims, labels);
     const size = product(r.shape);
     if (dest.size !== size) {
-      throw new BroadcastError(`${name}: out has ${dest.size} elements but the result ${formatShape(r.shape)} has ${size}`,
-        { code: 'LENGTH_MISMATCH', shapes: [r.shape], axis: null, dims: [dest.size, size] });
+      throw outLengthError(name, dest.size, r.shape, size);
     }
     if (!committable(dest)) throw commitError(dest, `${name}: out`);
     const v = view(outDtype);
@@ -181,7 +180,7 @@ export function materialise(X, t, to, dest, fn) {
     throw new BroadcastError(`${fn}: target ${formatShape(t)} must be static to materialise`, { code: 'INVALID_SHAPE', shapes: [X.shape, t] });
   }
   if (dest && !outHolds(dest, X.dtype)) {
-    throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold a ${X.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape, t], axis: null, dims: null });
+    throw outDtypeError(fn, dest.dtype, X.dtype, [X.shape, t]);
   }
   const c = request(C.A.copy, fn, rule, axis, [X], [X.shape, t], X.dtype, dest, ctx);
   c.mapping = mapping;
@@ -219,7 +218,7 @@ export function where(cond, a, b, options) {
       { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: [A.dtype.name, B.dtype.name] });
   }
   if (dest && !outHolds(dest, A.dtype)) {
-    throw new BroadcastError(`where: out: a ${dest.dtype.name} cannot hold a ${A.dtype.name} result`, { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: null });
+    throw outDtypeError('where', dest.dtype, A.dtype, [Cd.shape, A.shape, B.shape]);
   }
   if (Cd.size + A.size + B.size >= LARGE) {
     const r = largeCall('where(a, b, c)', [Cd, A, B], dest, A.dtype, C.numpyRule, -1);

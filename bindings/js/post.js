@@ -10,7 +10,7 @@
 // or a new typed array.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, formatShape } from './errors.js';
+import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { checkKeys } from './options.js';
 import { readOperand, settle, readNames, readOut, outHolds, isScalar, arrayLike, committable, commitError } from './operands.js';
 import { view, malloc, free, heapCopy, fresh } from './heap.js';
@@ -127,8 +127,8 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
   const src = view(dt);
   if (dest !== null) {
     const have = dest.resident ? dest.size : dest.data.length;
-    if (!outHolds(dest, dt)) throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold the ${dt.name} result`, { code: 'DTYPE_MISMATCH', shapes: [shape], axis: null, dims: [dest.dtype.name, dt.name] });
-    if (have !== size) throw new BroadcastError(`${fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [have, size] });
+    if (!outHolds(dest, dt)) throw outDtypeError(fn, dest.dtype, dt, [shape]);
+    if (have !== size) throw outLengthError(fn, have, shape, size);
     if (dest.resident) {
       copyView(src, ptr / es, shape, order, view(dest.dtype), dest.ptr / es, dest.strides ?? rowMajor(shape));
       return dest.tensor;

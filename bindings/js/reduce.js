@@ -3,7 +3,7 @@
 // the forward ops (ops.js): arguments read once, one wasm call.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, formatShape } from './errors.js';
+import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
@@ -60,7 +60,7 @@ export function unbroadcast(grad, inShape, options) {
   const { rule, ctx, axis, mapping } = readBack(i, G.shape, to, 'unbroadcast');
   const acc = accDtype(o.dtype, 'unbroadcast') ?? G.dtype;
   if (dest && !outHolds(dest, acc)) {
-    throw new BroadcastError(`unbroadcast: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [i, G.shape], axis: null, dims: null });
+    throw outDtypeError('unbroadcast', dest.dtype, acc, [i, G.shape]);
   }
   const c = request(C.A.unbroadcast, 'unbroadcast', rule, axis, [G], [i, G.shape], acc, dest, ctx);
   c.mapping = mapping;
@@ -130,7 +130,7 @@ function unbroadcastNamed(G, I, o) {
   settle(G, `${fn}: grad`);
   const acc = accDtype(o.dtype, fn) ?? G.dtype;
   if (dest && !outHolds(dest, acc)) {
-    throw new BroadcastError(`${fn}: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [input.sizes, G.shape], axis: null, dims: null });
+    throw outDtypeError(fn, dest.dtype, acc, [input.sizes, G.shape]);
   }
   // Labels name cells: a dim that has one twice is refused, as in every named call.
   for (const [which, t] of [['input', { dims: input.dims, labels: input.labels }], ['grad', G]]) {
@@ -212,12 +212,12 @@ function unbroadcastNamed(G, I, o) {
   if (dest === null && G.resident) return tensor(to, input.sizes, { dims: input.dims, coords });
   if (dest) {
     if (dest.resident) {
-      if (dest.size !== size) throw new BroadcastError(`${fn}: out has ${dest.size} elements but the result ${formatShape(input.sizes)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [input.sizes], axis: null, dims: [dest.size, size] });
+      if (dest.size !== size) throw outLengthError(fn, dest.size, input.sizes, size);
       if (!committable(dest)) throw commitError(dest, `${fn}: out`); // the commit check of a write made here
       view(acc).set(to, dest.ptr / acc.size);
       return dest.tensor;
     }
-    if (taLength.call(dest.data) !== size) throw new BroadcastError(`${fn}: out has ${taLength.call(dest.data)} elements but the result ${formatShape(input.sizes)} has ${size}`, { code: 'LENGTH_MISMATCH', shapes: [input.sizes], axis: null, dims: [taLength.call(dest.data), size] });
+    if (taLength.call(dest.data) !== size) throw outLengthError(fn, taLength.call(dest.data), input.sizes, size);
     // A Uint16Array out of a float16 result takes the bits (where `to` is a Float16Array).
     dest.data.set(acc.half && !(dest.data instanceof acc.ctor) ? new Uint16Array(to.buffer, to.byteOffset, to.length) : to);
     return named({ data: dest.data, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
@@ -364,7 +364,7 @@ function reduce(name, x, options) {
   // default (the input's, integers wrap; for mean of integers float64, NumPy).
   const acc = accDtype(o.dtype, name) ?? C.reduceAcc.get(name)[X.dtype.id];
   if (dest && !outHolds(dest, acc)) {
-    throw new BroadcastError(`${name}: out: a ${dest.dtype.name} cannot hold a ${acc.name} result`, { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: null });
+    throw outDtypeError(name, dest.dtype, acc, [X.shape]);
   }
   if (X.dims === undefined) return runReduce(name, name, X, axes, keepdims === true, acc, dest);
   return reduceNamed(name, X, axes, keepdims === true, acc, dest);

@@ -11,7 +11,12 @@
 //   logSoftmax = (x - m) - log(sum(e, [-1], keepdims))
 //   logSumExp  = m0 + log(sum(exp(x - m0), [-1], keepdims)), m0 = where(isFinite(m), m, 0)
 // A block of rows at a time (≤ 64 KB of input), so a row's passes find it in cache.
+// float32 and float64 argmax / argmin and float32 top-k compare a vector at a
+// time (SIMD builds): see arg_rows_float and topk().
 #include <emscripten/emscripten.h>
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 #include <array>
 #include <cstdint>
@@ -141,6 +146,34 @@ void arg_rows(const void* in, std::int32_t* out, size_t rows, size_t n, bool min
   }
 }
 
+#if defined(__wasm_simd128__)
+// float32 and float64 rows: the row's max (min) by the reduction's row kernel,
+// then the first element equal to it, or the first NaN (the max of a row with
+// a NaN is NaN; -0 == +0, so the first of either wins, as in arg_rows). The
+// scan compares a vector at a time.
+template <DType D>
+void arg_rows_float(const void* in, std::int32_t* out, size_t rows, size_t n, bool min) {
+  using T = typename Storage<D>::T;
+  constexpr size_t L = 16 / sizeof(T);
+  const ReduceRowKernel extreme = find_reduce_row(D, min ? ReduceOp::min : ReduceOp::max);
+  const T* x = static_cast<const T*>(in);
+  for (size_t r = 0; r < rows; ++r, x += n) {
+    T m;
+    extreme(x, n, &m);
+    const v128_t vm = D == DType::f32 ? wasm_f32x4_splat(static_cast<float>(m)) : wasm_f64x2_splat(m);
+    size_t i = 0;
+    for (; i + L <= n; i += L) {
+      const v128_t v = wasm_v128_load(x + i);
+      const v128_t hit = D == DType::f32 ? wasm_v128_or(wasm_f32x4_eq(v, vm), wasm_f32x4_ne(v, v))
+                                         : wasm_v128_or(wasm_f64x2_eq(v, vm), wasm_f64x2_ne(v, v));
+      if (wasm_v128_any_true(hit)) break;
+    }
+    while (!(x[i] == m || x[i] != x[i])) ++i;  // found within the row: m is one of its elements
+    out[r] = static_cast<std::int32_t>(i);
+  }
+}
+#endif
+
 // ---- top-k ------------------------------------------------------------------------------
 // Each element as an unsigned key in the order of its value (floats: -0 as
 // +0, NaN above +inf; the smallest first when `largest` is false: the key
@@ -205,20 +238,43 @@ int topk(const void* in, void* values, std::int32_t* indices, size_t rows, size_
   auto* v = static_cast<unsigned char*>(values);
   for (size_t r = 0; r < rows; ++r) {
     const unsigned char* row = x + r * n * es;
-    key_row_fn(row, n, flip, keys);
+#if defined(__wasm_simd128__)
+    // float32: a key only for the first k and for an element that may enter
+    // (below); the rest are passed over four at a time by their values.
+    const bool filtered = dt == DType::f32;
+    const auto* xf = reinterpret_cast<const float*>(row);
+#else
+    const bool filtered = false;
+#endif
+    key_row_fn(row, filtered ? k : n, flip, keys);
     // The first k, heapified; then each key that ranks above the lowest kept replaces it.
     for (size_t i = 0; i < k; ++i) {
       hk[i] = keys[i];
       hi[i] = static_cast<std::uint32_t>(i);
     }
     for (size_t i = k / 2; i-- > 0;) sift_down(hk, hi, k, i);
-    if (k > 0) {
-      for (size_t i = k; i < n; ++i) {
-        if (keys[i] <= hk[0]) continue;  // an equal key comes later: it ranks lower
-        hk[0] = keys[i];
-        hi[0] = static_cast<std::uint32_t>(i);
-        sift_down(hk, hi, k, 0);
+    for (size_t i = k; k > 0 && i < n; ++i) {
+#if defined(__wasm_simd128__)
+      if (filtered) {
+        // An element enters only if it ranks above the lowest kept, t: largest,
+        // x > t or x a NaN while t is not; smallest, x < t or t a NaN while x
+        // is not (-0 and +0 are one key). With a NaN kept, each element is tested.
+        const float t = xf[hi[0]];
+        const v128_t vt = wasm_f32x4_splat(t);
+        for (; t == t && i + 4 <= n; i += 4) {
+          const v128_t e = wasm_v128_load(xf + i);
+          if (wasm_v128_any_true(largest ? wasm_v128_or(wasm_f32x4_gt(e, vt), wasm_f32x4_ne(e, e)) : wasm_f32x4_lt(e, vt))) break;
+        }
+        if (i == n) break;
+        const float e = xf[i];
+        if (!(largest ? e > t || (e != e && t == t) : e < t || (t != t && e == e))) continue;
+        key_row_fn(row + i * es, 1, flip, keys + i);
       }
+#endif
+      if (keys[i] <= hk[0]) continue;  // an equal key comes later: it ranks lower
+      hk[0] = keys[i];
+      hi[0] = static_cast<std::uint32_t>(i);
+      sift_down(hk, hi, k, 0);
     }
     // Highest rank first: the lowest kept goes to the last place, k times.
     std::int32_t* ix = indices + r * k;
@@ -255,6 +311,10 @@ EMSCRIPTEN_KEEPALIVE int tc_argreduce(Addr in, Addr out, double rows, double n, 
   auto* o = static_cast<std::int32_t*>(at(out));
   const size_t r = static_cast<size_t>(rows), c = static_cast<size_t>(n);
   if (c == 0) return 2;
+#if defined(__wasm_simd128__)
+  if (dt == static_cast<int>(DType::f32)) return tc::post::arg_rows_float<DType::f32>(at(in), o, r, c, min != 0), 0;
+  if (dt == static_cast<int>(DType::f64)) return tc::post::arg_rows_float<DType::f64>(at(in), o, r, c, min != 0), 0;
+#endif
   switch (static_cast<DType>(dt)) {
 #define TC_DTYPE(e, name, ctype, array, kind) \
   case DType::e: tc::post::arg_rows<DType::e == DType::u8c ? DType::u8 : DType::e>(at(in), o, r, c, min != 0); return 0;

@@ -225,6 +225,73 @@ describe('operand forms and out', () => {
   });
 });
 
+// ---- float32 / float64 argmax and float32 top-k (the vector scans of post.cpp) ----------
+describe('argmax, argmin and topk against a JS reference: NaN, both zeros, infinities, ties', () => {
+  const r = rng(1234);
+  const pick = [0, -0, 1, -1, 2.5, -2.5, Infinity, -Infinity, NaN, 0.125, 7, 7];
+  // NumPy's order: NaN above everything, -0 equal to +0; ties to the lower index.
+  const rank = (a, b) => (Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : Number.isNaN(b) ? -1 : a === b ? 0 : a > b ? 1 : -1);
+  const argRef = (xs, min) => {
+    const nan = xs.findIndex(Number.isNaN);
+    if (nan >= 0) return nan;
+    let best = 0;
+    for (let i = 1; i < xs.length; i++) if (min ? xs[i] < xs[best] : xs[i] > xs[best]) best = i;
+    return best;
+  };
+  const topRef = (xs, k, largest) => xs.map((v, i) => i).sort((i, j) => (largest ? rank(xs[j], xs[i]) : rank(xs[i], xs[j])) || i - j).slice(0, k);
+  const row = (C, n, kind) => {
+    const x = new C(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = kind === 0 ? pick[Math.floor(r() * pick.length)] // specials and ties
+        : kind === 1 ? Math.round((r() * 20 - 10) * 4) / 4 // many ties
+          : kind === 2 ? i // ascending: every element enters the kept k
+            : (r() - 0.5) * 100;
+    }
+    if (kind === 3 && r() < 0.5) x[Math.floor(r() * n)] = NaN;
+    return x;
+  };
+  it('argmax and argmin, float32 and float64, rows of 1 to 300', () => {
+    let checked = 0;
+    for (const C of [Float32Array, Float64Array]) {
+      for (const n of [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 100, 300]) {
+        for (let kind = 0; kind < 4; kind++) {
+          const rows = 3;
+          const x = new C(rows * n);
+          for (let q = 0; q < rows; q++) x.set(row(C, n, kind), q * n);
+          for (const min of [false, true]) {
+            const got = Array.from((min ? tc.argmin : tc.argmax)({ data: x, shape: [rows, n] }, 1).data);
+            const want = [0, 1, 2].map((q) => argRef(Array.from(x.subarray(q * n, (q + 1) * n)), min));
+            expect(got, `${C.name} n=${n} kind ${kind} ${min ? 'argmin' : 'argmax'} [${Array.from(x)}]`).toEqual(want);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(2 * 13 * 4 * 2);
+  });
+  it('topk, float32 (and float64 through its own loop), largest and smallest, k from 0 to n: indices and value bits', () => {
+    let checked = 0;
+    for (const C of [Float32Array, Float64Array]) {
+      for (const n of [1, 3, 4, 5, 8, 9, 17, 40, 129]) {
+        for (let kind = 0; kind < 4; kind++) {
+          const x = row(C, n, kind);
+          for (const k of [0, 1, 2, 5, n].filter((v, i, a) => v <= n && a.indexOf(v) === i)) {
+            for (const largest of [true, false]) {
+              const t = tc.topk({ data: x }, k, { largest });
+              const want = topRef(Array.from(x), k, largest);
+              const what = `${C.name} n=${n} kind ${kind} k=${k} ${largest ? 'largest' : 'smallest'} [${Array.from(x)}]`;
+              expect(Array.from(t.indices.data), what).toEqual(want);
+              expect(sameBits(t.values.data, C.from(want.map((i) => x[i]))), what).toBe(true);
+              checked++;
+            }
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(400);
+  });
+});
+
 describe('refusals, and no leak after them', () => {
   const x = { data: new Float32Array(6), shape: [2, 3] };
   it('each names the function, the axis or dtype, and the fix', () => {

@@ -160,6 +160,55 @@ describe('sum, prod, min, max, mean', () => {
       expect(e.message).toMatch(/no elements/);
     }
   });
+  it('float min and max rows (pmin/pmax with the NaNs noted apart): NaN anywhere, both zeros, infinities give the reference\'s answer', () => {
+    // The row kernel's vector loop passes a NaN over and keeps whichever zero came
+    // first; the answer must still be NumPy's: NaN if any, -0 below +0.
+    const r = rng(99);
+    const pick = [0, -0, 1, -1, 2.5, -2.5, Infinity, -Infinity, NaN, 0.125];
+    const want = (op, xs) => {
+      if (xs.some(Number.isNaN)) return NaN;
+      let m = xs[0];
+      for (const v of xs) if (op === 'max' ? v > m || (v === 0 && m === 0 && Object.is(m, -0)) : v < m || (v === 0 && m === 0 && Object.is(v, -0))) m = v;
+      return m;
+    };
+    let checked = 0;
+    for (const [dt, C] of [['float32', Float32Array], ['float64', Float64Array]]) {
+      for (const n of [1, 3, 8, 15, 16, 17, 31, 32, 33, 64, 65, 100, 257]) {
+        for (let trial = 0; trial < 12; trial++) {
+          const x = new C(n);
+          // mostly zeros of both signs (the case the scan settles), some other specials
+          for (let i = 0; i < n; i++) x[i] = trial < 4 ? (r() < 0.5 ? 0 : -0) : trial < 8 ? pick[Math.floor(r() * 8)] : pick[Math.floor(r() * pick.length)];
+          if (trial === 11) x[Math.floor(r() * n)] = NaN;
+          for (const op of ['max', 'min']) {
+            const got = tc[op]({ data: x }).data[0];
+            const w = want(op, Array.from(x));
+            expect(Object.is(got, w) || (Number.isNaN(got) && Number.isNaN(w)), `${op} ${dt} n=${n} [${Array.from(x)}]: ${got} vs ${w}`).toBe(true);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(2 * 13 * 12 * 2);
+    // Where the vector loop alone would err: the other zero, or a NaN, only after the first 16 elements.
+    for (const C of [Float32Array, Float64Array]) {
+      for (const n of [17, 32, 33, 64, 100]) {
+        for (const at of [16, n >> 1, n - 1]) {
+          const neg = new C(n).fill(-0);
+          neg[at] = 0;
+          expect(Object.is(tc.max({ data: neg }).data[0], 0), `max ${C.name} n=${n} +0 at ${at}`).toBe(true);
+          expect(Object.is(tc.min({ data: neg }).data[0], -0), `min ${C.name} n=${n}`).toBe(true);
+          const pos = new C(n).fill(0);
+          pos[at] = -0;
+          expect(Object.is(tc.min({ data: pos }).data[0], -0), `min ${C.name} n=${n} -0 at ${at}`).toBe(true);
+          expect(Object.is(tc.max({ data: pos }).data[0], 0), `max ${C.name} n=${n}`).toBe(true);
+          const nan = C.from({ length: n }, (_, i) => i - 3);
+          nan[at] = NaN;
+          expect(tc.max({ data: nan }).data[0], `max ${C.name} n=${n} NaN at ${at}`).toBeNaN();
+          expect(tc.min({ data: nan }).data[0], `min ${C.name} n=${n} NaN at ${at}`).toBeNaN();
+        }
+      }
+    }
+  });
   it('bad axes: duplicates and out of range are INVALID_AXIS; bad options are TypeErrors', () => {
     const x = { data: new Float32Array(6), shape: [2, 3] };
     for (const axes of [[0, 0], [0, -2], [2], [-3]]) {

@@ -1,0 +1,61 @@
+// The kernel sweeps' hooks (bindings/js/introspect.js runKernel and the
+// rest): run one registry kernel on raw buffers. Linked into the test build
+// only (tensorcast-full.wasm, CMakeLists.txt): the shipped module has no use
+// for them, and the public API reaches every kernel through its ops.
+#include <emscripten/emscripten.h>
+
+#include <cstdint>
+
+#include "kernels/driver.hpp"
+#include "kernels/reduce.hpp"
+#include "calls.hpp"
+
+using namespace tc;
+using namespace tc::calls;
+
+extern "C" {
+
+// Test hooks: run one registry kernel on raw buffers (the JS kernel sweeps).
+EMSCRIPTEN_KEEPALIVE int tc_kernel_run(int i, Addr a, Addr b, Addr out, int n) {
+  size_t count;
+  const KernelInfo* k = kernel_registry(&count);
+  if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
+  k[i].fn(at(a), at(b), at(out), static_cast<size_t>(n));
+  return 0;
+}
+
+// Run reduction kernel i: row kernels reduce n elements; col kernels combine
+// `rows` rows of n (row stride `stride`) lane-wise.
+EMSCRIPTEN_KEEPALIVE int tc_reduce_kernel_run(int i, Addr x, int rows, int n, int stride, Addr out) {
+  size_t count;
+  const ReduceKernelInfo* k = reduce_registry(&count);
+  if (i < 0 || static_cast<size_t>(i) >= count || n < 1 || rows < 1 || stride < n) return -1;
+  if (k[i].shape == ReduceShape::row) k[i].row(at(x), static_cast<size_t>(n), at(out));
+  else k[i].col(at(x), static_cast<size_t>(rows), static_cast<size_t>(n), static_cast<size_t>(stride), at(out));
+  return 0;
+}
+
+// Run unary kernel i (unary_registry) or cast kernel i (cast_registry) on n elements.
+EMSCRIPTEN_KEEPALIVE int tc_unary_kernel_run(int i, Addr in, Addr out, int n) {
+  size_t count;
+  const UnaryKernelInfo* k = unary_registry(&count);
+  if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
+  k[i].fn(at(in), at(out), static_cast<size_t>(n));
+  return 0;
+}
+EMSCRIPTEN_KEEPALIVE int tc_cast_kernel_run(int i, Addr in, Addr out, int n) {
+  size_t count;
+  const UnaryKernelInfo* k = cast_registry(&count);
+  if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
+  k[i].fn(at(in), at(out), static_cast<size_t>(n));
+  return 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int tc_select_run(int i, Addr mask, Addr x, Addr y, Addr out, int n) {
+  size_t count;
+  const SelectInfo* k = select_registry(&count);
+  if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
+  k[i].fn(static_cast<const uint8_t*>(at(mask)), at(x), at(y), at(out), static_cast<size_t>(n));
+  return 0;
+}
+}  // extern "C"
