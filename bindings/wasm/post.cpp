@@ -10,7 +10,7 @@
 //   softmax    = e / sum(e, [-1], keepdims)
 //   logSoftmax = (x - m) - log(sum(e, [-1], keepdims))
 //   logSumExp  = m0 + log(sum(exp(x - m0), [-1], keepdims)), m0 = where(isFinite(m), m, 0)
-// A block of rows at a time (≤ 64 KB of input), so a row's passes find it in cache.
+// A row at a time, so its passes find it in cache.
 // float32 and float64 argmax / argmin and float32 top-k compare a vector at a
 // time (SIMD builds): see arg_rows_float and topk().
 #include <emscripten/emscripten.h>
@@ -36,34 +36,27 @@ namespace {
 using calls::Addr;
 using calls::at;
 
-Shape rows_shape(size_t rows, size_t n) {
-  Shape s;
-  s.rank = 2;
-  s.dims[0] = Dim::fixed(static_cast<i64>(rows));
-  s.dims[1] = Dim::fixed(static_cast<i64>(n));
-  return s;
-}
-
-// m = isfinite(m) ? m : 0 for b values of dtype dt (logSumExp's shift).
-void finite_or_zero(unsigned char* m, size_t b, DType dt) {
-  for (size_t r = 0; r < b; ++r) {
-    if (dt == DType::f32) {
-      float v;
-      std::memcpy(&v, m + 4 * r, 4);
-      if (!(v - v == 0)) v = 0;  // inf - inf and NaN - NaN are NaN
-      std::memcpy(m + 4 * r, &v, 4);
-    } else {
-      double v;
-      std::memcpy(&v, m + 8 * r, 8);
-      if (!(v - v == 0)) v = 0;
-      std::memcpy(m + 8 * r, &v, 8);
-    }
+// m = isfinite(m) ? m : 0, one value of dtype dt (logSumExp's shift).
+void finite_or_zero(unsigned char* m, DType dt) {
+  if (dt == DType::f32) {
+    float v;
+    std::memcpy(&v, m, 4);
+    if (!(v - v == 0)) v = 0;  // inf - inf and NaN - NaN are NaN
+    std::memcpy(m, &v, 4);
+  } else {
+    double v;
+    std::memcpy(&v, m, 8);
+    if (!(v - v == 0)) v = 0;
+    std::memcpy(m, &v, 8);
   }
 }
 
 // Status codes of these exports: 0 Ok, 1 no memory for the scratch, 2 a dtype or mode out of range.
 // mode 0: softmax, 1: logSoftmax (out: rows x n; may be in), 2: logSumExp (out: rows values):
 //   m0 = where(isFinite(m), m, 0); m0 + log(sum(exp(x - m0), [-1], keepdims)).
+// A row at a time, each pass over it while it is in cache: its max and sum by
+// the reductions' row kernels (what run_reduce calls on a contiguous row), the
+// element-wise passes by the ops' kernels.
 int softmax(const void* in, void* out, size_t rows, size_t n, DType dt, int mode) {
   if ((dt != DType::f32 && dt != DType::f64) || mode < 0 || mode > 2) return 2;
   const size_t es = dtype_size(dt);
@@ -72,40 +65,31 @@ int softmax(const void* in, void* out, size_t rows, size_t n, DType dt, int mode
   const BinaryKernel sub = find_kernel(dt, Op::sub, Form::vs);
   const BinaryKernel div = find_kernel(dt, Op::div, Form::vs);
   const BinaryKernel add = find_kernel(dt, Op::add, Form::vv);
-  size_t block = (64 * 1024) / (n * es + 1);
-  if (block == 0) block = 1;
-  if (block > rows) block = rows;
-  // m and s of a block of rows (s then log(s)); logSumExp: the block's exp(x - m0) too.
-  const size_t e_bytes = mode == 2 ? block * n * es : 0;
-  auto* scratch = static_cast<unsigned char*>(calls::allocate(static_cast<double>(2 * block * es + e_bytes + 16)));
-  if (scratch == nullptr) return 1;
-  unsigned char* m = scratch;
-  unsigned char* s = scratch + block * es;
+  const ReduceRowKernel max_row = find_reduce_row(dt, ReduceOp::max);
+  const ReduceRowKernel sum_row = find_reduce_row(dt, ReduceOp::sum);
+  // logSumExp: a row's exp(x - m0), apart from the output
+  auto* scratch = mode == 2 ? static_cast<unsigned char*>(calls::allocate(static_cast<double>(n * es + 16))) : nullptr;
+  if (mode == 2 && scratch == nullptr) return 1;
+  alignas(8) unsigned char m[8], s[8];  // the row's max and sum (s then log(s))
   const auto* x = static_cast<const unsigned char*>(in);
   auto* o = static_cast<unsigned char*>(out);
-  for (size_t r0 = 0; r0 < rows; r0 += block) {
-    const size_t b = rows - r0 < block ? rows - r0 : block;
-    const unsigned char* xb = x + r0 * n * es;
-    unsigned char* eb = mode == 2 ? s + block * es : o + r0 * n * es;  // exp(x - m), row by row
-    const Shape shape = rows_shape(b, n);
-    run_reduce(shape, 2, ReduceOp::max, dt, dt, xb, m);
-    if (mode == 2) finite_or_zero(m, b, dt);
-    for (size_t r = 0; r < b; ++r) {
-      sub(xb + r * n * es, m + r * es, eb + r * n * es, n);
-      exp(eb + r * n * es, eb + r * n * es, n);
-    }
-    run_reduce(shape, 2, ReduceOp::sum, dt, dt, eb, s);
+  for (size_t r = 0; r < rows; ++r) {
+    const unsigned char* xr = x + r * n * es;
+    unsigned char* er = mode == 2 ? scratch : o + r * n * es;  // exp(x - m)
+    max_row(xr, n, m);
+    if (mode == 2) finite_or_zero(m, dt);
+    sub(xr, m, er, n);
+    exp(er, er, n);
+    sum_row(er, n, s);
     if (mode == 0) {
-      for (size_t r = 0; r < b; ++r) div(eb + r * n * es, s + r * es, eb + r * n * es, n);
+      div(er, s, er, n);
     } else {
-      ln(s, s, b);
+      ln(s, s, 1);
       if (mode == 2) {
-        add(m, s, o + r0 * es, b);
+        add(m, s, o + r * es, 1);
       } else {
-        for (size_t r = 0; r < b; ++r) {
-          sub(xb + r * n * es, m + r * es, eb + r * n * es, n);
-          sub(eb + r * n * es, s + r * es, eb + r * n * es, n);
-        }
+        sub(xr, m, er, n);
+        sub(er, s, er, n);
       }
     }
   }
