@@ -36,19 +36,20 @@ EMSCRIPTEN_KEEPALIVE int tc_reduce_kernel_run(int i, Addr x, int rows, int n, in
 }
 
 // Run unary kernel i (unary_registry) or cast kernel i (cast_registry) on n elements.
-EMSCRIPTEN_KEEPALIVE int tc_unary_kernel_run(int i, Addr in, Addr out, int n) {
-  size_t count;
-  const UnaryKernelInfo* k = unary_registry(&count);
+static int run_unary_entry(const UnaryKernelInfo* k, size_t count, int i, Addr in, Addr out, int n) {
   if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
   k[i].fn(at(in), at(out), static_cast<size_t>(n));
   return 0;
 }
+EMSCRIPTEN_KEEPALIVE int tc_unary_kernel_run(int i, Addr in, Addr out, int n) {
+  size_t count;
+  const UnaryKernelInfo* k = unary_registry(&count);
+  return run_unary_entry(k, count, i, in, out, n);
+}
 EMSCRIPTEN_KEEPALIVE int tc_cast_kernel_run(int i, Addr in, Addr out, int n) {
   size_t count;
   const UnaryKernelInfo* k = cast_registry(&count);
-  if (i < 0 || static_cast<size_t>(i) >= count || n < 0) return -1;
-  k[i].fn(at(in), at(out), static_cast<size_t>(n));
-  return 0;
+  return run_unary_entry(k, count, i, in, out, n);
 }
 
 EMSCRIPTEN_KEEPALIVE int tc_select_run(int i, Addr mask, Addr x, Addr y, Addr out, int n) {

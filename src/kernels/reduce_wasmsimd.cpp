@@ -101,7 +101,6 @@ template <DType D, ReduceOp op>
       v128_t a0 = wasm_v128_load(x), a1 = wasm_v128_load(x + L), a2 = wasm_v128_load(x + 2 * L),
              a3 = wasm_v128_load(x + 3 * L);
       v128_t seen = wasm_v128_or(wasm_v128_or(nan(a0), nan(a1)), wasm_v128_or(nan(a2), nan(a3)));
-#pragma clang loop unroll(disable)
       for (i = K; i + K <= n; i += K) {
         const v128_t v0 = wasm_v128_load(x + i), v1 = wasm_v128_load(x + i + L), v2 = wasm_v128_load(x + i + 2 * L),
                      v3 = wasm_v128_load(x + i + 3 * L);
