@@ -459,7 +459,7 @@ export interface ExpressionPlan {
   /**
    * sum(a * b) over shared axes run as a contraction kernel (matrix-multiply
    * tiles), bit for bit the op-by-op sum: out[m, n] = Σ_k a(m, k) · b(k, n),
-   * with k in the op-by-op sum's order ('col': leaves of 8 and their tree;
+   * with k in the op-by-op sum's order ('col': leaves of 16 k, float64 8, and their tree;
    * 'row': 16 accumulators in blocks, the reduced axes being the last), and b
    * packed in panels of `panel.rows` × `panel.columns`. null: the chunks run it
    * (float16, a max, more than a bare product, reduced axes apart or in

@@ -1,6 +1,8 @@
 // What the engine holds and which kernels it has: memory(), the kernel
 // registries (read from the module's memory: tc_listing() in
-// bindings/wasm/contract.cpp) and the hooks the kernel sweeps run them through.
+// bindings/wasm/contract.cpp for kernels(); the other registries and the hooks
+// the kernel sweeps run them through are the test build's,
+// bindings/wasm/test_hooks.cpp).
 import { mod, cString } from './loader.js';
 import { slot, scratchInUse, releaseScratch } from './heap.js';
 import { liveTensorCount } from './tensor.js';
@@ -19,7 +21,9 @@ export function memory() {
 export { releaseScratch };
 
 /**
- * Registry `which` of tc_listing() as [{ index, name, ...fields, simd }]. Each
+ * Registry `which` as [{ index, name, ...fields, simd }]: 0 (the element-wise
+ * kernels) from tc_listing(), the others from tc_test_listing() (the test
+ * build, tensorcast-full.wasm; the shipped module has none). Each
  * record is five uint32: the name's address, three fields, 1 for SIMD; `fields`
  * names the fields in order, a name starting with '#' being a number (select's
  * width) and any other the address of a name. Names repeat (every kernel of
@@ -27,10 +31,11 @@ export { releaseScratch };
  */
 function listing(which, fields) {
   const M = mod();
-  const n = M._tc_listing(which, 0, 0);
-  if (!(n >= 0)) throw new Error(`tensorcast: the engine has no kernel listing ${which}`);
+  const list = which === 0 ? M._tc_listing : M._tc_test_listing;
+  const n = list ? list(which, 0, 0) : -1;
+  if (!(n >= 0)) throw new Error(`tensorcast: the engine has no kernel listing ${which} (the test build, tensorcast-full.wasm, lists them all)`);
   const p = slot(0, Math.max(n * 20, 1));
-  M._tc_listing(which, p, n);
+  list(which, p, n);
   const r = M.HEAPU32.slice(p >>> 2, (p >>> 2) + n * 5); // copied: decoding allocates nothing in wasm, but stay independent of the slot
   const names = new Map();
   const name = (q) => {

@@ -2,7 +2,7 @@
 // (status codes, dtypes, ops, verdicts, rules, wire layout, limits — all from
 // src/core/contract.def, src/kernels/dtypes.def, ops.def, unary.def and
 // reduce_ops.def; one JSON text), the version, which dtypes have SIMD kernels,
-// and the kernel registries. Called once or rarely; the hot calls are raw
+// and the element-wise kernels' listing. Called once or rarely; the hot calls are raw
 // exports (calls.cpp). No embind (its runtime was most of the glue): text and
 // numbers in memory, read by loader.js, contract.js and introspect.js.
 #include <emscripten/emscripten.h>
@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "core/contract.hpp"
+#include "listing.hpp"
 #ifndef TC_SHAPES_ONLY
 #include "kernels/kernels.hpp"
 #include "kernels/reduce.hpp"
@@ -170,27 +171,7 @@ struct Text {
 constexpr int kContractLength = contract_text<Length>().n;
 constexpr Text<kContractLength> kContract = contract_text<Text<kContractLength>>();
 
-// The address of text in memory, unsigned (as every address JS is given: calls.hpp, Addr).
-uint32_t text(const char* s) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(s)); }
-
-#ifndef TC_SHAPES_ONLY
-// The listings' record: the kernel's name, three fields, 1 for SIMD (tc_listing()).
-constexpr int kRecord = 5;
-
-// Registry k[0..n) as records at `out` (the first `cap`); `fields(entry, record + 1)` writes the three fields.
-template <class Info, class Fields>
-int records(const Info* k, size_t n, uint32_t* out, int cap, Fields fields) {
-  const size_t room = cap > 0 ? static_cast<size_t>(cap) : 0;
-  for (size_t i = 0; i < n && i < room; ++i) {
-    uint32_t* r = out + i * kRecord;
-    r[0] = text(k[i].name);
-    r[1] = r[2] = r[3] = 0;
-    fields(k[i], r + 1);
-    r[4] = k[i].simd ? 1 : 0;
-  }
-  return static_cast<int>(n);
-}
-#endif  // TC_SHAPES_ONLY
+using tc::listing::text;
 
 }  // namespace
 
@@ -220,48 +201,22 @@ EMSCRIPTEN_KEEPALIVE uint32_t tc_simd_dtypes(int unary, int op) {
   return bits;
 }
 
-// Kernel registry `which` (0 element-wise, 1 select, 2 reduction, 3 unary,
-// 4 cast) as records of five uint32: the kernel's name (a pointer to
-// NUL-terminated text), three fields, and 1 for a SIMD kernel. The fields are
-// pointers to names, except select's width (bytes), 0 where unused:
-//   0: dtype, op, form     1: width, form     2: dtype, op, shape
-//   3: dtype, op           4: from, to
-// Writes the first `cap` records at `out` (introspect.js decodes them) and
-// returns how many the registry has, or -1 for an unknown `which`.
+// The element-wise kernels (kernels()) as records of five uint32: the
+// kernel's name (a pointer to NUL-terminated text), its dtype, op and form
+// (pointers to names), and 1 for a SIMD kernel (listing.hpp). Writes the first
+// `cap` records at `out` (introspect.js decodes them) and returns how many
+// there are; -1 for another `which`: the other registries (select,
+// reduction, unary, cast) are the kernel sweeps' and listed by the test
+// build alone (test_hooks.cpp, tc_test_listing).
 EMSCRIPTEN_KEEPALIVE int tc_listing(int which, uint32_t at, int cap) {
-  uint32_t* out = reinterpret_cast<uint32_t*>(static_cast<uintptr_t>(at));
+  if (which != 0) return -1;
   size_t n = 0;
-  switch (which) {
-    case 0:
-      return records(kernel_registry(&n), n, out, cap, [](const KernelInfo& e, uint32_t* f) {
-        f[0] = text(dtype_js_name(e.dtype));
-        f[1] = text(op_traits(e.op).name);
-        f[2] = text(form_name(e.form));
-      });
-    case 1:
-      return records(select_registry(&n), n, out, cap, [](const SelectInfo& e, uint32_t* f) {
-        f[0] = static_cast<uint32_t>(e.elem_size);
-        f[1] = text(select_form_name(e.form));
-      });
-    case 2:
-      return records(reduce_registry(&n), n, out, cap, [](const ReduceKernelInfo& e, uint32_t* f) {
-        f[0] = text(dtype_js_name(e.dtype));
-        f[1] = text(reduce_op_name(e.op));
-        f[2] = text(reduce_shape_name(e.shape));
-      });
-    case 3:
-      return records(unary_registry(&n), n, out, cap, [](const UnaryKernelInfo& e, uint32_t* f) {
-        f[0] = text(dtype_js_name(e.dtype));
-        f[1] = text(unary_traits(e.op).name);
-      });
-    case 4:
-      return records(cast_registry(&n), n, out, cap, [](const UnaryKernelInfo& e, uint32_t* f) {
-        f[0] = text(dtype_js_name(e.dtype));
-        f[1] = text(dtype_js_name(e.to));
-      });
-    default:
-      return -1;
-  }
+  return listing::records(kernel_registry(&n), n, reinterpret_cast<uint32_t*>(static_cast<uintptr_t>(at)), cap,
+                          [](const KernelInfo& e, uint32_t* f) {
+                            f[0] = text(dtype_js_name(e.dtype));
+                            f[1] = text(op_traits(e.op).name);
+                            f[2] = text(form_name(e.form));
+                          });
 }
 #endif  // TC_SHAPES_ONLY
 }

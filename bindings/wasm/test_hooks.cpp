@@ -1,7 +1,8 @@
 // The kernel sweeps' hooks (bindings/js/introspect.js runKernel and the
-// rest): run one registry kernel on raw buffers. Linked into the test build
-// only (tensorcast-full.wasm, CMakeLists.txt): the shipped module has no use
-// for them, and the public API reaches every kernel through its ops.
+// rest): list a registry, run one registry kernel on raw buffers. Linked into
+// the test build only (tensorcast-full.wasm, CMakeLists.txt): the shipped
+// module has no use for them, and the public API reaches every kernel through
+// its ops (its one listing, kernels(), is tc_listing in contract.cpp).
 #include <emscripten/emscripten.h>
 
 #include <cstdint>
@@ -9,11 +10,50 @@
 #include "kernels/driver.hpp"
 #include "kernels/reduce.hpp"
 #include "calls.hpp"
+#include "listing.hpp"
 
 using namespace tc;
 using namespace tc::calls;
 
 extern "C" {
+
+// Kernel registry `which` (1 select, 2 reduction, 3 unary, 4 cast) as
+// listing.hpp's records; their fields are pointers to names, except select's
+// width (bytes), 0 where unused:
+//   1: width, form     2: dtype, op, shape     3: dtype, op     4: from, to
+// Writes the first `cap` records at `at` and returns how many the registry
+// has, or -1 for another `which` (0, the element-wise kernels: tc_listing).
+EMSCRIPTEN_KEEPALIVE int tc_test_listing(int which, Addr at_, int cap) {
+  using listing::records;
+  using listing::text;
+  uint32_t* out = static_cast<uint32_t*>(at(at_));
+  size_t n = 0;
+  switch (which) {
+    case 1:
+      return records(select_registry(&n), n, out, cap, [](const SelectInfo& e, uint32_t* f) {
+        f[0] = static_cast<uint32_t>(e.elem_size);
+        f[1] = text(select_form_name(e.form));
+      });
+    case 2:
+      return records(reduce_registry(&n), n, out, cap, [](const ReduceKernelInfo& e, uint32_t* f) {
+        f[0] = text(dtype_js_name(e.dtype));
+        f[1] = text(reduce_op_name(e.op));
+        f[2] = text(reduce_shape_name(e.shape));
+      });
+    case 3:
+      return records(unary_registry(&n), n, out, cap, [](const UnaryKernelInfo& e, uint32_t* f) {
+        f[0] = text(dtype_js_name(e.dtype));
+        f[1] = text(unary_traits(e.op).name);
+      });
+    case 4:
+      return records(cast_registry(&n), n, out, cap, [](const UnaryKernelInfo& e, uint32_t* f) {
+        f[0] = text(dtype_js_name(e.dtype));
+        f[1] = text(dtype_js_name(e.to));
+      });
+    default:
+      return -1;
+  }
+}
 
 // Test hooks: run one registry kernel on raw buffers (the JS kernel sweeps).
 EMSCRIPTEN_KEEPALIVE int tc_kernel_run(int i, Addr a, Addr b, Addr out, int n) {

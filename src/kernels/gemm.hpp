@@ -4,8 +4,8 @@
 //
 //   the order of k, per output (the reduction the op-by-op sum runs):
 //     col (the product's reduced axis has kept axes after it): leaves of at
-//       most 8 consecutive k summed in order, combined as a tree of
-//       halves (col_split);
+//       most 16 consecutive k (float64: 8) summed in order, combined as a
+//       tree of halves (col_split);
 //     row (the reduced axis is the product's last): 16 (float64: 8)
 //       accumulators over k mod 16 in blocks of 1024 (512), the block tree,
 //       the binary counter over blocks, the lanes halved, the tail in order.

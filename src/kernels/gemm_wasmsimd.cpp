@@ -7,7 +7,7 @@
 // accumulators in registers through each chain of k (one splat of A and one
 // product per accumulator a step); the chains and their combination follow
 // the reduction's order (reduce_pairwise.hpp), as a schedule built once per
-// problem: the col order's leaves of <= 8 k and their tree of halves, or the
+// problem: the col order's leaves of <= 16 k (float64: 8) and their tree of halves, or the
 // row order's 16 (8) accumulators, block tree, counter and lane halving, each
 // "lane" here a whole tile. A's rows past the last are the last one again
 // (their results are not stored).
@@ -159,7 +159,7 @@ struct Ops {
   bool order;  // a float sum: the order binds (else one chain)
 };
 
-// The schedule of K terms: the col order (leaves of <= 8, halves at
+// The schedule of K terms: the col order (leaves of <= 16, float64 8; halves at
 // col_split), the row order (reduce_pairwise.hpp's row skeleton, each lane
 // an entry), or one chain (integers: any order). Appends to `s`; returns the
 // deepest stack it needs.
@@ -172,11 +172,12 @@ struct Schedule {
     if (++depth > max) max = depth;
   }
   void merge() { put(kMerge), --depth; }
-  void col(i64 k0, i64 rows) {
-    if (rows <= static_cast<i64>(reduce::kColLeafRows)) return leaf(k0, 1, rows);
-    const i64 h = static_cast<i64>(reduce::col_split(static_cast<size_t>(rows)));
-    col(k0, h);
-    col(k0 + h, rows - h);
+  void col(i64 k0, i64 rows, i64 es) {
+    const size_t R = reduce::col_leaf_rows(static_cast<size_t>(es));
+    if (rows <= static_cast<i64>(R)) return leaf(k0, 1, rows);
+    const i64 h = static_cast<i64>(reduce::col_split(static_cast<size_t>(rows), R));
+    col(k0, h, es);
+    col(k0 + h, rows - h, es);
     merge();
   }
   void row(i64 K, i64 es) {
@@ -251,7 +252,7 @@ bool run(const GemmProblem& p, const Ops& o) {
   Schedule sc{static_cast<i64*>(raw)};
   if (!o.order) sc.leaf(0, 1, p.K);
   else if (p.row_order) sc.row(p.K, es);
-  else sc.col(0, p.K);
+  else sc.col(0, p.K, es);
   Tile* stack = static_cast<Tile*>(std::malloc(static_cast<size_t>(sc.max + 1) * sizeof(Tile)));
   if (!stack) {
     std::free(raw);

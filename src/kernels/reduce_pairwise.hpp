@@ -25,7 +25,9 @@
 //   references are plain loops and their SIMD kernels run one pass.
 //
 // col (rows of n elements -> a row of n results), per column:
-//   rows <= R = 8: sequential, r = row0 op row1 op ... (the leaf)
+//   rows <= R: sequential, r = row0 op row1 op ... (the leaf: 64 bytes of
+//     each column, as the row order's blocks of accumulators; float32 R = 16,
+//     float64 R = 8)
 //   else: split at h = rows/2 rounded down to a multiple of R (at least R):
 //     col(top h rows) op col(the rest), element by element (the merge).
 //   Columns are independent: kernels may process them in any chunks. As for
@@ -63,7 +65,13 @@ constexpr size_t kRowAcc = kRowVecs * kLanes<T>;  // accumulators of a row block
 template <typename T>
 constexpr size_t kRowBlock = 64 * kRowAcc<T>;  // a row block (B) of a float sum or product: 4 KiB
 constexpr size_t kColVecs = 4;  // vectors of columns a SIMD col leaf keeps in registers
-constexpr size_t kColLeafRows = 8;  // R
+// R: the rows of a col leaf, 64 bytes of each column (float32 16, float64 8).
+constexpr size_t col_leaf_rows(size_t elem_bytes) { return 64 / elem_bytes; }
+template <typename T>
+constexpr size_t kColLeafRows = col_leaf_rows(sizeof(T));
+// The leaves of the col kernels whose order does not bind (any order gives
+// their bits): 8 rows, read at once within an L1 cache's 8 ways.
+constexpr size_t kColLeafRowsAnyOrder = 8;
 
 // Float sums and products depend on the order; the rest do not.
 template <DType D, ReduceOp op>
@@ -106,17 +114,17 @@ struct PairCounter {
   }
 };
 
-inline size_t col_split(size_t rows) {
+inline size_t col_split(size_t rows, size_t R) {
   size_t h = rows / 2;
-  h -= h % kColLeafRows;
-  return h < kColLeafRows ? kColLeafRows : h;
+  h -= h % R;
+  return h < R ? R : h;
 }
 
 // Levels of temporary rows col_pairwise needs for `rows` rows.
-inline int col_depth(size_t rows) {
+inline int col_depth(size_t rows, size_t R) {
   int d = 0;
-  while (rows > kColLeafRows) {
-    rows -= col_split(rows);  // the lower part is the larger one
+  while (rows > R) {
+    rows -= col_split(rows, R);  // the lower part is the larger one
     ++d;
   }
   return d;
@@ -131,13 +139,13 @@ inline int col_depth(size_t rows) {
 template <typename T, typename Leaf, typename Merge>
 void col_pairwise(const T* x, size_t rows, size_t w, size_t stride, T* dst, T* tmp, size_t tmp_w, int lvl,
                   const Leaf& leaf, const Merge& merge) {
-  if (rows <= kColLeafRows) {
+  if (rows <= kColLeafRows<T>) {
     leaf(x, rows, w, stride, dst, false);
     return;
   }
-  const size_t h = col_split(rows);
+  const size_t h = col_split(rows, kColLeafRows<T>);
   col_pairwise<T>(x, h, w, stride, dst, tmp, tmp_w, lvl + 1, leaf, merge);
-  if (rows - h <= kColLeafRows) {
+  if (rows - h <= kColLeafRows<T>) {
     leaf(x + h * stride, rows - h, w, stride, dst, true);
     return;
   }
@@ -154,7 +162,7 @@ constexpr size_t kColTmpBytes = 16384;
 // bytes (a multiple of 64 bytes), each chunk pairwise over all rows.
 template <typename T, typename Leaf, typename Merge>
 void col_run(const T* x, size_t rows, size_t n, size_t stride, T* out, const Leaf& leaf, const Merge& merge) {
-  const int depth = col_depth(rows);
+  const int depth = col_depth(rows, kColLeafRows<T>);
   if (depth == 0) {
     leaf(x, rows, n, stride, out, false);
     return;
@@ -183,38 +191,39 @@ void col_run(const T* x, size_t rows, size_t n, size_t stride, T* out, const Lea
 // `leaf(x, rows, w, stride, out, pend, np)`; `tmp` holds `tmp_w` elements
 // per level, lvl the first free level.
 constexpr int kColMaxPend = 64;
+
 template <typename T, typename Leaf>
 void col_pairwise_fused(const T* x, size_t rows, size_t w, size_t stride, T* out, const T** pend, int np, T* tmp,
-                        size_t tmp_w, int lvl, const Leaf& leaf) {
-  if (rows <= kColLeafRows) {
+                        size_t tmp_w, int lvl, const Leaf& leaf, size_t R) {
+  if (rows <= R) {
     leaf(x, rows, w, stride, out, pend, np);
     return;
   }
-  const size_t h = col_split(rows);
+  const size_t h = col_split(rows, R);
   T* t = out;
   if (np > 0) t = tmp + static_cast<size_t>(lvl++) * tmp_w;
-  col_pairwise_fused<T>(x, h, w, stride, t, pend + np, 0, tmp, tmp_w, lvl, leaf);  // pend[0, np) stays
+  col_pairwise_fused<T>(x, h, w, stride, t, pend + np, 0, tmp, tmp_w, lvl, leaf, R);  // pend[0, np) stays
   pend[np] = t;
-  col_pairwise_fused<T>(x + h * stride, rows - h, w, stride, out, pend, np + 1, tmp, tmp_w, lvl, leaf);
+  col_pairwise_fused<T>(x + h * stride, rows - h, w, stride, out, pend, np + 1, tmp, tmp_w, lvl, leaf, R);
 }
 
 // Bytes of stack the fused col kernels use for temporary rows: wide enough
 // that a [1024, 1024] float32 sum walks whole rows (each 4 KiB row read in one
-// pass, a leaf's 8 rows as 8 sequential streams).
+// pass, a leaf's rows as sequential streams, 8 at a time).
 constexpr size_t kColFusedTmpBytes = 32768;
 
 // Levels of temporary rows col_pairwise_fused needs for `rows` rows.
-inline int col_fused_depth(size_t rows) {
-  if (rows <= kColLeafRows) return 0;
-  const size_t h = col_split(rows);
-  const int a = col_fused_depth(h), b = 1 + col_fused_depth(rows - h);
+inline int col_fused_depth(size_t rows, size_t R) {
+  if (rows <= R) return 0;
+  const size_t h = col_split(rows, R);
+  const int a = col_fused_depth(h, R), b = 1 + col_fused_depth(rows - h, R);
   return a > b ? a : b;
 }
 
 template <typename T, typename Leaf>
-void col_run_fused(const T* x, size_t rows, size_t n, size_t stride, T* out, const Leaf& leaf) {
+void col_run_fused(const T* x, size_t rows, size_t n, size_t stride, T* out, const Leaf& leaf, size_t R) {
   const T* pend[kColMaxPend];
-  const int depth = col_fused_depth(rows);
+  const int depth = col_fused_depth(rows, R);
   if (depth == 0) {
     leaf(x, rows, n, stride, out, pend, 0);
     return;
@@ -226,7 +235,7 @@ void col_run_fused(const T* x, size_t rows, size_t n, size_t stride, T* out, con
   if (chunk == 0) chunk = kLine;  // unreachable: depth < 64 keeps chunk >= 8 lines
   for (size_t j = 0; j < n; j += chunk) {
     const size_t w = n - j < chunk ? n - j : chunk;
-    col_pairwise_fused<T>(x + j, rows, w, stride, out + j, pend, 0, tmp, chunk, 0, leaf);
+    col_pairwise_fused<T>(x + j, rows, w, stride, out + j, pend, 0, tmp, chunk, 0, leaf, R);
   }
 }
 

@@ -153,10 +153,12 @@ template <DType D, ReduceOp op>
 // ---- col -------------------------------------------------------------------------
 // Leaf (col_pairwise_fused): up to R rows combined in registers, 4 vectors
 // (64 bytes) of columns at a time, then the pending rows folded in (newest
-// first) and one store.
-template <DType D, ReduceOp op>
-[[gnu::noinline]] void simd_col_leaf(const void* px, size_t rows, size_t w, size_t stride, void* pdst,
-                                     const void* const* ppend, int np) {
+// first) and one store. With Init, the 4-vector tiles start from a row of
+// partial results the rows continue, init op row0 op row1 ... (a float32
+// sum's leaf, below: -0, which adds nothing, or its first 8 rows' sums).
+template <DType D, ReduceOp op, bool Init = false>
+[[gnu::always_inline]] inline void col_leaf(const void* px, size_t rows, size_t w, size_t stride, void* pdst,
+                                            const void* const* ppend, int np, const void* init = nullptr) {
   using T = typename Storage<D>::T;
   constexpr size_t L = reduce::kLanes<T>;
   const T* x = static_cast<const T*>(px);
@@ -168,6 +170,13 @@ template <DType D, ReduceOp op>
     const T* p = x + j;
     v128_t a0 = wasm_v128_load(p), a1 = wasm_v128_load(p + L), a2 = wasm_v128_load(p + 2 * L),
            a3 = wasm_v128_load(p + 3 * L);
+    if constexpr (Init) {
+      const T* q = static_cast<const T*>(init) + j;
+      a0 = vop<D, op>(wasm_v128_load(q), a0);
+      a1 = vop<D, op>(wasm_v128_load(q + L), a1);
+      a2 = vop<D, op>(wasm_v128_load(q + 2 * L), a2);
+      a3 = vop<D, op>(wasm_v128_load(q + 3 * L), a3);
+    }
     // One row a step: as fast as two rows a step in node (the [1024, 1024]
     // col sums, float32 to int64) and ~100 bytes smaller per kernel; unrolled
     // further, the loads are hoisted ahead of the adds and V8 spills (8 rows
@@ -219,15 +228,54 @@ template <DType D, ReduceOp op>
   }
 }
 
+template <DType D, ReduceOp op>
+[[gnu::noinline]] void simd_col_leaf(const void* px, size_t rows, size_t w, size_t stride, void* pdst,
+                                     const void* const* ppend, int np) {
+  using T = typename Storage<D>::T;
+  if constexpr (op != ReduceOp::sum || !reduce::order_matters<D, op>() || reduce::kColLeafRows<T> <= 8) {
+    col_leaf<D, op>(px, rows, w, stride, pdst, ppend, np);
+  } else {
+    // A float32 sum's leaf adds up to 16 rows in order. Its 16 rows read at
+    // once ran up to 1.3x slower than leaves of 8 (a [256, 2048] sum: rows
+    // 2 KiB apart share L1 sets and evict each other's prefetched lines), so
+    // the leaf runs over 1 KiB of columns at a time, rows 0-7 into `part`,
+    // then rows 8.. continuing it: the same additions in the same order, so
+    // the same bits (bench/ab-colsum.mjs). The tiles start from -0, which
+    // adds nothing; the last w % 1 KiB columns take all their rows at once.
+    constexpr size_t B = 1024 / sizeof(T), G = reduce::kColLeafRowsAnyOrder;
+    static constexpr std::array<T, B> negzero = [] {
+      std::array<T, B> a{};
+      for (T& v : a) v = T(-0.0);
+      return a;
+    }();
+    alignas(16) T part[B];
+    const void* pj[reduce::kColMaxPend];
+    const T* const* pend = reinterpret_cast<const T* const*>(ppend);
+    for (size_t j = 0; j < w;) {
+      const size_t bw = w - j < B ? w - j : B;
+      const size_t g1 = rows > G && bw == B ? G : rows;  // the first group's rows
+      for (int k = 0; k < np; ++k) pj[k] = pend[k] + j;
+      for (size_t g = 0;; g = g1) {  // one call site: one copy of the leaf
+        const bool last = g || g1 == rows;
+        col_leaf<D, op, true>(static_cast<const T*>(px) + g * stride + j, last ? rows - g : G, bw, stride,
+                              last ? static_cast<T*>(pdst) + j : part, pj, last ? np : 0, g ? part : negzero.data());
+        if (last) break;
+      }
+      j += bw;
+    }
+  }
+}
+
 // The fused col skeleton, one per element size, the leaf called through a
 // pointer (once per <= R rows of a chunk of columns).
 using ColLeaf = void (*)(const void*, size_t, size_t, size_t, void*, const void* const*, int);
 template <typename U>
-[[gnu::noinline]] void col_by_size(const void* px, size_t rows, size_t n, size_t stride, void* po, ColLeaf leaf) {
+[[gnu::noinline]] void col_by_size(const void* px, size_t rows, size_t n, size_t stride, void* po, ColLeaf leaf,
+                                   size_t R) {
   auto call = [leaf](const U* x, size_t r, size_t w, size_t st, U* dst, const U* const* pend, int np) {
     leaf(x, r, w, st, dst, reinterpret_cast<const void* const*>(pend), np);
   };
-  reduce::col_run_fused<U>(static_cast<const U*>(px), rows, n, stride, static_cast<U*>(po), call);
+  reduce::col_run_fused<U>(static_cast<const U*>(px), rows, n, stride, static_cast<U*>(po), call, R);
 }
 
 template <DType D, ReduceOp op>
@@ -235,7 +283,8 @@ void simd_col(const void* px, size_t rows, size_t n, size_t stride, void* po) {
   using T = typename Storage<D>::T;
   using U = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t,
             std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
-  col_by_size<U>(px, rows, n, stride, po, &simd_col_leaf<D, op>);
+  col_by_size<U>(px, rows, n, stride, po, &simd_col_leaf<D, op>,
+                 reduce::order_matters<D, op>() ? reduce::kColLeafRows<T> : reduce::kColLeafRowsAnyOrder);
 }
 
 // ---- tables: [dtype][kernel op], nullptr where there is no vector form -------------

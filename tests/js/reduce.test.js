@@ -110,6 +110,98 @@ describe('reduction kernels of the wasm build', () => {
   });
 });
 
+// The col order (reduce_pairwise.hpp) in JS: per column, leaves of up to R
+// rows summed in order (float32 R = 16, float64 8), split at half the rows
+// rounded down to a multiple of R (at least R), the halves added.
+function colOrderSum(x, rows, w, stride, R, round) {
+  const out = [];
+  for (let j = 0; j < w; j++) {
+    const part = (r0, n) => {
+      if (n <= R) {
+        let a = x[r0 * stride + j];
+        for (let r = 1; r < n; r++) a = round(a + x[(r0 + r) * stride + j]);
+        return a;
+      }
+      let h = Math.floor(n / 2);
+      h -= h % R;
+      if (h < R) h = R;
+      return round(part(r0, h) + part(r0 + h, n - h));
+    };
+    out.push(part(0, rows));
+  }
+  return out;
+}
+
+describe('float sums over a leading axis (the col order)', () => {
+  // Rows 2 KiB apart or more share L1 sets: the float32 kernel then runs a
+  // leaf of more than 8 rows as two groups over 1 KiB of columns at a time
+  // (reduce_wasmsimd.cpp); widths past a multiple of that take the rest
+  // whole. Every case against the documented order and the scalar reference.
+  const cases = [];
+  for (const [dt, R, round] of [['float32', 16, Math.fround], ['float64', 8, (v) => v]]) {
+    const es = dt === 'float32' ? 4 : 8;
+    for (const stride of [512, 520, 1024, 2048 / es, 4096 / es, 300]) {
+      for (const w of [stride, stride - 3, Math.max(1, stride - 1024 / es - 5), 17]) {
+        for (const rows of [9, 16, 17, 24, 31, 33, 64, 100]) cases.push([dt, R, round, stride, w, rows]);
+      }
+    }
+  }
+  it(`${cases.length} shapes: sum(slice(x, null, [0, w]), { axes: [0] }) is the col order's, bit for bit`, () => {
+    const r = rng(97);
+    let orderBound = 0;
+    for (const [dt, R, round, stride, w, rows] of cases) {
+      const C = CTORS[dt];
+      const x = new C(rows * stride);
+      // Magnitudes far apart, so that the order shows in the bits; a few -0, +0, NaN, ±Inf.
+      for (let i = 0; i < x.length; i++) x[i] = (r() - 0.5) * 2 ** r.int(-20, 20);
+      for (let k = 0; k < 6; k++) x[r.int(0, x.length - 1)] = [-0, 0, NaN, Infinity, -Infinity, -0][k];
+      const t = tc.tensor(x, [rows, stride]);
+      const v = tc.slice(t, null, [0, w]);
+      const got = tc.sum(v, { axes: [0] });
+      const want = colOrderSum(x, rows, w, stride, R, round);
+      const plain = colOrderSum(x, rows, w, stride, rows, round); // one chain: shows the data binds the order
+      const g = got.toArray();
+      for (let j = 0; j < w; j++) {
+        if (!Object.is(g[j], want[j]) && !(Number.isNaN(g[j]) && Number.isNaN(want[j]))) {
+          throw new Error(`${dt} [${rows}, ${stride}] width ${w} column ${j}: ${g[j]}, the col order ${want[j]}`);
+        }
+        if (!Object.is(want[j], plain[j]) && !Number.isNaN(want[j])) orderBound++;
+      }
+      for (const u of [got, v, t]) u.dispose();
+    }
+    expect(orderBound).toBeGreaterThan(1000);
+  });
+
+  it('each col kernel equals its scalar reference on those shapes', () => {
+    const M = mod();
+    const ks = reduceKernels().filter((k) => k.shape === 'col' && k.op === 'sum' && (k.dtype === 'float32' || k.dtype === 'float64'));
+    const ref = new Map(ks.filter((k) => !k.simd).map((k) => [k.dtype, k]));
+    const simd = ks.filter((k) => k.simd);
+    expect(simd.map((k) => k.dtype).sort()).toEqual(['float32', 'float64']);
+    const r = rng(98);
+    for (const k of simd) {
+      const C = CTORS[k.dtype];
+      for (const [dt, , , stride, w, rows] of cases) {
+        if (dt !== k.dtype) continue;
+        const x = new C(rows * stride).map(() => (r() - 0.5) * 2 ** r.int(-20, 20));
+        const run = (idx) => {
+          const px = M._tc_malloc(x.byteLength) >>> 0;
+          const po = M._tc_malloc(w * C.BYTES_PER_ELEMENT) >>> 0;
+          new Uint8Array(M.HEAPU8.buffer, px, x.byteLength).set(new Uint8Array(x.buffer));
+          expect(M._tc_reduce_kernel_run(idx, px, rows, w, stride, po)).toBe(0);
+          const out = new C(M.HEAPU8.buffer.slice(po, po + w * C.BYTES_PER_ELEMENT));
+          M._tc_free(px);
+          M._tc_free(po);
+          return out;
+        };
+        const got = run(k.index);
+        const want = run(ref.get(k.dtype).index);
+        for (let j = 0; j < w; j++) expect(Object.is(got[j], want[j]), `${k.name} [${rows}, ${stride}] width ${w} column ${j}`).toBe(true);
+      }
+    }
+  });
+});
+
 describe('sum, prod, min, max, mean', () => {
   const SHAPES = [[7], [3, 5], [2, 3, 4], [4, 1, 6], [2, 3, 2, 5]];
   for (const op of ['sum', 'prod', 'min', 'max', 'mean']) {
