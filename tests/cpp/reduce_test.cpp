@@ -227,14 +227,15 @@ T contract_row(const T* x, size_t n, F f) {
 }
 template <typename T, typename F>
 T contract_col(const T* x, size_t rows, size_t stride, F f) {  // one column
-  if (rows <= 8) {
+  constexpr size_t R = 64 / sizeof(T);  // leaves: float32 16 rows, float64 8
+  if (rows <= R) {
     T r = x[0];
     for (size_t i = 1; i < rows; ++i) r = f(r, x[i * stride]);
     return r;
   }
   size_t h = rows / 2;
-  h -= h % 8;
-  if (h < 8) h = 8;
+  h -= h % R;
+  if (h < R) h = R;
   return f(contract_col(x, h, stride, f), contract_col(x + h * stride, rows - h, stride, f));
 }
 
@@ -664,7 +665,7 @@ void check_fused_col(DType dt, std::mt19937& rng, int& checked) {
       for (auto& v : x) v = static_cast<T>(u(rng));
       std::vector<T> want(n), got(n);
       ref(x.data(), rows, n, stride, want.data());
-      tc::reduce::col_run_fused<T>(x.data(), rows, n, stride, got.data(), leaf);
+      tc::reduce::col_run_fused<T>(x.data(), rows, n, stride, got.data(), leaf, tc::reduce::kColLeafRows<T>);
       ASSERT_EQ(std::memcmp(want.data(), got.data(), n * sizeof(T)), 0)
           << tc::reduce_op_name(op) << " rows " << rows << " n " << n;
       ++checked;
@@ -680,7 +681,8 @@ TEST(ReduceOrder, FusedColSkeletonGivesTheReferenceBits) {
   check_fused_col<double, ReduceOp::sum>(DType::f64, rng, checked);
   check_fused_col<double, ReduceOp::prod>(DType::f64, rng, checked);
   EXPECT_GT(checked, 300);
-  EXPECT_EQ(tc::reduce::col_fused_depth(1024), 7);
+  EXPECT_EQ(tc::reduce::col_fused_depth(1024, tc::reduce::kColLeafRows<float>), 6);  // leaves of 16
+  EXPECT_EQ(tc::reduce::col_fused_depth(1024, tc::reduce::kColLeafRows<double>), 7);  // leaves of 8
 }
 
 TEST(ReduceAccuracy, UnbroadcastNCHWToC) {
