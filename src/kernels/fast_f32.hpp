@@ -135,6 +135,17 @@ typename L::F pow2(typename L::I k) {
   return L::from(L::shl(L::iadd(k, L::i(127)), 23));
 }
 
+// exp where |x| <= 87 (a SIMD kernel's common case, below): the clamps are
+// no-ops there and n lies in [-126, 126], so 2^n is one normal factor and
+// y 2^n rounds once as y 2^k1 2^(n - k1) does: the same bits as exp().
+template <class L>
+typename L::F exp_near(typename L::F x) {
+  const auto d = reduce<L>(x);
+  const auto r2 = L::mul(d.r, d.r);
+  const auto y = L::add(L::add(L::mul(r2, exp_q<L>(d.r)), d.r), L::f(1.0f));
+  return L::mul(y, pow2<L>(d.ni));
+}
+
 template <class L>
 typename L::F exp(typename L::F x) {
   // Past 89 the result is +inf, below -104 it is +0 (NaN passes both clamps).
@@ -195,6 +206,17 @@ typename L::F log_finite(typename L::F x) {
   auto e = L::sub(L::from(L::iadd(k, L::i(kMagicBits))), L::f(kMagic));  // float(k), exact
   e = L::sel(sub, L::sub(e, L::f(23.0f)), e);
   return log_core<L>(L::sub(m, L::f(1.0f)), e);  // m - 1 exact
+}
+
+// log where x is a positive normal float (a SIMD kernel's common case,
+// below): log_finite without the subnormal scaling, and no special case
+// applies: the same bits as log().
+template <class L>
+typename L::F log_normal(typename L::F x) {
+  const auto t = L::isub(L::bits(x), L::i(0x3f3504f3));
+  const auto m = L::from(L::isub(L::bits(x), L::band(t, L::i(static_cast<int32_t>(0xff800000u)))));
+  const auto e = L::sub(L::from(L::iadd(L::sar(t, 23), L::i(kMagicBits))), L::f(kMagic));
+  return log_core<L>(L::sub(m, L::f(1.0f)), e);
 }
 
 template <class L>

@@ -281,8 +281,15 @@ bool run(const GemmProblem& p, const Ops& o) {
           Tile c;
           o.tile(x, sc.s, sc.s + sc.n, stack, c);
           const i64 cols = w - nt < NR ? w - nt : NR;
-          for (i64 i = 0; i < rows; ++i)
-            std::memcpy(out + ((mt + i) * p.N + n0 + nt) * es, &c.v[i][0], static_cast<size_t>(cols * es));
+          for (i64 i = 0; i < rows; ++i) {
+            char* o = out + ((mt + i) * p.N + n0 + nt) * es;
+            if (cols == NR) {  // a whole row of the tile: two stores (memory.copy is a call in V8)
+              wasm_v128_store(o, c.v[i][0]);
+              wasm_v128_store(o + 16, c.v[i][1]);
+            } else {
+              std::memcpy(o, &c.v[i][0], static_cast<size_t>(cols * es));
+            }
+          }
         }
       }
     }

@@ -83,8 +83,28 @@ void simd_unary(const void* pi, void* po, size_t n) {
     // steps, and the second vector's fill the first one's latency (1M exp:
     // 1.18 ms against 1.68 one vector a step, Node).
     for (; i + 2 * L <= n; i += 2 * L) {
-      const v128_t a = uvop<D, op>(wasm_v128_load(in + i));
-      const v128_t b = uvop<D, op>(wasm_v128_load(in + i + L));
+      const v128_t x0 = wasm_v128_load(in + i), x1 = wasm_v128_load(in + i + L);
+      v128_t a, b;
+      if constexpr (D == DType::f32 && (op == UnaryOp::exp || op == UnaryOp::log)) {
+        // float32 exp and log: where all 8 lanes are in their common range (exp
+        // |x| <= 87, log a positive normal) the steps that only the rest need
+        // are skipped, with the same bits (fast_f32.hpp exp_near, log_normal).
+        using V = f32m::V;
+        const bool near = op == UnaryOp::exp
+            ? wasm_i32x4_all_true(wasm_v128_and(wasm_f32x4_le(wasm_f32x4_abs(x0), wasm_f32x4_splat(87.0f)),
+                                                wasm_f32x4_le(wasm_f32x4_abs(x1), wasm_f32x4_splat(87.0f))))
+            : wasm_i32x4_all_true(wasm_v128_and(
+                  wasm_v128_and(wasm_f32x4_ge(x0, wasm_f32x4_splat(0x1p-126f)), wasm_f32x4_lt(x0, wasm_f32x4_splat(__builtin_inff()))),
+                  wasm_v128_and(wasm_f32x4_ge(x1, wasm_f32x4_splat(0x1p-126f)), wasm_f32x4_lt(x1, wasm_f32x4_splat(__builtin_inff())))));
+        if (near) {
+          if constexpr (op == UnaryOp::exp) a = f32m::exp_near<V>(x0), b = f32m::exp_near<V>(x1);
+          else a = f32m::log_normal<V>(x0), b = f32m::log_normal<V>(x1);
+        } else {
+          a = uvop<D, op>(x0), b = uvop<D, op>(x1);
+        }
+      } else {
+        a = uvop<D, op>(x0), b = uvop<D, op>(x1);
+      }
       wasm_v128_store(o + i, a);
       wasm_v128_store(o + i + L, b);
     }
