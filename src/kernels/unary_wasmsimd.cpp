@@ -90,13 +90,12 @@ void simd_unary(const void* pi, void* po, size_t n) {
         // |x| <= 87, log a positive normal) the steps that only the rest need
         // are skipped, with the same bits (fast_f32.hpp exp_near, log_normal).
         using V = f32m::V;
-        const bool near = op == UnaryOp::exp
-            ? wasm_i32x4_all_true(wasm_v128_and(wasm_f32x4_le(wasm_f32x4_abs(x0), wasm_f32x4_splat(87.0f)),
-                                                wasm_f32x4_le(wasm_f32x4_abs(x1), wasm_f32x4_splat(87.0f))))
-            : wasm_i32x4_all_true(wasm_v128_and(
-                  wasm_v128_and(wasm_f32x4_ge(x0, wasm_f32x4_splat(0x1p-126f)), wasm_f32x4_lt(x0, wasm_f32x4_splat(__builtin_inff()))),
-                  wasm_v128_and(wasm_f32x4_ge(x1, wasm_f32x4_splat(0x1p-126f)), wasm_f32x4_lt(x1, wasm_f32x4_splat(__builtin_inff())))));
-        if (near) {
+        const auto common = [](v128_t v) {  // all-ones lanes where v is in op's common range (NaN: no)
+          if constexpr (op == UnaryOp::exp) return wasm_f32x4_le(wasm_f32x4_abs(v), wasm_f32x4_splat(87.0f));
+          else return wasm_v128_and(wasm_f32x4_ge(v, wasm_f32x4_splat(0x1p-126f)),
+                                    wasm_f32x4_lt(v, wasm_f32x4_splat(__builtin_inff())));
+        };
+        if (wasm_i32x4_all_true(wasm_v128_and(common(x0), common(x1)))) {
           if constexpr (op == UnaryOp::exp) a = f32m::exp_near<V>(x0), b = f32m::exp_near<V>(x1);
           else a = f32m::log_normal<V>(x0), b = f32m::log_normal<V>(x1);
         } else {
