@@ -3,7 +3,8 @@
 //   node bench/fused/run.mjs --groups=gemm-256,gemm-1024,gemm-batched,gemm-2dim,gemm-small --json=bench/runs/gemm/<stamp>.json
 // ): per target, the median of the runs' ratios, their range and in how many
 // runs it was met; each run's ratio is itself the median of its interleaved rounds.
-//   node bench/fused/gemm-history.mjs [--from=2026-11-28T1900]
+//   node bench/fused/gemm-history.mjs [--from=2026-11-28T1900] [--to=2026-11-29T0100]
+// (--to: runs whose name sorts before it)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +13,9 @@ import { median } from '../lib/timing.mjs';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'runs', 'gemm');
 const from = process.argv.find((a) => a.startsWith('--from='))?.slice(7) ?? '';
+const to = process.argv.find((a) => a.startsWith('--to='))?.slice(5) ?? '\uffff';
 const runs = (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
-  .filter((f) => f.endsWith('.json') && f.slice(0, -5) >= from)
+  .filter((f) => f.endsWith('.json') && f.slice(0, -5) >= from && f.slice(0, -5) < to)
   .sort()
   .map((f) => ({ name: f.slice(0, -5), r: JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) }));
 if (runs.length === 0) {
