@@ -67,9 +67,23 @@ function randomData(r, dt, n, small) {
   return a;
 }
 
+// Run reduction kernel `idx` (tc_reduce_kernel_run) on x: `rows` rows of n
+// elements `stride` apart; returns its outN results as x's array type.
+function runReduceKernel(idx, x, rows, n, stride, outN) {
+  const M = mod();
+  const C = x.constructor;
+  const px = M._tc_malloc(Math.max(x.byteLength, 1)) >>> 0; // addresses are unsigned (docs/boundary.md)
+  const po = M._tc_malloc(outN * C.BYTES_PER_ELEMENT) >>> 0;
+  new Uint8Array(M.HEAPU8.buffer, px, x.byteLength).set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+  expect(M._tc_reduce_kernel_run(idx, px, rows, n, stride, po)).toBe(0);
+  const out = new C(M.HEAPU8.buffer.slice(po, po + outN * C.BYTES_PER_ELEMENT));
+  M._tc_free(px);
+  M._tc_free(po);
+  return out;
+}
+
 describe('reduction kernels of the wasm build', () => {
   it('every SIMD kernel equals its scalar reference at every length 1 … 9 vector widths + 1, rows 1 … 9', () => {
-    const M = mod();
     const ks = reduceKernels();
     const ref = new Map(ks.filter((k) => !k.simd).map((k) => [`${k.dtype} ${k.op} ${k.shape}`, k]));
     expect(ks.filter((k) => k.simd).length).toBeGreaterThan(20);
@@ -84,17 +98,7 @@ describe('reduction kernels of the wasm build', () => {
       for (const rows of rowsList) {
         for (let n = 1; n <= 9 * width + 1; n++) {
           const x = randomData(r, k.dtype, rows * n, k.op === 'prod');
-          const run = (idx) => {
-            const px = M._tc_malloc(Math.max(x.byteLength, 1)) >>> 0; // addresses are unsigned (docs/boundary.md)
-            const outN = k.shape === 'row' ? 1 : n;
-            const po = M._tc_malloc(outN * C.BYTES_PER_ELEMENT) >>> 0;
-            new Uint8Array(M.HEAPU8.buffer, px, x.byteLength).set(new Uint8Array(x.buffer));
-            expect(M._tc_reduce_kernel_run(idx, px, rows, n, n, po)).toBe(0);
-            const out = new C(M.HEAPU8.buffer.slice(po, po + outN * C.BYTES_PER_ELEMENT));
-            M._tc_free(px);
-            M._tc_free(po);
-            return out;
-          };
+          const run = (idx) => runReduceKernel(idx, x, rows, n, n, k.shape === 'row' ? 1 : n);
           const got = run(k.index);
           const want = run(R.index);
           for (let i = 0; i < got.length; i++) {
@@ -173,7 +177,6 @@ describe('float sums over a leading axis (the col order)', () => {
   });
 
   it('each col kernel equals its scalar reference on those shapes', () => {
-    const M = mod();
     const ks = reduceKernels().filter((k) => k.shape === 'col' && k.op === 'sum' && (k.dtype === 'float32' || k.dtype === 'float64'));
     const ref = new Map(ks.filter((k) => !k.simd).map((k) => [k.dtype, k]));
     const simd = ks.filter((k) => k.simd);
@@ -184,16 +187,7 @@ describe('float sums over a leading axis (the col order)', () => {
       for (const [dt, , , stride, w, rows] of cases) {
         if (dt !== k.dtype) continue;
         const x = new C(rows * stride).map(() => (r() - 0.5) * 2 ** r.int(-20, 20));
-        const run = (idx) => {
-          const px = M._tc_malloc(x.byteLength) >>> 0;
-          const po = M._tc_malloc(w * C.BYTES_PER_ELEMENT) >>> 0;
-          new Uint8Array(M.HEAPU8.buffer, px, x.byteLength).set(new Uint8Array(x.buffer));
-          expect(M._tc_reduce_kernel_run(idx, px, rows, w, stride, po)).toBe(0);
-          const out = new C(M.HEAPU8.buffer.slice(po, po + w * C.BYTES_PER_ELEMENT));
-          M._tc_free(px);
-          M._tc_free(po);
-          return out;
-        };
+        const run = (idx) => runReduceKernel(idx, x, rows, w, stride, w);
         const got = run(k.index);
         const want = run(ref.get(k.dtype).index);
         for (let j = 0; j < w; j++) expect(Object.is(got[j], want[j]), `${k.name} [${rows}, ${stride}] width ${w} column ${j}`).toBe(true);
