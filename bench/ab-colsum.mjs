@@ -7,9 +7,9 @@
 // elements; reported: µs per call, the median over the rounds, and B ÷ A.
 //   node bench/ab-colsum.mjs <dist dir A> <dist dir B> [--rounds=N] [--only=text]
 // (--only: the cases whose name holds the text, e.g. --only=float64)
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { alternate } from './lib/alternate.mjs';
 
 const CASES = [
   [32, 512, 'float32'], [256, 512, 'float32'], [2048, 512, 'float32'],
@@ -46,15 +46,7 @@ async function child(dist, only) {
 }
 
 function parent(dists, rounds, only) {
-  const res = dists.map(() => ({}));
-  const self = fileURLToPath(import.meta.url);
-  for (let r = 0; r < rounds; r++) {
-    const order = r % 2 ? [1, 0] : [0, 1];
-    for (const i of order) {
-      const o = JSON.parse(execFileSync(process.execPath, [self, '--child', dists[i], only]).toString());
-      for (const k in o) (res[i][k] ??= []).push(o[k]);
-    }
-  }
+  const res = alternate(fileURLToPath(import.meta.url), dists, rounds, [only]);
   const med = (a) => { const s = a.slice().sort((x, y) => x - y); return s[s.length >> 1]; };
   console.log(`| sum over axis 0 | ${dists[0]} µs | ${dists[1]} µs | B ÷ A |`);
   console.log('| --- | ---: | ---: | ---: |');

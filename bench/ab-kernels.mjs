@@ -6,9 +6,9 @@
 // minimum of 15 batches of ~16M elements; reported: ns per element, the
 // median over the rounds, and the ratio B ÷ A.
 //   node bench/ab-kernels.mjs <dist dir A> <dist dir B> [--rounds=N]
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { alternate } from './lib/alternate.mjs';
 
 const CASES = [
   ['add', 'vv', 'float32'], ['add', 'vs', 'float32'], ['sub', 'sv', 'float32'], ['mul', 'vv', 'int32'],
@@ -44,15 +44,7 @@ async function child(dist) {
 }
 
 function parent(dists, rounds) {
-  const res = dists.map(() => ({}));
-  const self = fileURLToPath(import.meta.url);
-  for (let r = 0; r < rounds; r++) {
-    const order = r % 2 ? [1, 0] : [0, 1];
-    for (const i of order) {
-      const o = JSON.parse(execFileSync(process.execPath, [self, '--child', dists[i]]).toString());
-      for (const k in o) (res[i][k] ??= []).push(o[k]);
-    }
-  }
+  const res = alternate(fileURLToPath(import.meta.url), dists, rounds);
   const med = (a) => { const s = a.slice().sort((x, y) => x - y); return s[s.length >> 1]; };
   console.log(`| case | ${dists[0]} ns/elem | ${dists[1]} ns/elem | B ÷ A |`);
   console.log('| --- | ---: | ---: | ---: |');
