@@ -594,9 +594,9 @@ export interface AlongAxis {
 }
 
 /**
- * softmax along `axis` (default the last): exp(x - max) / sum(exp(x - max)),
- * bit for bit those ops called one by one. Float dtypes (float16 in float32,
- * rounded once).
+ * softmax along `axis` (default the last): exp(x - max) * (1 / sum(exp(x - max))),
+ * bit for bit those ops called one by one (within 1 ulp of dividing by the
+ * sum). Float dtypes (float16 in float32, rounded once).
  */
 export declare const softmax: AlongAxis;
 /** log(softmax(x)) along `axis`: (x - max) - log(sum(exp(x - max))), stable. */

@@ -56,8 +56,9 @@ const OUT = ['out'];
 
 /**
  * softmax along `axis` (default the last; a dim name for named operands):
- * exp(x - max) / sum(exp(x - max)), the same bits as those ops called one by
- * one. Float dtypes (float16 computed in float32, rounded once).
+ * exp(x - max) * (1 / sum(exp(x - max))), the same bits as those ops called
+ * one by one (a row scaled by its sum's reciprocal, within 1 ulp of dividing).
+ * Float dtypes (float16 computed in float32, rounded once).
  */
 export function softmax(x, axis, options) {
   return soft(read(x, axis, options, 'softmax', OUT, false), 'softmax', 0, 'k');

@@ -210,7 +210,10 @@ void call_unbroadcast(const double* h, const double* body, size_t n_body, std::v
     return;
   }
   write_head(resp, 0, err);
-  const int st = reduce_into(h, grad, mask, ReduceOp::sum, dt, acc, in, resp, err, strides);  // the gradient read as given (a view)
+  // The gradient read as given (a view). Nothing to sum (mask 0): g itself, -0
+  // kept (a product of one element is that element; a sum starts from +0).
+  const ReduceOp op = mask == 0 ? ReduceOp::prod : ReduceOp::sum;
+  const int st = reduce_into(h, grad, mask, op, dt, acc, in, resp, err, strides);
   if (st > 0) write_head(resp, st, err);
   resp[resp_status] = st;
   Writer w{resp};

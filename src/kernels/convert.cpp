@@ -166,6 +166,16 @@ void fill_value(DType dt, void* out, i64 n, double v) {
   }
 }
 
+void sum_zero_sign(DType dt, void* out, i64 n) {
+  if (dt == DType::f32) {
+    float* o = static_cast<float*>(out);
+    for (i64 i = 0; i < n; ++i) o[i] += 0.0f;
+  } else if (dt == DType::f64) {
+    double* o = static_cast<double*>(out);
+    for (i64 i = 0; i < n; ++i) o[i] += 0.0;
+  }
+}
+
 void divide_elements(DType dt, void* out, i64 n, i64 count) {
   switch (dt) {
 #define TC_DTYPE(e, name, ctype, array, kind) \

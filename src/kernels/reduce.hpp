@@ -89,6 +89,12 @@ ReduceColKernel find_reduce_col(DType dt, ReduceOp op);
 // The scalar references, always.
 ReduceRowKernel find_reduce_row_reference(DType dt, ReduceOp op);
 ReduceColKernel find_reduce_col_reference(DType dt, ReduceOp op);
+// softmax's middle pass (bindings/wasm/post.cpp): e[i] = exp(x[i] - *m) and
+// *out = the sum row kernel's sum of e, bit for bit the sub (form vs), exp and
+// sum row kernels one after another, in one pass (n >= 1; e may be x).
+// SIMD builds, float32; nullptr elsewhere (run the three kernels).
+using ExpSumRowKernel = void (*)(const void* x, const void* m, void* e, size_t n, void* out);
+ExpSumRowKernel find_exp_sum_row(DType dt);
 // "sum", "prod", "min", "max", "mean" (also the names in kernel names).
 const char* reduce_op_name(ReduceOp op);
 const char* reduce_shape_name(ReduceShape s);
@@ -106,6 +112,11 @@ void convert_elements(DType from, DType to, const void* src, void* dst, size_t n
 // (float64 divides in place; the other dtypes store the double quotient).
 void fill_value(DType dt, void* out, i64 n, double v);
 void divide_elements(DType dt, void* out, i64 n, i64 count);
+// NumPy's float sum starts from its identity, +0 (np.sum([-0.0]) is 0.0); the
+// kernels start from the first element, which differs only where every
+// element is -0. out[i] += +0 over a float32 / float64 sum's results settles
+// exactly that (-0 becomes +0, every other value stays). Other dtypes: nothing.
+void sum_zero_sign(DType dt, void* out, i64 n);
 
 // ---- the driver (reduce_driver.cpp) ------------------------------------------------
 

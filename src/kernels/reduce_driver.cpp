@@ -375,6 +375,7 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
       }
       ++s;
     });
+    if (kop == ReduceOp::sum) sum_zero_sign(acc_dt, out, out_size);
     if (op == ReduceOp::mean) divide_elements(acc_dt, out, out_size, count);
     return Status::Ok;
   }
@@ -420,6 +421,7 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
       ++s;
     });
   }
+  if (kop == ReduceOp::sum) sum_zero_sign(acc_dt, out, out_size);
   if (op == ReduceOp::mean) divide_elements(acc_dt, out, out_size, count);
   return Status::Ok;
 }

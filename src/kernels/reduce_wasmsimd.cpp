@@ -11,9 +11,11 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
+#include "fast_f32.hpp"
 #include "reduce_pairwise.hpp"
 #include "simd_by_type.hpp"
 #include "simd_coverage.hpp"
@@ -74,12 +76,44 @@ typename Storage<D>::T halve(v128_t w) {
   return lane0<D>(w);
 }
 
+// An order-bound row (a float sum or product, n >= K): blocks of B elements,
+// each a K-element step (4 vectors, from load(p, v0, v1, v2, v3), p the
+// step's first element) at a time into 4 accumulators, the blocks combined by
+// the binary counter. i ends at the first of the n % K elements left over.
+// The accumulators start from the op's identity (-0 for a sum, 1 for a
+// product: x op identity is x, bit for bit), so `load` is inlined once.
+template <DType D, ReduceOp op, typename Load>
+[[gnu::always_inline]] inline v128_t row_blocks(size_t n, size_t& i, const Load& load) {
+  using T = typename Storage<D>::T;
+  constexpr size_t K = reduce::kRowAcc<T>;
+  constexpr size_t B = reduce::kRowBlock<T>;
+  static_assert(op == ReduceOp::sum || op == ReduceOp::prod, "an order-bound op has an identity here");
+  auto merge = [](v128_t a, v128_t b) { return vop<D, op>(a, b); };
+  const T one = op == ReduceOp::sum ? T(-0.0) : T(1);
+  const v128_t id = D == DType::f32 ? wasm_f32x4_splat(static_cast<float>(one)) : wasm_f64x2_splat(static_cast<double>(one));
+  reduce::PairCounter<v128_t> counter;
+  for (i = 0; n - i >= K;) {
+    const size_t m = n - i >= B ? B : (n - i) / K * K;
+    v128_t a0 = id, a1 = id, a2 = id, a3 = id;
+    for (size_t j = 0; j < m; j += K) {
+      v128_t v0, v1, v2, v3;
+      load(i + j, v0, v1, v2, v3);
+      a0 = vop<D, op>(a0, v0);
+      a1 = vop<D, op>(a1, v1);
+      a2 = vop<D, op>(a2, v2);
+      a3 = vop<D, op>(a3, v3);
+    }
+    counter.push(vop<D, op>(vop<D, op>(a0, a1), vop<D, op>(a2, a3)), merge);  // the vectors as a tree
+    i += m;
+  }
+  return counter.total(merge);
+}
+
 template <DType D, ReduceOp op>
 [[gnu::noinline]] void simd_row(const void* px, size_t n, void* out) {
   using T = typename Storage<D>::T;
   constexpr size_t L = reduce::kLanes<T>;
   constexpr size_t K = reduce::kRowAcc<T>;
-  constexpr size_t B = reduce::kRowBlock<T>;
   static_assert(reduce::kRowVecs == 4, "the loops below name 4 accumulators");
   const T* x = static_cast<const T*>(px);
   T r = x[0];
@@ -126,28 +160,61 @@ template <DType D, ReduceOp op>
       r = halve<D, op>(vop<D, op>(vop<D, op>(a0, a1), vop<D, op>(a2, a3)));
     }
   } else if (n >= K) {  // blocks combined by the binary counter
-    auto merge = [](v128_t a, v128_t b) { return vop<D, op>(a, b); };
-    reduce::PairCounter<v128_t> counter;
-    for (i = 0; n - i >= K;) {
-      const size_t m = n - i >= B ? B : (n - i) / K * K;
-      const T* p = x + i;
-      v128_t a0 = wasm_v128_load(p), a1 = wasm_v128_load(p + L), a2 = wasm_v128_load(p + 2 * L),
-             a3 = wasm_v128_load(p + 3 * L);
-      for (size_t j = K; j < m; j += K) {
-        const T* q = p + j;
-        a0 = vop<D, op>(a0, wasm_v128_load(q));
-        a1 = vop<D, op>(a1, wasm_v128_load(q + L));
-        a2 = vop<D, op>(a2, wasm_v128_load(q + 2 * L));
-        a3 = vop<D, op>(a3, wasm_v128_load(q + 3 * L));
-      }
-      counter.push(vop<D, op>(vop<D, op>(a0, a1), vop<D, op>(a2, a3)), merge);  // the vectors as a tree
-      i += m;
-    }
-    r = halve<D, op>(counter.total(merge));
+    r = halve<D, op>(row_blocks<D, op>(n, i, [x](size_t p, v128_t& v0, v128_t& v1, v128_t& v2, v128_t& v3) __attribute__((always_inline)) {
+      v0 = wasm_v128_load(x + p), v1 = wasm_v128_load(x + p + L), v2 = wasm_v128_load(x + p + 2 * L),
+      v3 = wasm_v128_load(x + p + 3 * L);
+    }));
   }
 #pragma clang loop vectorize(disable) unroll(disable)
   for (; i < n; ++i) r = reduce::apply<D, op>(r, x[i]);
   *static_cast<T*>(out) = r;
+}
+
+// ---- softmax's middle pass ---------------------------------------------------------------
+// e = exp(x - m) and *out = sum(e) along a float32 row in one pass: the bits of
+// the sub (form vs), exp and sum row kernels run one after another (post.cpp's
+// softmax). Where all 16 lanes of a step are within 87 of 0, exp_near (the exp
+// kernel's bits, fast_f32.hpp); else, and for the n % 16 elements left over,
+// the exp kernel itself on x - m stored in e. e may be x.
+[[gnu::noinline]] void simd_exp_sum_row_f32(const void* px, const void* pm, void* pe, size_t n, void* out) {
+  using V = f32m::V;
+  constexpr size_t L = 4;
+  const float* x = static_cast<const float*>(px);
+  float* e = static_cast<float*>(pe);
+  float mv;
+  std::memcpy(&mv, pm, 4);
+  const v128_t m = wasm_f32x4_splat(mv);
+  const UnaryKernel exp = find_unary(DType::f32, UnaryOp::exp);
+  size_t i = 0;
+  float r = 0;
+  if (n >= reduce::kRowAcc<float>) {
+    r = halve<DType::f32, ReduceOp::sum>(row_blocks<DType::f32, ReduceOp::sum>(
+        n, i, [x, e, m, exp](size_t p, v128_t& v0, v128_t& v1, v128_t& v2, v128_t& v3) __attribute__((always_inline)) {
+          v0 = wasm_f32x4_sub(wasm_v128_load(x + p), m), v1 = wasm_f32x4_sub(wasm_v128_load(x + p + L), m);
+          v2 = wasm_f32x4_sub(wasm_v128_load(x + p + 2 * L), m), v3 = wasm_f32x4_sub(wasm_v128_load(x + p + 3 * L), m);
+          const v128_t lim = wasm_f32x4_splat(87.0f);
+          const auto near = [lim](v128_t v) { return wasm_f32x4_le(wasm_f32x4_abs(v), lim); };
+          if (wasm_i32x4_all_true(wasm_v128_and(wasm_v128_and(near(v0), near(v1)), wasm_v128_and(near(v2), near(v3))))) {
+            v0 = f32m::exp_near<V>(v0), v1 = f32m::exp_near<V>(v1), v2 = f32m::exp_near<V>(v2), v3 = f32m::exp_near<V>(v3);
+            wasm_v128_store(e + p, v0), wasm_v128_store(e + p + L, v1);
+            wasm_v128_store(e + p + 2 * L, v2), wasm_v128_store(e + p + 3 * L, v3);
+          } else {
+            wasm_v128_store(e + p, v0), wasm_v128_store(e + p + L, v1);
+            wasm_v128_store(e + p + 2 * L, v2), wasm_v128_store(e + p + 3 * L, v3);
+            exp(e + p, e + p, 4 * L);
+            v0 = wasm_v128_load(e + p), v1 = wasm_v128_load(e + p + L);
+            v2 = wasm_v128_load(e + p + 2 * L), v3 = wasm_v128_load(e + p + 3 * L);
+          }
+        }));
+  }
+  if (i < n) {
+#pragma clang loop vectorize(disable) unroll(disable)
+    for (size_t j = i; j < n; ++j) e[j] = x[j] - mv;
+    exp(e + i, e + i, n - i);
+#pragma clang loop vectorize(disable) unroll(disable)
+    for (size_t j = i; j < n; ++j) r = j == 0 ? e[0] : r + e[j];
+  }
+  std::memcpy(out, &r, 4);
 }
 
 // ---- col -------------------------------------------------------------------------
@@ -320,6 +387,7 @@ const ReduceRowKernel* reduce_simd_row_table() {
   static constexpr std::array<ReduceRowKernel, kEntries> table = make_row_table(std::make_index_sequence<kEntries>{});
   return table.data();
 }
+ExpSumRowKernel find_exp_sum_row(DType dt) { return dt == DType::f32 ? &simd_exp_sum_row_f32 : nullptr; }
 const ReduceColKernel* reduce_simd_col_table() {
   static constexpr std::array<ReduceColKernel, kEntries> table = make_col_table(std::make_index_sequence<kEntries>{});
   return table.data();

@@ -558,7 +558,8 @@ void check_nan_and_zeros() {
         EXPECT_FALSE(std::isnan(out[2]));
       }
     }
-  // -0 below +0, as Math.min / Math.max; a sum of -0s is -0
+  // -0 below +0, as Math.min / Math.max; a sum (and mean) of -0s is +0, as NumPy's,
+  // which starts from its identity +0 (np.sum([-0.0]) is 0.0), rows and columns
   for (size_t n : {2, 40, 300}) {
     std::vector<T> z(n, T(0));
     z[n / 2] = -T(0);
@@ -572,7 +573,21 @@ void check_nan_and_zeros() {
     std::vector<T> neg(n, -T(0));
     T s = 1;
     ASSERT_EQ(tc::run_reduce(S({static_cast<i64>(n)}), 1, ReduceOp::sum, D, D, neg.data(), &s), Status::Ok);
-    EXPECT_TRUE(s == 0 && std::signbit(s)) << "n " << n;
+    EXPECT_TRUE(s == 0 && !std::signbit(s)) << "n " << n;
+    s = 1;
+    ASSERT_EQ(tc::run_reduce(S({static_cast<i64>(n)}), 1, ReduceOp::mean, D, D, neg.data(), &s), Status::Ok);
+    EXPECT_TRUE(s == 0 && !std::signbit(s)) << "mean, n " << n;
+    T c2[2] = {1, 1};
+    ASSERT_EQ(tc::run_reduce(S({static_cast<i64>(n / 2), 2}), 1, ReduceOp::sum, D, D, neg.data(), c2), Status::Ok);
+    EXPECT_TRUE(c2[0] == 0 && !std::signbit(c2[0]) && c2[1] == 0 && !std::signbit(c2[1])) << "columns, n " << n;
+    T p = 1;  // a product keeps the sign of its factors: (-0)^n
+    ASSERT_EQ(tc::run_reduce(S({static_cast<i64>(n)}), 1, ReduceOp::prod, D, D, neg.data(), &p), Status::Ok);
+    EXPECT_TRUE(p == 0 && std::signbit(p) == (n % 2 == 1)) << "prod, n " << n;
+  }
+  {  // reducing only axes of size 1 copies, and still sums from +0
+    T one = -T(0), r1 = 1;
+    ASSERT_EQ(tc::run_reduce(S({1, 1}), 2, ReduceOp::sum, D, D, &one, &r1), Status::Ok);
+    EXPECT_TRUE(r1 == 0 && !std::signbit(r1));
   }
   // infinities
   std::vector<T> inf = {1, std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity()};

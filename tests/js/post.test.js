@@ -106,15 +106,48 @@ describe('the same bits as the ops one by one', () => {
         const d = tc.sub(x, m);
         const e = tc.exp(d);
         const s = tc.sum(e, keep);
-        expect(sameBits(tc.softmax(x).data, tc.div(e, s).data), `softmax ${shape}`).toBe(true);
+        expect(sameBits(tc.softmax(x).data, tc.mul(e, tc.div(1, s)).data), `softmax ${shape}`).toBe(true);
         expect(sameBits(tc.logSoftmax(x).data, tc.sub(d, tc.log(s)).data), `logSoftmax ${shape}`).toBe(true);
         const lse = tc.add(m, tc.log(s)); // m is finite here
         expect(sameBits(tc.logSumExp(x, -1, { keepdims: true }).data, lse.data), `logSumExp ${shape}`).toBe(true);
         // and as one expression (the interpreter's kernels are the ops')
-        expect(sameBits(tc.softmax(x).data, tc.evaluate('exp(x - m) / s', { x, m, s }).data)).toBe(true);
+        expect(sameBits(tc.softmax(x).data, tc.evaluate('exp(x - m) * (1 / s)', { x, m, s }).data)).toBe(true);
       }
     });
   }
+
+  // float32's middle pass is one kernel (exp(x - m) and its sum, reduce_wasmsimd.cpp):
+  // every row length about its 16-element steps and 1024-element blocks, logits
+  // spread past exp's near range (a step with a lane more than 87 below the max
+  // takes the exp kernel), masked (-inf), NaN and +inf rows, and out = x.
+  it('float32: the fused exp-and-sum pass gives the three kernels\' bits at every length and spread', () => {
+    const ns = [1, 2, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 1023, 1024, 1025, 1039, 1040, 2047, 2048, 2049, 3087, 4113];
+    let far = 0;
+    for (const n of ns) {
+      for (const spread of [4, 60, 90, 200, 2000]) {
+        const rows = 3;
+        const data = Float32Array.from({ length: rows * n }, () => (r() - 0.5) * spread);
+        if (n > 5) { data[n + 3] = -Infinity; data[2 * n + 1] = NaN; }
+        const x = { data, shape: [rows, n] };
+        const keep = { axes: -1, keepdims: true };
+        const m = tc.max(x, keep);
+        const d = tc.sub(x, m);
+        const e = tc.exp(d);
+        const s = tc.sum(e, keep);
+        const what = `[${rows},${n}] spread ${spread}`;
+        expect(sameBits(tc.softmax(x).data, tc.mul(e, tc.div(1, s)).data), `softmax ${what}`).toBe(true);
+        expect(sameBits(tc.logSoftmax(x).data, tc.sub(d, tc.log(s)).data), `logSoftmax ${what}`).toBe(true);
+        expect(sameBits(tc.logSumExp(x, -1, { keepdims: true }).data.subarray(0, 1), tc.add(m, tc.log(s)).data.subarray(0, 1)), `logSumExp ${what}`).toBe(true);
+        const t = tc.tensor(data.slice(), [rows, n]);
+        tc.softmax(t, -1, { out: t });
+        expect(sameBits(t.toArray(), tc.softmax(x).data), `softmax in place ${what}`).toBe(true);
+        t.dispose();
+        // the far range was met: entries of exp(x - m) below exp(-87), some of them 0
+        if (n >= 16 && spread >= 200) far += e.data.filter((v) => v < Math.exp(-87)).length;
+      }
+    }
+    expect(far).toBeGreaterThan(1000);
+  });
 
   it('stable where the naive form overflows; -inf entries (masked logits) weigh 0; a row of -inf gives logSumExp -inf', () => {
     const x = { data: new Float32Array([1000, 1001, 1002, -Infinity, 0, 0]), shape: [2, 3] };

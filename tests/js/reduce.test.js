@@ -295,6 +295,39 @@ describe('sum, prod, min, max, mean', () => {
       }
     }
   });
+  it('a float sum of -0 terms is +0, as NumPy\'s (it starts from +0): rows, columns, no axes, expressions, contractions; unbroadcast with nothing to sum keeps g', () => {
+    const pos0 = (v) => Object.is(v, 0);
+    for (const C of [Float32Array, Float64Array]) {
+      for (const n of [1, 2, 16, 17, 1500]) {
+        const z = { data: new C(2 * n).fill(-0), shape: [2, n] };
+        const what = `${C.name} [2,${n}]`;
+        expect(pos0(tc.sum(z).data[0]), `sum ${what}`).toBe(true);
+        expect(Array.from(tc.sum(z, { axes: [1] }).data).every(pos0), `rows ${what}`).toBe(true);
+        expect(Array.from(tc.sum(z, { axes: [0] }).data).every(pos0), `columns ${what}`).toBe(true);
+        expect(Array.from(tc.sum(z, { axes: [] }).data).every(pos0), `no axes ${what}`).toBe(true);
+        expect(Array.from(tc.mean(z, { axes: [1] }).data).every(pos0), `mean ${what}`).toBe(true);
+        expect(pos0(tc.evaluate('sum(x)', { x: z }).data[0]), `expression ${what}`).toBe(true);
+        expect(Array.from(tc.evaluate('sum(x * 2, [0])', { x: z }).data).every(pos0), `expression columns ${what}`).toBe(true);
+        // the contraction kernel: x {b, in} . w {in, out}, every product -0
+        const x = { data: new C(64 * n).fill(-0), shape: [64, n], dims: ['b', 'in'] };
+        const w = { data: new C(n * 64).fill(1), shape: [n, 64], dims: ['in', 'out'] };
+        const y = tc.evaluate("sum(x * w, ['in'])", { x, w });
+        expect(y.data.length).toBe(64 * 64);
+        expect(Array.from(y.data).every(pos0), `contraction ${what}`).toBe(true);
+        // a product keeps the sign: (-0)^n
+        expect(Object.is(tc.prod({ data: new C(n).fill(-0) }).data[0], n % 2 ? -0 : 0), `prod ${what}`).toBe(true);
+        // other sums are unchanged: -0 + 1 is 1, NaN stays NaN
+        const m = new C(n).fill(-0);
+        m[n - 1] = 1;
+        expect(tc.sum({ data: m }).data[0]).toBe(1);
+      }
+      const g = { data: C.from([-0, 1, -0, 2]), shape: [2, 2] };
+      const same = tc.unbroadcast(g, [2, 2]).data;
+      expect(Object.is(same[0], -0) && Object.is(same[2], -0), 'unbroadcast to the same shape is g').toBe(true);
+      expect(Array.from(tc.unbroadcast({ data: new C(4).fill(-0), shape: [2, 2] }, [1, 2]).data).every(pos0)).toBe(true);
+    }
+  });
+
   it('bad axes: duplicates and out of range are INVALID_AXIS; bad options are TypeErrors', () => {
     const x = { data: new Float32Array(6), shape: [2, 3] };
     for (const axes of [[0, 0], [0, -2], [2], [-3]]) {

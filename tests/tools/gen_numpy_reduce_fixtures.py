@@ -37,9 +37,10 @@ library's documented rule):
     prod are computed exactly (Python integers) and clamped to 0 … 255, as a
     Uint8ClampedArray store of the result (README: uint8clamped results are
     what a Uint8ClampedArray store gives) — NOT uint8's wraparound;
-  - NumPy's min/max of a +0/-0 pair, and its sum of -0 terms (+0: its
-    accumulator starts at +0, IEEE gives -0), are not held to the sign of
-    zero: such cases carry `anyZeroSign`;
+  - NumPy's min/max of a +0/-0 pair (the library's: -0 below +0, as
+    Math.min / Math.max) is not held to the sign of zero: such cases carry
+    `anyZeroSign`. Sums and means are: NumPy's starts from +0, so a sum of
+    -0 terms is +0, and so is the library's;
   - refusals: NumPy raises AxisError / ValueError / TypeError; the library
     a BroadcastError (code INVALID_AXIS; `axis` the zero-size axis for an
     empty min/max, null for a bad `axes` entry) or a TypeError (unknown dtype
@@ -208,7 +209,7 @@ def case(group, op, dt, x, axes=None, acc=None, tol=0, note=None):
         c['out'] = add_output(out_dt, r)
     if tol:
         c['tol'] = tol
-    if out_dt in FLOATS and op in ('sum', 'mean', 'min', 'max') and x.dtype.kind == 'f' and np.any((x == 0) & np.signbit(x)):
+    if out_dt in FLOATS and op in ('min', 'max') and x.dtype.kind == 'f' and np.any((x == 0) & np.signbit(x)):
         c['anyZeroSign'] = True
     if note:
         c['note'] = note
