@@ -36,8 +36,9 @@ function soft(s, fn, mode, keep) {
       if (X.size > 0) check(mod()._tc_softmax(ptr, dest.ptr, b.rows, b.n, dt.id, mode), fn);
       return dest.tensor;
     }
-    let q = malloc(Math.max(b.rows * k * dt.size, 1));
-    temps.push(q);
+    // softmax of a block of its own (a copy of x) runs in place: half the memory touched.
+    let q = mode === 0 && b.own && !half ? ptr : malloc(Math.max(b.rows * k * dt.size, 1));
+    if (q !== ptr) temps.push(q);
     if (b.rows > 0 && b.n > 0) check(mod()._tc_softmax(ptr, q, b.rows, b.n, dt.id, mode), fn);
     else if (mode === 2) view(dt).fill(-Infinity, q / dt.size, q / dt.size + b.rows); // log of an empty sum
     if (half) {

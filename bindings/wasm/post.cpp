@@ -8,8 +8,7 @@
 //   m = max(x, [-1], keepdims)            (run_reduce, the reduction's kernels)
 //   e = exp(x - m)                        (the sub kernel, form vs; the exp kernel)
 //   softmax    = e * (1 / sum(e, [-1], keepdims))   (one division a row, as NNPACK
-//                                                    and XNNPACK scale: a row of
-//                                                    divisions was 2.3x a row of products)
+//                                                    and XNNPACK scale)
 //   logSoftmax = (x - m) - log(sum(e, [-1], keepdims))
 //   logSumExp  = m0 + log(sum(exp(x - m0), [-1], keepdims)), m0 = where(isFinite(m), m, 0)
 // A row at a time, so its passes find it in cache.

@@ -167,13 +167,9 @@ void fill_value(DType dt, void* out, i64 n, double v) {
 }
 
 void sum_zero_sign(DType dt, void* out, i64 n) {
-  if (dt == DType::f32) {
-    float* o = static_cast<float*>(out);
-    for (i64 i = 0; i < n; ++i) o[i] += 0.0f;
-  } else if (dt == DType::f64) {
-    double* o = static_cast<double*>(out);
-    for (i64 i = 0; i < n; ++i) o[i] += 0.0;
-  }
+  if (dt != DType::f32 && dt != DType::f64) return;
+  const double zero[1] = {};  // +0 in either dtype (all bits 0); the add kernel, SIMD where there is one
+  find_kernel(dt, Op::add, Form::vs)(out, zero, out, static_cast<size_t>(n));
 }
 
 void divide_elements(DType dt, void* out, i64 n, i64 count) {

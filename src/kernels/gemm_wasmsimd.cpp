@@ -77,9 +77,12 @@ template <typename T>
     for (int v = 0; v < NV; ++v) d.v[i][v] = Vec<T>::add(d.v[i][v], s.v[i][v]);
 }
 
-// One tile: the schedule's result into `out` (`st`: the stack).
+// One tile: the schedule's result into the rows at `dst` (`ld` bytes apart), or,
+// with dst null (a partial tile), left in st[0] (`st`: the stack). The result
+// is added to +0 (all bits 0), as the reductions' sums are (reduce.hpp
+// sum_zero_sign): a sum of -0 products is +0, NumPy's.
 template <typename T>
-[[gnu::noinline]] void tile(const Ctx& x, const i64* op, const i64* end, Tile* st, Tile& out) {
+[[gnu::noinline]] void tile(const Ctx& x, const i64* op, const i64* end, Tile* st, char* dst, i64 ld) {
   using V = Vec<T>;
   constexpr i64 L = 16 / sizeof(T);
   Tile* top = st;
@@ -127,6 +130,18 @@ template <typename T>
         c30 = V::add(top->v[3][0], c30);
         c31 = V::add(top->v[3][1], c31);
       }
+      if (op == end) {  // the result
+        const v128_t z = wasm_i64x2_splat(0);
+        c00 = V::add(c00, z), c01 = V::add(c01, z), c10 = V::add(c10, z), c11 = V::add(c11, z);
+        c20 = V::add(c20, z), c21 = V::add(c21, z), c30 = V::add(c30, z), c31 = V::add(c31, z);
+      }
+      if (op == end && dst) {  // straight to the output rows
+        wasm_v128_store(dst, c00), wasm_v128_store(dst + 16, c01);
+        wasm_v128_store(dst + ld, c10), wasm_v128_store(dst + ld + 16, c11);
+        wasm_v128_store(dst + 2 * ld, c20), wasm_v128_store(dst + 2 * ld + 16, c21);
+        wasm_v128_store(dst + 3 * ld, c30), wasm_v128_store(dst + 3 * ld + 16, c31);
+        return;
+      }
       top->v[0][0] = c00;
       top->v[0][1] = c01;
       top->v[1][0] = c10;
@@ -148,13 +163,18 @@ template <typename T>
         top = base + 1;
       }
       op += 2;
+      if (op == end) {  // the result (a row order's halving ends it)
+        for (int i = 0; i < MR; ++i)
+          for (int v = 0; v < NV; ++v) st[0].v[i][v] = V::add(st[0].v[i][v], wasm_i64x2_splat(0));
+        if (dst)
+          for (int i = 0; i < MR; ++i) wasm_v128_store(dst + i * ld, st[0].v[i][0]), wasm_v128_store(dst + i * ld + 16, st[0].v[i][1]);
+      }
     }
   }
-  out = st[0];
 }
 
 struct Ops {
-  void (*tile)(const Ctx&, const i64*, const i64*, Tile*, Tile&);
+  void (*tile)(const Ctx&, const i64*, const i64*, Tile*, char*, i64);
   i64 es;      // element bytes
   bool order;  // a float sum: the order binds (else one chain)
 };
@@ -278,18 +298,13 @@ bool run(const GemmProblem& p, const Ops& o) {
         Ctx x{ap, nullptr};
         for (i64 nt = 0; nt < w; nt += NR) {
           x.b = bp + nt * p.K * es;
-          Tile c;
-          o.tile(x, sc.s, sc.s + sc.n, stack, c);
           const i64 cols = w - nt < NR ? w - nt : NR;
-          for (i64 i = 0; i < rows; ++i) {
-            char* o = out + ((mt + i) * p.N + n0 + nt) * es;
-            if (cols == NR) {  // a whole row of the tile: two stores (memory.copy is a call in V8)
-              wasm_v128_store(o, c.v[i][0]);
-              wasm_v128_store(o + 16, c.v[i][1]);
-            } else {
-              std::memcpy(o, &c.v[i][0], static_cast<size_t>(cols * es));
-            }
-          }
+          char* o0 = out + (mt * p.N + n0 + nt) * es;
+          // A whole tile goes straight to the output (vector stores: memory.copy is a call in V8).
+          const bool whole = cols == NR && rows == MR;
+          o.tile(x, sc.s, sc.s + sc.n, stack, whole ? o0 : nullptr, p.N * es);
+          if (!whole)
+            for (i64 i = 0; i < rows; ++i) std::memcpy(o0 + i * p.N * es, &stack[0].v[i][0], static_cast<size_t>(cols * es));
         }
       }
     }

@@ -106,7 +106,15 @@ describe('the same bits as the ops one by one', () => {
         const d = tc.sub(x, m);
         const e = tc.exp(d);
         const s = tc.sum(e, keep);
-        expect(sameBits(tc.softmax(x).data, tc.mul(e, tc.div(1, s)).data), `softmax ${shape}`).toBe(true);
+        const sm = tc.softmax(x).data;
+        expect(sameBits(sm, tc.mul(e, tc.div(1, s)).data), `softmax ${shape}`).toBe(true);
+        // within 1 ulp of dividing each element by the sum (README)
+        const q = tc.div(e, s).data;
+        const I = dtype === 'float32' ? Int32Array : BigInt64Array;
+        const a = new I(sm.buffer, sm.byteOffset, sm.length), b = new I(q.buffer, q.byteOffset, q.length);
+        let worst = 0;
+        for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(Number(a[i] - b[i])));
+        expect(worst, `softmax ${shape}: ulps from e / s`).toBeLessThanOrEqual(1);
         expect(sameBits(tc.logSoftmax(x).data, tc.sub(d, tc.log(s)).data), `logSoftmax ${shape}`).toBe(true);
         const lse = tc.add(m, tc.log(s)); // m is finite here
         expect(sameBits(tc.logSumExp(x, -1, { keepdims: true }).data, lse.data), `logSumExp ${shape}`).toBe(true);
