@@ -938,6 +938,13 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     reduce_out_shape(out.root, mask, req.keepdims, out.out);
     int pre = 0;
     while (pre < R && !(mask >> pre & 1u)) ++pre;
+    // Whole leading axes join the chunk while it stays within 256 KiB: its rows
+    // share a chunk's costs (a generated call, a reduction's setup), and each
+    // row is reduced as before (the same bits).
+    double bytes = static_cast<double>(dtype_size(result));
+    for (int a = pre; a < R; ++a) bytes *= static_cast<double>(out.root.dims[a].lo);
+    while (pre > 0 && bytes * static_cast<double>(out.root.dims[pre - 1].lo) <= 262144.0)
+      bytes *= static_cast<double>(out.root.dims[--pre].lo);
     out.prefix = pre;
   }
   out.chunks = 1;

@@ -54,6 +54,31 @@ describe('statements and reductions inside expressions', () => {
       .toEqual([expect.stringMatching(/^mean\(x, \[-1\]\)$/), expect.stringMatching(/^mean\(\(x - _+t0\) \*\* 2, \[-1\]\)$/), expect.stringMatching(/^\(x - _+t0\) \/ sqrt\(_+t1 \+ 1e-5\) \* g \+ b$/)]);
   });
 
+  it('a reduction\'s chunk takes whole leading axes up to 256 KiB: the same bits on either side of the bound, rows and columns', () => {
+    const fill = (n, k) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37 + k) * 3 + (i % 7) * 1e-3);
+    const cases = [
+      // [shape, axes, the chunk axes explain() gives]
+      [[64, 1024], [-1], 0], // 256 KiB: one chunk
+      [[65, 1024], [-1], 1], // past it: a row a chunk
+      [[3, 60, 1000], [-1], 1], // 240 KB rows of axis 1 joined, not axis 0
+      [[5, 70, 1000], [-1], 2], // 280 KB: a row a chunk
+      [[4, 300, 50], [1], 0], // a middle axis (columns): all of it, 240 KB
+      [[30, 300, 50], [1], 1],
+      [[7, 1, 3], [0, 2], 0],
+    ];
+    for (const [shape, axes, chunkAxes] of cases) {
+      const n = shape.reduce((a, b) => a * b, 1);
+      const x = { data: fill(n, 1), shape };
+      const y = { data: fill(n, 2), shape };
+      const text = `sum(x * 2 - y, ${JSON.stringify(axes)}, true)`;
+      expect(tc.compile(text).explain({ x: shape, y: shape }).reduce.chunkAxes, `${shape}`).toBe(chunkAxes);
+      const want = tc.sum(tc.sub(tc.mul(x, 2), y), { axes, keepdims: true });
+      expect(bits(tc.evaluate(text, { x, y })), `sum ${shape} over ${axes}`).toEqual(bits(want));
+      const m = tc.evaluate(`mean(x, ${JSON.stringify(axes)})`, { x });
+      expect(bits(m), `mean ${shape}`).toEqual(bits(tc.mean(x, { axes })));
+    }
+  });
+
   it('without keepdims the reduced axes go (NumPy), and the result broadcasts by trailing alignment', () => {
     const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
     // sum over axis 0 gives (3): it broadcasts back over the rows.
