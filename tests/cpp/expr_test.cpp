@@ -133,21 +133,26 @@ TEST(Expr, RefusalsNameTheNode) {
 }
 
 TEST(Expr, ReductionRunsByChunksAndEqualsMulThenSum) {
-  // sum(a * b, [1]) over a [6, 7, 1] and b [7, 5]: chunks over axis 0, each a (7, 5) block.
-  const Shape sa = shape({6, 7, 1}), sb = shape({7, 5});
-  auto a = iota(42, -3), b = iota(35, 0.125f);
-  auto r = build("sum(a * b, [1])", {tensor(DType::f32, sa), tensor(DType::f32, sb)}, Rule::numpy, -1, {1}, false);
-  ASSERT_EQ(r.st, Status::Ok);
-  EXPECT_EQ(r.c.prefix, 1);
-  EXPECT_EQ(r.c.chunks, 6);
-  std::vector<float> got(30);
-  const void* ptrs[2] = {a.data(), b.data()};
-  ASSERT_EQ(run(r.c, ptrs, got.data(), nullptr), Status::Ok);
-  Shape t;
-  auto prod = binary(Op::mul, a, sa, b, sb, t);
-  std::vector<float> want(30);
-  ASSERT_EQ(run_reduce(t, 2, ReduceOp::sum, DType::f32, DType::f32, prod.data(), want.data()), Status::Ok);
-  EXPECT_TRUE(same_bits(got, want));
+  // sum(a * b, [1]) over a [6, 7, 1] and b [7, n]: a chunk takes whole leading
+  // axes while it stays within 256 KiB. n = 5: one chunk of (6, 7, 5); n = 12000:
+  // a (7, 12000) block is 336 KB, so chunks over axis 0. Both equal mul then sum.
+  for (i64 n : {i64{5}, i64{12000}}) {
+    const bool big = n > 5;
+    const Shape sa = shape({6, 7, 1}), sb = shape({7, n});
+    auto a = iota(42, -3), b = iota(static_cast<size_t>(7 * n), 0.125f);
+    auto r = build("sum(a * b, [1])", {tensor(DType::f32, sa), tensor(DType::f32, sb)}, Rule::numpy, -1, {1}, false);
+    ASSERT_EQ(r.st, Status::Ok);
+    EXPECT_EQ(r.c.prefix, big ? 1 : 0);
+    EXPECT_EQ(r.c.chunks, big ? 6 : 1);
+    std::vector<float> got(static_cast<size_t>(6 * n));
+    const void* ptrs[2] = {a.data(), b.data()};
+    ASSERT_EQ(run(r.c, ptrs, got.data(), nullptr), Status::Ok);
+    Shape t;
+    auto prod = binary(Op::mul, a, sa, b, sb, t);
+    std::vector<float> want(static_cast<size_t>(6 * n));
+    ASSERT_EQ(run_reduce(t, 2, ReduceOp::sum, DType::f32, DType::f32, prod.data(), want.data()), Status::Ok);
+    EXPECT_TRUE(same_bits(got, want)) << "n " << n;
+  }
 }
 
 TEST(Expr, ReductionAxisOutOfRangeIsRefused) {
