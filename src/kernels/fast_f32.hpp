@@ -145,6 +145,10 @@ typename L::F exp_near(typename L::F x) {
   const auto y = L::add(L::add(L::mul(r2, exp_q<L>(d.r)), d.r), L::f(1.0f));
   return L::mul(y, pow2<L>(d.ni));
 }
+#if defined(__wasm_simd128__)
+// All-ones lanes where exp_near gives exp()'s bits: |x| <= 87 (NaN: none).
+inline v128_t exp_near_lanes(v128_t x) { return wasm_f32x4_le(wasm_f32x4_abs(x), wasm_f32x4_splat(87.0f)); }
+#endif
 
 template <class L>
 typename L::F exp(typename L::F x) {
@@ -218,6 +222,12 @@ typename L::F log_normal(typename L::F x) {
   const auto e = L::sub(L::from(L::iadd(L::sar(t, 23), L::i(kMagicBits))), L::f(kMagic));
   return log_core<L>(L::sub(m, L::f(1.0f)), e);
 }
+#if defined(__wasm_simd128__)
+// All-ones lanes where log_normal gives log()'s bits: a positive normal float (NaN: none).
+inline v128_t log_normal_lanes(v128_t x) {
+  return wasm_v128_and(wasm_f32x4_ge(x, wasm_f32x4_splat(0x1p-126f)), wasm_f32x4_lt(x, wasm_f32x4_splat(__builtin_inff())));
+}
+#endif
 
 template <class L>
 typename L::F log(typename L::F x) {

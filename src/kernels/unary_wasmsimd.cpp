@@ -90,10 +90,9 @@ void simd_unary(const void* pi, void* po, size_t n) {
         // |x| <= 87, log a positive normal) the steps that only the rest need
         // are skipped, with the same bits (fast_f32.hpp exp_near, log_normal).
         using V = f32m::V;
-        const auto common = [](v128_t v) {  // all-ones lanes where v is in op's common range (NaN: no)
-          if constexpr (op == UnaryOp::exp) return wasm_f32x4_le(wasm_f32x4_abs(v), wasm_f32x4_splat(87.0f));
-          else return wasm_v128_and(wasm_f32x4_ge(v, wasm_f32x4_splat(0x1p-126f)),
-                                    wasm_f32x4_lt(v, wasm_f32x4_splat(__builtin_inff())));
+        const auto common = [](v128_t v) {  // all-ones lanes where v is in op's common range
+          if constexpr (op == UnaryOp::exp) return f32m::exp_near_lanes(v);
+          else return f32m::log_normal_lanes(v);
         };
         if (wasm_i32x4_all_true(wasm_v128_and(common(x0), common(x1)))) {
           if constexpr (op == UnaryOp::exp) a = f32m::exp_near<V>(x0), b = f32m::exp_near<V>(x1);
