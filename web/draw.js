@@ -75,7 +75,8 @@ function expressionStatus(st, r) {
       h('code', { class: 'status-shape', 'data-shape': formatShape(x.shape), 'data-dtype': x.dtype, text: `${formatShape(x.shape)} ${x.dtype}` }),
       h('span', { class: 'sep', 'aria-hidden': 'true', text: ' · ' }),
       h('span', { class: 'status-meta', 'data-execution': x.execution, text: [`${formatCount(n)} element${n === 1 ? '' : 's'}`,
-        x.contraction ? `runs as a contraction kernel (${x.contraction.order} order, ${x.contraction.m}×${x.contraction.k}×${x.contraction.n})`
+        x.contraction?.c ? `runs as product rows (${x.contraction.m} × ${x.contraction.k} terms)`
+          : x.contraction ? `runs as a contraction kernel (${x.contraction.order} order, ${x.contraction.m}×${x.contraction.k}×${x.contraction.n})`
           : x.execution === 'generated' ? 'runs as generated wasm' : 'runs in the block interpreter',
         x.reduce ? `${x.reduce.op} over axes ${formatList(x.reduce.axes)} of ${formatShape(x.broadcastShape)}` : null].filter(Boolean).join(' · ') }),
     );
@@ -114,7 +115,9 @@ export function renderProgram(r, failed = null) {
   }
   const x = r.expr;
   box.append(h('p', { class: 'hint program-how', 'data-execution': x.contraction ? 'contraction' : x.execution },
-    x.contraction
+    x.contraction?.c
+      ? `Product rows: each of the ${x.contraction.m} results sums its ${x.contraction.k} terms (${x.contraction.a} · ${x.contraction.b}) · ${x.contraction.c} as they are made, none stored, in the row order of the op-by-op sum, so bit for bit the same.`
+      : x.contraction
       ? `A contraction: out[m, n] = Σ_k ${x.contraction.a}(m, k) · ${x.contraction.b}(k, n) runs as a matrix multiply (m ${x.contraction.m}, k ${x.contraction.k}, n ${x.contraction.n}; ${x.contraction.b} packed in panels of ${x.contraction.panel.rows} × ${x.contraction.panel.columns}), its sums in the ${x.contraction.order} order of the op-by-op sum, so bit for bit the same.`
       : x.execution === 'generated'
       ? 'Generated: the engine writes a small wasm module for this loop and program, compiled once and cached.'

@@ -25,7 +25,7 @@ import { measureWall, stats, medianRatio } from '../lib/wall.mjs';
 import { fusedLimit, instantiateLimit } from '../limit/fused.mjs';
 import { chainModel } from '../lib/onnx.mjs';
 
-export const FUSED_GROUPS = ['chain-a-row', 'chain-a-nchw', 'chain-b', 'cold', 'small', 'contract', 'gemm-256', 'gemm-1024', 'gemm-batched', 'gemm-2dim', 'gemm-small'];
+export const FUSED_GROUPS = ['chain-a-row', 'chain-a-nchw', 'chain-b', 'cold', 'small', 'contract', 'gemm-256', 'gemm-1024', 'gemm-batched', 'gemm-2dim', 'gemm-bilinear', 'gemm-small'];
 
 export const CHAINS = {
   'chain-a-row': {
@@ -386,6 +386,19 @@ function contractReference(x, w, B, I, O) {
   return { sum, abs };
 }
 
+/** The bilinear form's reference from the contraction's: out[m] = Σ_n c[m, n] y[m, n] (abs: Σ |x w y| bound). */
+function bilinearReference(c, y, M, N) {
+  const sum = new Float64Array(M);
+  const abs = new Float64Array(M);
+  for (let m = 0; m < M; m++) {
+    for (let n = 0; n < N; n++) {
+      sum[m] += c.sum[m * N + n] * y[m * N + n];
+      abs[m] += c.abs[m * N + n] * Math.abs(y[m * N + n]);
+    }
+  }
+  return { sum, abs };
+}
+
 function checkContract(got, ref) {
   if (!got || typeof got.length !== 'number') return `no output (${Object.prototype.toString.call(got)})`;
   if (got.length !== ref.sum.length) return `output has ${got.length} elements, expected ${ref.sum.length}`;
@@ -480,6 +493,7 @@ export const GEMMS = {
   'gemm-1024': { title: '1024×1024×1024', M: 1024, K: 1024, N: 1024, orders: true },
   'gemm-batched': { title: 'batched x [8,128,64] × w [64,128] (x {g, m, k}, w {k, n})', M: 1024, K: 64, N: 128, batched: true },
   'gemm-2dim': { title: "two contracted dims: x {b: 256, i: 16, j: 32} × w {i: 16, j: 32, o: 256}, sum over ['i', 'j']", M: 256, K: 512, N: 256, twoDims: true },
+  'gemm-bilinear': { title: "bilinear form: x {b: 256, i: 256} · w {i: 256, j: 256} · y {b: 256, j: 256}, sum over ['i', 'j']", M: 256, K: 256, N: 256, bilinear: true },
   'gemm-small': { title: '[1,64] × [64,64]', M: 1, K: 64, N: 64, orders: true, mulSum: true },
 };
 const GEMM_ORDERS = ['eval', 'eval-xt', 'eval-wt', 'eval-pos'];
@@ -492,13 +506,18 @@ async function gemmCases(group, { tc, tf, limit }) {
   const col = collector(MS);
   const x = makeData('float32', M * K, 41);
   const w = makeData('float32', K * N, 42);
-  const ref = contractReference(x, w, M, K, N); // the contract group's: out[m, n] = Σ_k x[m, k] w[k, n] in float64
+  // The bilinear form's third factor y [M, N]: out[m] = Σ_n (Σ_k x[m, k] w[k, n]) y[m, n].
+  const y = G.bilinear ? makeData('float32', M * N, 43) : null;
+  const ref = G.bilinear ? bilinearReference(contractReference(x, w, M, K, N), y, M, N) : contractReference(x, w, M, K, N); // the contract group's: out[m, n] = Σ_k x[m, k] w[k, n] in float64
+  const outSize = G.bilinear ? M : M * N;
   const mem = () => { const m = tc.memory(); return { heap: m.wasmHeapBytes, held: m.allocatedBytes + m.scratchBytes }; };
   const memory = { base: mem(), operandBytes: (M * K + K * N + M * N) * 4, productBytes: M * K * N * 4 };
   // Each case: its operands (resident), the text, and a resident `out` of the result's shape.
   const forms = {};
   if (G.batched) {
     forms.eval = { x: tc.tensor(x, [8, 128, 64], { dims: ['g', 'm', 'k'] }), w: tc.tensor(w, [64, 128], { dims: ['k', 'n'] }), text: "sum(x * w, ['k'])", label: 'evaluate, x {g: 8, m: 128, k: 64} × w {k: 64, n: 128}' };
+  } else if (G.bilinear) {
+    forms.eval = { x: tc.tensor(x, [M, K], { dims: ['b', 'i'] }), w: tc.tensor(w, [K, N], { dims: ['i', 'j'] }), y: tc.tensor(y, [M, N], { dims: ['b', 'j'] }), text: "sum(x * w * y, ['i', 'j'])", label: "evaluate, x {b, i} · w {i, j} · y {b, j}, over ['i', 'j']" };
   } else if (G.twoDims) {
     forms.eval = { x: tc.tensor(x, [256, 16, 32], { dims: ['b', 'i', 'j'] }), w: tc.tensor(w, [16, 32, 256], { dims: ['i', 'j', 'o'] }), text: "sum(x * w, ['i', 'j'])", label: "evaluate, x {b, i, j} × w {i, j, o}, over ['i', 'j']" };
   } else {
@@ -511,11 +530,12 @@ async function gemmCases(group, { tc, tf, limit }) {
   for (const [id, F] of Object.entries(forms)) {
     await col.add(id, `${F.label}, resident, into a resident \`out\``, () => {
       if (typeof tc.evaluate !== 'function') return NO_EVAL;
-      const r0 = tc.evaluate(F.text, { x: F.x, w: F.w });
-      const out = tc.tensor(new Float32Array(M * N), r0.shape, r0.dims ? { dims: r0.dims } : undefined);
+      const ins = F.y ? { x: F.x, w: F.w, y: F.y } : { x: F.x, w: F.w };
+      const r0 = tc.evaluate(F.text, ins);
+      const out = tc.tensor(new Float32Array(outSize), r0.shape, r0.dims ? { dims: r0.dims } : undefined);
       settle(r0);
       const o = { out };
-      const fn = () => tc.evaluate(F.text, { x: F.x, w: F.w }, o);
+      const fn = () => tc.evaluate(F.text, ins, o);
       return {
         fn,
         check: () => {
@@ -524,7 +544,7 @@ async function gemmCases(group, { tc, tf, limit }) {
           const after = mem();
           memory[id] = { heapGrowth: after.heap - before.heap, heldAfter: after.held - before.held };
           const sh = (t) => (t.dims ? { shape: t.shape, dims: t.dims } : t.shape);
-          const e = tc.explain({ expression: F.text, shapes: { x: sh(F.x), w: sh(F.w) } });
+          const e = tc.explain({ expression: F.text, shapes: F.y ? { x: sh(F.x), w: sh(F.w), y: sh(F.y) } : { x: sh(F.x), w: sh(F.w) } });
           memory.explain[id] = e.contraction ?? null;
           // The result's layout: [m, n] in every form here (out's dims follow x's kept dims, then w's).
           return checkContract(out.toArray(), ref);
@@ -543,12 +563,44 @@ async function gemmCases(group, { tc, tf, limit }) {
   if (tf) {
     const txf = tf.tensor(x, [M, K], 'float32'); // batched and two-dim: x reshaped for matMul ([8·128, 64], [256, 16·32])
     const twf = tf.tensor(w, [K, N], 'float32');
-    await col.add('tf-matmul', `tfjs-wasm matMul [${M},${K}] × [${K},${N}] (resident; output disposed)`, () => ({
+    if (G.bilinear) {
+      const tyf = tf.tensor(y, [M, N], 'float32');
+      const run = () => tf.tidy(() => tf.sum(tf.mul(tf.matMul(txf, twf), tyf), 1));
+      await col.add('tf-matmul', `tfjs-wasm matMul [${M},${K}] × [${K},${N}], mul y [${M},${N}], sum over axis 1 (resident; temporaries and output disposed)`, () => ({
+        fn: () => run().dispose(),
+        check: () => { const r = run(); const d = r.dataSync(); r.dispose(); return checkContract(d, ref); },
+      }));
+    } else await col.add('tf-matmul', `tfjs-wasm matMul [${M},${K}] × [${K},${N}] (resident; output disposed)`, () => ({
       fn: () => tf.matMul(txf, twf).dispose(),
       check: () => { const y = tf.matMul(txf, twf); const d = y.dataSync(); y.dispose(); return checkContract(d, ref); },
     }));
   }
-  await col.add('limit', 'the limit: a plain SIMD128 GEMM (bench/limit/fused.cpp `gemm`: packed panels, 4 × 8 register tile, k in plain order), own memory', () => {
+  if (G.bilinear) {
+    // The limit of the exact order (the bits of mul, mul, sum one by one): bench/limit/fused.cpp `bilinear`.
+    await col.add('limit', 'the limit of the exact order: a SIMD128 loop of (x w) y summed in tensorcast\'s row order, no product stored (bench/limit/fused.cpp `bilinear`), own memory', () => {
+      if (!limit) return 'n/a (the limit module was not built)';
+      if (typeof limit.exports.bilinear !== 'function') return 'n/a (no bilinear in the limit module)';
+      const L = fusedLimit(limit);
+      const px = L.put(x);
+      const pw = L.put(w);
+      const py = L.put(y);
+      const po = L.zeros(M);
+      const fn = () => L.exports.bilinear(px, pw, py, po, M, K, N);
+      return {
+        fn,
+        check: () => {
+          fn();
+          const got = L.read(po, M);
+          const tcOut = tc.evaluate(forms.eval.text, { x: forms.eval.x, w: forms.eval.w, y: forms.eval.y });
+          const want = tcOut.toArray();
+          settle(tcOut);
+          const diff = got.findIndex((v, i) => !Object.is(v, want[i]));
+          return diff >= 0 ? `element ${diff}: the limit gives ${got[diff]}, tensorcast ${want[diff]} (not the same order)` : checkContract(got, ref);
+        },
+      };
+    });
+  }
+  if (!G.bilinear) await col.add('limit', 'the limit: a plain SIMD128 GEMM (bench/limit/fused.cpp `gemm`: packed panels, 4 × 8 register tile, k in plain order), own memory', () => {
     if (!limit) return 'n/a (the limit module was not built)';
     if (typeof limit.exports.gemm !== 'function') return 'n/a (no gemm in the limit module)';
     const L = fusedLimit(limit);

@@ -160,6 +160,7 @@ export function gemmTargets() {
     }
     list.push([`batched [8,128,64] × [64,128]: evaluate ≤ 1.0× tfjs-wasm matMul (${env})`, side, 'gemm-batched', 'eval/tf-matmul', 1.0]);
     list.push([`x {b,i,j} × w {i,j,o}: evaluate ≤ 1.0× tfjs-wasm matMul (${env})`, side, 'gemm-2dim', 'eval/tf-matmul', 1.0]);
+    list.push([`bilinear sum(x * w * y, ['i', 'j']): evaluate ≤ 1.0× tfjs-wasm matMul + mul + sum (${env})`, side, 'gemm-bilinear', 'eval/tf-matmul', 1.0]);
   }
   return list;
 }

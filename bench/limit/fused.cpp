@@ -19,6 +19,9 @@
 //   contract(x, w, out, nb, ni, no)         out[b,o] = sum over i of x[b,i] * w[i,o]
 //                                           (x [nb,ni], w [ni,no]; sums in i order, so not
 //                                           bit-identical to a pairwise sum)
+//   bilinear(x, w, y, out, nb, ni, nj)      out[b] = sum over (i, j) of (x[b,i] * w[i,j]) * y[b,j]
+//                                           (x [nb,ni], w [ni,nj], y [nb,nj]; nj a multiple of 16):
+//                                           the op-by-op order, bit-identical to tensorcast
 #include <stddef.h>
 #include <stdint.h>
 #include <wasm_simd128.h>
@@ -201,5 +204,58 @@ EXPORT void gemm(const float* x, const float* w, float* out, uint32_t M, uint32_
           for (uint32_t j = 0; j < cols; j++) out[size_t(m0 + i) * N + n0 + p * 8 + j] = t[i][j];
       }
     }
+  }
+}
+
+// The exact bilinear form's limit (issue 40): out[b] = sum over (i, j) of
+// (x[b,i] * w[i,j]) * y[b,j], each product rounded as mul(mul(x, w), y) rounds
+// it and summed in tensorcast's row order (src/kernels/reduce_wasmsimd.cpp
+// row_blocks: 16 accumulators over blocks of 1024 terms, each block's 4
+// vectors as a tree, the blocks by a binary counter, then the lanes halved),
+// so the result is bit-identical to tensorcast's. No product is stored: 2 loads,
+// 2 multiplications and 1 addition a vector of 4 terms. A matMul + mul + sum
+// rounds each partial sum of x w once and needs 1 multiplication and 1
+// addition a term; this order cannot share them across b.
+EXPORT void bilinear(const float* x, const float* w, const float* y, float* out, uint32_t nb, uint32_t ni, uint32_t nj) {
+  const size_t n = size_t(ni) * nj;
+  for (uint32_t b = 0; b < nb; b++) {
+    const float* xr = x + size_t(b) * ni;
+    const float* yr = y + size_t(b) * nj;
+    v128_t stack[64];
+    int level[64];
+    int depth = 0;
+    size_t i = 0, row = 0, col = 0;
+    v128_t xs = wasm_f32x4_splat(xr[0]);
+    while (n - i >= 16) {
+      const size_t m = n - i >= 1024 ? 1024 : (n - i) / 16 * 16;
+      v128_t a0 = wasm_f32x4_splat(-0.0f), a1 = a0, a2 = a0, a3 = a0;
+      for (size_t k = 0; k < m; k += 16) {
+        const float* wp = w + i + k;
+        const float* yp = yr + col;
+        a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_f32x4_mul(xs, wasm_v128_load(wp)), wasm_v128_load(yp)));
+        a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wasm_f32x4_mul(xs, wasm_v128_load(wp + 4)), wasm_v128_load(yp + 4)));
+        a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(wasm_f32x4_mul(xs, wasm_v128_load(wp + 8)), wasm_v128_load(yp + 8)));
+        a3 = wasm_f32x4_add(a3, wasm_f32x4_mul(wasm_f32x4_mul(xs, wasm_v128_load(wp + 12)), wasm_v128_load(yp + 12)));
+        col += 16;
+        if (col == nj) {
+          col = 0;
+          if (++row < ni) xs = wasm_f32x4_splat(xr[row]);
+        }
+      }
+      v128_t v = wasm_f32x4_add(wasm_f32x4_add(a0, a1), wasm_f32x4_add(a2, a3));
+      int l = 0;
+      while (depth > 0 && level[depth - 1] == l) v = wasm_f32x4_add(stack[--depth], v), ++l;
+      stack[depth] = v, level[depth] = l, ++depth;
+      i += m;
+    }
+    float r = 0.0f;
+    if (depth > 0) {
+      v128_t v = stack[depth - 1];
+      for (int k = depth - 2; k >= 0; --k) v = wasm_f32x4_add(stack[k], v);
+      v = wasm_f32x4_add(v, wasm_i64x2_shuffle(v, v, 1, 0));
+      v = wasm_f32x4_add(v, wasm_i32x4_shuffle(v, v, 1, 0, 3, 2));
+      r = wasm_f32x4_extract_lane(v, 0);
+    }
+    out[b] = r + 0.0f;  // a sum of -0 terms is +0 (tensorcast's sums, as NumPy's)
   }
 }

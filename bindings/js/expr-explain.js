@@ -123,9 +123,13 @@ export function explainExpr(E, fn, shapesIn, options) {
   const mask = res.next();
   const prefix = res.next();
   let contraction = null;
-  if (res.next() === 1) {
+  const kernel = res.next();
+  if (kernel === 1) {
     const [row, m, k, n, a, b, cols] = [0, 0, 0, 0, 0, 0, 0].map(() => res.next());
     contraction = { order: row ? 'row' : 'col', m, k, n, a: E.inputs[a], b: E.inputs[b], panel: { rows: k, columns: cols } };
+  } else if (kernel === 2) { // product rows: m results of k terms, the factors a, b, c
+    const [m, k, a, b, c] = [0, 0, 0, 0, 0].map(() => res.next());
+    contraction = { order: 'row', m, k, n: 1, a: E.inputs[a], b: E.inputs[b], c: E.inputs[c], panel: null };
   }
   const operands = slots.map((sl) => {
     const v = values[sl.input];

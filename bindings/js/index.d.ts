@@ -461,11 +461,16 @@ export interface ExpressionPlan {
    * tiles), bit for bit the op-by-op sum: out[m, n] = Σ_k a(m, k) · b(k, n),
    * with k in the op-by-op sum's order ('col': leaves of 16 k, float64 8, and their tree;
    * 'row': 16 accumulators in blocks, the reduced axes being the last), and b
-   * packed in panels of `panel.rows` × `panel.columns`. null: the chunks run it
-   * (float16, a max, more than a bare product, reduced axes apart or in
-   * different orders in a and b, or a small vector product).
+   * packed in panels of `panel.rows` × `panel.columns`. A float32 bilinear
+   * form, sum((a * b) * c) over the last axes with a one value along the
+   * last of them and b and c contiguous (x {b, i} * w {i, j} * y {b, j} over
+   * i and j, k a multiple of 16), runs as product rows: `c` the third factor,
+   * n 1, panel null, each of the m results the op-by-op row sum of its k
+   * terms, none stored. null: the chunks run it (float16, a max, more than a
+   * bare product, reduced axes apart or in different orders in a and b, or a
+   * small vector product).
    */
-  contraction: { order: 'col' | 'row'; m: number; k: number; n: number; a: string; b: string; panel: { rows: number; columns: number } } | null;
+  contraction: { order: 'col' | 'row'; m: number; k: number; n: number; a: string; b: string; c?: string; panel: { rows: number; columns: number } | null } | null;
   /**
    * A program (statements, or a reduction inside the expression): each pass in
    * the order it runs, with the name its result is read by (null: the last,

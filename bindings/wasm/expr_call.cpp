@@ -347,16 +347,22 @@ void write_program(Writer& w, const Compiled& c) {
   w.put(c.reduce ? static_cast<double>(c.rop) : -1);
   w.put(c.reduce ? static_cast<double>(c.mask) : 0);
   w.put(c.prefix);
-  // The contraction kernel, when it runs: order (1 row, 0 col), M, K, N, the
+  // The contraction kernel, when it runs (1): order (1 row, 0 col), M, K, N, the
   // inputs read as A and B, and the packed block's columns (its rows: K).
   const Contraction& g = c.gemm;
   const bool kernel = g.on && find_gemm(c.out_dtype);
-  w.put(kernel ? 1 : 0);
+  // Or product rows (2): the results, the terms of each, the inputs read as P, Q and R.
+  const bool rows = c.rows.on && find_product_row(c.out_dtype);
+  w.put(kernel ? 1 : rows ? 2 : 0);
   if (kernel) {
     for (i64 v : {static_cast<i64>(g.row_order), g.M, g.K, g.N}) w.put(static_cast<double>(v));
     w.put(c.slot_input[static_cast<size_t>(g.a_slot)]);
     w.put(c.slot_input[static_cast<size_t>(g.b_slot)]);
     w.put(static_cast<double>(gemm_block_cols(g.K, g.N, dtype_size(c.out_dtype))));
+  } else if (rows) {
+    w.put(static_cast<double>(c.chunks));
+    w.put(static_cast<double>(c.rows.n * c.rows.runs));
+    for (int f : c.rows.slot) w.put(c.slot_input[static_cast<size_t>(f)]);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <utility>
 
 #include "kernels/half.hpp"
 #include "rules/rules.hpp"
@@ -765,6 +766,68 @@ void plan_contraction(Compiled& c) {  // c.gemm is fresh (compile() builds c ane
   g.on = kernel < chunks;
 }
 
+// sum((P * Q) * R) over trailing axes, float32 (expr.hpp ProductRows): the
+// last instruction multiplies a load by the product of two loads; the reduced
+// axes come last (size-1 axes aside) and read as runs of n % 16 == 0 elements.
+// Needs c.mask and c.out_dtype (set before the chunks are chosen).
+static void plan_product_rows(Compiled& c) {  // c.rows is fresh
+  const auto& code = c.prog.code;
+  if (!c.reduce || c.rop != ReduceOp::sum || c.out_dtype != DType::f32 || code.size() != 5) return;
+  const auto load = [&](int r) { return code[r].code == Code::load && code[r].dtype == DType::f32; };
+  const auto mul = [&](int r) {
+    return code[r].code == Code::binary && code[r].op == static_cast<std::uint8_t>(Op::mul) && code[r].dtype == DType::f32;
+  };
+  const Instr& top = code[4];
+  if (!mul(4)) return;
+  int pq = top.a, r = top.b;
+  if (!load(r)) std::swap(pq, r);
+  if (!load(r) || !mul(pq) || !load(code[pq].a) || !load(code[pq].b)) return;
+  ProductRows& w = c.rows;
+  int s[3] = {code[code[pq].a].a, code[code[pq].b].a, code[r].a};
+  const int R = c.root.rank;
+  auto st = [&](int k, int a) { return c.slot_strides[static_cast<size_t>(s[k] * R + a)]; };
+  int ax[kMaxRank];
+  int n = 0;
+  for (int a = 0; a < R; ++a) {
+    if (c.root.dims[a].lo == 0) return;
+    if (c.root.dims[a].lo > 1) ax[n++] = a;
+  }
+  int r0 = 0;
+  while (r0 < n && !(c.mask >> ax[r0] & 1u)) ++r0;
+  if (r0 == n) return;
+  for (int i = r0; i < n; ++i)
+    if (!(c.mask >> ax[i] & 1u)) return;  // a kept axis after a reduced one
+  // The run: the last axis, with the reduced axes before it that continue it.
+  // P is the factor read as one value along it (P and Q trade places: P * Q is Q * P).
+  int i = n - 1;
+  if (st(0, ax[i]) != 0) std::swap(s[0], s[1]);
+  if (st(0, ax[i]) != 0 || st(1, ax[i]) != 1 || st(2, ax[i]) != 1) return;
+  w.n = c.root.dims[ax[i]].lo;
+  for (int k = 0; k < 3; ++k) w.slot[k] = s[k];
+  const auto continues = [&](int a, const i64* want) {
+    for (int k = 0; k < 3; ++k)
+      if (st(k, a) != want[k]) return false;
+    return true;
+  };
+  for (--i; i >= r0; --i) {
+    const i64 want[3] = {0, w.n, w.n};
+    if (!continues(ax[i], want)) break;
+    w.n *= c.root.dims[ax[i]].lo;
+  }
+  if (w.n % 16 != 0) return;
+  // The runs: the reduced axes left, as one progression.
+  if (i >= r0) {
+    for (int k = 0; k < 3; ++k) w.run_st[k] = st(k, ax[i]);
+    w.runs = c.root.dims[ax[i]].lo;
+    for (--i; i >= r0; --i) {
+      const i64 want[3] = {w.run_st[0] * w.runs, w.run_st[1] * w.runs, w.run_st[2] * w.runs};
+      if (!continues(ax[i], want)) return;
+      w.runs *= c.root.dims[ax[i]].lo;
+    }
+  }
+  w.on = true;
+}
+
 Status compile(const Parsed& p, const char16_t* text, const Request& req, Compiled& out, Failure& fail) {
   // Fresh results, built in place (cheaper in code than assigning temporaries).
   fail.~Failure();
@@ -940,10 +1003,12 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     while (pre < R && !(mask >> pre & 1u)) ++pre;
     // Whole leading axes join the chunk while it stays within 256 KiB: its rows
     // share a chunk's costs (a generated call, a reduction's setup), and each
-    // row is reduced as before (the same bits).
+    // row is reduced as before (the same bits). A product row's chunk is one
+    // result: nothing is stored.
+    plan_product_rows(out);
     double bytes = static_cast<double>(dtype_size(result));
     for (int a = pre; a < R; ++a) bytes *= static_cast<double>(out.root.dims[a].lo);
-    while (pre > 0 && bytes * static_cast<double>(out.root.dims[pre - 1].lo) <= 262144.0)
+    while (!out.rows.on && pre > 0 && bytes * static_cast<double>(out.root.dims[pre - 1].lo) <= 262144.0)
       bytes *= static_cast<double>(out.root.dims[--pre].lo);
     out.prefix = pre;
   }

@@ -93,6 +93,19 @@ struct Contraction {
   i64 m_dims[kMaxRank], m_a[kMaxRank], m_b[kMaxRank];  // the first m_rank
 };
 
+// A float32 sum of a three-factor product, (P * Q) * R, over the root's
+// trailing axes, run by the product-row kernel (kernels/reduce.hpp
+// ProductRow): each chunk is one result, computed from the factors as they
+// are, with the bits of the stored chunk's sum. The chunk reads as `runs` runs
+// of n elements (n % 16 == 0): P one value a run, Q and R contiguous along it
+// (x {b, i} * w {i, j} * y {b, j} over i, j).
+struct ProductRows {
+  bool on = false;
+  int slot[3] = {-1, -1, -1};  // P, Q, R
+  i64 n = 0, runs = 1;
+  i64 run_st[3] = {};  // per factor: elements from one run to the next
+};
+
 struct Compiled {
   Program prog;                  // loads read slots (Instr::a = slot)
   PodVector<int> slot_input;   // per slot: the input it reads
@@ -122,6 +135,7 @@ struct Compiled {
   PodVector<i64> chunk_strides;
   int module = -1;               // the generated module's id, -1: the interpreter
   Contraction gemm;              // on: run() calls the contraction kernel
+  ProductRows rows;              // on: run() calls the product-row kernel
 };
 
 struct Request {

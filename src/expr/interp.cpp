@@ -289,7 +289,13 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   const size_t es = dtype_size(res);
   const i64 chunk_elems = shape_size(c.chunk);
   unsigned char* temp = nullptr;
-  if (c.reduce) {
+  // A product row's chunk is one result, from the factors as they are (expr.hpp ProductRows).
+  const ProductRowKernel rows = c.rows.on ? find_product_row(c.out_dtype) : nullptr;
+  ProductRow row;
+  row.n = c.rows.n;
+  row.runs = c.rows.runs;
+  for (int f = 0; f < 3; ++f) row.step[f] = c.rows.run_st[f];
+  if (c.reduce && !rows) {
     if (!(static_cast<double>(chunk_elems) * static_cast<double>(es) <= kMaxBytes)) return Status::TooLarge;
     temp = static_cast<unsigned char*>(std::malloc(static_cast<size_t>(chunk_elems) * es + 16));
     if (!temp) return Status::TooLarge;
@@ -312,7 +318,10 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
       const size_t ks = dtype_size(c.slot_dtype[static_cast<size_t>(k)]);
       base[static_cast<size_t>(k + 1)] = static_cast<unsigned char*>(const_cast<void*>(ptrs[in])) + off[static_cast<size_t>(k + 1)] * static_cast<i64>(ks);
     }
-    if (!empty_loop) {
+    if (rows) {
+      for (int f = 0; f < 3; ++f) row.f[f] = static_cast<const float*>(base[static_cast<size_t>(c.rows.slot[f] + 1)]);
+      static_cast<float*>(out)[ch] = rows(row) + 0.0f;  // a sum of -0 terms is +0, as run_reduce's
+    } else if (!empty_loop) {
       if (c.module >= 0 && gen && !c.reduce && tiled(c, res)) {
         run_tiles(c, res, base, desc, gen);
       } else if (c.module >= 0 && gen) {
@@ -322,7 +331,7 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
         interpret(c.prog, c.slot_dtype, c.loop, base.data());
       }
     }
-    if (c.reduce) {
+    if (c.reduce && !rows) {
       Error err;
       st = run_reduce(c.chunk, c.mask >> c.prefix, c.rop, res, c.acc, temp,
                       static_cast<unsigned char*>(out) + ch * c.chunk_out * static_cast<i64>(acc_size), &err);

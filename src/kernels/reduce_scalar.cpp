@@ -143,6 +143,7 @@ const ReduceColKernel* reduce_reference_col_table() {
 const ReduceRowKernel* reduce_simd_row_table() { return nullptr; }
 const ReduceColKernel* reduce_simd_col_table() { return nullptr; }
 ExpSumRowKernel find_exp_sum_row(DType) { return nullptr; }
+ProductRowKernel find_product_row(DType) { return nullptr; }
 #endif
 
 }  // namespace tc

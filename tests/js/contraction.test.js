@@ -142,3 +142,84 @@ describe('contraction kernel: sum(x * w) bit for bit the ops one by one', () => 
     none('sum(x * w, [0])', { x: [1024, 1024], w: [1024, 1] });
   });
 });
+
+// Product rows (src/kernels/reduce_wasmsimd.cpp simd_product_row_f32): a
+// float32 bilinear form, sum((p * q) * r) over the last axes with p one value
+// along the last of them and q and r contiguous there, summed as the terms are
+// made; each result the op-by-op row sum of its terms, bit for bit.
+describe('product rows: sum(x * w * y) bit for bit the ops one by one', () => {
+  const f32 = (n, special) => {
+    const a = new Float32Array(n);
+    for (let i = 0; i < n; i++) a[i] = special && rnd() < 0.1 ? pick([0, -0, NaN, Infinity, -Infinity, 3e38, -1e-40]) : (rnd() * 2 - 1) * 10 ** Math.floor(rnd() * 5 - 2);
+    return a;
+  };
+  const T = (shape, dims, special) => ({ data: f32(shape.reduce((p, d) => p * d, 1), special), shape, ...(dims ? { dims } : {}) });
+  // The op-by-op result of each form (its own association), and whether product rows take it.
+  const FORMS = [
+    ['x * w * y', (x, w, y) => tc.mul(tc.mul(x, w), y), true],
+    ['w * x * y', (x, w, y) => tc.mul(tc.mul(w, x), y), true], // named: the root's dims start from w's, {i, j, b}: the reduced ones first (the column order) unless b is 1
+    ['x * (w * y)', (x, w, y) => tc.mul(x, tc.mul(w, y)), false], // the splat factor is the outer one: the chunks
+    ['y * w * x', (x, w, y) => tc.mul(tc.mul(y, w), x), false],
+  ];
+
+  it('named x {b, i} · w {i, j} · y {b, j} over i and j: every form, batch dims, keepdims, J across multiples of 16', () => {
+    let ran = 0;
+    for (const J of [15, 16, 17, 32, 48, 64, 100, 256]) {
+      for (const I of [1, 2, 5, 17]) {
+        const B = pick([1, 3, 8]);
+        const G = pick([0, 2]); // a second kept dim, before b
+        const bd = G ? ['g', 'b'] : ['b'], bs = G ? [G, B] : [B];
+        const x = T([...bs, I], [...bd, 'i'], J === 48);
+        const w = T([I, J], ['i', 'j'], J === 48);
+        const y = T([...bs, J], [...bd, 'j'], J === 48);
+        for (const [text, ops, takes] of FORMS) {
+          const expr = `sum(${text}, ['i', 'j'])`;
+          const keepdims = rnd() < 0.3;
+          const info = tc.explain({ expression: expr, shapes: { x: { shape: x.shape, dims: x.dims }, w: { shape: w.shape, dims: w.dims }, y: { shape: y.shape, dims: y.dims } } });
+          const keptLast = text.startsWith('w') && bs.some((d) => d > 1);
+          if (takes && J % 16 === 0 && !keptLast) {
+            expect(info.contraction, `${expr} I=${I} J=${J}`).toMatchObject({ order: 'row', m: bs.reduce((p, d) => p * d, 1), k: I * J, n: 1, a: 'x', b: 'w', c: 'y', panel: null });
+            ran++;
+          } else {
+            expect(info.contraction, `${expr} I=${I} J=${J}`).toBeNull();
+          }
+          const got = tc.evaluate(expr, { x, w, y }, keepdims ? { keepdims } : undefined);
+          sameBits(got, tc.sum(ops(x, w, y), { dims: ['i', 'j'], keepdims }), `${expr} B=${bs} I=${I} J=${J}`);
+        }
+      }
+    }
+    expect(ran).toBeGreaterThan(20);
+  });
+
+  it('positional, resident, into out, over a view, and a sum of -0 terms is +0', () => {
+    // [B, I, 1] * [I, J] * [B, 1, J] over axes 1 and 2
+    const B = 9, I = 7, J = 32;
+    const X = tc.tensor(f32(B * I * 2), [B, I, 2]);
+    const x = tc.slice(X, ':, :, 0:1'); // every second element: a view, one value along j
+    const w = tc.tensor(f32(I * J), [I, J]);
+    const y = tc.tensor(f32(B * J), [B, 1, J]);
+    const info = tc.explain({ expression: 'sum(x * w * y, [1, 2])', shapes: { x: x.shape, w: w.shape, y: y.shape } });
+    expect(info.contraction).toMatchObject({ m: B, k: I * J, a: 'x', b: 'w', c: 'y' });
+    const want = tc.sum(tc.mul(tc.mul(x, w), y), { axes: [1, 2] });
+    const out = tc.tensor(new Float32Array(B), [B]);
+    expect(tc.evaluate('sum(x * w * y, [1, 2])', { x, w, y }, { out })).toBe(out);
+    sameBits({ shape: out.shape, data: out.toArray() }, { shape: want.shape, data: want.toArray() }, 'positional, view, out');
+    // w * x: the factors of the inner product trade places (the same bits)
+    expect(tc.explain({ expression: 'sum(w * x * y, [1, 2])', shapes: { x: x.shape, w: w.shape, y: y.shape } }).contraction).toMatchObject({ a: 'x', b: 'w', c: 'y' });
+    const swapped = tc.evaluate('sum(w * x * y, [1, 2])', { x, w, y });
+    const wantSwapped = tc.sum(tc.mul(tc.mul(w, x), y), { axes: [1, 2] });
+    sameBits({ shape: swapped.shape, data: swapped.toArray() }, { shape: wantSwapped.shape, data: wantSwapped.toArray() }, 'positional w * x * y');
+    // Every term -0: the sum is +0 (the row sum starts from -0, then + 0 as run_reduce does).
+    const z = tc.evaluate('sum(x * w * y, [1, 2])', { x: tc.tensor(new Float32Array(B * I).fill(-0), [B, I, 1]), w: tc.tensor(new Float32Array(I * J).fill(1), [I, J]), y: tc.tensor(new Float32Array(B * J).fill(1), [B, 1, J]) });
+    expect(Array.from(z.toArray()).every((v) => Object.is(v, 0))).toBe(true);
+    for (const t of [X, x, w, y, out, want, z, swapped, wantSwapped]) t.dispose();
+  });
+
+  it('leaves the rest to the chunks: float64, a mean, a kept axis after the reduced ones, a factor not contiguous along the run', () => {
+    const none = (expression, shapes, dtypes) => expect(tc.explain({ expression, shapes, dtypes }).contraction, expression).toBeNull();
+    none('sum(x * w * y, [1, 2])', { x: [8, 4, 1], w: [4, 32], y: [8, 1, 32] }, { x: 'float64', w: 'float64', y: 'float64' });
+    none('mean(x * w * y, [1, 2])', { x: [8, 4, 1], w: [4, 32], y: [8, 1, 32] });
+    none('sum(x * w * y, [0, 1])', { x: [4, 1, 8], w: [4, 32, 1], y: [1, 32, 8] });  // the kept axis last
+    none("sum(x * w * y, ['i', 'j'])", { x: { shape: [8, 4], dims: ['b', 'i'] }, w: { shape: [32, 4], dims: ['j', 'i'] }, y: { shape: [8, 32], dims: ['b', 'j'] } }); // w {j, i}: 4 apart along j
+  });
+});
