@@ -625,7 +625,7 @@ const RATIOS = {
   cold: [['cold', 'warm']],
   small: [['compiled-res', 'add-res'], ['compiled-plain', 'add-plain']],
   contract: [['eval', 'mul-sum'], ['eval', 'limit'], ['mul-sum', 'limit'], ['eval', 'tf-matmul'], ['tf-matmul', 'limit']],
-  gemm: [['eval', 'tf-matmul'], ['eval', 'limit'], ['tf-matmul', 'limit'], ['eval-pos', 'tf-matmul'], ['eval-pos', 'limit'], ['eval', 'mul-sum'],
+  gemm: [['eval', 'tf-matmul'], ['eval', 'limit'], ['tf-matmul', 'limit'], ['limit', 'tf-matmul'], ['eval-pos', 'tf-matmul'], ['eval-pos', 'limit'], ['eval', 'mul-sum'],
     ...GEMM_ORDERS.map((o) => [o, 'fastest'])],
 };
 export const UNITS = { chain: 'µs per call', cold: 'µs per call', small: 'ns per call', contract: 'ms per call', gemm: 'ms per call' };

@@ -83,6 +83,8 @@ export const SPEC = {
       ['softmax/tf', 'tc-softmax', 'tf-softmax', 1.0, 'softmax, typed array in and out ÷ tfjs-wasm tf.softmax (tensor in, dataSync)'],
       ['softmax-out/exp-out', 'tc-softmax-out', 'tc-exp-out', 1.3, 'softmax, resident into out ÷ exp, resident into out'],
       ['softmax/js', 'tc-softmax', 'js-softmax', null, 'softmax, typed array in and out ÷ the plain-JS loop'],
+      ['softmax/new-floor', 'tc-softmax', 'new-floor', null, 'softmax, typed array in and out ÷ the floor of any new-array row (a new Float32Array filled by set)'],
+      ['new-floor/tf', 'new-floor', 'tf-softmax', null, 'that floor ÷ tfjs-wasm tf.softmax (its dataSync makes a new array too)'],
       ['argmax/tf', 'tc-argmax', 'tf-argmax', 1.0, 'argmax along the last axis, resident ÷ tfjs-wasm tf.argMax'],
       ['topk/tf', 'tc-topk', 'tf-topk', 1.0, 'top-5 along the last axis, resident ÷ tfjs-wasm tf.topk'],
     ],
@@ -488,6 +490,8 @@ function postGroup(R, C, { tc, tf }, checks) {
     { id: 'tc-argmax', label: 'tensorcast argmax(t, 1), resident, disposed', fn: () => tc.argmax(t, 1).dispose() },
     { id: 'tc-topk', label: 'tensorcast topk(t, 5), resident, disposed', fn: () => { const r = tc.topk(t, 5); r.values.dispose(); r.indices.dispose(); } },
     { id: 'js-softmax', label: 'plain-JS softmax loop (Math.exp in double), preallocated out', fn: jsSoftmax },
+    // What any typed-array-out row pays before computing anything: a new array of the result's size, written once.
+    { id: 'new-floor', label: 'the floor of a new array: new Float32Array(R·C), then set() from a ready one', fn: () => { const a = new Float32Array(N); a.set(X); return a; } },
   ];
   if (tf) {
     const xt = tf.tensor2d(X, [R, C], 'float32');
