@@ -1184,6 +1184,14 @@ describe('broadcast explorer in Chromium', () => {
     expect(await statusHas('(32,32)')).toContain('runs as a contraction kernel (col order, 32×64×32)');
     expect(await page.locator('#program .program-how').getAttribute('data-execution')).toBe('contraction');
     expect(await page.locator('#program .program-how').innerText()).toMatch(/^A contraction: out\[m, n\] = Σ_k x\(m, k\) · w\(k, n\)/);
+    // A bilinear form runs as product rows: its terms summed as they are made.
+    await expr.fill('sum(x * w * y, [1, 2])');
+    await page.locator('#operands input[data-var="y"]').waitFor({ timeout: 5_000 });
+    await page.locator('#operands input[data-var="x"]').fill('8,4,1');
+    await page.locator('#operands input[data-var="w"]').fill('4,32');
+    await page.locator('#operands input[data-var="y"]').fill('8,1,32');
+    expect(await statusHas('(8,)')).toContain('runs as product rows (8 × 128 terms)');
+    expect(await page.locator('#program .program-how').innerText()).toMatch(/^Product rows: each of the 8 results sums its 128 terms \(x · w\) · y/);
     await expr.fill('argmax(exp(x) * 2, -1)');
     await page.locator('#operands input[data-var="x"]').fill('3,5');
     expect(await statusHas('(3,)')).toContain('int32');
