@@ -72,6 +72,14 @@ size_t allocation_count() { return g_allocations; }
 
 namespace {
 
+// Globals built in a function compiled for size: at -O2 their constructors
+// (plans, keys, shapes: mostly zeros) were 1.5 KB of unrolled stores run once.
+template <typename T>
+__attribute__((minsize, noinline)) T& built() {
+  static T t;
+  return t;
+}
+
 std::vector<double> g_req(4096);  // requests: JS writes here (tc_request)
 std::vector<double> g_resp(256);  // responses: read by JS right after the call; only grows
 static_assert(kRespHead < 256, "a data call writes its head without growing the buffer");
@@ -96,7 +104,8 @@ __attribute__((minsize)) Status refuse(Planned& P, Status s, int operand) {
 // The shapes of a numpy request: the first kSmallOperands in a fixed array
 // (a call with a few shapes touches no vector), more in a vector.
 constexpr int kSmallOperands = 8;
-Shape g_small_shapes[kSmallOperands];
+using SmallShapes = Shape[kSmallOperands];
+SmallShapes& g_small_shapes = built<SmallShapes>();
 std::vector<Shape> g_shapes;
 std::vector<i64> g_labels;
 
@@ -179,7 +188,7 @@ struct Key {
   double w[kCacheKeyMax + 5];
 };
 
-Planned g_uncached;
+Planned& g_uncached = built<Planned>();
 #ifndef TC_SHAPES_ONLY  // the shapes-only build (tensorcast/shapes) has no data calls
 struct CacheEntry {
   Key key;
@@ -188,7 +197,8 @@ struct CacheEntry {
   double gen = 0;  // which plan this is: a new one in this entry gets a new number
 };
 constexpr int kCacheEntries = 4;
-CacheEntry g_cache[kCacheEntries];
+using Cache = CacheEntry[kCacheEntries];
+Cache& g_cache = built<Cache>();
 int g_cache_last = 0;
 int g_cache_next = 0;
 double g_plan_gen = 0;
@@ -297,8 +307,9 @@ const Planned& cached_plan(const double* h, const double* body, size_t n) {
 // memory every time, and answered again when the next request is the same
 // (a broadcastToShape in a loop; numpy_lane answers static numpy calls
 // first). A miss costs one key copy; it never evicts the data calls' plans.
-Planned g_shape;
-Key g_shape_key;
+struct ShapePlanned : Planned {};  // its own built<> instance, apart from g_uncached
+Planned& g_shape = built<ShapePlanned>();
+Key& g_shape_key = built<Key>();
 bool g_shape_valid = false;
 
 const Planned& shape_plan(const double* h, const double* body, size_t n) {
