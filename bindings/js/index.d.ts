@@ -462,12 +462,11 @@ export interface ExpressionPlan {
    * with k in the op-by-op sum's order ('col': leaves of 16 k, float64 8, and their tree;
    * 'row': 16 accumulators in blocks, the reduced axes being the last), and b
    * packed in panels of `panel.rows` × `panel.columns`. A float32 bilinear
-   * form, sum((a * b) * c) over the last axes with one factor one value along
-   * the last of them and the other two contiguous (x {b, i} * w {i, j} *
-   * y {b, j} over i and j, or x * (w * y); k a multiple of 16), runs as
-   * product rows: a, b, c the factors in the order they are multiplied, n 1,
-   * panel null, each of the m results the op-by-op row sum of its k terms,
-   * none stored. null: the chunks run it (float16, a max, more than a
+   * form, sum((a * b) * c) over the last axes with a one value along the
+   * last of them and b and c contiguous (x {b, i} * w {i, j} * y {b, j} over
+   * i and j, k a multiple of 16), runs as product rows: `c` the third factor,
+   * n 1, panel null, each of the m results the op-by-op row sum of its k
+   * terms, none stored. null: the chunks run it (float16, a max, more than a
    * bare product, reduced axes apart or in different orders in a and b, or a
    * small vector product).
    */

@@ -351,7 +351,7 @@ void write_program(Writer& w, const Compiled& c) {
   // inputs read as A and B, and the packed block's columns (its rows: K).
   const Contraction& g = c.gemm;
   const bool kernel = g.on && find_gemm(c.out_dtype);
-  // Or product rows (2): the results, the terms of each, the inputs multiplied as (a * b) * c.
+  // Or product rows (2): the results, the terms of each, the inputs read as P, Q and R.
   const bool rows = c.rows.on && find_product_row(c.out_dtype);
   w.put(kernel ? 1 : rows ? 2 : 0);
   if (kernel) {
@@ -362,7 +362,7 @@ void write_program(Writer& w, const Compiled& c) {
   } else if (rows) {
     w.put(static_cast<double>(c.chunks));
     w.put(static_cast<double>(c.rows.n * c.rows.runs));
-    for (int f = 0; f < 3; ++f) w.put(c.slot_input[static_cast<size_t>(c.rows.slot[c.rows.p_last ? 2 - f : f])]);
+    for (int f : c.rows.slot) w.put(c.slot_input[static_cast<size_t>(f)]);
   }
 }
 

@@ -767,8 +767,7 @@ void plan_contraction(Compiled& c) {  // c.gemm is fresh (compile() builds c ane
 }
 
 // sum((P * Q) * R) over trailing axes, float32 (expr.hpp ProductRows): the
-// last instruction multiplies a load by the product of two loads, one of the
-// three read as one value along the run; the reduced
+// last instruction multiplies a load by the product of two loads; the reduced
 // axes come last (size-1 axes aside) and read as runs of n % 16 == 0 elements.
 // Needs c.mask and c.out_dtype (set before the chunks are chosen).
 static void plan_product_rows(Compiled& c) {  // c.rows is fresh
@@ -799,14 +798,9 @@ static void plan_product_rows(Compiled& c) {  // c.rows is fresh
   for (int i = r0; i < n; ++i)
     if (!(c.mask >> ax[i] & 1u)) return;  // a kept axis after a reduced one
   // The run: the last axis, with the reduced axes before it that continue it.
-  // P is the factor read as one value along it: an inner one (P and Q trade
-  // places: P * Q is Q * P), or the outer one, multiplied last.
+  // P is the factor read as one value along it (P and Q trade places: P * Q is Q * P).
   int i = n - 1;
-  if (st(0, ax[i]) != 0 && st(1, ax[i]) == 0) std::swap(s[0], s[1]);
-  if (st(0, ax[i]) != 0 && st(2, ax[i]) == 0) {
-    std::swap(s[0], s[2]);
-    w.p_last = true;
-  }
+  if (st(0, ax[i]) != 0) std::swap(s[0], s[1]);
   if (st(0, ax[i]) != 0 || st(1, ax[i]) != 1 || st(2, ax[i]) != 1) return;
   w.n = c.root.dims[ax[i]].lo;
   for (int k = 0; k < 3; ++k) w.slot[k] = s[k];

@@ -93,16 +93,14 @@ struct Contraction {
   i64 m_dims[kMaxRank], m_a[kMaxRank], m_b[kMaxRank];  // the first m_rank
 };
 
-// A float32 sum of a three-factor product over the root's trailing axes, run
-// by the product-row kernel (kernels/reduce.hpp ProductRow): each chunk is one
-// result, computed from the factors as they are, with the bits of the stored
-// chunk's sum. The chunk reads as `runs` runs of n elements (n % 16 == 0): P
-// one value a run, Q and R contiguous along it (x {b, i} * w {i, j} * y {b, j}
-// over i, j); the product is (P * Q) * R, or (Q * R) * P where p_last
-// (x * (w * y)).
+// A float32 sum of a three-factor product, (P * Q) * R, over the root's
+// trailing axes, run by the product-row kernel (kernels/reduce.hpp
+// ProductRow): each chunk is one result, computed from the factors as they
+// are, with the bits of the stored chunk's sum. The chunk reads as `runs` runs
+// of n elements (n % 16 == 0): P one value a run, Q and R contiguous along it
+// (x {b, i} * w {i, j} * y {b, j} over i, j).
 struct ProductRows {
   bool on = false;
-  bool p_last = false;
   int slot[3] = {-1, -1, -1};  // P, Q, R
   i64 n = 0, runs = 1;
   i64 run_st[3] = {};  // per factor: elements from one run to the next

@@ -294,7 +294,6 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   ProductRow row;
   row.n = c.rows.n;
   row.runs = c.rows.runs;
-  row.p_last = c.rows.p_last;
   for (int f = 0; f < 3; ++f) row.step[f] = c.rows.run_st[f];
   if (c.reduce && !rows) {
     if (!(static_cast<double>(chunk_elems) * static_cast<double>(es) <= kMaxBytes)) return Status::TooLarge;

@@ -96,16 +96,15 @@ ReduceColKernel find_reduce_col_reference(DType dt, ReduceOp op);
 using ExpSumRowKernel = void (*)(const void* x, const void* m, void* e, size_t n, void* out);
 ExpSumRowKernel find_exp_sum_row(DType dt);
 // An expression's sum of a three-factor product along its row (src/expr/interp.cpp):
-// the sum row kernel's sum of (p * q) * r, or of (q * r) * p where p_last, each
-// term rounded as those two multiplications round it, without storing the
-// terms. The row is `runs` runs of n elements (n a multiple of 16); factor
-// k's run i starts at f[k] + i * step[k]: p is one value a run, q and r read n
-// contiguous elements. SIMD builds, float32; nullptr elsewhere (the expression's chunks).
+// the sum row kernel's sum of (p * q) * r, each term rounded as
+// mul(mul(p, q), r) rounds it, without storing the terms. The row is `runs`
+// runs of n elements (n a multiple of 16); factor k's run i starts at
+// f[k] + i * step[k]: p is one value a run, q and r read n contiguous
+// elements. SIMD builds, float32; nullptr elsewhere (the expression's chunks).
 struct ProductRow {
   const float* f[3];
   std::int64_t step[3];
   std::int64_t n, runs;
-  bool p_last;
 };
 using ProductRowKernel = float (*)(const ProductRow& row);
 ProductRowKernel find_product_row(DType dt);

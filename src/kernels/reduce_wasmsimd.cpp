@@ -221,8 +221,8 @@ template <DType D, ReduceOp op>
 }
 
 // ---- an expression's product row --------------------------------------------------------
-// sum((p * q) * r), or of (q * r) * p, along a row of `runs` runs of n elements
-// (reduce.hpp ProductRow): the terms in the order the sum row kernel reads the stored
+// sum((p * q) * r) along a row of `runs` runs of n elements (reduce.hpp
+// ProductRow): the terms in the order the sum row kernel reads the stored
 // products, 16 a step (n % 16 == 0: a step stays in one run); p one value a
 // run, held in a register (read from memory in every step, the row ran 1.8x
 // slower), the run's steps counted down (a 64-bit count and the next run's
@@ -237,14 +237,10 @@ template <DType D, ReduceOp op>
   const v128_t sum = row_blocks<DType::f32, ReduceOp::sum>(
       static_cast<size_t>(row.n * row.runs), i,
       [&](size_t, v128_t& v0, v128_t& v1, v128_t& v2, v128_t& v3) __attribute__((always_inline)) {
-        const auto inner = [&](int o) __attribute__((always_inline)) {  // (p * q) * r
+        const auto term = [&](int o) __attribute__((always_inline)) {
           return wasm_f32x4_mul(wasm_f32x4_mul(pv, wasm_v128_load(q + o)), wasm_v128_load(r + o));
         };
-        const auto outer = [&](int o) __attribute__((always_inline)) {  // (q * r) * p
-          return wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(q + o), wasm_v128_load(r + o)), pv);
-        };
-        if (row.p_last) v0 = outer(0), v1 = outer(4), v2 = outer(8), v3 = outer(12);
-        else v0 = inner(0), v1 = inner(4), v2 = inner(8), v3 = inner(12);
+        v0 = term(0), v1 = term(4), v2 = term(8), v3 = term(12);
         q += 16;
         r += 16;
         if (--left == 0) {  // the next run (p read only where there is one)

@@ -155,12 +155,11 @@ describe('product rows: sum(x * w * y) bit for bit the ops one by one', () => {
   };
   const T = (shape, dims, special) => ({ data: f32(shape.reduce((p, d) => p * d, 1), special), shape, ...(dims ? { dims } : {}) });
   // The op-by-op result of each form (its own association), and whether product rows take it.
-  // [text, the ops one by one, the factors explain() names as (a * b) * c where product rows take it]
   const FORMS = [
-    ['x * w * y', (x, w, y) => tc.mul(tc.mul(x, w), y), ['x', 'w', 'y']],
-    ['w * x * y', (x, w, y) => tc.mul(tc.mul(w, x), y), ['x', 'w', 'y']], // named: the root's dims start from w's, {i, j, b}: the reduced ones first (the column order) unless b is 1
-    ['x * (w * y)', (x, w, y) => tc.mul(x, tc.mul(w, y)), ['w', 'y', 'x']], // x multiplies last
-    ['y * w * x', (x, w, y) => tc.mul(tc.mul(y, w), x), ['y', 'w', 'x']], // named: the root {b, j, i} ends in i, along which w is not contiguous, unless i is 1
+    ['x * w * y', (x, w, y) => tc.mul(tc.mul(x, w), y), true],
+    ['w * x * y', (x, w, y) => tc.mul(tc.mul(w, x), y), true], // named: the root's dims start from w's, {i, j, b}: the reduced ones first (the column order) unless b is 1
+    ['x * (w * y)', (x, w, y) => tc.mul(x, tc.mul(w, y)), false], // the splat factor is the outer one: the chunks
+    ['y * w * x', (x, w, y) => tc.mul(tc.mul(y, w), x), false],
   ];
 
   it('named x {b, i} · w {i, j} · y {b, j} over i and j: every form, batch dims, keepdims, J across multiples of 16', () => {
@@ -177,10 +176,9 @@ describe('product rows: sum(x * w * y) bit for bit the ops one by one', () => {
           const expr = `sum(${text}, ['i', 'j'])`;
           const keepdims = rnd() < 0.3;
           const info = tc.explain({ expression: expr, shapes: { x: { shape: x.shape, dims: x.dims }, w: { shape: w.shape, dims: w.dims }, y: { shape: y.shape, dims: y.dims } } });
-          const keptLast = (text.startsWith('w') && bs.some((d) => d > 1)) || (text.startsWith('y') && I > 1);
+          const keptLast = text.startsWith('w') && bs.some((d) => d > 1);
           if (takes && J % 16 === 0 && !keptLast) {
-            const [a, b, c] = takes;
-            expect(info.contraction, `${expr} I=${I} J=${J}`).toMatchObject({ order: 'row', m: bs.reduce((p, d) => p * d, 1), k: I * J, n: 1, a, b, c, panel: null });
+            expect(info.contraction, `${expr} I=${I} J=${J}`).toMatchObject({ order: 'row', m: bs.reduce((p, d) => p * d, 1), k: I * J, n: 1, a: 'x', b: 'w', c: 'y', panel: null });
             ran++;
           } else {
             expect(info.contraction, `${expr} I=${I} J=${J}`).toBeNull();
@@ -190,7 +188,7 @@ describe('product rows: sum(x * w * y) bit for bit the ops one by one', () => {
         }
       }
     }
-    expect(ran).toBeGreaterThan(40);
+    expect(ran).toBeGreaterThan(20);
   });
 
   it('positional, resident, into out, over a view, and a sum of -0 terms is +0', () => {
