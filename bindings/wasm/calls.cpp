@@ -74,7 +74,8 @@ namespace {
 
 // Globals built in a function compiled for size: at -O2 their constructors
 // (plans, keys, shapes: mostly zeros) were 1.5 KB of unrolled stores run once.
-template <typename T>
+// `Which` tells apart two globals of one type.
+template <typename T, int Which = 0>
 __attribute__((minsize, noinline)) T& built() {
   static T t;
   return t;
@@ -307,8 +308,7 @@ const Planned& cached_plan(const double* h, const double* body, size_t n) {
 // memory every time, and answered again when the next request is the same
 // (a broadcastToShape in a loop; numpy_lane answers static numpy calls
 // first). A miss costs one key copy; it never evicts the data calls' plans.
-struct ShapePlanned : Planned {};  // its own built<> instance, apart from g_uncached
-Planned& g_shape = built<ShapePlanned>();
+Planned& g_shape = built<Planned, 1>();  // apart from g_uncached
 Key& g_shape_key = built<Key>();
 bool g_shape_valid = false;
 

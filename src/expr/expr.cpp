@@ -678,6 +678,19 @@ void merge(const i64* dims, int from, int to, const PodVector<i64>& strides, int
 
 }  // namespace
 
+// The root's axes of extent > 1, in order (ax[0, n)), and r0 the first of them
+// reduced, for the kernels' planners. False: an empty root (the reduction's
+// own rules) or no axis of extent > 1 reduced.
+static bool kernel_axes(const Compiled& c, int* ax, int& n, int& r0) {
+  n = 0;
+  for (int a = 0; a < c.root.rank; ++a) {
+    if (c.root.dims[a].lo == 0) return false;
+    if (c.root.dims[a].lo > 1) ax[n++] = a;
+  }
+  for (r0 = 0; r0 < n && !(c.mask >> ax[r0] & 1u);) ++r0;
+  return r0 < n;
+}
+
 // sum(a * b) as a contraction (expr.hpp's Contraction), or off. The product's
 // axes of extent > 1, in root order: the reduced ones must stand together (the
 // op-by-op sum then has one reduced run, and its order is row or col) and be
@@ -694,16 +707,9 @@ void plan_contraction(Compiled& c) {  // c.gemm is fresh (compile() builds c ane
   const int R = c.root.rank;
   const int s[2] = {code[0].a, code[1].a};
   auto st = [&](int k, int a) { return c.slot_strides[static_cast<size_t>(s[k] * R + a)]; };
-  int ax[kMaxRank];
-  int n = 0;
-  for (int a = 0; a < R; ++a) {
-    if (c.root.dims[a].lo == 0) return;  // empty: the reduction's own rules
-    if (c.root.dims[a].lo > 1) ax[n++] = a;
-  }
+  int ax[kMaxRank], n, r0;
+  if (!kernel_axes(c, ax, n, r0)) return;
   // The reduced run [r0, r1) of ax, merged into K.
-  int r0 = 0;
-  while (r0 < n && !(c.mask >> ax[r0] & 1u)) ++r0;
-  if (r0 == n) return;
   int r1 = r0 + 1;
   while (r1 < n && (c.mask >> ax[r1] & 1u)) ++r1;
   for (int i = r1; i < n; ++i)
@@ -786,15 +792,8 @@ static void plan_product_rows(Compiled& c) {  // c.rows is fresh
   int s[3] = {code[code[pq].a].a, code[code[pq].b].a, code[r].a};
   const int R = c.root.rank;
   auto st = [&](int k, int a) { return c.slot_strides[static_cast<size_t>(s[k] * R + a)]; };
-  int ax[kMaxRank];
-  int n = 0;
-  for (int a = 0; a < R; ++a) {
-    if (c.root.dims[a].lo == 0) return;
-    if (c.root.dims[a].lo > 1) ax[n++] = a;
-  }
-  int r0 = 0;
-  while (r0 < n && !(c.mask >> ax[r0] & 1u)) ++r0;
-  if (r0 == n) return;
+  int ax[kMaxRank], n, r0;
+  if (!kernel_axes(c, ax, n, r0)) return;
   for (int i = r0; i < n; ++i)
     if (!(c.mask >> ax[i] & 1u)) return;  // a kept axis after a reduced one
   // The run: the last axis, with the reduced axes before it that continue it.

@@ -358,6 +358,13 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
   PairStack chunks(run.merge, run.es_acc);
   const i64 esa = static_cast<i64>(run.es_acc);
   i64 s = 0;  // segment index
+  // After either order: a float sum's -0 results become +0 (NumPy's sums start
+  // from +0), and a mean divides.
+  const auto finish = [&] {
+    if (kop == ReduceOp::sum) sum_zero_sign(acc_dt, out, out_size);
+    if (op == ReduceOp::mean) divide_elements(acc_dt, out, out_size, count);
+    return Status::Ok;
+  };
 
   if (r_inner) {
     seg.each([&](i64 seg_off) {
@@ -375,9 +382,7 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
       }
       ++s;
     });
-    if (kop == ReduceOp::sum) sum_zero_sign(acc_dt, out, out_size);
-    if (op == ReduceOp::mean) divide_elements(acc_dt, out, out_size, count);
-    return Status::Ok;
+    return finish();
   }
 
   // K-inner: blocks of `a` rows of `b` elements (`ks` apart), rows `rs` apart.
@@ -421,9 +426,7 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
       ++s;
     });
   }
-  if (kop == ReduceOp::sum) sum_zero_sign(acc_dt, out, out_size);
-  if (op == ReduceOp::mean) divide_elements(acc_dt, out, out_size, count);
-  return Status::Ok;
+  return finish();
 }
 
 }  // namespace tc
