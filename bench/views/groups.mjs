@@ -75,6 +75,10 @@ export const SPEC = {
       ['log/tf', 'tc-log', 'tf-log', 0.5, 'log ÷ tfjs-wasm tf.log'],
       ['tanh/tf', 'tc-tanh', 'tf-tanh', 0.5, 'tanh ÷ tfjs-wasm tf.tanh'],
       ['exp/js', 'tc-exp', 'js-exp', null, 'exp ÷ the plain-JS Math.exp loop'],
+      ['expr-exp/exp', 'tc-expr-exp', 'tc-exp', null, 'exp(x - 1) * 2 as one expression ÷ exp alone'],
+      ['expr-exp/ops', 'tc-expr-exp', 'tc-ops-exp', null, 'exp(x - 1) * 2 as one expression ÷ sub, exp, mul one by one'],
+      ['expr-sigmoid/sigmoid', 'tc-expr-sigmoid', 'tc-sigmoid', null, '1 / (1 + exp(-x)) as one expression ÷ the sigmoid op'],
+      ['expr-log/log', 'tc-expr-log', 'tc-log', null, 'log(p) * 2 - 1 as one expression ÷ log alone'],
     ],
   },
   post: {
@@ -344,6 +348,24 @@ function unaryGroup({ tc, tf }, checks) {
   const o64 = { out: tc.tensor(new Float64Array(N), [N]) };
   for (const [op, args] of [['exp', [x64]], ['log', [p64]], ['tanh', [x64]], ['pow', [p64, y64]]]) {
     cases.push({ id: `tc-${op}64`, label: `tensorcast ${op} float64, 1M resident, into out`, fn: () => tc[op](...args, o64) });
+  }
+  // exp inside an expression (generated code since 0.9.5, the block interpreter before), against
+  // the same ops one by one into resident blocks, and the sigmoid op against its expression.
+  const tmp = { out: tc.tensor(new Float32Array(N), [N]) };
+  const ops = () => { tc.sub(x, 1, tmp); tc.exp(tmp.out, tmp); return tc.mul(tmp.out, 2, o); };
+  const viaExpr = () => tc.evaluate('exp(x - 1) * 2', { x }, o);
+  viaExpr();
+  const e1 = out.toArray();
+  ops();
+  const e2 = out.toArray();
+  checks['tc-expr-exp'] = { ok: e1.every((v, i) => Object.is(v, e2[i])) };
+  if (!checks['tc-expr-exp'].ok) throw new Error('tensorcast exp(x - 1) * 2 differs from the ops one by one');
+  cases.push({ id: 'tc-expr-exp', label: "tensorcast evaluate('exp(x - 1) * 2', { x }, { out }), 1M float32 resident", fn: viaExpr });
+  cases.push({ id: 'tc-ops-exp', label: 'tensorcast sub, exp, mul one by one, resident into out', fn: ops });
+  cases.push({ id: 'tc-expr-log', label: "tensorcast evaluate('log(p) * 2 - 1', { p }, { out }), 1M float32 resident", fn: () => tc.evaluate('log(p) * 2 - 1', { p }, o) });
+  if (typeof tc.sigmoid === 'function') {
+    cases.push({ id: 'tc-sigmoid', label: 'tensorcast sigmoid(x, { out }), 1M float32 resident', fn: () => tc.sigmoid(x, o) });
+    cases.push({ id: 'tc-expr-sigmoid', label: "tensorcast evaluate('1 / (1 + exp(-x))', { x }, { out })", fn: () => tc.evaluate('1 / (1 + exp(-x))', { x }, o) });
   }
   const jo = new Float32Array(N);
   cases.push({ id: 'js-exp', label: 'plain-JS loop: Math.exp over a Float32Array, preallocated out', fn: () => { for (let i = 0; i < N; i++) jo[i] = Math.exp(X[i]); return jo; } });

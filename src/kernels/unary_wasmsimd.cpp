@@ -108,7 +108,10 @@ void simd_unary(const void* pi, void* po, size_t n) {
     }
   }
   // One vector a step: these run at memory speed, and the kernels stay small.
-  for (; i + L <= n; i += L) wasm_v128_store(o + i, uvop<D, op>(wasm_v128_load(in + i)));
+  // (A transcendental's last n % (2 L) elements take the padded tail: one copy of
+  // its polynomial fewer in the module.)
+  if constexpr (!transcendental(op))
+    for (; i + L <= n; i += L) wasm_v128_store(o + i, uvop<D, op>(wasm_v128_load(in + i)));
   if (i < n) {  // the same kernel on 16 padded elements
     alignas(16) unsigned char ti[128], to[128];
     simd_unary<D, op>(simd::pad_tail(in + i, 1, n - i, sizeof(T), ti), to, 16);

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "expr/wasmgen.hpp"
+#include "kernels/fast_f32.hpp"
 #include "kernels/scalar_ops.hpp"
 
 namespace {
@@ -116,6 +117,12 @@ u64 unary_ref(UnaryOp u, u64 ab) {
       case UnaryOp::logical_not: return b(x == 0);
       case UnaryOp::is_nan: return b(x != x);
       case UnaryOp::is_finite: return b(std::isfinite(x));
+      case UnaryOp::exp:  // float32: the kernels' algorithms, one float at a time
+        if constexpr (D == DType::f32) return put<float>(f32m::exp<f32m::S>(x));
+        break;
+      case UnaryOp::sigmoid:
+        if constexpr (D == DType::f32) return put<float>(f32m::sigmoid<f32m::S>(x));
+        break;
       default: break;
     }
   } else {
@@ -675,6 +682,37 @@ TEST(Wasmgen, EveryUnaryOpEveryDtype) {
   batch.run();
 }
 
+// float32 exp and sigmoid are emitted as fast_f32.hpp's operations (the
+// kernels' bits): alone, inside a chain, twice in one step, over random values
+// (the clamps at 89 and -104, subnormal results, NaN, any bits) in every input
+// form.
+TEST(Wasmgen, Float32Exp) {
+  Batch batch;
+  const DType f = DType::f32;
+  B a;
+  a.un(UnaryOp::exp, a.load(0, f));
+  B chain;  // exp(x - m) * s
+  chain.bin(Op::mul, chain.un(UnaryOp::exp, chain.bin(Op::sub, chain.load(0, f), chain.load(1, f))), chain.load(2, f));
+  B twice;  // exp(x) + exp(-x): two in one step share the temporaries
+  const int x = twice.load(0, f);
+  twice.bin(Op::add, twice.un(UnaryOp::exp, x), twice.un(UnaryOp::exp, twice.un(UnaryOp::neg, x)));
+  B wide;  // exp(x * 100): most lanes past the near range
+  wide.un(UnaryOp::exp, wide.bin(Op::mul, wide.load(0, f), wide.cf(f, 100)));
+  B sig;  // sigmoid(x), x * sigmoid(x * 10) and sigmoid(x) + exp(x): exp's locals shared
+  sig.un(UnaryOp::sigmoid, sig.load(0, f));
+  B silu;
+  const int y = silu.load(0, f);
+  silu.bin(Op::mul, y, silu.un(UnaryOp::sigmoid, silu.bin(Op::mul, y, silu.cf(f, 10))));
+  B both;
+  const int z = both.load(0, f);
+  both.bin(Op::add, both.un(UnaryOp::sigmoid, z), both.un(UnaryOp::exp, z));
+  for (const B* b : {&a, &chain, &twice, &wide, &sig, &silu, &both}) {
+    ASSERT_TRUE(can_generate(b->p));
+    for (int i = 0; i < 24; ++i) batch.add_random("float32 exp and sigmoid", b->p);
+  }
+  batch.run();
+}
+
 TEST(Wasmgen, Selects) {
   Batch batch;
   const DType conds[] = {DType::u8, DType::i8, DType::f32, DType::f64, DType::i32, DType::u32, DType::i16};
@@ -902,6 +940,10 @@ TEST(Wasmgen, RefusesWhatItCannotEmitExactly) {
     B b;
     b.un(u, b.load(0, DType::f64));
     EXPECT_TRUE(refused(b.p)) << static_cast<int>(u);
+    if (u == UnaryOp::exp) continue;  // emitted in float32 (Float32Exp)
+    B g;
+    g.un(u, g.load(0, DType::f32));
+    EXPECT_TRUE(refused(g.p)) << static_cast<int>(u) << " float32";
   }
   // dtypes: 64-bit integers and float16, anywhere
   for (DType d : {DType::i64, DType::u64, DType::f16}) {

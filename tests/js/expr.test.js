@@ -572,3 +572,63 @@ describe('x ** 2 over floats runs as x * x, bit for bit pow', () => {
     expect(tc.explain({ expression: 'x ** 2', shapes: { x: [4] }, dtypes: { x: 'int32' } }).program.at(-1).op).toBe('pow');
   });
 });
+
+// float32 exp and sigmoid are written by the code generator (the kernels'
+// operations, in their order): an expression around them runs as one generated
+// pass and gives the ops' bits: every float32 bit pattern class (random bits,
+// the clamps at 89 and -104, subnormal results, NaN, ±Inf, ±0), every row
+// length about the vector and the unrolled steps, a broadcast (splat) operand
+// and a strided view; log stays on the interpreter.
+describe('float32 exp and sigmoid in generated code', () => {
+  let seed = 7;
+  const rnd = () => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed; };
+  const values = (n) => {
+    const u = new Uint32Array(n);
+    for (let i = 0; i < n; i++) u[i] = rnd();
+    const x = new Float32Array(u.buffer);
+    const special = [0, -0, Infinity, -Infinity, NaN, 1e-45, -1e-45, 88.72283, 88.7229, 89, 89.5, -87.33655, -87.5, -103.97, -104, -104.5, 87, -87, 87.0001];
+    for (let i = 0; i < n; i++) if (i % 3 === 1) x[i] = ((rnd() / 2 ** 32) - 0.5) * 200; else if (i % 7 === 0) x[i] = special[(i / 7) % special.length];
+    return x;
+  };
+  const firstDiff = (a, b) => Array.from(a).findIndex((v, i) => !Object.is(v, b[i]));
+
+  it('exp and sigmoid in expressions run generated with the ops\' bits', () => {
+    for (const n of [1, 3, 4, 5, 8, 15, 16, 17, 31, 33, 64, 100, 4099]) {
+      const x = { data: values(2 * n), shape: [2, n] };
+      const m = { data: values(n), shape: [n] };
+      const s = { data: f32(0.5, -3), shape: [2, 1] };
+      for (const [text, want] of [
+        ['exp(x)', () => tc.exp(x)],
+        ['exp(x - m) * s', () => tc.mul(tc.exp(tc.sub(x, m)), s)],
+        ['exp(x) + exp(-x)', () => tc.add(tc.exp(x), tc.exp(tc.neg(x)))],
+        ['sigmoid(x)', () => tc.sigmoid(x)],
+        ['x * sigmoid(x * s) + exp(m)', () => tc.add(tc.mul(x, tc.sigmoid(tc.mul(x, s))), tc.exp(m))],
+      ]) {
+        const shapes = { x: x.shape, m: m.shape, s: s.shape };
+        expect(tc.explain({ expression: text, shapes }).execution, text).toBe('generated');
+        const got = tc.evaluate(text, { x, m, s }).data;
+        const w = want().data;
+        const d = firstDiff(got, w);
+        expect(d, `${text} n=${n} at ${d}: x=${x.data[d]} ${got[d]} vs ${w[d]}`).toBe(-1);
+      }
+    }
+  });
+
+  it('over a strided view and into a resident out; float64 exp and float32 log stay on the interpreter', () => {
+    const data = values(6 * 37);
+    const t = tc.tensor(data, [6, 37]);
+    const r = tc.slice(t, null, [null, null, -1]); // each row reversed
+    const v = tc.transpose(r, [1, 0]);
+    const out = tc.tensor(new Float32Array(37 * 6), [37, 6]);
+    tc.evaluate('exp(v) * 2', { v }, { out });
+    const c = tc.contiguous(v);
+    const e = tc.exp(c);
+    const want = tc.mul(e, 2);
+    expect(firstDiff(out.toArray(), want.toArray())).toBe(-1);
+    const x64 = { data: Float64Array.from(values(50), Number), shape: [50] };
+    expect(tc.explain({ expression: 'exp(x)', shapes: { x: [50] }, dtypes: { x: 'float64' } }).execution).toBe('interpreter');
+    expect(firstDiff(tc.evaluate('exp(x)', { x: x64 }).data, tc.exp(x64).data)).toBe(-1);
+    expect(tc.explain({ expression: 'log(x) * 2', shapes: { x: [50] } }).execution).toBe('interpreter');
+    dispose(t, r, v, out, c, e, want);
+  });
+});
