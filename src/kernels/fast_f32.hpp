@@ -273,10 +273,11 @@ typename L::F tanh(typename L::F x) {
   return L::sel(L::lt(a, L::f(0x1p-13f)), x, r);  // zeros, subnormals, tiny: x
 }
 
-template <class L>
+template <class L, bool Near = false>
 typename L::F sigmoid(typename L::F x) {
   const auto a = L::from(L::band(L::bits(x), L::i(0x7fffffff)));
-  const auto e = exp<L>(L::sub(L::f(0.0f), a));  // exp(-|x|) in (0, 1]
+  const auto m = L::sub(L::f(0.0f), a);
+  const auto e = Near ? exp_near<L>(m) : exp<L>(m);  // exp(-|x|) in (0, 1]
   const auto d = L::add(L::f(1.0f), e);
   return L::sel(L::lt(x, L::f(0.0f)), L::div(e, d), L::div(L::f(1.0f), d));
 }

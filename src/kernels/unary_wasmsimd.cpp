@@ -85,17 +85,19 @@ void simd_unary(const void* pi, void* po, size_t n) {
     for (; i + 2 * L <= n; i += 2 * L) {
       const v128_t x0 = wasm_v128_load(in + i), x1 = wasm_v128_load(in + i + L);
       v128_t a, b;
-      if constexpr (D == DType::f32 && (op == UnaryOp::exp || op == UnaryOp::log)) {
-        // float32 exp and log: where all 8 lanes are in their common range (exp
-        // |x| <= 87, log a positive normal) the steps that only the rest need
-        // are skipped, with the same bits (fast_f32.hpp exp_near, log_normal).
+      if constexpr (D == DType::f32 && (op == UnaryOp::exp || op == UnaryOp::log || op == UnaryOp::sigmoid)) {
+        // float32 exp, log and sigmoid: where all 8 lanes are in their common
+        // range (exp |x| <= 87, and sigmoid, whose exp's argument is -|x|; log a
+        // positive normal) the steps that only the rest need are skipped, with
+        // the same bits (fast_f32.hpp exp_near, log_normal).
         using V = f32m::V;
         const auto common = [](v128_t v) {  // all-ones lanes where v is in op's common range
-          if constexpr (op == UnaryOp::exp) return f32m::exp_near_lanes(v);
-          else return f32m::log_normal_lanes(v);
+          if constexpr (op == UnaryOp::log) return f32m::log_normal_lanes(v);
+          else return f32m::exp_near_lanes(v);
         };
         if (wasm_i32x4_all_true(wasm_v128_and(common(x0), common(x1)))) {
           if constexpr (op == UnaryOp::exp) a = f32m::exp_near<V>(x0), b = f32m::exp_near<V>(x1);
+          else if constexpr (op == UnaryOp::sigmoid) a = f32m::sigmoid<V, true>(x0), b = f32m::sigmoid<V, true>(x1);
           else a = f32m::log_normal<V>(x0), b = f32m::log_normal<V>(x1);
         } else {
           a = uvop<D, op>(x0), b = uvop<D, op>(x1);

@@ -355,22 +355,23 @@ describe('unary and cast kernels (wasm build)', () => {
     expect(swept).toBeGreaterThan(30 * 68);
   });
 
-  it('float32 exp and log: the vectors in their common range (the kernels\' short path) give the reference\'s bits, over a sweep of every 4099th float32', () => {
-    // Bit patterns in order, so that runs of 8 share a range: exp's |x| <= 87 and log's positive
-    // normals take the short path (fast_f32.hpp exp_near, log_normal), groups holding a NaN, an
-    // infinity, a subnormal, a zero, a negative (log) or |x| > 87 (exp) the whole one.
+  it('float32 exp, sigmoid and log: the vectors in their common range (the kernels\' short path) give the reference\'s bits, over a sweep of every 4099th float32', () => {
+    // Bit patterns in order, so that runs of 8 share a range: exp's and sigmoid's |x| <= 87 and
+    // log's positive normals take the short path (fast_f32.hpp exp_near, sigmoid<V, true>,
+    // log_normal), groups holding a NaN, an infinity, a subnormal, a zero, a negative (log) or
+    // |x| > 87 (exp, sigmoid) the whole one.
     const bits = new Uint32Array(Math.ceil(2 ** 32 / 4099));
     for (let i = 0; i < bits.length; i++) bits[i] = i * 4099;
     const x = new Float32Array(bits.buffer);
     const uk = unaryKernels();
-    for (const op of ['exp', 'log']) {
+    for (const op of ['exp', 'sigmoid', 'log']) {
       const simd = uk.find((k) => k.dtype === 'float32' && k.op === op && k.simd);
       const ref = uk.find((k) => k.dtype === 'float32' && k.op === op && !k.simd);
       const got = runUnaryKernel(simd.index, x, new Float32Array(x.length), x.length);
       const want = runUnaryKernel(ref.index, x, new Float32Array(x.length), x.length);
       const bad = sameBits('float32', got, want);
       if (bad >= 0) throw new Error(`${op}(${x[bad]}) (bits ${bits[bad].toString(16)}): SIMD ${got[bad]}, reference ${want[bad]}`);
-      const near = op === 'exp' ? (v) => Math.abs(v) <= 87 : (v) => v >= 2 ** -126 && v < Infinity;
+      const near = op === 'log' ? (v) => v >= 2 ** -126 && v < Infinity : (v) => Math.abs(v) <= 87;
       let short = 0;
       let whole = 0;
       for (let i = 0; i + 8 <= x.length; i += 8) {
