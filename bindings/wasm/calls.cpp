@@ -36,11 +36,7 @@ size_t g_allocated = 0;
 size_t g_allocations = 0;
 }  // namespace
 
-// __attribute__((minsize)): compiled for size (as -Oz) in this -O2 file: the
-// paths whose time is not the call's (allocation, refusals, strides, planning
-// a new request, the data runner's checks before its kernel); 0.25 KB gzipped
-// of the engine, no small call measured slower (CMakeLists.txt).
-__attribute__((minsize)) void* allocate(double bytes) {
+void* allocate(double bytes) {
   if (!(bytes >= 0) || bytes > kMaxBytes) return nullptr;
   const size_t n = static_cast<size_t>(bytes);
   auto* p = static_cast<unsigned char*>(memalign(kHeader, n + kHeader));
@@ -55,7 +51,7 @@ __attribute__((minsize)) void* allocate(double bytes) {
   return p + kHeader;
 }
 
-__attribute__((minsize)) void release(void* ptr) {
+void release(void* ptr) {
   if (!ptr) return;
   auto* p = static_cast<unsigned char*>(ptr) - kHeader;
   size_t n;
@@ -72,11 +68,12 @@ size_t allocation_count() { return g_allocations; }
 
 namespace {
 
-// Globals built in a function compiled for size: at -O2 their constructors
-// (plans, keys, shapes: mostly zeros) were 1.5 KB of unrolled stores run once.
-// `Which` tells apart two globals of one type.
+// Globals built in one out-of-line function: inlined into the module's
+// constructor, their constructors (plans, keys, shapes: mostly zeros) were
+// 1.5 KB of unrolled stores run once at -O2. `Which` tells apart two globals of
+// one type.
 template <typename T, int Which = 0>
-__attribute__((minsize, noinline)) T& built() {
+__attribute__((noinline)) T& built() {
   static T t;
   return t;
 }
@@ -94,7 +91,7 @@ struct Planned {
 
 // ---- planning a request ---------------------------------------------------------
 
-__attribute__((minsize)) Status refuse(Planned& P, Status s, int operand) {
+Status refuse(Planned& P, Status s, int operand) {
   P.plan.reset(0);
   P.err = Error{};
   P.err.code = s;
@@ -110,7 +107,7 @@ SmallShapes& g_small_shapes = built<SmallShapes>();
 std::vector<Shape> g_shapes;
 std::vector<i64> g_labels;
 
-__attribute__((minsize)) Status plan_request(const double* h, Reader& r, Planned& P) {
+Status plan_request(const double* h, Reader& r, Planned& P) {
   P.err = Error{};
   const double rule = h[req_rule];
   const i64 axis = axis_of(h[req_axis]);
@@ -236,7 +233,7 @@ void set_key(Key& key, const double* h, const double* body, size_t n) {
 // operand in order, 0 (row-major) or 1 then one stride per axis of its own
 // shape, in elements (any integer: a view's). Operands past the section are
 // row-major. False: malformed (JS writes it; nothing past its end is read).
-__attribute__((minsize)) bool apply_strides(const double* s, size_t words, Plan& plan) {
+bool apply_strides(const double* s, size_t words, Plan& plan) {
   size_t i = 0;
   for (size_t k = 0; k < plan.ops.size() && i < words; ++k) {
     const double flag = s[i++];
@@ -257,14 +254,14 @@ __attribute__((minsize)) bool apply_strides(const double* s, size_t words, Plan&
 }
 
 // Words of the request's strides section (0 when none; SIZE_MAX: malformed).
-__attribute__((minsize)) size_t strided_words(const double* h, size_t n) {
+size_t strided_words(const double* h, size_t n) {
   const double w = h[req_strided];
   if (w == 0) return 0;
   return w > 0 && w <= static_cast<double>(n) && w == static_cast<double>(static_cast<size_t>(w)) ? static_cast<size_t>(w) : SIZE_MAX;
 }
 
 // Plan the request into `p`; `shape_only` skips strides and the loop.
-__attribute__((minsize)) const Planned& plan_into(Planned& p, const double* h, const double* body, size_t n, bool shape_only) {
+const Planned& plan_into(Planned& p, const double* h, const double* body, size_t n, bool shape_only) {
   const size_t sw = strided_words(h, n);
   if (sw == SIZE_MAX) {
     p.st = refuse(p, Status::InvalidShape, -1);
@@ -328,7 +325,7 @@ const Planned& shape_plan(const double* h, const double* body, size_t n) {
 
 // In place is safe only where the operand is read exactly as the output is
 // written: same element strides (not broadcast, not reordered).
-__attribute__((minsize)) bool aliases_unsafely(const Plan& plan, int k, const void* in, const void* out) {
+bool aliases_unsafely(const Plan& plan, int k, const void* in, const void* out) {
   if (in != out) return false;
   const OperandPlan& op = plan.ops[static_cast<size_t>(k)];
   i64 stride = 1;
@@ -340,7 +337,7 @@ __attribute__((minsize)) bool aliases_unsafely(const Plan& plan, int k, const vo
   return false;
 }
 
-__attribute__((minsize)) int run(const double* h, const Planned& P, std::vector<double>& resp) {
+int run(const double* h, const Planned& P, std::vector<double>& resp) {
   const Plan& plan = P.plan;
   const auto action = static_cast<Action>(static_cast<int>(h[req_action]));
   if (!plan.is_static) {  // a data call needs a static result

@@ -273,6 +273,7 @@ typename L::F tanh(typename L::F x) {
   return L::sel(L::lt(a, L::f(0x1p-13f)), x, r);  // zeros, subnormals, tiny: x
 }
 
+// Near: exp_near for exp(-|x|), where every lane has |x| <= 87 (the same bits).
 template <class L, bool Near = false>
 typename L::F sigmoid(typename L::F x) {
   const auto a = L::from(L::band(L::bits(x), L::i(0x7fffffff)));
