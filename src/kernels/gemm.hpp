@@ -13,7 +13,8 @@
 //
 // The kernel (gemm_wasmsimd.cpp): B packed in blocks of columns (K rows of
 // up to 512 KiB), a 4 x 2-vector register tile whose every accumulator
-// follows the order above, A read in place (one splat per element and row).
+// follows the order above, A's 4 rows packed beside it (one splat per element
+// and row).
 #pragma once
 
 #include <cstdint>

@@ -3,9 +3,10 @@
 // Per run of output rows that share B's offset, B is packed in blocks of
 // columns (K rows of up to 512 KiB), panel by panel (K x 8 columns, float64
 // K x 4, zero-padded), and per tile of 4 rows A's rows are packed beside it
-// (K x 4, interleaved). A tile of 4 rows x 2 vectors of columns keeps its 8
-// accumulators in registers through each chain of k (one splat of A and one
-// product per accumulator a step); the chains and their combination follow
+// (K x 4, interleaved; 4 tiles at once where their 16 rows lie one element
+// apart, x read as {in, b}: pack_a_group). A tile of 4 rows x 2 vectors of
+// columns keeps its 8 accumulators in registers through each chain of k (one
+// splat of A and one product per accumulator a step); the chains and their combination follow
 // the reduction's order (reduce_pairwise.hpp), as a schedule built once per
 // problem: the col order's leaves of <= 16 k (float64: 8) and their tree of halves, or the
 // row order's 16 (8) accumulators, block tree, counter and lane halving, each
@@ -255,6 +256,19 @@ void pack_a(char* dst, const char* const* rows, i64 K, i64 ak) {
   }
 }
 
+// G tiles of A at once, where their G * MR rows lie one element apart (x read
+// as {in, b}: a column of x is K elements ak apart): at each k the rows' elements
+// are one 64-byte run (float32), read once for the G tiles, not once a tile.
+// Tile t's panel at dst + t * K * MR elements, as pack_a lays it.
+constexpr int G = 4;
+template <typename U>
+void pack_a_group(char* dst, const char* src, i64 K, i64 ak) {
+  constexpr i64 w = MR * sizeof(U);  // a tile's bytes at one k: 16 or 32
+  for (i64 k = 0; k < K; ++k, src += ak * static_cast<i64>(sizeof(U)))
+    for (i64 t = 0; t < G; ++t)
+      for (i64 v = 0; v < w; v += 16) wasm_v128_store(dst + (t * K + k) * w + v, wasm_v128_load(src + t * w + v));
+}
+
 bool run(const GemmProblem& p, const Ops& o) {
   const i64 es = o.es;
   const i64 NR = 32 / es;  // two vectors of columns
@@ -263,9 +277,11 @@ bool run(const GemmProblem& p, const Ops& o) {
   char* out = static_cast<char*>(p.out);
   const i64 nc = gemm_block_cols(p.K, p.N, static_cast<size_t>(es));
   // The schedule (at most 4 words a term, and as many merges) and its stack,
-  // the B block (panels of K x NR) and one A tile (K x MR), in one allocation.
+  // the B block (panels of K x NR) and A's tiles (K x MR, or G of them where
+  // A's first rows lie one element apart), in one allocation.
   const i64 words = 8 * p.K + 64;
-  const i64 bytes = words * 8 + p.K * (nc + MR) * es + 32;
+  const bool may_group = p.M >= G * MR && p.a_off[1] == p.a_off[0] + 1;
+  const i64 bytes = words * 8 + p.K * (nc + (may_group ? G : 1) * MR) * es + 32;
   if (p.K > (i64{1} << 40) || bytes > i64{0x7fffffff}) return false;  // past the address space (wasm32)
   void* raw = std::malloc(static_cast<size_t>(bytes));
   if (!raw) return false;
@@ -282,6 +298,8 @@ bool run(const GemmProblem& p, const Ops& o) {
   char* ap = bp + p.K * nc * es;
   auto packb = es == 4 ? &pack_b<uint32_t> : &pack_b<uint64_t>;
   auto packa = es == 4 ? &pack_a<uint32_t> : &pack_a<uint64_t>;
+  auto packg = es == 4 ? &pack_a_group<uint32_t> : &pack_a_group<uint64_t>;
+  bool grouped = false;  // A's tiles of this group packed at once (pack_a_group)
   for (i64 m0 = 0; m0 < p.M;) {
     i64 m1 = m0 + 1;
     while (m1 < p.M && p.b_off[m1] == p.b_off[m0]) ++m1;
@@ -292,10 +310,18 @@ bool run(const GemmProblem& p, const Ops& o) {
         packb(bp + nt * p.K * es, B + (n0 + nt) * p.b_n * es, p.K, p.b_k, p.b_n, w - nt < NR ? w - nt : NR, NR);
       for (i64 mt = m0; mt < m1; mt += MR) {
         const i64 rows = m1 - mt < MR ? m1 - mt : MR;
-        const char* r[MR];
-        for (int i = 0; i < MR; ++i) r[i] = A + p.a_off[mt + (i < rows ? i : rows - 1)] * es;
-        packa(ap, r, p.K, p.a_k);
-        Ctx x{ap, nullptr};
+        const i64 t = (mt - m0) / MR % G;  // the tile's place in its group
+        if (t == 0) {  // a group's first tile: are its G * MR rows one element apart?
+          grouped = may_group && m1 - mt >= G * MR;
+          for (i64 i = 1; grouped && i < G * MR; ++i) grouped = p.a_off[mt + i] == p.a_off[mt] + i;
+          if (grouped) packg(ap, A + p.a_off[mt] * es, p.K, p.a_k);
+        }
+        if (!grouped) {
+          const char* r[MR];
+          for (int i = 0; i < MR; ++i) r[i] = A + p.a_off[mt + (i < rows ? i : rows - 1)] * es;
+          packa(ap, r, p.K, p.a_k);
+        }
+        Ctx x{grouped ? ap + t * p.K * MR * es : ap, nullptr};
         for (i64 nt = 0; nt < w; nt += NR) {
           x.b = bp + nt * p.K * es;
           const i64 cols = w - nt < NR ? w - nt : NR;

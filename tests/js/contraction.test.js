@@ -61,6 +61,21 @@ describe('contraction kernel: sum(x * w) bit for bit the ops one by one', () => 
     expect(ran).toBeGreaterThan(40);
   });
 
+  it('x {in, b}: its rows one element apart, packed 16 at a time (whole groups, a partial one, a partial tile)', () => {
+    for (const dtype of ['float32', 'float64', 'int32']) {
+      for (const b of [15, 16, 17, 31, 32, 35, 64]) {
+        const K = pick([5, 64, 300]);
+        const sizes = { b, in: K, out: pick([3, 8, 21]) };
+        for (const wDims of [['in', 'out'], ['out', 'in']]) {
+          const c = named(dtype, sizes, ['in', 'b'], wDims, ['in']);
+          const info = tc.explain({ expression: c.text, shapes: { x: { shape: c.x.shape, dims: c.x.dims }, w: { shape: c.w.shape, dims: wDims } }, dtypes: { x: dtype, w: dtype } });
+          expect(info.contraction, `${dtype} b=${b} K=${K}`).not.toBeNull();
+          sameBits(tc.evaluate(c.text, { x: c.x, w: c.w }), c.want(), `${dtype} b=${b} K=${K} w{${wDims}}`);
+        }
+      }
+    }
+  });
+
   it('positional [M, 1, K] x [N, K] over the last axis: the row order (blocks, counter, lanes, tail)', () => {
     for (const dtype of ['float32', 'float64', 'int32']) {
       for (const K of [1, 5, 15, 16, 17, 64, 511, 512, 513, 1024, 1040, 3100, 5000]) {
