@@ -295,7 +295,12 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   row.n = c.rows.n;
   row.runs = c.rows.runs;
   for (int f = 0; f < 3; ++f) row.step[f] = c.rows.run_st[f];
-  if (c.reduce && !rows) {
+  // A reduction of one operand as it is (a bare load) whose chunks lie in it as
+  // in the chunk buffer (the same strides): run_reduce reads them in place,
+  // with no copy first (a program's max(x, [-1], true), sum(e, [-1], true)).
+  const bool bare = c.reduce && !rows && c.prog.code.size() == 1 && c.prog.inputs == 1 &&
+                    std::memcmp(c.loop.strides.data(), c.loop.strides.data() + c.loop.rank, c.loop.rank * sizeof(i64)) == 0;
+  if (c.reduce && !rows && !bare) {
     if (!(static_cast<double>(chunk_elems) * static_cast<double>(es) <= kMaxBytes)) return Status::TooLarge;
     temp = static_cast<unsigned char*>(std::malloc(static_cast<size_t>(chunk_elems) * es + 16));
     if (!temp) return Status::TooLarge;
@@ -321,7 +326,7 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
     if (rows) {
       for (int f = 0; f < 3; ++f) row.f[f] = static_cast<const float*>(base[static_cast<size_t>(c.rows.slot[f] + 1)]);
       static_cast<float*>(out)[ch] = rows(row) + 0.0f;  // a sum of -0 terms is +0, as run_reduce's
-    } else if (!empty_loop) {
+    } else if (!empty_loop && !bare) {
       if (c.module >= 0 && gen && !c.reduce && tiled(c, res)) {
         run_tiles(c, res, base, desc, gen);
       } else if (c.module >= 0 && gen) {
@@ -333,7 +338,7 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
     }
     if (c.reduce && !rows) {
       Error err;
-      st = run_reduce(c.chunk, c.mask >> c.prefix, c.rop, res, c.acc, temp,
+      st = run_reduce(c.chunk, c.mask >> c.prefix, c.rop, res, c.acc, bare ? base[1] : temp,
                       static_cast<unsigned char*>(out) + ch * c.chunk_out * static_cast<i64>(acc_size), &err);
       if (st != Status::Ok) break;
     }

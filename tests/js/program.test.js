@@ -79,6 +79,44 @@ describe('statements and reductions inside expressions', () => {
     }
   });
 
+  it('a reduction of an operand as it is reads it in place, chunk by chunk: the op\'s bits, every dtype, view and chunk size', () => {
+    const cases = [
+      // [shape, axes]: one chunk, a row a chunk (past 256 KiB), columns, all axes
+      [[6, 9], [-1]], [[65, 1024], [-1]], [[5, 70, 1000], [-1]], [[30, 300, 50], [1]], [[7, 1, 3], [0, 2]], [[300, 20], [0]],
+    ];
+    const make = { float32: Float32Array, float64: Float64Array, int8: Int8Array, uint16: Uint16Array, int32: Int32Array };
+    for (const [shape, axes] of cases) {
+      const n = shape.reduce((a, b) => a * b, 1);
+      for (const [dtype, C] of Object.entries(make)) {
+        const data = C.from({ length: n }, (_, i) => (dtype.startsWith('float') ? Math.sin(i * 0.37) * 3 : (i * 37) % 101 - (dtype === 'uint16' ? 0 : 50)));
+        if (dtype.startsWith('float') && n > 4) { data[1] = -0; data[3] = n > 100 ? -Infinity : 0; }
+        const x = { data, shape };
+        for (const op of ['sum', 'max', 'min', 'mean', 'prod']) {
+          const text = `${op}(x, ${JSON.stringify(axes)}, true)`;
+          expect(bits(tc.evaluate(text, { x })), `${text} ${dtype} ${shape}`).toEqual(bits(tc[op](x, { axes, keepdims: true })));
+        }
+      }
+      // float16 (its sums in float32, one rounding), a resident operand, and a transposed view: not
+      // read in place (its strides are not the chunk's), so the same bits as its row-major copy.
+      const f = { data: Float32Array.from({ length: n }, (_, i) => Math.cos(i * 0.11) * 4), shape };
+      const h = tc.cast(f, 'float16');
+      expect(bits(tc.evaluate(`sum(x, ${JSON.stringify(axes)})`, { x: h })), `float16 ${shape}`).toEqual(bits(tc.sum(h, { axes })));
+      const made = [];
+      try {
+        const t = tc.tensor(f.data, shape);
+        made.push(t);
+        const v = tc.transpose(t);
+        made.push(v);
+        made.push(tc.evaluate(`max(x, ${JSON.stringify(axes)}, true)`, { x: t }), tc.max(t, { axes, keepdims: true }));
+        expect(bits(made[2]), `resident ${shape}`).toEqual(bits(made[3]));
+        made.push(tc.evaluate('sum(x, [0], true)', { x: v }), tc.evaluate('sum(x, [0], true)', { x: { data: v.toArray(), shape: v.shape } }));
+        expect(bits(made[4]), `view ${shape}`).toEqual(bits(made[5]));
+      } finally {
+        for (const r of made) r.dispose?.();
+      }
+    }
+  });
+
   it('without keepdims the reduced axes go (NumPy), and the result broadcasts by trailing alignment', () => {
     const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
     // sum over axis 0 gives (3): it broadcasts back over the rows.
