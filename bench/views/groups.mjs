@@ -86,6 +86,7 @@ export const SPEC = {
     ratios: [
       ['softmax/tf', 'tc-softmax', 'tf-softmax', 1.0, 'softmax, typed array in and out ÷ tfjs-wasm tf.softmax (tensor in, dataSync)'],
       ['softmax-out/exp-out', 'tc-softmax-out', 'tc-exp-out', 1.3, 'softmax, resident into out ÷ exp, resident into out'],
+      ['softmax-prog/softmax-out', 'tc-softmax-prog', 'tc-softmax-out', null, 'softmax written as a program (statements), resident into out ÷ the softmax op, resident into out'],
       ['softmax/js', 'tc-softmax', 'js-softmax', null, 'softmax, typed array in and out ÷ the plain-JS loop'],
       ['softmax/new-floor', 'tc-softmax', 'new-floor', null, 'softmax, typed array in and out ÷ the floor of any new-array row (a new Float32Array filled by set)'],
       ['new-floor/tf', 'new-floor', 'tf-softmax', null, 'that floor ÷ tfjs-wasm tf.softmax (its dataSync makes a new array too)'],
@@ -491,6 +492,14 @@ function postGroup(R, C, { tc, tf }, checks) {
   checks['tc-topk'] = { ok: k.indices.toArray().every((v, i) => v === top[i]) };
   for (const z of [a, k.values, k.indices]) z.dispose();
   if (!checks['tc-argmax'].ok || !checks['tc-topk'].ok) throw new Error(`tensorcast argmax/topk is wrong: ${JSON.stringify(checks)}`);
+  // softmax written as a program (statements; its passes' bits are the ops one by one, a division not a reciprocal).
+  const prog = tc.compile ? tc.compile('m = max(x, [-1], true); e = exp(x - m); e / sum(e, [-1], true)') : null;
+  if (prog) {
+    prog.run({ x: t }, o);
+    const c3 = compare(out.toArray(), ref);
+    checks['tc-softmax-prog'] = { ...c3, ok: c3.maxRel <= 1e-6 };
+    if (!checks['tc-softmax-prog'].ok) throw new Error(`tensorcast's softmax program is off: ${JSON.stringify(c3)}`);
+  }
   const js = new Float32Array(N);
   const jsSoftmax = () => {
     for (let r = 0; r < R; r++) {
@@ -509,6 +518,7 @@ function postGroup(R, C, { tc, tf }, checks) {
     { id: 'tc-softmax', label: 'tensorcast softmax(x) of a typed array, a new typed array out', fn: () => tc.softmax(x) },
     { id: 'tc-softmax-out', label: 'tensorcast softmax(t, -1, { out }), resident', fn: () => tc.softmax(t, -1, o) },
     { id: 'tc-exp-out', label: 'tensorcast exp(t, { out }), resident (the yardstick)', fn: () => tc.exp(t, o) },
+    ...(prog ? [{ id: 'tc-softmax-prog', label: "tensorcast compile('m = max(x, [-1], true); e = exp(x - m); e / sum(e, [-1], true)').run({ x: t }, { out }), resident", fn: () => prog.run({ x: t }, o) }] : []),
     { id: 'tc-argmax', label: 'tensorcast argmax(t, 1), resident, disposed', fn: () => tc.argmax(t, 1).dispose() },
     { id: 'tc-topk', label: 'tensorcast topk(t, 5), resident, disposed', fn: () => { const r = tc.topk(t, 5); r.values.dispose(); r.indices.dispose(); } },
     { id: 'js-softmax', label: 'plain-JS softmax loop (Math.exp in double), preallocated out', fn: jsSoftmax },
