@@ -295,11 +295,13 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   row.n = c.rows.n;
   row.runs = c.rows.runs;
   for (int f = 0; f < 3; ++f) row.step[f] = c.rows.run_st[f];
-  // A reduction of one operand as it is (a bare load) whose chunks lie in it as
-  // in the chunk buffer (the same strides): run_reduce reads them in place,
-  // with no copy first (a program's max(x, [-1], true), sum(e, [-1], true)).
-  const bool bare = c.reduce && !rows && c.prog.code.size() == 1 && c.prog.inputs == 1 &&
-                    std::memcmp(c.loop.strides.data(), c.loop.strides.data() + c.loop.rank, c.loop.rank * sizeof(i64)) == 0;
+  // A reduction of one operand as it is (a bare load: a program's max(x, [-1],
+  // true), sum(e, [-1], true)): run_reduce reads its chunks in place, with no
+  // copy first; a view through its own strides, in the order the op reduces
+  // it in (float16 reduces a contiguous copy, as the op's does).
+  const bool one = c.reduce && !rows && c.prog.code.size() == 1 && c.prog.inputs == 1;
+  const bool same = one && std::memcmp(c.loop.strides.data(), c.loop.strides.data() + c.loop.rank, c.loop.rank * sizeof(i64)) == 0;
+  const bool bare = one && (same || res != DType::f16);
   if (c.reduce && !rows && !bare) {
     if (!(static_cast<double>(chunk_elems) * static_cast<double>(es) <= kMaxBytes)) return Status::TooLarge;
     temp = static_cast<unsigned char*>(std::malloc(static_cast<size_t>(chunk_elems) * es + 16));
@@ -339,7 +341,8 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
     if (c.reduce && !rows) {
       Error err;
       st = run_reduce(c.chunk, c.mask >> c.prefix, c.rop, res, c.acc, bare ? base[1] : temp,
-                      static_cast<unsigned char*>(out) + ch * c.chunk_out * static_cast<i64>(acc_size), &err);
+                      static_cast<unsigned char*>(out) + ch * c.chunk_out * static_cast<i64>(acc_size), &err,
+                      bare && !same ? &c.slot_strides[static_cast<size_t>(c.prefix)] : nullptr);
       if (st != Status::Ok) break;
     }
     for (int d = c.prefix - 1; d >= 0; --d) {

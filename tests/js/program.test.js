@@ -96,8 +96,9 @@ describe('statements and reductions inside expressions', () => {
           expect(bits(tc.evaluate(text, { x })), `${text} ${dtype} ${shape}`).toEqual(bits(tc[op](x, { axes, keepdims: true })));
         }
       }
-      // float16 (its sums in float32, one rounding), a resident operand, and a transposed view: not
-      // read in place (its strides are not the chunk's), so the same bits as its row-major copy.
+      // float16 (its sums in float32, one rounding), a resident operand, and views: a transposed
+      // and a flipped one read through their strides, as the op reads them (the same bits as the
+      // op on the view, which need not be those of its row-major copy); float16 views as copies.
       const f = { data: Float32Array.from({ length: n }, (_, i) => Math.cos(i * 0.11) * 4), shape };
       const h = tc.cast(f, 'float16');
       expect(bits(tc.evaluate(`sum(x, ${JSON.stringify(axes)})`, { x: h })), `float16 ${shape}`).toEqual(bits(tc.sum(h, { axes })));
@@ -109,8 +110,20 @@ describe('statements and reductions inside expressions', () => {
         made.push(v);
         made.push(tc.evaluate(`max(x, ${JSON.stringify(axes)}, true)`, { x: t }), tc.max(t, { axes, keepdims: true }));
         expect(bits(made[2]), `resident ${shape}`).toEqual(bits(made[3]));
-        made.push(tc.evaluate('sum(x, [0], true)', { x: v }), tc.evaluate('sum(x, [0], true)', { x: { data: v.toArray(), shape: v.shape } }));
-        expect(bits(made[4]), `view ${shape}`).toEqual(bits(made[5]));
+        const h16 = tc.cast(t, 'float16');
+        made.push(h16);
+        const flipped = tc.flip(t);
+        made.push(flipped);
+        const h16t = tc.transpose(h16);
+        made.push(h16t);
+        for (const [what, w] of [['transposed', v], ['flipped', flipped], ['float16 transposed', h16t]]) {
+          for (const [op, ax] of [['sum', [0]], ['max', [0]], ['mean', [-1]], ['prod', axes]]) {
+            const got = tc.evaluate(`${op}(x, ${JSON.stringify(ax)}, true)`, { x: w });
+            made.push(got);
+            made.push(tc[op](w, { axes: ax, keepdims: true }));
+            expect(bits(got), `${op} over ${ax} of a ${what} view of ${shape}`).toEqual(bits(made.at(-1)));
+          }
+        }
       } finally {
         for (const r of made) r.dispose?.();
       }
