@@ -42,6 +42,7 @@
 #include "wasmgen.hpp"
 
 #include "core/shape.hpp"
+#include "kernels/fast_f32.hpp"
 
 namespace tc::expr {
 namespace {
@@ -459,10 +460,10 @@ struct Gen {
   // exp's locals (0 x, 1 the clamped x, 2 t, 3 n, 4 r, 5 ni, 6 ni >> 1), its
   // float and int constants, a plain i32 (a shift count), an operation.
   NOINLINE void exp_steps(bool v, const unsigned* l, const char* s) {
-    static const float kf[] = {1.44269504088896341f, 12582912.0f, 0.693359375f, -2.12194440e-4f,  // log2e, 1.5 2^23, ln2 hi, lo
-                               1.9875691500E-4f, 1.3981999507E-3f, 8.3334519073E-3f, 4.1665795894E-2f,
-                               1.6666665459E-1f, 5.0000001201E-1f, 1.0f, 89.0f, -104.0f, 0.0f};  // q(r), highest first; 1; the clamps; 0
-    static const std::int32_t ki[] = {0x4B400000, 127};  // the bits of 1.5 2^23; 2^k's bias
+    using namespace f32m;  // the kernels' own constants, so the same values
+    static const float kf[] = {kLog2e, kMagic, kLn2Hi, kLn2Lo, kExpQ[0], kExpQ[1], kExpQ[2], kExpQ[3], kExpQ[4], kExpQ[5],
+                               1.0f, kExpHi, kExpLo, 0.0f};  // q(r), highest first; 1; the clamps; 0
+    static const std::int32_t ki[] = {kMagicBits, 127};  // the bits of 1.5 2^23; 2^k's bias
     // f32 add sub mul, i32 add sub shl shr_s, reinterpret f32 -> i32, i32 -> f32, pmin, pmax,
     // f32 lt, select (SIMD: none), abs, f32 div, select (SIMD: bitselect) (0: none)
     static const std::uint8_t ops[2][16] = {{0x92, 0x93, 0x94, 0x6A, 0x6B, 0x74, 0x75, 0xBC, 0xBE, 0, 0, 0x5D, kSelect, 0x8B, 0x95, kSelect},

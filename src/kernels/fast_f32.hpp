@@ -102,6 +102,12 @@ constexpr int32_t kMagicBits = 0x4B400000;
 constexpr float kLog2e = 1.44269504088896341f;
 constexpr float kLn2Hi = 0.693359375f;  // 9 bits: n * kLn2Hi is exact for |n| <= 2^15
 constexpr float kLn2Lo = -2.12194440e-4f;
+// exp's clamps: past kExpHi the result is +inf, below kExpLo +0.
+constexpr float kExpHi = 89.0f;
+constexpr float kExpLo = -104.0f;
+// q(r) = (expm1(r) - r) / r^2 (exp_q), its coefficients from the highest power down.
+constexpr float kExpQ[6] = {1.9875691500E-4f, 1.3981999507E-3f, 8.3334519073E-3f,
+                            4.1665795894E-2f, 1.6666665459E-1f, 5.0000001201E-1f};
 
 // exp's reduction of x (clamped): n (a float integer), its bits as an int, r = x - n ln2.
 template <class L>
@@ -121,12 +127,9 @@ Reduced<L> reduce(typename L::F x) {
 // expm1(r) - r over r^2, |r| <= ln2/2 (exp(r) = 1 + r + r^2 q(r)).
 template <class L>
 typename L::F exp_q(typename L::F r) {
-  auto p = L::f(1.9875691500E-4f);
-  p = L::add(L::mul(p, r), L::f(1.3981999507E-3f));
-  p = L::add(L::mul(p, r), L::f(8.3334519073E-3f));
-  p = L::add(L::mul(p, r), L::f(4.1665795894E-2f));
-  p = L::add(L::mul(p, r), L::f(1.6666665459E-1f));
-  return L::add(L::mul(p, r), L::f(5.0000001201E-1f));
+  auto p = L::f(kExpQ[0]);
+  for (int k = 1; k < 6; ++k) p = L::add(L::mul(p, r), L::f(kExpQ[k]));
+  return p;
 }
 
 // 2^k for k in [-126, 127], from the bits.
@@ -153,7 +156,7 @@ inline v128_t exp_near_lanes(v128_t x) { return wasm_f32x4_le(wasm_f32x4_abs(x),
 template <class L>
 typename L::F exp(typename L::F x) {
   // Past 89 the result is +inf, below -104 it is +0 (NaN passes both clamps).
-  x = L::pmax(L::pmin(x, L::f(89.0f)), L::f(-104.0f));
+  x = L::pmax(L::pmin(x, L::f(kExpHi)), L::f(kExpLo));
   const auto d = reduce<L>(x);
   const auto r2 = L::mul(d.r, d.r);
   const auto y = L::add(L::add(L::mul(r2, exp_q<L>(d.r)), d.r), L::f(1.0f));
@@ -165,7 +168,7 @@ typename L::F exp(typename L::F x) {
 template <class L>
 typename L::F expm1(typename L::F x) {
   // Below -30 the result is -1; from n = 25 on, exp(x) - 1 rounds as exp(x).
-  const auto xc = L::pmax(L::pmin(x, L::f(89.0f)), L::f(-30.0f));
+  const auto xc = L::pmax(L::pmin(x, L::f(kExpHi)), L::f(-30.0f));
   const auto d = reduce<L>(xc);
   const auto r2 = L::mul(d.r, d.r);
   const auto em = L::add(L::mul(r2, exp_q<L>(d.r)), d.r);  // expm1(r)
