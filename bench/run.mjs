@@ -338,8 +338,9 @@ if (labels) {
 }
 const tcSize = sizeRows.find((r) => r.name === 'tensorcast');
 if (tcSize) {
-  // The budget as issues 22 and 23 restated it for what ships (it replaces earlier issues' 60 and 66.8 KB).
-  tgt.push(['page payload (JS API, minified, + wasm, with every kernel and the expression engine) ≤ 115 KB gzipped (issues 22, 23)', 'size', pv(prev?.size?.totalKB, ' KB'), `${kb(tcSize.gzip)} (JS ${kb(tcSize.glueGzip)} + wasm ${kb(tcSize.wasmGzip)})`, verdict(tcSize.gzip <= 115 * 1024)]);
+  // The budget: 115 KB as issues 22 and 23 restated it for what ships (it replaced earlier issues' 60
+  // and 66.8 KB), raised by 10 KB for views and post-processing together (issues 38, 41).
+  tgt.push(['page payload (JS API, minified, + wasm, with every kernel and the expression engine) ≤ 125 KB gzipped (issues 22, 23; 38, 41)', 'size', pv(prev?.size?.totalKB, ' KB'), `${kb(tcSize.gzip)} (JS ${kb(tcSize.glueGzip)} + wasm ${kb(tcSize.wasmGzip)})`, verdict(tcSize.gzip <= 125 * 1024)]);
 }
 const shapesSize = sizeRows.find((r) => r.name === 'tensorcast/shapes');
 if (shapesSize) tgt.push(['tensorcast/shapes (its JS API, minified, + tensorcast-shapes.wasm) ≤ 30 KB gzipped (issue 23)', 'size', pv(prev?.size?.shapesKB, ' KB'), `${kb(shapesSize.gzip)} (JS ${kb(shapesSize.glueGzip)} + wasm ${kb(shapesSize.wasmGzip)})`, verdict(shapesSize.gzip <= 30 * 1024)]);

@@ -78,6 +78,8 @@ export const SPEC = {
       ['expr-exp/exp', 'tc-expr-exp', 'tc-exp', null, 'exp(x - 1) * 2 as one expression ÷ exp alone'],
       ['expr-exp/ops', 'tc-expr-exp', 'tc-ops-exp', null, 'exp(x - 1) * 2 as one expression ÷ sub, exp, mul one by one'],
       ['expr-sigmoid/sigmoid', 'tc-expr-sigmoid', 'tc-sigmoid', null, '1 / (1 + exp(-x)) as one expression ÷ the sigmoid op'],
+      ['expr-bce/log', 'tc-expr-bce', 'tc-log', null, 'a cross-entropy\'s terms (two logs) as one expression ÷ log alone'],
+      ['expr-bce/ops', 'tc-expr-bce', 'tc-ops-bce', null, 'the cross-entropy as one expression ÷ its ops one by one'],
       ['expr-log/log', 'tc-expr-log', 'tc-log', null, 'log(p) * 2 - 1 as one expression ÷ log alone'],
     ],
   },
@@ -364,6 +366,31 @@ function unaryGroup({ tc, tf }, checks) {
   cases.push({ id: 'tc-expr-exp', label: "tensorcast evaluate('exp(x - 1) * 2', { x }, { out }), 1M float32 resident", fn: viaExpr });
   cases.push({ id: 'tc-ops-exp', label: 'tensorcast sub, exp, mul one by one, resident into out', fn: ops });
   cases.push({ id: 'tc-expr-log', label: "tensorcast evaluate('log(p) * 2 - 1', { p }, { out }), 1M float32 resident", fn: () => tc.evaluate('log(p) * 2 - 1', { p }, o) });
+  // A binary cross-entropy's terms (log generated since 0.9.7, the block interpreter before), checked
+  // against the ops one by one, which it is timed against too.
+  const q = tc.tensor(Float32Array.from(P, (v) => v / 101), [N]); // in (0, 1)
+  const y = tc.tensor(Float32Array.from(P, (v, i) => i % 3 === 0 ? 1 : 0), [N]);
+  const BCE = '-(y * log(q) + (1 - y) * log(1 - q))';
+  const bceOps = () => {
+    const a = tc.log(q);
+    const b = tc.mul(y, a);
+    const c = tc.sub(1, q);
+    const d = tc.log(c);
+    const e = tc.sub(1, y);
+    const f = tc.mul(e, d);
+    const g = tc.add(b, f);
+    const r = tc.neg(g, o);
+    for (const t of [a, b, c, d, e, f, g]) t.dispose();
+    return r;
+  };
+  tc.evaluate(BCE, { y, q }, o);
+  const b1 = out.toArray();
+  bceOps();
+  const b2 = out.toArray();
+  checks['tc-expr-bce'] = { ok: b1.every((v, i) => Object.is(v, b2[i])) };
+  if (!checks['tc-expr-bce'].ok) throw new Error('tensorcast\'s cross-entropy expression differs from the ops one by one');
+  cases.push({ id: 'tc-expr-bce', label: `tensorcast evaluate('${BCE}', { y, q }, { out }), 1M float32 resident`, fn: () => tc.evaluate(BCE, { y, q }, o) });
+  cases.push({ id: 'tc-ops-bce', label: 'the same ops one by one (log, mul, sub, log, sub, mul, add, neg), resident', fn: bceOps });
   if (typeof tc.sigmoid === 'function') {
     cases.push({ id: 'tc-sigmoid', label: 'tensorcast sigmoid(x, { out }), 1M float32 resident', fn: () => tc.sigmoid(x, o) });
     cases.push({ id: 'tc-expr-sigmoid', label: "tensorcast evaluate('1 / (1 + exp(-x))', { x }, { out })", fn: () => tc.evaluate('1 / (1 + exp(-x))', { x }, o) });

@@ -74,7 +74,7 @@ int softmax(const void* in, void* out, size_t rows, size_t n, DType dt, int mode
   const UnaryKernel ln = find_unary(dt, UnaryOp::log);
   const BinaryKernel sub = find_kernel(dt, Op::sub, Form::vs);
   const BinaryKernel mul = find_kernel(dt, Op::mul, Form::vs);
-  const ExpSumRowKernel exp_sum = find_exp_sum_row(dt);  // sub, exp and sum in one pass (SIMD float32)
+  const ExpSumRowKernel exp_sum = find_exp_sum_row(dt);  // sub and exp in one pass, then sum (SIMD float32)
   const BinaryKernel add = find_kernel(dt, Op::add, Form::vv);
   const ReduceRowKernel max_row = find_reduce_row(dt, ReduceOp::max);
   const ReduceRowKernel sum_row = find_reduce_row(dt, ReduceOp::sum);

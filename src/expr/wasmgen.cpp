@@ -41,6 +41,8 @@
 // (narrowed at the store). Otherwise the whole row runs scalar.
 #include "wasmgen.hpp"
 
+#include <iterator>
+
 #include "core/shape.hpp"
 #include "kernels/fast_f32.hpp"
 
@@ -86,7 +88,7 @@ bool unary_ok(UnaryOp u, DType d) {
     case UnaryOp::is_finite: return true;
     case UnaryOp::sqrt: return is_float(d);
     case UnaryOp::bitwise_not: return !is_float(d);
-    case UnaryOp::exp: case UnaryOp::sigmoid: return d == DType::f32;  // fast_f32.hpp's, op for op (emit_exp)
+    case UnaryOp::exp: case UnaryOp::sigmoid: case UnaryOp::log: return d == DType::f32;  // fast_f32.hpp's, op for op (emit_exp)
     default: return false;  // the other transcendentals
   }
 }
@@ -157,6 +159,19 @@ enum : std::uint16_t {
   vF32PMin = 0xEA, vF32PMax = 0xEB, vF64PMin = 0xF6, vF64PMax = 0xF7, vI32TruncSatF64SZero = 0xFC,
   vF64ConvertLowI32S = 0xFE, vI32Shl = 0xAB, vI32ShrS = 0xAC, vI64Sub = 0xD1,
 };
+
+// exp_steps' constants: fast_f32.hpp's own, so the kernels' values (F(n): kf[n], I(n): ki[n]).
+namespace m = f32m;
+constexpr float kf[] = {m::kLog2e, m::kMagic, m::kLn2Hi, m::kLn2Lo, m::kExpQ[0], m::kExpQ[1], m::kExpQ[2], m::kExpQ[3],
+                        m::kExpQ[4], m::kExpQ[5], 1.0f, m::kExpHi, m::kExpLo, 0.0f,  // q(r) from the highest power; 1; the clamps; 0
+                        m::kLogP[0], m::kLogP[1], m::kLogP[2], m::kLogP[3], m::kLogP[4], m::kLogP[5], m::kLogP[6],
+                        m::kLogP[7], m::kLogP[8],  // log's polynomial, from the highest power
+                        0x1p-126f, 0x1p23f, 23.0f, -0.5f, -__builtin_inff(), __builtin_inff(), __builtin_nanf("")};
+constexpr std::int32_t ki[] = {m::kMagicBits, 127, m::kLogCut, m::kExpMask};  // 1.5 2^23's bits; 2^k's bias; log's split
+constexpr int kConsts = sizeof kf / sizeof kf[0] + sizeof ki / sizeof ki[0];
+
+// exp_steps' raw bytes (R(n)): i32x4.all_true, if (result v128), else, end.
+constexpr std::uint8_t kRaw[] = {0xFD, 0xA3, 0x01, kIf, kTV128, 0x05, kEnd};
 
 // ---- the byte writer ------------------------------------------------------------------
 // The emitters are called from hundreds of places: calls, not copies (the
@@ -286,7 +301,9 @@ struct Gen {
   PodVector<std::uint8_t> local_types;  // after the parameter
   // locals
   unsigned l_rows = 0, l_n = 0, l_i = 0, l_tmp = 0, l_v = 0;
-  unsigned l_exp[2][8] = {};  // exp's locals (scalar, SIMD; emit_exp), its temporaries made at their first use
+  unsigned l_kf[kConsts] = {};  // exp_steps' constants (kf, then ki), splat in the prologue (SIMD)
+  bool consts = false;      // the body has exp, log or sigmoid
+  unsigned l_exp[2][8] = {};  // exp's and log's locals (scalar, SIMD; emit_exp), its temporaries made at their first use
   PodVector<unsigned> ptr, cur, stride, splat_s, splat_v, reg_s, reg_v;
   PodVector<DType> in_dtype;  // per input, DType::count when never loaded
   // SIMD
@@ -356,6 +373,9 @@ struct Gen {
           if (!lane_dtype(in.dtype)) return;
           value_use[in.a] = 1;
           k = bool_unary(u) ? kMask : kLanes;
+          static_assert(static_cast<int>(UnaryOp::exp) == 4 && static_cast<int>(UnaryOp::log) == 6 &&
+                        static_cast<int>(UnaryOp::sigmoid) == 20, "the mask below");
+          consts |= (0x100050u >> in.op) & 1;  // exp, log or sigmoid (float32 only here): exp_steps' constants
           break;
         }
         case Code::select:
@@ -458,24 +478,22 @@ struct Gen {
   // kernel's bits (its exp_near fast path gives these bits too). The steps
   // are bytes (emit_exp's lists), a kind in the top 3 bits and an argument:
   // exp's locals (0 x, 1 the clamped x, 2 t, 3 n, 4 r, 5 ni, 6 ni >> 1), its
-  // float and int constants, a plain i32 (a shift count), an operation.
+  // float and int constants (kf, ki; SIMD: their locals, l_kf), a plain i32 (a
+  // shift count), an operation.
   NOINLINE void exp_steps(bool v, const unsigned* l, const char* s) {
-    using namespace f32m;  // the kernels' own constants, so the same values
-    static const float kf[] = {kLog2e, kMagic, kLn2Hi, kLn2Lo, kExpQ[0], kExpQ[1], kExpQ[2], kExpQ[3], kExpQ[4], kExpQ[5],
-                               1.0f, kExpHi, kExpLo, 0.0f};  // q(r), highest first; 1; the clamps; 0
-    static const std::int32_t ki[] = {kMagicBits, 127};  // the bits of 1.5 2^23; 2^k's bias
     // f32 add sub mul, i32 add sub shl shr_s, reinterpret f32 -> i32, i32 -> f32, pmin, pmax,
-    // f32 lt, select (SIMD: none), abs, f32 div, select (SIMD: bitselect) (0: none)
-    static const std::uint8_t ops[2][16] = {{0x92, 0x93, 0x94, 0x6A, 0x6B, 0x74, 0x75, 0xBC, 0xBE, 0, 0, 0x5D, kSelect, 0x8B, 0x95, kSelect},
-                                            {0xE4, 0xE5, 0xE6, 0xAE, 0xB1, 0xAB, 0xAC, 0, 0, vF32PMin, vF32PMax, 0x43, 0, 0xE0, 0xE7, vBitselect}};
+    // f32 lt, select (SIMD: none), abs, f32 div, select (SIMD: bitselect), f32 eq ne, or, and, f32 ge (0: none)
+    static const std::uint8_t ops[2][21] = {{0x92, 0x93, 0x94, 0x6A, 0x6B, 0x74, 0x75, 0xBC, 0xBE, 0, 0, 0x5D, kSelect, 0x8B, 0x95, kSelect, 0x5B, 0x5C, 0x72, kI32And, 0x60},
+                                            {0xE4, 0xE5, 0xE6, 0xAE, 0xB1, 0xAB, 0xAC, 0, 0, vF32PMin, vF32PMax, 0x43, 0, 0xE0, 0xE7, vBitselect, 0x41, 0x42, vOr, vAnd, 0x46}};
     for (; *s; ++s) {
       const unsigned a = *s & 31;
       switch (static_cast<std::uint8_t>(*s) >> 5) {
         case 1: w.get(l[a]); break;
         case 2: w.set(l[a]); break;
-        case 3: if (v) w.vconst(&kf[a], 4); else { w.op(kF32Const); w.raw(&kf[a], 4); } break;
-        case 4: if (v) w.vconst(&ki[a], 4); else w.i32(ki[a]); break;
+        case 3: if (v) w.get(l_kf[a]); else { w.op(kF32Const); w.raw(&kf[a], 4); } break;
+        case 4: if (v) w.get(l_kf[std::size(kf) + a]); else w.i32(ki[a]); break;
         case 5: w.i32(static_cast<std::int32_t>(a)); break;
+        case 7: w.op(kRaw[a]); break;
         default:
           if (!v) w.op(ops[0][a]);
           else if (ops[1][a]) w.simd(ops[1][a]);
@@ -488,6 +506,7 @@ struct Gen {
 #define I(n) char(0x80 | (n))
 #define C(n) char(0xA0 | (n))
 #define O(n) char(0xC0 | (n))
+#define R(n) char(0xE0 | (n))
 #define POW2 I(1), O(3), C(23), O(5), O(8)  // 2^k for k on the stack: the float whose bits are (k + 127) << 23
   unsigned* exp_locals(bool v) {
     unsigned* l = l_exp[v];
@@ -500,26 +519,26 @@ struct Gen {
   // branch a vector, exp(x - 1) * 2 over 1M ran 1.55 ms in Chromium against
   // 1.33 without it, and 1.15 against 1.33 in Node: one engine's gain was the
   // other's loss, and without it both run under the block interpreter's time.
+  // x clamped to [-104, 89]: pmax(pmin(x, 89), -104); scalar, pmin(a, c) = select(c, a, c < a) and
+  // pmax(a, c) = select(c, a, a < c).
+#define CLAMP_V G(0), F(11), O(9), F(12), O(10), S(1)
+#define CLAMP_S F(11), G(0), F(11), G(0), O(11), O(12), S(1), F(12), G(1), G(1), F(12), O(11), O(12), S(1)
+  // Then t = x log2e + magic; n = t - magic; r = (x - n ln2hi) - n ln2lo; ni = bits(t) - bits(magic);
+  // y = (r^2 q(r) + r) + 1, q by Horner from the highest coefficient; y 2^k1 2^(ni - k1),
+  // k1 = ni >> 1 (arithmetic): each factor a normal float.
+#define EXP G(1), F(0), O(2), F(1), O(0), S(2), G(2), F(1), O(1), S(3),                         \
+            G(1), G(3), F(2), O(2), O(1), G(3), F(3), O(2), O(1), S(4),                         \
+            G(2), O(7), I(0), O(4), S(5), F(4),                                                 \
+            G(4), O(2), F(5), O(0), G(4), O(2), F(6), O(0), G(4), O(2), F(7), O(0),             \
+            G(4), O(2), F(8), O(0), G(4), O(2), F(9), O(0),                                     \
+            G(4), G(4), O(2), O(2), G(4), O(0), F(10), O(0),                                    \
+            G(5), C(1), O(6), S(6), G(6), POW2, O(2), G(5), G(6), O(4), POW2, O(2)
   NOINLINE void emit_exp(bool v, unsigned x) {
     unsigned* l = exp_locals(v);
     l[0] = x;
-    // x clamped to [-104, 89]: pmax(pmin(x, 89), -104); scalar, pmin(a, c) = select(c, a, c < a) and
-    // pmax(a, c) = select(c, a, a < c)
-    static const char clamp_v[] = {G(0), F(11), O(9), F(12), O(10), S(1), 0};
-    static const char clamp_s[] = {F(11), G(0), F(11), G(0), O(11), O(12), S(1), F(12), G(1), G(1), F(12), O(11), O(12), S(1), 0};
-    // t = x log2e + magic; n = t - magic; r = (x - n ln2hi) - n ln2lo; ni = bits(t) - bits(magic);
-    // y = (r^2 q(r) + r) + 1, q by Horner from the highest coefficient
-    static const char body[] = {G(1), F(0), O(2), F(1), O(0), S(2), G(2), F(1), O(1), S(3),
-                                G(1), G(3), F(2), O(2), O(1), G(3), F(3), O(2), O(1), S(4),
-                                G(2), O(7), I(0), O(4), S(5), F(4),
-                                G(4), O(2), F(5), O(0), G(4), O(2), F(6), O(0), G(4), O(2), F(7), O(0),
-                                G(4), O(2), F(8), O(0), G(4), O(2), F(9), O(0),
-                                G(4), G(4), O(2), O(2), G(4), O(0), F(10), O(0), 0};
-    // y 2^k1 2^(ni - k1), k1 = ni >> 1 (arithmetic): each factor a normal float
-    static const char scale[] = {G(5), C(1), O(6), S(6), G(6), POW2, O(2), G(5), G(6), O(4), POW2, O(2), 0};
-    exp_steps(v, l, v ? clamp_v : clamp_s);
-    exp_steps(v, l, body);
-    exp_steps(v, l, scale);
+    static const char vec[] = {CLAMP_V, EXP, 0};
+    static const char one[] = {CLAMP_S, EXP, 0};
+    exp_steps(v, l, v ? vec : one);
   }
   // float32 sigmoid, fast_f32.hpp's: e = exp(0 - |x|); d = 1 + e; x < 0 ? e / d : 1 / d.
   // 0 - |x| goes in local 3 (exp reads its argument before it writes n there);
@@ -533,12 +552,48 @@ struct Gen {
     emit_exp(v, l[3]);
     exp_steps(v, l, post);
   }
+#undef EXP
+#undef CLAMP_V
+#undef CLAMP_S
+  // float32 log, fast_f32.hpp's log<L> op for op: log_finite (x scaled by 2^23
+  // where subnormal; t = bits(x) - bits(sqrt(1/2)); m = x / 2^(t >> 23); e the
+  // exponent as a float), log_core(m - 1, e), then the special cases. Four
+  // lanes: where all are positive normal floats, log_normal (the kernel's short
+  // path, the same bits: no scaling, no special case applies); without it the
+  // generated log(x) ran 1.45x the log op (Node, 1M). Locals: 0 x, 1 the scaled
+  // x, 2 e, 3 f = m - 1, 4 f^2 (then y, r), 5 subnormal (a mask), 6 t.
+  NOINLINE void emit_log(bool v, unsigned x) {
+    unsigned* l = exp_locals(v);
+    l[0] = x;
+#define SPLIT G(1), O(7), I(2), O(4), S(6), G(1), O(7), G(6), I(3), O(19), O(4), O(8), F(10), O(1), S(3), \
+              G(6), C(23), O(6), I(0), O(3), O(8), F(1), O(1), S(2)
+    // z = f^2; p by Horner; y = (p f) z + e ln2lo + z (-1/2); r = (f + y) + e ln2hi
+#define CORE G(3), G(3), O(2), S(4), F(14), G(3), O(2), F(15), O(0), G(3), O(2), F(16), O(0), G(3), O(2), F(17), O(0), \
+             G(3), O(2), F(18), O(0), G(3), O(2), F(19), O(0), G(3), O(2), F(20), O(0), G(3), O(2), F(21), O(0),     \
+             G(3), O(2), F(22), O(0), G(3), O(2), G(4), O(2), G(2), F(3), O(2), O(0), G(4), F(26), O(2), O(0), S(4), \
+             G(3), G(4), O(0), G(2), F(2), O(2), O(0), S(4)
+    // x scaled where subnormal; log_finite's split; e - 23 where scaled; the core; then x == 0: -inf;
+    // x == inf: x; x < 0 or NaN: NaN (left on the stack)
+#define FULL G(0), F(23), O(11), S(5), G(0), F(24), O(2), G(0), G(5), O(15), S(1), SPLIT, \
+             G(2), F(25), O(1), G(2), G(5), O(15), S(2), CORE,                             \
+             F(27), G(4), G(0), F(13), O(16), O(15), S(4), G(0), G(4), G(0), F(28), O(16), O(15), S(4), \
+             F(29), G(4), G(0), F(13), O(11), G(0), G(0), O(17), O(18), O(15)
+    // Four lanes: if all_true(x >= 2^-126 & x < inf), log_normal (x as it is, no special case), else log
+    static const char vec[] = {G(0), F(23), O(20), G(0), F(28), O(11), O(19), R(0), R(1), R(2), R(3), R(4),
+                               G(0), S(1), SPLIT, CORE, G(4), R(5), FULL, R(6), 0};
+    static const char one[] = {FULL, 0};
+#undef SPLIT
+#undef CORE
+#undef FULL
+    exp_steps(v, l, v ? vec : one);
+  }
 #undef G
 #undef S
 #undef F
 #undef I
 #undef C
 #undef O
+#undef R
 #undef POW2
   void scalar_unary(const Instr& in) {
     const UnaryOp u = static_cast<UnaryOp>(in.op);
@@ -567,6 +622,7 @@ struct Gen {
         case UnaryOp::is_finite: w.get(x); w.op(f.abs); fconst(c, __builtin_inf()); w.op(f.lt); return;
         case UnaryOp::exp: emit_exp(false, x); return;
         case UnaryOp::sigmoid: emit_sigmoid(false, x); return;
+        case UnaryOp::log: emit_log(false, x); return;
         default: break;
       }
       w.get(x);
@@ -777,6 +833,7 @@ struct Gen {
         case UnaryOp::is_finite: w.get(x); w.simd(f.vabs); lane_const(d, __builtin_inf()); w.simd(f.vlt); return;
         case UnaryOp::exp: emit_exp(true, x); return;
         case UnaryOp::sigmoid: emit_sigmoid(true, x); return;
+        case UnaryOp::log: emit_log(true, x); return;
         default: break;
       }
       w.get(x);
@@ -980,6 +1037,12 @@ struct Gen {
       w.set(reg_s[i]);
       if (simd) vec_const(i);
     }
+    if (simd && consts)  // exp_steps' constants, splat once: V8 (Chromium 156) built each v128.const again at every use
+      for (unsigned a = 0; a < kConsts; ++a) {
+        l_kf[a] = local(kTV128);
+        w.vconst(a < std::size(kf) ? static_cast<const void*>(&kf[a]) : &ki[a - std::size(kf)], 4);
+        w.set(l_kf[a]);
+      }
     w.seq("\x02\x40\x03\x40");  // block (exit) loop (rows)
     for (int s = 0; s < S; ++s) {
       if (unused(s)) continue;

@@ -182,19 +182,20 @@ typename L::F expm1(typename L::F x) {
   return L::sel(L::lt(ax, L::f(0x1p-25f)), x, r);
 }
 
+// log_core's polynomial, its coefficients from the highest power down.
+constexpr float kLogP[9] = {7.0376836292E-2f,  -1.1514610310E-1f, 1.1676998740E-1f,
+                            -1.2420140846E-1f, 1.4249322787E-1f,  -1.6668057665E-1f,
+                            2.0000714765E-1f,  -2.4999993993E-1f, 3.3333331174E-1f};
+// log_finite's split: t = bits(x) - kLogCut, its exponent k = t >> 23, m = x / 2^k.
+constexpr int32_t kLogCut = 0x3f3504f3;  // the bits of sqrt(1/2)
+constexpr int32_t kExpMask = static_cast<int32_t>(0xff800000u);
+
 // log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1], plus e ln2.
 template <class L>
 typename L::F log_core(typename L::F f, typename L::F e) {
   const auto z = L::mul(f, f);
-  auto p = L::f(7.0376836292E-2f);
-  p = L::add(L::mul(p, f), L::f(-1.1514610310E-1f));
-  p = L::add(L::mul(p, f), L::f(1.1676998740E-1f));
-  p = L::add(L::mul(p, f), L::f(-1.2420140846E-1f));
-  p = L::add(L::mul(p, f), L::f(1.4249322787E-1f));
-  p = L::add(L::mul(p, f), L::f(-1.6668057665E-1f));
-  p = L::add(L::mul(p, f), L::f(2.0000714765E-1f));
-  p = L::add(L::mul(p, f), L::f(-2.4999993993E-1f));
-  p = L::add(L::mul(p, f), L::f(3.3333331174E-1f));
+  auto p = L::f(kLogP[0]);
+  for (int k = 1; k < 9; ++k) p = L::add(L::mul(p, f), L::f(kLogP[k]));
   auto y = L::mul(L::mul(p, f), z);
   y = L::add(y, L::mul(e, L::f(kLn2Lo)));
   y = L::add(y, L::mul(z, L::f(-0.5f)));
@@ -207,9 +208,9 @@ typename L::F log_finite(typename L::F x) {
   const auto sub = L::lt(x, L::f(0x1p-126f));
   x = L::sel(sub, L::mul(x, L::f(0x1p23f)), x);  // exact
   // m = x / 2^k in [sqrt(1/2), sqrt(2)): k from the bits, offset so the cut is at sqrt(1/2).
-  const auto t = L::isub(L::bits(x), L::i(0x3f3504f3));
+  const auto t = L::isub(L::bits(x), L::i(kLogCut));
   const auto k = L::sar(t, 23);
-  const auto m = L::from(L::isub(L::bits(x), L::band(t, L::i(static_cast<int32_t>(0xff800000u)))));
+  const auto m = L::from(L::isub(L::bits(x), L::band(t, L::i(kExpMask))));
   auto e = L::sub(L::from(L::iadd(k, L::i(kMagicBits))), L::f(kMagic));  // float(k), exact
   e = L::sel(sub, L::sub(e, L::f(23.0f)), e);
   return log_core<L>(L::sub(m, L::f(1.0f)), e);  // m - 1 exact
@@ -220,8 +221,8 @@ typename L::F log_finite(typename L::F x) {
 // applies: the same bits as log().
 template <class L>
 typename L::F log_normal(typename L::F x) {
-  const auto t = L::isub(L::bits(x), L::i(0x3f3504f3));
-  const auto m = L::from(L::isub(L::bits(x), L::band(t, L::i(static_cast<int32_t>(0xff800000u)))));
+  const auto t = L::isub(L::bits(x), L::i(kLogCut));
+  const auto m = L::from(L::isub(L::bits(x), L::band(t, L::i(kExpMask))));
   const auto e = L::sub(L::from(L::iadd(L::sar(t, 23), L::i(kMagicBits))), L::f(kMagic));
   return log_core<L>(L::sub(m, L::f(1.0f)), e);
 }

@@ -91,7 +91,7 @@ ReduceRowKernel find_reduce_row_reference(DType dt, ReduceOp op);
 ReduceColKernel find_reduce_col_reference(DType dt, ReduceOp op);
 // softmax's middle pass (bindings/wasm/post.cpp): e[i] = exp(x[i] - *m) and
 // *out = the sum row kernel's sum of e, bit for bit the sub (form vs), exp and
-// sum row kernels one after another, in one pass (n >= 1; e may be x).
+// sum row kernels one after another, the first two in one pass (n >= 1; e may be x).
 // SIMD builds, float32; nullptr elsewhere (run the three kernels).
 using ExpSumRowKernel = void (*)(const void* x, const void* m, void* e, size_t n, void* out);
 ExpSumRowKernel find_exp_sum_row(DType dt);

@@ -123,6 +123,9 @@ u64 unary_ref(UnaryOp u, u64 ab) {
       case UnaryOp::sigmoid:
         if constexpr (D == DType::f32) return put<float>(f32m::sigmoid<f32m::S>(x));
         break;
+      case UnaryOp::log:
+        if constexpr (D == DType::f32) return put<float>(f32m::log<f32m::S>(x));
+        break;
       default: break;
     }
   } else {
@@ -713,6 +716,31 @@ TEST(Wasmgen, Float32Exp) {
   batch.run();
 }
 
+// float32 log is emitted as fast_f32.hpp's operations too: alone, in a chain
+// (a binary cross-entropy's terms), beside exp (their locals shared), over
+// random bits (subnormals, zeros, negatives, NaN, +-Inf) in every input form.
+TEST(Wasmgen, Float32Log) {
+  Batch batch;
+  const DType f = DType::f32;
+  B a;
+  a.un(UnaryOp::log, a.load(0, f));
+  B bce;  // t * log(p) + (1 - t) * log(1 - p)
+  const int p = bce.load(0, f), t = bce.load(1, f);
+  bce.bin(Op::add, bce.bin(Op::mul, t, bce.un(UnaryOp::log, p)),
+          bce.bin(Op::mul, bce.bin(Op::sub, bce.cf(f, 1), t), bce.un(UnaryOp::log, bce.bin(Op::sub, bce.cf(f, 1), p))));
+  B mixed;  // log(exp(x) + 1) and sigmoid(log(x)): exp's and log's locals in one step
+  const int x = mixed.load(0, f);
+  mixed.bin(Op::add, mixed.un(UnaryOp::log, mixed.bin(Op::add, mixed.un(UnaryOp::exp, x), mixed.cf(f, 1))),
+            mixed.un(UnaryOp::sigmoid, mixed.un(UnaryOp::log, x)));
+  B abs;  // log(|x|): every positive float, subnormals included
+  abs.un(UnaryOp::log, abs.un(UnaryOp::abs, abs.load(0, f)));
+  for (const B* b : {&a, &bce, &mixed, &abs}) {
+    ASSERT_TRUE(can_generate(b->p));
+    for (int i = 0; i < 24; ++i) batch.add_random("float32 log", b->p);
+  }
+  batch.run();
+}
+
 TEST(Wasmgen, Selects) {
   Batch batch;
   const DType conds[] = {DType::u8, DType::i8, DType::f32, DType::f64, DType::i32, DType::u32, DType::i16};
@@ -940,7 +968,7 @@ TEST(Wasmgen, RefusesWhatItCannotEmitExactly) {
     B b;
     b.un(u, b.load(0, DType::f64));
     EXPECT_TRUE(refused(b.p)) << static_cast<int>(u);
-    if (u == UnaryOp::exp) continue;  // emitted in float32 (Float32Exp)
+    if (u == UnaryOp::exp || u == UnaryOp::log) continue;  // emitted in float32 (Float32Exp, Float32Log)
     B g;
     g.un(u, g.load(0, DType::f32));
     EXPECT_TRUE(refused(g.p)) << static_cast<int>(u) << " float32";

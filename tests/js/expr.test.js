@@ -573,13 +573,13 @@ describe('x ** 2 over floats runs as x * x, bit for bit pow', () => {
   });
 });
 
-// float32 exp and sigmoid are written by the code generator (the kernels'
+// float32 exp, sigmoid and log are written by the code generator (the kernels'
 // operations, in their order): an expression around them runs as one generated
 // pass and gives the ops' bits: every float32 bit pattern class (random bits,
-// the clamps at 89 and -104, subnormal results, NaN, ±Inf, ±0), every row
-// length about the vector and the unrolled steps, a broadcast (splat) operand
-// and a strided view; log stays on the interpreter.
-describe('float32 exp and sigmoid in generated code', () => {
+// the clamps at 89 and -104, subnormal results and inputs, negatives, NaN,
+// ±Inf, ±0), every row length about the vector and the unrolled steps, a
+// broadcast (splat) operand and a strided view; tanh stays on the interpreter.
+describe('float32 exp, sigmoid and log in generated code', () => {
   let seed = 7;
   const rnd = () => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed; };
   const values = (n) => {
@@ -592,7 +592,7 @@ describe('float32 exp and sigmoid in generated code', () => {
   };
   const firstDiff = (a, b) => Array.from(a).findIndex((v, i) => !Object.is(v, b[i]));
 
-  it('exp and sigmoid in expressions run generated with the ops\' bits', () => {
+  it('exp, sigmoid and log in expressions run generated with the ops\' bits', () => {
     for (const n of [1, 3, 4, 5, 8, 15, 16, 17, 31, 33, 64, 100, 4099]) {
       const x = { data: values(2 * n), shape: [2, n] };
       const m = { data: values(n), shape: [n] };
@@ -603,6 +603,10 @@ describe('float32 exp and sigmoid in generated code', () => {
         ['exp(x) + exp(-x)', () => tc.add(tc.exp(x), tc.exp(tc.neg(x)))],
         ['sigmoid(x)', () => tc.sigmoid(x)],
         ['x * sigmoid(x * s) + exp(m)', () => tc.add(tc.mul(x, tc.sigmoid(tc.mul(x, s))), tc.exp(m))],
+        ['log(x)', () => tc.log(x)],
+        ['log(abs(x)) * s', () => tc.mul(tc.log(tc.abs(x)), s)],
+        ['-(m * log(x) + (1 - m) * log(1 - x))', () => tc.neg(tc.add(tc.mul(m, tc.log(x)), tc.mul(tc.sub(1, m), tc.log(tc.sub(1, x)))))],
+        ['log(exp(x) + 1) - sigmoid(log(m))', () => tc.sub(tc.log(tc.add(tc.exp(x), 1)), tc.sigmoid(tc.log(m)))],
       ]) {
         const shapes = { x: x.shape, m: m.shape, s: s.shape };
         expect(tc.explain({ expression: text, shapes }).execution, text).toBe('generated');
@@ -614,7 +618,7 @@ describe('float32 exp and sigmoid in generated code', () => {
     }
   });
 
-  it('over a strided view and into a resident out; float64 exp and float32 log stay on the interpreter', () => {
+  it('over a strided view and into a resident out; float64 exp and float32 tanh stay on the interpreter', () => {
     const data = values(6 * 37);
     const t = tc.tensor(data, [6, 37]);
     const r = tc.slice(t, null, [null, null, -1]); // each row reversed
@@ -628,7 +632,12 @@ describe('float32 exp and sigmoid in generated code', () => {
     const x64 = { data: Float64Array.from(values(50), Number), shape: [50] };
     expect(tc.explain({ expression: 'exp(x)', shapes: { x: [50] }, dtypes: { x: 'float64' } }).execution).toBe('interpreter');
     expect(firstDiff(tc.evaluate('exp(x)', { x: x64 }).data, tc.exp(x64).data)).toBe(-1);
-    expect(tc.explain({ expression: 'log(x) * 2', shapes: { x: [50] } }).execution).toBe('interpreter');
+    expect(tc.explain({ expression: 'tanh(x) * 2', shapes: { x: [50] } }).execution).toBe('interpreter');
+    tc.evaluate('log(v) * 2', { v }, { out });
+    const l = tc.log(c);
+    const want2 = tc.mul(l, 2);
+    expect(firstDiff(out.toArray(), want2.toArray())).toBe(-1);
+    dispose(l, want2);
     dispose(t, r, v, out, c, e, want);
   });
 });
