@@ -5,7 +5,10 @@
 //    one more round removes (the engine 0.15 KB smaller gzipped); a module
 //    that has names (a --profiling-funcs build) keeps them;
 // 1. nearby data segments joined (scripts/wasm-data.mjs);
-// 2. functions laid out for gzip (scripts/wasm-order.mjs).
+// 2. functions laid out for gzip (scripts/wasm-order.mjs);
+// 3. the target_features section dropped: it tells linkers and wasm-opt which
+//    features the code uses (step 0 names them itself), no engine reads it
+//    (81 bytes of the gzipped engine).
 // Each result must validate; a module a step does not read stays as it was.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -32,5 +35,11 @@ if (ordered === null) {
 } else {
   if (!WebAssembly.validate(ordered)) throw new Error(`${file}: the module with its functions reordered does not validate`);
   bytes = ordered;
+}
+const targetFeatures = wasmSections(bytes).find(({ id, start }) => id === 0 && customName(bytes, start) === 'target_features');
+if (targetFeatures) {
+  const dropped = Buffer.concat([bytes.subarray(0, targetFeatures.from), bytes.subarray(targetFeatures.end)]);
+  if (!WebAssembly.validate(dropped)) throw new Error(`${file}: the module without its target_features section does not validate`);
+  bytes = dropped;
 }
 writeFileSync(file, bytes);

@@ -688,7 +688,7 @@ TEST(Wasmgen, EveryUnaryOpEveryDtype) {
 // float32 exp and sigmoid are emitted as fast_f32.hpp's operations (the
 // kernels' bits): alone, inside a chain, twice in one step, over random values
 // (the clamps at 89 and -104, subnormal results, NaN, any bits) in every input
-// form.
+// form, and where every lane takes the short path (exp_near).
 TEST(Wasmgen, Float32Exp) {
   Batch batch;
   const DType f = DType::f32;
@@ -709,7 +709,11 @@ TEST(Wasmgen, Float32Exp) {
   B both;
   const int z = both.load(0, f);
   both.bin(Op::add, both.un(UnaryOp::sigmoid, z), both.un(UnaryOp::exp, z));
-  for (const B* b : {&a, &chain, &twice, &wide, &sig, &silu, &both}) {
+  B near;  // exp(80 x / (|x| + 1)) and its sigmoid: every lane within 87 of 0 (the short path; NaN from +-inf)
+  const int v = near.load(0, f);
+  const int w = near.bin(Op::mul, near.bin(Op::div, v, near.bin(Op::add, near.un(UnaryOp::abs, v), near.cf(f, 1))), near.cf(f, 80));
+  near.bin(Op::add, near.un(UnaryOp::exp, w), near.un(UnaryOp::sigmoid, w));
+  for (const B* b : {&a, &chain, &twice, &wide, &sig, &silu, &both, &near}) {
     ASSERT_TRUE(can_generate(b->p));
     for (int i = 0; i < 24; ++i) batch.add_random("float32 exp and sigmoid", b->p);
   }
