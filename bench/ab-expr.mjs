@@ -1,7 +1,8 @@
 // Builds side by side on float32 transcendentals, alone and inside
 // expressions: 1M elements resident into a resident `out` (exp, log, tanh,
 // sigmoid; exp(x - 1) * 2, 1 / (1 + exp(-x)), log(p) * 2 - 1 and a binary
-// cross-entropy's terms) and softmax [32,1000] into `out`. Both builds in one
+// cross-entropy's terms), exp of -1e9 (underflow), softmax [32,1000] into `out`,
+// plain and with 3 of 4 logits masked (-1e9). Both builds in one
 // Node process, then both in one headless Chromium page (each its own
 // WebAssembly instance), rounds interleaved with the order turned each round;
 // reported: ms per call, the median over the rounds, and B ÷ A.
@@ -27,6 +28,9 @@ async function suite(load, rounds) {
     tc, x: tc.tensor(X, [N]), p: tc.tensor(P, [N]), y: tc.tensor(P.map((_, i) => (i % 3 ? 0 : 1)), [N]),
     o: { out: tc.tensor(new Float32Array(N), [N]) },
     t: tc.tensor(X.subarray(0, 32000), [32, 1000]), o2: { out: tc.tensor(new Float32Array(32000), [32, 1000]) },
+    // logits with a mask: 3 of 4 entries -1e9 (exp of their x - max underflows to +0)
+    tm: tc.tensor(X.subarray(0, 32000).map((v, i) => (i % 4 ? -1e9 : v)), [32, 1000]),
+    low: tc.tensor(new Float32Array(N).fill(-1e9), [N]),
   }));
   const cases = {
     exp: (s) => s.tc.exp(s.x, s.o),
@@ -38,6 +42,8 @@ async function suite(load, rounds) {
     'log(p) * 2 - 1': (s) => s.tc.evaluate('log(p) * 2 - 1', { p: s.p }, s.o),
     'cross-entropy': (s) => s.tc.evaluate('-(y * log(p) + (1 - y) * log(1 - p))', { y: s.y, p: s.p }, s.o),
     'softmax [32,1000] x8': (s) => { for (let i = 0; i < 8; i++) s.tc.softmax(s.t, -1, s.o2); },
+    'softmax [32,1000] masked x8': (s) => { for (let i = 0; i < 8; i++) s.tc.softmax(s.tm, -1, s.o2); },
+    'exp of -1e9': (s) => s.tc.exp(s.low, s.o),
   };
   const med = (a) => { const v = [...a].sort((p, q) => p - q); return v[v.length >> 1]; };
   const rows = [];

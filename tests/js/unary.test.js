@@ -171,6 +171,24 @@ describe('float64 transcendentals and JS Math', () => {
 describe('semantics NumPy leaves open or the library decides', () => {
   const run = (op, C, values) => Array.from(tc[op]({ data: C.from(values) }).data);
 
+  it('float32 exp underflows to +0 from -104 down (a mask\'s -1e9 and -inf too), and sigmoid with it; 2^-149 just above', () => {
+    // Every lane of a vector, and the tail: below -104 the kernels put +0 in place of a product
+    // that underflows (fast_f32.hpp exp); the values are the ones computed through the clamp.
+    const low = [-104.00001, -104.5, -1e9, -Infinity, -3.4e38, -200, -105, -104];
+    for (const n of [1, 3, 8, 16, 37]) {
+      const x = Float32Array.from({ length: n }, (_, i) => low[i % low.length]);
+      const e = run('exp', Float32Array, x);
+      expect(e.every((v) => Object.is(v, 0)), `exp, n=${n}: ${e}`).toBe(true);
+      expect(run('sigmoid', Float32Array, x).every((v) => Object.is(v, 0)), `sigmoid, n=${n}`).toBe(true);
+      expect(run('sigmoid', Float32Array, x.map((v) => -v)).every((v) => v === 1), `sigmoid of -x, n=${n}`).toBe(true);
+    }
+    expect(run('exp', Float32Array, [-103.97, -103.28, NaN, 89, 88.8])).toEqual([2 ** -149, 2 ** -149, NaN, Infinity, Infinity]);
+    // exp(x - max) of masked logits: the entries a mask sets weigh +0 in softmax.
+    const m = Float32Array.from({ length: 64 }, (_, i) => (i % 4 ? -1e9 : i / 10));
+    const sm = tc.softmax({ data: m, shape: [2, 32] }).data;
+    expect(Array.from(sm).every((v, i) => (i % 4 ? Object.is(v, 0) : v > 0))).toBe(true);
+  });
+
   it('integers wrap; uint8clamped neg is 0; bitwiseNot of uint8clamped is 255 - x', () => {
     expect(run('neg', Int8Array, [-128, 127, 0])).toEqual([-128, -127, 0]);
     expect(run('abs', Int32Array, [-2147483648, -5])).toEqual([-2147483648, 5]);
