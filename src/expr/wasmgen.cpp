@@ -304,7 +304,7 @@ struct Gen {
   unsigned l_rows = 0, l_n = 0, l_i = 0, l_tmp = 0, l_v = 0;
   unsigned l_kf[kConsts] = {};  // exp_steps' constants (kf, then ki), splat in the prologue (SIMD)
   bool consts = false;      // the body has exp, log or sigmoid
-  unsigned l_exp[2][8] = {};  // exp's and log's locals (scalar, SIMD; emit_exp), its temporaries made at their first use
+  unsigned l_exp[2][9] = {};  // exp's and log's locals (scalar, SIMD; emit_exp), its temporaries made at their first use
   PodVector<unsigned> ptr, cur, stride, splat_s, splat_v, reg_s, reg_v;
   PodVector<DType> in_dtype;  // per input, DType::count when never loaded
   // SIMD
@@ -478,7 +478,7 @@ struct Gen {
   // the same IEEE operations in the same order (no fused steps), so the exp
   // kernel's bits (its exp_near fast path gives these bits too). The steps
   // are bytes (emit_exp's lists), a kind in the top 3 bits and an argument:
-  // exp's locals (0 x, 1 the clamped x, 2 t, 3 n, 4 r, 5 ni, 6 ni >> 1), its
+  // exp's locals (0 x, 1 the clamped x, 2 t, 3 n, 4 r, 5 ni, 6 ni >> 1, 8 x < -104), its
   // float and int constants (kf, ki; SIMD: their locals, l_kf), a plain i32 (a
   // shift count), an operation.
   NOINLINE void exp_steps(bool v, const unsigned* l, const char* s) {
@@ -512,7 +512,7 @@ struct Gen {
   unsigned* exp_locals(bool v) {
     unsigned* l = l_exp[v];
     if (l[1] == 0)
-      for (int k = 1; k < 7; ++k) l[k] = local(v ? kTV128 : k >= 5 ? kTI32 : kTF32);
+      for (int k = 1; k < 9; ++k) l[k] = k == 7 ? 0 : local(v ? kTV128 : k >= 5 ? kTI32 : kTF32);  // 7: sigmoid's x
     return l;
   }
   // Leaves exp(local x) on the stack. Four lanes: where all are within 87 of
@@ -522,9 +522,8 @@ struct Gen {
   // 1.33 in Node) while each use wrote its constants again; with them in locals
   // (the prologue) it gains in both: 0.88x Node, 0.88x Chromium (both builds in
   // one process, medians of 9 interleaved rounds).
-  // x clamped to [-104, 89]: pmax(pmin(x, 89), -104); scalar, pmin(a, c) = select(c, a, c < a) and
-  // pmax(a, c) = select(c, a, a < c).
-#define CLAMP_V G(0), F(11), O(9), F(12), O(10), S(1)
+  // Scalar, x clamped to [-104, 89]: pmax(pmin(x, 89), -104), pmin(a, c) = select(c, a, c < a)
+  // and pmax(a, c) = select(c, a, a < c) (the same bits as four lanes' +0 below -104).
 #define CLAMP_S F(11), G(0), F(11), G(0), O(11), O(12), S(1), F(12), G(1), G(1), F(12), O(11), O(12), S(1)
   // Then t = x log2e + magic; n = t - magic; r = (x - n ln2hi) - n ln2lo; ni = bits(t) - bits(magic);
   // y = (r^2 q(r) + r) + 1, q by Horner from the highest coefficient; y 2^k1 2^(ni - k1),
@@ -539,7 +538,9 @@ struct Gen {
   NOINLINE void emit_exp(bool v, unsigned x) {
     unsigned* l = exp_locals(v);
     l[0] = x;
-    static const char vec[] = {G(0), O(13), F(30), O(20), R(0), R(1), R(2), R(3), R(4), G(0), S(1), EXPB, G(5), POW2, O(2), R(5), CLAMP_V, EXP, R(6), 0};
+    // (else: below -104, +0 in place of a result computed from 0, as the kernel puts it: fast_f32.hpp exp)
+    static const char vec[] = {G(0), O(13), F(30), O(20), R(0), R(1), R(2), R(3), R(4), G(0), S(1), EXPB, G(5), POW2, O(2), R(5),
+                               G(0), F(12), O(11), S(8), F(13), G(0), F(11), O(9), G(8), O(15), S(1), F(13), EXP, G(8), O(15), R(6), 0};
     static const char one[] = {CLAMP_S, EXP, 0};
     exp_steps(v, l, v ? vec : one);
   }
@@ -557,7 +558,6 @@ struct Gen {
   }
 #undef EXP
 #undef EXPB
-#undef CLAMP_V
 #undef CLAMP_S
   // float32 log, fast_f32.hpp's log<L> op for op: log_finite (x scaled by 2^23
   // where subnormal; t = bits(x) - bits(sqrt(1/2)); m = x / 2^(t >> 23); e the
