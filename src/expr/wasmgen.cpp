@@ -88,7 +88,7 @@ bool unary_ok(UnaryOp u, DType d) {
     case UnaryOp::is_finite: return true;
     case UnaryOp::sqrt: return is_float(d);
     case UnaryOp::bitwise_not: return !is_float(d);
-    case UnaryOp::exp: case UnaryOp::sigmoid: case UnaryOp::log: return d == DType::f32;  // fast_f32.hpp's, op for op (emit_exp)
+    case UnaryOp::exp: case UnaryOp::sigmoid: case UnaryOp::log: return d == DType::f32;  // fast_f32.hpp's, op for op (emit_exp, emit_log)
     default: return false;  // the other transcendentals
   }
 }
@@ -170,6 +170,7 @@ constexpr float kf[] = {m::kLog2e, m::kMagic, m::kLn2Hi, m::kLn2Lo, m::kExpQ[0],
                         87.0f};  // exp_near's range (exp_near_lanes)
 constexpr std::int32_t ki[] = {m::kMagicBits, 127, m::kLogCut, m::kExpMask};  // 1.5 2^23's bits; 2^k's bias; log's split
 constexpr int kConsts = sizeof kf / sizeof kf[0] + sizeof ki / sizeof ki[0];
+static_assert(sizeof kf / sizeof kf[0] <= 32 && sizeof ki / sizeof ki[0] <= 32, "a step names a constant in 5 bits");
 
 // exp_steps' raw bytes (R(n)): i32x4.all_true, if (result v128), else, end.
 constexpr std::uint8_t kRaw[] = {0xFD, 0xA3, 0x01, kIf, kTV128, 0x05, kEnd};
