@@ -176,7 +176,7 @@ template <DType D, ReduceOp op>
 // (post.cpp's softmax), with x - m and its exp in one pass, 16 elements a
 // step, while all 16 are within 87 of 0 (exp_near: the exp kernel's bits,
 // fast_f32.hpp); from the first step that is not, and for the n % 16 left
-// over, x - m stored in e and the exp kernel on it. e may be x. (Until 0.9.7
+// over, the sub and exp kernels (a masked row breaks off early). e may be x. (Until 0.9.7
 // the sum was taken in the same pass: ~340 bytes more of the gzipped module,
 // 0.96-1.06x the time; a step of 4 elements, not 16, ran 1.2x (Chromium) to
 // 2x (Node) as long.)
@@ -199,8 +199,7 @@ template <DType D, ReduceOp op>
     wasm_v128_store(e + i, f32m::exp_near<V>(v0)), wasm_v128_store(e + i + L, f32m::exp_near<V>(v1));
     wasm_v128_store(e + i + 2 * L, f32m::exp_near<V>(v2)), wasm_v128_store(e + i + 3 * L, f32m::exp_near<V>(v3));
   }
-#pragma clang loop vectorize(disable) unroll(disable)
-  for (size_t j = i; j < n; ++j) e[j] = x[j] - mv;
+  find_kernel(DType::f32, Op::sub, Form::vs)(x + i, pm, e + i, n - i);
   find_unary(DType::f32, UnaryOp::exp)(e + i, e + i, n - i);
   simd_row<DType::f32, ReduceOp::sum>(e, n, out);
 }
