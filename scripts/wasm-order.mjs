@@ -11,7 +11,7 @@
 // table slots (the numbers C++ function pointers hold) keep their functions.
 import { uleb, sleb32, encU, wasmSections } from './wasm-data.mjs';
 
-class Unsupported extends Error {}
+export class Unsupported extends Error {}
 
 /** The index past the signed LEB128 number at buf[i] (a block type, a constant, an offset). */
 const pastSleb = (buf, i) => sleb32(buf, i)[1];
@@ -23,10 +23,12 @@ const simdMemargLane = (op) => op >= 84 && op <= 91;
 
 /**
  * Copy one code body, calling `fix(index)` for each function index it names
- * (call, return_call, ref.func) and writing the result in its place.
+ * (call, return_call, ref.func) and writing the result in its place; with
+ * `vconst`, calling vconst(bytes) for each v128.const's 16 bytes: a global's
+ * index written as a global.get in its place, or null (the constant stays).
  * Returns the new body bytes (without its size prefix).
  */
-export function mapBody(body, fix) {
+export function mapBody(body, fix, vconst = null) {
   const out = [];
   let i = 0;
   const copyTo = (j) => {
@@ -88,7 +90,14 @@ export function mapBody(body, fix) {
       else if (sub === 12 || sub === 14) { skipU(); skipU(); }
       else if (sub > 17) throw new Unsupported(`0xfc ${sub}`);
     } else if (op === 0xfd) {
-      const [sub] = uleb(body, i);
+      const [sub, at] = uleb(body, i);
+      const g = sub === 12 && vconst !== null ? vconst(body.subarray(at, at + 16)) : null;
+      if (g !== null) {
+        out.pop(); // the 0xfd: a global.get instead
+        out.push(0x23, ...encU(g));
+        i = at + 16;
+        continue;
+      }
       skipU();
       if (simdMemarg(sub)) { skipU(); skipU(); }
       else if (sub === 12 || sub === 13) copyTo(i + 16);
@@ -103,7 +112,7 @@ export function mapBody(body, fix) {
   return Uint8Array.from(out);
 }
 
-function vec(bytes, p, read) {
+export function vec(bytes, p, read) {
   let n;
   [n, p] = uleb(bytes, p);
   const items = [];
@@ -115,7 +124,7 @@ function vec(bytes, p, read) {
   return [items, p];
 }
 
-const section = (id, payload) => Buffer.concat([Buffer.from([id, ...encU(payload.length)]), payload]);
+export const section = (id, payload) => Buffer.concat([Buffer.from([id, ...encU(payload.length)]), payload]);
 
 /**
  * The module with its defined functions laid out as `order` says (a

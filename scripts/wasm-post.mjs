@@ -6,7 +6,10 @@
 //    that has names (a --profiling-funcs build) keeps them;
 // 1. nearby data segments joined (scripts/wasm-data.mjs);
 // 2. functions laid out for gzip (scripts/wasm-order.mjs);
-// 3. the target_features section dropped: it tells linkers and wasm-opt which
+// 3. each v128 constant used more than once moved into an immutable global
+//    (scripts/wasm-consts.mjs: a load where an engine rebuilt the constant at
+//    each use; after step 0, whose optimiser would fold them back);
+// 4. the target_features section dropped: it tells linkers and wasm-opt which
 //    features the code uses (step 0 names them itself), no engine reads it
 //    (81 bytes of the gzipped engine).
 // Each result must validate; a module a step does not read stays as it was.
@@ -14,6 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { joinDataSegments, uleb, wasmSections } from './wasm-data.mjs';
 import { reorderFunctions } from './wasm-order.mjs';
+import { globalizeConstants } from './wasm-consts.mjs';
 
 const file = process.argv[2];
 const features = ['--enable-simd', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals'];
@@ -35,6 +39,11 @@ if (ordered === null) {
 } else {
   if (!WebAssembly.validate(ordered)) throw new Error(`${file}: the module with its functions reordered does not validate`);
   bytes = ordered;
+}
+const globalized = globalizeConstants(bytes);
+if (globalized !== null) {
+  if (!WebAssembly.validate(globalized)) throw new Error(`${file}: the module with its constants in globals does not validate`);
+  bytes = globalized;
 }
 const targetFeatures = wasmSections(bytes).find(({ id, start }) => id === 0 && customName(bytes, start) === 'target_features');
 if (targetFeatures) {
