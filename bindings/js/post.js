@@ -45,12 +45,19 @@ export function read(x, axesIn, options, fn, keys, many) {
   else if (many || fn.startsWith('arg')) axes = [...X.shape.keys()];
   else if (r > 0) axes = [r - 1];
   else throw axisError(fn, X, -1, 'is not one of its axes');
-  if (new Set(axes).size !== axes.length) throw axisError(fn, X, list, 'repeats an axis');
+  if (axes.length > 1 && new Set(axes).size !== axes.length) throw axisError(fn, X, list, 'repeats an axis');
   // The commit check: user code ran while reading (getters); from here none does.
-  for (const [r0, what] of [[X, 'x'], [dest, 'out'], [pair?.values, 'out.values'], [pair?.indices, 'out.indices']]) {
-    if (r0 && !committable(r0)) throw commitError(r0, `${fn}: ${what}`);
+  commit(X, fn, 'x');
+  commit(dest, fn, 'out');
+  if (pair) {
+    commit(pair.values, fn, 'out.values');
+    commit(pair.indices, fn, 'out.indices');
   }
   return { X, axes, dest, pair, o };
+}
+
+function commit(r, fn, what) {
+  if (r && !committable(r)) throw commitError(r, `${fn}: ${what}`);
 }
 
 const TOPK = Symbol(); // read(): the axis is options.axis
@@ -79,14 +86,24 @@ function axisError(fn, X, a, why) {
 
 /**
  * X's elements in a contiguous block with `axes` last, in order (the others
- * keep theirs): { ptr, own (the block is ours to free), perm, rows, n }.
+ * keep theirs): { ptr, own (the block is ours to free), perm, inOrder (perm
+ * is the identity), rows, n }.
  */
 export function block(X, axes, copy = false) {
-  const perm = [...X.shape.keys()].filter((i) => !axes.includes(i)).concat(axes);
-  const n = product(axes.map((i) => X.shape[i]));
-  const rows = product(perm.filter((i) => !axes.includes(i)).map((i) => X.shape[i]));
+  const perm = [];
+  let rows = 1;
+  let n = 1;
+  X.shape.forEach((d, i) => {
+    if (axes.includes(i)) return;
+    perm.push(i);
+    rows *= d;
+  });
+  for (const a of axes) {
+    perm.push(a);
+    n *= X.shape[a];
+  }
   const inOrder = perm.every((p, i) => p === i);
-  if (X.resident && X.strides === null && inOrder && !copy) return { ptr: X.ptr, own: false, perm, rows, n };
+  if (X.resident && X.strides === null && inOrder && !copy) return { ptr: X.ptr, own: false, perm, inOrder, rows, n };
   const dt = X.dtype;
   const es = dt.size;
   const ptr = malloc(Math.max(X.size * es, 1));
@@ -96,7 +113,7 @@ export function block(X, axes, copy = false) {
   const src = X.resident ? heap : X.data;
   const base = X.resident ? X.ptr / es : X.offset;
   copyView(src, base, shape, perm.map((i) => st[i]), heap, ptr / es, rowMajor(shape));
-  return { ptr, own: true, perm, rows, n };
+  return { ptr, own: true, perm, inOrder, rows, n };
 }
 
 /**
