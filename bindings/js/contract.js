@@ -51,6 +51,9 @@ function indexOf(list) {
  * A contract that does not read (a foreign or mismatched module) throws here,
  * and C stays as it was.
  */
+// An element-wise or unary op of the contract, the fields it leaves out their defaults (contract.cpp, op_json).
+const op = (o, id, simd) => Object.freeze({ id, name: o.name, kernel: o.kernel ?? o.name, bool: o.result === 'bool', domain: o.domain ?? 'any', simd });
+
 export function readContract(M, build = 'full') {
   const c = JSON.parse(M.contract()); // one JSON text in the module's memory (bindings/wasm/contract.cpp, loader.js)
   // "full" (the kernels) or "shapes" (tensorcast/shapes: the rules, no dtypes, ops or reductions).
@@ -79,10 +82,10 @@ export function readContract(M, build = 'full') {
     const bits = M._tc_simd_dtypes(unary, id);
     return Object.freeze(n.dtypes.filter((d) => (bits >>> d.id) & 1).map((d) => d.name));
   };
-  n.ops = c.ops.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: simd(0, id) }));
+  n.ops = c.ops.map((o, id) => op(o, id, simd(0, id)));
   n.opByName = new Map(n.ops.map((o) => [o.name, o]));
   // Unary ops (unary.def): the same fields as ops.
-  n.unaryOps = c.unaryOps.map((o, id) => Object.freeze({ id, name: o.name, kernel: o.kernel, bool: o.result === 'bool', domain: o.domain, simd: simd(1, id) }));
+  n.unaryOps = c.unaryOps.map((o, id) => op(o, id, simd(1, id)));
   n.unaryOpByName = new Map(n.unaryOps.map((o) => [o.name, o]));
   n.reduceOps = new Map(c.reduceOps.map((r, i) => [r, i]));
   // reduceAcc.get(name)[dtype id]: the result dtype of a reduction without `dtype`.

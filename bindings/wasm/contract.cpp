@@ -58,11 +58,19 @@ class Json {
 };
 
 #ifndef TC_SHAPES_ONLY
-// An element-wise or unary op: { name, kernel (the name in kernel names), result, domain }.
+constexpr bool same_text(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+// An element-wise or unary op: { name, kernel (the name in kernel names), result, domain },
+// each of the last three left out where it is the default (the name; "same"; "any": contract.js).
 template <class J, class Traits>
 constexpr void op_json(J& j, const Traits& t, const char* kernel) {
-  j.open('{').field("name", t.name).field("kernel", kernel).field("result", t.result == OpResult::boolean ? "bool" : "same")
-      .field("domain", t.domain == OpDomain::integer ? "integer" : t.domain == OpDomain::floating ? "float" : "any").close('}');
+  j.open('{').field("name", t.name);
+  if (!same_text(kernel, t.name)) j.field("kernel", kernel);
+  if (t.result == OpResult::boolean) j.field("result", "bool");
+  if (t.domain != OpDomain::any) j.field("domain", t.domain == OpDomain::integer ? "integer" : "float");
+  j.close('}');
 }
 #endif
 

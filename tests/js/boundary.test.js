@@ -221,6 +221,20 @@ describe('the contract: one declaration in C++, one view in JS', () => {
     }
   });
 
+  it("the contract's ops: the fields the module leaves out where they are the default read as the default", () => {
+    const c = tc.contract();
+    const op = (list, name) => { const o = c[list].find((x) => x.name === name); return [o.kernel, o.result, o.domain]; };
+    expect(op('ops', 'add')).toEqual(['add', 'same', 'any']);
+    expect(op('ops', 'notEqual')).toEqual(['not_equal', 'bool', 'any']);
+    expect(op('ops', 'bitwiseAnd')).toEqual(['bitwise_and', 'same', 'integer']);
+    expect(op('ops', 'logicalAnd')).toEqual(['logical_and', 'bool', 'any']);
+    expect(op('unaryOps', 'exp')).toEqual(['exp', 'same', 'float']);
+    expect(op('unaryOps', 'neg')).toEqual(['neg', 'same', 'any']);
+    for (const o of [...c.ops, ...c.unaryOps]) {
+      expect(typeof o.kernel === 'string' && ['same', 'bool'].includes(o.result) && ['any', 'integer', 'float'].includes(o.domain), o.name).toBe(true);
+    }
+  });
+
   it('the kernel listings (records in wasm memory) agree with their names and with the contract', () => {
     const c = tc.contract();
     const short = new Map(c.dtypes.map((d) => [d.name, d.short]));
