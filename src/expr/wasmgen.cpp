@@ -88,7 +88,8 @@ bool unary_ok(UnaryOp u, DType d) {
     case UnaryOp::is_finite: return true;
     case UnaryOp::sqrt: return is_float(d);
     case UnaryOp::bitwise_not: return !is_float(d);
-    case UnaryOp::exp: case UnaryOp::sigmoid: case UnaryOp::log: return d == DType::f32;  // fast_f32.hpp's, op for op (emit_exp, emit_log)
+    case UnaryOp::exp: case UnaryOp::sigmoid: case UnaryOp::log: case UnaryOp::tanh:
+      return d == DType::f32;  // fast_f32.hpp's, op for op (emit_exp, emit_log, emit_tanh)
     default: return false;  // the other transcendentals
   }
 }
@@ -167,10 +168,14 @@ constexpr float kf[] = {m::kLog2e, m::kMagic, m::kLn2Hi, m::kLn2Lo, m::kExpQ[0],
                         m::kLogP[0], m::kLogP[1], m::kLogP[2], m::kLogP[3], m::kLogP[4], m::kLogP[5], m::kLogP[6],
                         m::kLogP[7], m::kLogP[8],  // log's polynomial, from the highest power
                         0x1p-126f, 0x1p23f, 23.0f, -0.5f, -__builtin_inff(), __builtin_inff(), __builtin_nanf(""),
-                        87.0f};  // exp_near's range (exp_near_lanes)
-constexpr std::int32_t ki[] = {m::kMagicBits, 127, m::kLogCut, m::kExpMask};  // 1.5 2^23's bits; 2^k's bias; log's split
+                        87.0f,  // exp_near's range (exp_near_lanes); then tanh's: its polynomial from the highest
+                        m::kTanhP[0], m::kTanhP[1], m::kTanhP[2], m::kTanhP[3], m::kTanhP[4],  // power, |x| past which
+                        m::kTanhCap, 2.0f, 24.5f, m::kTanhSmall, m::kTanhTiny};  // it is 1, 2, expm1's split, tanh's two
+constexpr std::int32_t ki[] = {m::kMagicBits, 127, m::kLogCut, m::kExpMask,  // 1.5 2^23's bits; 2^k's bias; log's split;
+                               static_cast<std::int32_t>(0x80000000u)};     // the sign bit
 constexpr int kConsts = sizeof kf / sizeof kf[0] + sizeof ki / sizeof ki[0];
-static_assert(sizeof kf / sizeof kf[0] <= 32 && sizeof ki / sizeof ki[0] <= 32, "a step names a constant in 5 bits");
+// F(n) names kf[n] for n < 32, FF(n) kf[31 + n] (kind 0, n from 1: the byte 0 ends a list).
+static_assert(sizeof kf / sizeof kf[0] <= 63 && sizeof ki / sizeof ki[0] <= 32, "a step names a constant in 5 bits");
 
 // exp_steps' raw bytes (R(n)): i32x4.all_true, if (result v128), else, end.
 constexpr std::uint8_t kRaw[] = {0xFD, 0xA3, 0x01, kIf, kTV128, 0x05, kEnd};
@@ -376,8 +381,8 @@ struct Gen {
           value_use[in.a] = 1;
           k = bool_unary(u) ? kMask : kLanes;
           static_assert(static_cast<int>(UnaryOp::exp) == 4 && static_cast<int>(UnaryOp::log) == 6 &&
-                        static_cast<int>(UnaryOp::sigmoid) == 20, "the mask below");
-          consts |= (0x100050u >> in.op) & 1;  // exp, log or sigmoid (float32 only here): exp_steps' constants
+                        static_cast<int>(UnaryOp::tanh) == 11 && static_cast<int>(UnaryOp::sigmoid) == 20, "the mask below");
+          consts |= (0x100850u >> in.op) & 1;  // exp, log, tanh or sigmoid (float32 only here): exp_steps' constants
           break;
         }
         case Code::select:
@@ -488,10 +493,11 @@ struct Gen {
     static const std::uint8_t ops[2][21] = {{0x92, 0x93, 0x94, 0x6A, 0x6B, 0x74, 0x75, 0xBC, 0xBE, 0, 0, 0x5D, kSelect, 0x8B, 0x95, kSelect, 0x5B, 0x5C, 0x72, kI32And, 0x5F},
                                             {0xE4, 0xE5, 0xE6, 0xAE, 0xB1, 0xAB, 0xAC, 0, 0, vF32PMin, vF32PMax, 0x43, 0, 0xE0, 0xE7, vBitselect, 0x41, 0x42, vOr, vAnd, 0x45}};
     for (; *s; ++s) {
-      const unsigned a = *s & 31;
+      unsigned a = *s & 31;
       switch (static_cast<std::uint8_t>(*s) >> 5) {
         case 1: w.get(l[a]); break;
         case 2: w.set(l[a]); break;
+        case 0: a += 31; [[fallthrough]];  // FF(n): kf[31 + n]
         case 3: if (v) w.get(l_kf[a]); else { w.op(kF32Const); w.raw(&kf[a], 4); } break;
         case 4: if (v) w.get(l_kf[std::size(kf) + a]); else w.i32(ki[a]); break;
         case 5: w.i32(static_cast<std::int32_t>(a)); break;
@@ -557,6 +563,36 @@ struct Gen {
     emit_exp(v, l[3]);
     exp_steps(v, l, post);
   }
+  // float32 tanh, fast_f32.hpp's op for op: small = (p(z) z) x + x (z = x^2) below
+  // |x| 0.625; else t / (t + 2) with x's sign, t = expm1(y), y = min(|x|, 10) 2:
+  // expm1's 2^n expm1(r) + (2^n - 1), from n = 25 on (24.5 < n) (expm1(r) + 1)
+  // 2^k1 2^(n - k1). Its clamps to [-30, 89] and its tiny case are left out:
+  // y lies in [0, 20] or is NaN, where they change no bit, and where expm1's tiny
+  // case would apply, tanh takes `small`. Below |x| 2^-13, x. Locals: 0 x,
+  // 2 |x|, 4 z (then n), 1 y (then r, 2^n, t), 3 t (then expm1(r)), 5 n's bits, 6 k1.
+#define FF(n) char(n)
+#define TANH_HEAD G(0), O(13), S(2), G(0), G(0), O(2), S(4), G(0), \
+                  F(31), G(4), O(2), FF(1), O(0), G(4), O(2), FF(2), O(0), G(4), O(2), FF(3), O(0), G(4), O(2), FF(4), O(0), \
+                  G(4), O(2), G(0), O(2), G(0), O(0)
+#define TANH_TAIL FF(6), O(2), S(1), G(1), F(0), O(2), F(1), O(0), S(3), G(3), F(1), O(1), S(4),                        \
+                  G(1), G(4), F(2), O(2), O(1), G(4), F(3), O(2), O(1), S(1), G(3), O(7), I(0), O(4), S(5),             \
+                  F(4), G(1), O(2), F(5), O(0), G(1), O(2), F(6), O(0), G(1), O(2), F(7), O(0), G(1), O(2), F(8), O(0), \
+                  G(1), O(2), F(9), O(0), G(1), G(1), O(2), O(2), G(1), O(0), S(3),                                     \
+                  G(5), C(1), O(6), S(6), G(3), F(10), O(0), G(6), POW2, O(2), G(5), G(6), O(4), POW2, O(2),             \
+                  G(5), POW2, S(1), G(1), G(3), O(2), G(1), F(10), O(1), O(0), FF(7), G(4), O(11), O(15),               \
+                  S(1), G(1), G(1), FF(6), O(0), O(14), O(7), G(0), O(7), I(4), O(19), O(18), O(8),                      \
+                  G(2), FF(8), O(11), O(15), G(2), FF(9), O(11), O(15)
+  NOINLINE void emit_tanh(bool v, unsigned x) {
+    unsigned* l = exp_locals(v);
+    l[0] = x;
+    // y = pmin(|x|, 10) * 2 (scalar: select(10, |x|, 10 < |x|))
+    static const char vec[] = {TANH_HEAD, G(2), FF(5), O(9), TANH_TAIL, 0};
+    static const char one[] = {TANH_HEAD, FF(5), G(2), FF(5), G(2), O(11), O(12), TANH_TAIL, 0};
+    exp_steps(v, l, v ? vec : one);
+  }
+#undef TANH_HEAD
+#undef TANH_TAIL
+#undef FF
 #undef EXP
 #undef EXPB
 #undef CLAMP_S
@@ -628,6 +664,7 @@ struct Gen {
         case UnaryOp::exp: emit_exp(false, x); return;
         case UnaryOp::sigmoid: emit_sigmoid(false, x); return;
         case UnaryOp::log: emit_log(false, x); return;
+        case UnaryOp::tanh: emit_tanh(false, x); return;
         default: break;
       }
       w.get(x);
@@ -839,6 +876,7 @@ struct Gen {
         case UnaryOp::exp: emit_exp(true, x); return;
         case UnaryOp::sigmoid: emit_sigmoid(true, x); return;
         case UnaryOp::log: emit_log(true, x); return;
+        case UnaryOp::tanh: emit_tanh(true, x); return;
         default: break;
       }
       w.get(x);

@@ -263,23 +263,28 @@ typename L::F log1p(typename L::F x) {
   return L::sel(L::lt(ax, L::f(0x1p-24f)), x, r);  // zeros, subnormals, tiny: x
 }
 
+// tanh's polynomial below |x| 0.625 (kTanhSmall), from the highest power; past
+// kTanhCap tanh rounds to 1; below kTanhTiny it is x (src/expr/wasmgen.cpp reads these).
+constexpr float kTanhP[5] = {-5.70498872745E-3f, 2.06390887954E-2f, -5.37397155531E-2f, 1.33314422036E-1f,
+                             -3.33332819422E-1f};
+constexpr float kTanhCap = 10.0f;
+constexpr float kTanhSmall = 0.625f;
+constexpr float kTanhTiny = 0x1p-13f;
+
 template <class L>
 typename L::F tanh(typename L::F x) {
   const auto sign = L::band(L::bits(x), L::i(static_cast<int32_t>(0x80000000u)));
   const auto a = L::from(L::band(L::bits(x), L::i(0x7fffffff)));
   // |x| < 0.625: x + x^3 p(x^2).
   const auto z = L::mul(x, x);
-  auto p = L::f(-5.70498872745E-3f);
-  p = L::add(L::mul(p, z), L::f(2.06390887954E-2f));
-  p = L::add(L::mul(p, z), L::f(-5.37397155531E-2f));
-  p = L::add(L::mul(p, z), L::f(1.33314422036E-1f));
-  p = L::add(L::mul(p, z), L::f(-3.33332819422E-1f));
+  auto p = L::f(kTanhP[0]);
+  for (int k = 1; k < 5; ++k) p = L::add(L::mul(p, z), L::f(kTanhP[k]));
   const auto small = L::add(L::mul(L::mul(p, z), x), x);
   // Else t / (t + 2), t = expm1(2|x|) (past 10, tanh rounds to 1; NaN passes).
-  const auto t = expm1<L>(L::mul(L::pmin(a, L::f(10.0f)), L::f(2.0f)));
+  const auto t = expm1<L>(L::mul(L::pmin(a, L::f(kTanhCap)), L::f(2.0f)));
   const auto big = L::from(L::bor(L::bits(L::div(t, L::add(t, L::f(2.0f)))), sign));
-  const auto r = L::sel(L::lt(a, L::f(0.625f)), small, big);
-  return L::sel(L::lt(a, L::f(0x1p-13f)), x, r);  // zeros, subnormals, tiny: x
+  const auto r = L::sel(L::lt(a, L::f(kTanhSmall)), small, big);
+  return L::sel(L::lt(a, L::f(kTanhTiny)), x, r);  // zeros, subnormals, tiny: x
 }
 
 // Near: exp_near for exp(-|x|), where every lane has |x| <= 87 (the same bits).

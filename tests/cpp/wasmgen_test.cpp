@@ -126,6 +126,9 @@ u64 unary_ref(UnaryOp u, u64 ab) {
       case UnaryOp::log:
         if constexpr (D == DType::f32) return put<float>(f32m::log<f32m::S>(x));
         break;
+      case UnaryOp::tanh:
+        if constexpr (D == DType::f32) return put<float>(f32m::tanh<f32m::S>(x));
+        break;
       default: break;
     }
   } else {
@@ -745,6 +748,34 @@ TEST(Wasmgen, Float32Log) {
   batch.run();
 }
 
+// float32 tanh is emitted as fast_f32.hpp's operations too: alone (random bits:
+// zeros, subnormals, tiny, NaN, +-Inf, both of its branches, past 10), scaled so
+// most lanes take the polynomial or expm1's branches, in a chain, beside exp and
+// log (their locals shared).
+TEST(Wasmgen, Float32Tanh) {
+  Batch batch;
+  const DType f = DType::f32;
+  B a;
+  a.un(UnaryOp::tanh, a.load(0, f));
+  B mid;  // tanh(x / (|x| + 1) * 12): every lane in (-12, 12), either side of 0.625 and of expm1's split
+  const int v = mid.load(0, f);
+  mid.un(UnaryOp::tanh, mid.bin(Op::mul, mid.bin(Op::div, v, mid.bin(Op::add, mid.un(UnaryOp::abs, v), mid.cf(f, 1))),
+                                mid.cf(f, 12)));
+  B gelu;  // x * (1 + tanh(0.8 x)) / 2 and tanh(x) + exp(x) + log(|x|)
+  const int x = gelu.load(0, f);
+  gelu.bin(Op::mul, gelu.bin(Op::mul, x, gelu.bin(Op::add, gelu.cf(f, 1), gelu.un(UnaryOp::tanh, gelu.bin(Op::mul, x, gelu.cf(f, 0.8))))),
+           gelu.cf(f, 0.5));
+  B mixed;
+  const int y = mixed.load(0, f);
+  mixed.bin(Op::add, mixed.bin(Op::add, mixed.un(UnaryOp::tanh, y), mixed.un(UnaryOp::exp, y)),
+            mixed.un(UnaryOp::log, mixed.un(UnaryOp::abs, y)));
+  for (const B* b : {&a, &mid, &gelu, &mixed}) {
+    ASSERT_TRUE(can_generate(b->p));
+    for (int i = 0; i < 24; ++i) batch.add_random("float32 tanh", b->p);
+  }
+  batch.run();
+}
+
 TEST(Wasmgen, Selects) {
   Batch batch;
   const DType conds[] = {DType::u8, DType::i8, DType::f32, DType::f64, DType::i32, DType::u32, DType::i16};
@@ -972,7 +1003,7 @@ TEST(Wasmgen, RefusesWhatItCannotEmitExactly) {
     B b;
     b.un(u, b.load(0, DType::f64));
     EXPECT_TRUE(refused(b.p)) << static_cast<int>(u);
-    if (u == UnaryOp::exp || u == UnaryOp::log) continue;  // emitted in float32 (Float32Exp, Float32Log)
+    if (u == UnaryOp::exp || u == UnaryOp::log || u == UnaryOp::tanh) continue;  // emitted in float32 (Float32Exp, Float32Log, Float32Tanh)
     B g;
     g.un(u, g.load(0, DType::f32));
     EXPECT_TRUE(refused(g.p)) << static_cast<int>(u) << " float32";
