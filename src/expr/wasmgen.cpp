@@ -29,10 +29,11 @@
 // between those dtypes (float -> integer is trunc_sat: toward zero, NaN 0, out
 // of range saturates to the type's min/max; float -> uint8clamped is nearest,
 // ties even, NaN 0, clamped; integer -> uint8clamped clamps: unary_ops.hpp's
-// cast); float32 exp and sigmoid, the kernels' own operations in their order
-// (fast_f32.hpp), so their bits. Refused (can_generate false): rem pow mod
-// floorDiv atan2 hypot, integer division (wasm traps on / 0), the other
-// transcendentals and float64 exp and sigmoid, 64-bit integers and float16.
+// cast); float32 exp, sigmoid, log and tanh, the kernels' own operations in
+// their order (fast_f32.hpp), so their bits. Refused (can_generate false): rem
+// pow mod floorDiv atan2 hypot, integer division (wasm traps on / 0), the other
+// transcendentals (expm1 log1p sin cos tan) and float64 exp, sigmoid, log and
+// tanh, 64-bit integers and float16.
 // SIMD body: every input contiguous or splat, every number register of one
 // lane width (float32/int32/uint32, or float64); int8/uint8/uint8clamped
 // inputs as conditions (truthiness) or read only by casts to a lane dtype
@@ -569,7 +570,7 @@ struct Gen {
   // 2^k1 2^(n - k1). Its clamps to [-30, 89] and its tiny case are left out:
   // y lies in [0, 20] or is NaN, where they change no bit, and where expm1's tiny
   // case would apply, tanh takes `small`. Below |x| 2^-13, x. Locals: 0 x,
-  // 2 |x|, 4 z (then n), 1 y (then r, 2^n, t), 3 t (then expm1(r)), 5 n's bits, 6 k1.
+  // 2 |x|, 4 z (then n), 1 y (then r, 2^n, t), 3 y log2e + 1.5 2^23 (then expm1(r)), 5 n's bits, 6 k1.
 #define FF(n) char(n)
 #define TANH_HEAD G(0), O(13), S(2), G(0), G(0), O(2), S(4), G(0), \
                   F(31), G(4), O(2), FF(1), O(0), G(4), O(2), FF(2), O(0), G(4), O(2), FF(3), O(0), G(4), O(2), FF(4), O(0), \
