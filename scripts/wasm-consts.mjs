@@ -19,7 +19,7 @@
 // than it saves). Binaryen would fold the globals back into constants
 // (simplify-globals), so this runs after the last wasm-opt.
 import { uleb, encU, wasmSections } from './wasm-data.mjs';
-import { mapBody, vec, section, Unsupported } from './wasm-order.mjs';
+import { mapBody, imports, codeBodies, section, Unsupported } from './wasm-order.mjs';
 
 const hex = (b) => Buffer.from(b).toString('hex');
 const plain = (b) => b.every((x) => x === 0) || b.every((x) => x === 0xff);
@@ -42,22 +42,9 @@ function globalize(bytes) {
   const find = (id) => sections.find((s) => s.id === id);
   const imp = find(2), glob = find(6), code = find(10);
   if (!code || !glob) return null;
-  // The global index space starts with the imported globals.
-  let nImported = 0;
-  if (imp) {
-    let [n, p] = uleb(bytes, imp.start);
-    for (let k = 0; k < n; k++) {
-      for (let s = 0; s < 2; s++) { const [l, q] = uleb(bytes, p); p = q + l; }
-      const kind = bytes[p++];
-      if (kind === 0) p = uleb(bytes, p)[1];
-      else if (kind === 1) { p++; const fl = bytes[p++]; p = uleb(bytes, p)[1]; if (fl & 1) p = uleb(bytes, p)[1]; }
-      else if (kind === 2) { const fl = bytes[p++]; p = uleb(bytes, p)[1]; if (fl & 1) p = uleb(bytes, p)[1]; }
-      else if (kind === 3) { nImported++; p += 2; }
-      else throw new Unsupported(`import kind ${kind}`);
-    }
-  }
+  const nImported = imports(bytes, imp).globals; // the global index space starts with the imported globals
   const [nGlobals, globalsAt] = uleb(bytes, glob.start);
-  const [bodies] = vec(bytes, code.start, (b, p) => { const [l, q] = uleb(b, p); return [b.subarray(q, q + l), q + l]; });
+  const bodies = codeBodies(bytes, code);
   const same = (f) => f;
   // First pass: how often each constant is used.
   const uses = new Map();

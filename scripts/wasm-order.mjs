@@ -112,7 +112,7 @@ export function mapBody(body, fix, vconst = null) {
   return Uint8Array.from(out);
 }
 
-export function vec(bytes, p, read) {
+function vec(bytes, p, read) {
   let n;
   [n, p] = uleb(bytes, p);
   const items = [];
@@ -123,6 +123,26 @@ export function vec(bytes, p, read) {
   }
   return [items, p];
 }
+
+/** How many functions and globals the import section `imp` (or none) brings: they come first in their index spaces. */
+export function imports(bytes, imp) {
+  const n = { functions: 0, globals: 0 };
+  if (!imp) return n;
+  let [count, p] = uleb(bytes, imp.start);
+  for (let k = 0; k < count; k++) {
+    for (let s = 0; s < 2; s++) { const [l, q] = uleb(bytes, p); p = q + l; }
+    const kind = bytes[p++];
+    if (kind === 0) { n.functions++; p = uleb(bytes, p)[1]; }
+    else if (kind === 1) { p++; const fl = bytes[p++]; p = uleb(bytes, p)[1]; if (fl & 1) p = uleb(bytes, p)[1]; }
+    else if (kind === 2) { const fl = bytes[p++]; p = uleb(bytes, p)[1]; if (fl & 1) p = uleb(bytes, p)[1]; }
+    else if (kind === 3) { n.globals++; p += 2; }
+    else throw new Unsupported(`import kind ${kind}`);
+  }
+  return n;
+}
+
+/** The code section's function bodies (each without its size prefix). */
+export const codeBodies = (bytes, code) => vec(bytes, code.start, (b, p) => { const [l, q] = uleb(b, p); return [b.subarray(q, q + l), q + l]; })[0];
 
 export const section = (id, payload) => Buffer.concat([Buffer.from([id, ...encU(payload.length)]), payload]);
 
@@ -148,21 +168,9 @@ function reorder(bytes, order) {
   const find = (id) => sections.find((s) => s.id === id);
   const imp = find(2), fn = find(3), code = find(10);
   if (!fn || !code) return null;
-  let nImports = 0;
-  if (imp) {
-    let [n, p] = uleb(bytes, imp.start);
-    for (let k = 0; k < n; k++) {
-      for (let s = 0; s < 2; s++) { const [l, q] = uleb(bytes, p); p = q + l; }
-      const kind = bytes[p++];
-      if (kind === 0) { nImports++; p = uleb(bytes, p)[1]; }
-      else if (kind === 1) { p++; const fl = bytes[p++]; p = uleb(bytes, p)[1]; if (fl & 1) p = uleb(bytes, p)[1]; }
-      else if (kind === 2) { const fl = bytes[p++]; p = uleb(bytes, p)[1]; if (fl & 1) p = uleb(bytes, p)[1]; }
-      else if (kind === 3) p += 2;
-      else throw new Unsupported(`import kind ${kind}`);
-    }
-  }
+  const nImports = imports(bytes, imp).functions;
   const [types] = vec(bytes, fn.start, uleb);
-  const [bodies] = vec(bytes, code.start, (b, p) => { const [l, q] = uleb(b, p); return [b.subarray(q, q + l), q + l]; });
+  const bodies = codeBodies(bytes, code);
   const n = bodies.length;
   if (types.length !== n) throw new Unsupported('function and code sections disagree');
   if (!order) {
