@@ -536,12 +536,14 @@ struct Gen {
   // Then t = x log2e + magic; n = t - magic; r = (x - n ln2hi) - n ln2lo; ni = bits(t) - bits(magic);
   // y = (r^2 q(r) + r) + 1, q by Horner from the highest coefficient; y 2^k1 2^(ni - k1),
   // k1 = ni >> 1 (arithmetic): each factor a normal float.
-#define EXPB G(1), F(0), O(2), F(1), O(0), S(2), G(2), F(1), O(1), S(3),                         \
+#define EXPB_EM G(1), F(0), O(2), F(1), O(0), S(2), G(2), F(1), O(1), S(3),                         \
             G(1), G(3), F(2), O(2), O(1), G(3), F(3), O(2), O(1), S(4),                         \
             G(2), O(7), I(0), O(4), S(5), F(4),                                                 \
             G(4), O(2), F(5), O(0), G(4), O(2), F(6), O(0), G(4), O(2), F(7), O(0),             \
             G(4), O(2), F(8), O(0), G(4), O(2), F(9), O(0),                                     \
-            G(4), G(4), O(2), O(2), G(4), O(0), F(10), O(0)
+            G(4), G(4), O(2), O(2), G(4), O(0)
+  // (EXPB_EM leaves expm1(r) = r^2 q(r) + r, before the + 1: tanh's expm1 reads it.)
+#define EXPB EXPB_EM, F(10), O(0)
 #define EXP EXPB, G(5), C(1), O(6), S(6), G(6), POW2, O(2), G(5), G(6), O(4), POW2, O(2)
   NOINLINE void emit_exp(bool v, unsigned x) {
     unsigned* l = exp_locals(v);
@@ -566,29 +568,28 @@ struct Gen {
   }
   // float32 tanh, fast_f32.hpp's op for op: small = (p(z) z) x + x (z = x^2) below
   // |x| 0.625; else t / (t + 2) with x's sign, t = expm1(y), y = min(|x|, 10) 2:
+  // exp's reduction and polynomial (EXPB_EM, y in local 1) give expm1(r), then
   // expm1's 2^n expm1(r) + (2^n - 1), from n = 25 on (24.5 < n) (expm1(r) + 1)
   // 2^k1 2^(n - k1). Its clamps to [-30, 89] and its tiny case are left out:
   // y lies in [0, 20] or is NaN, where they change no bit, and where expm1's tiny
-  // case would apply, tanh takes `small`. Below |x| 2^-13, x. Locals: 0 x,
-  // 2 |x|, 4 z (then n), 1 y (then r, 2^n, t), 3 y log2e + 1.5 2^23 (then expm1(r)), 5 n's bits, 6 k1.
+  // case would apply, tanh takes `small`. Below |x| 2^-13, x. |x| is abs(x) at
+  // each use. Locals: 0 x, 4 z (then expm1(r)), 1 y (then 2^n, t), EXPB_EM's
+  // 2, 3 (n) and 5 (n's bits), 6 k1.
 #define FF(n) char(n)
-#define TANH_HEAD G(0), O(13), S(2), G(0), G(0), O(2), S(4), G(0), \
+#define TANH_HEAD G(0), G(0), O(2), S(4), G(0), \
                   F(31), G(4), O(2), FF(1), O(0), G(4), O(2), FF(2), O(0), G(4), O(2), FF(3), O(0), G(4), O(2), FF(4), O(0), \
                   G(4), O(2), G(0), O(2), G(0), O(0)
-#define TANH_TAIL FF(6), O(2), S(1), G(1), F(0), O(2), F(1), O(0), S(3), G(3), F(1), O(1), S(4),                        \
-                  G(1), G(4), F(2), O(2), O(1), G(4), F(3), O(2), O(1), S(1), G(3), O(7), I(0), O(4), S(5),             \
-                  F(4), G(1), O(2), F(5), O(0), G(1), O(2), F(6), O(0), G(1), O(2), F(7), O(0), G(1), O(2), F(8), O(0), \
-                  G(1), O(2), F(9), O(0), G(1), G(1), O(2), O(2), G(1), O(0), S(3),                                     \
-                  G(5), C(1), O(6), S(6), G(3), F(10), O(0), G(6), POW2, O(2), G(5), G(6), O(4), POW2, O(2),             \
-                  G(5), POW2, S(1), G(1), G(3), O(2), G(1), F(10), O(1), O(0), FF(7), G(4), O(11), O(15),               \
-                  S(1), G(1), G(1), FF(6), O(0), O(14), O(7), G(0), O(7), I(4), O(19), O(18), O(8),                      \
-                  G(2), FF(8), O(11), O(15), G(2), FF(9), O(11), O(15)
+#define TANH_TAIL FF(6), O(2), S(1), EXPB_EM, S(4),                                                              \
+                  G(5), C(1), O(6), S(6), G(4), F(10), O(0), G(6), POW2, O(2), G(5), G(6), O(4), POW2, O(2),       \
+                  G(5), POW2, S(1), G(1), G(4), O(2), G(1), F(10), O(1), O(0), FF(7), G(3), O(11), O(15),         \
+                  S(1), G(1), G(1), FF(6), O(0), O(14), O(7), G(0), O(7), I(4), O(19), O(18), O(8),                \
+                  G(0), O(13), FF(8), O(11), O(15), G(0), O(13), FF(9), O(11), O(15)
   NOINLINE void emit_tanh(bool v, unsigned x) {
     unsigned* l = exp_locals(v);
     l[0] = x;
     // y = pmin(|x|, 10) * 2 (scalar: select(10, |x|, 10 < |x|))
-    static const char vec[] = {TANH_HEAD, G(2), FF(5), O(9), TANH_TAIL, 0};
-    static const char one[] = {TANH_HEAD, FF(5), G(2), FF(5), G(2), O(11), O(12), TANH_TAIL, 0};
+    static const char vec[] = {TANH_HEAD, G(0), O(13), FF(5), O(9), TANH_TAIL, 0};
+    static const char one[] = {TANH_HEAD, FF(5), G(0), O(13), FF(5), G(0), O(13), O(11), O(12), TANH_TAIL, 0};
     exp_steps(v, l, v ? vec : one);
   }
 #undef TANH_HEAD
@@ -596,6 +597,7 @@ struct Gen {
 #undef FF
 #undef EXP
 #undef EXPB
+#undef EXPB_EM
 #undef CLAMP_S
   // float32 log, fast_f32.hpp's log<L> op for op: log_finite (x scaled by 2^23
   // where subnormal; t = bits(x) - bits(sqrt(1/2)); m = x / 2^(t >> 23); e the
