@@ -11,7 +11,9 @@
 //   tadd              resident float32 [1024,1024]: add(transpose(a), b) against
 //                     add(a, b) (target ≤ 1.5×), with contiguous(transpose(a)),
 //                     contiguous(a) (the copy, the memory-traffic yardstick),
-//                     plain-JS loops and tfjs-wasm for context.
+//                     plain-JS loops and tfjs-wasm for context, and the limit:
+//                     a hand-written SIMD128 add and transposed add
+//                     (bench/limit/fused.cpp, built with em++ at the start).
 //   small             add of [3,1] and [1,4] float32, plain and resident, ns per
 //                     call: the before/after row (give two --dist).
 //
@@ -63,7 +65,9 @@ if (args[0] === '--child') {
     ({ tf, info: tfInfo } = await loadTfNode());
   }
   const cpu = flags.includes('--clock=wall') ? undefined : () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
-  const r = await runViewGroup(group, { tc, tf, where: 'node' }, { cpu, ...(flags.includes('--quick') ? { runs: 5, warmupMs: 60 } : {}) });
+  const lim = flags.find((f) => f.startsWith('--limit='));
+  const limit = lim ? new WebAssembly.Module(fs.readFileSync(path.join(lim.slice(8), 'fused.wasm'))) : null;
+  const r = await runViewGroup(group, { tc, tf, where: 'node', limit }, { cpu, ...(flags.includes('--quick') ? { runs: 5, warmupMs: 60 } : {}) });
   r.env = { name: 'Node', version: process.version, tf: tfInfo, clock: cpu ? 'min(wall, CPU)' : 'wall', clockStepMs: clockStep() };
   process.stdout.write(JSON.stringify(r) + '\n');
   process.exit(0);
@@ -130,13 +134,25 @@ for (const [i, d] of dists.entries()) {
 }
 const has = (di, g) => NEEDS[g].every((f) => info[di].functions.includes(f));
 
-// ---- Chromium --------------------------------------------------------------------------------
+// ---- the limit (bench/limit/fused.cpp, em++), for the tadd group ------------------------------
 let ch = null;
 const errors = [];
+let limitDir = null;
+if (groups.includes('tadd')) {
+  try {
+    const { build } = await import('./limit/build.mjs');
+    limitDir = build();
+  } catch (e) {
+    errors.push(`the limit (bench/limit/fused.cpp) did not build, its rows are missing: ${e.message.split('\n')[0]}`);
+    log(errors.at(-1));
+  }
+}
+
+// ---- Chromium --------------------------------------------------------------------------------
 if (!args.includes('--no-chromium')) {
   try {
     const { startChromium } = await import('./browser/chromium.mjs');
-    ch = await startChromium({ mounts: Object.fromEntries(info.map((x) => [x.mount, x.dir])) });
+    ch = await startChromium({ mounts: { ...Object.fromEntries(info.map((x) => [x.mount, x.dir])), ...(limitDir ? { limit: limitDir } : {}) } });
     log(`Chromium ${ch.version}`);
   } catch (e) {
     errors.push(`Chromium did not start: ${e.message.split('\n')[0]}`);
@@ -159,7 +175,7 @@ for (let r = 0; r < runs; r++) {
         if (ch) results.push({ ...base, env: 'chromium', skipped: `n/a (no ${missing.join(', ')})` });
         continue;
       }
-      const flags = [...(quick ? ['--quick'] : []), ...(clockWall ? ['--clock=wall'] : []), ...(useTf ? [] : ['--no-tf'])];
+      const flags = [...(quick ? ['--quick'] : []), ...(clockWall ? ['--clock=wall'] : []), ...(useTf ? [] : ['--no-tf']), ...(limitDir && g === 'tadd' ? [`--limit=${limitDir}`] : [])];
       const p = spawnSync(process.execPath, [self, '--child', g, info[di].dir, ...flags], { encoding: 'utf8', maxBuffer: 64 << 20 });
       try {
         results.push({ ...base, env: 'node', result: JSON.parse(p.stdout.trim().split('\n').pop()) });
@@ -172,7 +188,7 @@ for (let r = 0; r < runs; r++) {
       }
       if (!ch) continue;
       try {
-        const q = `suite=views&group=${g}&dist=${info[di].mount}${useTf ? '&tf=1' : ''}${quick ? '&quick=1' : ''}`;
+        const q = `suite=views&group=${g}&dist=${info[di].mount}${useTf ? '&tf=1' : ''}${limitDir && g === 'tadd' ? '&limit=1' : ''}${quick ? '&quick=1' : ''}`;
         results.push({ ...base, env: 'chromium', result: await ch.open(q) });
         log(`run ${r + 1}/${runs} ${g} ${info[di].label} Chromium: done`);
       } catch (e) {

@@ -3,7 +3,7 @@
 //   page.html?suite=boundary[&quick=1]                      the embind-vs-raw cases
 //   page.html?suite=init                                    import + init() of dist/index.js
 //   page.html?suite=fused&group=chain-b[&tf=1][&limit=1][&quick=1]   one group of bench/fused/groups.mjs
-//   page.html?suite=views&group=tadd[&dist=d0][&tf=1][&quick=1]   one group of bench/views/groups.mjs, tensorcast from /<dist>/index.js
+//   page.html?suite=views&group=tadd[&dist=d0][&tf=1][&limit=1][&quick=1]   one group of bench/views/groups.mjs, tensorcast from /<dist>/index.js
 // Sets window.__result (or window.__error) when done.
 import { clockStep } from '../lib/wall.mjs';
 
@@ -94,7 +94,8 @@ async function main() {
     // tfjs only where the group runs (an older build skips the view groups).
     const runs = (NEEDS[group] ?? []).every((f) => typeof tc[f] === 'function');
     const tf = runs && USES_TF.has(group) && q.get('tf') === '1' ? await tfFor(env) : null;
-    const r = await runViewGroup(group, { tc, tf, where: 'chromium' }, { pause, ...(quick ? { runs: 5, warmupMs: 60 } : {}) });
+    const limit = q.get('limit') === '1' ? await WebAssembly.compileStreaming(fetch('/limit/fused.wasm')) : null;
+    const r = await runViewGroup(group, { tc, tf, where: 'chromium', limit }, { pause, ...(quick ? { runs: 5, warmupMs: 60 } : {}) });
     env.clockStepMs = clockStep();
     r.env = env;
     return r;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const SOURCE = path.join(here, 'fused.cpp');
-export const EXPORTS = ['alloc', 'reset', 'chain_a_inner', 'chain_a_plane', 'chain_b', 'contract', 'gemm', 'gemm_scratch_floats', 'bilinear'];
+export const EXPORTS = ['alloc', 'reset', 'chain_a_inner', 'chain_a_plane', 'chain_b', 'contract', 'gemm', 'gemm_scratch_floats', 'bilinear', 'add', 'tadd'];
 
 export function flags() {
   return [

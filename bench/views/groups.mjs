@@ -14,7 +14,9 @@
 //                     against add(a, b) (fresh resident results, disposed; and
 //                     into a resident out), contiguous(transpose(a)),
 //                     contiguous(a) (the copy: the memory-traffic yardstick),
-//                     plain-JS loops, tfjs-wasm for context
+//                     plain-JS loops, tfjs-wasm for context, and the limit
+//                     (bench/limit/fused.cpp: a hand-written SIMD128 add and
+//                     transposed add, when views.mjs could build it)
 //   small             add of [3,1] and [1,4] float32: typed arrays (a fresh
 //                     array out), resident operands (a resident out; a fresh
 //                     resident result, disposed): per-call cost, before/after
@@ -24,6 +26,7 @@
 // recorded in `checks`. A group whose functions the build lacks returns
 // { skipped } (an older dist: no transpose, slice, ...).
 import { measureWall, median, medianRatio } from '../lib/wall.mjs';
+import { fusedLimit, instantiateLimit } from '../limit/fused.mjs';
 
 export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'small', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm'];
 
@@ -66,6 +69,9 @@ export const SPEC = {
       ['copy-t/copy', 'tc-copy-t', 'tc-copy', null, 'contiguous(transpose(a)) ÷ contiguous(a)'],
       ['tadd/js-tadd', 'tc-tadd', 'js-tadd', null, 'add(transpose(a), b) ÷ the plain-JS transposed loop'],
       ['tadd/tf-tadd', 'tc-tadd', 'tf-tadd', null, 'add(transpose(a), b) ÷ tfjs-wasm add(transpose(a), b)'],
+      ['lim-tadd/lim-add', 'lim-tadd', 'lim-add', null, 'the limit: a hand-written SIMD128 transposed add ÷ its plain add (bench/limit/fused.cpp), the least this ratio can be here'],
+      ['tadd-out/lim-tadd', 'tc-tadd-out', 'lim-tadd', null, 'add(at, b, { out }) ÷ the limit\'s transposed add'],
+      ['add-out/lim-add', 'tc-add-out', 'lim-add', null, 'add(a, b, { out }) ÷ the limit\'s add'],
     ],
   },
   unary: {
@@ -271,7 +277,7 @@ function preGroup(size, { tc, tf, where }, checks) {
   return cases;
 }
 
-function taddGroup({ tc, tf }, checks) {
+function taddGroup({ tc, tf, limit }, checks) {
   const N = 1024;
   const A = new Float32Array(N * N);
   const B = new Float32Array(N * N);
@@ -313,6 +319,21 @@ function taddGroup({ tc, tf }, checks) {
   checks['js-tadd'] = compare(jsT(), refT);
   cases.push({ id: 'js-tadd', label: 'plain-JS transposed add loop, preallocated out', fn: jsT });
   cases.push({ id: 'js-add', label: 'plain-JS add loop, preallocated out', fn: jsAdd });
+  if (limit) { // the limit (bench/limit/fused.cpp): the same data in its own memory
+    const L = fusedLimit(limit);
+    const pa = L.put(A), pb = L.put(B), po = L.zeros(N * N);
+    const ex = L.exports;
+    for (const [id, fn, ref, label] of [
+      ['lim-add', () => ex.add(pa, pb, po, N * N), refAdd, 'the limit: a SIMD128 add loop (bench/limit/fused.cpp), own memory'],
+      ['lim-tadd', () => ex.tadd(pa, pb, po, N, 32, 256), refT, 'the limit: a SIMD128 transposed add, 32x256 blocks transposed into a buffer (4x4 in registers), then added (bench/limit/fused.cpp)'],
+    ]) {
+      fn();
+      const c = compare(L.read(po, N * N), ref);
+      checks[id] = { ...c, ok: c.differing === 0 };
+      if (c.differing !== 0) throw new Error(`limit ${id} is wrong: ${JSON.stringify(c)}`);
+      cases.push({ id, label, fn });
+    }
+  }
   if (tf) {
     const xa = tf.tensor2d(A, [N, N], 'float32');
     const xb = tf.tensor2d(B, [N, N], 'float32');
@@ -599,12 +620,12 @@ function smallGroup({ tc }, checks) {
  * { group, unit, cases: { id: { label, ns: [per batch], median } }, ratios: { id: median per-batch ratio }, checks }.
  * opts: measureWall's (runs, warmupMs, batchMs, pause, cpu), over the group's defaults.
  */
-export async function runViewGroup(group, { tc, tf, where }, opts = {}) {
+export async function runViewGroup(group, { tc, tf, where, limit = null }, opts = {}) {
   const missing = (NEEDS[group] ?? []).filter((f) => typeof tc[f] !== 'function');
   if (!NEEDS[group]) throw new Error(`unknown group ${group} (groups: ${VIEW_GROUPS.join(', ')})`);
   if (missing.length) return { group, skipped: `n/a (no ${missing.join(', ')})` };
   const checks = {};
-  const cases = group === 'tadd' ? taddGroup({ tc, tf }, checks)
+  const cases = group === 'tadd' ? taddGroup({ tc, tf, limit: limit && await instantiateLimit(limit) }, checks)
     : group === 'small' ? smallGroup({ tc }, checks)
       : group === 'unary' ? unaryGroup({ tc, tf }, checks)
         : group.startsWith('post-') ? postGroup(...group.slice(5).split('x').map(Number), { tc, tf }, checks)

@@ -7,8 +7,8 @@ namespace tc {
 
 namespace {
 
-// Bytes of a strided row gathered at a time (on the stack, in L1).
-constexpr size_t kGather = 2048;
+// Bytes of a tile gathered at a time (on the stack, in L1).
+constexpr size_t kTile = 32768;
 
 // Odometer over loop axes [0, end): calls at(base, i) for each of their index
 // tuples in row-major order, i counting from 0, base[k] = operand k's element
@@ -75,46 +75,6 @@ void gather_row(char* o, const char* src, i64 stride, size_t es, i64 n) {
   }
 }
 
-// Strided rows in tiles: the rows of the axis next to the innermost taken
-// kTileRows at a time, each `chunk` elements at a time, so that a transposed
-// operand's cache lines (read down the rows) are used by every row of the
-// tile before they leave the cache. f(off, r, i, c): operand offsets of row
-// r at element i, c elements. Element-wise only (any order of cells).
-constexpr i64 kTileRows = 16;
-template <size_t N, typename F>
-void walk_tiles(const LoopPlan& L, i64 chunk, F&& f) {
-  const int m = L.rank;
-  const i64 n = L.shape[m - 1];
-  if (m == 1) {
-    for (i64 i = 0; i < n; i += chunk) {
-      i64 off[N];
-      for (size_t k = 0; k < N; ++k) off[k] = i * L.strides[k][0];
-      f(static_cast<const i64*>(off), i64{0}, i, n - i < chunk ? n - i : chunk);
-    }
-    return;
-  }
-  const int d1 = m - 2;
-  const i64 rows = L.shape[d1];
-  i64 step1[N], inner[N];
-  for (size_t k = 0; k < N; ++k) {
-    step1[k] = L.strides[k][static_cast<size_t>(d1)];
-    inner[k] = L.strides[k][static_cast<size_t>(m - 1)];
-  }
-  walk_outer<N>(L, d1, [&](const i64* base, i64 b) {
-    for (i64 r0 = 0; r0 < rows; r0 += kTileRows) {
-      const i64 rr = rows - r0 < kTileRows ? rows - r0 : kTileRows;
-      for (i64 i = 0; i < n; i += chunk) {
-        const i64 c = n - i < chunk ? n - i : chunk;
-        for (i64 r = r0; r < r0 + rr; ++r) {
-          i64 off[N];
-          for (size_t k = 0; k < N; ++k) off[k] = base[k] + r * step1[k] + i * inner[k];
-          f(static_cast<const i64*>(off), b * rows + r, i, c);
-        }
-      }
-    }
-  });
-}
-
 // A row of `n` elements of `es` bytes read at `stride` elements apart:
 // contiguous (one memcpy), one element repeated (one element, then doubling
 // copies of what is written), or gathered element by element.
@@ -136,6 +96,106 @@ void fill_row(char* o, const char* src, i64 stride, size_t es, i64 n) {
   }
 }
 
+// rr rows of a tile, c elements each (row r at src + r * step elements,
+// elements `s` apart), gathered into dst one after another: a transposed
+// 4-byte operand (step 1) four rows at a time (find_tile_gather32), one row
+// repeated (step 0) once and then copied in doubling runs, the rest row by row.
+void gather_tile(char* dst, const char* src, i64 s, i64 step, size_t es, i64 rr, i64 c) {
+  const i64 row = c * static_cast<i64>(es);
+  i64 r = 0;
+  if (step == 0) {
+    fill_row(dst, src, s, es, c);
+    for (i64 done = 1; done < rr; done += r) {
+      r = rr - done < done ? rr - done : done;
+      std::memcpy(dst + done * row, dst, static_cast<size_t>(r * row));
+    }
+    return;
+  }
+  const TileGather t = find_tile_gather32();
+  if (t && es == 4 && step == 1 && s != 0) {
+    r = rr & ~i64{3};
+    t(dst, static_cast<ptrdiff_t>(c), src, static_cast<ptrdiff_t>(s), static_cast<ptrdiff_t>(r), static_cast<ptrdiff_t>(c));
+  }
+  for (; r < rr; ++r) fill_row(dst + r * row, src + r * step * static_cast<i64>(es), s, es, c);
+}
+
+// Element-wise over a loop whose inner axis is strided (a view, permuted named
+// dims), or short (rows under kShortRow elements), or any loop of a copy: the
+// rows of the axis next to the innermost kTileRows at a time, each `chunk`
+// elements at a time, so that a transposed operand's cache lines (read down
+// the rows) serve every row of the tile before they leave the cache (Node,
+// [1024,1024] float32: 32 x 256 tiles 1.45-1.56x add(a, b), 16 x 64 1.96x). Operand k < n
+// (elements of es bytes at in[k]) is read in place where its inner stride is
+// 1 (or 0 with `zero`: the callback repeats it), else its tile is first
+// gathered into a buffer (gather_tile); then row(ctx, src, out, c) for each row
+// of the tile, `out` the result's row at that chunk (elements of os bytes).
+// Short rows go whole, a buffer's worth of them (every operand gathered into
+// rows one after another unless it is so already) to one call: a [N, 3] + [3]
+// is N / 2730 calls, not N. Any order of cells: element-wise only.
+constexpr i64 kTileRows = 32;
+constexpr i64 kShortRow = 16;  // rows shorter than this are packed: one call per tile, not per row
+using TileRow = void (*)(const void* ctx, const char* const* src, char* out, size_t c);
+[[gnu::noinline]] void run_tiles(const LoopPlan& L, size_t n, const char* const* in, size_t es, char* out, size_t os,
+                                 TileRow row, const void* ctx, bool zero = false) {
+  const int m = L.rank;
+  const i64 len = L.shape[m - 1];
+  const i64 rows = m == 1 ? 1 : L.shape[m - 2];
+  i64 count = 1;
+  for (int d = 0; d < m - 2; ++d) count *= L.shape[d];
+  const bool pack = len < kShortRow && count * rows >= 8;  // 8 or more short rows: whole rows, a tile of them one call
+  bool gathers = pack;         // rows read in place go whole
+  for (size_t k = 0; k < n; ++k) {
+    const i64 s = L.strides[k][static_cast<size_t>(m - 1)];
+    gathers |= s != 1 && !(zero && s == 0);
+  }
+  const i64 chunk = gathers ? static_cast<i64>(kTile / kTileRows / es) : len;
+  const i64 tile = pack ? static_cast<i64>(kTile / es) / len : kTileRows;  // short rows: as many as fill a buffer
+  alignas(16) char buf[2][kTile];
+  const char* had[2] = {nullptr, nullptr};  // what buf[k] holds: a tile (rr, c) of this row repeated
+  i64 had_rc[2] = {0, 0};
+  for (i64 b = 0; b < count; ++b) {
+    i64 base[2] = {0, 0};
+    i64 q = b;
+    for (int d = m - 3; d >= 0; --d) {  // the outer axes' index tuple of block b
+      const i64 x = q % L.shape[d];
+      q /= L.shape[d];
+      for (size_t k = 0; k < n; ++k) base[k] += x * L.strides[k][static_cast<size_t>(d)];
+    }
+    for (i64 r0 = 0; r0 < rows; r0 += tile) {
+      const i64 rr = rows - r0 < tile ? rows - r0 : tile;
+      for (i64 i = 0; i < len; i += chunk) {
+        const i64 c = len - i < chunk ? len - i : chunk;
+        const char* src[2];
+        i64 step[2];
+        for (size_t k = 0; k < n; ++k) {
+          const i64 s = L.strides[k][static_cast<size_t>(m - 1)];
+          step[k] = m == 1 ? 0 : L.strides[k][static_cast<size_t>(m - 2)];
+          src[k] = in[k] + (base[k] + r0 * step[k] + i * s) * static_cast<i64>(es);
+          if ((s != 1 && !(zero && s == 0 && !pack)) || (pack && step[k] != c)) {
+            // A row repeated down the rows (step 0) gathers the same tile as last time: kept.
+            const i64 rc = rr * static_cast<i64>(kTile) + c;
+            if (step[k] != 0 || src[k] != had[k] || rc != had_rc[k]) gather_tile(buf[k], src[k], s, step[k], es, rr, c);
+            had[k] = step[k] == 0 ? src[k] : nullptr;
+            had_rc[k] = rc;
+            src[k] = buf[k];
+            step[k] = c;
+          }
+        }
+        char* o = out + ((b * rows + r0) * len + i) * static_cast<i64>(os);
+        if (pack) {  // every operand's rows one after another, like the result's
+          row(ctx, src, o, static_cast<size_t>(rr * c));
+          continue;
+        }
+        for (i64 r = 0; r < rr; ++r) {
+          const char* at[2];
+          for (size_t k = 0; k < n; ++k) at[k] = src[k] + r * step[k] * static_cast<i64>(es);
+          row(ctx, at, o + r * len * static_cast<i64>(os), static_cast<size_t>(c));
+        }
+      }
+    }
+  }
+}
+
 bool runnable(const Plan& plan, size_t n_ops) {
   return plan.is_static && plan.ops.size() == n_ops && plan.loop.rank >= 1 && plan.loop.strides.size() == n_ops;
 }
@@ -153,37 +213,28 @@ Status run_binary(const Plan& plan, DType dt, Op op, const void* a, const void* 
   const auto* pa = static_cast<const char*>(a);
   const auto* pb = static_cast<const char*>(b);
   auto* po = static_cast<char*>(out);
-  const i64 sa = L.strides[0][static_cast<size_t>(L.rank - 1)];
-  const i64 sb = L.strides[1][static_cast<size_t>(L.rank - 1)];
   const LoopPlan::Inner inner = L.inner;
   // One 1-d kernel serves every row: the form the merged loop's inner axis has.
   const Form form = inner == LoopPlan::SecondScalar ? Form::vs : inner == LoopPlan::FirstScalar ? Form::sv : Form::vv;
   const BinaryKernel k = find_kernel(dt, op, form);
-  if (inner == LoopPlan::Contiguous || inner == LoopPlan::SecondScalar || inner == LoopPlan::FirstScalar) {
+  // Short rows, 8 or more of them: run_tiles packs them, a buffer's worth a
+  // call (fewer: a call a row costs less than gathering them).
+  const bool short_rows = n < kShortRow && plan.out_size >= 8 * n;  // as run_tiles packs
+  if (!short_rows && (inner == LoopPlan::Contiguous || inner == LoopPlan::SecondScalar || inner == LoopPlan::FirstScalar)) {
     walk_rows<2>(L, [&](const i64* off, i64 r) {
       k(pa + off[0] * static_cast<i64>(es), pb + off[1] * static_cast<i64>(es), po + r * n * static_cast<i64>(os),
         static_cast<size_t>(n));
     });
     return Status::Ok;
   }
-  if (inner == LoopPlan::BothScalar) {
-    walk_rows<2>(L, [&](const i64* off, i64 r) {  // one result, repeated along the row
-      char* ro = po + r * n * static_cast<i64>(os);
-      k(pa + off[0] * static_cast<i64>(es), pb + off[1] * static_cast<i64>(es), ro, 1);
-      for (i64 i = 1; i < n; ++i) std::memcpy(ro + i * static_cast<i64>(os), ro, os);
-    });
-    return Status::Ok;
-  }
-  // A strided inner axis (a view, permuted named dims): tiles of chunks
-  // gathered, then the vector kernel.
-  alignas(16) char ga[kGather], gb[kGather];
-  walk_tiles<2>(L, static_cast<i64>(kGather / es) < 64 ? static_cast<i64>(kGather / es) : 64, [&](const i64* off, i64 r, i64 i, i64 c) {
-    const char* xa = pa + off[0] * static_cast<i64>(es);
-    const char* xb = pb + off[1] * static_cast<i64>(es);
-    if (sa != 1) { fill_row(ga, xa, sa, es, c); xa = ga; }
-    if (sb != 1) { fill_row(gb, xb, sb, es, c); xb = gb; }
-    k(xa, xb, po + (r * n + i) * static_cast<i64>(os), static_cast<size_t>(c));
-  });
+  // Short rows, a strided inner axis, or both operands one element along it
+  // (a scalar and a scalar): tiles (run_tiles), then the vector kernel on
+  // whole rows (every operand gathered or read as rows of elements).
+  const char* in[2] = {pa, pb};
+  const BinaryKernel kv = find_kernel(dt, op, Form::vv);
+  run_tiles(L, 2, in, es, po, os, [](const void* c, const char* const* x, char* o, size_t m) {
+    (*static_cast<const BinaryKernel*>(c))(x[0], x[1], o, m);
+  }, &kv);
   return Status::Ok;
 }
 
@@ -199,16 +250,10 @@ Status run_map(const Plan& plan, size_t es, size_t os, UnaryKernel fn, const voi
     fn(pi, po, static_cast<size_t>(n));
     return Status::Ok;
   }
-  // Rows (of a view) in tiles; a contiguous row is read in place, chunk by chunk.
-  alignas(16) char g[kGather];
-  walk_tiles<1>(L, static_cast<i64>(kGather / es), [&](const i64* off, i64 r, i64 i, i64 c) {
-    const char* src = pi + off[0] * static_cast<i64>(es);
-    if (s != 1) {
-      fill_row(g, src, s, es, c);
-      src = g;
-    }
-    fn(src, po + (r * n + i) * static_cast<i64>(os), static_cast<size_t>(c));
-  });
+  // Rows (of a view) in tiles (run_tiles).
+  run_tiles(L, 1, &pi, es, po, os, [](const void* c, const char* const* x, char* o, size_t m) {
+    (*static_cast<const UnaryKernel*>(c))(x[0], o, m);
+  }, &fn);
   return Status::Ok;
 }
 
@@ -220,40 +265,18 @@ Status run_copy(const Plan& plan, size_t es, const void* in, void* out) {
   const i64 s = L.strides[0][static_cast<size_t>(L.rank - 1)];
   const auto* pi = static_cast<const char*>(in);
   auto* po = static_cast<char*>(out);
-  const size_t row_bytes = static_cast<size_t>(n) * es;
-  // Rows that repeat along the axis next to them (x [1024] to [1024, 1024]):
-  // write the first row of each block, then copy the block's start onto the
-  // rest in growing chunks of at most kChunk bytes, from a source that stays
-  // in cache, with far fewer calls than one per row.
-  if (L.rank >= 2 && L.strides[0][static_cast<size_t>(L.rank - 2)] == 0 && L.shape[L.rank - 2] > 1) {
-    constexpr size_t kChunk = 32 * 1024;  // about an L1 data cache: measured best of 4–128 KB
-    const int d1 = L.rank - 2;
-    const size_t block_bytes = row_bytes * static_cast<size_t>(L.shape[d1]);
-    walk_outer<1>(L, d1, [&](const i64* off, i64 b) {
-      char* bo = po + b * static_cast<i64>(block_bytes);
-      fill_row(bo, pi + off[0] * static_cast<i64>(es), s, es, n);
-      size_t done = row_bytes;
-      while (done < block_bytes) {
-        size_t c = done < kChunk ? done : (kChunk / row_bytes) * row_bytes;  // whole rows once past kChunk
-        if (c == 0) c = row_bytes;
-        if (c > block_bytes - done) c = block_bytes - done;
-        std::memcpy(bo + done, bo, c);
-        done += c;
-      }
-    });
-    return Status::Ok;
-  }
-  // A row whose input offset equals the previous row's is a repeat (an outer
-  // stretched axis): copy it from the output, which is hot in cache.
-  i64 prev_off = -1;
-  char* prev_row = nullptr;
-  walk_rows<1>(L, [&](const i64* off, i64 r) {
-    char* ro = po + r * static_cast<i64>(row_bytes);
-    if (off[0] == prev_off && prev_row) std::memcpy(ro, prev_row, row_bytes);
-    else fill_row(ro, pi + off[0] * static_cast<i64>(es), s, es, n);
-    prev_off = off[0];
-    prev_row = ro;
-  });
+  // Tiles (run_tiles), each row (or packed run of short rows) copied out; a
+  // row of one element repeated (inner stride 0, not a short row) written
+  // straight from that element.
+  struct Row {
+    size_t es;
+    i64 s;
+  };
+  const Row w{es, s == 0 && (n >= kShortRow || plan.out_size < 8 * n) ? 0 : 1};  // not packed by run_tiles
+  run_tiles(L, 1, &pi, es, po, es, [](const void* p, const char* const* x, char* o, size_t m) {
+    const Row* c = static_cast<const Row*>(p);
+    fill_row(o, x[0], c->s, c->es, static_cast<i64>(m));
+  }, &w, true);
   return Status::Ok;
 }
 

@@ -89,6 +89,14 @@ struct KernelInfo {
   BinaryKernel fn;
 };
 
+// A transposed block: `rows` rows (a multiple of 4) of `n` 4-byte elements,
+// element (r, i) read at src[r + i * stride] (the rows one element apart:
+// the operand's next axis is its contiguous one), written to dst rows `ds`
+// elements apart. The SIMD build's 4x4 register transposes; null without
+// SIMD (the driver then gathers row by row).
+using TileGather = void (*)(char* dst, ptrdiff_t ds, const char* src, ptrdiff_t stride, ptrdiff_t rows, ptrdiff_t n);
+TileGather find_tile_gather32();
+
 // Every kernel of this build (references first, then SIMD ones).
 const KernelInfo* kernel_registry(size_t* count);
 

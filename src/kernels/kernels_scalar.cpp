@@ -130,6 +130,7 @@ const SelectKernel* reference_select_table() {
 #if !defined(TC_HAVE_SIMD)
 const BinaryLoop* simd_table() { return nullptr; }
 const SelectKernel* simd_select_table() { return nullptr; }
+TileGather find_tile_gather32() { return nullptr; }
 HalfToFloatFn find_half_to_float() { return &half_to_float_reference; }
 FloatToHalfFn find_float_to_half() { return &float_to_half_reference; }
 #endif

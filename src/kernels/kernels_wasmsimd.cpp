@@ -311,8 +311,37 @@ void f16_simd_loop(const void* pa, size_t sa, const void* pb, size_t sb, void* p
               &float_to_half_simd);
 }
 
+// ---- transposed blocks (strided views) ----------------------------------------
+// Per 4x4 block: four loads of 4 consecutive elements (4 rows of one column),
+// 8 shuffles, four stores of 4 elements (4 columns of one row).
+void tile_gather32(char* dst, ptrdiff_t ds, const char* src, ptrdiff_t s, ptrdiff_t rows, ptrdiff_t n) {
+  const ptrdiff_t sb = s * 4, db = ds * 4;
+  ptrdiff_t i = 0;
+#pragma clang loop unroll(disable)
+  for (; i + 4 <= n; i += 4) {  // 4 columns: the same 4 cache lines for every row block
+#pragma clang loop unroll(disable)
+    for (ptrdiff_t r = 0; r < rows; r += 4) {
+      const char* p = src + i * sb + r * 4;
+      char* o = dst + r * db + i * 4;
+      const v128_t x0 = wasm_v128_load(p), x1 = wasm_v128_load(p + sb);
+      const v128_t x2 = wasm_v128_load(p + 2 * sb), x3 = wasm_v128_load(p + 3 * sb);
+      const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7);
+      const v128_t t2 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7);
+      wasm_v128_store(o, wasm_i64x2_shuffle(t0, t2, 0, 2));
+      wasm_v128_store(o + db, wasm_i64x2_shuffle(t0, t2, 1, 3));
+      wasm_v128_store(o + 2 * db, wasm_i64x2_shuffle(t1, t3, 0, 2));
+      wasm_v128_store(o + 3 * db, wasm_i64x2_shuffle(t1, t3, 1, 3));
+    }
+  }
+#pragma clang loop unroll(disable)
+  for (; i < n; ++i)
+#pragma clang loop unroll(disable)
+    for (ptrdiff_t r = 0; r < rows; ++r) std::memcpy(dst + r * db + i * 4, src + i * sb + r * 4, 4);
+}
+
 }  // namespace
 
+TileGather find_tile_gather32() { return &tile_gather32; }
 HalfToFloatFn find_half_to_float() { return &half_to_float_simd; }
 FloatToHalfFn find_float_to_half() { return &float_to_half_simd; }
 

@@ -148,6 +148,32 @@ describe('every call family reads views in place', () => {
     t.dispose();
   });
 
+  it('transposed tiles of every element width (4x4 and 2x2 register blocks, their row and column remainders, negative strides): binary ops, casts and broadcastTo equal the view read in JS', () => {
+    // [2, 37, 21] transposed to [2, 21, 37]: 21 rows (a tile of 16, then 5 = 4 + 1
+    // and 2 + 2 + 1), 37 elements (chunks of 64 or 32 bytes' worth, then 1 over a
+    // multiple of 4 and of 2); flip(2): the same blocks read backwards.
+    const [A0, B0, C0] = [2, 37, 21];
+    const kinds = [[Float64Array, 'float64'], [Float32Array, 'float32'], [Int32Array, 'int32'], [Uint32Array, 'uint32'],
+      [Int16Array, 'int16'], [Uint8Array, 'uint8'], [Int8Array, 'int8']];
+    for (const [C, dtype] of kinds) {
+      const t = tc.tensor(C.from({ length: A0 * B0 * C0 }, (_, i) => (i * 7) % 101), [A0, B0, C0]);
+      for (const x of [t.transpose([0, 2, 1]), t.transpose([0, 2, 1]).flip(2), t.transpose([0, 2, 1]).flip([1, 2])]) {
+        const want = Array.from(x.toArray());
+        const y = tc.tensor(C.from({ length: want.length }, (_, k) => k % 13), x.shape);
+        const s = tc.add(x, y);
+        expect([dtype, Array.from(s.toArray())]).toEqual([dtype, want.map((v, k) => v + (k % 13))]);
+        const s2 = tc.add(y, x); // the strided operand second
+        expect([dtype, Array.from(s2.toArray())]).toEqual([dtype, want.map((v, k) => v + (k % 13))]);
+        const f = tc.cast(x, 'float64');
+        expect([dtype, Array.from(f.toArray())]).toEqual([dtype, want]);
+        const b = tc.broadcastTo(x, [3, ...x.shape]);
+        expect([dtype, Array.from(b.toArray())]).toEqual([dtype, [...want, ...want, ...want]]);
+        for (const r of [s, s2, f, b, y, x]) r.dispose();
+      }
+      t.dispose();
+    }
+  });
+
   it('a large strided run (past the streaming threshold) and a plain view with a negative inner stride', () => {
     const n = 1 << 20;
     const x = { data: iota(2 * n), shape: [n], strides: [-2], offset: 2 * n - 1 };
