@@ -17,6 +17,9 @@
 //                     plain-JS loops, tfjs-wasm for context, and the limit
 //                     (bench/limit/fused.cpp: a hand-written SIMD128 add and
 //                     transposed add, when views.mjs could build it)
+//   rows              short rows: float32 [N,3] + [3], [N,4] + [4] and a
+//                     transposed [3,N] view + [N,3], N = 200,704, resident
+//                     into out; the plain-JS loop and tfjs-wasm for context
 //   small             add of [3,1] and [1,4] float32: typed arrays (a fresh
 //                     array out), resident operands (a resident out; a fresh
 //                     resident result, disposed): per-call cost, before/after
@@ -28,13 +31,14 @@
 import { measureWall, median, medianRatio } from '../lib/wall.mjs';
 import { fusedLimit, instantiateLimit } from '../limit/fused.mjs';
 
-export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'small', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm'];
+export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'rows', 'small', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm'];
 
 /** What each group needs of the build. */
 export const NEEDS = {
   'pre-224': ['evaluate', 'slice', 'transpose', 'expandDims'],
   'pre-512': ['evaluate', 'slice', 'transpose', 'expandDims'],
   tadd: ['tensor', 'add', 'transpose', 'contiguous'],
+  rows: ['tensor', 'add', 'transpose'],
   small: ['tensor', 'add'],
   unary: ['tensor', 'exp', 'log', 'tanh'],
   'post-32x1000': ['tensor', 'softmax', 'argmax', 'topk'],
@@ -43,7 +47,7 @@ export const NEEDS = {
 };
 
 /** The groups that time tfjs-wasm (the others do not load it). */
-export const USES_TF = new Set(['pre-224', 'pre-512', 'tadd', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm']);
+export const USES_TF = new Set(['pre-224', 'pre-512', 'tadd', 'rows', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm']);
 
 /** Per group: the unit of its table, timing options, and the ratios [id, numerator, denominator, target or null, note]. */
 export const SPEC = {
@@ -109,6 +113,15 @@ export const SPEC = {
       ['ln-stmt/tf', 'tc-ln-stmt', 'tf-ln', null, 'the same written as statements ÷ tfjs-wasm'],
       ['ln/ops', 'tc-ln', 'tc-ln-ops', null, 'one expression ÷ tensorcast op by op'],
       ['ln/js', 'tc-ln', 'js-ln', null, 'one expression ÷ the plain-JS loop'],
+    ],
+  },
+  rows: {
+    unit: 'µs', timing: { runs: 11, warmupMs: 300, batchMs: 30 },
+    ratios: [
+      ['rows3/rows4', 'tc-rows3', 'tc-rows4', null, '[N,3] + [3] ÷ [N,4] + [4] (a third fewer elements)'],
+      ['rows3/js', 'tc-rows3', 'js-rows3', null, '[N,3] + [3] ÷ the plain-JS loop'],
+      ['rows3/tf', 'tc-rows3', 'tf-rows3', null, '[N,3] + [3] ÷ tfjs-wasm'],
+      ['t3/rows3', 'tc-t3', 'tc-rows3', null, 'the transposed [3,N] view + [N,3] ÷ [N,3] + [3]'],
     ],
   },
   small: {
@@ -586,6 +599,50 @@ function postGroup(R, C, { tc, tf }, checks) {
   return cases;
 }
 
+// Short rows: float32 [N,3] + [3] and [N,4] + [4] (RGB(A) pixels, xyz points),
+// and a transposed [3,N] view + [N,3], N = 200,704 (a 448x448 image), resident
+// into a resident out; the plain-JS [N,3] loop and tfjs-wasm for context.
+function rowsGroup({ tc, tf }, checks) {
+  const N = 200704;
+  const X3 = Float32Array.from({ length: N * 3 }, (_, i) => (i % 251) / 8);
+  const X4 = Float32Array.from({ length: N * 4 }, (_, i) => (i % 251) / 8);
+  const B3 = new Float32Array([0.5, -1, 2]);
+  const B4 = new Float32Array([0.5, -1, 2, 4]);
+  const x3 = tc.tensor(X3, [N, 3]), x4 = tc.tensor(X4, [N, 4]);
+  const b3 = tc.tensor(B3, [3]), b4 = tc.tensor(B4, [4]);
+  const xt = tc.tensor(X3, [3, N]).transpose(); // [N, 3], element [i, c] = X3[c * N + i]
+  const o3 = tc.tensor(new Float32Array(N * 3), [N, 3]), o4 = tc.tensor(new Float32Array(N * 4), [N, 4]);
+  const want3 = X3.map((v, i) => v + B3[i % 3]);
+  const want4 = X4.map((v, i) => v + B4[i % 4]);
+  const wantT = Float32Array.from({ length: N * 3 }, (_, k) => X3[(k % 3) * N + Math.floor(k / 3)] + X3[k]);
+  const defs = [
+    ['tc-rows3', () => tc.add(x3, b3, { out: o3 }), o3, want3, 'tensorcast add([N,3], [3]) resident into out'],
+    ['tc-rows4', () => tc.add(x4, b4, { out: o4 }), o4, want4, 'tensorcast add([N,4], [4]) resident into out'],
+    ['tc-t3', () => tc.add(xt, x3, { out: o3 }), o3, wantT, 'tensorcast add(transpose([3,N]), [N,3]) resident into out'],
+  ];
+  const cases = [control()];
+  for (const [id, fn, o, want, label] of defs) {
+    fn();
+    const c = compare(o.toArray(), want);
+    checks[id] = { ...c, ok: c.differing === 0 };
+    if (c.differing !== 0) throw new Error(`tensorcast ${id} is wrong: ${JSON.stringify(c)}`);
+    cases.push({ id, label, fn });
+  }
+  const jo = new Float32Array(N * 3);
+  const js3 = () => { for (let i = 0; i < N; i++) { const r = i * 3; jo[r] = X3[r] + B3[0]; jo[r + 1] = X3[r + 1] + B3[1]; jo[r + 2] = X3[r + 2] + B3[2]; } return jo; };
+  checks['js-rows3'] = compare(js3(), want3);
+  cases.push({ id: 'js-rows3', label: 'plain-JS [N,3] + [3] loop, preallocated out', fn: js3 });
+  if (tf) {
+    const tx = tf.tensor2d(X3, [N, 3], 'float32');
+    const tb = tf.tensor1d(B3, 'float32');
+    const t = tf.add(tx, tb);
+    checks['tf-rows3'] = compare(t.dataSync(), want3);
+    t.dispose();
+    cases.push({ id: 'tf-rows3', label: 'tfjs-wasm add([N,3], [3]), resident, disposed', fn: () => tf.add(tx, tb).dispose() });
+  }
+  return cases;
+}
+
 function smallGroup({ tc }, checks) {
   const a = new Float32Array([1, 2, 3]);
   const b = new Float32Array([10, 20, 30, 40]);
@@ -627,6 +684,7 @@ export async function runViewGroup(group, { tc, tf, where, limit = null }, opts 
   const checks = {};
   const cases = group === 'tadd' ? taddGroup({ tc, tf, limit: limit && await instantiateLimit(limit) }, checks)
     : group === 'small' ? smallGroup({ tc }, checks)
+      : group === 'rows' ? rowsGroup({ tc, tf }, checks)
       : group === 'unary' ? unaryGroup({ tc, tf }, checks)
         : group.startsWith('post-') ? postGroup(...group.slice(5).split('x').map(Number), { tc, tf }, checks)
           : group === 'layernorm' ? layerNormGroup({ tc, tf }, checks)
