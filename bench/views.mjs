@@ -14,8 +14,8 @@
 //                     plain-JS loops and tfjs-wasm for context, and the limit:
 //                     a hand-written SIMD128 add and transposed add
 //                     (bench/limit/fused.cpp, built with em++ at the start).
-//   rows              short rows: float32 [N,3] + [3], [N,4] + [4], a transposed
-//                     [3,N] view + [N,3] (N = 200,704), resident into out.
+//   rows              short rows: float32 [N,3] + [3], [N,4] + [4], [N,3] + [N,1],
+//                     a transposed [3,N] view + [N,3] (N = 200,704), resident into out.
 //   small             add of [3,1] and [1,4] float32, plain and resident, ns per
 //                     call: the before/after row (give two --dist).
 //

@@ -17,8 +17,8 @@
 //                     plain-JS loops, tfjs-wasm for context, and the limit
 //                     (bench/limit/fused.cpp: a hand-written SIMD128 add and
 //                     transposed add, when views.mjs could build it)
-//   rows              short rows: float32 [N,3] + [3], [N,4] + [4] and a
-//                     transposed [3,N] view + [N,3], N = 200,704, resident
+//   rows              short rows: float32 [N,3] + [3], [N,4] + [4], [N,3] +
+//                     [N,1], a transposed [3,N] view + [N,3], N = 200,704, resident
 //                     into out; the plain-JS loop and tfjs-wasm for context
 //   small             add of [3,1] and [1,4] float32: typed arrays (a fresh
 //                     array out), resident operands (a resident out; a fresh
@@ -122,6 +122,7 @@ export const SPEC = {
       ['rows3/js', 'tc-rows3', 'js-rows3', null, '[N,3] + [3] ÷ the plain-JS loop'],
       ['rows3/tf', 'tc-rows3', 'tf-rows3', null, '[N,3] + [3] ÷ tfjs-wasm'],
       ['t3/rows3', 'tc-t3', 'tc-rows3', null, 'the transposed [3,N] view + [N,3] ÷ [N,3] + [3]'],
+      ['col3/rows3', 'tc-col3', 'tc-rows3', null, '[N,3] + [N,1] (a column) ÷ [N,3] + [3]'],
     ],
   },
   small: {
@@ -600,7 +601,7 @@ function postGroup(R, C, { tc, tf }, checks) {
 }
 
 // Short rows: float32 [N,3] + [3] and [N,4] + [4] (RGB(A) pixels, xyz points),
-// and a transposed [3,N] view + [N,3], N = 200,704 (a 448x448 image), resident
+// [N,3] + [N,1], and a transposed [3,N] view + [N,3], N = 200,704 (a 448x448 image), resident
 // into a resident out; the plain-JS [N,3] loop and tfjs-wasm for context.
 function rowsGroup({ tc, tf }, checks) {
   const N = 200704;
@@ -611,6 +612,9 @@ function rowsGroup({ tc, tf }, checks) {
   const x3 = tc.tensor(X3, [N, 3]), x4 = tc.tensor(X4, [N, 4]);
   const b3 = tc.tensor(B3, [3]), b4 = tc.tensor(B4, [4]);
   const xt = tc.tensor(X3, [3, N]).transpose(); // [N, 3], element [i, c] = X3[c * N + i]
+  const C1 = Float32Array.from({ length: N }, (_, i) => (i % 7) - 3);
+  const c1 = tc.tensor(C1, [N, 1]);
+  const wantC = X3.map((v, i) => v + C1[Math.floor(i / 3)]);
   const o3 = tc.tensor(new Float32Array(N * 3), [N, 3]), o4 = tc.tensor(new Float32Array(N * 4), [N, 4]);
   const want3 = X3.map((v, i) => v + B3[i % 3]);
   const want4 = X4.map((v, i) => v + B4[i % 4]);
@@ -619,6 +623,7 @@ function rowsGroup({ tc, tf }, checks) {
     ['tc-rows3', () => tc.add(x3, b3, { out: o3 }), o3, want3, 'tensorcast add([N,3], [3]) resident into out'],
     ['tc-rows4', () => tc.add(x4, b4, { out: o4 }), o4, want4, 'tensorcast add([N,4], [4]) resident into out'],
     ['tc-t3', () => tc.add(xt, x3, { out: o3 }), o3, wantT, 'tensorcast add(transpose([3,N]), [N,3]) resident into out'],
+    ['tc-col3', () => tc.add(x3, c1, { out: o3 }), o3, wantC, 'tensorcast add([N,3], [N,1]) resident into out'],
   ];
   const cases = [control()];
   for (const [id, fn, o, want, label] of defs) {
