@@ -63,7 +63,7 @@ export const SPEC = {
     ],
   },
   tadd: {
-    unit: 'µs', timing: { runs: 11, warmupMs: 400, batchMs: 30 },
+    unit: 'µs', timing: { runs: 11, warmupMs: 400, batchMs: 30, shuffle: true }, // 12 MB a case: no fixed neighbour (bench/lib/wall.mjs)
     ratios: [
       ['tadd/add', 'tc-tadd', 'tc-add', 1.5, 'add(transpose(a), b) ÷ add(a, b), fresh resident results'],
       ['tadd-view/add', 'tc-tadd-view', 'tc-add', null, 'the same with the view made once'],
