@@ -2,7 +2,7 @@
 // request carries its shapes, rule and buffers, like the forward calls in
 // calls.cpp, and is answered in one go. Nothing here throws.
 #include <cstdint>
-#include <vector>
+#include "core/pod_vector.hpp"
 
 #include "calls.hpp"
 #ifndef TC_SHAPES_ONLY
@@ -93,7 +93,7 @@ bool section_strides(const double* h, const double* body, size_t& n, int rank, i
 
 // The result buffer of a reduction: `out` with its capacity, or a new allocation.
 int reduce_into(const double* h, const Shape& in, std::uint64_t mask, ReduceOp op, DType dt, DType acc,
-                const Shape& out_shape, std::vector<double>& resp, Error& err, const i64* strides) {
+                const Shape& out_shape, PodVector<double>& resp, Error& err, const i64* strides) {
   const double bytes = static_cast<double>(shape_size(out_shape)) * static_cast<double>(dtype_size(acc));
   if (!(bytes <= kMaxBytes)) return static_cast<int>(Status::TooLarge);
   const double cap = h[req_capacity];
@@ -126,7 +126,7 @@ bool dtype_of(double v, DType& dt) {
 
 #ifndef TC_SHAPES_ONLY
 // action reduce: body = input shape, axes count (-1: all), axes.
-void call_reduce(const double* h, const double* body, size_t n_body, std::vector<double>& resp) {
+void call_reduce(const double* h, const double* body, size_t n_body, PodVector<double>& resp) {
   Reader r{body, body + n_body};
   Error err;
   const double sw = h[req_strided];  // a view's strides: after the shape is read (its rank)
@@ -189,7 +189,7 @@ void call_reduce(const double* h, const double* body, size_t n_body, std::vector
 
 // action unbroadcast: body = input shape, gradient shape, mapping; the
 // gradient summed over reduction_axes(input, gradient) into the input's shape.
-void call_unbroadcast(const double* h, const double* body, size_t n_body, std::vector<double>& resp) {
+void call_unbroadcast(const double* h, const double* body, size_t n_body, PodVector<double>& resp) {
   Reader r{body, body + n_body};
   Error err;
   Shape in, grad;
@@ -224,7 +224,7 @@ void call_unbroadcast(const double* h, const double* body, size_t n_body, std::v
 #endif  // TC_SHAPES_ONLY
 
 // action axes: body = input shape, output shape, mapping.
-void call_axes(const double* h, const double* body, size_t n, std::vector<double>& resp) {
+void call_axes(const double* h, const double* body, size_t n, PodVector<double>& resp) {
   Reader r{body, body + n};
   Shape in, out;
   std::uint64_t mask = 0;

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <vector>
 
+#include "core/pod_vector.hpp"
+
 #ifndef TC_SHAPES_ONLY
 #include "kernels/driver.hpp"
 #include "kernels/reduce.hpp"
@@ -78,8 +80,8 @@ __attribute__((noinline)) T& built() {
   return t;
 }
 
-std::vector<double> g_req(4096);  // requests: JS writes here (tc_request)
-std::vector<double> g_resp(256);  // responses: read by JS right after the call; only grows
+PodVector<double> g_req(4096);  // requests: JS writes here (tc_request)
+PodVector<double> g_resp(256);  // responses: read by JS right after the call; only grows
 static_assert(kRespHead < 256, "a data call writes its head without growing the buffer");
 
 struct Planned {
@@ -104,8 +106,8 @@ Status refuse(Planned& P, Status s, int operand) {
 constexpr int kSmallOperands = 8;
 using SmallShapes = Shape[kSmallOperands];
 SmallShapes& g_small_shapes = built<SmallShapes>();
-std::vector<Shape> g_shapes;
-std::vector<i64> g_labels;
+PodVector<Shape> g_shapes;
+PodVector<i64> g_labels;
 
 Status plan_request(const double* h, Reader& r, Planned& P) {
   P.err = Error{};
@@ -337,7 +339,7 @@ bool aliases_unsafely(const Plan& plan, int k, const void* in, const void* out) 
   return false;
 }
 
-int run(const double* h, const Planned& P, std::vector<double>& resp) {
+int run(const double* h, const Planned& P, PodVector<double>& resp) {
   const Plan& plan = P.plan;
   const auto action = static_cast<Action>(static_cast<int>(h[req_action]));
   if (!plan.is_static) {  // a data call needs a static result
@@ -430,7 +432,7 @@ int run(const double* h, const Planned& P, std::vector<double>& resp) {
 // goes on to the planned answer (with its error). A new rank-4 pair measured
 // 84-92 ns per raw call against 163-185 ns planned; a repeated one 62-67
 // against the cache's 45-55 (Node, min of interleaved rounds).
-bool numpy_lane(const double* h, const double* body, size_t n, std::vector<double>& resp) {
+bool numpy_lane(const double* h, const double* body, size_t n, PodVector<double>& resp) {
   const double k = h[req_operands];
   if (h[req_rule] != static_cast<int>(Rule::numpy) || !(k >= 0 && k <= kMaxOperands) ||
       k != static_cast<double>(static_cast<int>(k)))
@@ -448,7 +450,7 @@ bool numpy_lane(const double* h, const double* body, size_t n, std::vector<doubl
 // actions shape and explain: the plan alone. A numpy shape call over static
 // shapes is answered by numpy_lane; any other shape call repeated with the
 // same shapes is answered from the last one's plan (shape_plan).
-void call_shape(const double* h, const double* body, size_t n, bool explain, std::vector<double>& resp) {
+void call_shape(const double* h, const double* body, size_t n, bool explain, PodVector<double>& resp) {
   if (!explain && numpy_lane(h, body, n, resp)) return;
   const Planned& P = explain ? planned_once(h, body, n) : shape_plan(h, body, n);
   write_head(resp, static_cast<int>(P.st), P.err);

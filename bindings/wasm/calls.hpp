@@ -5,7 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include "core/pod_vector.hpp"
 
 #include "core/shape.hpp"
 
@@ -41,11 +41,11 @@ inline void* ptr(double v) {
 }
 
 // The backward actions: `h` the request header, `body` its n doubles after it.
-void call_axes(const double* h, const double* body, size_t n, std::vector<double>& resp);
-void call_reduce(const double* h, const double* body, size_t n, std::vector<double>& resp);
+void call_axes(const double* h, const double* body, size_t n, PodVector<double>& resp);
+void call_reduce(const double* h, const double* body, size_t n, PodVector<double>& resp);
 // The expression actions (expr_call.cpp).
-void call_parse(const double* h, const double* body, size_t n, std::vector<double>& resp);
-void call_expr(const double* h, const double* body, size_t n, bool explain, std::vector<double>& resp);
-void call_unbroadcast(const double* h, const double* body, size_t n, std::vector<double>& resp);
+void call_parse(const double* h, const double* body, size_t n, PodVector<double>& resp);
+void call_expr(const double* h, const double* body, size_t n, bool explain, PodVector<double>& resp);
+void call_unbroadcast(const double* h, const double* body, size_t n, PodVector<double>& resp);
 
 }  // namespace tc::calls

@@ -22,7 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <vector>
+#include "core/pod_vector.hpp"
 
 #include "calls.hpp"
 #include "expr/expr.hpp"
@@ -116,7 +116,7 @@ int g_next = 0;
 Entry g_once;  // explain, and keys too long to keep
 
 std::unique_ptr<Input[]> g_inputs;
-std::vector<i64> g_labels;
+PodVector<i64> g_labels;
 PodVector<i64> g_axes;
 PodVector<char> g_axis_name;
 bool g_axes_all = true;
@@ -291,7 +291,7 @@ void write_names(Writer& w, const Compiled& c) {
   }
 }
 
-void answer_refusal(std::vector<double>& resp, const Entry& e) {
+void answer_refusal(PodVector<double>& resp, const Entry& e) {
   Error err = e.fail.err;
   const Status st = e.st;
   write_head(resp, static_cast<int>(st), err);
@@ -370,7 +370,7 @@ void write_program(Writer& w, const Compiled& c) {
 
 namespace tc::calls {
 
-void call_parse(const double* h, const double* body, size_t n, std::vector<double>& resp) {
+void call_parse(const double* h, const double* body, size_t n, PodVector<double>& resp) {
   (void)h;
   Reader r{body, body + n};
   const char16_t* text = nullptr;
@@ -436,7 +436,7 @@ void call_parse(const double* h, const double* body, size_t n, std::vector<doubl
   }
 }
 
-void call_expr(const double* h, const double* body, size_t n, bool explain, std::vector<double>& resp) {
+void call_expr(const double* h, const double* body, size_t n, bool explain, PodVector<double>& resp) {
   Error none;
   const double kl = n > 0 ? body[0] : -1;
   if (!(kl >= 0 && kl + 1 <= static_cast<double>(n))) {

@@ -25,7 +25,7 @@
 //
 // These definitions take the place of emmalloc's (weak) ones: every
 // allocation of the module goes through them, the library's blocks
-// (calls.cpp allocate) and the engine's own (std::vector, the reduction's
+// (calls.cpp allocate) and the engine's own (its PodVectors, the reduction's
 // temporary buffer in interp.cpp). emmalloc's own functions do the work.
 #include <emscripten/emmalloc.h>
 #include <unistd.h>

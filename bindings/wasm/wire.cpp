@@ -47,13 +47,13 @@ bool read_shape(Reader& r, Shape& s) {
   return r.ok;
 }
 
-void point_labels(NamedShape& s, const std::vector<i64>& store, const size_t* offsets) {
+void point_labels(NamedShape& s, const PodVector<i64>& store, const size_t* offsets) {
   static const i64 kNoLabels = 0;
   for (int i = 0; i < s.rank; ++i)
     s.labels[i] = offsets[i] == SIZE_MAX ? nullptr : store.empty() ? &kNoLabels : store.data() + offsets[i];
 }
 
-bool read_named(Reader& r, NamedShape& s, std::vector<i64>& store, size_t* offsets) {
+bool read_named(Reader& r, NamedShape& s, PodVector<i64>& store, size_t* offsets) {
   const double rank = r.next();
   if (!is_rank_value(rank)) return false;
   s.rank = static_cast<int>(rank);
@@ -123,7 +123,7 @@ void Writer::grow(size_t need) {
   buf.resize(cap);
 }
 
-void write_head(std::vector<double>& out, int status, const Error& err) {
+void write_head(PodVector<double>& out, int status, const Error& err) {
   if (out.size() < kRespHead) out.resize(kRespHead);
   const auto hi = [](Dim d) { return d.hi == kUnbounded ? -1.0 : static_cast<double>(d.hi); };
   out[resp_status] = status;

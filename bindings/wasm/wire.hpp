@@ -22,7 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include "core/pod_vector.hpp"
 
 #include "core/named_plan.hpp"
 #include "core/plan.hpp"
@@ -59,7 +59,7 @@ struct Reader {
 // grows (JS reads by position, never by length), so a call in a loop writes
 // into memory already there: no reallocation and no clearing per call.
 struct Writer {
-  std::vector<double>& buf;
+  PodVector<double>& buf;
   size_t n = kRespHead;
   void put(double v);  // out of line: inlined at every call site it cost ~0.1 KB gzipped of wasm
   void reserve(size_t more) {
@@ -77,13 +77,13 @@ struct Writer {
 bool read_shape(Reader& r, Shape& s);
 // Labels go to `store`; offsets[i] is where dim i's start (SIZE_MAX: none).
 // The store may move while it grows: point labels at it once all are read.
-bool read_named(Reader& r, NamedShape& s, std::vector<i64>& store, size_t* offsets);
+bool read_named(Reader& r, NamedShape& s, PodVector<i64>& store, size_t* offsets);
 // Point s's labeled dims into `store` once every shape of the request is read
 // (offsets from read_named); a labeled dim with no labels is still labeled: never nullptr.
-void point_labels(NamedShape& s, const std::vector<i64>& store, const size_t* offsets);
+void point_labels(NamedShape& s, const PodVector<i64>& store, const size_t* offsets);
 
 // Every head field; the buffer grows to hold the head (it never shrinks).
-void write_head(std::vector<double>& out, int status, const Error& err);
+void write_head(PodVector<double>& out, int status, const Error& err);
 void write_plan(Writer& w, const Plan& plan);
 void write_named(Writer& w, const NamedPlan& named, bool with_index);
 

@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "pod_vector.hpp"
+
 #include "shape.hpp"
 
 namespace tc {
@@ -29,9 +31,9 @@ struct NamedAxis {
   int left_axis = -1;   // axis in the left operand, -1 = broadcast (missing there)
   int right_axis = -1;  // axis in the right operand
   bool labeled = false;
-  std::vector<i64> labels;       // output coordinates (when labeled)
-  std::vector<i64> left_index;   // per output coordinate: index into left's, -1 = absent (union)
-  std::vector<i64> right_index;  // likewise for right
+  PodVector<i64> labels;         // output coordinates (when labeled)
+  PodVector<i64> left_index;     // per output coordinate: index into left's, -1 = absent (union)
+  PodVector<i64> right_index;    // likewise for right
 };
 
 struct NamedPlan {

@@ -41,7 +41,7 @@ void build_loop(Plan& plan) {
   if (plan.out_size == 0) {
     L.rank = 1;
     L.shape[0] = 0;
-    for (auto& v : L.strides) v.assign(1, 1);
+    for (auto& v : L.strides) v[0] = 1;
     L.inner = LoopPlan::Contiguous;
     return;
   }
@@ -50,7 +50,6 @@ void build_loop(Plan& plan) {
   // continues the group (stride_outer == stride_inner * extent_inner). Two
   // stretched axes (stride 0) merge too: 0 == 0 * extent. Groups are built
   // innermost-first in L.shape / L.strides and reversed at the end.
-  for (auto& v : L.strides) v.resize(kMaxRank);
   int m = 0;
   for (int a = plan.out.rank - 1; a >= 0; --a) {
     const i64 ext = plan.out.dims[a].lo;
@@ -77,7 +76,6 @@ void build_loop(Plan& plan) {
     std::swap(L.shape[i], L.shape[j]);
     for (size_t k = 0; k < n; ++k) std::swap(L.strides[k][static_cast<size_t>(i)], L.strides[k][static_cast<size_t>(j)]);
   }
-  for (auto& v : L.strides) v.resize(static_cast<size_t>(m));
   L.rank = m;
   // A size-1 innermost extent reads one element either way: call it contiguous.
   auto inner_of = [&](size_t k) -> i64 {

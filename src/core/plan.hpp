@@ -10,7 +10,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <vector>
+
+#include "pod_vector.hpp"
 
 #include "contract.hpp"
 #include "shape.hpp"
@@ -51,7 +54,7 @@ struct OperandPlan {
 struct LoopPlan {
   int rank = 0;
   i64 shape[kMaxRank];
-  std::vector<std::vector<i64>> strides;  // [operand][loop axis]
+  PodVector<std::array<i64, kMaxRank>> strides;  // [operand][loop axis], the first `rank` of each
   // Which 1-d inner loop applies to operands 0 and 1 on the innermost loop axis.
   enum Inner : std::int32_t {
 #define TC_INNER(e, name) e,
@@ -62,7 +65,7 @@ struct LoopPlan {
 
 struct Plan {
   Shape out;
-  std::vector<OperandPlan> ops;
+  PodVector<OperandPlan> ops;
   bool is_static = false;  // strides and loop are only meaningful for static plans
   i64 out_size = 0;        // product of out dims, saturated at INT64_MAX
   LoopPlan loop;

@@ -17,7 +17,7 @@
 #pragma once
 
 #include <cstdint>
-#include "pod_vector.hpp"
+#include "core/pod_vector.hpp"
 
 #include "core/named_plan.hpp"
 #include "core/plan.hpp"

@@ -22,7 +22,7 @@
 #pragma once
 
 #include <cstdint>
-#include "pod_vector.hpp"
+#include "core/pod_vector.hpp"
 
 #include "core/contract.hpp"
 #include "program.hpp"

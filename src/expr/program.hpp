@@ -14,7 +14,7 @@
 #pragma once
 
 #include <cstdint>
-#include "pod_vector.hpp"
+#include "core/pod_vector.hpp"
 
 #include "kernels/kernels.hpp"
 

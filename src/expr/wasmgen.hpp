@@ -31,7 +31,7 @@
 #pragma once
 
 #include <cstdint>
-#include "pod_vector.hpp"
+#include "core/pod_vector.hpp"
 
 #include "program.hpp"
 

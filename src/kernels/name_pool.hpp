@@ -6,7 +6,7 @@
 
 #include <cstddef>
 #include <initializer_list>
-#include <vector>
+#include "core/pod_vector.hpp"
 
 namespace tc {
 
@@ -23,8 +23,8 @@ class NamePool {
   const char* at(size_t i) const { return text_.data() + starts_[i]; }
 
  private:
-  std::vector<char> text_;
-  std::vector<size_t> starts_;
+  PodVector<char> text_;
+  PodVector<size_t> starts_;
 };
 
 }  // namespace tc

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <vector>
+#include "core/pod_vector.hpp"
 
 #include "half.hpp"
 #include "reduce.hpp"
@@ -106,7 +106,7 @@ class PairStack {
   size_t width_ = 0;
   int depth_ = 0;
   int level_[72] = {};
-  std::vector<char> buf_;
+  PodVector<char> buf_;
 };
 
 // An odometer over a list of (extent, stride) axes: the element offsets of
@@ -153,9 +153,9 @@ struct Run {
   BinaryKernel merge;
   const char* x;
   char* out;
-  std::vector<char> scratch;
+  PodVector<char> scratch;
 
-  std::vector<char> gathered;  // a view's strided elements, before their conversion
+  PodVector<char> gathered;  // a view's strided elements, before their conversion
 
   const char* in_at(i64 elem) const { return x + elem * static_cast<i64>(es_in); }
 
@@ -234,14 +234,14 @@ Status run_reduce(const Shape& in, std::uint64_t mask, ReduceOp op, DType in_dt,
     if (in_dt != DType::f16) {
       i64 n = 1;
       for (int a = 0; a < in.rank; ++a) n *= in.dims[a].lo;
-      std::vector<Half> h(static_cast<size_t>(n));
+      PodVector<Half> h(static_cast<size_t>(n));
       convert_elements(in_dt, DType::f16, in_data, h.data(), static_cast<size_t>(n));
       return run_reduce(in, mask, op, DType::f16, DType::f16, h.data(), out, err);
     }
     i64 n_out = 1;
     for (int a = 0; a < in.rank; ++a)
       if (!(a < 64 && (mask >> a & 1u))) n_out *= in.dims[a].lo;
-    std::vector<float> acc(static_cast<size_t>(n_out));
+    PodVector<float> acc(static_cast<size_t>(n_out));
     const Status s = run_reduce(in, mask, op, DType::f16, DType::f32, in_data, acc.data(), &e);
     if (s == Status::Ok) find_float_to_half()(acc.data(), static_cast<uint16_t*>(out), acc.size());
     return s;

@@ -1,7 +1,7 @@
 // The reduction kernel registry and dispatch: every reduction kernel of this
 // build, reference and SIMD, listed once with its name in the grammar of
 // reduce.hpp. Dispatch, the tests and (later) the JS registry read it.
-#include <vector>
+#include "core/pod_vector.hpp"
 
 #include "name_pool.hpp"
 #include "reduce.hpp"
@@ -57,7 +57,7 @@ ReduceColKernel find_reduce_col(DType dt, ReduceOp op) {
 
 const ReduceKernelInfo* reduce_registry(size_t* count) {
   static NamePool names;
-  static std::vector<ReduceKernelInfo> infos;
+  static PodVector<ReduceKernelInfo> infos;
   if (infos.empty()) {
     for (int pass = 0; pass < 2; ++pass) {
       const ReduceRowKernel* rows = pass == 0 ? reduce_reference_row_table() : reduce_simd_row_table();

@@ -2,7 +2,7 @@
 // and SIMD, listed once with its name in the naming grammar (kernels.hpp).
 // Dispatch, the native tests, the JS listing (tc_listing) and the benchmarks all
 // read these lists; names and sizes come from dtypes.def and ops.def.
-#include <vector>
+#include "core/pod_vector.hpp"
 
 #include "gemm.hpp"
 #include "kernels.hpp"
@@ -80,7 +80,7 @@ const char* select_form_name(SelectForm f) {
 
 const KernelInfo* kernel_registry(size_t* count) {
   static NamePool names;
-  static std::vector<KernelInfo> infos;
+  static PodVector<KernelInfo> infos;
   if (infos.empty()) {
     const BinaryLoop* simd = simd_table();
     for (int pass = 0; pass < 2; ++pass) {
@@ -122,7 +122,7 @@ SelectKernel find_select(size_t es, SelectForm form) {
 
 const SelectInfo* select_registry(size_t* count) {
   static NamePool names;
-  static std::vector<SelectInfo> infos;
+  static PodVector<SelectInfo> infos;
   if (infos.empty()) {
     static const char* widths[] = {"x8", "x16", "x32", "x64"};
     for (int pass = 0; pass < 2; ++pass) {

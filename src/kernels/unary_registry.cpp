@@ -2,7 +2,7 @@
 // build, reference and SIMD, listed once with its name in the grammar of
 // kernels.hpp (f32_sqrt__wasmsimd, cast_f32_i32__scalar). Dispatch, the
 // tests (tc_unary_kernel_run, tc_cast_kernel_run) and the JS listings read them.
-#include <vector>
+#include "core/pod_vector.hpp"
 
 #include "name_pool.hpp"
 #include "unary_ops.hpp"
@@ -54,7 +54,7 @@ UnaryKernel find_cast(DType from, DType to) {
 
 const UnaryKernelInfo* unary_registry(size_t* count) {
   static NamePool names;
-  static std::vector<UnaryKernelInfo> infos;
+  static PodVector<UnaryKernelInfo> infos;
   if (infos.empty()) {
     for (int pass = 0; pass < 2; ++pass) {
       const UnaryKernel* table = pass == 0 ? unary_reference_table() : unary_simd_table();
@@ -75,7 +75,7 @@ const UnaryKernelInfo* unary_registry(size_t* count) {
 
 const UnaryKernelInfo* cast_registry(size_t* count) {
   static NamePool names;
-  static std::vector<UnaryKernelInfo> infos;
+  static PodVector<UnaryKernelInfo> infos;
   if (infos.empty()) {
     for (int pass = 0; pass < 2; ++pass) {
       const UnaryKernel* table = pass == 0 ? cast_reference_table() : cast_simd_table();

@@ -115,7 +115,7 @@ class LabelIndex {
   bool dense_ = false;
   std::uint64_t base_ = 0;
   size_t mask_ = 0;
-  std::vector<std::uint32_t> slots_;
+  PodVector<std::uint32_t> slots_;
 };
 
 // Refusals of one operand, all INVALID_SHAPE with operand_a = the operand
@@ -152,8 +152,8 @@ TC_HOT Status validate_named(const NamedShape& s, int operand, Error& err, Label
   return Status::Ok;
 }
 
-TC_HOT std::vector<i64> iota_index(i64 n) {
-  std::vector<i64> v(static_cast<size_t>(n));
+TC_HOT PodVector<i64> iota_index(i64 n) {
+  PodVector<i64> v(static_cast<size_t>(n));
   for (i64 i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
   return v;
 }
@@ -166,7 +166,7 @@ TC_HOT void match_labels(const i64* ll, i64 ln, const i64* rl, i64 rn, LabelInde
   // exact length (no regrowth copies; in wasm, no memory grown for nothing).
   // The first pass keeps each left label's match (position + 1, 0 = none:
   // labels are at most kMaxLabels < 2^32), so each is looked up once.
-  std::vector<std::uint32_t> match(static_cast<size_t>(ln));
+  PodVector<std::uint32_t> match(static_cast<size_t>(ln));
   i64 shared = 0;
   for (i64 i = 0; i < ln; ++i) {
     const i64 j = right_at.find(ll[i]);
@@ -182,7 +182,7 @@ TC_HOT void match_labels(const i64* ll, i64 ln, const i64* rl, i64 rn, LabelInde
   i64* left_index = ax.left_index.data();
   i64* right_index = ax.right_index.data();
   size_t k = 0;
-  std::vector<char> matched(shaping == Shaping::Union ? static_cast<size_t>(rn) : 0);
+  PodVector<char> matched(shaping == Shaping::Union ? static_cast<size_t>(rn) : 0);
   for (i64 i = 0; i < ln; ++i) {
     const i64 j = static_cast<i64>(match[static_cast<size_t>(i)]) - 1;
     if (j >= 0 && shaping == Shaping::Union) matched[static_cast<size_t>(j)] = 1;

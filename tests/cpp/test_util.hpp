@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <sstream>
 #include <string>
@@ -20,6 +21,17 @@ inline void PrintTo(Verdict v, std::ostream* os) {
   static const char* const names[] = {"Equal", "Stretched", "New", "Clash"};
   const unsigned i = static_cast<unsigned>(v);
   *os << (i < 4 ? names[i] : "?");
+}
+// A PodVector (the engine's vector) compared with, and printed as, a std::vector.
+template <class T>
+bool operator==(const PodVector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+template <class T>
+void PrintTo(const PodVector<T>& v, std::ostream* os) {
+  *os << "{";
+  for (std::size_t i = 0; i < v.size(); ++i) *os << (i ? ", " : " ") << v[i];
+  *os << " }";
 }
 }  // namespace tc
 
@@ -118,7 +130,10 @@ struct R {
     return std::vector<Verdict>(o.verdict, o.verdict + plan.out.rank);
   }
   std::vector<i64> loop_shape() const { return std::vector<i64>(plan.loop.shape, plan.loop.shape + plan.loop.rank); }
-  std::vector<i64> loop_strides(int k) const { return plan.loop.strides.at(static_cast<size_t>(k)); }
+  std::vector<i64> loop_strides(int k) const {
+    const auto& row = plan.loop.strides.at(static_cast<size_t>(k));
+    return std::vector<i64>(row.begin(), row.begin() + plan.loop.rank);
+  }
   // For failure messages.
   std::string describe() const {
     return str(st) + " out " + str(plan.out) + (ok() ? "" : " | " + str(err));

@@ -1,9 +1,12 @@
-// A growable array of trivially copyable elements for the expression engine.
+// A growable array of plain elements, the engine's vector: elements are
+// copied and moved as bytes (memcpy) and never destroyed one by one, so an
+// element type must be trivially destructible and hold no pointer into itself
+// (a Shape, whose copy constructor copies only the dims in use, qualifies).
 //
 // Why not std::vector: the engine ships in the page's wasm, and each
 // std::vector<T> brings its own push_back / assign / resize / reallocation
-// code per element type (about 0.5-1 KB each, a dozen types here). PodVector's
-// storage management is one out-of-line function for every element type
+// code per element type (about 0.5-1 KB each). PodVector's storage
+// management is one out-of-line function for every element type
 // (grow_storage below); what stays per type is a few inlined loops. The
 // interface is the subset of std::vector the engine uses, with the same
 // meaning (append() is insert(end(), first, last)). Allocation failure aborts,
@@ -16,7 +19,7 @@
 #include <initializer_list>
 #include <type_traits>
 
-namespace tc::expr {
+namespace tc {
 
 namespace detail {
 // Makes room for at least `want` elements of `size` bytes: capacity doubles
@@ -35,7 +38,7 @@ __attribute__((noinline)) inline void grow_storage(void*& data, std::size_t& cap
 
 template <class T>
 class PodVector {
-  static_assert(std::is_trivially_copyable<T>::value, "PodVector holds trivially copyable elements");
+  static_assert(std::is_trivially_destructible<T>::value, "PodVector holds plain elements, moved as bytes");
 
  public:
   PodVector() = default;
@@ -145,4 +148,4 @@ bool operator!=(const PodVector<T>& a, const PodVector<T>& b) {
   return !(a == b);
 }
 
-}  // namespace tc::expr
+}  // namespace tc
