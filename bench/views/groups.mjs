@@ -20,6 +20,11 @@
 //   rows              short rows: float32 [N,3] + [3], [N,4] + [4], [N,3] +
 //                     [N,1], a transposed [3,N] view + [N,3], N = 200,704, resident
 //                     into out; the plain-JS loop and tfjs-wasm for context
+//   manyrows          reductions along many short rows (a 224x224 image's
+//                     pixels, N = 50,176): sum over [N,3] as an expression
+//                     (sum(x * 2, [1])) and as the op, softmax over [N,21] as
+//                     the op and as a program, layer norm over [4096,64] as
+//                     one expression; resident into out; tfjs-wasm for context
 //   small             add of [3,1] and [1,4] float32: typed arrays (a fresh
 //                     array out), resident operands (a resident out; a fresh
 //                     resident result, disposed): per-call cost, before/after
@@ -31,7 +36,7 @@
 import { measureWall, median, medianRatio } from '../lib/wall.mjs';
 import { fusedLimit, instantiateLimit } from '../limit/fused.mjs';
 
-export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'rows', 'small', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm'];
+export const VIEW_GROUPS = ['pre-224', 'pre-512', 'tadd', 'rows', 'manyrows', 'small', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm'];
 
 /** What each group needs of the build. */
 export const NEEDS = {
@@ -39,6 +44,7 @@ export const NEEDS = {
   'pre-512': ['evaluate', 'slice', 'transpose', 'expandDims'],
   tadd: ['tensor', 'add', 'transpose', 'contiguous'],
   rows: ['tensor', 'add', 'transpose'],
+  manyrows: ['tensor', 'evaluate', 'compile', 'softmax', 'sum'],
   small: ['tensor', 'add'],
   unary: ['tensor', 'exp', 'log', 'tanh'],
   'post-32x1000': ['tensor', 'softmax', 'argmax', 'topk'],
@@ -47,7 +53,7 @@ export const NEEDS = {
 };
 
 /** The groups that time tfjs-wasm (the others do not load it). */
-export const USES_TF = new Set(['pre-224', 'pre-512', 'tadd', 'rows', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm']);
+export const USES_TF = new Set(['pre-224', 'pre-512', 'tadd', 'rows', 'manyrows', 'unary', 'post-32x1000', 'post-8x32000', 'layernorm']);
 
 /** Per group: the unit of its table, timing options, and the ratios [id, numerator, denominator, target or null, note]. */
 export const SPEC = {
@@ -123,6 +129,17 @@ export const SPEC = {
       ['rows3/tf', 'tc-rows3', 'tf-rows3', null, '[N,3] + [3] ÷ tfjs-wasm'],
       ['t3/rows3', 'tc-t3', 'tc-rows3', null, 'the transposed [3,N] view + [N,3] ÷ [N,3] + [3]'],
       ['col3/rows3', 'tc-col3', 'tc-rows3', null, '[N,3] + [N,1] (a column) ÷ [N,3] + [3]'],
+    ],
+  },
+  manyrows: {
+    unit: 'µs', timing: { runs: 11, warmupMs: 300, batchMs: 30 },
+    ratios: [
+      ['expr-sum3/sum3', 'tc-expr-sum3', 'tc-sum3', null, 'sum(x * 2, [1]) over [N,3] as one expression ÷ the sum op over [N,3] (x alone)'],
+      ['sum3/js', 'tc-sum3', 'js-sum3', null, 'the sum op over [N,3] ÷ the plain-JS loop'],
+      ['sum3/tf', 'tc-sum3', 'tf-sum3', null, 'the sum op over [N,3] ÷ tfjs-wasm tf.sum(x, 1)'],
+      ['prog21/softmax21', 'tc-prog21', 'tc-softmax21', null, 'softmax over [N,21] as a program ÷ the softmax op'],
+      ['softmax21/tf', 'tc-softmax21', 'tf-softmax21', null, 'the softmax op over [N,21] ÷ tfjs-wasm tf.softmax'],
+      ['ln64/tf', 'tc-ln64', 'tf-ln64', null, 'layer norm over [4096,64] as one expression ÷ tfjs-wasm op by op'],
     ],
   },
   small: {
@@ -648,6 +665,57 @@ function rowsGroup({ tc, tf }, checks) {
   return cases;
 }
 
+// Reductions along many short rows: an image's pixels (N = 224 * 224) with 3
+// channels summed, 21 class scores (a segmentation's logits, channels last)
+// softmaxed, and 4096 rows of 64 layer-normed.
+function manyRowsGroup({ tc, tf }, checks) {
+  const N = 50176;
+  const X3 = Float32Array.from({ length: N * 3 }, (_, i) => ((i * 37) % 255) / 32 - 4);
+  const X21 = Float32Array.from({ length: N * 21 }, (_, i) => ((i * 7919) % 10007) / 1000 - 5);
+  const X64 = Float32Array.from({ length: 4096 * 64 }, (_, i) => ((i * 7919) % 10007) / 2000 - 2.5);
+  const x3 = tc.tensor(X3, [N, 3]), x21 = tc.tensor(X21, [N, 21]), x64 = tc.tensor(X64, [4096, 64]);
+  const o3 = tc.tensor(new Float32Array(N), [N]), o21 = tc.tensor(new Float32Array(N * 21), [N, 21]), o64 = tc.tensor(new Float32Array(4096 * 64), [4096, 64]);
+  const prog = tc.compile('m = max(x, [-1], true); e = exp(x - m); e / sum(e, [-1], true)');
+  const LN = '(x - mean(x, [-1], true)) / sqrt(mean((x - mean(x, [-1], true)) ** 2, [-1], true) + 1e-5)';
+  // References: the ops one by one (their bits are the expressions' and the program's).
+  const want3 = tc.sum(tc.mul(x3, 2), { axes: [1] });
+  const want21 = tc.softmax(x21);
+  const d = tc.sub(x64, tc.mean(x64, { axes: [-1], keepdims: true }));
+  const want64 = tc.div(d, tc.sqrt(tc.add(tc.mean(tc.mul(d, d), { axes: [-1], keepdims: true }), 1e-5)));
+  const defs = [
+    ['tc-expr-sum3', () => tc.evaluate('sum(x * 2, [1])', { x: x3 }, { out: o3 }), o3, want3, 'tensorcast evaluate(\'sum(x * 2, [1])\') over [N,3], resident into out'],
+    ['tc-sum3', () => tc.sum(x3, { axes: [1], out: o3 }), o3, null, 'tensorcast sum(x, { axes: [1] }) over [N,3], resident into out'],
+    ['tc-softmax21', () => tc.softmax(x21, -1, { out: o21 }), o21, want21, 'tensorcast softmax(x) over [N,21], resident into out'],
+    ['tc-prog21', () => prog.run({ x: x21 }, { out: o21 }), o21, want21, 'tensorcast softmax as a program over [N,21], resident into out'],
+    ['tc-ln64', () => tc.evaluate(LN, { x: x64 }, { out: o64 }), o64, want64, 'tensorcast layer norm as one expression over [4096,64], resident into out'],
+  ];
+  const cases = [control()];
+  for (const [id, fn, o, want, label] of defs) {
+    fn();
+    if (want !== null) {
+      // The program divides by the sum (the op scales by its reciprocal): within 1e-6, as the post groups check it.
+      const c = compare(o.toArray(), want.toArray());
+      checks[id] = { ...c, ok: id === 'tc-prog21' ? ok(c) : c.differing === 0 };
+      if (!checks[id].ok) throw new Error(`tensorcast ${id} is wrong: ${JSON.stringify(c)}`);
+    }
+    cases.push({ id, label, fn });
+  }
+  for (const t of [want3, want21, d, want64]) t.dispose();
+  const js = new Float32Array(N);
+  const jsSum3 = () => { for (let i = 0; i < N; i++) js[i] = X3[i * 3] + X3[i * 3 + 1] + X3[i * 3 + 2]; return js; };
+  cases.push({ id: 'js-sum3', label: 'plain-JS loop: the sum of each row of [N,3], preallocated out', fn: jsSum3 });
+  if (tf) {
+    const t3 = tf.tensor2d(X3, [N, 3], 'float32'), t21 = tf.tensor2d(X21, [N, 21], 'float32'), t64 = tf.tensor2d(X64, [4096, 64], 'float32');
+    cases.push({ id: 'tf-sum3', label: 'tfjs-wasm tf.sum(x, 1) over [N,3], resident, disposed', fn: () => tf.sum(t3, 1).dispose() });
+    cases.push({ id: 'tf-softmax21', label: 'tfjs-wasm tf.softmax(x) over [N,21], resident, disposed', fn: () => tf.softmax(t21).dispose() });
+    cases.push({
+      id: 'tf-ln64', label: 'tfjs-wasm layer norm op by op (tf.moments, sub, div by sqrt(var + 1e-5)), resident, disposed',
+      fn: () => tf.tidy(() => { const { mean, variance } = tf.moments(t64, -1, true); return tf.div(tf.sub(t64, mean), tf.sqrt(tf.add(variance, 1e-5))); }).dispose(),
+    });
+  }
+  return cases;
+}
+
 function smallGroup({ tc }, checks) {
   const a = new Float32Array([1, 2, 3]);
   const b = new Float32Array([10, 20, 30, 40]);
@@ -690,6 +758,7 @@ export async function runViewGroup(group, { tc, tf, where, limit = null }, opts 
   const cases = group === 'tadd' ? taddGroup({ tc, tf, limit: limit && await instantiateLimit(limit) }, checks)
     : group === 'small' ? smallGroup({ tc }, checks)
       : group === 'rows' ? rowsGroup({ tc, tf }, checks)
+      : group === 'manyrows' ? manyRowsGroup({ tc, tf }, checks)
       : group === 'unary' ? unaryGroup({ tc, tf }, checks)
         : group.startsWith('post-') ? postGroup(...group.slice(5).split('x').map(Number), { tc, tf }, checks)
           : group === 'layernorm' ? layerNormGroup({ tc, tf }, checks)

@@ -1009,37 +1009,46 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     for (int a = pre; a < R; ++a) bytes *= static_cast<double>(out.root.dims[a].lo);
     while (!out.rows.on && pre > 0 && bytes * static_cast<double>(out.root.dims[pre - 1].lo) <= 262144.0)
       bytes *= static_cast<double>(out.root.dims[--pre].lo);
+    // And of the next axis as many indices as fit: with a row a chunk, the
+    // chunk's costs came a row at a time ([50176, 3] summed over its rows in
+    // an expression ran 22x the sum op).
+    const i64 g = static_cast<i64>(262144.0 / bytes);  // < the axis' dim (it did not join whole)
+    if (!out.rows.on && pre > 0 && g > 1) out.group = g;
     out.prefix = pre;
   }
+  // The chunk's first axis, `group` of its indices a chunk (where it is split).
+  const int first = out.prefix - (out.group > 1);
+  i64 dims[kMaxRank];
+  for (int a = 0; a < R; ++a) dims[a] = out.root.dims[a].lo;
   out.chunks = 1;
-  for (int a = 0; a < out.prefix; ++a) out.chunks *= out.root.dims[a].lo;
-  out.chunk.rank = R - out.prefix;
-  for (int a = out.prefix; a < R; ++a) out.chunk.dims[a - out.prefix] = out.root.dims[a];
-  out.out_size = shape_size(out.out);
+  for (int a = 0; a < out.prefix; ++a) out.chunks *= a < first ? dims[a] : (dims[a] + out.group - 1) / out.group;
+  if (first < out.prefix) dims[first] = out.group;
+  out.chunk.rank = R - first;
   out.chunk_out = 1;
-  for (int a = out.prefix; a < R; ++a)
-    if (!(out.mask >> a & 1u)) out.chunk_out *= out.root.dims[a].lo;
+  for (int a = first; a < R; ++a) {
+    out.chunk.dims[a - first] = Dim::fixed(dims[a]);
+    if (!(out.mask >> a & 1u)) out.chunk_out *= dims[a];
+  }
+  out.out_size = shape_size(out.out);
   // The loop over the chunk's axes: slot 0 the (contiguous) chunk, then the slots.
   const int S = 1 + prog.inputs;
   PodVector<i64> all(static_cast<size_t>(S * R), 0);
   {
     i64 acc = 1;
-    for (int a = R - 1; a >= 0; --a) {
-      all[static_cast<size_t>(a)] = a >= out.prefix ? acc : 0;
-      if (a >= out.prefix) acc *= out.root.dims[a].lo;
+    for (int a = R - 1; a >= first; --a) {
+      all[static_cast<size_t>(a)] = acc;
+      acc *= dims[a];
     }
   }
   for (int k = 0; k < prog.inputs; ++k)
     for (int a = 0; a < R; ++a)
       all[static_cast<size_t>((k + 1) * R + a)] = out.slot_strides[static_cast<size_t>(k * R + a)];
-  i64 dims[kMaxRank];
-  for (int a = 0; a < R; ++a) dims[a] = out.root.dims[a].lo;
-  merge(dims, out.prefix, R, all, R, S, out.loop);
+  merge(dims, first, R, all, R, S, out.loop);
   plan_contraction(out);
   out.chunk_strides.assign(static_cast<size_t>(S * (out.prefix > 0 ? out.prefix : 1)), 0);
   for (int k = 0; k < S; ++k)
     for (int a = 0; a < out.prefix; ++a)
-      out.chunk_strides[static_cast<size_t>(k * out.prefix + a)] = all[static_cast<size_t>(k * R + a)];
+      out.chunk_strides[static_cast<size_t>(k * out.prefix + a)] = all[static_cast<size_t>(k * R + a)] * (a < first ? 1 : out.group);
   return Status::Ok;
 }
 

@@ -124,14 +124,19 @@ struct Compiled {
   std::uint64_t mask = 0;
   DType acc = DType::count;      // the result's dtype when reducing
   int prefix = 0;                // root axes [0, prefix) index the chunks
+  // A chunk takes `group` indices of axis prefix - 1 (1: one, and the chunk
+  // is root dims [prefix, rank)); the last chunk of each run of them takes
+  // what is left (root dim mod group; 0: none left, every chunk is whole).
+  i64 group = 1;
   i64 chunks = 1;
-  Shape chunk;                   // root dims [prefix, rank)
+  Shape chunk;                   // root dims [first, rank), `group` for axis first = prefix - 1 where group > 1
   Shape out;                     // the call's result shape (keepdims applied)
   DType out_dtype = DType::count;
   i64 out_size = 0;
-  i64 chunk_out = 0;             // result elements per chunk
+  i64 chunk_out = 0;             // result elements per chunk (a whole one)
   Loop loop;                     // the walk of one run (or of one chunk)
-  // Per slot: strides on the chunk axes [0, prefix) (elements), to offset each chunk.
+  // Per slot: strides on the chunk axes [0, prefix) (elements; axis prefix - 1's
+  // times `group`), to offset each chunk.
   PodVector<i64> chunk_strides;
   int module = -1;               // the generated module's id, -1: the interpreter
   Contraction gemm;              // on: run() calls the contraction kernel

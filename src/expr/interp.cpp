@@ -288,6 +288,19 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   const DType res = c.prog.result();
   const size_t es = dtype_size(res);
   const i64 chunk_elems = shape_size(c.chunk);
+  // Axis prefix - 1 in runs of `group` indices: the last chunk of each run
+  // takes what is left (r of them), with its own loop and shape.
+  const int first = c.prefix - (c.group > 1);
+  const i64 nb = c.group > 1 ? (c.root.dims[first].lo + c.group - 1) / c.group : 0;
+  const i64 r = c.group > 1 ? c.root.dims[first].lo - (nb - 1) * c.group : 0;
+  Loop tail_loop;
+  Shape tail_chunk = c.chunk;
+  if (r != 0 && r != c.group) {
+    tail_loop = c.loop;
+    tail_loop.shape[0] = c.loop.shape[0] / c.group * r;  // axis first is in the loop's outermost group
+    tail_chunk.dims[0] = Dim::fixed(r);
+  }
+  i64 at_out = 0;  // the chunk's first result element
   unsigned char* temp = nullptr;
   // A product row's chunk is one result, from the factors as they are (expr.hpp ProductRows).
   const ProductRowKernel rows = c.rows.on ? find_product_row(c.out_dtype) : nullptr;
@@ -319,6 +332,8 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
       if ((c.mask >> a & 1u) && c.root.dims[a].lo == 0) return Status::InvalidAxis;
   }
   for (i64 ch = 0; ch < c.chunks; ++ch) {
+    const bool tail = r != 0 && r != c.group && idx[static_cast<size_t>(c.prefix - 1)] == nb - 1;
+    const Loop& L = tail ? tail_loop : c.loop;
     base[0] = c.reduce ? static_cast<void*>(temp) : out;
     for (int k = 0; k < c.prog.inputs; ++k) {
       const int in = c.slot_input[static_cast<size_t>(k)];
@@ -332,23 +347,25 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
       if (c.module >= 0 && gen && !c.reduce && tiled(c, res)) {
         run_tiles(c, res, base, desc, gen);
       } else if (c.module >= 0 && gen) {
-        write_descriptor(c.loop, c.slot_dtype, res, base.data(), desc);
+        write_descriptor(L, c.slot_dtype, res, base.data(), desc);
         gen(c.module, desc.data(), static_cast<int>(desc.size()));
       } else {
-        interpret(c.prog, c.slot_dtype, c.loop, base.data());
+        interpret(c.prog, c.slot_dtype, L, base.data());
       }
     }
     if (c.reduce && !rows) {
       Error err;
-      st = run_reduce(c.chunk, c.mask >> c.prefix, c.rop, res, c.acc, bare ? base[1] : temp,
-                      static_cast<unsigned char*>(out) + ch * c.chunk_out * static_cast<i64>(acc_size), &err,
-                      bare && !same ? &c.slot_strides[static_cast<size_t>(c.prefix)] : nullptr);
+      st = run_reduce(tail ? tail_chunk : c.chunk, c.mask >> first, c.rop, res, c.acc, bare ? base[1] : temp,
+                      static_cast<unsigned char*>(out) + at_out * static_cast<i64>(acc_size), &err,
+                      bare && !same ? &c.slot_strides[static_cast<size_t>(first)] : nullptr);
       if (st != Status::Ok) break;
+      at_out += tail ? c.chunk_out / c.group * r : c.chunk_out;
     }
     for (int d = c.prefix - 1; d >= 0; --d) {
+      const i64 n = d == first && c.group > 1 ? nb : c.root.dims[d].lo;
       for (int k = 0; k < S; ++k) off[static_cast<size_t>(k)] += c.chunk_strides[static_cast<size_t>(k * c.prefix + d)];
-      if (++idx[static_cast<size_t>(d)] < c.root.dims[d].lo) break;
-      for (int k = 0; k < S; ++k) off[static_cast<size_t>(k)] -= c.chunk_strides[static_cast<size_t>(k * c.prefix + d)] * c.root.dims[d].lo;
+      if (++idx[static_cast<size_t>(d)] < n) break;
+      for (int k = 0; k < S; ++k) off[static_cast<size_t>(k)] -= c.chunk_strides[static_cast<size_t>(k * c.prefix + d)] * n;
       idx[static_cast<size_t>(d)] = 0;
     }
   }

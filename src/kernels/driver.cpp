@@ -118,26 +118,6 @@ void fill_row(char* o, const char* src, i64 stride, size_t es, i64 n) {
   }
 }
 
-// rr rows of a tile, c elements each (row r at src + r * step elements,
-// elements `s` apart), gathered into dst one after another: a transposed
-// 4-byte operand (step 1) four rows at a time (find_tile_gather32), one row
-// repeated (step 0) once and then copied in doubling runs, the rest row by row.
-void gather_tile(char* dst, const char* src, i64 s, i64 step, size_t es, i64 rr, i64 c) {
-  const i64 row = c * static_cast<i64>(es);
-  i64 r = 0;
-  if (step == 0) {
-    fill_row(dst, src, s, es, c);
-    repeat_head(dst, static_cast<size_t>(row), static_cast<size_t>(rr * row));
-    return;
-  }
-  const TileGather t = find_tile_gather32();
-  if (t && es == 4 && step == 1 && s != 0) {
-    r = rr & ~i64{3};
-    t(dst, static_cast<ptrdiff_t>(c), src, static_cast<ptrdiff_t>(s), static_cast<ptrdiff_t>(r), static_cast<ptrdiff_t>(c));
-  }
-  for (; r < rr; ++r) fill_row(dst + r * row, src + r * step * static_cast<i64>(es), s, es, c);
-}
-
 // Element-wise over a loop whose inner axis is strided (a view, permuted named
 // dims), or short (rows under kShortRow elements), or any loop of a copy: the
 // rows of the axis next to the innermost kTileRows at a time, each `chunk`
@@ -219,6 +199,27 @@ bool runnable(const Plan& plan, size_t n_ops) {
 }
 
 }  // namespace
+
+// rr rows of a tile, c elements each (row r at src + r * step elements,
+// elements `s` apart), gathered into dst one after another: a transposed
+// 4-byte operand (step 1) four rows at a time (find_tile_gather32), one row
+// repeated (step 0) once and then copied in doubling runs, the rest row by row.
+void gather_tile(char* dst, const char* src, i64 s, i64 step, size_t es, i64 rr, i64 c) {
+  const i64 row = c * static_cast<i64>(es);
+  i64 r = 0;
+  if (step == 0) {
+    fill_row(dst, src, s, es, c);
+    repeat_head(dst, static_cast<size_t>(row), static_cast<size_t>(rr * row));
+    return;
+  }
+  const TileGather t = find_tile_gather32();
+  if (t && es == 4 && step == 1 && s != 0) {
+    r = rr & ~i64{3};
+    t(dst, static_cast<ptrdiff_t>(c), src, static_cast<ptrdiff_t>(s), static_cast<ptrdiff_t>(r), static_cast<ptrdiff_t>(c));
+  }
+  for (; r < rr; ++r) fill_row(dst + r * row, src + r * step * static_cast<i64>(es), s, es, c);
+}
+
 
 Status run_binary(const Plan& plan, DType dt, Op op, const void* a, const void* b, void* out) {
   if (!runnable(plan, 2)) return Status::InvalidShape;

@@ -30,6 +30,11 @@ Status run_copy(const Plan& plan, size_t elem_size, const void* in, void* out);
 // (a strided view). In elements of `es` bytes, out of `os`.
 Status run_map(const Plan& plan, size_t es, size_t os, UnaryKernel fn, const void* in, void* out);
 
+// rr rows of c elements of es bytes (row r at src + r * step elements, its
+// elements `s` apart) gathered into dst one after another: a transpose of
+// 4-byte elements (step 1) in 4x4 blocks in registers (SIMD builds).
+void gather_tile(char* dst, const char* src, i64 s, i64 step, size_t es, i64 rr, i64 c);
+
 // One element of a condition of dtype dt is true where != 0 (NaN true, -0 false).
 bool truthy(DType dt, const void* e);
 

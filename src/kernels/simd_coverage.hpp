@@ -13,6 +13,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 #include "reduce.hpp"
 #include "scalar_ops.hpp"
@@ -99,11 +102,20 @@ constexpr bool reduce() {
 // into the 16 slots of `buf` (16 x 8 bytes), the last one repeated: the kernel
 // then runs whole vectors on the copy (padding lanes hold real values, so they
 // compute nothing the real ones would not). Stride 0 (one element, splatted)
-// is read in place.
+// is read in place. The last element goes into every slot first, a vector at a
+// time, then the n over them (a byte at a time, it took ~30 ns of a tail).
 [[gnu::noinline]] inline const void* pad_tail(const void* x, size_t stride, size_t n, size_t es, unsigned char* buf) {
   if (!stride) return x;
+#if defined(__wasm_simd128__)
+  const unsigned char* last = static_cast<const unsigned char*>(x) + (n - 1) * es;
+  const v128_t v = es == 1 ? wasm_v128_load8_splat(last) : es == 2 ? wasm_v128_load16_splat(last)
+                 : es == 4 ? wasm_v128_load32_splat(last) : wasm_v128_load64_splat(last);
+  for (size_t j = 0; j < es; ++j) wasm_v128_store(buf + 16 * j, v);
+  std::memcpy(buf, x, (n - 1) * es);
+#else
   std::memcpy(buf, x, n * es);
   for (size_t j = n * es; j < 16 * es; ++j) buf[j] = buf[j - es];  // the last element, again and again
+#endif
   return buf;
 }
 

@@ -54,7 +54,7 @@ describe('statements and reductions inside expressions', () => {
       .toEqual([expect.stringMatching(/^mean\(x, \[-1\]\)$/), expect.stringMatching(/^mean\(\(x - _+t0\) \*\* 2, \[-1\]\)$/), expect.stringMatching(/^\(x - _+t0\) \/ sqrt\(_+t1 \+ 1e-5\) \* g \+ b$/)]);
   });
 
-  it('a reduction\'s chunk takes whole leading axes up to 256 KiB: the same bits on either side of the bound, rows and columns', () => {
+  it('a reduction\'s chunk takes whole leading axes up to 256 KiB, then as many indices of the next as fit: the same bits on either side of the bound, rows and columns, with and without a last short chunk', () => {
     const fill = (n, k) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37 + k) * 3 + (i % 7) * 1e-3);
     const cases = [
       // [shape, axes, the chunk axes explain() gives]
@@ -65,6 +65,14 @@ describe('statements and reductions inside expressions', () => {
       [[4, 300, 50], [1], 0], // a middle axis (columns): all of it, 240 KB
       [[30, 300, 50], [1], 1],
       [[7, 1, 3], [0, 2], 0],
+      // Past the bound, a chunk takes as many indices of the axis before the reduced ones as fit
+      // (the count in brackets), the last of each run what is left.
+      [[50176, 3], [-1], 1], // [21845]: 2 whole chunks and 6486 rows
+      [[3000, 37], [1], 1], // [1771] and 1229
+      [[2, 3000, 37], [-1], 2], // the same in each of 2 outer indices: 4 chunks
+      [[3000, 40, 3], [1], 1], // columns: [546] x 5 and 270
+      [[129, 512, 4], [1, 2], 1], // [32] x 4 and 1 (a last chunk of one index)
+      [[2, 64, 2048], [2], 2], // [32] x 2, no last short chunk
     ];
     for (const [shape, axes, chunkAxes] of cases) {
       const n = shape.reduce((a, b) => a * b, 1);
