@@ -1,7 +1,7 @@
 // Builds side by side on float32 transcendentals, alone and inside
 // expressions: 1M elements resident into a resident `out` (exp, log, tanh,
-// sigmoid; exp(x - 1) * 2, 1 / (1 + exp(-x)), log(p) * 2 - 1 and a binary
-// cross-entropy's terms), exp of -1e9 (underflow), softmax [32,1000] into `out`,
+// sigmoid; exp(x - 1) * 2, 1 / (1 + exp(-x)), log(p) * 2 - 1, a binary
+// cross-entropy's terms, expm1(x) * 2, log1p(p) * 2, softplus and an ELU), exp of -1e9 (underflow), softmax [32,1000] into `out`,
 // plain and with 3 of 4 logits masked (-1e9). Both builds in one
 // Node process, then both in one headless Chromium page (each its own
 // WebAssembly instance), rounds interleaved with the order turned each round;
@@ -41,6 +41,10 @@ async function suite(load, rounds) {
     '1 / (1 + exp(-x))': (s) => s.tc.evaluate('1 / (1 + exp(-x))', { x: s.x }, s.o),
     'log(p) * 2 - 1': (s) => s.tc.evaluate('log(p) * 2 - 1', { p: s.p }, s.o),
     'cross-entropy': (s) => s.tc.evaluate('-(y * log(p) + (1 - y) * log(1 - p))', { y: s.y, p: s.p }, s.o),
+    'expm1(x) * 2': (s) => s.tc.evaluate('expm1(x) * 2', { x: s.x }, s.o),
+    'log1p(p) * 2': (s) => s.tc.evaluate('log1p(p) * 2', { p: s.p }, s.o),
+    'softplus log1p(exp(x))': (s) => s.tc.evaluate('log1p(exp(x))', { x: s.x }, s.o),
+    'ELU where(x > 0, x, expm1(x))': (s) => s.tc.evaluate('where(x > 0, x, expm1(x))', { x: s.x }, s.o),
     'softmax [32,1000] x8': (s) => { for (let i = 0; i < 8; i++) s.tc.softmax(s.t, -1, s.o2); },
     'softmax [32,1000] masked x8': (s) => { for (let i = 0; i < 8; i++) s.tc.softmax(s.tm, -1, s.o2); },
     'exp of -1e9': (s) => s.tc.exp(s.low, s.o),

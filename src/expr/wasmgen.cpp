@@ -29,11 +29,11 @@
 // between those dtypes (float -> integer is trunc_sat: toward zero, NaN 0, out
 // of range saturates to the type's min/max; float -> uint8clamped is nearest,
 // ties even, NaN 0, clamped; integer -> uint8clamped clamps: unary_ops.hpp's
-// cast); float32 exp, sigmoid, log and tanh, the kernels' own operations in
-// their order (fast_f32.hpp), so their bits. Refused (can_generate false): rem
-// pow mod floorDiv atan2 hypot, integer division (wasm traps on / 0), the other
-// transcendentals (expm1 log1p sin cos tan) and float64 exp, sigmoid, log and
-// tanh, 64-bit integers and float16.
+// cast); float32 exp, expm1, sigmoid, log and tanh, the kernels' own
+// operations in their order (fast_f32.hpp), so their bits. Refused
+// (can_generate false): rem pow mod floorDiv atan2 hypot, integer division
+// (wasm traps on / 0), the other transcendentals (log1p sin cos tan) and
+// float64 exp, expm1, sigmoid, log and tanh, 64-bit integers and float16.
 // SIMD body: every input contiguous or splat, every number register of one
 // lane width (float32/int32/uint32, or float64); int8/uint8/uint8clamped
 // inputs as conditions (truthiness) or read only by casts to a lane dtype
@@ -89,8 +89,11 @@ bool unary_ok(UnaryOp u, DType d) {
     case UnaryOp::is_finite: return true;
     case UnaryOp::sqrt: return is_float(d);
     case UnaryOp::bitwise_not: return !is_float(d);
-    case UnaryOp::exp: case UnaryOp::sigmoid: case UnaryOp::log: case UnaryOp::tanh:
-      return d == DType::f32;  // fast_f32.hpp's, op for op (emit_exp, emit_log, emit_tanh)
+    case UnaryOp::exp: case UnaryOp::expm1: case UnaryOp::sigmoid: case UnaryOp::log: case UnaryOp::tanh:
+      return d == DType::f32;  // fast_f32.hpp's, op for op (emit_exp, emit_expm1, emit_log, emit_tanh)
+    // log1p stays on the interpreter: written out (both of its branches and the
+    // special cases, one pass), log1p(exp(x)) ran 1.3x the interpreter's time
+    // (Node and Chromium, 1M float32), though log1p(x * x) ran 0.84x.
     default: return false;  // the other transcendentals
   }
 }
@@ -171,7 +174,8 @@ constexpr float kf[] = {m::kLog2e, m::kMagic, m::kLn2Hi, m::kLn2Lo, m::kExpQ[0],
                         0x1p-126f, 0x1p23f, 23.0f, -0.5f, -__builtin_inff(), __builtin_inff(), __builtin_nanf(""),
                         87.0f,  // exp_near's range (exp_near_lanes); then tanh's: its polynomial from the highest
                         m::kTanhP[0], m::kTanhP[1], m::kTanhP[2], m::kTanhP[3], m::kTanhP[4],  // power, |x| past which
-                        m::kTanhCap, 2.0f, 24.5f, m::kTanhSmall, m::kTanhTiny};  // it is 1, 2, expm1's split, tanh's two
+                        m::kTanhCap, 2.0f, 24.5f, m::kTanhSmall, m::kTanhTiny,  // it is 1, 2, expm1's split, tanh's two;
+                        m::kExpm1Lo, m::kExpm1Tiny};  // expm1's clamp and tiny bound
 constexpr std::int32_t ki[] = {m::kMagicBits, 127, m::kLogCut, m::kExpMask,  // 1.5 2^23's bits; 2^k's bias; log's split;
                                static_cast<std::int32_t>(0x80000000u)};     // the sign bit
 constexpr int kConsts = sizeof kf / sizeof kf[0] + sizeof ki / sizeof ki[0];
@@ -381,9 +385,10 @@ struct Gen {
           if (!lane_dtype(in.dtype)) return;
           value_use[in.a] = 1;
           k = bool_unary(u) ? kMask : kLanes;
-          static_assert(static_cast<int>(UnaryOp::exp) == 4 && static_cast<int>(UnaryOp::log) == 6 &&
-                        static_cast<int>(UnaryOp::tanh) == 11 && static_cast<int>(UnaryOp::sigmoid) == 20, "the mask below");
-          consts |= (0x100850u >> in.op) & 1;  // exp, log, tanh or sigmoid (float32 only here): exp_steps' constants
+          static_assert(static_cast<int>(UnaryOp::exp) == 4 && static_cast<int>(UnaryOp::expm1) == 5 &&
+                        static_cast<int>(UnaryOp::log) == 6 && static_cast<int>(UnaryOp::tanh) == 11 &&
+                        static_cast<int>(UnaryOp::sigmoid) == 20, "the mask below");
+          consts |= (0x100870u >> in.op) & 1;  // exp, expm1, log, tanh or sigmoid (float32 only here): exp_steps' constants
           break;
         }
         case Code::select:
@@ -579,9 +584,11 @@ struct Gen {
 #define TANH_HEAD G(0), G(0), O(2), S(4), G(0), \
                   F(31), G(4), O(2), FF(1), O(0), G(4), O(2), FF(2), O(0), G(4), O(2), FF(3), O(0), G(4), O(2), FF(4), O(0), \
                   G(4), O(2), G(0), O(2), G(0), O(0)
-#define TANH_TAIL FF(6), O(2), S(1), EXPB_EM, S(4),                                                              \
-                  G(5), C(1), O(6), S(6), G(4), F(10), O(0), G(6), POW2, O(2), G(5), G(6), O(4), POW2, O(2),       \
-                  G(5), POW2, S(1), G(1), G(4), O(2), G(1), F(10), O(1), O(0), FF(7), G(3), O(11), O(15),         \
+// expm1 from EXPB_EM's expm1(r) (local 4) and n (3, its bits 5): 2^n expm1(r) + (2^n - 1), or from
+// n = 25 on (24.5 < n) (expm1(r) + 1) 2^k1 2^(n - k1), k1 = n >> 1 (local 6); 2^n in local 1.
+#define EXPM1_R G(5), C(1), O(6), S(6), G(4), F(10), O(0), G(6), POW2, O(2), G(5), G(6), O(4), POW2, O(2), \
+                G(5), POW2, S(1), G(1), G(4), O(2), G(1), F(10), O(1), O(0), FF(7), G(3), O(11), O(15)
+#define TANH_TAIL FF(6), O(2), S(1), EXPB_EM, S(4), EXPM1_R,                                                      \
                   S(1), G(1), G(1), FF(6), O(0), O(14), O(7), G(0), O(7), I(4), O(19), O(18), O(8),                \
                   G(0), O(13), FF(8), O(11), O(15), G(0), O(13), FF(9), O(11), O(15)
   NOINLINE void emit_tanh(bool v, unsigned x) {
@@ -592,9 +599,21 @@ struct Gen {
     static const char one[] = {TANH_HEAD, FF(5), G(0), O(13), FF(5), G(0), O(13), O(11), O(12), TANH_TAIL, 0};
     exp_steps(v, l, v ? vec : one);
   }
+  // float32 expm1, fast_f32.hpp's op for op: x clamped to [-30, 89] (local 1),
+  // exp's reduction and polynomial (EXPB_EM), then EXPM1_R; below |x| 2^-25, x
+  // (pushed first, for the last select). Scalar: the clamps as selects (CLAMP_S's).
+  NOINLINE void emit_expm1(bool v, unsigned x) {
+    unsigned* l = exp_locals(v);
+    l[0] = x;
+    static const char vec[] = {G(0), G(0), F(11), O(9), FF(10), O(10), S(1), EXPB_EM, S(4), EXPM1_R,
+                               G(0), O(13), FF(11), O(11), O(15), 0};
+    static const char one[] = {G(0), F(11), G(0), F(11), G(0), O(11), O(12), S(1), FF(10), G(1), G(1), FF(10), O(11), O(12), S(1),
+                               EXPB_EM, S(4), EXPM1_R, G(0), O(13), FF(11), O(11), O(15), 0};
+    exp_steps(v, l, v ? vec : one);
+  }
 #undef TANH_HEAD
 #undef TANH_TAIL
-#undef FF
+#undef EXPM1_R
 #undef EXP
 #undef EXPB
 #undef EXPB_EM
@@ -626,11 +645,12 @@ struct Gen {
     static const char vec[] = {F(23), G(0), O(20), G(0), F(28), O(11), O(19), R(0), R(1), R(2), R(3), R(4),
                                G(0), S(1), SPLIT, CORE, G(4), R(5), FULL, R(6), 0};
     static const char one[] = {FULL, 0};
+    exp_steps(v, l, v ? vec : one);
+  }
 #undef SPLIT
 #undef CORE
 #undef FULL
-    exp_steps(v, l, v ? vec : one);
-  }
+#undef FF
 #undef G
 #undef S
 #undef F
@@ -665,6 +685,7 @@ struct Gen {
         case UnaryOp::is_nan: w.get(x); w.get(x); w.op(f.ne); return;
         case UnaryOp::is_finite: w.get(x); w.op(f.abs); fconst(c, __builtin_inf()); w.op(f.lt); return;
         case UnaryOp::exp: emit_exp(false, x); return;
+        case UnaryOp::expm1: emit_expm1(false, x); return;
         case UnaryOp::sigmoid: emit_sigmoid(false, x); return;
         case UnaryOp::log: emit_log(false, x); return;
         case UnaryOp::tanh: emit_tanh(false, x); return;
@@ -877,6 +898,7 @@ struct Gen {
         case UnaryOp::is_nan: w.get(x); w.get(x); w.simd(f.vne); return;
         case UnaryOp::is_finite: w.get(x); w.simd(f.vabs); lane_const(d, __builtin_inf()); w.simd(f.vlt); return;
         case UnaryOp::exp: emit_exp(true, x); return;
+        case UnaryOp::expm1: emit_expm1(true, x); return;
         case UnaryOp::sigmoid: emit_sigmoid(true, x); return;
         case UnaryOp::log: emit_log(true, x); return;
         case UnaryOp::tanh: emit_tanh(true, x); return;

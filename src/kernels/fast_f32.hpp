@@ -170,10 +170,19 @@ typename L::F exp(typename L::F x) {
   return L::sel(low, L::f(0.0f), L::mul(L::mul(y, pow2<L>(k1)), pow2<L>(L::isub(d.ni, k1))));
 }
 
+// expm1's clamp below (the result is -1 from there) and its tiny bound (below
+// it, x itself; src/expr/wasmgen.cpp reads both); log1p's range where log(1 + x)
+// is computed from x itself, and its tiny bound.
+constexpr float kExpm1Lo = -30.0f;
+constexpr float kExpm1Tiny = 0x1p-25f;
+constexpr float kLog1pLo = -0.2928932f;
+constexpr float kLog1pHi = 0.41421354f;
+constexpr float kLog1pTiny = 0x1p-24f;
+
 template <class L>
 typename L::F expm1(typename L::F x) {
   // Below -30 the result is -1; from n = 25 on, exp(x) - 1 rounds as exp(x).
-  const auto xc = L::pmax(L::pmin(x, L::f(kExpHi)), L::f(-30.0f));
+  const auto xc = L::pmax(L::pmin(x, L::f(kExpHi)), L::f(kExpm1Lo));
   const auto d = reduce<L>(xc);
   const auto r2 = L::mul(d.r, d.r);
   const auto em = L::add(L::mul(r2, exp_q<L>(d.r)), d.r);  // expm1(r)
@@ -184,7 +193,7 @@ typename L::F expm1(typename L::F x) {
   const auto r = L::sel(L::lt(L::f(24.5f), d.n), big, small);
   // |x| < 2^-25 (zeros and subnormals too): x itself.
   const auto ax = L::from(L::band(L::bits(x), L::i(0x7fffffff)));
-  return L::sel(L::lt(ax, L::f(0x1p-25f)), x, r);
+  return L::sel(L::lt(ax, L::f(kExpm1Tiny)), x, r);
 }
 
 // log_core's polynomial, its coefficients from the highest power down.
@@ -254,13 +263,13 @@ typename L::F log1p(typename L::F x) {
   const auto u = L::add(L::f(1.0f), x);
   const auto c = L::div(L::sub(x, L::sub(u, L::f(1.0f))), u);
   const auto far = L::add(log_finite<L>(u), c);
-  const auto in = L::mor(L::lt(x, L::f(-0.2928932f)), L::lt(L::f(0.41421354f), x));
+  const auto in = L::mor(L::lt(x, L::f(kLog1pLo)), L::lt(L::f(kLog1pHi), x));
   auto r = L::sel(in, far, near);
   r = L::sel(L::eq(x, L::f(-1.0f)), L::f(-__builtin_inff()), r);
   r = L::sel(L::eq(x, L::f(__builtin_inff())), x, r);
   r = L::sel(L::mor(L::lt(x, L::f(-1.0f)), L::ne(x, x)), L::f(__builtin_nanf("")), r);
   const auto ax = L::from(L::band(L::bits(x), L::i(0x7fffffff)));
-  return L::sel(L::lt(ax, L::f(0x1p-24f)), x, r);  // zeros, subnormals, tiny: x
+  return L::sel(L::lt(ax, L::f(kLog1pTiny)), x, r);  // zeros, subnormals, tiny: x
 }
 
 // tanh's polynomial below |x| 0.625 (kTanhSmall), from the highest power; past

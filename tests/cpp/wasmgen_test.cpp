@@ -126,6 +126,9 @@ u64 unary_ref(UnaryOp u, u64 ab) {
       case UnaryOp::log:
         if constexpr (D == DType::f32) return put<float>(f32m::log<f32m::S>(x));
         break;
+      case UnaryOp::expm1:
+        if constexpr (D == DType::f32) return put<float>(f32m::expm1<f32m::S>(x));
+        break;
       case UnaryOp::tanh:
         if constexpr (D == DType::f32) return put<float>(f32m::tanh<f32m::S>(x));
         break;
@@ -776,6 +779,36 @@ TEST(Wasmgen, Float32Tanh) {
   batch.run();
 }
 
+// float32 expm1 is emitted as fast_f32.hpp's operations too: alone (random
+// bits: zeros, subnormals, tiny, NaN, +-Inf, both branches and both clamps),
+// scaled so most lanes fall in (-40, 100) (either side of its split at n = 25
+// and of -30), an ELU's negative side beside softplus (log1p on the
+// interpreter's side of the program), and beside tanh, exp and log (their
+// locals shared).
+TEST(Wasmgen, Float32Expm1) {
+  Batch batch;
+  const DType f = DType::f32;
+  B e;
+  e.un(UnaryOp::expm1, e.load(0, f));
+  B es;  // expm1(x / (|x| + 1) * 70 + 30): lanes in (-40, 100)
+  const int v = es.load(0, f);
+  es.un(UnaryOp::expm1, es.bin(Op::add, es.bin(Op::mul, es.bin(Op::div, v, es.bin(Op::add, es.un(UnaryOp::abs, v), es.cf(f, 1))),
+                                              es.cf(f, 70)), es.cf(f, 30)));
+  B elu;  // where(x > 0, x, expm1(x)) * 1.05
+  const int x = elu.load(0, f);
+  elu.bin(Op::mul, elu.sel(elu.bin(Op::greater, x, elu.cf(f, 0)), x, elu.un(UnaryOp::expm1, x)), elu.cf(f, 1.05));
+  B mixed;  // tanh(x) + expm1(x) * exp(-|x|) + log(|x|)
+  const int y = mixed.load(0, f);
+  mixed.bin(Op::add, mixed.bin(Op::add, mixed.un(UnaryOp::tanh, y),
+                               mixed.bin(Op::mul, mixed.un(UnaryOp::expm1, y), mixed.un(UnaryOp::exp, mixed.un(UnaryOp::neg, mixed.un(UnaryOp::abs, y))))),
+            mixed.un(UnaryOp::log, mixed.un(UnaryOp::abs, y)));
+  for (const B* b : {&e, &es, &elu, &mixed}) {
+    ASSERT_TRUE(can_generate(b->p));
+    for (int i = 0; i < 24; ++i) batch.add_random("float32 expm1", b->p);
+  }
+  batch.run();
+}
+
 TEST(Wasmgen, Selects) {
   Batch batch;
   const DType conds[] = {DType::u8, DType::i8, DType::f32, DType::f64, DType::i32, DType::u32, DType::i16};
@@ -1003,7 +1036,8 @@ TEST(Wasmgen, RefusesWhatItCannotEmitExactly) {
     B b;
     b.un(u, b.load(0, DType::f64));
     EXPECT_TRUE(refused(b.p)) << static_cast<int>(u);
-    if (u == UnaryOp::exp || u == UnaryOp::log || u == UnaryOp::tanh) continue;  // emitted in float32 (Float32Exp, Float32Log, Float32Tanh)
+    if (u == UnaryOp::exp || u == UnaryOp::expm1 || u == UnaryOp::log || u == UnaryOp::tanh)
+      continue;  // emitted in float32 (Float32Exp, Float32Expm1, Float32Log, Float32Tanh)
     B g;
     g.un(u, g.load(0, DType::f32));
     EXPECT_TRUE(refused(g.p)) << static_cast<int>(u) << " float32";

@@ -573,14 +573,15 @@ describe('x ** 2 over floats runs as x * x, bit for bit pow', () => {
   });
 });
 
-// float32 exp, sigmoid, log and tanh are written by the code generator (the kernels'
-// operations, in their order): an expression around them runs as one generated
-// pass and gives the ops' bits: every float32 bit pattern class (random bits,
-// the clamps at 89 and -104, subnormal results and inputs, negatives, NaN,
-// ±Inf, ±0, tanh's 0.625, 10 and 2^-13), every row length about the vector and
-// the unrolled steps, a broadcast (splat) operand and a strided view; expm1 stays
-// on the interpreter.
-describe('float32 exp, sigmoid, log and tanh in generated code', () => {
+// float32 exp, expm1, sigmoid, log and tanh are written by the code generator
+// (the kernels' operations, in their order): an expression around them runs as
+// one generated pass and gives the ops' bits: every float32 bit pattern class
+// (random bits, the clamps at 89, -104 and -30, subnormal results and inputs,
+// negatives, NaN, ±Inf, ±0, tanh's 0.625, 10 and 2^-13, expm1's 2^-25 and its
+// split at n = 25), every row length about the vector and the unrolled steps, a
+// broadcast (splat) operand and a strided view; log1p stays on the interpreter,
+// with the same bits.
+describe('float32 exp, expm1, sigmoid, log and tanh in generated code', () => {
   let seed = 7;
   const rnd = () => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed; };
   const values = (n) => {
@@ -588,7 +589,9 @@ describe('float32 exp, sigmoid, log and tanh in generated code', () => {
     for (let i = 0; i < n; i++) u[i] = rnd();
     const x = new Float32Array(u.buffer);
     const special = [0, -0, Infinity, -Infinity, NaN, 1e-45, -1e-45, 88.72283, 88.7229, 89, 89.5, -87.33655, -87.5, -103.97, -104, -104.5, 87, -87, 87.0001,
-      0.625, -0.625, 0.62499994, 10, -10, 10.000001, 2 ** -13, -(2 ** -13), 1.2e-4, 9.01, -8.66];
+      0.625, -0.625, 0.62499994, 10, -10, 10.000001, 2 ** -13, -(2 ** -13), 1.2e-4, 9.01, -8.66,
+      -30, -30.000002, -29.999998, 2 ** -25, -(2 ** -25), 2 ** -24, -(2 ** -24), 17.33, 17.4, -1, -1.0000001, -0.99999994,
+      -0.2928932, -0.29289323, 0.41421354, 0.4142136, 1e30, -0.5, 0.5];
     for (let i = 0; i < n; i++) if (i % 3 === 1) x[i] = ((rnd() / 2 ** 32) - 0.5) * 200; else if (i % 7 === 0) x[i] = special[(i / 7) % special.length];
     return x;
   };
@@ -612,6 +615,9 @@ describe('float32 exp, sigmoid, log and tanh in generated code', () => {
         ['tanh(x)', () => tc.tanh(x)],
         ['tanh(x / 8) * s + tanh(m)', () => tc.add(tc.mul(tc.tanh(tc.div(x, 8)), s), tc.tanh(m))],
         ['x * (1 + tanh(x * 0.8)) * 0.5 - exp(m)', () => tc.sub(tc.mul(tc.mul(x, tc.add(1, tc.tanh(tc.mul(x, 0.8)))), 0.5), tc.exp(m))],
+        ['expm1(x)', () => tc.expm1(x)],
+        ['where(x > 0, x, expm1(x)) * s + exp(m)', () => tc.add(tc.mul(tc.where(tc.greater(x, 0), x, tc.expm1(x)), s), tc.exp(m))], // an ELU
+        ['expm1(x / 4) - expm1(m) * tanh(m)', () => tc.sub(tc.expm1(tc.div(x, 4)), tc.mul(tc.expm1(m), tc.tanh(m)))],
       ]) {
         const shapes = { x: x.shape, m: m.shape, s: s.shape };
         expect(tc.explain({ expression: text, shapes }).execution, text).toBe('generated');
@@ -623,7 +629,7 @@ describe('float32 exp, sigmoid, log and tanh in generated code', () => {
     }
   });
 
-  it('over a strided view and into a resident out; float64 exp and float32 expm1 stay on the interpreter', () => {
+  it('over a strided view and into a resident out; float64 exp and expm1 stay on the interpreter', () => {
     const data = values(6 * 37);
     const t = tc.tensor(data, [6, 37]);
     const r = tc.slice(t, null, [null, null, -1]); // each row reversed
@@ -637,7 +643,15 @@ describe('float32 exp, sigmoid, log and tanh in generated code', () => {
     const x64 = { data: Float64Array.from(values(50), Number), shape: [50] };
     expect(tc.explain({ expression: 'exp(x)', shapes: { x: [50] }, dtypes: { x: 'float64' } }).execution).toBe('interpreter');
     expect(firstDiff(tc.evaluate('exp(x)', { x: x64 }).data, tc.exp(x64).data)).toBe(-1);
-    expect(tc.explain({ expression: 'expm1(x) * 2', shapes: { x: [50] } }).execution).toBe('interpreter');
+    expect(tc.explain({ expression: 'expm1(x) * 2', shapes: { x: [50] }, dtypes: { x: 'float64' } }).execution).toBe('interpreter');
+    expect(tc.explain({ expression: 'log1p(x) * 2', shapes: { x: [50] } }).execution).toBe('interpreter');
+    for (const f of ['expm1', 'log1p']) {
+      tc.evaluate(`${f}(v) * 2`, { v }, { out });
+      const y = tc[f](c);
+      const w = tc.mul(y, 2);
+      expect(firstDiff(out.toArray(), w.toArray()), f).toBe(-1);
+      dispose(y, w);
+    }
     tc.evaluate('tanh(v) * 2', { v }, { out });
     const th = tc.tanh(c);
     const want3 = tc.mul(th, 2);
