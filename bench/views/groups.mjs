@@ -24,7 +24,8 @@
 //                     pixels, N = 50,176): sum over [N,3] as an expression
 //                     (sum(x * 2, [1])) and as the op, softmax over [N,21] as
 //                     the op and as a program, layer norm over [4096,64] as
-//                     one expression; resident into out; tfjs-wasm for context
+//                     one expression; argmax over [N,3], [N,21] and axis 0
+//                     of [21,N]; resident; tfjs-wasm for context
 //   small             add of [3,1] and [1,4] float32: typed arrays (a fresh
 //                     array out), resident operands (a resident out; a fresh
 //                     resident result, disposed): per-call cost, before/after
@@ -44,7 +45,7 @@ export const NEEDS = {
   'pre-512': ['evaluate', 'slice', 'transpose', 'expandDims'],
   tadd: ['tensor', 'add', 'transpose', 'contiguous'],
   rows: ['tensor', 'add', 'transpose'],
-  manyrows: ['tensor', 'evaluate', 'compile', 'softmax', 'sum'],
+  manyrows: ['tensor', 'evaluate', 'compile', 'softmax', 'sum', 'argmax'],
   small: ['tensor', 'add'],
   unary: ['tensor', 'exp', 'log', 'tanh'],
   'post-32x1000': ['tensor', 'softmax', 'argmax', 'topk'],
@@ -140,6 +141,9 @@ export const SPEC = {
       ['prog21/softmax21', 'tc-prog21', 'tc-softmax21', null, 'softmax over [N,21] as a program ÷ the softmax op'],
       ['softmax21/tf', 'tc-softmax21', 'tf-softmax21', null, 'the softmax op over [N,21] ÷ tfjs-wasm tf.softmax'],
       ['ln64/tf', 'tc-ln64', 'tf-ln64', null, 'layer norm over [4096,64] as one expression ÷ tfjs-wasm op by op'],
+      ['argmax3/tf', 'tc-argmax3', 'tf-argmax3', null, 'argmax over the last axis of [N,3] ÷ tfjs-wasm tf.argMax'],
+      ['argmax21/tf', 'tc-argmax21', 'tf-argmax21', null, 'argmax over the last axis of [N,21] ÷ tfjs-wasm tf.argMax'],
+      ['argmaxc/tf', 'tc-argmaxc', 'tf-argmaxc', null, 'argmax over axis 0 of [21,N] (channels first) ÷ tfjs-wasm tf.argMax'],
     ],
   },
   small: {
@@ -701,6 +705,24 @@ function manyRowsGroup({ tc, tf }, checks) {
     cases.push({ id, label, fn });
   }
   for (const t of [want3, want21, d, want64]) t.dispose();
+  // argmax per pixel: 3 channels, 21 classes last, 21 classes first (NCHW logits)
+  const xc = tc.tensor(X21, [21, N]);
+  const argRef = (X, R, C, rs, cs) => Int32Array.from({ length: R }, (_, r) => {
+    let b = 0;
+    for (let c = 1; c < C; c++) if (X[r * rs + c * cs] > X[r * rs + b * cs]) b = c;
+    return b;
+  });
+  for (const [id, fn, want, label] of [
+    ['tc-argmax3', () => tc.argmax(x3, 1), argRef(X3, N, 3, 3, 1), 'tensorcast argmax(x, 1) over [N,3], resident, disposed'],
+    ['tc-argmax21', () => tc.argmax(x21, 1), argRef(X21, N, 21, 21, 1), 'tensorcast argmax(x, 1) over [N,21], resident, disposed'],
+    ['tc-argmaxc', () => tc.argmax(xc, 0), argRef(X21, N, 21, 1, N), 'tensorcast argmax(x, 0) over [21,N], resident, disposed'],
+  ]) {
+    const r = fn();
+    checks[id] = { ok: r.toArray().every((v, i) => v === want[i]) };
+    r.dispose();
+    if (!checks[id].ok) throw new Error(`tensorcast ${id} is wrong`);
+    cases.push({ id, label, fn: () => fn().dispose() });
+  }
   const js = new Float32Array(N);
   const jsSum3 = () => { for (let i = 0; i < N; i++) js[i] = X3[i * 3] + X3[i * 3 + 1] + X3[i * 3 + 2]; return js; };
   cases.push({ id: 'js-sum3', label: 'plain-JS loop: the sum of each row of [N,3], preallocated out', fn: jsSum3 });
@@ -708,6 +730,10 @@ function manyRowsGroup({ tc, tf }, checks) {
     const t3 = tf.tensor2d(X3, [N, 3], 'float32'), t21 = tf.tensor2d(X21, [N, 21], 'float32'), t64 = tf.tensor2d(X64, [4096, 64], 'float32');
     cases.push({ id: 'tf-sum3', label: 'tfjs-wasm tf.sum(x, 1) over [N,3], resident, disposed', fn: () => tf.sum(t3, 1).dispose() });
     cases.push({ id: 'tf-softmax21', label: 'tfjs-wasm tf.softmax(x) over [N,21], resident, disposed', fn: () => tf.softmax(t21).dispose() });
+    const tc21 = tf.tensor2d(X21, [21, N], 'float32');
+    cases.push({ id: 'tf-argmax3', label: 'tfjs-wasm tf.argMax(x, 1) over [N,3], resident, disposed', fn: () => tf.argMax(t3, 1).dispose() });
+    cases.push({ id: 'tf-argmax21', label: 'tfjs-wasm tf.argMax(x, 1) over [N,21], resident, disposed', fn: () => tf.argMax(t21, 1).dispose() });
+    cases.push({ id: 'tf-argmaxc', label: 'tfjs-wasm tf.argMax(x, 0) over [21,N], resident, disposed', fn: () => tf.argMax(tc21, 0).dispose() });
     cases.push({
       id: 'tf-ln64', label: 'tfjs-wasm layer norm op by op (tf.moments, sub, div by sqrt(var + 1e-5)), resident, disposed',
       fn: () => tf.tidy(() => { const { mean, variance } = tf.moments(t64, -1, true); return tf.div(tf.sub(t64, mean), tf.sqrt(tf.add(variance, 1e-5))); }).dispose(),

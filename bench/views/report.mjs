@@ -8,7 +8,7 @@ export const TITLES = {
   'pre-512': 'Image preprocessing, 512×512 RGBA → float32 [1,3,512,512]',
   tadd: 'Transposed add, resident float32 [1024,1024]',
   rows: 'Short rows, float32 [N,3] + [3], N = 200,704, resident into out',
-  manyrows: 'Reductions along many short rows, float32, N = 50,176: sum over [N,3], softmax over [N,21], layer norm over [4096,64], resident into out',
+  manyrows: 'Reductions along many short rows, float32, N = 50,176: sum over [N,3], softmax over [N,21], layer norm over [4096,64], argmax over [N,3], [N,21] and [21,N] axis 0, resident',
   small: 'Small call, add([3,1], [1,4]) float32',
   unary: 'float32 exp, log, tanh (and float64 exp, log, tanh, pow) over 1M elements, resident, into out',
   'post-32x1000': 'Reading logits [32,1000] float32: softmax, argmax, top-5',

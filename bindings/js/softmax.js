@@ -19,12 +19,12 @@ function soft(s, fn, mode, keep) {
   if (!X.dtype.float) throw floatOnly(fn, X);
   const half = X.dtype.half;
   const b = block(X, axes, half);
-  const temps = b.own ? [b.ptr] : []; // blocks to free, tensors to dispose
+  const temps = b.own ? [b.ptr] : b.t ? [b.t] : []; // blocks to free, tensors to dispose
   try {
     let ptr = b.ptr;
     let dt = X.dtype;
     if (half) { // in float32, rounded once at the end (as the float16 ops are)
-      temps[0] = makeTensor(b.ptr, [X.size], dt);
+      if (b.own) temps[0] = makeTensor(b.ptr, [X.size], dt);
       const t = cast(temps[0], 'float32');
       temps.push(t);
       ({ ptr, dtype: dt } = handleOf(t));
@@ -37,7 +37,7 @@ function soft(s, fn, mode, keep) {
       return dest.tensor;
     }
     // softmax of a block of its own (a copy of x) runs in place: half the memory touched.
-    let q = mode === 0 && b.own && !half ? ptr : malloc(Math.max(b.rows * k * dt.size, 1));
+    let q = mode === 0 && (b.own || b.t) && !half ? ptr : malloc(Math.max(b.rows * k * dt.size, 1));
     if (q !== ptr) temps.push(q);
     if (b.rows > 0 && b.n > 0) check(mod()._tc_softmax(ptr, q, b.rows, b.n, dt.id, mode), fn);
     else if (mode === 2) view(dt).fill(-Infinity, q / dt.size, q / dt.size + b.rows); // log of an empty sum

@@ -234,6 +234,47 @@ describe('operand forms and out', () => {
     t.dispose();
   });
 
+  it('1000 elements or more with the axis not last, or a view: moved by the engine\'s copy, the results of the axis moved last by hand', () => {
+    // [C, H, W]-style logits, the reduction over axis 0 (a segmentation's channels) and 1; resident and plain; a flipped view; float32, float64, float16, int32
+    const cases = [[21, 7, 9, 'float32'], [3, 50, 40, 'float64'], [5, 30, 8, 'int32'], [4, 20, 20, 'float16'], [2, 700, 1, 'float32']];
+    const before = tc.memory().allocatedBytes;
+    for (const [C, H, W, dtype] of cases) {
+      const n = C * H * W;
+      const f = Float64Array.from({ length: n }, (_, i) => Math.sin(i * 1.3) * 8 + ((i * 7) % 5) - 2);
+      const data = dtype === 'float16' ? Uint16Array.from(tc.cast({ data: Float32Array.from(f), shape: [n] }, 'float16').data, (v) => v)
+        : dtype === 'int32' ? Int32Array.from(f, Math.round) : dtype === 'float64' ? Float64Array.from(f) : Float32Array.from(f);
+      const plain = { data, shape: [C, H, W], ...(dtype === 'float16' ? { dtype } : {}) };
+      const res = tc.tensor(data, [C, H, W], dtype === 'float16' ? { dtype } : undefined);
+      const fl = tc.flip(res, [1]);
+      for (const x of [plain, res, fl]) {
+        for (const axis of [0, 1]) {
+          const perm = axis === 0 ? [1, 2, 0] : [0, 2, 1];
+          const tv = tc.transpose(x, perm);
+          const moved = tc.contiguous(tv); // the axis last, by hand
+          tv.dispose?.();
+          const am = tc.argmax(x, axis), want = tc.argmax(moved, 2);
+          expect(Array.from(am.data ?? am.toArray()), `argmax ${dtype} axis ${axis}`).toEqual(Array.from(want.data ?? want.toArray()));
+          const k = tc.topk(x, 2, { axis }), kw = tc.topk(moved, 2, { axis: 2 });
+          const idx = (r) => Array.from(r.indices.data ?? r.indices.toArray());
+          expect(idx(k).length).toBe(idx(kw).length);
+          if (dtype !== 'int32') {
+            const sm = tc.softmax(x, axis);
+            const sv = tc.transpose(sm, perm);
+            const got = tc.contiguous(sv);
+            sv.dispose?.();
+            const ws = tc.softmax(moved, 2);
+            expect(sameBits(got.data ?? got.toArray(), ws.data ?? ws.toArray()), `softmax ${dtype} axis ${axis}`).toBe(true);
+            for (const z of [sm, got, ws]) z.dispose?.();
+          }
+          for (const z of [am, want, moved, k.values, k.indices, kw.values, kw.indices]) z.dispose?.();
+        }
+      }
+      fl.dispose();
+      res.dispose();
+    }
+    expect(tc.memory().allocatedBytes).toBe(before); // every moved block freed
+  });
+
   it('named operands: the axis by dim name; dims and coords follow (the reduced dim goes, or stays with keepdims)', () => {
     const x = { data: X, shape: [3, 4], dims: ['batch', 'class'], coords: { batch: ['a', 'b', 'c'] } };
     const s = tc.softmax(x, 'class');
@@ -310,6 +351,27 @@ describe('argmax, argmin and topk against a JS reference: NaN, both zeros, infin
     }
     expect(checked).toBe(2 * 13 * 4 * 2);
   });
+  it('argmax and argmin of many short float32 rows (scanned 4 rows a vector in transposed tiles): 8 to 5000 rows of 1 to 17', () => {
+    let checked = 0;
+    for (const n of [1, 2, 3, 4, 5, 7, 8, 15, 16, 17]) {
+      for (const rows of [8, 9, 33, 2049, 5000]) {
+        for (let kind = 0; kind < 4; kind++) {
+          const x = new Float32Array(rows * n);
+          for (let q = 0; q < rows; q++) x.set(row(Float32Array, n, kind), q * n);
+          for (const min of [false, true]) {
+            const got = (min ? tc.argmin : tc.argmax)({ data: x, shape: [rows, n] }, 1).data;
+            for (let q = 0; q < rows; q++) {
+              const want = argRef(Array.from(x.subarray(q * n, (q + 1) * n)), min);
+              if (got[q] !== want) expect(got[q], `n=${n} rows=${rows} kind ${kind} ${min ? 'argmin' : 'argmax'} row ${q}: [${Array.from(x.subarray(q * n, (q + 1) * n))}]`).toBe(want);
+              checked++;
+            }
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500000);
+  });
+
   it('topk, float32 (and float64 through its own loop), largest and smallest, k from 0 to n: indices and value bits', () => {
     let checked = 0;
     for (const C of [Float32Array, Float64Array]) {
