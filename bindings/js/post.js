@@ -89,8 +89,9 @@ function axisError(fn, X, a, why) {
  * X's elements in a contiguous block with `axes` last, in order (the others
  * keep theirs): { ptr, own (the block is ours to free), t (or a tensor that
  * holds it, ours to dispose), perm, inOrder (perm is the identity), rows, n }.
+ * `fn` names the call in the engine's refusals (a block too large).
  */
-export function block(X, axes, copy = false) {
+export function block(X, axes, fn, copy = false) {
   const perm = [];
   let rows = 1;
   let n = 1;
@@ -119,7 +120,7 @@ export function block(X, axes, copy = false) {
       const v = withNames(X, undefined, undefined);
       v.shape = shape;
       v.strides = perm.map((i) => st[i]);
-      const c = request(C.A.copy, 'block', C.modes.get('numpy'), -1, [v], [shape, shape], dt, readOut(t, 'block'), null);
+      const c = request(C.A.copy, fn, C.modes.get('numpy'), -1, [v], [shape, shape], dt, readOut(t, fn), null);
       c.elem = es;
       execute(c);
     } catch (e) {
@@ -206,7 +207,7 @@ function arg(fn, x, axis, options, min) {
   if (product(axes.map((i) => X.shape[i])) === 0) {
     throw new BroadcastError(`${fn}: x ${formatShape(X.shape)} is empty along the axis`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes.length === 1 ? axes[0] : null, dims: [0] });
   }
-  const b = block(X, axes);
+  const b = block(X, axes, fn);
   let q = 0;
   try {
     q = malloc(Math.max(b.rows * 4, 1));
@@ -238,7 +239,7 @@ export function topk(x, k, options) {
   if (!Number.isInteger(k) || k < 0 || k > n) {
     throw new BroadcastError(`topk: k must be an integer from 0 to ${n} (the axis length), got ${String(k)}`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes[0], dims: [n] });
   }
-  const b = block(X, axes);
+  const b = block(X, axes, 'topk');
   const dt = X.dtype;
   const I32 = C.dtypeByName.get('int32');
   let v = 0;

@@ -18,7 +18,7 @@ function soft(s, fn, mode, keep) {
   const { X, axes, dest } = s;
   if (!X.dtype.float) throw floatOnly(fn, X);
   const half = X.dtype.half;
-  const b = block(X, axes, half);
+  const b = block(X, axes, fn, half);
   const temps = b.own ? [b.ptr] : b.t ? [b.t] : []; // blocks to free, tensors to dispose
   try {
     let ptr = b.ptr;

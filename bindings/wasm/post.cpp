@@ -175,18 +175,19 @@ void arg_rows_float(const void* in, std::int32_t* out, size_t rows, size_t n, bo
   }
 }
 
-// float32 rows of fewer than 16 elements, 8 rows or more (a pixel's channels,
-// a few class scores): tiles of rows transposed (gather_tile) into `t` and
-// scanned 4 rows a vector, element by element in order, each lane keeping its
-// best and where: a larger (smaller) element, or a NaN over a number, takes
-// it, so the first of equal elements and the first NaN win, as in arg_rows.
-// (A call a row took ~15 ns: [50176, 3] ran 3.4x tfjs-wasm's argMax.)
-constexpr size_t kArgTile = 2048;  // rows a tile (x 15 elements x 4 bytes: 120 KiB)
+// float32 rows of up to 64 elements, 8 rows or more (a pixel's channels, a
+// segmentation's class scores): tiles of rows transposed (gather_tile) into
+// `t` and scanned 4 rows a vector, element by element in order, each lane
+// keeping its best and where: a larger (smaller) element, or a NaN over a
+// number, takes it, so the first of equal elements and the first NaN win, as
+// in arg_rows. (A call a row took 10-25 ns: [50176, 3] ran 2.5x tfjs-wasm's
+// argMax, [50176, 21] 1.3x.)
 int arg_short_f32(const float* x, std::int32_t* out, size_t rows, size_t n, bool min) {
-  auto* t = static_cast<float*>(calls::allocate(static_cast<double>(kArgTile * n * 4 + 16)));  // + a vector read past the last rows
+  const size_t tile = (16384 / n) & ~size_t{3};  // rows a tile: 64 KiB
+  auto* t = static_cast<float*>(calls::allocate(static_cast<double>(tile * n * 4 + 16)));  // + a vector read past the last rows
   if (t == nullptr) return 1;
-  for (size_t r0 = 0; r0 < rows; r0 += kArgTile) {
-    const size_t w = rows - r0 < kArgTile ? rows - r0 : kArgTile;
+  for (size_t r0 = 0; r0 < rows; r0 += tile) {
+    const size_t w = rows - r0 < tile ? rows - r0 : tile;
     gather_tile(reinterpret_cast<char*>(t), reinterpret_cast<const char*>(x + r0 * n), static_cast<i64>(n), 1, 4,
                 static_cast<i64>(n), static_cast<i64>(w));
     for (size_t j = 0; j < w; j += 4) {  // the last rows' vector reads past them, within the tile; not stored
@@ -346,7 +347,7 @@ EMSCRIPTEN_KEEPALIVE int tc_argreduce(Addr in, Addr out, double rows, double n, 
   const size_t r = static_cast<size_t>(rows), c = static_cast<size_t>(n);
   if (c == 0) return 2;
 #if defined(__wasm_simd128__)
-  if (dt == static_cast<int>(DType::f32) && c < 16 && r >= 8) return tc::post::arg_short_f32(static_cast<const float*>(at(in)), o, r, c, min != 0);
+  if (dt == static_cast<int>(DType::f32) && c <= 64 && r >= 8) return tc::post::arg_short_f32(static_cast<const float*>(at(in)), o, r, c, min != 0);
   if (dt == static_cast<int>(DType::f32)) return tc::post::arg_rows_float<DType::f32>(at(in), o, r, c, min != 0), 0;
   if (dt == static_cast<int>(DType::f64)) return tc::post::arg_rows_float<DType::f64>(at(in), o, r, c, min != 0), 0;
 #endif
