@@ -220,7 +220,6 @@ void gather_tile(char* dst, const char* src, i64 s, i64 step, size_t es, i64 rr,
   for (; r < rr; ++r) fill_row(dst + r * row, src + r * step * static_cast<i64>(es), s, es, c);
 }
 
-
 Status run_binary(const Plan& plan, DType dt, Op op, const void* a, const void* b, void* out) {
   if (!runnable(plan, 2)) return Status::InvalidShape;
   if (!op_defined(dt, op)) return Status::DtypeMismatch;
