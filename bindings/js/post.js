@@ -12,7 +12,7 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { checkKeys } from './options.js';
-import { readOperand, settle, readNames, readOut, outHolds, isScalar, arrayLike, committable, commitError, withNames } from './operands.js';
+import { readOperand, settle, readNames, readOut, outHolds, isScalar, arrayLike, committable, commitError, withNames, handleOf } from './operands.js';
 import { request, execute } from './execute.js';
 import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
@@ -167,6 +167,23 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
     const have = dest.resident ? dest.size : dest.data.length;
     if (!outHolds(dest, dt)) throw outDtypeError(fn, dest.dtype, dt, [shape]);
     if (have !== size) throw outLengthError(fn, have, shape, size);
+  }
+  // A result of 1000 elements or more in another order than the block's (softmax over an axis
+  // moved last): the engine's copy reads the block through `order`, broadcastTo's tiles, from a
+  // tensor that holds the block (a block of temps' own becomes one, still freed with temps).
+  const at = temps === null || size < 1000 || dims !== undefined || dt.half || isRowMajor(shape, order) ? -1
+    : temps.findIndex((t) => t === ptr || (typeof t === 'object' && handleOf(t).ptr === ptr));
+  if (at >= 0) {
+    if (typeof temps[at] === 'number') temps[at] = makeTensor(ptr, [size], dt);
+    const v = withNames(handleOf(temps[at]), undefined, undefined);
+    v.shape = shape;
+    v.strides = order;
+    const to = dest ?? (X.resident ? null : readOut(fresh(dt, size), fn));
+    const c = request(C.A.copy, fn, C.modes.get('numpy'), -1, [v], [shape, shape], dt, to, null);
+    c.elem = es;
+    return execute(c);
+  }
+  if (dest !== null) {
     if (dest.resident) {
       copyView(src, ptr / es, shape, order, view(dest.dtype), dest.ptr / es, dest.strides ?? rowMajor(shape));
       return dest.tensor;

@@ -272,6 +272,24 @@ describe('operand forms and out', () => {
       fl.dispose();
       res.dispose();
     }
+    // the result moved back by the engine too: into a typed out, a resident out, as logSoftmax and logSumExp
+    const X3 = Float32Array.from({ length: 21 * 300 }, (_, i) => Math.cos(i * 0.37) * 6);
+    const r3 = tc.tensor(X3, [21, 300]);
+    for (const x of [{ data: X3, shape: [21, 300] }, r3]) {
+      for (const [fn, args] of [['softmax', [0]], ['logSoftmax', [0]], ['logSumExp', [[0], { keepdims: true }]]]) {
+        const want = tc[fn](x, ...args);
+        const w = want.data ?? want.toArray();
+        const typed = new Float32Array(w.length);
+        const opts = { ...(args[1] ?? {}), out: typed };
+        const got = fn === 'logSumExp' ? tc[fn](x, args[0], opts) : tc[fn](x, args[0], opts);
+        expect(sameBits(typed, w), `${fn} into a typed out`).toBe(true);
+        const ro = tc.tensor(new Float32Array(w.length), fn === 'logSumExp' ? [1, 300] : [21, 300]);
+        tc[fn](x, args[0], { ...(args[1] ?? {}), out: ro });
+        expect(sameBits(ro.toArray(), w), `${fn} into a resident out`).toBe(true);
+        for (const z of [want, got, ro]) z.dispose?.();
+      }
+    }
+    r3.dispose();
     expect(tc.memory().allocatedBytes).toBe(before); // every moved block freed
   });
 
