@@ -118,12 +118,7 @@ export function block(X, axes, fn, copy = false) {
     // in Node (bench/views.mjs, group manyrows).
     const t = makeTensor(ptr, shape, dt);
     try {
-      const v = withNames(X, undefined, undefined);
-      v.shape = shape;
-      v.strides = perm.map((i) => st[i]);
-      const c = request(C.A.copy, fn, C.modes.get('numpy'), -1, [v], [shape, shape], dt, readOut(t, fn), null);
-      c.elem = es;
-      execute(c);
+      engineCopy(X, shape, perm.map((i) => st[i]), readOut(t, fn), fn);
     } catch (e) {
       t.dispose();
       throw e;
@@ -135,6 +130,22 @@ export function block(X, axes, fn, copy = false) {
   const base = X.resident ? X.ptr / es : X.offset;
   copyView(src, base, shape, perm.map((i) => st[i]), heap, ptr / es, rowMajor(shape));
   return { ptr, own: true, perm, inOrder, rows, n };
+}
+
+/**
+ * The elements of operand record `o` read as `shape` through element `strides`
+ * (from its element 0), copied by the engine (broadcastTo's copy, its tiles)
+ * into `dest` (readOut()'s record; null: a new resident tensor). ops.js
+ * `materialise`, which this module cannot import (ops.js reaches the
+ * expressions, which import this module), for a target of the view's own shape.
+ */
+function engineCopy(o, shape, strides, dest, fn) {
+  const v = withNames(o, undefined, undefined);
+  v.shape = shape;
+  v.strides = strides;
+  const c = request(C.A.copy, fn, C.modes.get('numpy'), -1, [v], [shape, shape], o.dtype, dest, null);
+  c.elem = o.dtype.size;
+  return execute(c);
 }
 
 /**
@@ -175,13 +186,7 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
     : temps.findIndex((t) => t === ptr || (typeof t === 'object' && handleOf(t).ptr === ptr));
   if (at >= 0) {
     if (typeof temps[at] === 'number') temps[at] = makeTensor(ptr, [size], dt);
-    const v = withNames(handleOf(temps[at]), undefined, undefined);
-    v.shape = shape;
-    v.strides = order;
-    const to = dest ?? (X.resident ? null : readOut(fresh(dt, size), fn));
-    const c = request(C.A.copy, fn, C.modes.get('numpy'), -1, [v], [shape, shape], dt, to, null);
-    c.elem = es;
-    return execute(c);
+    return engineCopy(handleOf(temps[at]), shape, order, dest ?? (X.resident ? null : readOut(fresh(dt, size), fn)), fn);
   }
   if (dest !== null) {
     if (dest.resident) {

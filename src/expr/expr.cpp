@@ -1017,7 +1017,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     out.prefix = pre;
   }
   // The chunk's first axis, `group` of its indices a chunk (where it is split).
-  const int first = out.prefix - (out.group > 1);
+  const int first = out.first();
   i64 dims[kMaxRank];
   for (int a = 0; a < R; ++a) dims[a] = out.root.dims[a].lo;
   out.chunks = 1;

@@ -128,6 +128,7 @@ struct Compiled {
   // is root dims [prefix, rank)); the last chunk of each run of them takes
   // what is left (root dim mod group; 0: none left, every chunk is whole).
   i64 group = 1;
+  int first() const { return prefix - (group > 1); }  // the chunk's first root axis
   i64 chunks = 1;
   Shape chunk;                   // root dims [first, rank), `group` for axis first = prefix - 1 where group > 1
   Shape out;                     // the call's result shape (keepdims applied)

@@ -290,7 +290,7 @@ Status run(const Compiled& c, const void* const* ptrs, void* out, GenRun gen) {
   const i64 chunk_elems = shape_size(c.chunk);
   // Axis prefix - 1 in runs of `group` indices: the last chunk of each run
   // takes what is left (r of them), with its own loop and shape.
-  const int first = c.prefix - (c.group > 1);
+  const int first = c.first();
   const i64 nb = c.group > 1 ? (c.root.dims[first].lo + c.group - 1) / c.group : 0;
   const i64 r = c.group > 1 ? c.root.dims[first].lo - (nb - 1) * c.group : 0;
   Loop tail_loop;

@@ -535,9 +535,10 @@ struct Gen {
   // 1.33 in Node) while each use wrote its constants again; with them in locals
   // (the prologue) it gains in both: 0.88x Node, 0.88x Chromium (both builds in
   // one process, medians of 9 interleaved rounds).
-  // Scalar, x clamped to [-104, 89]: pmax(pmin(x, 89), -104), pmin(a, c) = select(c, a, c < a)
-  // and pmax(a, c) = select(c, a, a < c) (the same bits as four lanes' +0 below -104).
-#define CLAMP_S F(11), G(0), F(11), G(0), O(11), O(12), S(1), F(12), G(1), G(1), F(12), O(11), O(12), S(1)
+  // Scalar, x clamped to [lo, 89] (exp: -104; expm1: -30) into local 1: pmax(pmin(x, 89), lo),
+  // pmin(a, c) = select(c, a, c < a) and pmax(a, c) = select(c, a, a < c) (exp: the same bits as
+  // four lanes' +0 below -104).
+#define CLAMP_S(lo) F(11), G(0), F(11), G(0), O(11), O(12), S(1), lo, G(1), G(1), lo, O(11), O(12), S(1)
   // Then t = x log2e + magic; n = t - magic; r = (x - n ln2hi) - n ln2lo; ni = bits(t) - bits(magic);
   // y = (r^2 q(r) + r) + 1, q by Horner from the highest coefficient; y 2^k1 2^(ni - k1),
   // k1 = ni >> 1 (arithmetic): each factor a normal float.
@@ -556,7 +557,7 @@ struct Gen {
     // (else: below -104, +0 in place of a result computed from 0, as the kernel puts it: fast_f32.hpp exp)
     static const char vec[] = {G(0), O(13), F(30), O(20), R(0), R(1), R(2), R(3), R(4), G(0), S(1), EXPB, G(5), POW2, O(2), R(5),
                                G(0), F(12), O(11), S(8), F(13), G(0), F(11), O(9), G(8), O(15), S(1), F(13), EXP, G(8), O(15), R(6), 0};
-    static const char one[] = {CLAMP_S, EXP, 0};
+    static const char one[] = {CLAMP_S(F(12)), EXP, 0};
     exp_steps(v, l, v ? vec : one);
   }
   // float32 sigmoid, fast_f32.hpp's: e = exp(0 - |x|); d = 1 + e; x < 0 ? e / d : 1 / d.
@@ -601,14 +602,13 @@ struct Gen {
   }
   // float32 expm1, fast_f32.hpp's op for op: x clamped to [-30, 89] (local 1),
   // exp's reduction and polynomial (EXPB_EM), then EXPM1_R; below |x| 2^-25, x
-  // (pushed first, for the last select). Scalar: the clamps as selects (CLAMP_S's).
+  // (pushed first, for the last select). Scalar: the clamps as selects (CLAMP_S).
   NOINLINE void emit_expm1(bool v, unsigned x) {
     unsigned* l = exp_locals(v);
     l[0] = x;
     static const char vec[] = {G(0), G(0), F(11), O(9), FF(10), O(10), S(1), EXPB_EM, S(4), EXPM1_R,
                                G(0), O(13), FF(11), O(11), O(15), 0};
-    static const char one[] = {G(0), F(11), G(0), F(11), G(0), O(11), O(12), S(1), FF(10), G(1), G(1), FF(10), O(11), O(12), S(1),
-                               EXPB_EM, S(4), EXPM1_R, G(0), O(13), FF(11), O(11), O(15), 0};
+    static const char one[] = {G(0), CLAMP_S(FF(10)), EXPB_EM, S(4), EXPM1_R, G(0), O(13), FF(11), O(11), O(15), 0};
     exp_steps(v, l, v ? vec : one);
   }
 #undef TANH_HEAD
