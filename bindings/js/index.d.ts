@@ -466,9 +466,12 @@ export interface ExpressionPlan {
    * last of them and b and c contiguous (x {b, i} * w {i, j} * y {b, j} over
    * i and j, k a multiple of 16), runs as product rows: `c` the third factor,
    * n 1, panel null, each of the m results the op-by-op row sum of its k
-   * terms, none stored. null: the chunks run it (float16, a max, more than a
-   * bare product, reduced axes apart or in different orders in a and b, or a
-   * small vector product).
+   * terms, none stored. float16 runs in float32 with its ops' bits: each
+   * product rounded to float16, k in the float16 sum's parts of 8192 terms
+   * (a column: 8192 / min(columns, 1024) rows), each result rounded once.
+   * null: the chunks run it (another dtype, a max, more than a bare product,
+   * reduced axes apart or in different orders in a and b, or a small vector
+   * product).
    */
   contraction: { order: 'col' | 'row'; m: number; k: number; n: number; a: string; b: string; c?: string; panel: { rows: number; columns: number } | null } | null;
   /**

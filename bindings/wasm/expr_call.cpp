@@ -358,7 +358,7 @@ void write_program(Writer& w, const Compiled& c) {
     for (i64 v : {static_cast<i64>(g.row_order), g.M, g.K, g.N}) w.put(static_cast<double>(v));
     w.put(c.slot_input[static_cast<size_t>(g.a_slot)]);
     w.put(c.slot_input[static_cast<size_t>(g.b_slot)]);
-    w.put(static_cast<double>(gemm_block_cols(g.K, g.N, dtype_size(c.out_dtype))));
+    w.put(static_cast<double>(gemm_block_cols(g.K, g.N, gemm_packed_size(c.out_dtype))));
   } else if (rows) {
     w.put(static_cast<double>(c.chunks));
     w.put(static_cast<double>(c.rows.n * c.rows.runs));

@@ -89,6 +89,7 @@ struct Contraction {
   int a_slot = -1, b_slot = -1;  // slots (Instr::a of the loads)
   i64 M = 1, K = 0, N = 1;
   i64 a_k = 0, b_k = 0, b_n = 0;  // element strides
+  i64 part = 0;                   // float16: k's parts (GemmProblem::part)
   int m_rank = 0;                 // M's axes, outer first: extents and A's and B's strides
   i64 m_dims[kMaxRank], m_a[kMaxRank], m_b[kMaxRank];  // the first m_rank
 };

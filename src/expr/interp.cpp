@@ -271,6 +271,7 @@ bool run_contraction(const Compiled& c, const void* const* ptrs, void* out) {
   p.a_k = g.a_k;
   p.b_k = g.b_k;
   p.b_n = g.b_n;
+  p.part = g.part;
   p.out = out;
   const bool ok = k(p);
   std::free(offs);

@@ -10,6 +10,10 @@
 //       accumulators over k mod 16 in blocks of 1024 (512), the block tree,
 //       the binary counter over blocks, the lanes halved, the tail in order.
 //   Integer sums wrap: any order gives the same bits (one running sum).
+//   float16 (its sums are float32 sums of the stored float16 terms, in parts
+//   of 8192: reduce_driver.cpp): k in parts (GemmProblem::part), each in the
+//   order above, the parts combined as the driver's pairs are; each product
+//   rounded to float16 as the float16 mul stores it; each result rounded once.
 //
 // The kernel (gemm_wasmsimd.cpp): B packed in blocks of columns (K rows of
 // up to 512 KiB), a 4 x 2-vector register tile whose every accumulator
@@ -33,7 +37,11 @@ struct GemmProblem {
   const i64* b_off = nullptr;  // B is packed once per run of equal offsets
   i64 a_k = 0, b_k = 0, b_n = 0;  // element strides
   void* out = nullptr;       // M x N, row-major
+  i64 part = 0;              // float16: k in parts of this many terms (the last may be shorter); 0: one part
 };
+
+// Bytes of a packed element: float16 is packed as float32 (exact).
+inline size_t gemm_packed_size(DType dt) { return dt == DType::f16 ? 4 : dtype_size(dt); }
 
 // The packed block's columns for K rows of `es` bytes: as many whole tiles as
 // fit 512 KiB (at least one), no more than N needs: a larger block repacks A

@@ -12,6 +12,11 @@
 // row order's 16 (8) accumulators, block tree, counter and lane halving, each
 // "lane" here a whole tile. A's rows past the last are the last one again
 // (their results are not stored).
+//
+// float16: packed as float32 (exact) and run by the float32 tile, whose every
+// product is then rounded to float16 as the float16 mul stores it; k in parts
+// (GemmProblem::part) combined as the reduction driver's pairs are; each
+// result rounded to float16 once, as it is stored.
 #include <wasm_simd128.h>
 
 #include <cstdlib>
@@ -19,6 +24,7 @@
 #include <type_traits>
 
 #include "gemm.hpp"
+#include "half.hpp"
 #include "reduce_pairwise.hpp"
 
 namespace tc {
@@ -38,6 +44,7 @@ struct Tile {
 struct Ctx {
   const char* a;  // the packed A tile at k = 0
   const char* b;  // the packed B panel at k = 0
+  bool half;      // float16 (tile<float>): each product rounded to float16 (round_half)
 };
 
 template <typename T>
@@ -54,6 +61,19 @@ struct Vec<double> {
   static v128_t add(v128_t a, v128_t b) { return wasm_f64x2_add(a, b); }
   static v128_t mul(v128_t a, v128_t b) { return wasm_f64x2_mul(a, b); }
 };
+// A float32 product of two float16 values (exact: 22 bits) rounded as the
+// float16 mul stores it, and kept as the float32 it is: p + m - m, m = +-2^(e + 13)
+// with p's sign and exponent e (at least -14, the subnormals' fixed step), rounds
+// to float16's step there, to nearest, ties to even; +-inf past 65504 (from
+// 65520 on, as the tie there goes up); a zero keeps its sign; NaN stays NaN.
+inline v128_t round_half(v128_t p) {
+  const v128_t sign = wasm_v128_and(p, wasm_i32x4_splat(INT32_MIN));
+  const v128_t e = wasm_i32x4_max(wasm_v128_and(p, wasm_i32x4_splat(0x7f800000)), wasm_i32x4_splat(113 << 23));
+  const v128_t m = wasm_v128_or(wasm_i32x4_add(e, wasm_i32x4_splat(13 << 23)), sign);
+  const v128_t r = wasm_v128_or(wasm_f32x4_sub(wasm_f32x4_add(p, m), m), sign);
+  return wasm_v128_bitselect(wasm_v128_or(wasm_i32x4_splat(0x7f800000), sign), r,
+                             wasm_f32x4_gt(wasm_f32x4_abs(r), wasm_f32x4_splat(65504.0f)));
+}
 template <>
 struct Vec<int32_t> {
   static v128_t splat(const void* p) { return wasm_v128_load32_splat(p); }
@@ -78,6 +98,22 @@ template <typename T>
     for (int v = 0; v < NV; ++v) d.v[i][v] = Vec<T>::add(d.v[i][v], s.v[i][v]);
 }
 
+// float16's leaf (tile<float> with Ctx::half): each product rounded
+// (round_half), then added, from -0 (-0 + p is p, -0 included). A function of
+// its own: the float32 leaf keeps its registers.
+[[gnu::noinline]] void half_leaf(const float* ap, const float* bp, i64 as, i64 bs, i64 len, Tile& c) {
+  for (int i = 0; i < MR; ++i) c.v[i][0] = c.v[i][1] = wasm_i32x4_splat(INT32_MIN);
+  for (i64 t = 0; t < len; ++t, ap += as, bp += bs) {
+    const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
+#pragma clang loop unroll(disable)
+    for (int i = 0; i < MR; ++i) {
+      const v128_t s = wasm_v128_load32_splat(ap + i);
+      c.v[i][0] = wasm_f32x4_add(c.v[i][0], round_half(wasm_f32x4_mul(s, b0)));
+      c.v[i][1] = wasm_f32x4_add(c.v[i][1], round_half(wasm_f32x4_mul(s, b1)));
+    }
+  }
+}
+
 // One tile: the schedule's result into the rows at `dst` (`ld` bytes apart), or,
 // with dst null (a partial tile), left in st[0] (`st`: the stack). The result
 // is added to +0 (all bits 0), as the reductions' sums are (reduce.hpp
@@ -93,15 +129,22 @@ template <typename T>
       const T* bp = reinterpret_cast<const T*>(x.b) + op[1] * 2 * L;
       const i64 as = op[2] * MR, bs = op[2] * 2 * L, len = op[3];
       op += 4;
-      v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + L);
-      v128_t s = V::splat(ap);
-      v128_t c00 = V::mul(s, b0), c01 = V::mul(s, b1);
+      v128_t b0, b1, s, c00, c01, c10, c11, c20, c21, c30, c31;
+      if (std::is_same_v<T, float> && x.half) {
+        Tile h;
+        half_leaf(reinterpret_cast<const float*>(ap), reinterpret_cast<const float*>(bp), as, bs, len, h);
+        c00 = h.v[0][0], c01 = h.v[0][1], c10 = h.v[1][0], c11 = h.v[1][1];
+        c20 = h.v[2][0], c21 = h.v[2][1], c30 = h.v[3][0], c31 = h.v[3][1];
+      } else {
+      b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + L);
+      s = V::splat(ap);
+      c00 = V::mul(s, b0), c01 = V::mul(s, b1);
       s = V::splat(ap + 1);
-      v128_t c10 = V::mul(s, b0), c11 = V::mul(s, b1);
+      c10 = V::mul(s, b0), c11 = V::mul(s, b1);
       s = V::splat(ap + 2);
-      v128_t c20 = V::mul(s, b0), c21 = V::mul(s, b1);
+      c20 = V::mul(s, b0), c21 = V::mul(s, b1);
       s = V::splat(ap + 3);
-      v128_t c30 = V::mul(s, b0), c31 = V::mul(s, b1);
+      c30 = V::mul(s, b0), c31 = V::mul(s, b1);
       for (i64 t = 1; t < len; ++t) {
         ap += as;
         bp += bs;
@@ -119,6 +162,7 @@ template <typename T>
         s = V::splat(ap + 3);
         c30 = V::add(c30, V::mul(s, b0));
         c31 = V::add(c31, V::mul(s, b1));
+      }
       }
       for (; op < end && *op == kMerge; ++op) {  // merges that follow: older + this, in registers
         --top;
@@ -176,8 +220,11 @@ template <typename T>
 
 struct Ops {
   void (*tile)(const Ctx&, const i64*, const i64*, Tile*, char*, i64);
-  i64 es;      // element bytes
+  i64 es;      // packed element bytes (float16: 4, as float32)
   bool order;  // a float sum: the order binds (else one chain)
+  void (*pack_b)(char*, const char*, i64, i64, i64, i64, i64);
+  void (*pack_a)(char*, const char* const*, i64, i64);
+  i64 src;     // the operands' and the result's element bytes (float16: 2)
 };
 
 // The schedule of K terms: the col order (leaves of <= 16, float64 8; halves at
@@ -201,10 +248,11 @@ struct Schedule {
     col(k0 + h, rows - h, es);
     merge();
   }
-  void row(i64 K, i64 es) {
+  void row(i64 k0, i64 K, i64 es) {  // the K terms from k0
     const i64 L = 16 / es, KA = 4 * L, B = 64 * KA;
-    if (K < KA) return leaf(0, 1, K);
-    i64 level[64], d = 0, i = 0;  // the binary counter over blocks: its entries' levels
+    if (K < KA) return leaf(k0, 1, K);
+    i64 level[64], d = 0, i = k0;  // the binary counter over blocks: its entries' levels
+    K += k0;
     while (K - i >= KA) {
       const i64 m = K - i >= B ? B : (K - i) / KA * KA;
       for (i64 l = 0; l < L; ++l) {  // lane l: (a_l + a_{L+l}) + (a_{2L+l} + a_{3L+l})
@@ -225,13 +273,34 @@ struct Schedule {
     put(kHalve), put(L), depth -= L - 1;
     for (; i < K; ++i) leaf(i, 1, 1), merge();  // the last K % KA terms, one by one
   }
+  // K in parts of `len` terms (the last may be shorter), each in the row or
+  // col order, combined as the reduction driver's PairStack combines a float16
+  // sum's converted parts: a binary counter, then from the newest.
+  void parts(i64 K, i64 len, bool by_row, i64 es) {
+    i64 level[64], d = 0;
+    for (i64 k0 = 0; k0 < K; k0 += len) {
+      const i64 k = K - k0 < len ? K - k0 : len;
+      if (by_row) row(k0, k, es);
+      else col(k0, k, es);
+      i64 lv = 0;
+      for (; d > 0 && level[d - 1] == lv; --d, ++lv) put(kLanes), put(1), --depth;
+      level[d++] = lv;
+    }
+    for (; d > 1; --d) put(kLanes), put(1), --depth;
+  }
 };
 
-template <typename U>  // element k of B's panel rows: n columns `bn` apart, zero-padded to NR
+// A packed element from an operand's: the same bits, or a float16's float32.
+template <typename U, typename S>
+U elem(S v) {
+  if constexpr (std::is_same_v<U, S>) return v;
+  else return half_to_float(v);
+}
+template <typename U, typename S = U>  // element k of B's panel rows: n columns `bn` apart, zero-padded to NR
 void pack_b(char* dst, const char* src, i64 K, i64 bk, i64 bn, i64 n, i64 nr) {
   U* d = reinterpret_cast<U*>(dst);
-  const U* s = reinterpret_cast<const U*>(src);
-  if (bn == 1 && n == nr) {  // a whole panel of contiguous rows: a row is 32 bytes, two vectors
+  const S* s = reinterpret_cast<const S*>(src);
+  if (std::is_same_v<U, S> && bn == 1 && n == nr) {  // a whole panel of contiguous rows: a row is 32 bytes, two vectors
     for (i64 k = 0; k < K; ++k, d += nr, s += bk) {
       wasm_v128_store(d, wasm_v128_load(s));
       wasm_v128_store(reinterpret_cast<char*>(d) + 16, wasm_v128_load(reinterpret_cast<const char*>(s) + 16));
@@ -239,20 +308,20 @@ void pack_b(char* dst, const char* src, i64 K, i64 bk, i64 bn, i64 n, i64 nr) {
     return;
   }
   for (i64 k = 0; k < K; ++k, d += nr)
-    for (i64 j = 0; j < nr; ++j) d[j] = j < n ? s[k * bk + j * bn] : U(0);
+    for (i64 j = 0; j < nr; ++j) d[j] = j < n ? elem<U>(s[k * bk + j * bn]) : U(0);
 }
-template <typename U>  // A's MR rows (pointers), interleaved: MR elements per k
+template <typename U, typename S = U>  // A's MR rows (pointers), interleaved: MR elements per k
 void pack_a(char* dst, const char* const* rows, i64 K, i64 ak) {
   U* d = reinterpret_cast<U*>(dst);
-  const U* r0 = reinterpret_cast<const U*>(rows[0]);
-  const U* r1 = reinterpret_cast<const U*>(rows[1]);
-  const U* r2 = reinterpret_cast<const U*>(rows[2]);
-  const U* r3 = reinterpret_cast<const U*>(rows[3]);
+  const S* r0 = reinterpret_cast<const S*>(rows[0]);
+  const S* r1 = reinterpret_cast<const S*>(rows[1]);
+  const S* r2 = reinterpret_cast<const S*>(rows[2]);
+  const S* r3 = reinterpret_cast<const S*>(rows[3]);
   for (i64 k = 0; k < K; ++k, d += MR) {
-    d[0] = r0[k * ak];
-    d[1] = r1[k * ak];
-    d[2] = r2[k * ak];
-    d[3] = r3[k * ak];
+    d[0] = elem<U>(r0[k * ak]);
+    d[1] = elem<U>(r1[k * ak]);
+    d[2] = elem<U>(r2[k * ak]);
+    d[3] = elem<U>(r3[k * ak]);
   }
 }
 
@@ -272,6 +341,8 @@ void pack_a_group(char* dst, const char* src, i64 K, i64 ak) {
 bool run(const GemmProblem& p, const Ops& o) {
   const i64 es = o.es;
   const i64 NR = 32 / es;  // two vectors of columns
+  const i64 ss = o.src;
+  const bool half = ss != es;  // float16: every tile through the stack, rounded as it is stored
   const char* A = static_cast<const char*>(p.a);
   const char* Bsrc = static_cast<const char*>(p.b);
   char* out = static_cast<char*>(p.out);
@@ -280,15 +351,14 @@ bool run(const GemmProblem& p, const Ops& o) {
   // the B block (panels of K x NR) and A's tiles (K x MR, or G of them where
   // A's first rows lie one element apart), in one allocation.
   const i64 words = 8 * p.K + 64;
-  const bool may_group = p.M >= G * MR && p.a_off[1] == p.a_off[0] + 1;
+  const bool may_group = !half && p.M >= G * MR && p.a_off[1] == p.a_off[0] + 1;
   const i64 bytes = words * 8 + p.K * (nc + (may_group ? G : 1) * MR) * es + 32;
   if (p.K > (i64{1} << 40) || bytes > i64{0x7fffffff}) return false;  // past the address space (wasm32)
   void* raw = std::malloc(static_cast<size_t>(bytes));
   if (!raw) return false;
   Schedule sc{static_cast<i64*>(raw)};
   if (!o.order) sc.leaf(0, 1, p.K);
-  else if (p.row_order) sc.row(p.K, es);
-  else sc.col(0, p.K, es);
+  else sc.parts(p.K, p.part > 0 ? p.part : p.K, p.row_order, es);
   Tile* stack = static_cast<Tile*>(std::malloc(static_cast<size_t>(sc.max + 1) * sizeof(Tile)));
   if (!stack) {
     std::free(raw);
@@ -296,18 +366,16 @@ bool run(const GemmProblem& p, const Ops& o) {
   }
   char* bp = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(sc.s + words) + 15) & ~uintptr_t{15});
   char* ap = bp + p.K * nc * es;
-  auto packb = es == 4 ? &pack_b<uint32_t> : &pack_b<uint64_t>;
-  auto packa = es == 4 ? &pack_a<uint32_t> : &pack_a<uint64_t>;
   auto packg = es == 4 ? &pack_a_group<uint32_t> : &pack_a_group<uint64_t>;
   bool grouped = false;  // A's tiles of this group packed at once (pack_a_group)
   for (i64 m0 = 0; m0 < p.M;) {
     i64 m1 = m0 + 1;
     while (m1 < p.M && p.b_off[m1] == p.b_off[m0]) ++m1;
-    const char* B = Bsrc + p.b_off[m0] * es;
+    const char* B = Bsrc + p.b_off[m0] * ss;
     for (i64 n0 = 0; n0 < p.N; n0 += nc) {
       const i64 w = p.N - n0 < nc ? p.N - n0 : nc;
       for (i64 nt = 0; nt < w; nt += NR)
-        packb(bp + nt * p.K * es, B + (n0 + nt) * p.b_n * es, p.K, p.b_k, p.b_n, w - nt < NR ? w - nt : NR, NR);
+        o.pack_b(bp + nt * p.K * es, B + (n0 + nt) * p.b_n * ss, p.K, p.b_k, p.b_n, w - nt < NR ? w - nt : NR, NR);
       for (i64 mt = m0; mt < m1; mt += MR) {
         const i64 rows = m1 - mt < MR ? m1 - mt : MR;
         const i64 t = (mt - m0) / MR % G;  // the tile's place in its group
@@ -318,19 +386,23 @@ bool run(const GemmProblem& p, const Ops& o) {
         }
         if (!grouped) {
           const char* r[MR];
-          for (int i = 0; i < MR; ++i) r[i] = A + p.a_off[mt + (i < rows ? i : rows - 1)] * es;
-          packa(ap, r, p.K, p.a_k);
+          for (int i = 0; i < MR; ++i) r[i] = A + p.a_off[mt + (i < rows ? i : rows - 1)] * ss;
+          o.pack_a(ap, r, p.K, p.a_k);
         }
-        Ctx x{grouped ? ap + t * p.K * MR * es : ap, nullptr};
+        Ctx x{grouped ? ap + t * p.K * MR * es : ap, nullptr, half};
         for (i64 nt = 0; nt < w; nt += NR) {
           x.b = bp + nt * p.K * es;
           const i64 cols = w - nt < NR ? w - nt : NR;
-          char* o0 = out + (mt * p.N + n0 + nt) * es;
+          char* o0 = out + (mt * p.N + n0 + nt) * ss;
           // A whole tile goes straight to the output (vector stores: memory.copy is a call in V8).
-          const bool whole = cols == NR && rows == MR;
+          const bool whole = !half && cols == NR && rows == MR;
           o.tile(x, sc.s, sc.s + sc.n, stack, whole ? o0 : nullptr, p.N * es);
           if (!whole)
-            for (i64 i = 0; i < rows; ++i) std::memcpy(o0 + i * p.N * es, &stack[0].v[i][0], static_cast<size_t>(cols * es));
+            for (i64 i = 0; i < rows; ++i) {
+              char* d = o0 + i * p.N * ss;
+              if (half) find_float_to_half()(reinterpret_cast<const float*>(&stack[0].v[i][0]), reinterpret_cast<uint16_t*>(d), static_cast<size_t>(cols));
+              else std::memcpy(d, &stack[0].v[i][0], static_cast<size_t>(cols * es));
+            }
         }
       }
     }
@@ -341,9 +413,15 @@ bool run(const GemmProblem& p, const Ops& o) {
   return true;
 }
 
-template <typename T>
+template <typename T, typename U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>
 bool gemm(const GemmProblem& p) {
-  static constexpr Ops ops = {&tile<T>, sizeof(T), !std::is_integral_v<T>};
+  static constexpr Ops ops = {&tile<T>, sizeof(T), !std::is_integral_v<T>, &pack_b<U>, &pack_a<U>, sizeof(T)};
+  return run(p, ops);
+}
+
+// float16: packed as float32, run by tile<float> with each product rounded (Ctx::half).
+bool gemm_half(const GemmProblem& p) {
+  static constexpr Ops ops = {&tile<float>, 4, true, &pack_b<float, uint16_t>, &pack_a<float, uint16_t>, 2};
   return run(p, ops);
 }
 
@@ -354,6 +432,7 @@ GemmFn find_gemm(DType dt) {
     case DType::f32: return &gemm<float>;
     case DType::f64: return &gemm<double>;
     case DType::i32: case DType::u32: return &gemm<int32_t>;
+    case DType::f16: return &gemm_half;
     default: return nullptr;
   }
 }

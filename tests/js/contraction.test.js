@@ -146,15 +146,125 @@ describe('contraction kernel: sum(x * w) bit for bit the ops one by one', () => 
     }
   });
 
-  it('leaves other shapes to the chunks: an element-wise product, a max, a float16 sum, a vector times a matrix', () => {
+  it('leaves other shapes to the chunks: an element-wise product, a max, a vector times a matrix', () => {
     const none = (expression, shapes, dtypes) => expect(tc.explain({ expression, shapes, dtypes }).contraction, expression).toBeNull();
     none('sum(x * w, [1])', { x: [64, 64], w: [64, 64] });                  // both read every output axis
     none('max(x * w, [1])', { x: [64, 64, 1], w: [64, 64] });                // not a sum
     none('sum(x * w + 1, [1])', { x: [64, 64, 1], w: [64, 64] });            // not a bare product
-    none('sum(x * w, [1])', { x: [64, 64, 1], w: [64, 64] }, { x: 'float16', w: 'float16' });
+    none('sum(x * w, [1])', { x: [1, 64, 1], w: [64, 1024] }, { x: 'float16', w: 'float16' }); // float16's chunks are faster here too
     none("sum(x * w, ['in'])", { x: { shape: [1, 64], dims: ['b', 'in'] }, w: { shape: [64, 64], dims: ['in', 'out'] } });
     none('sum(x * w, [1])', { x: [1024, 1024], w: [1024] }); // a matrix times a vector: the chunks are faster
     none('sum(x * w, [0])', { x: [1024, 1024], w: [1024, 1] });
+  });
+});
+
+// float16 through the contraction kernel: operands packed as float32, each
+// product rounded to float16 as the float16 mul stores it, k in the parts the
+// float16 sum converts (a row 8192 terms, a column 8192 / min(columns, 1024)
+// rows) combined as its pairs are, each result rounded once: the bits of
+// sum(mul(x, w)) called one by one, except the sign of a NaN a sum meets
+// (which NaN an addition of two keeps is not fixed in WebAssembly).
+describe('contraction kernel, float16: the bits of mul then sum in float16', () => {
+  const SPECIAL = [0, -0, 65504, -65504, 300, -256, 6e-8, -6e-5, 2 ** -14, Infinity, -Infinity, NaN];
+  // float16 bits of values spread over float16's range, some special.
+  const half = (shape, special) => {
+    const n = shape.reduce((p, d) => p * d, 1);
+    const f = new Float32Array(n);
+    for (let i = 0; i < n; i++) f[i] = special && rnd() < 0.04 ? pick(SPECIAL) : (rnd() * 2 - 1) * 2 ** Math.floor(rnd() * 24 - 14);
+    return tc.cast({ data: f, shape }, 'float16').data;
+  };
+  const isNaN16 = (v) => (v & 0x7c00) === 0x7c00 && (v & 0x3ff) !== 0;
+  function sameHalves(got, want, what) {
+    expect(got.shape, what).toEqual(want.shape);
+    expect(got.dtype, what).toBe('float16');
+    const g = got.data, w = want.data;
+    let first = -1;
+    for (let i = 0; i < g.length && first < 0; i++) if (g[i] !== w[i] && !(isNaN16(g[i]) && isNaN16(w[i]))) first = i;
+    expect(first, `${what}: first differing element (${g[first]?.toString(16)} against ${w[first]?.toString(16)})`).toBe(-1);
+  }
+  const T = (shape, dims, special) => ({ data: half(shape, special), shape, dtype: 'float16', ...(dims ? { dims } : {}) });
+  // Where the order of the float32 sums shows in float16: small terms (about
+  // 2^-5), with two of +-2^14 times the same w that cancel: between them the
+  // small ones lose bits to the large partial sum, differently in another order.
+  // a [M, K] (x, row-major), b [K, N] (w, row-major), as float32 values.
+  function cancelling(M, K, N) {
+    const a = new Float32Array(M * K), b = new Float32Array(K * N);
+    for (let i = 0; i < a.length; i++) a[i] = (rnd() * 2 - 1) * 0.25;
+    for (let i = 0; i < b.length; i++) b[i] = 0.125 + rnd() * 0.125;
+    for (let m = 0; m < M && K >= 4; m++) {
+      const k1 = Math.floor(rnd() * (K / 2)), k2 = K - 1 - Math.floor(rnd() * (K / 2 - 1));
+      a[m * K + k1] = 2 ** 14;
+      a[m * K + k2] = -(2 ** 14);
+      for (let n = 0; n < N; n++) b[k2 * N + n] = b[k1 * N + n];
+    }
+    return { a, b };
+  }
+  const f16 = (data, shape, dims) => ({ ...tc.cast({ data, shape }, 'float16'), ...(dims ? { dims } : {}) });
+  const transposed = (v, R, C) => { const t = new Float32Array(R * C); for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) t[c * R + r] = v[r * C + c]; return t; };
+  const F16 = { x: 'float16', w: 'float16' };
+
+  it('col order: every dim order, K across the parts of 8192 / min(columns, 1024) rows, special values', () => {
+    let ran = 0;
+    // columns 3: parts of 2730 rows; 40: 204; 1100: 8 (and 2 tiles of blocks)
+    for (const [K, out] of [[1, 8], [7, 40], [16, 3], [17, 40], [204, 40], [205, 40], [409, 40], [2730, 3], [2731, 3], [5461, 3], [8200, 3], [7, 1100], [8, 1100], [9, 1100], [17, 1100], [100, 1100]]) {
+      const sizes = { b: pick([8, 9, 13]), in: K, out };
+      for (const xDims of [['b', 'in'], ['in', 'b']]) for (const wDims of [['in', 'out'], ['out', 'in']]) {
+        const special = rnd() < 0.5;
+        const x = T(xDims.map((d) => sizes[d]), xDims, special), w = T(wDims.map((d) => sizes[d]), wDims, special);
+        const text = "sum(x * w, ['in'])";
+        const info = tc.explain({ expression: text, shapes: { x: { shape: x.shape, dims: xDims }, w: { shape: w.shape, dims: wDims } }, dtypes: F16 });
+        if (K > 1) expect(info.contraction, `K=${K} out=${out} ${xDims} ${wDims}`).toMatchObject({ order: 'col', m: sizes.b, k: K, n: out });
+        if (info.contraction) ran++;
+        sameHalves(tc.evaluate(text, { x, w }), tc.sum(tc.mul(x, w), { dims: ['in'] }), `K=${K} out=${out} x{${xDims}} w{${wDims}} special=${special}`);
+      }
+      const c = cancelling(sizes.b, K, out);
+      const cx = f16(c.a, [sizes.b, K], ['b', 'in']), cw = f16(c.b, [K, out], ['in', 'out']);
+      sameHalves(tc.evaluate("sum(x * w, ['in'])", { x: cx, w: cw }), tc.sum(tc.mul(cx, cw), { dims: ['in'] }), `cancelling K=${K} out=${out}`);
+    }
+    expect(ran).toBeGreaterThan(50);
+  });
+
+  it('row order: [M, 1, K] x [N, K] with K across the parts of 8192 terms', () => {
+    for (const K of [5, 64, 1040, 8191, 8192, 8193, 16384, 16400, 24577, 40000]) {
+      const M = pick([4, 8, 9]), N = pick([2, 9]);
+      const a = T([M, 1, K], null, rnd() < 0.5), b = T([N, K], null, rnd() < 0.5);
+      expect(tc.explain({ expression: 'sum(a * b, [2])', shapes: { a: a.shape, b: b.shape }, dtypes: { a: 'float16', b: 'float16' } }).contraction, `K=${K}`)
+        .toMatchObject({ order: 'row', m: M, k: K, n: N });
+      sameHalves(tc.evaluate('sum(a * b, [2])', { a, b }), tc.sum(tc.mul(a, b), { axes: [2] }), `[${M},1,${K}] x [${N},${K}]`);
+      const c = cancelling(M, K, N);
+      const ca = f16(c.a, [M, 1, K]), cb = f16(transposed(c.b, K, N), [N, K]);
+      sameHalves(tc.evaluate('sum(a * b, [2])', { a: ca, b: cb }), tc.sum(tc.mul(ca, cb), { axes: [2] }), `cancelling [${M},1,${K}] x [${N},${K}]`);
+    }
+  });
+
+  it('each product rounded as mul rounds it: ties to even, overflow to Infinity, subnormal steps, -0', () => {
+    // Every x value times every w value, twice (K = 2): the result is twice the
+    // product as mul stores it, which a product rounded on another step misses.
+    const xs = [1 + 2 ** -10, 255.9, 65504, 300, 2 ** -14, 3 * 2 ** -24, 5 * 2 ** -24, -0, 1.5 * 2 ** -12, -1 - 2 ** -10, 32768];
+    const ws = [1 + 2 ** -10, 256.1, 1.0009765625, -300, 2 ** -10, 0.5, 7, 2 ** -12, 1 - 2 ** -11, 2, -0.75];
+    const M = xs.length, N = ws.length;
+    const x = tc.cast({ data: Float32Array.from({ length: M * 2 }, (_, i) => xs[i >> 1]), shape: [M, 2], dims: ['b', 'in'] }, 'float16');
+    const w = tc.cast({ data: Float32Array.from({ length: 2 * N }, (_, i) => ws[i % N]), shape: [2, N], dims: ['in', 'out'] }, 'float16');
+    expect(tc.explain({ expression: "sum(x * w, ['in'])", shapes: { x: { shape: x.shape, dims: x.dims }, w: { shape: w.shape, dims: w.dims } }, dtypes: F16 }).contraction).not.toBeNull();
+    sameHalves(tc.evaluate("sum(x * w, ['in'])", { x, w }), tc.sum(tc.mul(x, w), { dims: ['in'] }), 'each product twice');
+  });
+
+  it('batched, two reduced dims, resident operands into a resident out, and a view', () => {
+    for (let t = 0; t < 12; t++) {
+      const sizes = { g: pick([1, 3]), b: pick([4, 11]), i: pick([3, 20, 300]), j: pick([2, 9]), o: pick([7, 24, 1100]) };
+      const xDims = shuffle(['g', 'b', 'i', 'j']), wDims = shuffle(['i', 'j', 'o']);
+      const x = T(xDims.map((d) => sizes[d]), xDims, t % 3 === 0), w = T(wDims.map((d) => sizes[d]), wDims, t % 3 === 0);
+      sameHalves(tc.evaluate("sum(x * w, ['i', 'j'])", { x, w }), tc.sum(tc.mul(x, w), { dims: ['i', 'j'] }), `x{${xDims}} w{${wDims}} ${JSON.stringify(sizes)}`);
+    }
+    const X = tc.tensor(half([40, 60], false), [40, 60], { dtype: 'float16' });
+    const W = tc.tensor(half([30, 50], false), [30, 50], { dtype: 'float16' });
+    const x = tc.expandDims(tc.slice(X, ':, 0:60:2'), 2); // [40, 30, 1], every second column: a view
+    const want = tc.sum(tc.mul(x, W), { axes: [1] });
+    const out = tc.tensor(new Uint16Array(40 * 50), [40, 50], { dtype: 'float16' });
+    expect(tc.explain({ expression: 'sum(x * w, [1])', shapes: { x: x.shape, w: W.shape }, dtypes: { x: 'float16', w: 'float16' } }).contraction).not.toBeNull();
+    expect(tc.evaluate('sum(x * w, [1])', { x, w: W }, { out })).toBe(out);
+    sameHalves({ shape: out.shape, dtype: out.dtype, data: out.toArray() }, { shape: want.shape, dtype: want.dtype, data: want.toArray() }, 'a view into a resident out');
+    for (const r of [X, W, x, want, out]) r.dispose();
   });
 });
 
