@@ -776,12 +776,11 @@ void plan_contraction(Compiled& c) {  // c.gemm is fresh (compile() builds c ane
   const double kn = static_cast<double>(g.K) * static_cast<double>(g.N);
   const double m = static_cast<double>(g.M), tiles = static_cast<double>((g.M + 3) / 4 * 4);
   // float16: the kernel widens each element as it packs it (2.7) and rounds each
-  // product (0.48 a multiply-add); the chunks convert the products and their
+  // product (0.25 a multiply-add); the chunks convert the products and their
   // sums' parts (2.2 an element, 9 where B is read across k in the col order;
-  // 25 us a row of outputs): [1, 64] x [64, 64] 24 against 35 us, [1, 1024] x
-  // [1024, 1024] 5.5 against 2.4 ms (w {out, in}: 3.8 against 9.4).
+  // 25 us a row of outputs).
   const bool h = dt == DType::f16;
-  const double kernel = kn * (h ? 2.7 : g.row_order && g.b_n != 1 ? 0.9 : 0.5) + tiles * kn * (h ? 0.48 : 0.06) + 5000;
+  const double kernel = kn * (h ? 2.7 : g.row_order && g.b_n != 1 ? 0.9 : 0.5) + tiles * kn * (h ? 0.25 : 0.06) + 5000;
   const double chunks = h ? m * (kn * (!g.row_order && g.b_n != 1 ? 9 : 2.2) + 25000)
                           : g.row_order ? m * static_cast<double>(g.N) * 200 + m * kn * 0.2 : m * (kn * 0.22 + 1000);
   g.on = kernel < chunks;

@@ -62,17 +62,18 @@ struct Vec<double> {
   static v128_t mul(v128_t a, v128_t b) { return wasm_f64x2_mul(a, b); }
 };
 // A float32 product of two float16 values (exact: 22 bits) rounded as the
-// float16 mul stores it, and kept as the float32 it is: p + m - m, m = +-2^(e + 13)
-// with p's sign and exponent e (at least -14, the subnormals' fixed step), rounds
-// to float16's step there, to nearest, ties to even; +-inf past 65504 (from
-// 65520 on, as the tie there goes up); a zero keeps its sign; NaN stays NaN.
+// float16 mul stores it, and kept as the float32 it is. p + m - m, m = 1.5 *
+// 2^(e + 13) with e p's exponent (at least -14, the subnormals' fixed step),
+// rounds p to float16's step there, to nearest, ties to even, either sign (p +
+// m stays in m's binade; m is an even number of steps). A result of 2^16 or
+// more is +-inf: times 2^112 it overflows, and 2^-112 brings the rest back
+// exactly. A zero may lose its sign, which no sum shows (its result is added to
+// +0); NaN stays NaN.
 inline v128_t round_half(v128_t p) {
-  const v128_t sign = wasm_v128_and(p, wasm_i32x4_splat(INT32_MIN));
   const v128_t e = wasm_i32x4_max(wasm_v128_and(p, wasm_i32x4_splat(0x7f800000)), wasm_i32x4_splat(113 << 23));
-  const v128_t m = wasm_v128_or(wasm_i32x4_add(e, wasm_i32x4_splat(13 << 23)), sign);
-  const v128_t r = wasm_v128_or(wasm_f32x4_sub(wasm_f32x4_add(p, m), m), sign);
-  return wasm_v128_bitselect(wasm_v128_or(wasm_i32x4_splat(0x7f800000), sign), r,
-                             wasm_f32x4_gt(wasm_f32x4_abs(r), wasm_f32x4_splat(65504.0f)));
+  const v128_t m = wasm_v128_or(wasm_i32x4_add(e, wasm_i32x4_splat(13 << 23)), wasm_i32x4_splat(0x00400000));
+  const v128_t r = wasm_f32x4_sub(wasm_f32x4_add(p, m), m);
+  return wasm_f32x4_mul(wasm_f32x4_mul(r, wasm_f32x4_splat(0x1p112f)), wasm_f32x4_splat(0x1p-112f));
 }
 template <>
 struct Vec<int32_t> {

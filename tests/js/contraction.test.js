@@ -249,6 +249,27 @@ describe('contraction kernel, float16: the bits of mul then sum in float16', () 
     sameHalves(tc.evaluate("sum(x * w, ['in'])", { x, w }), tc.sum(tc.mul(x, w), { dims: ['in'] }), 'each product twice');
   });
 
+  it('every float16 value times 48 others: one product a result, and that product twice', () => {
+    // x: all 65,536 float16 bit patterns (NaN and Infinity too); w: specials, a
+    // tie maker (1 + 2^-10 squared is halfway), powers of two that shift products
+    // into and out of the subnormals and past 65504, and random values.
+    const xs = new Uint16Array(65536).map((_, i) => i);
+    const wf = [0, -0, 1, -1, 0.5, 2, 1 + 2 ** -10, 1 - 2 ** -11, 1.5, 3, 2 ** -10, 2 ** -14, 2 ** -24, 2 ** 10, 2 ** 15, -(2 ** 15), 65504, Infinity, -Infinity, NaN];
+    while (wf.length < 48) wf.push((rnd() * 2 - 1) * 2 ** Math.floor(rnd() * 30 - 15));
+    const w16 = tc.cast({ data: Float32Array.from(wf), shape: [48] }, 'float16').data;
+    const N = w16.length;
+    const one = tc.cast({ data: Float32Array.of(1), shape: [1] }, 'float16').data[0];
+    for (const twice of [false, true]) {
+      // Two terms a result (one reduced element is no contraction): x (v, 0) and w (c, 1), so a result
+      // is the stored product v c; or x (v, v) and w (c, c), twice that product (a product rounded on
+      // a finer step than float16's shows there, where the result's own rounding hides it).
+      const x = { data: new Uint16Array(65536 * 2).map((_, i) => (i % 2 && !twice ? 0 : xs[i >> 1])), shape: [65536, 2], dtype: 'float16', dims: ['b', 'in'] };
+      const w = { data: new Uint16Array(2 * N).map((_, i) => (i >= N && !twice ? one : w16[i % N])), shape: [2, N], dtype: 'float16', dims: ['in', 'out'] };
+      expect(tc.explain({ expression: "sum(x * w, ['in'])", shapes: { x: { shape: x.shape, dims: x.dims }, w: { shape: w.shape, dims: w.dims } }, dtypes: F16 }).contraction, `twice=${twice}`).not.toBeNull();
+      sameHalves(tc.evaluate("sum(x * w, ['in'])", { x, w }), tc.sum(tc.mul(x, w), { dims: ['in'] }), `every float16 value, twice=${twice}`);
+    }
+  });
+
   it('batched, two reduced dims, resident operands into a resident out, and a view', () => {
     for (let t = 0; t < 12; t++) {
       const sizes = { g: pick([1, 3]), b: pick([4, 11]), i: pick([3, 20, 300]), j: pick([2, 9]), o: pick([7, 24, 1100]) };
