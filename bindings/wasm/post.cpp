@@ -62,52 +62,76 @@ void reciprocal(unsigned char* s) {
   std::memcpy(s, &v, sizeof v);
 }
 
+// Each of g rows of n elements (x) minus, or times, its row's value of v, into o:
+// one row by the sub or mul kernel, short rows by a loop (a kernel call a row
+// cost more than the row).
+template <typename T>
+void rows_vs(const T* x, const T* v, T* o, size_t g, size_t n, bool times) {
+  for (size_t r = 0; r < g; ++r, x += n, o += n)
+    for (size_t i = 0; i < n; ++i) o[i] = times ? x[i] * v[r] : x[i] - v[r];
+}
+void rows_vs(const unsigned char* x, const unsigned char* v, unsigned char* o, size_t g, size_t n, DType dt, BinaryKernel k, bool times) {
+  if (g == 1) return k(x, v, o, n);  // a long row: the kernel
+  if (dt == DType::f32) rows_vs(reinterpret_cast<const float*>(x), reinterpret_cast<const float*>(v), reinterpret_cast<float*>(o), g, n, times);
+  else rows_vs(reinterpret_cast<const double*>(x), reinterpret_cast<const double*>(v), reinterpret_cast<double*>(o), g, n, times);
+}
+
 // Status codes of these exports: 0 Ok, 1 no memory for the scratch, 2 a dtype or mode out of range.
-// mode 0: softmax, 1: logSoftmax (out: rows x n; may be in), 2: logSumExp (out: rows values):
-//   m0 = where(isFinite(m), m, 0); m0 + log(sum(exp(x - m0), [-1], keepdims)).
-// A row at a time, each pass over it while it is in cache: its max and sum by
-// the reductions' row kernels (what run_reduce calls on a contiguous row), the
-// element-wise passes by the ops' kernels.
+// mode 0: softmax (out: rows x n; may be in), 1: logSoftmax (out: rows x n, not in), 2: logSumExp
+// (out: rows values): m0 = where(isFinite(m), m, 0); m0 + log(sum(exp(x - m0), [-1], keepdims)).
+// A row (or a block of short rows) at a time, each pass over it while it is in
+// cache: its max and sum by the reductions' row kernels (what run_reduce calls
+// on a contiguous row), the element-wise passes by the ops' kernels (short
+// rows' x - m and scaling by rows_vs's loop: the same arithmetic, the same bits).
 int softmax(const void* in, void* out, size_t rows, size_t n, DType dt, int mode) {
   if ((dt != DType::f32 && dt != DType::f64) || mode < 0 || mode > 2) return 2;
   const size_t es = dtype_size(dt);
   const UnaryKernel exp = find_unary(dt, UnaryOp::exp);
   const UnaryKernel ln = find_unary(dt, UnaryOp::log);
+  const ExpSumRowKernel exp_sum = find_exp_sum_row(dt);  // sub and exp in one pass, then sum (SIMD float32)
   const BinaryKernel sub = find_kernel(dt, Op::sub, Form::vs);
   const BinaryKernel mul = find_kernel(dt, Op::mul, Form::vs);
-  const ExpSumRowKernel exp_sum = find_exp_sum_row(dt);  // sub and exp in one pass, then sum (SIMD float32)
   const BinaryKernel add = find_kernel(dt, Op::add, Form::vv);
   const ReduceRowKernel max_row = find_reduce_row(dt, ReduceOp::max);
   const ReduceRowKernel sum_row = find_reduce_row(dt, ReduceOp::sum);
-  // logSumExp: a row's exp(x - m0), apart from the output
-  auto* scratch = mode == 2 ? static_cast<unsigned char*>(calls::allocate(static_cast<double>(n * es + 16))) : nullptr;
+  // Rows of fewer than 64 elements go g (at most 256) at a time: their exp is
+  // one kernel call over the g rows (a call a row cost more than the row).
+  constexpr size_t G = 256;
+  const size_t g = n == 0 || n >= 64 || rows < 2 ? 1 : 4096 / n < G ? 4096 / n : G;
+  alignas(16) unsigned char m[G * 8], s[G * 8];  // the rows' max (logSumExp: m0) and sum (then 1 / sum, or log(sum))
+  // logSumExp: the block's exp(x - m0), apart from the output
+  auto* scratch = mode == 2 ? static_cast<unsigned char*>(calls::allocate(static_cast<double>(g * n * es + 16))) : nullptr;
   if (mode == 2 && scratch == nullptr) return 1;
-  alignas(8) unsigned char m[8], s[8];  // the row's max and sum (s then log(s))
   const auto* x = static_cast<const unsigned char*>(in);
   auto* o = static_cast<unsigned char*>(out);
-  for (size_t r = 0; r < rows; ++r) {
-    const unsigned char* xr = x + r * n * es;
-    unsigned char* er = mode == 2 ? scratch : o + r * n * es;  // exp(x - m)
-    max_row(xr, n, m);
-    if (mode == 2) finite_or_zero(m, dt);
-    if (exp_sum) {
-      exp_sum(xr, m, er, n, s);
+  const size_t row = n * es;
+  for (size_t r0 = 0; r0 < rows; r0 += g) {
+    const size_t gb = rows - r0 < g ? rows - r0 : g;
+    const unsigned char* xb = x + r0 * row;
+    unsigned char* eb = mode == 2 ? scratch : o + r0 * row;  // exp(x - m)
+    for (size_t r = 0; r < gb; ++r) {
+      max_row(xb + r * row, n, m + r * es);
+      if (mode == 2) finite_or_zero(m + r * es, dt);
+    }
+    if (g == 1 && exp_sum) {
+      exp_sum(xb, m, eb, n, s);
     } else {
-      sub(xr, m, er, n);
-      exp(er, er, n);
-      sum_row(er, n, s);
+      rows_vs(xb, m, eb, gb, n, dt, sub, false);
+      exp(eb, eb, gb * n);
+      for (size_t r = 0; r < gb; ++r) sum_row(eb + r * row, n, s + r * es);
     }
     if (mode == 0) {
-      if (dt == DType::f32) reciprocal<float>(s);
-      else reciprocal<double>(s);
-      mul(er, s, er, n);
+      for (size_t r = 0; r < gb; ++r) {
+        if (dt == DType::f32) reciprocal<float>(s + r * es);
+        else reciprocal<double>(s + r * es);
+      }
+      rows_vs(eb, s, eb, gb, n, dt, mul, true);
     } else {
-      ln(s, s, 1);
-      if (mode == 2) {
-        add(m, s, o + r * es, 1);
-      } else {
-        sub(xr, m, er, n);
-        sub(er, s, er, n);
+      ln(s, s, gb);
+      if (mode == 2) add(m, s, o + r0 * es, gb);
+      if (mode == 1) {
+        rows_vs(xb, m, eb, gb, n, dt, sub, false);
+        rows_vs(eb, s, eb, gb, n, dt, sub, false);
       }
     }
   }

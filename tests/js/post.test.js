@@ -157,6 +157,38 @@ describe('the same bits as the ops one by one', () => {
     expect(far).toBeGreaterThan(1000);
   });
 
+  // Rows of fewer than 64 elements go a block of 4096 elements at a time
+  // (post.cpp softmax: the exp one call over the block): whole blocks, a part
+  // block, masked, NaN and all -inf rows, every mode, in place, float64 too.
+  it('many short rows (blocks of them): every mode bit for bit the ops one by one', () => {
+    // A NaN as NaN: the op-by-op max over rows under 64 bytes runs as columns, whose NaN may carry the other sign.
+    const same = (a, b) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]) || (Number.isNaN(v) && Number.isNaN(b[i])));
+    for (const dtype of ['float32', 'float64']) {
+      for (const [rows, n] of [[5000, 1], [4097, 1], [3000, 3], [1000, 21], [700, 63], [300, 64], [9, 40]]) {
+        const data = CTORS[dtype].from({ length: rows * n }, () => (r() - 0.5) * (r() < 0.5 ? 10 : 300));
+        for (let i = 0; i < rows; i += 97) data[i * n + ((i >> 3) % n)] = [-Infinity, NaN, Infinity][i % 3];
+        data.fill(-Infinity, 5 * n, 6 * n); // a row all -inf
+        const x = { data, shape: [rows, n] };
+        const keep = { axes: -1, keepdims: true };
+        const m = tc.max(x, keep);
+        const d = tc.sub(x, m);
+        const e = tc.exp(d);
+        const s = tc.sum(e, keep);
+        const what = `${dtype} [${rows},${n}]`;
+        expect(same(tc.softmax(x).data, tc.mul(e, tc.div(1, s)).data), `softmax ${what}`).toBe(true);
+        expect(same(tc.logSoftmax(x).data, tc.sub(d, tc.log(s)).data), `logSoftmax ${what}`).toBe(true);
+        const m0 = tc.where(tc.isFinite(m), m, 0);
+        const lse = tc.add(m0, tc.log(tc.sum(tc.exp(tc.sub(x, m0)), keep)));
+        expect(same(tc.logSumExp(x, -1, { keepdims: true }).data, lse.data), `logSumExp ${what}`).toBe(true);
+        expect(tc.logSumExp(x, -1).data[5], `logSumExp of an all -inf row ${what}`).toBe(-Infinity);
+        const t = tc.tensor(data.slice(), [rows, n]);
+        tc.softmax(t, -1, { out: t });
+        expect(same(t.toArray(), tc.softmax(x).data), `softmax in place ${what}`).toBe(true);
+        t.dispose();
+      }
+    }
+  });
+
   it('stable where the naive form overflows; -inf entries (masked logits) weigh 0; a row of -inf gives logSumExp -inf', () => {
     const x = { data: new Float32Array([1000, 1001, 1002, -Infinity, 0, 0]), shape: [2, 3] };
     const sm = tc.softmax(x).data;
