@@ -130,40 +130,40 @@ template <typename T>
       const T* bp = reinterpret_cast<const T*>(x.b) + op[1] * 2 * L;
       const i64 as = op[2] * MR, bs = op[2] * 2 * L, len = op[3];
       op += 4;
-      v128_t b0, b1, s, c00, c01, c10, c11, c20, c21, c30, c31;
+      v128_t c00, c01, c10, c11, c20, c21, c30, c31;
       if (std::is_same_v<T, float> && x.half) {
         Tile h;
         half_leaf(reinterpret_cast<const float*>(ap), reinterpret_cast<const float*>(bp), as, bs, len, h);
         c00 = h.v[0][0], c01 = h.v[0][1], c10 = h.v[1][0], c11 = h.v[1][1];
         c20 = h.v[2][0], c21 = h.v[2][1], c30 = h.v[3][0], c31 = h.v[3][1];
       } else {
-      b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + L);
-      s = V::splat(ap);
-      c00 = V::mul(s, b0), c01 = V::mul(s, b1);
-      s = V::splat(ap + 1);
-      c10 = V::mul(s, b0), c11 = V::mul(s, b1);
-      s = V::splat(ap + 2);
-      c20 = V::mul(s, b0), c21 = V::mul(s, b1);
-      s = V::splat(ap + 3);
-      c30 = V::mul(s, b0), c31 = V::mul(s, b1);
-      for (i64 t = 1; t < len; ++t) {
-        ap += as;
-        bp += bs;
-        b0 = wasm_v128_load(bp);
-        b1 = wasm_v128_load(bp + L);
-        s = V::splat(ap);
-        c00 = V::add(c00, V::mul(s, b0));
-        c01 = V::add(c01, V::mul(s, b1));
+        v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + L);
+        v128_t s = V::splat(ap);
+        c00 = V::mul(s, b0), c01 = V::mul(s, b1);
         s = V::splat(ap + 1);
-        c10 = V::add(c10, V::mul(s, b0));
-        c11 = V::add(c11, V::mul(s, b1));
+        c10 = V::mul(s, b0), c11 = V::mul(s, b1);
         s = V::splat(ap + 2);
-        c20 = V::add(c20, V::mul(s, b0));
-        c21 = V::add(c21, V::mul(s, b1));
+        c20 = V::mul(s, b0), c21 = V::mul(s, b1);
         s = V::splat(ap + 3);
-        c30 = V::add(c30, V::mul(s, b0));
-        c31 = V::add(c31, V::mul(s, b1));
-      }
+        c30 = V::mul(s, b0), c31 = V::mul(s, b1);
+        for (i64 t = 1; t < len; ++t) {
+          ap += as;
+          bp += bs;
+          b0 = wasm_v128_load(bp);
+          b1 = wasm_v128_load(bp + L);
+          s = V::splat(ap);
+          c00 = V::add(c00, V::mul(s, b0));
+          c01 = V::add(c01, V::mul(s, b1));
+          s = V::splat(ap + 1);
+          c10 = V::add(c10, V::mul(s, b0));
+          c11 = V::add(c11, V::mul(s, b1));
+          s = V::splat(ap + 2);
+          c20 = V::add(c20, V::mul(s, b0));
+          c21 = V::add(c21, V::mul(s, b1));
+          s = V::splat(ap + 3);
+          c30 = V::add(c30, V::mul(s, b0));
+          c31 = V::add(c31, V::mul(s, b1));
+        }
       }
       for (; op < end && *op == kMerge; ++op) {  // merges that follow: older + this, in registers
         --top;
