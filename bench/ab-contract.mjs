@@ -12,7 +12,7 @@ import { median } from './lib/timing.mjs';
 
 const arg = (k, d) => process.argv.find((x) => x.startsWith(`--${k}=`))?.slice(k.length + 3) ?? d;
 const dists = [arg('a'), arg('b')];
-if (!dists[0] || !dists[1]) throw new Error('usage: node bench/ab-contract.mjs --a=<dist> --b=<dist> [--shape=M,K,N] [--rounds=7]');
+if (!dists[0] || !dists[1]) throw new Error('usage: node bench/ab-contract.mjs --a=<dist> --b=<dist> [--shape=M,K,N] [--rounds=7] [--dtype=float16]');
 const [M, K, N] = arg('shape', '1,64,64').split(',').map(Number);
 const rounds = Number(arg('rounds', '7'));
 const dtype = arg('dtype', 'float32');

@@ -157,9 +157,9 @@ describe('the same bits as the ops one by one', () => {
     expect(far).toBeGreaterThan(1000);
   });
 
-  // Rows of fewer than 64 elements go a block of 4096 elements at a time
-  // (post.cpp softmax: the exp one call over the block): whole blocks, a part
-  // block, masked, NaN and all -inf rows, every mode, in place, float64 too.
+  // Rows of fewer than 64 elements go up to 256 rows (and 4096 elements) a
+  // block (post.cpp softmax: the exp one call over the block): whole blocks, a
+  // part block, masked, NaN and all -inf rows, every mode, in place, float64 too.
   it('many short rows (blocks of them): every mode bit for bit the ops one by one', () => {
     // A NaN as NaN: the op-by-op max over rows under 64 bytes runs as columns, whose NaN may carry the other sign.
     const same = (a, b) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]) || (Number.isNaN(v) && Number.isNaN(b[i])));
