@@ -249,10 +249,25 @@ struct Schedule {
     col(k0 + h, rows - h, es);
     merge();
   }
+  // A binary counter over entries of L stack tiles each (the row order's
+  // blocks, a float16 sum's parts): push one, merging entries of equal level
+  // (older + newer); drain: the rest, from the newest.
+  struct Counter {
+    i64 level[64], d = 0;
+  };
+  void push(Counter& c, i64 L) {
+    i64 lv = 0;
+    for (; c.d > 0 && c.level[c.d - 1] == lv; --c.d, ++lv) put(kLanes), put(L), depth -= L;
+    c.level[c.d++] = lv;
+  }
+  void drain(Counter& c, i64 L) {
+    for (; c.d > 1; --c.d) put(kLanes), put(L), depth -= L;
+  }
   void row(i64 k0, i64 K, i64 es) {  // the K terms from k0
     const i64 L = 16 / es, KA = 4 * L, B = 64 * KA;
     if (K < KA) return leaf(k0, 1, K);
-    i64 level[64], d = 0, i = k0;  // the binary counter over blocks: its entries' levels
+    Counter c;  // over the blocks
+    i64 i = k0;
     K += k0;
     while (K - i >= KA) {
       const i64 m = K - i >= B ? B : (K - i) / KA * KA;
@@ -266,11 +281,9 @@ struct Schedule {
         merge();
       }
       i += m;
-      i64 lv = 0;
-      for (; d > 0 && level[d - 1] == lv; --d, ++lv) put(kLanes), put(L), depth -= L;
-      level[d++] = lv;
+      push(c, L);
     }
-    for (; d > 1; --d) put(kLanes), put(L), depth -= L;  // then from the newest
+    drain(c, L);
     put(kHalve), put(L), depth -= L - 1;
     for (; i < K; ++i) leaf(i, 1, 1), merge();  // the last K % KA terms, one by one
   }
@@ -278,16 +291,14 @@ struct Schedule {
   // col order, combined as the reduction driver's PairStack combines a float16
   // sum's converted parts: a binary counter, then from the newest.
   void parts(i64 K, i64 len, bool by_row, i64 es) {
-    i64 level[64], d = 0;
+    Counter c;
     for (i64 k0 = 0; k0 < K; k0 += len) {
       const i64 k = K - k0 < len ? K - k0 : len;
       if (by_row) row(k0, k, es);
       else col(k0, k, es);
-      i64 lv = 0;
-      for (; d > 0 && level[d - 1] == lv; --d, ++lv) put(kLanes), put(1), --depth;
-      level[d++] = lv;
+      push(c, 1);
     }
-    for (; d > 1; --d) put(kLanes), put(1), --depth;
+    drain(c, 1);
   }
 };
 

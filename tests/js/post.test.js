@@ -95,17 +95,22 @@ function rng(seed) {
 
 describe('the same bits as the ops one by one', () => {
   const r = rng(41);
+  // softmax's pieces along the last axis as the ops give them one by one: the
+  // max, x minus it, the exp of that and its sum (keep: the axes option they take).
+  const pieces = (x) => {
+    const keep = { axes: -1, keepdims: true };
+    const m = tc.max(x, keep);
+    const d = tc.sub(x, m);
+    const e = tc.exp(d);
+    return { keep, m, d, e, s: tc.sum(e, keep) };
+  };
   const shapes = [[1, 1], [3, 7], [5, 33], [2, 3, 64], [4, 1000], [2, 5000]];
   for (const dtype of ['float32', 'float64']) {
     it(`${dtype}: softmax, logSoftmax and logSumExp over the last axis`, () => {
       for (const shape of shapes) {
         const n = shape.reduce((a, b) => a * b, 1);
         const x = { data: CTORS[dtype].from({ length: n }, () => (r() - 0.5) * 60), shape };
-        const keep = { axes: -1, keepdims: true };
-        const m = tc.max(x, keep);
-        const d = tc.sub(x, m);
-        const e = tc.exp(d);
-        const s = tc.sum(e, keep);
+        const { m, d, e, s } = pieces(x);
         const sm = tc.softmax(x).data;
         expect(sameBits(sm, tc.mul(e, tc.div(1, s)).data), `softmax ${shape}`).toBe(true);
         // within 1 ulp of dividing each element by the sum (README)
@@ -137,11 +142,7 @@ describe('the same bits as the ops one by one', () => {
         const data = Float32Array.from({ length: rows * n }, () => (r() - 0.5) * spread);
         if (n > 5) { data[n + 3] = -Infinity; data[2 * n + 1] = NaN; }
         const x = { data, shape: [rows, n] };
-        const keep = { axes: -1, keepdims: true };
-        const m = tc.max(x, keep);
-        const d = tc.sub(x, m);
-        const e = tc.exp(d);
-        const s = tc.sum(e, keep);
+        const { m, d, e, s } = pieces(x);
         const what = `[${rows},${n}] spread ${spread}`;
         expect(sameBits(tc.softmax(x).data, tc.mul(e, tc.div(1, s)).data), `softmax ${what}`).toBe(true);
         expect(sameBits(tc.logSoftmax(x).data, tc.sub(d, tc.log(s)).data), `logSoftmax ${what}`).toBe(true);
@@ -169,11 +170,7 @@ describe('the same bits as the ops one by one', () => {
         for (let i = 0; i < rows; i += 97) data[i * n + ((i >> 3) % n)] = [-Infinity, NaN, Infinity][i % 3];
         data.fill(-Infinity, 5 * n, 6 * n); // a row all -inf
         const x = { data, shape: [rows, n] };
-        const keep = { axes: -1, keepdims: true };
-        const m = tc.max(x, keep);
-        const d = tc.sub(x, m);
-        const e = tc.exp(d);
-        const s = tc.sum(e, keep);
+        const { keep, m, d, e, s } = pieces(x);
         const what = `${dtype} [${rows},${n}]`;
         expect(same(tc.softmax(x).data, tc.mul(e, tc.div(1, s)).data), `softmax ${what}`).toBe(true);
         expect(same(tc.logSoftmax(x).data, tc.sub(d, tc.log(s)).data), `logSoftmax ${what}`).toBe(true);
