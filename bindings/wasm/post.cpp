@@ -64,11 +64,26 @@ void reciprocal(unsigned char* s) {
 
 // Each of g rows of n elements (x) minus, or times, its row's value of v, into o:
 // one row by the sub or mul kernel, short rows by a loop (a kernel call a row
-// cost more than the row).
+// cost more than the row): float32 rows of 4 or more a vector at a time
+// ([50176,21] softmax 0.76x, logSoftmax 0.68x the time of a scalar loop; rows
+// of 3 unchanged).
 template <typename T>
 void rows_vs(const T* x, const T* v, T* o, size_t g, size_t n, bool times) {
-  for (size_t r = 0; r < g; ++r, x += n, o += n)
-    for (size_t i = 0; i < n; ++i) o[i] = times ? x[i] * v[r] : x[i] - v[r];
+  for (size_t r = 0; r < g; ++r, x += n, o += n) {
+    size_t i = 0;
+#if defined(__wasm_simd128__)
+    if constexpr (sizeof(T) == 4) {
+      if (n >= 4) {
+        const v128_t s = wasm_f32x4_splat(v[r]);
+        for (; i + 4 <= n; i += 4) {
+          const v128_t a = wasm_v128_load(x + i);
+          wasm_v128_store(o + i, times ? wasm_f32x4_mul(a, s) : wasm_f32x4_sub(a, s));
+        }
+      }
+    }
+#endif
+    for (; i < n; ++i) o[i] = times ? x[i] * v[r] : x[i] - v[r];
+  }
 }
 void rows_vs(const unsigned char* x, const unsigned char* v, unsigned char* o, size_t g, size_t n, DType dt, BinaryKernel k, bool times) {
   if (g == 1) return k(x, v, o, n);  // a long row: the kernel

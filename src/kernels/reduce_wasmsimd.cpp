@@ -174,7 +174,7 @@ template <DType D, ReduceOp op>
 // e = exp(x - m) along a float32 row, then *out = the sum row kernel's sum of
 // e: the bits of the sub (form vs), exp and sum row kernels one after another
 // (post.cpp's softmax), with x - m and its exp in one pass, 16 elements a
-// step, while all 16 are within 87 of 0 (exp_near: the exp kernel's bits,
+// step, while all 16 are within 86 of 0 (exp_near: the exp kernel's bits,
 // fast_f32.hpp); from the first step that is not, and for the n % 16 left
 // over, the sub and exp kernels (a masked row breaks off early). e may be x. (Until 0.9.7
 // the sum was taken in the same pass: ~340 bytes more of the gzipped module,

@@ -87,7 +87,7 @@ void simd_unary(const void* pi, void* po, size_t n) {
       v128_t a, b;
       if constexpr (D == DType::f32 && (op == UnaryOp::exp || op == UnaryOp::log || op == UnaryOp::sigmoid)) {
         // float32 exp, log and sigmoid: where all 8 lanes are in their common
-        // range (exp |x| <= 87, and sigmoid, whose exp's argument is -|x|; log a
+        // range (exp |x| <= 86, and sigmoid, whose exp's argument is -|x|; log a
         // positive normal) the steps that only the rest need are skipped, with
         // the same bits (fast_f32.hpp exp_near, log_normal).
         using V = f32m::V;

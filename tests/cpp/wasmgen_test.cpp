@@ -715,7 +715,7 @@ TEST(Wasmgen, Float32Exp) {
   B both;
   const int z = both.load(0, f);
   both.bin(Op::add, both.un(UnaryOp::sigmoid, z), both.un(UnaryOp::exp, z));
-  B near;  // exp(80 x / (|x| + 1)) and its sigmoid: every lane within 87 of 0 (the short path; NaN from +-inf)
+  B near;  // exp(80 x / (|x| + 1)) and its sigmoid: every lane within 86 of 0 (the short path; NaN from +-inf)
   const int v = near.load(0, f);
   const int w = near.bin(Op::mul, near.bin(Op::div, v, near.bin(Op::add, near.un(UnaryOp::abs, v), near.cf(f, 1))), near.cf(f, 80));
   near.bin(Op::add, near.un(UnaryOp::exp, w), near.un(UnaryOp::sigmoid, w));

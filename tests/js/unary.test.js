@@ -374,7 +374,7 @@ describe('unary and cast kernels (wasm build)', () => {
   });
 
   it('float32 exp, sigmoid and log: the vectors in their common range (the kernels\' short path) give the reference\'s bits, over a sweep of every 4099th float32', () => {
-    // Bit patterns in order, so that runs of 8 share a range: exp's and sigmoid's |x| <= 87 and
+    // Bit patterns in order, so that runs of 8 share a range: exp's and sigmoid's |x| <= 86 and
     // log's positive normals take the short path (fast_f32.hpp exp_near, sigmoid<V, true>,
     // log_normal), groups holding a NaN, an infinity, a subnormal, a zero, a negative (log) or
     // |x| > 87 (exp, sigmoid) the whole one.
@@ -389,7 +389,7 @@ describe('unary and cast kernels (wasm build)', () => {
       const want = runUnaryKernel(ref.index, x, new Float32Array(x.length), x.length);
       const bad = sameBits('float32', got, want);
       if (bad >= 0) throw new Error(`${op}(${x[bad]}) (bits ${bits[bad].toString(16)}): SIMD ${got[bad]}, reference ${want[bad]}`);
-      const near = op === 'log' ? (v) => v >= 2 ** -126 && v < Infinity : (v) => Math.abs(v) <= 87;
+      const near = op === 'log' ? (v) => v >= 2 ** -126 && v < Infinity : (v) => Math.abs(v) <= 86;
       let short = 0;
       let whole = 0;
       for (let i = 0; i + 8 <= x.length; i += 8) {
@@ -399,6 +399,38 @@ describe('unary and cast kernels (wasm build)', () => {
       expect(short, op).toBeGreaterThan(10000);
       expect(whole, op).toBeGreaterThan(10000);
     }
+  });
+
+  it('float32 exp and sigmoid at the edge of the short path (|x| from 85 to 88, every float32): the kernels, an expression and softmax give the reference\'s bits', () => {
+    // The short path adds n to y's exponent (fast_f32.hpp exp_near), right while
+    // y 2^n is normal: n >= -125, |x| <= 86. Past it (n = -126 from x = -86.99)
+    // the sum would be a wrong subnormal, so a short path that reached further
+    // shows here. Each float32 in [85, 88] and its negation, in order (runs of 8 share a side of 86).
+    const lo = new Float32Array([85]), hi = new Float32Array([88]);
+    const a = new Uint32Array(lo.buffer)[0], b = new Uint32Array(hi.buffer)[0];
+    const bits = new Uint32Array(2 * (b - a + 1));
+    for (let i = 0; i <= b - a; i++) bits[i] = a + i, bits[b - a + 1 + i] = (a + i) | 0x80000000;
+    const x = new Float32Array(bits.buffer);
+    const uk = unaryKernels();
+    for (const op of ['exp', 'sigmoid']) {
+      const ref = uk.find((k) => k.dtype === 'float32' && k.op === op && !k.simd);
+      const want = runUnaryKernel(ref.index, x, new Float32Array(x.length), x.length);
+      const fromOp = tc[op]({ data: x }).data;
+      const fromExpr = tc.evaluate(`${op}(x)`, { x: { data: x } }).data;
+      for (const [how, got] of [['the op', fromOp], ['evaluate', fromExpr]]) {
+        const bad = sameBits('float32', got, want);
+        if (bad >= 0) throw new Error(`${op}(${x[bad]}) by ${how}: ${got[bad]}, reference ${want[bad]}`);
+      }
+    }
+    // softmax's exp(x - max): rows of 64 whose max is 0, the rest in [-88, -85].
+    const n = 64;
+    const rows = Math.floor(x.length / 2 / (n - 1));
+    const s = new Float32Array(rows * n);
+    for (let r = 0; r < rows; r++) s.set(x.subarray(x.length / 2 + r * (n - 1), x.length / 2 + (r + 1) * (n - 1)), r * n + 1);
+    const e = tc.exp({ data: s, shape: [rows, n] });
+    const want = tc.mul(e, tc.div(1, tc.sum(e, { axes: -1, keepdims: true }))).data;
+    expect(sameBits('float32', tc.softmax({ data: s, shape: [rows, n] }).data, want)).toBe(-1);
+    expect(rows).toBeGreaterThan(6000);
   });
 
   it('every SIMD cast kernel equals its reference bit for bit at every length 0 … 67', () => {
