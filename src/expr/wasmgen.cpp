@@ -168,14 +168,15 @@ enum : std::uint16_t {
 // exp_steps' constants: fast_f32.hpp's own, so the kernels' values (F(n): kf[n], I(n): ki[n]).
 namespace m = f32m;
 constexpr float kf[] = {m::kLog2e, m::kMagic, m::kLn2Hi, m::kLn2Lo, m::kExpQ[0], m::kExpQ[1], m::kExpQ[2], m::kExpQ[3],
-                        m::kExpQ[4], m::kExpQ[5], 1.0f, m::kExpHi, m::kExpLo, 0.0f,  // q(r) from the highest power; 1; the clamps; 0
+                        m::kExpQ[4], m::kExpm1Tiny, 1.0f, m::kExpHi, m::kExpLo, 0.0f,  // q(r) from the highest power;
+                        // expm1's tiny bound; 1; the clamps; 0
                         m::kLogP[0], m::kLogP[1], m::kLogP[2], m::kLogP[3], m::kLogP[4], m::kLogP[5], m::kLogP[6],
                         m::kLogP[7], m::kLogP[8],  // log's polynomial, from the highest power
                         0x1p-126f, 0x1p23f, 23.0f, -0.5f, -__builtin_inff(), __builtin_inff(), __builtin_nanf(""),
                         86.0f,  // exp_near's range (exp_near_lanes); then tanh's: its polynomial from the highest
                         m::kTanhP[0], m::kTanhP[1], m::kTanhP[2], m::kTanhP[3], m::kTanhP[4],  // power, |x| past which
                         m::kTanhCap, 2.0f, 24.5f, m::kTanhSmall, m::kTanhTiny,  // it is 1, 2, expm1's split, tanh's two;
-                        m::kExpm1Lo, m::kExpm1Tiny};  // expm1's clamp and tiny bound
+                        m::kExpm1Lo};  // expm1's clamp
 constexpr std::int32_t ki[] = {m::kMagicBits, 127, m::kLogCut, m::kExpMask,  // 1.5 2^23's bits; 2^k's bias; log's split;
                                static_cast<std::int32_t>(0x80000000u)};     // the sign bit
 constexpr int kConsts = sizeof kf / sizeof kf[0] + sizeof ki / sizeof ki[0];
@@ -546,8 +547,7 @@ struct Gen {
             G(1), G(3), F(2), O(2), O(1), G(3), F(3), O(2), O(1), S(4),                         \
             G(2), O(7), I(0), O(4), S(5), F(4),                                                 \
             G(4), O(2), F(5), O(0), G(4), O(2), F(6), O(0), G(4), O(2), F(7), O(0),             \
-            G(4), O(2), F(8), O(0), G(4), O(2), F(9), O(0),                                     \
-            G(4), G(4), O(2), O(2), G(4), O(0)
+            G(4), O(2), F(8), O(0), G(4), G(4), O(2), O(2), G(4), O(0)
   // (EXPB_EM leaves expm1(r) = r^2 q(r) + r, before the + 1: tanh's expm1 reads it.)
 #define EXPB EXPB_EM, F(10), O(0)
 #define EXP EXPB, G(5), C(1), O(6), S(6), G(6), POW2, O(2), G(5), G(6), O(4), POW2, O(2)
@@ -607,8 +607,8 @@ struct Gen {
     unsigned* l = exp_locals(v);
     l[0] = x;
     static const char vec[] = {G(0), G(0), F(11), O(9), FF(10), O(10), S(1), EXPB_EM, S(4), EXPM1_R,
-                               G(0), O(13), FF(11), O(11), O(15), 0};
-    static const char one[] = {G(0), CLAMP_S(FF(10)), EXPB_EM, S(4), EXPM1_R, G(0), O(13), FF(11), O(11), O(15), 0};
+                               G(0), O(13), F(9), O(11), O(15), 0};
+    static const char one[] = {G(0), CLAMP_S(FF(10)), EXPB_EM, S(4), EXPM1_R, G(0), O(13), F(9), O(11), O(15), 0};
     exp_steps(v, l, v ? vec : one);
   }
 #undef TANH_HEAD
