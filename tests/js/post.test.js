@@ -196,6 +196,39 @@ describe('the same bits as the ops one by one', () => {
     expect(tc.logSumExp({ data: new Float64Array([Infinity, 1]) }).data[0]).toBe(Infinity);
     expect(tc.logSumExp({ data: new Float64Array(0), shape: [0] }).data[0]).toBe(-Infinity);
   });
+
+  it('long rows holding +inf, -inf or NaN beside values past 86 (logSumExp shifts by 0 there): every mode as the ops one by one', () => {
+    // logSumExp's shift is 0 where the max is not finite, so x - shift reaches past exp's
+    // short path on the large values (the float32 row pass takes x <= max).
+    const same = (a, b) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]) || (Number.isNaN(v) && Number.isNaN(b[i])));
+    for (const dtype of ['float32', 'float64']) {
+      for (const n of [16, 100, 1000]) {
+        const rows = [];
+        for (const special of [Infinity, -Infinity, NaN]) {
+          for (const scale of [1, 50, 200]) {
+            const row = CTORS[dtype].from({ length: n }, (_, i) => ((i * 37) % 101 - 50) * scale / 10);
+            row[(n * 3) >> 2] = special;
+            rows.push(row);
+          }
+        }
+        rows.push(CTORS[dtype].from({ length: n }, () => -Infinity));
+        const data = new CTORS[dtype](rows.length * n);
+        rows.forEach((row, r) => data.set(row, r * n));
+        const x = { data, shape: [rows.length, n] };
+        const { keep, m, d, e, s } = pieces(x);
+        const m0 = tc.where(tc.isFinite(m), m, 0);
+        const lse = tc.add(m0, tc.log(tc.sum(tc.exp(tc.sub(x, m0)), keep)));
+        const what = `${dtype} n=${n}`;
+        expect(same(tc.logSumExp(x, -1, { keepdims: true }).data, lse.data), `logSumExp ${what}`).toBe(true);
+        expect(same(tc.softmax(x).data, tc.mul(e, tc.div(1, s)).data), `softmax ${what}`).toBe(true);
+        expect(same(tc.logSoftmax(x).data, tc.sub(d, tc.log(s)).data), `logSoftmax ${what}`).toBe(true);
+        // +inf rows: logSumExp +inf; -inf entries weigh 0; NaN rows NaN; the all -inf row -inf
+        const l = tc.logSumExp(x, -1).data;
+        expect([l[0], l[2], l[6], l[9]]).toEqual([Infinity, Infinity, NaN, -Infinity]);
+        expect(Number.isFinite(l[3]) && Number.isFinite(l[5])).toBe(true);
+      }
+    }
+  });
 });
 
 // ---- operand forms, out, names ----------------------------------------------------------
