@@ -148,7 +148,7 @@ typename L::F pow2(typename L::I k) {
 // normal float, exact: y's bits with n added to the exponent field, and
 // ni << 23 is n << 23 (the magic's bits leave past bit 31). The same bits as
 // exp() in two integer steps, not a multiply and three (1M exp 0.98x the
-// time, softmax over [8,32000] 0.96x; from 87 on n may be -126, y 2^n subnormal).
+// time, softmax over [8,32000] 0.96x; from -86.99 down n may be -126, y 2^n subnormal).
 template <class L>
 typename L::F exp_near(typename L::F x) {
   const auto d = reduce<L>(x);
