@@ -246,7 +246,7 @@ describe('sum, prod, min, max, mean', () => {
       expect(e.message).toMatch(/no elements/);
     }
   });
-  it('float min and max rows (pmin/pmax with the NaNs noted apart): NaN anywhere, both zeros, infinities give the reference\'s answer', () => {
+  it('float min and max rows (pmin/pmax, NaNs found by a lane sum): NaN anywhere, both zeros, infinities, sums past the range give the reference\'s answer', () => {
     // The row kernel's vector loop passes a NaN over and keeps whichever zero came
     // first; the answer must still be NumPy's: NaN if any, -0 below +0.
     const r = rng(99);
@@ -275,7 +275,8 @@ describe('sum, prod, min, max, mean', () => {
       }
     }
     expect(checked).toBe(2 * 13 * 12 * 2);
-    // Where the vector loop alone would err: the other zero, or a NaN, only after the first 16 elements.
+    // Where the vector loop alone would err: the other zero, or a NaN, only after the first 16 elements;
+    // where its lane sum is NaN without a NaN in the row.
     for (const C of [Float32Array, Float64Array]) {
       for (const n of [17, 32, 33, 64, 100]) {
         for (const at of [16, n >> 1, n - 1]) {
@@ -291,6 +292,16 @@ describe('sum, prod, min, max, mean', () => {
           nan[at] = NaN;
           expect(tc.max({ data: nan }).data[0], `max ${C.name} n=${n} NaN at ${at}`).toBeNaN();
           expect(tc.min({ data: nan }).data[0], `min ${C.name} n=${n} NaN at ${at}`).toBeNaN();
+          // No NaN, but a lane sum that is NaN (+Inf and -Inf) or overflows both ways: the real answer.
+          const inf = C.from({ length: n }, (_, i) => i - 3);
+          inf[at] = Infinity;
+          inf[0] = -Infinity;
+          expect(tc.max({ data: inf }).data[0], `max ${C.name} n=${n} +-Inf`).toBe(Infinity);
+          expect(tc.min({ data: inf }).data[0], `min ${C.name} n=${n} +-Inf`).toBe(-Infinity);
+          const M = C === Float32Array ? 3.4e38 : 1.7e308;
+          const big = C.from({ length: n }, (_, i) => (i % 4 < 2 ? 0.9 : -0.9) * M);
+          big[at] = at % 4 < 2 ? M : -M;
+          for (const op of ['max', 'min']) expect(tc[op]({ data: big }).data[0], `${op} ${C.name} n=${n} sums past the range`).toBe(want(op, Array.from(big)));
         }
       }
     }
