@@ -11,7 +11,7 @@ import { median } from './lib/timing.mjs';
 
 const arg = (k, d) => process.argv.find((x) => x.startsWith(`--${k}=`))?.slice(k.length + 3) ?? d;
 const dists = [arg('a'), arg('b')];
-if (!dists[0] || !dists[1]) throw new Error('usage: node bench/ab-softmax.mjs --a=<dist> --b=<dist> [--rounds=5] [--shapes=RxC,...]');
+if (!dists[0] || !dists[1]) throw new Error('usage: node bench/ab-softmax.mjs --a=<dist> --b=<dist> [--rounds=5] [--shapes=RxC,...] [--dtype=float64]');
 const rounds = Number(arg('rounds', '5'));
 const dtype = arg('dtype', 'float32');
 const Ctor = { float32: Float32Array, float64: Float64Array }[dtype];

@@ -298,9 +298,12 @@ describe('sum, prod, min, max, mean', () => {
           inf[0] = -Infinity;
           expect(tc.max({ data: inf }).data[0], `max ${C.name} n=${n} +-Inf`).toBe(Infinity);
           expect(tc.min({ data: inf }).data[0], `min ${C.name} n=${n} +-Inf`).toBe(-Infinity);
+          // Positive in one 64-byte step (16 float32, 8 float64), negative in the next: each step's lane sums
+          // overflow, to +Infinity, then -Infinity.
           const M = C === Float32Array ? 3.4e38 : 1.7e308;
-          const big = C.from({ length: n }, (_, i) => (i % 4 < 2 ? 0.9 : -0.9) * M);
-          big[at] = at % 4 < 2 ? M : -M;
+          const K = 64 / C.BYTES_PER_ELEMENT;
+          const big = C.from({ length: n }, (_, i) => (Math.floor(i / K) % 2 ? -0.9 : 0.9) * M);
+          big[at] = Math.floor(at / K) % 2 ? -M : M;
           for (const op of ['max', 'min']) expect(tc[op]({ data: big }).data[0], `${op} ${C.name} n=${n} sums past the range`).toBe(want(op, Array.from(big)));
         }
       }
