@@ -134,7 +134,7 @@ template <DType D, ReduceOp op>
         if constexpr (D == DType::f32) return op == ReduceOp::max ? wasm_f32x4_pmax(a, b) : wasm_f32x4_pmin(a, b);
         else return op == ReduceOp::max ? wasm_f64x2_pmax(a, b) : wasm_f64x2_pmin(a, b);
       };
-      auto add = [](v128_t a, v128_t b) { return D == DType::f32 ? wasm_f32x4_add(a, b) : wasm_f64x2_add(a, b); };
+      constexpr auto add = vop<D, ReduceOp::sum>;  // the lane sum
       v128_t a0 = wasm_v128_load(x), a1 = wasm_v128_load(x + L), a2 = wasm_v128_load(x + 2 * L),
              a3 = wasm_v128_load(x + 3 * L);
       v128_t lanes = add(add(a0, a1), add(a2, a3));
