@@ -74,7 +74,7 @@ function axisOf(a, r, names, fn, entry) {
     return i;
   }
   if (typeof a !== 'number' || !Number.isInteger(a)) throw axisError(`${fn}: ${entry} must be an integer axis, got ${describe(a)}`, null, null);
-  if (a < -r || a >= r) throw axisError(`${fn}: ${entry} ${a} is out of range for a view of rank ${r} (axes -${r} to ${r - 1})`, a, [r]);
+  if (a < -r || a >= r) throw axisError(`${fn}: ${entry} ${a} is out of range for a view of rank ${r} (${r ? `axes -${r} to ${r - 1}` : 'it has no axes'})`, a, [r]);
   return a < 0 ? a + r : a;
 }
 

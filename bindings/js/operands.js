@@ -368,6 +368,7 @@ function settleView(o, len, what) {
     o.data = o.data.subarray(start, start + o.size);
     o.strides = null;
     o.offset = 0;
+    o.lo = 0; // no longer a view: a later reading with strides of its own (post.js block()) spans [0, size)
     o.len = o.size;
     o.span = o.size;
     return o;

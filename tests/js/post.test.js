@@ -355,6 +355,36 @@ describe('operand forms and out', () => {
     expect(tc.memory().allocatedBytes).toBe(before); // every moved block freed
   });
 
+
+  it('a plain view that is a run of its data (row-major strides, any offset: squeeze, expandDims, slice), 1000 elements or more, the axis not last: what that run alone gives', () => {
+    // Such a view reads as the run itself (operands.js settleView); block() then reads it through the
+    // permuted strides by the engine's copy, which must start at the run's first element.
+    const before = tc.memory().allocatedBytes;
+    for (const [dtype, Ctor] of [['float32', Float32Array], ['float64', Float64Array], ['int16', Int16Array]]) {
+      const whole = Ctor.from({ length: 41 * 25 + 9 }, (_, i) => ((i * 37) % 101) - 50 + (Ctor === Int16Array ? 0 : Math.sin(i) / 4));
+      const run = (off) => ({ data: whole.subarray(off, off + 1000), shape: [40, 25] }); // the same elements, no strides
+      const views = [
+        [{ data: whole, shape: [40, 25], strides: [25, 1], offset: 7 }, run(7)],
+        [tc.squeeze({ data: whole.subarray(0, 1000), shape: [1, 40, 25] }, 0), run(0)],
+        [tc.slice({ data: whole.subarray(0, 1025), shape: [41, 25] }, '1:'), run(25)],
+        [tc.expandDims({ data: whole, shape: [40, 25], strides: [25, 1], offset: 3 }, 0), { ...run(3), shape: [1, 40, 25] }],
+      ];
+      for (const [v, want] of views) {
+        const axis = v.shape.length - 2; // the rows' axis: not the last
+        const same = (fn, got, exp) => expect(sameBits(got, exp), `${fn} ${dtype} offset ${v.offset ?? 0}`).toBe(true);
+        for (const fn of ['argmax', 'argmin']) same(fn, tc[fn](v, axis).data, tc[fn](want, axis).data);
+        const k = tc.topk(v, 3, { axis }), kw = tc.topk(want, 3, { axis });
+        same('topk values', k.values.data, kw.values.data);
+        same('topk indices', k.indices.data, kw.indices.data);
+        if (dtype !== 'int16') {
+          for (const fn of ['softmax', 'logSoftmax']) same(fn, tc[fn](v, axis).data, tc[fn](want, axis).data);
+          same('logSumExp', tc.logSumExp(v, [axis + 1, axis]).data, tc.logSumExp(want, [axis + 1, axis]).data); // axes out of order
+          same('logSumExp', tc.logSumExp(v, [axis]).data, tc.logSumExp(want, [axis]).data);
+        }
+      }
+    }
+    expect(tc.memory().allocatedBytes).toBe(before);
+  });
   it('named operands: the axis by dim name; dims and coords follow (the reduced dim goes, or stays with keepdims)', () => {
     const x = { data: X, shape: [3, 4], dims: ['batch', 'class'], coords: { batch: ['a', 'b', 'c'] } };
     const s = tc.softmax(x, 'class');

@@ -391,6 +391,13 @@ describe('layout functions: names, the string form, materialising', () => {
     expect(() => tc.slice(x, 'a')).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
   });
 
+  it('an axis out of range names the axes there are (a rank-0 view has none)', () => {
+    const s = { data: iota(1), shape: [] };
+    expect(() => tc.squeeze(s, 0)).toThrow(expect.objectContaining({ code: 'INVALID_AXIS', message: 'squeeze: axis 0 is out of range for a view of rank 0 (it has no axes)' }));
+    expect(() => tc.transpose(s, [0])).toThrow(/rank 0 \(it has no axes\)/);
+    expect(() => tc.flip({ data: iota(2), shape: [2] }, 2)).toThrow(expect.objectContaining({ code: 'INVALID_AXIS', message: 'flip: axis 2 is out of range for a view of rank 1 (axes -1 to 0)' }));
+  });
+
   it('concat, stack and contiguous into out (typed, resident, a resident view)', () => {
     const a = { data: iota(4), shape: [2, 2] };
     const b = tc.tensor(iota(4).map((v) => v + 10), [2, 2]);
