@@ -385,6 +385,58 @@ describe('operand forms and out', () => {
     }
     expect(tc.memory().allocatedBytes).toBe(before);
   });
+
+  it('random plain views of 1000 to 5000 elements (axes permuted, steps, negative strides, offsets, runs of the data): every function along every axis gives what the gathered elements give', () => {
+    let seed = 20261130;
+    const rnd = (n) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 8) % n; };
+    const before = tc.memory().allocatedBytes;
+    for (let c = 0; c < 48; c++) {
+      const [dtype, Ctor] = [['float32', Float32Array], ['float64', Float64Array], ['int32', Int32Array], ['uint8', Uint8Array]][c % 4];
+      const rank = 2 + rnd(3);
+      const size = (s) => s.reduce((p, d) => p * d, 1);
+      let shape;
+      do shape = Array.from({ length: rank }, () => 1 + rnd(rank === 2 ? 80 : rank === 3 ? 20 : 10));
+      while (size(shape) < 1000 || size(shape) > 5000);
+      // Strides: row-major (a run of the data: every third case) or over a larger row-major
+      // block, the axes permuted, each with a step of 1 or 2 and either sign.
+      const run = c % 3 === 0;
+      const steps = shape.map(() => (run ? 1 : (1 + rnd(2)) * (rnd(2) ? -1 : 1)));
+      const order = shape.map((_, i) => i);
+      if (!run) for (let i = rank - 1; i > 0; i--) { const j = rnd(i + 1); [order[i], order[j]] = [order[j], order[i]]; }
+      const strides = new Array(rank);
+      let span = 1;
+      for (let k = rank - 1; k >= 0; k--) { const a = order[k]; strides[a] = span * steps[a]; span *= shape[a] * Math.abs(steps[a]); }
+      let lo = 0;
+      for (let a = 0; a < rank; a++) if (strides[a] < 0) lo += (shape[a] - 1) * strides[a];
+      const offset = -lo + rnd(5);
+      const data = Ctor.from({ length: offset + span + rnd(5) }, (_, i) => (Ctor === Uint8Array ? (i * 73) % 256
+        : ((i * 7919) % 1009) - 504 + (dtype.startsWith('float') ? Math.cos(i) / 8 : 0)));
+      const view = { data, shape, strides, offset };
+      // The elements the view reads, gathered in row-major order by hand.
+      const flat = new Ctor(size(shape));
+      const idx = new Array(rank).fill(0);
+      for (let i = 0; i < flat.length; i++) {
+        let p = offset;
+        for (let a = 0; a < rank; a++) p += idx[a] * strides[a];
+        flat[i] = data[p];
+        for (let a = rank - 1; a >= 0 && ++idx[a] === shape[a]; a--) idx[a] = 0;
+      }
+      const gathered = { data: flat, shape };
+      const what = `${dtype} ${JSON.stringify(shape)} strides ${JSON.stringify(strides)} offset ${offset}`;
+      for (let axis = 0; axis < rank; axis++) {
+        for (const fn of ['argmax', 'argmin']) expect(sameBits(tc[fn](view, axis).data, tc[fn](gathered, axis).data), `${fn} axis ${axis}: ${what}`).toBe(true);
+        const largest = c % 5 !== 0;
+        const kk = Math.min(3, shape[axis]);
+        const k = tc.topk(view, kk, { axis, largest }), kw = tc.topk(gathered, kk, { axis, largest });
+        expect(sameBits(k.values.data, kw.values.data) && sameBits(k.indices.data, kw.indices.data), `topk axis ${axis}: ${what}`).toBe(true);
+        if (!dtype.startsWith('float')) continue;
+        for (const fn of ['softmax', 'logSoftmax']) expect(sameBits(tc[fn](view, axis).data, tc[fn](gathered, axis).data), `${fn} axis ${axis}: ${what}`).toBe(true);
+        const axes = [(axis + 1) % rank, axis]; // two axes, out of order but where axis is the last
+        expect(sameBits(tc.logSumExp(view, axes).data, tc.logSumExp(gathered, axes).data), `logSumExp ${JSON.stringify(axes)}: ${what}`).toBe(true);
+      }
+    }
+    expect(tc.memory().allocatedBytes).toBe(before);
+  });
   it('named operands: the axis by dim name; dims and coords follow (the reduced dim goes, or stays with keepdims)', () => {
     const x = { data: X, shape: [3, 4], dims: ['batch', 'class'], coords: { batch: ['a', 'b', 'c'] } };
     const s = tc.softmax(x, 'class');
