@@ -420,14 +420,18 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   const es = dt.size;
   const data = resident ? null : dest !== null ? dest.data : arrayLike(vs[0].o.data, dt, size);
   const ptr = !resident ? 0 : dest !== null ? dest.ptr : malloc(Math.max(size * es, 1));
+  // A typed out over the buffer a plain operand reads: gathered apart, then copied in (as NumPy's
+  // copyto), so no element is read after it was written.
+  const into = dest !== null && data !== null && vs.some((v) => !v.o.resident && v.o.data.buffer === data.buffer) ? arrayLike(data, dt, size) : data;
   try {
     let at = 0;
     for (const v of vs) {
       const heap = view(dt); // after the allocation (memory may have grown)
       copyView(v.o.resident ? heap : v.o.data, v.o.resident ? v.o.ptr / es + v.offset : v.offset, v.shape, v.strides,
-        data ?? heap, data !== null ? at : ptr / es + at, dstStrides);
+        into ?? heap, into !== null ? at : ptr / es + at, dstStrides);
       if (a >= 0) at += v.shape[a] * dstStrides[a];
     }
+    if (into !== data) data.set(into);
   } catch (e) {
     if (resident && dest === null) free(ptr);
     throw e;

@@ -419,6 +419,26 @@ describe('layout functions: names, the string form, materialising', () => {
     expect(arr(c)).toEqual([13, 12, 11, 10]);
     for (const t of [b, s, big, c]) t.dispose();
   });
+
+  it('contiguous, concat and stack into a typed out over the buffer they read: as if read whole first (NumPy copyto)', () => {
+    const d = iota(4);
+    expect(Array.from(tc.contiguous(tc.transpose({ data: d, shape: [2, 2] }), { out: d }).data)).toEqual([0, 2, 1, 3]);
+    const g = iota(5);
+    expect(Array.from(tc.contiguous(tc.flip({ data: g, shape: [5] }), { out: g }).data)).toEqual([4, 3, 2, 1, 0]);
+    const e = iota(6);
+    expect(Array.from(tc.concat([{ data: e.subarray(3) }, { data: e.subarray(0, 3) }], 0, { out: e }).data)).toEqual([3, 4, 5, 0, 1, 2]);
+    const f = iota(4);
+    expect(Array.from(tc.stack([{ data: f.subarray(2) }, { data: f.subarray(0, 2) }], 0, { out: f }).data)).toEqual([2, 3, 0, 1]);
+    // another kind of array over the same bytes: uint16 pairs of bytes, reversed
+    const bytes = Uint8Array.from({ length: 8 }, (_, i) => i);
+    const u16 = () => new Uint16Array(bytes.buffer, 0, 4);
+    const before = Array.from(u16());
+    expect(Array.from(tc.contiguous(tc.flip({ data: u16(), shape: [4] }), { out: u16() }).data)).toEqual(before.reverse());
+    // a larger transpose in place, against the same transpose into a separate array
+    const big = Float32Array.from({ length: 64 * 48 }, (_, i) => Math.sin(i));
+    const want = tc.contiguous(tc.transpose({ data: big, shape: [64, 48] })).data;
+    expect(Array.from(tc.contiguous(tc.transpose({ data: big, shape: [64, 48] }), { out: big }).data)).toEqual(Array.from(want));
+  });
 });
 
 describe('explain shows a view as given', () => {
