@@ -120,11 +120,12 @@ export function plan(fn, text, host) {
 
   // argmax / argmin around the whole of the last statement: { fn, s, e (its first argument's tokens), axis, keepdims }.
   function terminal(s, e, last) {
+    let r = null;
     for (let i = s; i < e; i++) {
       const t = toks[i];
       if (t.k !== 'n' || toks[i + 1]?.k !== '(' || (t.s !== 'argmax' && t.s !== 'argmin')) continue;
       const { close, commas } = extent(i, e);
-      if (!last || i !== s || close !== e - 1) fail(`${t.s} stands only around the whole of the last statement`, t.a, toks[Math.min(close, e - 1)].b);
+      if (r || !last || i !== s || close !== e - 1) fail(`${t.s} stands only around the whole of the last statement`, t.a, toks[Math.min(close, e - 1)].b);
       program = true;
       const arg = (k) => (commas[k] === undefined ? '' : toks.slice(commas[k] + 1, commas[k + 1] ?? close).map((x) => x.s).join(''));
       const ax = arg(0);
@@ -132,9 +133,9 @@ export function plan(fn, text, host) {
       if (commas.length > 2 || (ax !== '' && !/^(-?\d+|(["'])[^]*\2)$/.test(ax)) || (kd !== '' && !/^(true|false)$/.test(kd))) {
         fail(`${t.s}(x, axis, keepdims) takes an integer or dim name, then true or false`, t.a, toks[close].b);
       }
-      return { fn: t.s, s: i + 2, e: commas[0] ?? close, axis: ax === '' ? undefined : /^-?\d/.test(ax) ? Number(ax) : ax.slice(1, -1), keepdims: kd === '' ? undefined : kd === 'true' };
+      r = { fn: t.s, s: i + 2, e: commas[0] ?? close, axis: ax === '' ? undefined : /^-?\d/.test(ax) ? Number(ax) : ax.slice(1, -1), keepdims: kd === '' ? undefined : kd === 'true' };
     }
-    return null;
+    return r; // (the loop goes on through r's argument: another argmax there is refused)
   }
 
   const statements = [];

@@ -294,6 +294,15 @@ describe('where, cast, unary ops, dtypes', () => {
     expect(Array.from(tc.evaluate("cast(x, 'int32')", { x: T(f32(-2.7, 2.7), [2]) }).data)).toEqual([-2, 2]);
   });
 
+  it('a subexpression of numbers is computed in the dtype it meets, each number stored first (docs/expressions.md)', () => {
+    const xi = T(Int32Array.of(0, 1), [2]);
+    expect(Array.from(tc.evaluate('x * (2.5 + 2.5)', { x: xi }).data)).toEqual([0, 4]); // 2 + 2 in int32
+    expect(Array.from(tc.evaluate('x * 5', { x: xi }).data)).toEqual([0, 5]);
+    expect(Array.from(tc.evaluate('x + 1e300 / 1e300', { x: T(f32(0, 1), [2]) }).data)).toEqual([NaN, NaN]); // Infinity / Infinity in float32
+    expect(Array.from(tc.evaluate('x + 18446744073709551621n', { x: xi }).data)).toEqual([0, 1]); // 2^64 + 5: its Number, stored in int32, is 0
+    expect(Array.from(tc.evaluate('x + 9223372036854775808n', { x: T(Float64Array.of(0), [1]) }).data)).toEqual([2 ** 63]);
+  });
+
   it('where and c ? a : b, with scalars and three-way broadcasting', () => {
     const c = T(Uint8Array.of(1, 0, 1), [3]);
     const a = T(f32(1, 2, 3, 4, 5, 6), [2, 3]);

@@ -166,6 +166,9 @@ describe('statements and reductions inside expressions', () => {
     expect(r.dims).toEqual(['batch', 'class']);
     const s = tc.softmax(x, 'class');
     for (let i = 0; i < 6; i++) expect(r.data[i]).toBeCloseTo(s.data[i], 6);
+    // With keepdims the reduced dim stays, of size 1: a shared named dim, never stretched (docs/expressions.md).
+    expect(() => tc.evaluate("x - max(x, ['class'], true)", { x })).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS' }));
+    expect(Array.from(tc.evaluate("x - max(x, ['class'])", { x }).data)).toEqual([-2, -1, 0, -2, -1, 0]);
   });
 
   it('resident operands and out: every pass\'s resident result is freed, the last writes into out', () => {
@@ -236,6 +239,8 @@ describe('statements and reductions inside expressions', () => {
     ['a = x', /the last statement is the result, not an assignment at offset 0/],
     ['x + 1; x', /each statement before the last assigns a name/],
     ['y = argmax(x) + 1; y', /argmax stands only around the whole of the last statement at offset 4/],
+    ['argmax(argmax(x, -1))', /argmax stands only around the whole of the last statement at offset 7/],
+    ['a = x; argmin(argmax(a))', /argmax stands only around the whole of the last statement at offset 14/],
     ['a = x;; a', /an empty statement at offset 6/],
     ['x - sum(x, [-1], true, 1)', /third argument \(keepdims\)/],
     ['sum(max(x, [-1], true) + q(x), [0])', /"q" is not a function of tensorcast.* at offset 25/],
