@@ -14,10 +14,11 @@ export type {
   Verdict, OperandPlan, ExplainRequest, Explanation,
 } from './index.js';
 
-/** A relation between two names, recorded where they met. */
+/** A relation between two names, recorded where they met (either may be a merged dim 'M|N', the dim of M ⊕ N). */
 export interface SymbolRelation {
   a: string;
-  b: string;
+  /** A name, a merged dim, or a number ('M|N' = 3: rule none, or a one-way target 'M|N' of 3). */
+  b: string | number;
   /** 'bcast': a = b ∨ a = 1 ∨ b = 1 (they broadcast together); 'equal': a = b; 'to': a = b ∨ a = 1 (a stretches to b). */
   kind: 'bcast' | 'equal' | 'to';
   /** The node (inferShapes), or null (one call). */

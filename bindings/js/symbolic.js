@@ -65,24 +65,42 @@ export class Symbols {
     return null;
   }
 
-  /** A relation between two names: 'bcast' (a = b ∨ a = 1 ∨ b = 1), 'equal' (a = b) or 'to' (a = b ∨ a = 1). */
+  /**
+   * A relation between two dims: 'bcast' (a = b ∨ a = 1 ∨ b = 1), 'equal' (a = b) or 'to' (a = b ∨
+   * a = 1). `a` is a name or a merged dim ('M|N', the dim of M ⊕ N); `b` one too, or a number
+   * ('M|N' = 3 under rule none: one of them is 3, the other 1 or 3). Kept with each of their names.
+   */
   relate(a, b, kind, where) {
     if (a === b) return null;
-    if (kind !== 'to' && b < a) [a, b] = [b, a]; // one text whichever side each name is on
+    if (kind !== 'to' && typeof b === 'string' && b < a) [a, b] = [b, a]; // one text whichever side each name is on
     const r = { a, b, kind, where };
     const text = kind === 'equal' ? `${a} = ${b}` : kind === 'to' ? `${a} = ${b} ∨ ${a} = 1` : `${a} = ${b} ∨ ${a} = 1 ∨ ${b} = 1`;
-    for (const n of [a, b]) {
+    for (const n of [a, b].filter((d) => typeof d === 'string').flatMap(members)) {
       const e = this.entry(n);
       e.relations.push(r);
       e.notes.push(`${text}${where ? ` (${where})` : ''}`);
     }
-    return this.checkRelations(a);
+    return this.checkRelations(members(a)[0]);
+  }
+
+  /** The values dim `d` may take (a number, a name, or 'M|N': each way its names broadcast together); null: any. */
+  valuesOf(d) {
+    if (typeof d === 'number') return [d];
+    let acc = [1]; // 1 ⊕ x = x
+    for (const m of members(d)) {
+      const v = this.entry(m).values;
+      if (v === null) return null;
+      const next = new Set();
+      for (const x of acc) for (const y of v) if (x === y || x === 1 || y === 1) next.add(x === 1 ? y : x);
+      acc = [...next];
+    }
+    return acc;
   }
 
   checkRelations(name) {
     for (const r of this.entry(name).relations) {
-      const A = this.entry(r.a).values;
-      const B = this.entry(r.b).values;
+      const A = this.valuesOf(r.a);
+      const B = this.valuesOf(r.b);
       if (A === null || B === null) continue;
       let ok = false;
       for (const x of A) {
@@ -186,6 +204,9 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
   const out = plan.shape.slice();
   const target = to ? shapes[1] : null;
   const touched = new Set();
+  // Dim s (a name, or 'M|N') equal to the number n: a name is n; each name of 'M|N' is 1 or n, and one of them n.
+  const equal = (s, n, note, meets) => (members(s).length === 1 ? syms.restrict(s, new Set([n]), where, note, meets)
+    : syms.restrict(s, new Set([1, n]), where, note, meets) ?? syms.relate(s, n, 'equal', where));
   const fail = (message, axis, dims) => {
     plan.ok = false;
     plan.error = new BroadcastError(message, { code: 'INCOMPATIBLE_DIMS', shapes: shapes.map((s) => [...s]), axis, dims }).toJSON();
@@ -224,7 +245,7 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
       out[i] = t;
       if (isSymbol(d) && typeof t === 'number') err = syms.restrict(d, new Set([1, t]), where, ` (it meets ${t}${at})`, `${t}${at}`);
       else if (isSymbol(d) && isSymbol(t)) err = syms.relate(d, t, 'to', where);
-      else if (typeof d === 'number' && d !== 1 && isSymbol(t)) err = syms.restrict(t, new Set([d]), where, ` (the input has ${d}${at})`, `${d}${at}`);
+      else if (typeof d === 'number' && d !== 1 && isSymbol(t)) err = equal(t, d, ` (the input has ${d}${at})`, `${d}${at}`);
       if (err) fail(err, i, [d, t]);
       continue;
     }
@@ -236,11 +257,10 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
       const n = nums[0];
       if (n !== undefined) {
         out[i] = n;
-        for (const s of names) if (!err) err = syms.restrict(s, new Set([n]), where, ` (rule none: equal to ${n}${at})`, `${n}${at} (rule none)`);
+        for (const s of names) if (!err) err = equal(s, n, ` (rule none: equal to ${n}${at})`, `${n}${at} (rule none)`);
       } else {
         out[i] = names[0];
-        const flat = [...new Set(names.flatMap(members))];
-        for (let k = 1; k < flat.length && !err; k++) err = syms.relate(flat[0], flat[k], 'equal', where);
+        for (let k = 1; k < names.length && !err; k++) err = syms.relate(names[0], names[k], 'equal', where);
       }
       if (err) fail(err, i, all);
       continue;
@@ -250,12 +270,10 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
     if (big !== undefined) {
       out[i] = big;
       for (const s of names) if (!err) err = syms.restrict(s, new Set([1, big]), where, ` (it meets ${big}${at})`, `${big}${at}`);
-    } else if (unknown) {
-      out[i] = plan.shape[i];
-    } else if (names.length === 1) {
-      out[i] = names[0];
+    } else if (names.length === 1 || (unknown && names.length === 0)) {
+      out[i] = unknown ? plan.shape[i] : names[0];
     } else {
-      out[i] = union(names);
+      out[i] = unknown ? plan.shape[i] : union(names); // beside a '?' or an interval the names still meet each other
       const flat = [...new Set(names.flatMap(members))];
       for (let a = 0; a < flat.length && !err; a++) {
         for (let b = a + 1; b < flat.length && !err; b++) err = syms.relate(flat[a], flat[b], 'bcast', where);
