@@ -11,9 +11,17 @@ const ELEMENTWISE = new Set(['Add', 'Subtract', 'Multiply', 'Divide', 'Power', '
   'FloorMod', 'Mod', 'Equal', 'NotEqual', 'Less', 'LessEqual', 'Greater', 'GreaterEqual', 'LogicalAnd', 'LogicalOr',
   'LogicalXor', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor', 'Select']);
 
+// auto_broadcast by name (OpenVINO reads it in any case): explicit is OpenVINO's name of none for element-wise ops.
+const AUTO_BROADCAST = { __proto__: null, none: 'none', explicit: 'none', numpy: 'numpy', pdpd: 'pdpd' };
+
 const ENTITY = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-const unescape = (s) => s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, e) => (e[0] === '#'
-  ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ENTITY[e]));
+/** Text with its entities and character references replaced; a reference to no character is a TypeError. */
+const unescape = (s) => s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (ref, e) => {
+  if (e[0] !== '#') return ENTITY[e];
+  const c = e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
+  if (!(c <= 0x10ffff)) throw new TypeError(`inferShapes: not an OpenVINO IR (${ref} is no character)`);
+  return String.fromCodePoint(c);
+});
 
 /** The XML as a tree of { tag, attrs, children, text }: enough for IR (no DTD, no CDATA in practice). */
 function parseXml(text) {
@@ -51,9 +59,8 @@ function parseXml(text) {
 const child = (el, tag) => el.children.find((c) => c.tag === tag);
 const kids = (el, tag) => (el ? el.children.filter((c) => c.tag === tag) : []);
 
-/** An IR dim: a number, '?' (-1 or ?), or an interval such as '1..10'. */
-function dim(text) {
-  const t = text.trim();
+/** An IR dim: a number, '?' (-1 or ?), an interval such as '1..10', or null: no dim. */
+function dim(t) {
   if (/^\d+$/.test(t)) return Number(t);
   if (t === '-1' || t === '?' || t === '') return '?';
   const m = /^(-1|\d*)\s*\.\.\s*(-1|\d*)$/.exec(t);
@@ -62,12 +69,23 @@ function dim(text) {
     const hi = m[2] === '-1' ? '' : m[2];
     return lo === '' && hi === '' ? '?' : `${lo}..${hi}`;
   }
-  return t; // a name
+  return null;
 }
 
+/** The ports of an <input> or <output>: id, precision, dims (a text that is no dim kept as written) and `bad`, the axis of the first such text or -1. */
 function ports(el) {
-  return kids(el, 'port').map((p) => ({ id: p.attrs.id, precision: p.attrs.precision ?? null, shape: kids(p, 'dim').map((d) => dim(d.text)) }));
+  return kids(el, 'port').map((p) => {
+    const texts = kids(p, 'dim').map((d) => d.text.trim());
+    const shape = texts.map(dim);
+    return { id: p.attrs.id, precision: p.attrs.precision ?? null, shape: shape.map((d, k) => d ?? texts[k]), bad: shape.indexOf(null) };
+  });
 }
+
+/** An integer attribute: undefined when absent or empty, NaN when it is no integer. */
+const integer = (v) => (v?.trim() ? (/^[-+]?\d+$/.test(v.trim()) ? Number(v) : NaN) : undefined);
+
+/** A node error that is no broadcast failure, in the form explain() gives one. */
+const typeError = (message) => ({ name: 'TypeError', code: null, message, shapes: [], axis: null, dims: null });
 
 /** The integer values of a Const layer, read from the .bin, or null. */
 function constValues(layer, bin) {
@@ -80,8 +98,11 @@ function constValues(layer, bin) {
   return readElements(bin, off, len, d.attrs.element_type);
 }
 
+/** Whether two dims differ for certain: both numbers ('?', names and intervals match anything). */
+const differ = (a, b) => a !== b && typeof a === 'number' && typeof b === 'number';
+
 function sameShape(a, b) {
-  return a.length === b.length && a.every((d, i) => d === b[i] || typeof d !== 'number' || typeof b[i] !== 'number');
+  return a.length === b.length && !a.some((d, i) => differ(d, b[i]));
 }
 
 /** inferShapes for an OpenVINO IR: the .xml text and, optionally, the .bin bytes. */
@@ -92,80 +113,27 @@ export function inferOpenVino(xml, bin) {
   const syms = new Symbols();
   const nodes = [];
   const coverage = { nodes: 0, inferred: 0, declared: 0, unknownOps: [] };
-  const walk = (body, graphName) => {
-    const layers = kids(child(body, 'layers'), 'layer');
+  // A stack of bodies to open and layers to check, so that nesting costs no call depth: a body's
+  // layers are checked in order, each after the bodies it holds (a recursive walk's order).
+  const todo = [{ body: net, graph: net.attrs.name || 'main' }];
+  while (todo.length) {
+    const t = todo.pop();
+    if (t.layer) { check(t.layer, t.index, t.graph, t.source); continue; }
+    const layers = kids(child(t.body, 'layers'), 'layer');
     const byId = new Map(layers.map((l) => [l.attrs.id, l]));
     // each (layer, input port) → the producing layer and port
     const from = new Map();
-    for (const e of kids(child(body, 'edges'), 'edge')) from.set(`${e.attrs['to-layer']}:${e.attrs['to-port']}`, e.attrs);
+    for (const e of kids(child(t.body, 'edges'), 'edge')) from.set(`${e.attrs['to-layer']}:${e.attrs['to-port']}`, e.attrs);
     const source = (layer, port) => {
       const e = from.get(`${layer.attrs.id}:${port.id}`);
       return e ? byId.get(e['from-layer']) : null;
     };
-    layers.forEach((layer, index) => {
-      coverage.nodes++;
-      const type = layer.attrs.type;
-      const data = child(layer, 'data')?.attrs ?? {};
-      for (const sub of kids(layer, 'body')) walk(sub, `${graphName}/${layer.attrs.name ?? layer.attrs.id}.body`);
-      const ins = ports(child(layer, 'input') ?? { children: [] });
-      const outs = ports(child(layer, 'output') ?? { children: [] });
-      const isBroadcast = type === 'Broadcast';
-      if (!ELEMENTWISE.has(type) && !isBroadcast) { coverage.declared++; return; }
-      coverage.inferred++;
-      const where = layer.attrs.name || `${type}_${layer.attrs.id}`;
-      const out = outs[0] ?? { shape: null };
-      const report = {
-        graph: graphName, index, name: layer.attrs.name ?? null, opType: type, rule: 'numpy',
-        inputs: ins.map((p) => ({ name: `${layer.attrs.name ?? layer.attrs.id}:${p.id}`, shape: p.shape })),
-        output: { name: `${layer.attrs.name ?? layer.attrs.id}:${out.id ?? ''}`, shape: null, declared: out.shape },
-        status: 'ok',
-      };
-      let req;
-      if (isBroadcast) {
-        const mode = data.mode ?? 'numpy';
-        const target = ins[1] ? constValues(source(layer, ins[1]) ?? { children: [] }, bin) : null;
-        const mapping = ins[2] ? constValues(source(layer, ins[2]) ?? { children: [] }, bin) : null;
-        const t = target ?? (mode === 'bidirectional' ? null : out.shape);
-        report.rule = mode === 'explicit' ? `broadcastTo explicit` : `broadcastTo ${mode}`;
-        if (t === null || (mode === 'explicit' && mapping === null)) {
-          report.status = 'unknown';
-          nodes.push(report);
-          return;
-        }
-        report.inputs[1] = { name: report.inputs[1].name, shape: t, values: true };
-        req = { rule: 'broadcastTo', shapes: [ins[0].shape, t], mode, axesMapping: mode === 'explicit' ? mapping : undefined, axis: data.axis !== undefined ? Number(data.axis) : undefined };
-      } else {
-        const rule = (data.auto_broadcast ?? 'numpy').toLowerCase();
-        const axis = data.axis !== undefined ? Number(data.axis) : undefined;
-        report.rule = rule === 'pdpd' && axis !== undefined ? `pdpd(axis=${axis})` : rule;
-        if (type === 'Select') {
-          // Select's rule is numpy over all three; pdpd broadcasts then and else, then the condition
-          req = rule === 'none' ? { rule: 'none', shapes: ins.map((p) => p.shape), chain: true } : { rule: 'numpy', shapes: ins.map((p) => p.shape) };
-        } else {
-          req = { rule: rule === 'none' ? 'none' : rule === 'pdpd' ? 'pdpd' : 'numpy', shapes: [ins[0].shape, ins[1]?.shape ?? []], axis };
-        }
-      }
-      const plan = nodePlan(req, syms, where);
-      report.plan = plan;
-      report.request = requestOf(req);
-      if (!plan.ok) {
-        report.status = 'clash';
-        report.error = plan.error;
-      } else {
-        report.output.shape = plan.shape;
-        if (out.shape && !sameShape(plan.shape, out.shape)) {
-          report.status = 'declared-mismatch';
-          const i = plan.shape.length === out.shape.length ? plan.shape.findIndex((d, k) => d !== out.shape[k]) : null;
-          report.error = new BroadcastError(i === null
-            ? `${where}: the rule gives rank ${plan.shape.length}, the file records rank ${out.shape.length}`
-            : `${where}: the rule gives ${plan.shape[i]} at output axis ${i}, the file records ${out.shape[i]}`,
-          { code: i === null ? 'RANK_MISMATCH' : 'SHAPE_MISMATCH', shapes: [plan.shape, out.shape], axis: i, dims: i === null ? null : [plan.shape[i], out.shape[i]] }).toJSON();
-        }
-      }
-      nodes.push(report);
-    });
-  };
-  walk(net, net.attrs.name || 'main');
+    for (let index = layers.length - 1; index >= 0; index--) {
+      const layer = layers[index];
+      todo.push({ layer, index, graph: t.graph, source });
+      for (const sub of kids(layer, 'body').reverse()) todo.push({ body: sub, graph: `${t.graph}/${layer.attrs.name ?? layer.attrs.id}.body` });
+    }
+  }
   return {
     format: 'openvino',
     opsets: { ir: Number(net.attrs.version) || 0 },
@@ -173,4 +141,80 @@ export function inferOpenVino(xml, bin) {
     symbols: syms.list(),
     coverage,
   };
+
+  /** Check one layer of a body: count it and, if it broadcasts, report it. */
+  function check(layer, index, graphName, source) {
+    coverage.nodes++;
+    const type = layer.attrs.type;
+    const data = child(layer, 'data')?.attrs ?? {};
+    const ins = ports(child(layer, 'input') ?? { children: [] });
+    const outs = ports(child(layer, 'output') ?? { children: [] });
+    const isBroadcast = type === 'Broadcast';
+    if (!ELEMENTWISE.has(type) && !isBroadcast) { coverage.declared++; return; }
+    coverage.inferred++;
+    const where = layer.attrs.name || `${type}_${layer.attrs.id}`;
+    const out = outs[0] ?? { shape: null };
+    const kind = isBroadcast ? data.mode ?? 'numpy' : data.auto_broadcast ?? 'numpy';
+    const rule = AUTO_BROADCAST[kind.toLowerCase()];
+    const report = {
+      graph: graphName, index, name: layer.attrs.name ?? null, opType: type, rule: isBroadcast ? `broadcastTo ${kind}` : rule ?? kind,
+      inputs: ins.map((p) => ({ name: `${layer.attrs.name ?? layer.attrs.id}:${p.id}`, shape: p.shape })),
+      output: { name: `${layer.attrs.name ?? layer.attrs.id}:${out.id ?? ''}`, shape: null, declared: out.shape },
+      status: 'ok',
+    };
+    // what the file does not say well enough to check: a clash with the reason
+    const refuse = (error) => { report.status = 'clash'; report.error = error; nodes.push(report); };
+    const arity = type === 'Select' ? 3 : 2;
+    if (ins.length < arity) return refuse(typeError(`${where}: ${type} takes ${arity} inputs; the file records ${ins.length}`));
+    const bad = [...ins, ...outs].find((p) => p.bad >= 0);
+    if (bad) {
+      return refuse(new BroadcastError(`${where}: port ${bad.id} records dim ${bad.shape[bad.bad]} at axis ${bad.bad}; an IR dim is an integer from 0, -1, ? or an interval such as 1..10`,
+        { code: 'INVALID_SHAPE', shapes: [bad.shape], axis: bad.bad, dims: [bad.shape[bad.bad]] }).toJSON());
+    }
+    const axis = integer(data.axis);
+    if (Number.isNaN(axis) && kind.toLowerCase() === 'pdpd') {
+      return refuse(new BroadcastError(`${where}: axis "${data.axis}" is not an integer`, { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null }).toJSON());
+    }
+    let req;
+    if (isBroadcast) {
+      const mode = kind;
+      const target = constValues(source(layer, ins[1]) ?? { children: [] }, bin);
+      const mapping = ins[2] ? constValues(source(layer, ins[2]) ?? { children: [] }, bin) : null;
+      const t = target ?? (mode === 'bidirectional' ? null : out.shape);
+      if (t === null || (mode === 'explicit' && mapping === null)) {
+        report.status = 'unknown';
+        nodes.push(report);
+        return;
+      }
+      report.inputs[1] = { name: report.inputs[1].name, shape: t, values: true };
+      req = { rule: 'broadcastTo', shapes: [ins[0].shape, t], mode, axesMapping: mode === 'explicit' ? mapping : undefined, axis };
+    } else {
+      if (!rule) return refuse(typeError(`${where}: auto_broadcast "${kind}" is not none, explicit, numpy or pdpd`));
+      report.rule = rule === 'pdpd' && axis !== undefined ? `pdpd(axis=${axis})` : rule;
+      if (type === 'Select') {
+        // Select's rule is numpy over all three; pdpd broadcasts then and else, then the condition
+        req = rule === 'none' ? { rule: 'none', shapes: ins.map((p) => p.shape), chain: true } : { rule: 'numpy', shapes: ins.map((p) => p.shape) };
+      } else {
+        req = { rule, shapes: [ins[0].shape, ins[1].shape], axis };
+      }
+    }
+    const plan = nodePlan(req, syms, where);
+    report.plan = plan;
+    report.request = requestOf(req);
+    if (!plan.ok) {
+      report.status = 'clash';
+      report.error = plan.error;
+    } else {
+      report.output.shape = plan.shape;
+      if (out.shape && !sameShape(plan.shape, out.shape)) {
+        report.status = 'declared-mismatch';
+        const i = plan.shape.length === out.shape.length ? plan.shape.findIndex((d, k) => differ(d, out.shape[k])) : null;
+        report.error = new BroadcastError(i === null
+          ? `${where}: the rule gives rank ${plan.shape.length}, the file records rank ${out.shape.length}`
+          : `${where}: the rule gives ${plan.shape[i]} at output axis ${i}, the file records ${out.shape[i]}`,
+        { code: i === null ? 'RANK_MISMATCH' : 'SHAPE_MISMATCH', shapes: [plan.shape, out.shape], axis: i, dims: i === null ? null : [plan.shape[i], out.shape[i]] }).toJSON();
+      }
+    }
+    nodes.push(report);
+  }
 }

@@ -1,0 +1,95 @@
+// inferShapes on OpenVINO IR the fuzzer broke: what a file says badly is a
+// node's error or a TypeError for the whole file, never an accidental throw
+// and never a silent answer. Each test fails on the reader before its fix.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as tc from '../../dist/tensorcast-model-node.js';
+
+beforeAll(async () => { await tc.init(); });
+
+function layer(id, type, { data = null, inputs = [], outputs = [], name = `${type}_${id}`, inner = '' } = {}) {
+  const port = (p, dims) => `<port id="${p}" precision="FP32">${dims.map((d) => `<dim>${d}</dim>`).join('')}</port>`;
+  return `<layer id="${id}" name="${name}" type="${type}" version="opset1">${data ? `<data ${Object.entries(data).map(([k, v]) => `${k}="${v}"`).join(' ')}/>` : ''}`
+    + (inputs.length ? `<input>${inputs.map((d, k) => port(k, d)).join('')}</input>` : '')
+    + (outputs.length ? `<output>${outputs.map((d, k) => port(inputs.length + k, d)).join('')}</output>` : '')
+    + `${inner}</layer>`;
+}
+const ir = (layers, edges = '') => `<?xml version="1.0"?>\n<net name="m" version="11"><layers>${layers.join('')}</layers><edges>${edges}</edges><rt_info/></net>`;
+const add = (options) => layer(1, 'Add', { inputs: [[2, 3], [3]], outputs: [[2, 3]], ...options });
+const only = (xml) => tc.inferShapes(xml).nodes[0];
+
+describe('OpenVINO IR: what the file says badly', () => {
+  it('a declared output that differs names the first axis where the dims really differ', () => {
+    const n = only(ir([add({ inputs: [[-1, 3], [3]], outputs: [[2, 4]] })]));
+    expect(n.status).toBe('declared-mismatch');
+    expect(n.error).toMatchObject({ code: 'SHAPE_MISMATCH', axis: 1, dims: [3, 4] });
+    expect(n.error.message).toBe('Add_1: the rule gives 3 at output axis 1, the file records 4');
+    // '?' and intervals match any number, on either side
+    expect(only(ir([add({ inputs: [['1..4', 3], [3]], outputs: [[2, 5]] })])).error).toMatchObject({ axis: 1, dims: [3, 5] });
+  });
+
+  it('a character reference to no character is a TypeError naming it; good ones are read', () => {
+    for (const ref of ['&#99999999;', '&#x110000;', '&#1000000000000000000000;']) {
+      expect(() => tc.inferShapes(ir([add({ name: `a${ref}` })]))).toThrow(new TypeError(`inferShapes: not an OpenVINO IR (${ref} is no character)`));
+    }
+    expect(only(ir([add({ name: '&#65;&#x42;&lt;&amp;' })])).name).toBe('AB<&');
+    expect(tc.broadcastShapes([2, 1], [3])).toEqual([2, 3]);
+  });
+
+  it('bodies nested thousands deep are read, in the order of a recursive walk', () => {
+    const depth = 5000;
+    const deep = ir(['<layer id="1" name="l" type="Loop"><body><layers>'.repeat(depth) + add() + '</layers></body></layer>'.repeat(depth)]);
+    const r = tc.inferShapes(deep);
+    expect(r.coverage.nodes).toBe(depth + 1);
+    expect(r.nodes).toHaveLength(1);
+    expect(r.nodes[0].graph.split('/')).toHaveLength(depth + 1);
+    // a layer's bodies come before it, and before the layers after it
+    const loop = layer(2, 'Loop', { inner: `<body><layers>${layer(0, 'Multiply', { inputs: [[3], [3]], outputs: [[3]] })}</layers></body>` });
+    const flat = tc.inferShapes(ir([add(), loop, layer(3, 'Subtract', { inputs: [[3], [1]], outputs: [[3]] })]));
+    expect(flat.nodes.map((n) => [n.graph, n.index, n.opType])).toEqual([['m', 0, 'Add'], ['m/Loop_2.body', 0, 'Multiply'], ['m', 2, 'Subtract']]);
+  });
+
+  it('a dim that is no integer from 0, -1, ? or an interval is INVALID_SHAPE at its node, as in ONNX', () => {
+    const n = only(ir([add({ inputs: [[-5, 3], [3]], outputs: [[-5, 3]] })]));
+    expect(n.status).toBe('clash');
+    expect(n.error).toMatchObject({ name: 'BroadcastError', code: 'INVALID_SHAPE', axis: 0, dims: ['-5'] });
+    expect(n.error.message).toContain('port 0 records dim -5 at axis 0');
+    for (const bad of ['1.5', 'abc', '1e3', '0x10', '-2..4']) {
+      expect(only(ir([add({ inputs: [[2, 3], [3]], outputs: [[bad, 3]] })])).error, bad).toMatchObject({ code: 'INVALID_SHAPE', axis: 0, dims: [bad] });
+    }
+    const good = only(ir([add({ inputs: [[-1, 3], ['?', 1, 3]], outputs: [['?', '2..', 3]] })]));
+    expect(good.status).toBe('ok');
+    expect(good.output.shape).toEqual(['?', '?', 3]);
+  });
+
+  it('auto_broadcast: explicit is none, the case is free, anything else is refused at its node', () => {
+    const rule = (value, inputs = [[2, 3], [2, 3]]) => only(ir([add({ data: { auto_broadcast: value }, inputs })]));
+    expect(rule('explicit')).toMatchObject({ status: 'ok', rule: 'none' });
+    expect(rule('explicit', [[2, 3], [3]]).status).toBe('clash');
+    expect(rule('NumPy', [[2, 3], [3]])).toMatchObject({ status: 'ok', rule: 'numpy' });
+    for (const value of ['bogus', '', 'constructor']) {
+      const n = rule(value);
+      expect(n, value).toMatchObject({ status: 'clash', rule: value, error: { name: 'TypeError', code: null } });
+      expect(n.error.message).toBe(`Add_1: auto_broadcast "${value}" is not none, explicit, numpy or pdpd`);
+    }
+  });
+
+  it('a pdpd axis that is empty is missing; one that is no integer is refused', () => {
+    const pdpd = (axis, inputs) => only(ir([add({ data: { auto_broadcast: 'pdpd', axis }, inputs })]));
+    expect(pdpd('', [[2, 3], [3]])).toMatchObject({ status: 'ok', rule: 'pdpd' });
+    expect(pdpd('', [[2, 3], [2]]).status).toBe('clash'); // read as 0 before
+    expect(pdpd('0', [[2, 3], [2]])).toMatchObject({ status: 'ok', rule: 'pdpd(axis=0)' });
+    for (const axis of ['x', '1.5', '1e0']) {
+      expect(pdpd(axis, [[2, 3], [3]]).error, axis).toMatchObject({ code: 'INVALID_AXIS', message: `Add_1: axis "${axis}" is not an integer` });
+    }
+  });
+
+  it('a layer without the input ports its op takes is a node error naming it', () => {
+    const n = only(ir(['<layer id="1" name="a" type="Add"/>']));
+    expect(n).toMatchObject({ name: 'a', status: 'clash', error: { name: 'TypeError', code: null } });
+    expect(n.error.message).toBe('a: Add takes 2 inputs; the file records 0');
+    const bc = only(ir([layer(1, 'Broadcast', { data: { mode: 'numpy' }, inputs: [[3]], outputs: [[2, 3]] })]));
+    expect(bc.error.message).toBe('Broadcast_1: Broadcast takes 2 inputs; the file records 1');
+    const select = only(ir([layer(1, 'Select', { inputs: [[2], [2]], outputs: [[2]] })]));
+    expect(select.error.message).toBe('Select_1: Select takes 3 inputs; the file records 2');
+  });
+});
