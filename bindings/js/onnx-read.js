@@ -191,7 +191,13 @@ function node(r, end) {
   return n;
 }
 
+// Subgraphs (If, Loop, Scan bodies) nested deeper than this are refused: protobuf's parsers, onnx's
+// and onnxruntime's, stop at 100 nested messages, 3 a subgraph (graph, node, attribute).
+const MAX_NESTING = 32;
+let nesting = 0; // graphs open in the read (readOnnx starts it at 0)
+
 function graph(r, end) {
+  if (++nesting > MAX_NESTING) throw new TypeError(`inferShapes: not a model onnx can read (subgraphs nested deeper than ${MAX_NESTING}, at byte ${r.p})`);
   const g = { name: '', nodes: [], initializers: [], inputs: [], outputs: [], valueInfo: [] };
   r.fields(end, (f, w) => {
     if (f === 1 && w === 2) g.nodes.push(node(r, r.len()));
@@ -210,6 +216,7 @@ function graph(r, end) {
     else if (f === 13 && w === 2) g.valueInfo.push(valueInfo(r, r.len()));
     else r.skip(w);
   });
+  nesting--;
   return g;
 }
 
@@ -247,6 +254,7 @@ function func(r, end) {
 export function readOnnx(bytes) {
   const r = new Reader(bytes);
   const m = { irVersion: 0, opsets: {}, graph: null, producer: '', functions: [] };
+  nesting = 0;
   try {
     r.fields(bytes.length, (f, w) => {
       if (f === 1 && w === 0) m.irVersion = r.varint();

@@ -454,6 +454,28 @@ describe('inferShapes on models whose values make no sense', () => {
 });
 
 describe('inferShapes on hostile input', () => {
+  it('subgraphs nested as deep as protobuf reads them are walked; deeper is a TypeError', () => {
+    // If nodes, each holding the next in its then_branch; the innermost branch adds a [2,3] and a [b].
+    const graphAttr = (name, g) => fld(5, [...str(1, name), ...int(20, 5), ...fld(6, g)]);
+    const nested = (depth, b) => {
+      let g = [...fld(1, nodeOf('Add', ['a', 'b'], ['y'], 'inner')), ...str(2, 'g0'), ...fld(12, str(1, 'y'))];
+      const other = [...fld(1, nodeOf('Identity', ['a'], ['y'], 'else')), ...str(2, 'e'), ...fld(12, str(1, 'y'))];
+      for (let k = 1; k < depth; k++) {
+        const ifNode = [...str(1, 'c'), ...str(2, 'y'), ...str(3, `if${k}`), ...str(4, 'If'), ...graphAttr('then_branch', g), ...graphAttr('else_branch', other)];
+        g = [...fld(1, ifNode), ...str(2, `g${k}`), ...fld(12, str(1, 'y'))];
+      }
+      const inputs = [valueInfo('a', 1, [2, 3]), valueInfo('b', 1, [b]), valueInfo('c', 9, [])];
+      return new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 17)]), ...fld(7, [...g, ...inputs.flatMap((v) => fld(11, v))])]);
+    };
+    const r = tc.inferShapes(nested(32, 4)); // 32 graphs: the main one and 31 branches
+    const inner = r.nodes.filter((n) => n.name === 'inner');
+    expect(inner.length).toBeGreaterThan(0);
+    expect(inner.every((n) => n.status === 'clash' && n.error.code === 'INCOMPATIBLE_DIMS')).toBe(true);
+    expect(() => tc.inferShapes(nested(33, 3))).toThrow(expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(/subgraphs nested deeper than 32/) }));
+    expect(() => tc.inferShapes(nested(500, 3))).toThrow(TypeError);
+    expect(tc.inferShapes(nested(2, 3)).nodes.find((n) => n.name === 'inner').status).toBe('ok'); // usable after
+  });
+
   it('refuses what is not a model with a TypeError', () => {
     for (const x of [undefined, null, 42, {}, [1, 2], new Uint8Array(0), new Uint8Array([0xff, 0xff, 0xff]), new Uint8Array([0x08])]) {
       expect(() => tc.inferShapes(x)).toThrow(TypeError);
