@@ -165,7 +165,7 @@ export declare class Tensor<D extends DType = DType> {
   item(): ElementOf<D>;
   /**
    * The same elements in another shape: a view over this tensor's memory (no
-   * copy), as {@link reshape}. One dim may be `-1` (inferred). Names are
+   * copy; a view not in row-major order is copied first), as {@link reshape}. One dim may be `-1` (inferred). Names are
    * dropped unless `options.dims` (and `coords`) name the new dims.
    */
   reshape(shape: readonly number[], options?: ReshapeOptions): Tensor<D>;
@@ -222,6 +222,8 @@ export interface ReshapeOptions {
 export interface Reshaped<A extends TypedArray = TypedArray> {
   data: A;
   shape: number[];
+  /** 'float16' when `data` holds float16 bits (a Uint16Array given with dtype 'float16'). */
+  dtype?: 'float16';
   dims?: (string | number)[];
   coords?: { [dim: string]: Label[] };
 }
@@ -230,8 +232,10 @@ export interface Reshaped<A extends TypedArray = TypedArray> {
  * `x` in another shape, the same elements in the same row-major order
  * (numpy.reshape): one dim may be `-1`, inferred from the size. A resident
  * tensor gives a Tensor over the same memory (a view, nothing copied; the
- * memory is freed when the last tensor over it is disposed, in any order); a
- * plain operand gives `{ data, shape }` with the same typed array. Names are
+ * memory is freed when the last tensor over it is disposed, in any order),
+ * unless it is a view not in row-major order (a transpose, a flip, a step),
+ * which is copied first, as NumPy copies it; a plain operand gives
+ * `{ data, shape }` with the same typed array (float16 bits keep `dtype: 'float16'`). Names are
  * dropped unless `options.dims` (and `coords`) name the new dims.
  * @example reshape(t, [3, -1]) // (2,3) -> (3,2)
  * @throws {BroadcastError} INVALID_SHAPE: `cannot reshape a tensor of size 6 into shape (4,-1)`, two -1s, another negative or a non-integer dim

@@ -62,6 +62,8 @@ const formatReq = (req) => formatShape(req.map((d) => (typeof d === 'number' ? d
  * - A resident Tensor gives a Tensor over the same memory (a view, nothing
  *   copied): writing through either is seen through the other (`out` included),
  *   and the memory is freed when the last tensor over it is disposed, in any order.
+ *   A view whose elements are not in row-major order (a transpose, a flip, a
+ *   step) is copied first, as NumPy copies it: the result is a tensor of its own.
  * - A plain operand `{ data, shape }` gives `{ data, shape }`: the same typed
  *   array with the new shape.
  *
@@ -100,6 +102,7 @@ export function reshape(x, shape, options) {
   settle(X, 'reshape: x');
   const data = X.strides !== null ? contiguous({ data: X.data, shape: X.shape, strides: X.strides, offset: X.offset }).data : X.data;
   const r = { data, shape: to };
+  if (X.dtype.half && data instanceof Uint16Array) r.dtype = 'float16'; // bits stay marked as float16
   if (names) {
     r.dims = names.dims;
     if (names.coords) r.coords = names.coords;
@@ -111,7 +114,8 @@ export function reshape(x, shape, options) {
 Object.defineProperty(Tensor.prototype, 'reshape', {
   /**
    * The same data in another shape: a view over this tensor's memory (no
-   * copy), as reshape(this, shape, options). One dim may be -1 (inferred).
+   * copy; a view not in row-major order is copied first, as NumPy copies it),
+   * as reshape(this, shape, options). One dim may be -1 (inferred).
    */
   value: function reshape_(shape, options) { return reshape(this, shape, options); },
   writable: true, configurable: true, enumerable: false,

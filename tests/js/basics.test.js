@@ -272,6 +272,26 @@ describe('reshape: resident tensors are views', () => {
     expect(arr(v)).toEqual(arr(c));
     for (const x of [t, v, c]) x.dispose();
   });
+
+  it('a view not in row-major order is copied first (as NumPy); float16 bits stay float16', () => {
+    const r = tc.tensor(iota(6), [2, 3]);
+    const tr = r.transpose();
+    const copied = tr.reshape([6]);
+    tc.add(copied, 100, { out: copied });
+    expect(arr(r)).toEqual([1, 2, 3, 4, 5, 6]); // a tensor of its own
+    expect(arr(copied)).toEqual([101, 104, 102, 105, 103, 106]);
+    const view = r.reshape([3, 2]);
+    tc.add(view, 100, { out: view });
+    expect(arr(r)).toEqual([101, 102, 103, 104, 105, 106]); // written through
+    for (const t of [copied, view, tr, r]) t.dispose();
+    const h = { data: Uint16Array.of(0x3c00, 0x4000), shape: [2], dtype: 'float16' }; // 1, 2 as bits
+    const hr = tc.reshape(h, [2, 1]);
+    expect(hr.dtype).toBe('float16');
+    expect(hr.data).toBe(h.data);
+    const sum = tc.add(hr, 1);
+    expect([sum.dtype, Array.from(sum.data)]).toEqual(['float16', [0x4000, 0x4200]]); // 2, 3
+    expect(tc.reshape({ data: Uint16Array.of(1, 2), shape: [2] }, [1, 2]).dtype).toBeUndefined(); // uint16 stays uint16
+  });
 });
 
 describe('Tensor#item()', () => {
