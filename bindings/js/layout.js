@@ -67,7 +67,7 @@ const shapeError = (msg, shape, axis, dims) => new BroadcastError(msg, { code: '
  */
 function axisOf(a, r, names, fn, entry) {
   if (typeof a === 'string' || (typeof a !== 'number' && names !== null)) {
-    const i = names === null ? -1 : names.dims.findIndex((d) => d === a);
+    const i = names === null ? -1 : names.dims.findIndex((d) => '' + d === a); // a dim name as a string (named.js nameKey)
     if (i < 0) {
       throw axisError(`${fn}: ${entry}: no dim ${JSON.stringify(a)} among [${names?.dims.join(', ') ?? ''}]`, null, null);
     }
@@ -422,7 +422,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   const ptr = !resident ? 0 : dest !== null ? dest.ptr : malloc(Math.max(size * es, 1));
   // A typed out over the buffer a plain operand reads: gathered apart, then copied in (as NumPy's
   // copyto), so no element is read after it was written.
-  const into = dest !== null && data !== null && vs.some((v) => !v.o.resident && v.o.data.buffer === data.buffer) ? arrayLike(data, dt, size) : data;
+  const into = data !== null && vs.some((v) => !v.o.resident && v.o.data.buffer === data.buffer) ? arrayLike(data, dt, size) : data; // (a new array shares no buffer)
   try {
     let at = 0;
     for (const v of vs) {

@@ -72,7 +72,7 @@ function readPair(out) {
 function axisOf(a, X, fn) {
   const r = X.shape.length;
   if (typeof a === 'string' && X.dims !== undefined) {
-    const i = X.dims.indexOf(a);
+    const i = X.dims.map(String).indexOf(a); // a dim name as a string (named.js nameKey)
     if (i >= 0) return i;
   } else if (Number.isInteger(a) && a >= -r && a < r) {
     return a < 0 ? a + r : a;

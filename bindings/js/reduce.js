@@ -209,7 +209,7 @@ function unbroadcastNamed(G, I, o) {
       idx[a] = 0;
     }
   }
-  if (dest === null && G.resident) return tensor(to, input.sizes, { dims: input.dims, coords });
+  if (dest === null && G.resident) return tensor(to, input.sizes, { dims: input.dims, coords, dtype: acc.name }); // float16 bits stay float16
   if (dest) {
     if (dest.resident) {
       if (dest.size !== size) throw outLengthError(fn, dest.size, input.sizes, size);

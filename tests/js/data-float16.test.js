@@ -239,3 +239,18 @@ describe('float16 as Uint16Array bits (a runtime without Float16Array)', () => {
     expect(halfBits(1 + 2 ** -11 + 2 ** -40)).toBe(0x3c01); // double rounding through float32 would give 0x3c00
   });
 });
+
+describe('named unbroadcast of float16: the result says float16', () => {
+  it('a resident gradient with dims in another order (or dtype float16 asked of float32): float16, not uint16', () => {
+    const bits = Uint16Array.of(0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600); // 1 .. 6
+    const g = tc.tensor(bits, [2, 3], { dims: ['r', 'c'], dtype: 'float16' });
+    const m = tc.unbroadcast(g, { dims: ['c', 'r'], shape: [3, 2] });
+    expect([m.dtype, m.dims, Array.from(m.toArray())]).toEqual(['float16', ['c', 'r'], [0x3c00, 0x4400, 0x4000, 0x4500, 0x4200, 0x4600]]);
+    const twice = tc.add(m, m); // float16 arithmetic: 2, 8, 4, 10, 6, 12
+    expect(Array.from(twice.toArray())).toEqual([0x4000, 0x4800, 0x4400, 0x4900, 0x4600, 0x4a00]);
+    const f = tc.tensor(Float32Array.of(1, 2, 3, 4, 5, 6), [2, 3], { dims: ['r', 'c'] });
+    const h = tc.unbroadcast(f, { dims: ['c', 'r'], shape: [3, 2] }, { dtype: 'float16' });
+    expect(h.dtype).toBe('float16');
+    for (const t of [g, m, twice, f, h]) t.dispose();
+  });
+});

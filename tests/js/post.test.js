@@ -455,6 +455,11 @@ describe('operand forms and out', () => {
     expect(l.dims).toEqual(['batch', 'class']);
     expect(l.shape).toEqual([1, 4]);
     for (const z of [k.values, k.indices, l, t]) z.dispose();
+    // a numeric dim name, addressed by its string (names compare as strings, §6); a number is a position
+    const n = { data: X, shape: [3, 4], dims: ['b', 1] };
+    expect(sameBits(tc.softmax(n, '1').data, tc.softmax(plain(), -1).data)).toBe(true);
+    expect(Array.from(tc.argmax(n, '1').data)).toEqual([2, 1, 3]);
+    expect(tc.topk(n, 1, { axis: '1' }).values.dims).toEqual(['b', 1]);
   });
 
   it('float16: in float32, rounded once; argmax and topk on the bits as values', () => {

@@ -391,6 +391,15 @@ describe('layout functions: names, the string form, materialising', () => {
     expect(() => tc.slice(x, 'a')).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
   });
 
+  it('a numeric dim name is addressed by its string, as the reductions address it', () => {
+    const x = { data: iota(6), shape: [2, 3], dims: ['b', 1] };
+    const t = tc.transpose(x, ['1', 'b']);
+    expect([t.dims, t.shape]).toEqual([[1, 'b'], [3, 2]]);
+    expect(arr(tc.contiguous(t))).toEqual([0, 3, 1, 4, 2, 5]);
+    expect(arr(tc.contiguous(tc.flip(x, '1')))).toEqual([2, 1, 0, 5, 4, 3]);
+    expect(() => tc.flip(x, 'c')).toThrow(/no dim "c" among \[b, 1\]/);
+  });
+
   it('an axis out of range names the axes there are (a rank-0 view has none)', () => {
     const s = { data: iota(1), shape: [] };
     expect(() => tc.squeeze(s, 0)).toThrow(expect.objectContaining({ code: 'INVALID_AXIS', message: 'squeeze: axis 0 is out of range for a view of rank 0 (it has no axes)' }));
