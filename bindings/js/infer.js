@@ -6,7 +6,7 @@
 // An op without a shape function takes the shape the file declares.
 import { BroadcastError } from './errors.js';
 import { readOnnx, tensorValues, MAX_VALUES } from './onnx-read.js';
-import { Symbols, nodePlan, isSymbol, members, requestOf } from './symbolic.js';
+import { Symbols, nodePlan, isSymbol, requestOf } from './symbolic.js';
 
 const num = (d) => typeof d === 'number';
 const INT_BIG = 2 ** 53;
@@ -459,9 +459,9 @@ class Run {
       return new BroadcastError(`${what} at ${where}: ${x} vs ${y}`, { code: 'INCOMPATIBLE_DIMS', shapes, axis: null, dims: [x, y] });
     }
     let msg = null;
-    if (isSymbol(x) && num(y)) msg = this.syms.restrict(x, new Set([y]), where, ` (contracted with ${y} at ${where})`, `${y} at ${where} (contracted)`);
-    else if (num(x) && isSymbol(y)) msg = this.syms.restrict(y, new Set([x]), where, ` (contracted with ${x} at ${where})`, `${x} at ${where} (contracted)`);
-    else if (isSymbol(x) && isSymbol(y)) msg = this.syms.relate(members(x)[0], members(y)[0], 'equal', where);
+    if (isSymbol(x) && num(y)) msg = this.syms.equal(x, y, where, ` (contracted with ${y} at ${where})`, `${y} at ${where} (contracted)`);
+    else if (num(x) && isSymbol(y)) msg = this.syms.equal(y, x, where, ` (contracted with ${x} at ${where})`, `${x} at ${where} (contracted)`);
+    else if (isSymbol(x) && isSymbol(y)) msg = this.syms.relate(x, y, 'equal', where); // merged dims ('M|N') as they are
     return msg ? new BroadcastError(msg, { code: 'INCOMPATIBLE_DIMS', shapes, axis: null, dims: [x, y] }) : null;
   }
 
@@ -780,7 +780,7 @@ class Run {
         e = clamp(e, 0, d);
         out[a] = Math.max(0, Math.ceil((e - s) / st));
       } else {
-        s = clamp(s, -1, d - 1);
+        s = clamp(s, 0, d - 1); // the spec's clamping (not Python's): a start below -d still keeps element 0
         e = clamp(e, -1, d - 1);
         out[a] = Math.max(0, Math.ceil((s - e) / -st));
       }

@@ -65,6 +65,12 @@ export class Symbols {
     return null;
   }
 
+  /** Dim `d` (a name, or 'M|N') equal to the number `n`: a name is n; each name of 'M|N' is 1 or n, and one of them n. */
+  equal(d, n, where, note, meets) {
+    return members(d).length === 1 ? this.restrict(d, new Set([n]), where, note, meets)
+      : this.restrict(d, new Set([1, n]), where, note, meets) ?? this.relate(d, n, 'equal', where);
+  }
+
   /**
    * A relation between two dims: 'bcast' (a = b ∨ a = 1 ∨ b = 1), 'equal' (a = b) or 'to' (a = b ∨
    * a = 1). `a` is a name or a merged dim ('M|N', the dim of M ⊕ N); `b` one too, or a number
@@ -204,9 +210,6 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
   const out = plan.shape.slice();
   const target = to ? shapes[1] : null;
   const touched = new Set();
-  // Dim s (a name, or 'M|N') equal to the number n: a name is n; each name of 'M|N' is 1 or n, and one of them n.
-  const equal = (s, n, note, meets) => (members(s).length === 1 ? syms.restrict(s, new Set([n]), where, note, meets)
-    : syms.restrict(s, new Set([1, n]), where, note, meets) ?? syms.relate(s, n, 'equal', where));
   const fail = (message, axis, dims) => {
     plan.ok = false;
     plan.error = new BroadcastError(message, { code: 'INCOMPATIBLE_DIMS', shapes: shapes.map((s) => [...s]), axis, dims }).toJSON();
@@ -245,7 +248,7 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
       out[i] = t;
       if (isSymbol(d) && typeof t === 'number') err = syms.restrict(d, new Set([1, t]), where, ` (it meets ${t}${at})`, `${t}${at}`);
       else if (isSymbol(d) && isSymbol(t)) err = syms.relate(d, t, 'to', where);
-      else if (typeof d === 'number' && d !== 1 && isSymbol(t)) err = equal(t, d, ` (the input has ${d}${at})`, `${d}${at}`);
+      else if (typeof d === 'number' && d !== 1 && isSymbol(t)) err = syms.equal(t, d, where, ` (the input has ${d}${at})`, `${d}${at}`);
       if (err) fail(err, i, [d, t]);
       continue;
     }
@@ -257,7 +260,7 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
       const n = nums[0];
       if (n !== undefined) {
         out[i] = n;
-        for (const s of names) if (!err) err = equal(s, n, ` (rule none: equal to ${n}${at})`, `${n}${at} (rule none)`);
+        for (const s of names) if (!err) err = syms.equal(s, n, where, ` (rule none: equal to ${n}${at})`, `${n}${at} (rule none)`);
       } else {
         out[i] = names[0];
         for (let k = 1; k < names.length && !err; k++) err = syms.relate(names[0], names[k], 'equal', where);

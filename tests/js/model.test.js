@@ -445,6 +445,27 @@ describe('inferShapes on models whose values make no sense', () => {
     expect(tc.explain({ rule: 'broadcastTo', shapes: [['A|B'], ['T']] }).symbols.map((s) => s.name)).toEqual(['A', 'B', 'T']);
   });
 
+  it('a merged dim contracted at a MatMul asks one of its names to be the number; Slice clamps a backward start as the spec says', () => {
+    // a = x[N] + y[M] is 'M|N'; a @ w[4,2] contracts it with 4 (M or N is 4); y[M] + p[2]: M is 1 or 2,
+    // so 1, and N is 4. Until 0.9.14 the contraction asked M = N = 4: a false clash at add2.
+    const m = onnxModel([
+      nodeOf('Add', ['x', 'y'], ['a'], 'add0'),
+      nodeOf('MatMul', ['a', 'w'], ['z'], 'matmul1'),
+      nodeOf('Add', ['y', 'p'], ['q'], 'add2'),
+    ], [valueInfo('x', 1, ['N']), valueInfo('y', 1, ['M']), valueInfo('w', 1, [4, 2]), valueInfo('p', 1, [2])], [str(1, 'z'), str(1, 'q')]);
+    const r = tc.inferShapes(m, { tensors: true });
+    expect(r.nodes.map((n) => [n.name, n.status])).toEqual([['add0', 'ok'], ['matmul1', 'ok'], ['add2', 'ok']]);
+    expect([r.tensors.z, r.tensors.q]).toEqual([[2], [2]]);
+    expect(Object.fromEntries(r.symbols.map((x) => [x.name, x.values]))).toEqual({ M: [1], N: [1, 4] });
+    // Slice of a [3] with starts -10, ends -10, step -1: the start clamps to 0 (ONNX: [0, d - 1] for a
+    // negative step), the end to -1: one element (Python's slicing would give none).
+    const i64 = (name, v) => fld(5, [...int(1, 1), ...int(2, 7), ...fld(7, varint(v)), ...str(8, name)]);
+    const graph = [...fld(1, nodeOf('Slice', ['x', 's', 'e', 'a', 'p'], ['y'], 'slice')), ...str(2, 'g'),
+      ...i64('s', -10), ...i64('e', -10), ...i64('a', 0), ...i64('p', -1), ...fld(11, valueInfo('x', 1, [3])), ...fld(12, str(1, 'y'))];
+    const sl = new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 13)]), ...fld(7, graph)]);
+    expect(tc.inferShapes(sl, { tensors: true }).tensors.y).toEqual([1]);
+  });
+
   it('names with blanks are names; a blank name is unnamed', () => {
     const m = onnxModel([nodeOf('Add', ['a', 'b'], ['y'], 'add')], [valueInfo('a', 1, [' batch ', 3]), valueInfo('b', 1, ['  ', 3])], [valueInfo('y', 1, [])]);
     const r = tc.inferShapes(m);
