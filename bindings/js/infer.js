@@ -555,7 +555,10 @@ class Run {
         const allowZero = attrInt(n, 'allowzero', 0) === 1;
         const out = target.map((d, i) => (d === 0 && !allowZero ? (i < x.length ? x[i] : '?') : d));
         const k = out.indexOf(-1);
-        if (k >= 0) out[k] = quotient(x, out.filter((_, i) => i !== k));
+        // A dim that a 0 copies cancels out of the -1's quotient, an unknown one too (as onnx's inference
+        // does): [?, 3, 4] to [0, -1] is [?, 12].
+        const copied = (i) => target[i] === 0 && !allowZero && i < x.length;
+        if (k >= 0) out[k] = quotient(x.filter((_, i) => !copied(i)), out.filter((_, i) => i !== k && !copied(i)));
         return [info(out, et, ins[0].value && ins[0].value.length === (num(out[0]) ? out[0] : -1) ? ins[0].value : (out.length <= 1 ? ins[0].value : null))];
       }
       case 'Flatten': {

@@ -464,6 +464,14 @@ describe('inferShapes on models whose values make no sense', () => {
       ...i64('s', -10), ...i64('e', -10), ...i64('a', 0), ...i64('p', -1), ...fld(11, valueInfo('x', 1, [3])), ...fld(12, str(1, 'y'))];
     const sl = new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 13)]), ...fld(7, graph)]);
     expect(tc.inferShapes(sl, { tensors: true }).tensors.y).toEqual([1]);
+    // Reshape of [?, 3, 4] to [0, -1]: the dim the 0 copies cancels out of the -1, unknown as it is.
+    const i64s = (name, vs) => fld(5, [...int(1, vs.length), ...int(2, 7), ...fld(7, vs.flatMap(varint)), ...str(8, name)]);
+    const reshaped = (x, to) => new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 13)]), ...fld(7, [
+      ...fld(1, nodeOf('Reshape', ['x', 's'], ['y'], 'reshape')), ...str(2, 'g'), ...i64s('s', to), ...fld(11, valueInfo('x', 1, x)), ...fld(12, str(1, 'y'))])]);
+    expect(tc.inferShapes(reshaped(['?', 3, 4], [0, -1]), { tensors: true }).tensors.y).toEqual(['?', 12]);
+    expect(tc.inferShapes(reshaped(['?', 3, 1, 'S'], [0, -1, 0, 0, 1]), { tensors: true }).tensors.y).toEqual(['?', 3, 1, 'S', 1]);
+    expect(tc.inferShapes(reshaped(['N', 3, 4], [0, -1]), { tensors: true }).tensors.y).toEqual(['N', 12]);
+    expect(tc.inferShapes(reshaped(['?', 3, 4], [-1, 4]), { tensors: true }).tensors.y).toEqual(['?', 4]);
   });
 
   it('names with blanks are names; a blank name is unnamed', () => {
