@@ -557,7 +557,7 @@ class Run {
         const k = out.indexOf(-1);
         // A dim that a 0 copies cancels out of the -1's quotient, an unknown one too (as onnx's inference
         // does): [?, 3, 4] to [0, -1] is [?, 12].
-        const copied = (i) => target[i] === 0 && !allowZero && i < x.length;
+        const copied = (i) => target[i] === 0 && !allowZero && i < x.length && x[i] !== 0; // a copied 0 leaves the -1 undetermined (0 / 0)
         if (k >= 0) out[k] = quotient(x.filter((_, i) => !copied(i)), out.filter((_, i) => i !== k && !copied(i)));
         return [info(out, et, ins[0].value && ins[0].value.length === (num(out[0]) ? out[0] : -1) ? ins[0].value : (out.length <= 1 ? ins[0].value : null))];
       }
@@ -637,7 +637,7 @@ class Run {
       case 'GatherElements':
         return [info(ins[1] ? ins[1].shape : null, et)];
       case 'ConstantOfShape': {
-        const s = vals(0);
+        const s = vals(0)?.map((d) => (num(d) && d < 0 ? '?' : d)); // shape arithmetic may give a negative: no dim
         const t = attr(n, 'value');
         return [info(s ? s.slice() : null, t && t.t ? t.t.dataType : 1, s && s.length === 1 && num(s[0]) && s[0] <= MAX_VALUES && t && t.t ? new Array(s[0]).fill(tensorValues(t.t, this.bytes)?.[0] ?? 0) : null)];
       }

@@ -191,13 +191,13 @@ function node(r, end) {
   return n;
 }
 
-// Subgraphs (If, Loop, Scan bodies) nested deeper than this are refused: protobuf's parsers, onnx's
+// Graphs nested deeper than this (the main one, then If, Loop, Scan bodies) are refused: protobuf's parsers, onnx's
 // and onnxruntime's, stop at 100 nested messages, 3 a subgraph (graph, node, attribute).
 const MAX_NESTING = 32;
 let nesting = 0; // graphs open in the read (readOnnx starts it at 0)
 
 function graph(r, end) {
-  if (++nesting > MAX_NESTING) throw new TypeError(`inferShapes: not a model onnx can read (subgraphs nested deeper than ${MAX_NESTING}, at byte ${r.p})`);
+  if (++nesting > MAX_NESTING) throw new TypeError(`inferShapes: not a model onnx can read (graphs nested deeper than ${MAX_NESTING}: the main graph and ${MAX_NESTING - 1} levels of subgraphs are read, at byte ${r.p})`);
   const g = { name: '', nodes: [], initializers: [], inputs: [], outputs: [], valueInfo: [] };
   r.fields(end, (f, w) => {
     if (f === 1 && w === 2) g.nodes.push(node(r, r.len()));

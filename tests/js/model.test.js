@@ -472,6 +472,9 @@ describe('inferShapes on models whose values make no sense', () => {
     expect(tc.inferShapes(reshaped(['?', 3, 1, 'S'], [0, -1, 0, 0, 1]), { tensors: true }).tensors.y).toEqual(['?', 3, 1, 'S', 1]);
     expect(tc.inferShapes(reshaped(['N', 3, 4], [0, -1]), { tensors: true }).tensors.y).toEqual(['N', 12]);
     expect(tc.inferShapes(reshaped(['?', 3, 4], [-1, 4]), { tensors: true }).tensors.y).toEqual(['?', 4]);
+    // a copied 0 leaves the -1 undetermined (0 / 0): onnx refuses these, numpy too
+    expect(tc.inferShapes(reshaped([0], [0, -1]), { tensors: true }).tensors.y).toEqual([0, '?']);
+    expect(tc.inferShapes(reshaped([0, 3], [0, 3, -1]), { tensors: true }).tensors.y).toEqual([0, 3, '?']);
   });
 
   it('names with blanks are names; a blank name is unnamed', () => {
@@ -483,7 +486,7 @@ describe('inferShapes on models whose values make no sense', () => {
 });
 
 describe('inferShapes on hostile input', () => {
-  it('subgraphs nested as deep as protobuf reads them are walked; deeper is a TypeError', () => {
+  it('graphs nested as deep as onnx reads them (32: the main one and 31 levels) are walked; deeper is a TypeError', () => {
     // If nodes, each holding the next in its then_branch; the innermost branch adds a [2,3] and a [b].
     const graphAttr = (name, g) => fld(5, [...str(1, name), ...int(20, 5), ...fld(6, g)]);
     const nested = (depth, b) => {
@@ -500,7 +503,7 @@ describe('inferShapes on hostile input', () => {
     const inner = r.nodes.filter((n) => n.name === 'inner');
     expect(inner.length).toBeGreaterThan(0);
     expect(inner.every((n) => n.status === 'clash' && n.error.code === 'INCOMPATIBLE_DIMS')).toBe(true);
-    expect(() => tc.inferShapes(nested(33, 3))).toThrow(expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(/subgraphs nested deeper than 32/) }));
+    expect(() => tc.inferShapes(nested(33, 3))).toThrow(expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(/graphs nested deeper than 32: the main graph and 31 levels of subgraphs/) }));
     expect(() => tc.inferShapes(nested(500, 3))).toThrow(TypeError);
     expect(tc.inferShapes(nested(2, 3)).nodes.find((n) => n.name === 'inner').status).toBe('ok'); // usable after
   });
