@@ -375,6 +375,11 @@ class Run {
       const [A, B, C] = [shapeOfIn(0), shapeOfIn(1), n.inputs.length > 2 ? shapeOfIn(2) : undefined];
       unknown = A === null || B === null || C === null;
       if (!unknown) {
+        const bad = A.length !== 2 ? ['A', A] : B.length !== 2 ? ['B', B] : null;
+        if (bad) { // the spec's A and B are matrices (onnx refuses other ranks)
+          return this.clash(report, new BroadcastError(`Gemm at ${where}: ${bad[0]} has rank ${bad[1].length}, not 2`,
+            { code: 'RANK_MISMATCH', shapes: [A, B], axis: null, dims: [bad[1].length, 2] }), decl, where);
+        }
         const ta = attrInt(n, 'transA', 0);
         const tb = attrInt(n, 'transB', 0);
         const M = A.length === 2 ? A[ta ? 1 : 0] : '?';

@@ -157,7 +157,7 @@ export function inferOpenVino(xml, bin) {
     const kind = isBroadcast ? data.mode ?? 'numpy' : data.auto_broadcast ?? 'numpy';
     const rule = AUTO_BROADCAST[kind.toLowerCase()];
     const report = {
-      graph: graphName, index, name: layer.attrs.name ?? null, opType: type, rule: isBroadcast ? `broadcastTo ${kind}` : rule ?? kind,
+      graph: graphName, index, name: layer.attrs.name ?? null, opType: type, rule: isBroadcast ? `broadcastTo ${kind.toLowerCase()}` : rule ?? kind,
       inputs: ins.map((p) => ({ name: `${layer.attrs.name ?? layer.attrs.id}:${p.id}`, shape: p.shape })),
       output: { name: `${layer.attrs.name ?? layer.attrs.id}:${out.id ?? ''}`, shape: null, declared: out.shape },
       status: 'ok',
@@ -177,7 +177,7 @@ export function inferOpenVino(xml, bin) {
     }
     let req;
     if (isBroadcast) {
-      const mode = kind;
+      const mode = kind.toLowerCase(); // as auto_broadcast, any case
       const target = constValues(source(layer, ins[1]) ?? { children: [] }, bin);
       const mapping = ins[2] ? constValues(source(layer, ins[2]) ?? { children: [] }, bin) : null;
       const t = target ?? (mode === 'bidirectional' ? null : out.shape);

@@ -92,4 +92,9 @@ describe('OpenVINO IR: what the file says badly', () => {
     const select = only(ir([layer(1, 'Select', { inputs: [[2], [2]], outputs: [[2]] })]));
     expect(select.error.message).toBe('Select_1: Select takes 3 inputs; the file records 2');
   });
+
+  it('a Broadcast mode is read in any case, as auto_broadcast is', () => {
+    const n = only(ir([layer(1, 'Broadcast', { data: { mode: 'NUMPY' }, inputs: [[3, 1], [2]], outputs: [[3, 4]] })]));
+    expect([n.status, n.rule, n.output.shape]).toEqual(['ok', 'broadcastTo numpy', [3, 4]]);
+  });
 });

@@ -475,6 +475,9 @@ describe('inferShapes on models whose values make no sense', () => {
     // a copied 0 leaves the -1 undetermined (0 / 0): onnx refuses these, numpy too
     expect(tc.inferShapes(reshaped([0], [0, -1]), { tensors: true }).tensors.y).toEqual([0, '?']);
     expect(tc.inferShapes(reshaped([0, 3], [0, 3, -1]), { tensors: true }).tensors.y).toEqual([0, 3, '?']);
+    // Gemm's A and B are matrices: another rank is a clash (onnx refuses it too)
+    const g = tc.inferShapes(onnxModel([nodeOf('Gemm', ['a', 'b'], ['y'], 'gemm')], [valueInfo('a', 1, [2, 3, 4]), valueInfo('b', 1, [4, 5])], [str(1, 'y')]));
+    expect([g.nodes[0].status, g.nodes[0].error.code, g.nodes[0].error.message]).toEqual(['clash', 'RANK_MISMATCH', 'Gemm at gemm: A has rank 3, not 2']);
   });
 
   it('names with blanks are names; a blank name is unnamed', () => {
