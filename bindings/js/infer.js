@@ -382,10 +382,8 @@ class Run {
         }
         const ta = attrInt(n, 'transA', 0);
         const tb = attrInt(n, 'transB', 0);
-        const M = A.length === 2 ? A[ta ? 1 : 0] : '?';
-        const Ka = A.length === 2 ? A[ta ? 0 : 1] : '?';
-        const Kb = B.length === 2 ? B[tb ? 1 : 0] : '?';
-        const N = B.length === 2 ? B[tb ? 0 : 1] : '?';
+        const [M, Ka] = ta ? [A[1], A[0]] : A;
+        const [Kb, N] = tb ? [B[1], B[0]] : B;
         const err = this.inner(Ka, Kb, where, [A, B], 'Gemm: A and B do not contract');
         if (err) return this.clash(report, err, decl, where);
         const mn = [M, N];

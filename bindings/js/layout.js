@@ -13,6 +13,7 @@ import { Tensor, viewOf, makeTensor } from './tensor.js';
 import { view, malloc, free } from './heap.js';
 import { rowMajor, isRowMajor, copyView } from './strided.js';
 import { checkOverlap } from './execute.js';
+import { nameKey } from './named.js';
 import { materialise } from './ops.js';
 
 // ---- reading the operand -------------------------------------------------------------
@@ -67,7 +68,7 @@ const shapeError = (msg, shape, axis, dims) => new BroadcastError(msg, { code: '
  */
 function axisOf(a, r, names, fn, entry) {
   if (typeof a === 'string' || (typeof a !== 'number' && names !== null)) {
-    const i = names === null ? -1 : names.dims.findIndex((d) => '' + d === a); // a dim name as a string (named.js nameKey)
+    const i = names === null ? -1 : names.dims.findIndex((d) => nameKey(d) === a); // a dim name as a string
     if (i < 0) {
       throw axisError(`${fn}: ${entry}: no dim ${JSON.stringify(a)} among [${names?.dims.join(', ') ?? ''}]`, null, null);
     }

@@ -155,9 +155,10 @@ export function inferOpenVino(xml, bin) {
     const where = layer.attrs.name || `${type}_${layer.attrs.id}`;
     const out = outs[0] ?? { shape: null };
     const kind = isBroadcast ? data.mode ?? 'numpy' : data.auto_broadcast ?? 'numpy';
-    const rule = AUTO_BROADCAST[kind.toLowerCase()];
+    const lower = kind.toLowerCase(); // either attribute is read in any case
+    const rule = AUTO_BROADCAST[lower];
     const report = {
-      graph: graphName, index, name: layer.attrs.name ?? null, opType: type, rule: isBroadcast ? `broadcastTo ${kind.toLowerCase()}` : rule ?? kind,
+      graph: graphName, index, name: layer.attrs.name ?? null, opType: type, rule: isBroadcast ? `broadcastTo ${lower}` : rule ?? kind,
       inputs: ins.map((p) => ({ name: `${layer.attrs.name ?? layer.attrs.id}:${p.id}`, shape: p.shape })),
       output: { name: `${layer.attrs.name ?? layer.attrs.id}:${out.id ?? ''}`, shape: null, declared: out.shape },
       status: 'ok',
@@ -172,12 +173,12 @@ export function inferOpenVino(xml, bin) {
         { code: 'INVALID_SHAPE', shapes: [bad.shape], axis: bad.bad, dims: [bad.shape[bad.bad]] }).toJSON());
     }
     const axis = integer(data.axis);
-    if (Number.isNaN(axis) && kind.toLowerCase() === 'pdpd') {
+    if (Number.isNaN(axis) && lower === 'pdpd') {
       return refuse(new BroadcastError(`${where}: axis "${data.axis}" is not an integer`, { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null }).toJSON());
     }
     let req;
     if (isBroadcast) {
-      const mode = kind.toLowerCase(); // as auto_broadcast, any case
+      const mode = lower;
       const target = constValues(source(layer, ins[1]) ?? { children: [] }, bin);
       const mapping = ins[2] ? constValues(source(layer, ins[2]) ?? { children: [] }, bin) : null;
       const t = target ?? (mode === 'bidirectional' ? null : out.shape);

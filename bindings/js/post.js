@@ -18,6 +18,7 @@ import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
 import { copyView, rowMajor, isRowMajor } from './strided.js';
 import { product } from './shapes.js';
+import { nameKey } from './named.js';
 
 /**
  * x, the axes named by `axesIn` (one axis, or a list: logSumExp; TOPK: the
@@ -72,7 +73,7 @@ function readPair(out) {
 function axisOf(a, X, fn) {
   const r = X.shape.length;
   if (typeof a === 'string' && X.dims !== undefined) {
-    const i = X.dims.map(String).indexOf(a); // a dim name as a string (named.js nameKey)
+    const i = X.dims.map(nameKey).indexOf(a); // a dim name as a string
     if (i >= 0) return i;
   } else if (Number.isInteger(a) && a >= -r && a < r) {
     return a < 0 ? a + r : a;

@@ -273,7 +273,7 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
     if (big !== undefined) {
       out[i] = big;
       for (const s of names) if (!err) err = syms.restrict(s, new Set([1, big]), where, ` (it meets ${big}${at})`, `${big}${at}`);
-    } else if (names.length === 1 || (unknown && names.length === 0)) {
+    } else if (names.length === 1) {
       out[i] = unknown ? plan.shape[i] : names[0];
     } else {
       out[i] = unknown ? plan.shape[i] : union(names); // beside a '?' or an interval the names still meet each other
