@@ -121,6 +121,17 @@ export interface OrtTensorLike {
   readonly shape?: undefined;
 }
 
+/**
+ * `X` when it is onnxruntime's untyped `Tensor` (what `session.run()`
+ * returns: its `data` any of ort's arrays), else never. Every data call takes
+ * one, and gives data whose dtype is known at run time only (`r.dtype`); a
+ * typed ort tensor (`TypedTensor<'float32'>`) is a TensorLike and keeps its dtype.
+ */
+export type UntypedOrt<X extends OrtTensorLike> = X & (string[] extends X['data'] ? unknown : never);
+
+/** A plain operand of a dtype not told: data, an ort tensor, or a JS number / bigint. */
+export type AnyPlainOperand = TensorLike | OrtTensorLike | number | bigint;
+
 /** A result copied out to JS: `data` is a new typed array of the result's dtype (or the `out` you passed). */
 export interface TensorData<A extends TypedArray = TypedArray> {
   data: A;
@@ -240,6 +251,7 @@ export interface Reshaped<A extends TypedArray = TypedArray> {
  * @example reshape(t, [3, -1]) // (2,3) -> (3,2)
  * @throws {BroadcastError} INVALID_SHAPE: `cannot reshape a tensor of size 6 into shape (4,-1)`, two -1s, another negative or a non-integer dim
  */
+export declare function reshape<X extends OrtTensorLike>(x: UntypedOrt<X>, shape: readonly number[], options?: ReshapeOptions): Reshaped;
 export declare function reshape<D extends DType>(x: Tensor<D>, shape: readonly number[], options?: ReshapeOptions): Tensor<D>;
 export declare function reshape<A extends TypedArray>(x: TensorLike<A>, shape: readonly number[], options?: ReshapeOptions): Reshaped<A>;
 
@@ -270,6 +282,7 @@ export interface View<A extends TypedArray = TypedArray> {
  * coords follow their axes.
  * @throws {BroadcastError} INVALID_AXIS: an axis out of range, repeated, or not every axis
  */
+export declare function transpose<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: readonly (number | string)[]): View;
 export declare function transpose<D extends DType>(x: Tensor<D>, axes?: readonly (number | string)[]): Tensor<D>;
 export declare function transpose<A extends TypedArray>(x: TensorLike<A>, axes?: readonly (number | string)[]): View<A>;
 /**
@@ -277,23 +290,30 @@ export declare function transpose<A extends TypedArray>(x: TensorLike<A>, axes?:
  * string of them all: `slice(x, '1:3, ::-1, 0')`. A view (see {@link transpose}).
  * @throws {BroadcastError} INVALID_SHAPE: more specs than axes, an index out of range, a step of 0, text that is not a spec
  */
+export declare function slice<X extends OrtTensorLike>(x: UntypedOrt<X>, ...specs: SliceSpec[]): View;
 export declare function slice<D extends DType>(x: Tensor<D>, ...specs: SliceSpec[]): Tensor<D>;
 export declare function slice<A extends TypedArray>(x: TensorLike<A>, ...specs: SliceSpec[]): View<A>;
 /** The elements in reverse order along `axes` (all by default), numpy.flip. A view. */
+export declare function flip<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: number | string | readonly (number | string)[]): View;
 export declare function flip<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
 export declare function flip<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
 /**
  * Without its size-1 axes (or only `axes`, each of size 1), numpy.squeeze. A view.
  * @throws {BroadcastError} INVALID_AXIS: an axis whose size is not 1
  */
+export declare function squeeze<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: number | string | readonly (number | string)[]): View;
 export declare function squeeze<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
 export declare function squeeze<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
 /** A new axis of size 1 at `axis` of the result (numpy.expand_dims); a named operand names it: `options.dims`. A view. */
+export declare function expandDims<X extends OrtTensorLike>(x: UntypedOrt<X>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): View;
 export declare function expandDims<D extends DType>(x: Tensor<D>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Tensor<D>;
 export declare function expandDims<A extends TypedArray>(x: TensorLike<A>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): View<A>;
 /** A row-major copy: a new resident tensor of a resident one (or into `out`), a new `{ data, shape }` of a plain one. */
+export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options: { out: Tensor }): Tensor;
+export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options?: { out?: TypedArray }): Reshaped;
 export declare function contiguous<D extends DType>(x: Tensor<D>, options?: { out?: Tensor<D> }): Tensor<D>;
-export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A | Tensor<DTypeOf<A>> }): Reshaped<A>;
+export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A }): Reshaped<A>;
 /**
  * numpy.concatenate: `xs` (one dtype and rank, the same dims but on `axis`)
  * one after another along `axis` (default 0): a new resident tensor when any
@@ -301,8 +321,10 @@ export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, optio
  * @throws {BroadcastError} DTYPE_MISMATCH, INVALID_SHAPE (dims differ off the axis), INVALID_AXIS
  */
 export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D> | ArrayOf<D> }): Tensor<D> | Reshaped<ArrayOf<D>>;
+export declare function concat(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
 /** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`). As {@link concat}. */
 export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D> | ArrayOf<D>; dims?: string | number }): Tensor<D> | Reshaped<ArrayOf<D>>;
+export declare function stack(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number, options?: { out?: Tensor | TypedArray; dims?: string | number }): Tensor | Reshaped;
 
 /** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch; `liveTensors` counts views too. */
 export declare function memory(): { wasmHeapBytes: number; allocatedBytes: number; scratchBytes: number; liveTensors: number };
@@ -346,6 +368,13 @@ type Result<D extends DType, Bool extends boolean> = Bool extends true ? 'uint8'
  * Returns a `Tensor` when any operand (or `out`) is resident, else `TensorData`.
  */
 export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = false> {
+  /** onnxruntime's untyped Tensor (a session's output) on either side: the dtype is known at run time. */
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: Tensor, options?: ElementwiseOptions): Tensor<Result<In, Bool>>;
+  <X extends OrtTensorLike>(a: Tensor, b: UntypedOrt<X>, options?: ElementwiseOptions): Tensor<Result<In, Bool>>;
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
+  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options?: ElementwiseOptions & { out?: TypedArray }): TensorData<ArrayOf<Result<In, Bool>>>;
+  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options?: ElementwiseOptions & { out?: TypedArray }): TensorData<ArrayOf<Result<In, Bool>>>;
   /** A resident first operand: a resident result. */
   <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: ElementwiseOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
   /** A resident second operand: a resident result. */
@@ -411,6 +440,9 @@ export interface UnaryOptions<R extends DType = DType> {
  * is resident, else `TensorData`.
  */
 export interface UnaryOp<In extends DType = DType, Bool extends boolean = false> {
+  /** onnxruntime's untyped Tensor (a session's output): the dtype is known at run time. */
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, options: UnaryOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, options?: UnaryOptions & { out?: TypedArray }): TensorData<ArrayOf<Result<In, Bool>>>;
   /** A resident operand: a resident result. */
   <D extends In>(x: Tensor<D>, options?: UnaryOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
   /** Plain data written into a resident `out`: that tensor. */
@@ -459,6 +491,8 @@ export declare const isFinite: UnaryOp<DType, true>;
  * wraps (→ uint8clamped clamps); integer → float and float64 → float32 /
  * float16 round to nearest even. Any dtype to any dtype (the same: a copy).
  */
+export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options: UnaryOptions<NoInferFrom<R>> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
+export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
 export declare function cast<D extends DType, R extends DType>(x: Tensor<D>, dtype: R, options?: UnaryOptions<NoInferFrom<R>>): Tensor<R>;
 export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options: UnaryOptions<NoInferFrom<R>> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
@@ -477,6 +511,8 @@ export interface BroadcastToDataOptions<D extends DType = DType> {
  * -1, explicit with axesMapping, bidirectional, pdpd with axis). The target
  * must be static.
  */
+export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options: BroadcastToDataOptions & { out: Tensor }): Tensor;
+export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options?: BroadcastToDataOptions & { out?: TypedArray }): TensorData;
 export declare function broadcastTo<D extends DType>(x: Tensor<D>, target: Shape, options?: BroadcastToDataOptions<NoInferFrom<D>>): Tensor<D>;
 export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options: BroadcastToDataOptions<DTypeOf<A>> & { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options?: BroadcastToDataOptions<DTypeOf<A>> & { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
@@ -489,6 +525,14 @@ export type Condition = TensorLike | OrtTensorLike | Tensor;
  * `b` share a dtype (the result's); `cond` may have any dtype. Returns a
  * `Tensor` when any of the three (or `out`) is resident.
  */
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: Tensor, options?: { out?: TypedArray | Tensor }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: Tensor, b: UntypedOrt<X>, options?: { out?: TypedArray | Tensor }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Tensor, a: UntypedOrt<X>, b: AnyPlainOperand, options?: { out?: TypedArray | Tensor }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Tensor, a: AnyPlainOperand, b: UntypedOrt<X>, options?: { out?: TypedArray | Tensor }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: AnyPlainOperand, options: { out: Tensor }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: AnyPlainOperand, b: UntypedOrt<X>, options: { out: Tensor }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: AnyPlainOperand, options?: { out?: TypedArray }): TensorData;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: AnyPlainOperand, b: UntypedOrt<X>, options?: { out?: TypedArray }): TensorData;
 export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
 export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
 export declare function where<A extends TypedArray>(cond: Tensor, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
@@ -546,6 +590,8 @@ export type UnbroadcastInput = Shape | Tensor | TensorLike | OrtTensorLike;
  * @example unbroadcast(grad, [1, 64, 1, 1]) // an NCHW gradient summed to a per-channel bias
  * @example unbroadcast(grad, bias) // the same, from the bias tensor
  */
+export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
+export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R>): Tensor<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
@@ -592,6 +638,8 @@ export type Axis = number | string;
 
 /** Along one axis (softmax, logSoftmax): a resident input gives a Tensor, plain data plain data of its dtype. */
 export interface AlongAxis {
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis: Axis | undefined, options: { out: Tensor<FloatDType> }): Tensor<FloatDType>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis?: Axis, options?: { out?: ArrayOf<FloatDType> }): TensorData<ArrayOf<FloatDType>>;
   <D extends FloatDType>(x: Tensor<D>, axis?: Axis, options?: { out?: Tensor<D> }): Tensor<D>;
   <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
   <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
@@ -607,13 +655,16 @@ export declare const softmax: AlongAxis;
 export declare const logSoftmax: AlongAxis;
 
 /** log(sum(exp(x))) over `axes` (default all), stable: m + log(sum(exp(x - m))), m the max (0 where not finite). */
+export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<FloatDType> }): Tensor<FloatDType>;
+export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<FloatDType> }): TensorData<ArrayOf<FloatDType>>;
 export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
 export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
 
 /** argmax / argmin: int32 indices along `axis` (default: into the flattened x), the first of equals, a NaN first (NumPy). */
 export interface ArgReduction {
   (x: Tensor, axis?: Axis, options?: { keepdims?: boolean; out?: Tensor<'int32'> }): Tensor<'int32'>;
-  (x: TensorLike, axis?: Axis, options?: { keepdims?: boolean; out?: Int32Array }): TensorData<Int32Array>;
+  (x: TensorLike | OrtTensorLike, axis: Axis | undefined, options: { keepdims?: boolean; out: Tensor<'int32'> }): Tensor<'int32'>;
+  (x: TensorLike | OrtTensorLike, axis?: Axis, options?: { keepdims?: boolean; out?: Int32Array }): TensorData<Int32Array>;
 }
 export declare const argmax: ArgReduction;
 export declare const argmin: ArgReduction;
@@ -630,11 +681,14 @@ export interface TopkOptions<V, I> {
   out?: { values?: V; indices?: I };
 }
 /** The k largest (or smallest) elements along an axis, highest first, ties to the lower index, NaN above +Infinity. */
+export declare function topk<X extends OrtTensorLike>(x: UntypedOrt<X>, k: number, options?: TopkOptions<TypedArray, Int32Array>): { values: TensorData; indices: TensorData<Int32Array> };
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?: TopkOptions<Tensor<D>, Tensor<'int32'>>): { values: Tensor<D>; indices: Tensor<'int32'> };
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<ArrayOf<DTypeOf<A>>, Int32Array>): { values: TensorData<ArrayOf<DTypeOf<A>>>; indices: TensorData<Int32Array> };
 
 /** A reduction over axes: a resident input gives a Tensor, plain data gives plain data. */
 export interface Reduction<Mean extends boolean = false> {
+  <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
+  <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
   <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options?: ReduceOptions<R>): Tensor<R>;
   <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
   <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
@@ -652,10 +706,10 @@ export declare const max: Reduction;
 export declare const mean: Reduction<true>;
 
 /** What {@link broadcastArrays} gives for each operand: a Tensor for a resident one, else plain data. */
-export type Broadcasted<T> = T extends Tensor<infer D> ? Tensor<D> : T extends { data: infer A extends TypedArray } ? TensorData<ArrayOf<DTypeOf<A>>> : never;
+export type Broadcasted<T> = T extends Tensor<infer D> ? Tensor<D> : T extends { data: infer A extends TypedArray } ? TensorData<ArrayOf<DTypeOf<A>>> : T extends OrtTensorLike ? TensorData : never;
 
 /** Every operand materialised to the common NumPy shape (numpy.broadcast_arrays), in the order given. */
-export declare function broadcastArrays<T extends readonly (TensorLike | Tensor)[]>(...xs: T): { -readonly [K in keyof T]: Broadcasted<T[K]> };
+export declare function broadcastArrays<T extends readonly (TensorLike | OrtTensorLike | Tensor)[]>(...xs: T): { -readonly [K in keyof T]: Broadcasted<T[K]> };
 
 /** The element-wise kernels of this build: one per dtype × op × form, the SIMD128 kernel where there is one, else the scalar reference. */
 export declare function kernels(): { index: number; name: string; dtype: DType; op: string; form: 'vv' | 'vs' | 'sv'; simd: boolean }[];

@@ -5,8 +5,11 @@
 // `@ts-expect-error` line must not compile. `ort` below declares what
 // onnxruntime-common declares (Tensor, TypedTensor, DataTypeMap), so the probe
 // needs no onnxruntime package.
-import { evaluate, compile, add, where, unbroadcast, tensor, Tensor } from 'tensorcast';
-import type { TensorData, EvaluateResult, OrtTensorLike, Float16Data } from 'tensorcast';
+import {
+  evaluate, compile, add, sub, mul, less, neg, exp, where, unbroadcast, tensor, Tensor, softmax, logSoftmax, logSumExp, argmax, argmin, topk,
+  cast, sum, mean, transpose, slice, flip, squeeze, expandDims, reshape, contiguous, concat, stack, broadcastTo, broadcastArrays,
+} from 'tensorcast';
+import type { TensorData, EvaluateResult, OrtTensorLike, Float16Data, View, Reshaped } from 'tensorcast';
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
 function same<X, Y>(_: Equal<X, Y>): void {}
@@ -125,4 +128,65 @@ export function ortInterop(x: Float32Array, m: Float32Array, s: Float32Array, di
   // @ts-expect-error an ort-like operand's data is a typed array (or ort's string[]), not numbers
   evaluate('x', { x: { type: 'float32', dims: [2], data: [1, 2] } });
   void back; void viaRun; void asOperand; void wrong;
+}
+
+// ort's untyped Tensor (what session.run() returns) goes into every data call:
+// the result's dtype is known at run time only, unless the call tells it
+// (cast, comparisons, argmax, a reduction's dtype). A resident operand or out
+// still makes the result a Tensor. Typed ort tensors keep their dtype (above).
+export function untypedOrt(o: ort.Tensor, x: Float32Array, t: Tensor<'float32'>, i: Tensor<'int32'>): void {
+  const p = softmax(o);
+  same<typeof p, TensorData<Float32Array | Float64Array | Float16Data>>(true);
+  const ls = logSoftmax(o, -1);
+  same<typeof ls, TensorData<Float32Array | Float64Array | Float16Data>>(true);
+  const lse = logSumExp(o, [-1], { keepdims: true });
+  same<typeof lse, TensorData<Float32Array | Float64Array | Float16Data>>(true);
+  const label = argmax(o, -1);
+  same<typeof label, TensorData<Int32Array>>(true);
+  const intoI = argmin(o, 0, { out: i });
+  same<typeof intoI, Tensor<'int32'>>(true);
+  const best = topk(o, 5);
+  same<typeof best.values, TensorData>(true);
+  same<typeof best.indices, TensorData<Int32Array>>(true);
+  const r1 = add(o, 1); same<typeof r1, TensorData>(true);
+  const r2 = add(1, o); same<typeof r2, TensorData>(true);
+  const r3 = mul(o, o); same<typeof r3, TensorData>(true);
+  const r4 = add(o, t); same<typeof r4, Tensor>(true);
+  const r5 = sub(t, o); same<typeof r5, Tensor>(true);
+  const r6 = add(o, { data: x }, { out: t }); same<typeof r6, Tensor>(true);
+  const r7 = less(o, 0); same<typeof r7, TensorData<Uint8Array>>(true);
+  const r8 = exp(o); same<typeof r8, TensorData<Float32Array | Float64Array | Float16Data>>(true);
+  const r9 = neg(o, { out: t }); same<typeof r9, Tensor>(true);
+  const c1 = cast(o, 'float32'); same<typeof c1, TensorData<Float32Array>>(true);
+  const s1 = sum(o); same<typeof s1, TensorData>(true);
+  const s2 = sum(o, { axes: [1], dtype: 'float64' }); same<typeof s2, TensorData<Float64Array>>(true);
+  const s3 = mean(o, { out: t }); same<typeof s3, Tensor>(true);
+  const v1 = transpose(o); same<typeof v1, View>(true);
+  const v2 = slice(o, '0, ::-1'); same<typeof v2, View>(true);
+  const v3 = flip(o); same<typeof v3, View>(true);
+  const v4 = squeeze(o); same<typeof v4, View>(true);
+  const v5 = expandDims(o, 0); same<typeof v5, View>(true);
+  const m1 = reshape(o, [-1]); same<typeof m1, Reshaped>(true);
+  const m2 = contiguous(o); same<typeof m2, Reshaped>(true);
+  const m3 = contiguous(o, { out: t }); same<typeof m3, Tensor>(true);
+  const m4 = concat([o, o], 0); same<typeof m4, Tensor | Reshaped>(true);
+  const m5 = stack([o, { data: x }]); same<typeof m5, Tensor | Reshaped>(true);
+  const b1 = broadcastTo(o, [4, 2, 3]); same<typeof b1, TensorData>(true);
+  const w1 = where(o, o, 0); same<typeof w1, TensorData>(true);
+  const w2 = where({ data: x }, 0, o); same<typeof w2, TensorData>(true);
+  const w3 = where(o, o, t); same<typeof w3, Tensor>(true);
+  const w4 = where(i, o, 0); same<typeof w4, Tensor>(true);
+  const u1 = unbroadcast(o, [1, 3]); same<typeof u1, TensorData>(true);
+  const ba = broadcastArrays(o, { data: x }, t); same<typeof ba, [TensorData, TensorData<Float32Array>, Tensor<'float32'>]>(true);
+  // Typed calls still take their own overloads: dtypes told and checked.
+  const k1 = softmax({ data: x }); same<typeof k1, TensorData<Float32Array>>(true);
+  const k2 = contiguous({ data: x }, { out: t }); same<typeof k2, Tensor<'float32'>>(true);
+  const k3 = concat([{ data: x }, t], 0); same<typeof k3, Tensor<'float32'> | Reshaped<Float32Array>>(true);
+  const k4 = add(t, { data: x }); same<typeof k4, Tensor<'float32'>>(true);
+  // @ts-expect-error softmax takes float data
+  softmax({ data: new Int32Array(2) });
+  // @ts-expect-error operands of one dtype
+  add({ data: x }, { data: new Int32Array(2) });
+  // @ts-expect-error cast's out is of the dtype cast to
+  cast(o, 'int32', { out: x });
 }
