@@ -498,6 +498,15 @@ class Run {
           { code: 'SHAPE_MISMATCH', shapes: [got, want], axis: i, dims: [g, w] }).toJSON();
         return;
       }
+      if (isSymbol(g) && num(w)) { // the file says what the name is: a constraint, and the number goes on
+        const msg = this.syms.equal(g, w, where, ` (inferred at ${where}, declared ${w} at ${report.output.name})`, `${w} at ${report.output.name} (declared)`);
+        if (msg) {
+          report.status = 'declared-mismatch';
+          report.error = new BroadcastError(msg, { code: 'SHAPE_MISMATCH', shapes: [got, want], axis: i, dims: [g, w] }).toJSON();
+          return;
+        }
+        got[i] = w;
+      }
       if (isSymbol(w) && num(g)) {
         const msg = this.syms.restrict(w, new Set([g]), where, ` (declared at ${report.output.name}, inferred ${g} at ${where})`, `${g} at ${where} (declared)`);
         if (msg) {

@@ -445,6 +445,30 @@ describe('inferShapes on models whose values make no sense', () => {
     expect(tc.explain({ rule: 'broadcastTo', shapes: [['A|B'], ['T']] }).symbols.map((s) => s.name)).toEqual(['A', 'B', 'T']);
   });
 
+  it('an output the file declares as a number makes the name inferred there that number (until 0.9.15 nothing was recorded)', () => {
+    // a = x[N] + b[1] is [N]; the file declares a as [4]: N = 4, and a is [4] from there on. Then
+    // x[N] + c[5] asks N to be 1 or 5: a contradiction, reported where it shows (add2), and after.
+    const m = onnxModel([nodeOf('Add', ['x', 'b'], ['a'], 'add1'), nodeOf('Add', ['x', 'c'], ['z'], 'add2'), nodeOf('Add', ['a', 'x'], ['q'], 'add3')],
+      [valueInfo('x', 1, ['N']), valueInfo('b', 1, [1]), valueInfo('c', 1, [5])], [valueInfo('a', 1, [4]), str(1, 'z'), str(1, 'q')]);
+    const r = tc.inferShapes(m, { tensors: true });
+    expect(r.nodes.map((n) => [n.name, n.status])).toEqual([['add1', 'ok'], ['add2', 'clash'], ['add3', 'clash']]);
+    expect(r.nodes[0].output.shape).toEqual([4]);
+    expect(r.nodes[1].error.message).toBe('N has no possible value: it meets 4 at a (declared) and 5 at add2');
+    expect(r.symbols[0].constraints[0]).toBe('N ∈ {4} (inferred at add1, declared 4 at a)');
+    // Without the contradiction every node passes, and the declared 4 reaches the next node.
+    const ok = onnxModel([nodeOf('Add', ['x', 'b'], ['a'], 'add1'), nodeOf('Add', ['a', 'c'], ['z'], 'add2')],
+      [valueInfo('x', 1, ['N', 'K']), valueInfo('b', 1, [1, 1]), valueInfo('c', 1, [3])], [valueInfo('a', 1, [4, 'K']), str(1, 'z')]);
+    const s = tc.inferShapes(ok, { tensors: true });
+    expect(s.nodes.map((n) => n.status)).toEqual(['ok', 'ok']);
+    expect(s.tensors).toMatchObject({ a: [4, 'K'], z: [4, 3] });
+    expect(Object.fromEntries(s.symbols.map((x) => [x.name, x.values]))).toMatchObject({ N: [4], K: [1, 3] });
+    // A merged dim declared as a number: one of its names is that number, each 1 or it.
+    const merged = onnxModel([nodeOf('Add', ['x', 'y'], ['a'], 'add')], [valueInfo('x', 1, ['N']), valueInfo('y', 1, ['M'])], [valueInfo('a', 1, [3])]);
+    const t = tc.inferShapes(merged, { tensors: true });
+    expect(t.nodes[0].status).toBe('ok');
+    expect(Object.fromEntries(t.symbols.map((x) => [x.name, x.values]))).toEqual({ M: [1, 3], N: [1, 3] });
+  });
+
   it('a merged dim contracted at a MatMul asks one of its names to be the number; Slice clamps a backward start as the spec says', () => {
     // a = x[N] + y[M] is 'M|N'; a @ w[4,2] contracts it with 4 (M or N is 4); y[M] + p[2]: M is 1 or 2,
     // so 1, and N is 4. Until 0.9.14 the contraction asked M = N = 4: a false clash at add2.
