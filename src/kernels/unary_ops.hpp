@@ -88,7 +88,8 @@ namespace unary {
 
 // 1 / (1 + exp(-x)) for x >= 0, exp(x) / (1 + exp(x)) below: e = exp(-|x|)
 // in (0, 1], s = 1 + e rounded and its rounding error err (exact: 1 >= e),
-// 1 / (1 + e) = r - r^2 err with r = 1 / s. Within 1 ulp (NumPy fixtures).
+// 1 / (1 + e) = r - r^2 err with r = 1 / s. Within 1 ulp for x >= 0; below,
+// e * q rounds once more: within 2 ulp (2 at 779 of 49,902 negative samples against mpmath).
 inline double sigmoid_f64(double x) {
   const double e = host::exp(-std::fabs(x));
   const double s = 1 + e;
