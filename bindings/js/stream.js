@@ -157,6 +157,7 @@ export function runChunks(run, desc, d, plan, es, src, dtypes, at, target) {
  * slot holds the last chunk's words afterwards.
  */
 export function streamed(m, ops, dest, out, cap) {
+  if (out === 0) return null; // a new resident result: the engine makes it
   const plainOut = dest === null || !dest.resident;
   if (!plainOut && (m.out !== out || m.cap !== cap)) return null;
   if (dest !== null && !dest.resident && m.cap !== cap) return null;
@@ -182,13 +183,12 @@ export function streamed(m, ops, dest, out, cap) {
   if (plainOut) es[0] = m.outDtype.size;
   for (let s = 1; s < S; s++) {
     at[s] = desc[3 + R + s * (2 + R)] >>> 0; // an address, unsigned (an Int32Array holds it signed)
-    for (let k = 0; k < ops.length; k++) {
-      if (m.ptrs[k] !== at[s]) continue;
-      if (!ops[k].resident) {
-        of[s] = k;
-        at[s] = ops[k].ptr;
-      }
-      break;
+    const k = m.ptrs.indexOf(at[s]); // the operand the slot read in the memo's run
+    // Two of its operands at one address (one tensor twice): which slot reads which is not known.
+    if (k !== m.ptrs.lastIndexOf(at[s])) return null;
+    if (k >= 0 && !ops[k].resident) {
+      of[s] = k;
+      at[s] = ops[k].ptr;
     }
   }
   for (let s = 1; s < S; s++) {
@@ -206,9 +206,8 @@ export function streamed(m, ops, dest, out, cap) {
   at[0] = plainOut ? slot(OUT_SLOT, CHUNK) : desc[3 + R] >>> 0;
   const d = slot(DESC_SLOT, desc.length * 4);
   for (let k = 0; k < ops.length; k++) {
-    let chunked = false;
-    for (let s = 1; s < S; s++) if (es[s] !== 0 && of[s] === k) chunked = true;
-    if (!chunked && !ops[k].resident) copyIn(ops[k].dtype, ops[k].data, ops[k].ptr / ops[k].dtype.size, ops[k].size);
+    // Not copied per chunk (an operand is, by the one slot that reads it): copied whole, here.
+    if (!es[of.indexOf(k)] && !ops[k].resident) copyIn(ops[k].dtype, ops[k].data, ops[k].ptr / ops[k].dtype.size, ops[k].size);
   }
   const target = !plainOut ? null : dest !== null ? dest.data : fresh(m.outDtype, m.size); // every element is written below
   const stats = mod().tcGen.stats;

@@ -283,6 +283,51 @@ describe('a new result array', () => {
       if (round > 0) expect(streamed).toBe(1);
     }
   });
+
+  it('reads each operand after a run that had one resident tensor as two operands (until 0.9.15 it read the first twice)', () => {
+    // The memo's slots are matched to operands by the address each read: T given as x and as y
+    // leaves two at one address, and a later run with y a plain array read T for it, run after
+    // run. Such a memo now runs in one piece; the large element-wise ops go the same way.
+    const n = 262144;
+    const T = tc.tensor(new Float32Array(n).fill(1), [n]);
+    const Y = { data: fill(Float32Array, n, 7), shape: [n] };
+    const out = new Float32Array(n);
+    try {
+      for (const [f, ref] of [
+        [(x, y) => tc.evaluate('x - y', { x, y }, { out }), (x, y) => tc.sub(x, y)],
+        [(x, y) => tc.sub(x, y, { out }), (x, y) => tc.sub(x, y)],
+      ]) {
+        f(T, T);
+        for (const [x, y] of [[T, Y], [Y, T], [T, Y]]) {
+          const want = ref(x, y);
+          const got = f(x, y);
+          const w = want instanceof tc.Tensor ? want.toArray() : want.data;
+          if (want instanceof tc.Tensor) want.dispose();
+          expect(firstDiff({ data: got.data }, { data: w })).toBe(-1);
+        }
+      }
+    } finally {
+      T.dispose();
+    }
+  });
+
+  it('gives a resident operand a resident result after a run into a typed out (until 0.9.15 a plain one)', () => {
+    const n = 262144;
+    const U = tc.tensor(fill(Float32Array, n, 2), [n]);
+    const X = { data: fill(Float32Array, n, 3), shape: [n] };
+    const ref = tc.add(X, { data: U.toArray() });
+    try {
+      for (let round = 0; round < 3; round++) {
+        const r = tc.evaluate('x + y', { x: X, y: U });
+        expect(r).toBeInstanceOf(tc.Tensor);
+        expect(firstDiff({ data: r.toArray() }, ref)).toBe(-1);
+        r.dispose();
+        tc.evaluate('x + y', { x: X, y: U }, { out: new Float32Array(n) });
+      }
+    } finally {
+      U.dispose();
+    }
+  });
 });
 
 describe('streamPlan', () => {
