@@ -143,7 +143,7 @@ export const describeDims = (dims) => `[${dims.map((d) => JSON.stringify(d)).joi
 
 /** Refuse a resident `out` whose dims or coords are not the result's `dims` / `labels`. */
 export function checkOutNames(fn, dest, dims, labels) {
-  const diff = sameNames(dest.dims, dest.labels, dims, labels);
+  const diff = dest.dims === undefined ? null : sameNames(dest.dims, dest.labels, dims, labels); // an out without dims takes any names
   if (diff === null) return;
   throw new BroadcastError(`${fn}: out has dims ${describeDims(dest.dims)}${diff.labels ? ' with other coordinates' : ''} but the result has dims ${describeDims(dims)}`
     + `${diff.labels ? ` (dim "${dims[diff.axis]}" differs)` : ''}: its data would be read by the wrong names; pass an out with the result's dims and coords, or one without dims`,

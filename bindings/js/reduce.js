@@ -143,7 +143,7 @@ function unbroadcastNamed(G, I, o) {
     }
   }
   // A resident `out` with names must carry the result's (the input's): its data is read by them.
-  if (dest !== null && dest.resident && dest.dims !== undefined) checkOutNames(fn, dest, input.dims, input.labels);
+  if (dest !== null && dest.resident) checkOutNames(fn, dest, input.dims, input.labels);
   const gPos = new Map(G.dims.map((d, k) => [nameKey(d), k]));
   const inKeys = new Set(input.dims.map(nameKey));
   // Per input axis: the gradient axis it comes from, and where labels decide, the index map.
@@ -381,7 +381,7 @@ function reduceNamed(name, X, axes, keepdims, acc, dest) {
   const valid = axes === null || (axes.every((a) => Number.isInteger(a) && a >= -rank && a < rank)
     && new Set(axes.map((a) => (a < 0 ? a + rank : a))).size === axes.length);
   const names = valid ? reducedNames(X, axes, keepdims) : null;
-  if (valid && dest !== null && dest.resident && dest.dims !== undefined) {
+  if (valid && dest !== null && dest.resident) {
     checkOutNames(name, dest, names ? names.dims : [], names ? names.labels : []);
   }
   const r = runReduce(name, name, X, axes, keepdims, acc, dest);

@@ -451,6 +451,22 @@ describe('reductions by dim name', () => {
     expect(arr(wrong)).toEqual([0, 0, 0, 0, 0, 0]); // refused before anything was written
     for (const t of [x, good, bare, wrong, otherCoords]) t.dispose();
   });
+
+  it('evaluate over named operands fills a resident out without dims as the ops do (until 0.9.15 an internal TypeError)', () => {
+    const x = { data: Float32Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['b', 'i'] };
+    const w = { data: Float32Array.of(1, 0, 0, 1, 1, 1), shape: [3, 2], dims: ['i', 'o'] };
+    const out = tc.tensor(new Float32Array(4), [2, 2]);
+    expect(tc.evaluate("sum(x * w, ['i'])", { x, w }, { out })).toBe(out);
+    expect(arr(out)).toEqual(arr(tc.sum(tc.mul(x, w), { dims: ['i'] })));
+    expect(out.dims).toBe(undefined);
+    const bare = tc.tensor(new Float32Array(6), [2, 3]);
+    expect(tc.evaluate('x + x', { x }, { out: bare })).toBe(bare);
+    expect(arr(bare)).toEqual([2, 4, 6, 8, 10, 12]);
+    // With dims, they must be the result's.
+    const named = tc.tensor(new Float32Array(6), [2, 3], { dims: ['b', 'j'] });
+    expect(thrown(() => tc.evaluate('x + x', { x }, { out: named })).code).toBe('INCOMPATIBLE_DIMS');
+    for (const t of [out, bare, named]) t.dispose();
+  });
 });
 
 describe('unbroadcast(g, operand): torch sum_to_size(b) style', () => {
