@@ -15,6 +15,7 @@
 // give, so the program's result is too, bit for bit. expr.js asks plan() once
 // per text (its cache): a text with no `;`, `=` or reduction call costs one
 // regular-expression test, and a plain expression is then parsed as before.
+import { C } from './contract.js';
 import { excerpt } from './expr-parse.js';
 import { Tensor } from './tensor.js';
 import { refusedPlan } from './explain.js';
@@ -31,7 +32,7 @@ const TERMINAL = { argmax, argmin };
 
 // A token for the cut: a name (k 'n'), a number or string ('0'), a bracket, `,`, `;` or an assignment's `=`
 // (itself), any other operator (itself, or 'o' for `==`, `<=` and the like).
-const TOKEN = /(["'])(?:(?!\1)[^])*\1?|[\w$.]+|[=<>!]+|\S/g;
+const TOKEN = /(["'])(?:(?!\1)[^])*\1?|[\w$.]+|[=<>!]=*|\S/g;
 const tokens = (text) => Array.from(text.matchAll(TOKEN), ({ 0: s, index: a }) => (
   { s, a, b: a + s.length, k: /["'\d.]/.test(s[0]) ? '0' : /[\w$]/.test(s[0]) ? 'n' : s.length > 1 ? 'o' : s }));
 
@@ -43,7 +44,7 @@ const tokens = (text) => Array.from(text.matchAll(TOKEN), ({ 0: s, index: a }) =
  * padded with spaces, so an offset in a pass is the same offset in `text`.
  */
 export function plan(fn, text, host) {
-  if (!/[;=]|\b(sum|prod|min|max|mean|argmax|argmin)\s*\(/.test(text)) return null;
+  if (text.length > C.limits.maxExpressionLength || !/[;=]|\b(sum|prod|min|max|mean|argmax|argmin)\s*\(/.test(text)) return null; // (over the limit: the parser refuses it)
   const toks = tokens(text);
   let prefix = '_t';
   while (text.includes(prefix)) prefix = `_${prefix}`;
@@ -82,7 +83,8 @@ export function plan(fn, text, host) {
   // The reduction calls in tokens [s, e): each lifted into a pass of its own, innermost
   // first, and replaced by its name, except a call that spans [s, e) when `root` (the statement's own).
   // Returns the replacements and that root call.
-  const lift = (s, e, root) => {
+  const lift = (s, e, root, depth = 0) => {
+    if (depth > C.limits.maxExpressionDepth) fail(`nested more than ${C.limits.maxExpressionDepth} levels deep`, toks[s - 2].a, toks[s - 2].b);
     const reps = [];
     let top = null;
     for (let i = s; i < e; i++) {
@@ -91,7 +93,7 @@ export function plan(fn, text, host) {
       const { close, commas } = extent(i, e);
       if (close >= e) break; // unbalanced: the engine's parser says where
       const end = commas[0] ?? close;
-      const call = { reps: lift(i + 2, end, false).reps, keepdims: undefined };
+      const call = { reps: lift(i + 2, end, false, depth + 1).reps, keepdims: undefined };
       if (commas.length > 1) {
         const kd = toks.slice(commas[1] + 1, close).map((x) => x.s).join();
         if (commas.length > 2 || !/^(true|false)$/.test(kd)) fail(`${t.s}'s third argument (keepdims) is true or false`, toks[commas[1]].a, toks[close].b);
@@ -102,8 +104,8 @@ export function plan(fn, text, host) {
       if (root && i === s && close === e - 1) {
         top = call;
       } else {
-        // The same call again (as its text reads, without spaces) is the same pass: computed once.
-        const key = text.slice(t.a, toks[close].b).replace(/\s/g, '');
+        // The same call again (the same tokens: spaces between them aside) is the same pass: computed once.
+        const key = toks.slice(i, close + 1).map((x) => x.s).join(' ');
         let name = seen.get(key);
         if (name === undefined) {
           seen.set(key, (name = prefix + passes.length));

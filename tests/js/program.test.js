@@ -293,4 +293,37 @@ describe('statements and reductions inside expressions', () => {
     expect(tc.explain({ expression: "argmax(x, 'c', true)", shapes: { x: { shape: [4, 7], dims: ['b', 'c'] } } })).toMatchObject({ shape: [4, 1], dims: ['b', 'c'] });
     expect(tc.explain({ expression: 'argmax(x, 3)', shapes: { x: [4, 7] } })).toMatchObject({ ok: false });
   });
+
+  it('two reductions whose texts differ inside a string are two passes (until 0.9.15 spaces in a dim name were dropped and they were computed once)', () => {
+    const n = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['a b', 'ab'] };
+    const got = tc.evaluate("sum(n, ['a b']) - sum(n, ['ab'])", { n });
+    const want = tc.sub(tc.sum(n, { dims: ['a b'] }), tc.sum(n, { dims: ['ab'] }));
+    expect([got.dims, got.shape, bits(got)]).toEqual([want.dims, want.shape, bits(want)]);
+    // The same call spelt with other spaces between its tokens is still one pass.
+    expect(tc.explain({ expression: 'sum(x, [0]) + sum( x,[ 0 ] )', shapes: { x: [2, 3] } }).passes.map((p) => p.name)).toEqual(['_t0', null]);
+  });
+
+  it('`m=!x` assigns (until 0.9.15 `=!` was read as one operator and the statement refused)', () => {
+    const x = { data: f32(0, 2, 0) };
+    expect(bits(tc.evaluate('m=!x; m', { x }))).toEqual(['1', '0', '1']);
+    expect(bits(tc.evaluate('m =!x; m==!x', { x }))).toEqual(['1', '1', '1']);
+  });
+
+  it('reductions nested past the depth limit, and a program past the length limit, are SyntaxErrors (until 0.9.15 a RangeError, a TypeError)', () => {
+    const x = { data: f32(1, 2, 3) };
+    let deep = 'x';
+    for (let i = 0; i < 5000; i++) deep = `sum(${deep})`;
+    for (const f of [() => tc.evaluate(deep, { x }), () => tc.compile(deep)]) {
+      expect(f).toThrow(SyntaxError);
+      expect(f).toThrow(/nested more than 256 levels deep at offset/);
+    }
+    expect(tc.explain({ expression: deep, shapes: { x: [3] } })).toMatchObject({ ok: false, error: { name: 'SyntaxError' } });
+    let ok = 'x';
+    for (let i = 0; i < 200; i++) ok = `sum(${ok})`;
+    expect(bits(tc.evaluate(ok, { x }))).toEqual(['6']);
+    const long = `a = x; a +${' '.repeat(70000)}1`;
+    expect(() => tc.evaluate(long, { x })).toThrow(/the expression is 70011 characters long; at most 65536/);
+    expect(tc.explain({ expression: long, shapes: { x: [3] } })).toMatchObject({ ok: false, error: { name: 'SyntaxError' } });
+    expect(bits(tc.add(x, 1))).toEqual(['2', '3', '4']); // the library goes on
+  });
 });
