@@ -1,16 +1,21 @@
 // Option objects: refused when they hold a key the function does not take
 // (a misspelling must not silently select a default), and read once.
 const EMPTY = Object.freeze({});
+const FLAGS = ['keepdims', 'largest', 'sorted']; // options that are true or false
 
 /**
  * The options the caller passed, as a plain object with only `keys`, each read
- * once. TypeError for a non-object or an unknown own key (listing the accepted ones).
+ * once. TypeError for a non-object, an unknown own key (listing the accepted
+ * ones), or a flag that is not a boolean.
  */
 export function readOptions(options, fn, keys) {
   if (options === undefined) return EMPTY;
   checkKeys(options, fn, keys);
   const o = {};
-  for (const k of keys) o[k] = options[k];
+  for (const k of keys) {
+    const v = (o[k] = options[k]);
+    if (v !== undefined && typeof v !== 'boolean' && FLAGS.includes(k)) throw new TypeError(`${fn}: ${k} must be a boolean`);
+  }
   return o;
 }
 

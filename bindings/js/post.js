@@ -11,7 +11,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
-import { checkKeys } from './options.js';
+import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut, outHolds, isScalar, arrayLike, committable, commitError, withNames, handleOf } from './operands.js';
 import { request, execute } from './execute.js';
 import { view, malloc, free, heapCopy, fresh } from './heap.js';
@@ -26,11 +26,7 @@ import { nameKey } from './named.js';
  */
 export function read(x, axesIn, options, fn, keys, many) {
   mod();
-  const o = {};
-  if (options !== undefined) {
-    checkKeys(options, fn, keys);
-    for (const k of keys) o[k] = options[k];
-  }
+  const o = readOptions(options, fn, keys);
   if (axesIn === TOPK) axesIn = o.axis;
   if (isScalar(x)) throw new TypeError(`${fn}: x must be { data, shape } or a resident tensor, got a ${typeof x}`);
   const X = readOperand(x, `${fn}: x`);
@@ -169,7 +165,8 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
     order.push(reduced ? (keep === 'k' ? 1 : 0) : bs[kept.indexOf(i)]);
     if (dims !== undefined) {
       dims.push(X.dims[i]);
-      if (!reduced && X.labels[i]) (coords ??= {})[X.dims[i]] = X.labels[i].slice();
+      // The axis softmax keeps (each element where it was) keeps its labels; topk's elements are others.
+      if ((!reduced || (keep === 'k' && fn !== 'topk')) && X.labels[i]) (coords ??= {})[X.dims[i]] = X.labels[i].slice();
     }
   }
   const size = product(shape);

@@ -349,7 +349,6 @@ function reduce(name, x, options) {
     throw new TypeError(`${name}: give axes (positions) or dims (names), not both`);
   }
   const keepdims = o.keepdims;
-  if (keepdims !== undefined && typeof keepdims !== 'boolean') throw new TypeError(`${name}: keepdims must be a boolean`);
   if (X.named !== null) readNames(X, 'x', name);
   const dest = readOut(o.out, name);
   // No user code runs past this point.

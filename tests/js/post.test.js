@@ -462,6 +462,21 @@ describe('operand forms and out', () => {
     expect(tc.topk(n, 1, { axis: '1' }).values.dims).toEqual(['b', 1]);
   });
 
+  it('softmax and logSoftmax keep the coords of their axis (each element where it was; until 0.9.15 they were dropped), topk does not', () => {
+    const x = { data: X, shape: [3, 4], dims: ['batch', 'class'], coords: { batch: ['a', 'b', 'c'], class: ['w', 'x', 'y', 'z'] } };
+    for (const f of [tc.softmax, tc.logSoftmax]) {
+      const s = f(x, 'class');
+      expect(s.coords).toEqual({ batch: ['a', 'b', 'c'], class: ['w', 'x', 'y', 'z'] });
+      // So an op by name afterwards aligns by those labels, as after the element-wise ops (which keep them).
+      const w = { data: Float32Array.of(1, 2, 3, 4), shape: [4], dims: ['class'], coords: { class: ['z', 'y', 'x', 'w'] } };
+      const r = tc.add(s, w);
+      expect(sameBits(r.data, tc.add({ ...x, data: s.data }, w).data)).toBe(true);
+      expect(sameBits(r.data, tc.add({ data: s.data, shape: [3, 4] }, { data: Float32Array.of(4, 3, 2, 1) }).data)).toBe(true);
+    }
+    const k = tc.topk(x, 2, { axis: 'class' });
+    expect(k.values.coords).toEqual({ batch: ['a', 'b', 'c'] });
+  });
+
   it('float16: in float32, rounded once; argmax and topk on the bits as values', () => {
     const h = { data: new Uint16Array([0x3c00, 0x4000, 0x4200, 0xfc00]), dtype: 'float16' }; // 1, 2, 3, -inf
     const s = tc.softmax(h);
@@ -580,6 +595,12 @@ describe('refusals, and no leak after them', () => {
     expect(code(() => tc.topk(x, 1, { axes: 0 }))[0]).toBe('TypeError');
     expect(code(() => tc.softmax(3))[0]).toBe('TypeError');
     expect(code(() => tc.softmax({ data: new Float32Array(1) }, undefined, { keepdims: true }))[0]).toBe('TypeError');
+    // The flags are booleans (until 0.9.15 any value was read as truthy or falsy).
+    expect(code(() => tc.argmax(x, 1, { keepdims: 'no' }))).toEqual(['TypeError', 'argmax: keepdims must be a boolean']);
+    expect(code(() => tc.topk(x, 1, { largest: 'false' }))).toEqual(['TypeError', 'topk: largest must be a boolean']);
+    expect(code(() => tc.topk(x, 1, { sorted: 1 }))).toEqual(['TypeError', 'topk: sorted must be a boolean']);
+    expect(code(() => tc.logSumExp(x, 1, { keepdims: 1 }))).toEqual(['TypeError', 'logSumExp: keepdims must be a boolean']);
+    expect(code(() => tc.sum(x, { keepdims: 0 }))).toEqual(['TypeError', 'sum: keepdims must be a boolean']);
     expect(code(() => tc.softmax({ data: new Float32Array(1), shape: [] }))[0]).toBe('INVALID_AXIS');
     const t = tc.tensor(new Float32Array(6), [2, 3]);
     const o = tc.tensor(new Float32Array(5), [5]);
