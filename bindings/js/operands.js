@@ -187,24 +187,18 @@ export function outHolds(dest, dt) {
   return false;
 }
 
-// onnxruntime's tensor types (Tensor.Type of onnxruntime-common) and the typed array each holds.
-const ORT_ARRAYS = new Map([
-  ['float32', ['Float32Array']], ['float64', ['Float64Array']], ['int8', ['Int8Array']], ['uint8', ['Uint8Array']],
-  ['int16', ['Int16Array']], ['uint16', ['Uint16Array']], ['int32', ['Int32Array']], ['uint32', ['Uint32Array']],
-  ['int64', ['BigInt64Array']], ['uint64', ['BigUint64Array']], ['bool', ['Uint8Array']],
-  ['float16', ['Uint16Array', 'Float16Array']],
-  ['string', null], ['int4', null], ['uint4', null],
-]);
+// onnxruntime's tensor types (Tensor.Type of onnxruntime-common); each numeric one holds the typed
+// array of its dtype (float16: its bits in a Uint16Array, or a Float16Array).
+const ORT_TYPES = 'float32 float64 int8 uint8 int16 uint16 int32 uint32 int64 uint64 bool float16 string int4 uint4'.split(' ');
 const ORT_DTYPES = { int64: 'bigint64', uint64: 'biguint64', bool: 'uint8' };
 
 /** True for a `type` that is an onnxruntime tensor type name ('float32', 'int64', 'bool', …). */
-export function isOrtType(type) {
-  return typeof type === 'string' && ORT_ARRAYS.has(type);
-}
+export const isOrtType = (type) => ORT_TYPES.includes(type);
 
 /** The dtype of an onnxruntime Tensor's data, which must be the typed array its `type` names. */
 export function ortDtype(data, type, what) {
-  const arrays = ORT_ARRAYS.get(type);
+  const d = C.dtypeByName.get(ORT_DTYPES[type] ?? type); // none for string, int4, uint4
+  const arrays = d === undefined ? null : d.half ? ['Uint16Array', d.array] : [d.array];
   const tag = ArrayBuffer.isView(data) ? taTag.call(data) : undefined;
   const got = tag ?? (Array.isArray(data) ? 'a plain Array' : data === null ? 'null' : typeof data);
   if (arrays === null) {
@@ -215,8 +209,6 @@ export function ortDtype(data, type, what) {
     throw new TypeError(`${what} is an onnxruntime Tensor of type '${type}' but its data is ${tag ? `${tag.startsWith('I') ? 'an' : 'a'} ${tag}` : got}: `
       + `ort's '${type}' data is ${arrays.map((a) => `${a.startsWith('I') ? 'an' : 'a'} ${a}`).join(' or ')}${type === 'float16' ? ' (of float16 bits)' : ''}; make the type and the data agree`);
   }
-  const d = C.dtypeByName.get(ORT_DTYPES[type] ?? type);
-  if (d === undefined) throw new TypeError(`${what}: this build has no ${type} dtype`);
   return d;
 }
 
