@@ -17,7 +17,7 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { checkKeys } from './options.js';
 import { readType } from './rules.js';
-import { readOperand, settle, readNames, isScalar, readOut } from './operands.js';
+import { readOperand, settle, readNames, isScalar, readOut, withNames } from './operands.js';
 import { checkOutNames } from './named.js';
 import { request, execute, runExpr } from './execute.js';
 import { Tensor, renamed } from './tensor.js';
@@ -111,7 +111,11 @@ function settleAll(fn, values, names, what, named) {
     if (typeof v !== 'object') continue;
     tensors++;
     if (!named) continue;
-    if (!v.named && v.dims === undefined) throw new TypeError(`${fn}: "${names[k]}" has no dims while other operands do: give every tensor operand dims (named) or none`);
+    // A rank-0 operand without names joins named ones (as a copy: a tensor's record is never changed), as in the ops.
+    if (!v.named && v.dims === undefined) {
+      if (v.shape?.length !== 0) throw new TypeError(`${fn}: "${names[k]}" has no dims while other operands do: give every tensor operand dims (named) or none`);
+      values[k] = withNames(v, [], []);
+    }
     readNames(v, names[k], fn);
   }
   // No user code runs past this point.

@@ -452,6 +452,23 @@ describe('reductions by dim name', () => {
     for (const t of [x, good, bare, wrong, otherCoords]) t.dispose();
   });
 
+  it('evaluate and where() take a rank-0 operand without names beside named ones, as the ops do (until 0.9.15 refused)', () => {
+    const x = { data: Float32Array.of(1, 2, 3), shape: [3], dims: ['i'] };
+    const m = tc.max(x); // over every dim: an unnamed scalar
+    expect(tc.evaluate('x - m', { x, m })).toEqual(tc.sub(x, m));
+    const s = tc.tensor(Float32Array.of(10), []);
+    const r = tc.evaluate('x * s', { x, s });
+    expect([r.dims, arr(r)]).toEqual([['i'], [10, 20, 30]]);
+    expect(s.dims).toBe(undefined); // the tensor itself gains no names
+    const c = { data: Uint8Array.of(1, 0, 1), shape: [3], dims: ['i'] };
+    const w = tc.where(c, x, s);
+    expect([w.dims, arr(w)]).toEqual([['i'], [1, 10, 3]]);
+    expect(arr(tc.where(c, x, { data: Float32Array.of(7), shape: [] }))).toEqual([1, 7, 3]);
+    // Rank 1 without names is still refused: which dim it is cannot be told.
+    expect(() => tc.evaluate('x * y', { x, y: { data: Float32Array.of(1, 2, 3) } })).toThrow(/"y" has no dims while other operands do/);
+    for (const t of [s, r, w]) t.dispose();
+  });
+
   it('evaluate over named operands fills a resident out without dims as the ops do (until 0.9.15 an internal TypeError)', () => {
     const x = { data: Float32Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['b', 'i'] };
     const w = { data: Float32Array.of(1, 0, 0, 1, 1, 1), shape: [3, 2], dims: ['i', 'o'] };
