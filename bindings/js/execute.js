@@ -18,7 +18,7 @@ import { taLength, committable, commitError, outHolds, handleOf, withNames, arra
 import { product } from './shapes.js';
 import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary, stridesCost, writeStrides } from './wire.js';
 import { gather, scatter, copyView, rowMajor, reach } from './strided.js';
-import { writeNamed, namedResult } from './named.js';
+import { writeNamed, namedResult, checkOutNames, nameKey } from './named.js';
 import { streamed, STREAM_MIN } from './stream.js';
 
 
@@ -50,7 +50,8 @@ export function request(action, fn, rule, axis, ops, shapes, outDtype, dest, ctx
 
 export function execute(c) {
   const dest = c.dest;
-  if (dest !== null && dest.strides !== null) {
+  // Into a view, or an out with names (checked against the result's, known once planned, before it is written).
+  if (dest !== null && (dest.strides !== null || dest.dims !== undefined)) {
     return intoView(dest, c.fn, c.ops, () => {
       c.dest = null; // made apart, then written through the view
       if (c.engineDtype) c.dtype = -1;
@@ -142,9 +143,9 @@ export function rowMajorCopy(o, temps) {
 }
 
 /**
- * A result written through the view `dest` (a resident tensor with strides):
- * `run()` makes it (a new tensor or array), then it is copied into the view's
- * elements. The result must have the view's size and dtype.
+ * A result written into the resident `dest` (a view or not): `run()` makes it
+ * (a new tensor or array), then it is copied into dest's elements. The result
+ * must have dest's size and dtype, and, when named, names dest has or none.
  */
 export function intoView(dest, fn, ops, run) {
   if (!committable(dest)) throw commitError(dest, `${fn}: out`);
@@ -154,6 +155,8 @@ export function intoView(dest, fn, ops, run) {
   const dt = h !== null ? h.dtype : C.dtypeByName.get(r.dtype);
   const size = h !== null ? h.size : r.data.length;
   try {
+    const dims = h !== null ? h.dims : r.dims;
+    if (dims !== undefined) checkOutNames(fn, dest, dims, h !== null ? h.labels : dims.map((d) => r.coords?.[nameKey(d)] ?? null));
     if (dt !== dest.dtype) {
       throw outDtypeError(fn, dest.dtype, dt, [dest.shape]);
     }
@@ -161,8 +164,9 @@ export function intoView(dest, fn, ops, run) {
       const shape = h !== null ? h.shape : r.shape;
       throw outLengthError(fn, dest.size, shape, size);
     }
-    if (h !== null) copyView(view(dt), h.ptr / dt.size, dest.shape, rowMajor(dest.shape), view(dt), dest.ptr / dt.size, dest.strides);
-    else scatter(r.data, view(dt), dest.ptr / dt.size, dest.shape, dest.strides); // bit for bit, whatever the array kind
+    const strides = dest.strides ?? rowMajor(dest.shape);
+    if (h !== null) copyView(view(dt), h.ptr / dt.size, dest.shape, rowMajor(dest.shape), view(dt), dest.ptr / dt.size, strides);
+    else scatter(r.data, view(dt), dest.ptr / dt.size, dest.shape, strides); // bit for bit, whatever the array kind
   } finally {
     if (h !== null) r.dispose();
   }
@@ -197,7 +201,7 @@ function span(o) {
 }
 
 function sameLayout(a, b) {
-  if (a.strides === null || b.strides === null) return a.strides === b.strides;
+  if (a.strides === null || b.strides === null) return a.strides === b.strides && a.size === b.size; // row-major: the same run
   if (a.strides.length !== b.strides.length) return false;
   for (let i = 0; i < a.strides.length; i++) if (a.strides[i] !== b.strides[i] || a.shape[i] !== b.shape[i]) return false;
   return true;

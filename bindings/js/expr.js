@@ -237,10 +237,11 @@ export function exprRequest(E, fn, s, key, ops, interned) {
   c.dtype = out !== null && out.resident ? out.dtype.id : -1; // the engine checks a resident out's dtype before writing
   if (s.named) {
     c.after = (res, r) => {
-      if (out !== null && out.resident) res.shape(); // result() returned out without reading the shape
+      const d = c.dest; // null when made apart for a view (execute.js intoView checks the names then)
+      if (d !== null && d.resident) res.shape(); // result() returned out without reading the shape
       const names = readResultNames(res, interned, s.keepdims && E.reduce !== null);
-      if (out !== null && out.resident) {
-        checkOutNames(fn, out, names.dims, names.labels);
+      if (d !== null && d.resident) {
+        checkOutNames(fn, d, names.dims, names.labels);
         return r;
       }
       // A fresh resident result: a view with the names over its memory (renamed disposes the nameless one).

@@ -4,14 +4,13 @@
 // of operand and `out`.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, castAdvice, formatShape, outLengthError, outDtypeError } from './errors.js';
-import { view } from './heap.js';
+import { BroadcastError, castAdvice, formatShape, outDtypeError } from './errors.js';
 import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
-import { copyShape, product } from './shapes.js';
-import { internNamed, checkOutNames } from './named.js';
-import { readOperand, settle, readNames, scalarOperand, readOut, isScalar, withNames, handleOf, committable, commitError, outHolds } from './operands.js';
-import { request, execute, runBinary } from './execute.js';
+import { copyShape } from './shapes.js';
+import { internNamed } from './named.js';
+import { readOperand, settle, readNames, scalarOperand, readOut, isScalar, withNames, outHolds } from './operands.js';
+import { request, execute, runBinary, intoView } from './execute.js';
 import { largeCall, LARGE } from './expr-large.js';
 import { namedWhere } from './expr.js';
 
@@ -121,23 +120,7 @@ function namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn) {
 }
 
 function intoNamedOut(op, name, A, B, dest, outDtype, shaping, fillIn) {
-  const r = namedBinary(op, name, A, B, null, outDtype, shaping, fillIn);
-  const h = handleOf(r); // a Tensor when an operand is resident, else null (a plain result)
-  try {
-    const labels = r.dims.map((d) => r.coords?.[String(d)] ?? null);
-    checkOutNames(name, dest, r.dims, labels);
-    const size = product(r.shape);
-    if (dest.size !== size) {
-      throw outLengthError(name, dest.size, r.shape, size);
-    }
-    if (!committable(dest)) throw commitError(dest, `${name}: out`);
-    const v = view(outDtype);
-    if (h !== null) v.copyWithin(dest.ptr / outDtype.size, h.ptr / outDtype.size, h.ptr / outDtype.size + size);
-    else v.set(r.data, dest.ptr / outDtype.size);
-  } finally {
-    if (h !== null) r.dispose();
-  }
-  return dest.tensor;
+  return intoView(dest, name, [A, B], () => namedBinary(op, name, A, B, null, outDtype, shaping, fillIn));
 }
 
 /** An element-wise op by its name in ops.def (the engine's op table). */

@@ -7,12 +7,12 @@ import { BroadcastError, formatShape, outLengthError, outDtypeError } from './er
 import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
-import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, committable, commitError, isForeignTensor, foreignTensor, outHolds } from './operands.js';
+import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds } from './operands.js';
 import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe } from './shapes.js';
 import { view } from './heap.js';
 import { tensor, renamed, metaOf } from './tensor.js';
-import { request, execute } from './execute.js';
+import { request, execute, intoView } from './execute.js';
 import { materialise } from './ops.js';
 import { broadcastShapes } from './rules.js';
 
@@ -211,12 +211,8 @@ function unbroadcastNamed(G, I, o) {
   }
   if (dest === null && G.resident) return tensor(to, input.sizes, { dims: input.dims, coords, dtype: acc.name }); // float16 bits stay float16
   if (dest) {
-    if (dest.resident) {
-      if (dest.size !== size) throw outLengthError(fn, dest.size, input.sizes, size);
-      if (!committable(dest)) throw commitError(dest, `${fn}: out`); // the commit check of a write made here
-      view(acc).set(to, dest.ptr / acc.size);
-      return dest.tensor;
-    }
+    // Into a resident out through its strides, if a view (made apart: no operand to overlap).
+    if (dest.resident) return intoView(dest, fn, [], () => ({ data: to, shape: input.sizes.slice(), dtype: acc.name }));
     if (taLength.call(dest.data) !== size) throw outLengthError(fn, taLength.call(dest.data), input.sizes, size);
     // A Uint16Array out of a float16 result takes the bits (where `to` is a Float16Array).
     dest.data.set(acc.half && !(dest.data instanceof acc.ctor) ? new Uint16Array(to.buffer, to.byteOffset, to.length) : to);

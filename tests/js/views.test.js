@@ -314,6 +314,53 @@ describe('out as a view', () => {
     t.dispose();
   });
 
+  it('named results write through an out view too, and are checked against its names (until 0.9.15 named add and unbroadcast wrote past the view; evaluate and where refused it and leaked)', () => {
+    const x = { data: iota(6), shape: [2, 3], dims: ['r', 'c'] };
+    const big = tc.tensor(new Float32Array(12).fill(-1), [4, 3], { dims: ['r', 'c'] });
+    const rest = () => [3, 4, 5, 9, 10, 11].map((i) => arr(big)[i]);
+    expect(tc.add(x, 10, { out: big.slice('::2') })).toBeInstanceOf(tc.Tensor);
+    expect(arr(big)).toEqual([10, 11, 12, -1, -1, -1, 13, 14, 15, -1, -1, -1]);
+    for (const run of [(out) => tc.evaluate('x + 20', { x }, { out }), (out) => tc.where({ data: Uint8Array.of(1, 1, 1, 1, 1, 1), shape: [2, 3], dims: ['r', 'c'] }, tc.add(x, 20), 0, { out })]) {
+      const live = tc.memory().liveTensors;
+      const out = big.slice('::2');
+      run(out);
+      expect(arr(out)).toEqual([20, 21, 22, 23, 24, 25]);
+      expect(rest()).toEqual([-1, -1, -1, -1, -1, -1]);
+      out.dispose();
+      expect(tc.memory().liveTensors).toBe(live);
+    }
+    // Named unbroadcast reorders dims: through a transposed, stepped view.
+    const base = tc.tensor(new Float32Array(12).fill(-1), [4, 3]);
+    tc.unbroadcast({ data: iota(6), shape: [2, 3], dims: ['r', 'c'] }, { dims: ['c', 'r'], shape: [3, 2] }, { out: base.slice('::2').transpose() });
+    expect(arr(base)).toEqual([0, 3, 1, -1, -1, -1, 4, 2, 5, -1, -1, -1].map((v, i) => (i < 3 ? [0, 1, 2][i] : i >= 6 && i < 9 ? [3, 4, 5][i - 6] : v)));
+    // Other names are refused, nothing written, nothing left alive.
+    const other = tc.tensor(new Float32Array(6), [2, 3], { dims: ['r', 'd'] });
+    const ov = other.slice('::-1').slice('::-1'); // a view of other (strides given)
+    const xt = tc.tensor(x.data, x.shape, { dims: x.dims });
+    const live = tc.memory().liveTensors;
+    const bytes = tc.memory().allocatedBytes;
+    for (let k = 0; k < 3; k++) {
+      expect(() => tc.evaluate('x + 1', { x: xt }, { out: ov })).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS' }));
+    }
+    expect([tc.memory().liveTensors, tc.memory().allocatedBytes]).toEqual([live, bytes]);
+    expect(arr(other)).toEqual([0, 0, 0, 0, 0, 0]);
+    for (const t of [big, base, other, ov, xt]) t.dispose();
+  });
+
+  it('concat and stack refuse an out that an input views at the same address but other elements (until 0.9.15 read after written)', () => {
+    const o = tc.tensor(Int32Array.of(5, 11, 20));
+    const a = tc.tensor(Int32Array.of(2, 11));
+    expect(() => tc.concat([a, o.slice([0, 1])], 0, { out: o })).toThrow(/shares memory/);
+    const s = tc.tensor(Int32Array.of(5, 20), [2, 1]);
+    const seven = tc.tensor(Int32Array.of(7));
+    expect(() => tc.stack([seven, s.slice([0, 1]).reshape([1])], 0, { out: s })).toThrow(/shares memory/);
+    expect([arr(o), arr(s)]).toEqual([[5, 11, 20], [5, 20]]);
+    // The same run read and written in place is still taken (a reshape over it: the same elements in the same order).
+    tc.neg(o.reshape([3, 1]), { out: o });
+    expect(arr(o)).toEqual([-5, -11, -20]);
+    for (const t of [o, a, s, seven]) t.dispose();
+  });
+
   it('an out view of another size or dtype is refused', () => {
     const t = tc.tensor(new Float32Array(12), [3, 4]);
     expect(() => tc.add({ data: iota(4), shape: [4] }, 1, { out: t.slice(null, 1) })).toThrow(expect.objectContaining({ code: 'LENGTH_MISMATCH' }));
