@@ -18,7 +18,7 @@ import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
 import { copyView, rowMajor, isRowMajor } from './strided.js';
 import { product } from './shapes.js';
-import { nameKey } from './named.js';
+import { nameKey, checkOutNames } from './named.js';
 
 /**
  * x, the axes named by `axesIn` (one axis, or a list: logSumExp; TOPK: the
@@ -172,6 +172,7 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
   const size = product(shape);
   const es = dt.size;
   const src = view(dt);
+  if (dest?.resident && dims) checkOutNames(fn, dest, dims, dims.map((d) => coords?.[d] ?? null));
   if (dest !== null) {
     const have = dest.resident ? dest.size : dest.data.length;
     if (!outHolds(dest, dt)) throw outDtypeError(fn, dest.dtype, dt, [shape]);

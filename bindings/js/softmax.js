@@ -31,7 +31,7 @@ function soft(s, fn, mode, keep) {
     }
     const k = mode === 2 ? 1 : b.n;
     // Straight into a resident out that is the result's own contiguous block (not x's memory: logSoftmax reads x twice).
-    if (mode < 2 && !half && dest !== null && dest.resident && dest.strides === null && !dest.shared && dest.ptr !== X.ptr
+    if (mode < 2 && !half && dest !== null && dest.resident && dest.strides === null && !dest.dims && !dest.shared && dest.ptr !== X.ptr
       && dest.dtype === dt && dest.size === X.size && b.inOrder) {
       if (X.size > 0) check(mod()._tc_softmax(ptr, dest.ptr, b.rows, b.n, dt.id, mode), fn);
       return dest.tensor;

@@ -477,6 +477,25 @@ describe('operand forms and out', () => {
     expect(k.values.coords).toEqual({ batch: ['a', 'b', 'c'] });
   });
 
+  it('a resident out with dims must carry the result\'s names, as for the other calls (until 0.9.15 softmax, argmax, topk and logSumExp wrote into any)', () => {
+    const x = { data: X, shape: [3, 4], dims: ['batch', 'class'] };
+    const swapped = tc.tensor(new Float32Array(12), [4, 3], { dims: ['class', 'batch'] });
+    const labelled = tc.tensor(new Float32Array(12), [3, 4], { dims: ['batch', 'class'], coords: { class: ['p', 'q', 'r', 's'] } });
+    const ints = tc.tensor(new Int32Array(3), [3], { dims: ['other'] });
+    const column = ints.reshape([3, 1], { dims: ['batch', 'k'] });
+    for (const f of [() => tc.softmax(x, 'class', { out: swapped }), () => tc.logSoftmax(x, 'class', { out: labelled }),
+      () => tc.argmax(x, 'class', { out: ints }), () => tc.topk(x, 1, { axis: 'class', out: { indices: column } })]) {
+      expect(f).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS' }));
+    }
+    expect([swapped, labelled, ints].every((t) => Array.from(t.toArray()).every((v) => v === 0))).toBe(true); // nothing written
+    const good = tc.tensor(new Float32Array(12), [3, 4], { dims: ['batch', 'class'] });
+    expect(tc.softmax(x, 'class', { out: good })).toBe(good);
+    expect(sameBits(good.toArray(), tc.softmax(plain(), -1).data)).toBe(true);
+    const bare = tc.tensor(new Int32Array(3), [3]);
+    expect(Array.from(tc.argmax(x, 'class', { out: bare }).toArray())).toEqual([2, 1, 3]);
+    for (const t of [swapped, labelled, column, ints, good, bare]) t.dispose();
+  });
+
   it('float16: in float32, rounded once; argmax and topk on the bits as values', () => {
     const h = { data: new Uint16Array([0x3c00, 0x4000, 0x4200, 0xfc00]), dtype: 'float16' }; // 1, 2, 3, -inf
     const s = tc.softmax(h);
