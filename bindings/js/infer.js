@@ -101,14 +101,16 @@ class Scope {
 // ---- the op types -------------------------------------------------------------
 
 // Outputs with the shape of input 0.
-const SAME = new Set(('Abs Acos Acosh Asin Asinh Atan Atanh BatchNormalization Bernoulli Ceil Celu Clip Cos Cosh CumSum ' +
+const SAME = new Set(('Abs Acos Acosh Asin Asinh Atan Atanh Bernoulli Ceil Celu Clip Cos Cosh CumSum ' +
   'DequantizeLinear Dropout Elu Erf Exp Floor Gelu HardSigmoid HardSwish Hardmax InstanceNormalization IsInf IsNaN ' +
-  'LayerNormalization LeakyRelu Log LogSoftmax LpNormalization LRN MeanVarianceNormalization Mish Neg Not ' +
+  'LeakyRelu Log LogSoftmax LpNormalization LRN MeanVarianceNormalization Mish Neg Not ' +
   'QuantizeLinear RandomNormalLike RandomUniformLike Reciprocal Relu Round Selu Shrink Sigmoid Sign Sin Sinh Softmax Softplus ' +
   'Softsign Sqrt Tan Tanh ThresholdedRelu Trilu BitwiseNot ScatterElements ScatterND Scatter ReverseSequence ' +
   'SimplifiedLayerNormalization SkipLayerNormalization FastGelu BiasGelu QuickGelu EyeLike').split(' '));
-// Same shape and, for small integer tensors, the same values.
+// Same shape and, for small integer tensors, the same values (a cast to an integer type truncates them).
 const PASS = new Set(['Identity', 'Cast', 'CastLike']);
+const INTEGER = new Set([2, 3, 4, 5, 6, 7, 9, 12, 13]); // ONNX's integer element types, bool (9) among them
+const FLOAT = new Set([1, 10, 11, 16]);
 
 // Element-wise ops that broadcast (opset 7 on: multidirectional; before: the
 // `broadcast`/`axis` attributes, the PDPD rule, or equal shapes).
@@ -222,7 +224,13 @@ class Run {
       scope.set(t.name, info(t.dims.slice(), t.dataType, value && value.every(Number.isFinite) ? value : null));
     }
     g.inputs.forEach((v, k) => {
-      if (scope.map.has(v.name) && g.initializers.some((t) => t.name === v.name)) return; // an initializer's default
+      if (scope.map.has(v.name) && g.initializers.some((t) => t.name === v.name)) {
+        // An initializer's default, which the caller may replace: the shape the input declares, the values only where it is theirs.
+        const d = fromType(v.type);
+        const t = scope.get(v.name);
+        if (d.shape !== null && !(d.shape.length === t.shape.length && d.shape.every((x, i) => x === t.shape[i]))) scope.set(v.name, info(d.shape, t.elemType, null));
+        return;
+      }
       const d = fromType(v.type);
       scope.set(v.name, d.shape === null && d.elem === null && seed[k] ? seed[k] : d);
     });
@@ -431,12 +439,12 @@ class Run {
     report.output.shape = wrap(plan.shape);
     this.check(report, decl, where);
     this.nodes.push(report);
-    const out = [info(report.output.shape, op === 'Where' ? (ins[1] ? ins[1].elemType : 0) : elemType, this.arith(op, n, scope, report.output.shape))];
+    const out = [info(report.output.shape, op === 'Where' ? (ins[1] ? ins[1].elemType : 0) : elemType, this.arith(op, n, scope, report.output.shape, FLOAT.has(elemType)))];
     return out;
   }
 
   /** The values of Add/Sub/Mul/Div on small integer tensors (shape arithmetic), or null. */
-  arith(op, n, scope, shape) {
+  arith(op, n, scope, shape, float) {
     if (!['Add', 'Sub', 'Mul', 'Div'].includes(op) || shape.length > 1) return null;
     const a = this.values(scope, n.inputs[0]);
     const b = this.values(scope, n.inputs[1]);
@@ -450,7 +458,7 @@ class Run {
       if (op === 'Mul') out.push(mulDims(x, y));
       else if (!num(x) || !num(y)) {
         out.push(op === 'Add' ? addDims(x, y) : op === 'Sub' && y === 0 ? x : op === 'Div' && y === 1 ? x : '?');
-      } else out.push(op === 'Add' ? x + y : op === 'Sub' ? x - y : y === 0 ? '?' : Math.trunc(x / y));
+      } else out.push(op === 'Add' ? x + y : op === 'Sub' ? x - y : y === 0 ? '?' : float ? x / y : Math.trunc(x / y));
     }
     return out;
   }
@@ -531,9 +539,16 @@ class Run {
     if (SAME.has(op)) return n.outputs.map(() => info(x, et));
     if (PASS.has(op)) {
       const to = op === 'Cast' ? attrInt(n, 'to', et) : op === 'CastLike' && ins[1] ? ins[1].elemType : et;
-      return [info(x, to, ins[0] ? ins[0].value : null)];
+      const value = ins[0] ? ins[0].value : null;
+      return [info(x, to, value && INTEGER.has(to) ? value.map((d) => (num(d) ? (to === 9 ? +(d !== 0) : Math.trunc(d)) : d)) : value)];
     }
     switch (op) {
+      case 'BatchNormalization': // training mode's running mean and variance (and opset < 14's saved ones): one per channel
+        return n.outputs.map((_, k) => info(k === 0 ? x : rankKnown && x.length > 1 ? [x[1]] : null, et));
+      case 'LayerNormalization': { // Mean and InvStdDev: the normalised axes kept as 1, in stash_type
+        const a = rankKnown ? normAxis(attrInt(n, 'axis', -1), x.length) : 0;
+        return n.outputs.map((_, k) => (k === 0 ? info(x, et) : info(rankKnown ? x.map((d, i) => (i < a ? d : 1)) : null, attrInt(n, 'stash_type', 1))));
+      }
       case 'Constant': {
         const t = attr(n, 'value');
         if (t && t.t) return [info(t.t.dims.slice(), t.t.dataType, t.t.dims.length <= 1 ? tensorValues(t.t, this.bytes) : null)];
@@ -586,7 +601,7 @@ class Run {
       }
       case 'Squeeze': {
         const axes = v < 13 ? attrInts(n, 'axes') : vals(1);
-        if (!rankKnown) return [info(null, et)];
+        if (!rankKnown || (v >= 13 && n.inputs[1] && !axes)) return [info(null, et)]; // axes given, their values not known
         if (!axes || axes.length === 0) {
           if (!x.every(num)) return [info(null, et)];
           return [info(x.filter((d) => d !== 1), et, ins[0].value)];
@@ -622,10 +637,11 @@ class Run {
         if (!rankKnown) return n.outputs.map(() => info(null, et));
         const a = normAxis(attrInt(n, 'axis', 0), x.length);
         const split = v < 13 ? attrInts(n, 'split') : vals(1);
+        const unknown = v >= 13 && n.inputs[1] && !split; // sizes given, their values not known
         return n.outputs.map((_, k) => {
           const s = x.slice();
           if (split && split.length) s[a] = split[k];
-          else if (num(x[a])) {
+          else if (num(x[a]) && !unknown) {
             const parts = n.outputs.length;
             const each = Math.ceil(x[a] / parts);
             s[a] = k < parts - 1 ? each : x[a] - each * (parts - 1);
@@ -907,20 +923,34 @@ class Run {
     const inner = new Scope(scope);
     // The body's inputs: what it declares; else, for a Loop, the iteration
     // number and the condition (scalars) and each carried value as it starts.
-    const seed = n.opType === 'Loop' ? [info([], 7), info([], 9), ...ins.slice(2)] : [];
+    // For a Scan (opset 9 on), its states as they start and each scan input without its scan axis.
+    const loop = n.opType === 'Loop';
+    const scans = loop ? 0 : attrInt(n, 'num_scan_inputs', 0);
+    const first = loop ? 2 : 0; // the first carried value (state) among the inputs
+    const carried = n.inputs.length - first - scans;
+    const inAxes = attrInts(n, 'scan_input_axes');
+    const axisOf = (x, j, axes) => normAxis(axes?.[j] ?? 0, x.length);
+    const slices = ins.slice(first + carried).map((x, j) => (x && x.shape ? info(x.shape.filter((_, i) => i !== axisOf(x.shape, j, inAxes)), x.elemType) : info(null, x ? x.elemType : 0)));
+    const seed = loop ? [info([], 7), info([], 9), ...ins.slice(2)] : [...ins.slice(0, carried), ...slices];
     this.graph(g, inner, g.name || `${graphName}/${where}.body`, seed);
-    if (n.opType !== 'Loop') return null; // Scan: the shapes the file declares
-    // Loop: each carried value keeps the shape it starts with (when the body
-    // returns the same); each scan output stacks the body's along a new first axis.
-    const carried = n.inputs.length - 2;
+    if (!loop && this.opset() < 9) return null; // Scan-8 (a batch axis, sequence lengths): the shapes the file declares
+    // Each carried value keeps the shape it starts with (when the body returns
+    // the same); each scan output stacks the body's along a new axis (Loop:
+    // the first, of a length not known; Scan: scan_output_axes, of the scan's length).
+    const lead = ins[first + carried];
+    const len = loop || !lead || !lead.shape ? '?' : lead.shape[axisOf(lead.shape, 0, inAxes)];
+    const outAxes = attrInts(n, 'scan_output_axes');
     return n.outputs.map((_, k) => {
-      const body = inner.get(g.outputs[k + 1]?.name ?? '');
+      const body = inner.get(g.outputs[k + (loop ? 1 : 0)]?.name ?? '');
       if (k < carried) {
-        const start = ins[k + 2];
+        const start = ins[k + first];
         const same = start && body && start.shape && body.shape && start.shape.length === body.shape.length;
         return info(same ? start.shape.map((d, i) => (d === body.shape[i] ? d : '?')) : null, start ? start.elemType : 0);
       }
-      return info(body && body.shape ? ['?', ...body.shape] : null, body ? body.elemType : 0);
+      if (!body || !body.shape) return info(null, body ? body.elemType : 0);
+      const s = body.shape.slice();
+      s.splice(loop ? 0 : normAxis(outAxes?.[k - carried] ?? 0, s.length + 1), 0, len);
+      return info(s, body.elemType);
     });
   }
 }

@@ -405,6 +405,29 @@ function onnxModel(nodes, inputs, outputs, opset = 17) {
   return new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, opset)]), ...fld(7, graph)]);
 }
 
+describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/gen_onnx_values.py)', () => {
+  const tensorsOf = (file) => tc.inferShapes(bytesOf(`values/${file}.onnx`), { tensors: true }).tensors;
+  it('a cast to an integer type truncates the values it carries; a float Div does not (until 0.9.15 7.5 and 2.7 became dims)', () => {
+    expect(tensorsOf('cast_resize')).toMatchObject({ hws: [2], hwi: [2], y: [1, 3, 7, 7] });
+    expect(tensorsOf('cast_reshape').y).toEqual([2, 3]);
+    expect(tensorsOf('cast_bool').y).toEqual([1, 1]); // bool: 1 and 3 are both true
+  });
+  it('Squeeze and Split whose axes or sizes are an input of unknown values give no dim they cannot know (until 0.9.15 as if not given)', () => {
+    expect(tensorsOf('squeeze_unknown_axes').y).toBe(null);
+    expect(tensorsOf('split_unknown_sizes')).toEqual({ a: ['?'], b: ['?'] });
+  });
+  it('the other outputs of BatchNormalization and LayerNormalization have their own shapes (until 0.9.15 the input\'s)', () => {
+    expect(tensorsOf('batchnorm_training')).toEqual({ y: [2, 3, 4, 5], rm: [3], rv: [3] });
+    expect(tensorsOf('layernorm_stats')).toEqual({ y: [2, 3, 4], mean: [2, 3, 1], isd: [2, 3, 1] });
+  });
+  it('Scan: the body sees each scan input without its axis, scan outputs stack along it (until 0.9.15 no shape); an initializer input keeps its declared dims', () => {
+    expect(tensorsOf('scan')).toMatchObject({ sf: [4], ys: ['T', 4] });
+    const r = tc.inferShapes(bytesOf('values/scan.onnx'));
+    expect(r.nodes.map((n) => [n.opType, n.status, n.output.shape])).toEqual([['Add', 'ok', [4]]]);
+    expect(tensorsOf('initializer_input').y).toEqual(['N', 4]);
+  });
+});
+
 describe('inferShapes on models whose values make no sense', () => {
   it('a shape input of 10^12 elements, negative and huge dims: reported, never thrown', () => {
     const m = onnxModel([

@@ -1,0 +1,43 @@
+#!/usr/bin/python3
+# Small ONNX models whose shapes depend on values a node changes or on a subgraph's
+# semantics (tests/js/model.test.js, 'shape values and subgraphs'): written into
+# tests/fixtures/onnx/values/ with Debian's onnx (1.12), each printed beside what
+# onnx's strict inference (data_prop) says of it. Usage: /usr/bin/python3 tests/tools/gen_onnx_values.py
+import os, numpy as np
+from onnx import helper as h, TensorProto as TP, numpy_helper as nh, shape_inference
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fixtures', 'onnx', 'values')
+os.makedirs(OUT, exist_ok=True)
+I = lambda n, t, s: h.make_tensor_value_info(n, t, s)
+i64 = lambda n, v: nh.from_array(np.array(v, np.int64), n)
+f32 = lambda n, v: nh.from_array(np.array(v, np.float32), n)
+def save(name, nodes, ins, outs, opset, inits=()):
+    m = h.make_model(h.make_graph(nodes, name, ins, outs, initializer=list(inits)), opset_imports=[h.make_opsetid('', opset)])
+    open(os.path.join(OUT, f'{name}.onnx'), 'wb').write(m.SerializeToString())
+    im = shape_inference.infer_shapes(m, strict_mode=True, data_prop=True)
+    print(name, 'onnx:', {v.name: [d.dim_value or d.dim_param or '?' for d in v.type.tensor_type.shape.dim] if v.type.tensor_type.HasField('shape') else None for v in list(im.graph.value_info) + list(im.graph.output)})
+# A cast to an integer type truncates shape values (Resize sizes = Cast(Mul(Cast(Shape(x)[2:4]), 1.5)) is 7, not 7.5)
+save('cast_resize', [h.make_node('Shape', ['x'], ['s']), h.make_node('Slice', ['s', 'b', 'e'], ['hw']),
+    h.make_node('Cast', ['hw'], ['hwf'], to=TP.FLOAT), h.make_node('Mul', ['hwf', 'k'], ['hws']),
+    h.make_node('Cast', ['hws'], ['hwi'], to=TP.INT64), h.make_node('Concat', ['nc', 'hwi'], ['sizes'], axis=0),
+    h.make_node('Resize', ['x', '', '', 'sizes'], ['y'], mode='nearest')],
+    [I('x', TP.FLOAT, [1, 3, 5, 5])], [I('y', TP.FLOAT, None)], 13, [i64('b', [2]), i64('e', [4]), f32('k', [1.5]), i64('nc', [1, 3])])
+save('cast_reshape', [h.make_node('Cast', ['f'], ['t'], to=TP.INT64), h.make_node('Reshape', ['x', 't'], ['y'])],
+    [I('x', TP.FLOAT, [6])], [I('y', TP.FLOAT, None)], 13, [f32('f', [2.7, 3.9])])
+save('cast_bool', [h.make_node('Cast', ['s'], ['b'], to=TP.BOOL), h.make_node('Cast', ['b'], ['t'], to=TP.INT64),
+    h.make_node('ConstantOfShape', ['t'], ['y'])], [], [I('y', TP.FLOAT, None)], 13, [i64('s', [1, 3])])
+# Squeeze-13 and Split-13 whose axes or sizes are an input of unknown values: no shape (not all 1s squeezed, not an even split)
+save('squeeze_unknown_axes', [h.make_node('Squeeze', ['x', 'ax'], ['y'])], [I('x', TP.FLOAT, [1, 3, 1]), I('ax', TP.INT64, [1])], [I('y', TP.FLOAT, None)], 13)
+save('split_unknown_sizes', [h.make_node('Split', ['x', 's'], ['a', 'b'])], [I('x', TP.FLOAT, [4]), I('s', TP.INT64, [2])], [I('a', TP.FLOAT, None), I('b', TP.FLOAT, None)], 13)
+# The other outputs of BatchNormalization (training: one per channel) and LayerNormalization (the normalised axes as 1)
+save('batchnorm_training', [h.make_node('BatchNormalization', ['x', 'sc', 'b', 'm', 'v'], ['y', 'rm', 'rv'], training_mode=1)],
+    [I('x', TP.FLOAT, [2, 3, 4, 5])], [I('y', TP.FLOAT, None), I('rm', TP.FLOAT, None), I('rv', TP.FLOAT, None)], 15, [f32(n, np.ones(3)) for n in 'sc b m v'.split()])
+save('layernorm_stats', [h.make_node('LayerNormalization', ['x', 'sc'], ['y', 'mean', 'isd'], axis=-1)],
+    [I('x', TP.FLOAT, [2, 3, 4])], [I('y', TP.FLOAT, None), I('mean', TP.FLOAT, None), I('isd', TP.FLOAT, None)], 17, [f32('sc', np.ones(4))])
+# Scan: the body sees each scan input without its scan axis; scan outputs stack along scan_output_axes
+body = h.make_graph([h.make_node('Add', ['s_in', 'x_t'], ['s_out']), h.make_node('Identity', ['s_out'], ['y_t'])], 'body',
+    [I('s_in', TP.FLOAT, None), I('x_t', TP.FLOAT, None)], [I('s_out', TP.FLOAT, None), I('y_t', TP.FLOAT, None)])
+save('scan', [h.make_node('Scan', ['s0', 'xs'], ['sf', 'ys'], body=body, num_scan_inputs=1)],
+    [I('s0', TP.FLOAT, [4]), I('xs', TP.FLOAT, ['T', 4])], [I('sf', TP.FLOAT, None), I('ys', TP.FLOAT, None)], 11)
+# An initializer that is also a graph input is a default the caller may replace: the declared dims hold
+save('initializer_input', [h.make_node('Add', ['x', 'w'], ['y'])], [I('x', TP.FLOAT, ['N', 4]), I('w', TP.FLOAT, ['N', 4])],
+    [I('y', TP.FLOAT, None)], 13, [f32('w', np.zeros((3, 4)))])
