@@ -276,11 +276,19 @@ class Run {
     }
     n.outputs.forEach((o, k) => {
       let v = outs[k] ?? info(null, 0, null, where);
-      // What the ops cannot know (an unknown rank, a '?'), the file may declare.
+      // What the ops cannot know (an unknown rank, a '?'), the file may declare; a name it
+      // declares as a number is that number (a constraint on the name, as at a broadcasting node).
       const d = declared.get(o);
       if (d && d.shape) {
         if (v.shape === null) v = { ...v, shape: d.shape.slice(), lostAt: null };
-        else if (v.shape.length === d.shape.length && v.shape.includes('?')) v = { ...v, shape: v.shape.map((x, i) => (x === '?' ? d.shape[i] : x)) };
+        else if (v.shape.length === d.shape.length) {
+          const shape = v.shape.map((x, i) => {
+            const w = d.shape[i];
+            const holds = x === '?' || (isSymbol(x) && num(w) && !this.syms.equal(x, w, where, ` (inferred at ${where}, declared ${w} at ${o})`, `${w} at ${o} (declared)`));
+            return holds ? w : x;
+          });
+          if (shape.some((x, i) => x !== v.shape[i])) v = { ...v, shape };
+        }
       }
       if (v.shape === null && v.lostAt === null) {
         const up = ins.find((x) => x && x.shape === null && x.lostAt);

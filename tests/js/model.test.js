@@ -426,6 +426,11 @@ describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/ge
     expect(r.nodes.map((n) => [n.opType, n.status, n.output.shape])).toEqual([['Add', 'ok', [4]]]);
     expect(tensorsOf('initializer_input').y).toEqual(['N', 4]);
   });
+  it('a name a non-broadcasting node gives, declared as a number, is that number from there on (until 0.9.15 the next Add gave K|N)', () => {
+    const r = tc.inferShapes(bytesOf('values/declared_after_transpose.onnx'), { tensors: true });
+    expect(r.tensors).toEqual({ t: [3, 4], y: [3, 4] });
+    expect(Object.fromEntries(r.symbols.map((s) => [s.name, s.values]))).toEqual({ N: [4], K: [1, 4] });
+  });
 });
 
 describe('inferShapes on models whose values make no sense', () => {

@@ -10,8 +10,8 @@ os.makedirs(OUT, exist_ok=True)
 I = lambda n, t, s: h.make_tensor_value_info(n, t, s)
 i64 = lambda n, v: nh.from_array(np.array(v, np.int64), n)
 f32 = lambda n, v: nh.from_array(np.array(v, np.float32), n)
-def save(name, nodes, ins, outs, opset, inits=()):
-    m = h.make_model(h.make_graph(nodes, name, ins, outs, initializer=list(inits)), opset_imports=[h.make_opsetid('', opset)])
+def save(name, nodes, ins, outs, opset, inits=(), vi=()):
+    m = h.make_model(h.make_graph(nodes, name, ins, outs, initializer=list(inits), value_info=list(vi)), opset_imports=[h.make_opsetid('', opset)])
     open(os.path.join(OUT, f'{name}.onnx'), 'wb').write(m.SerializeToString())
     im = shape_inference.infer_shapes(m, strict_mode=True, data_prop=True)
     print(name, 'onnx:', {v.name: [d.dim_value or d.dim_param or '?' for d in v.type.tensor_type.shape.dim] if v.type.tensor_type.HasField('shape') else None for v in list(im.graph.value_info) + list(im.graph.output)})
@@ -41,3 +41,6 @@ save('scan', [h.make_node('Scan', ['s0', 'xs'], ['sf', 'ys'], body=body, num_sca
 # An initializer that is also a graph input is a default the caller may replace: the declared dims hold
 save('initializer_input', [h.make_node('Add', ['x', 'w'], ['y'])], [I('x', TP.FLOAT, ['N', 4]), I('w', TP.FLOAT, ['N', 4])],
     [I('y', TP.FLOAT, None)], 13, [f32('w', np.zeros((3, 4)))])
+# A name a non-broadcasting node gives that the file declares as a number: that number from there on
+save('declared_after_transpose', [h.make_node('Transpose', ['x'], ['t'], perm=[1, 0]), h.make_node('Add', ['t', 'k'], ['y'])],
+    [I('x', TP.FLOAT, ['N', 3]), I('k', TP.FLOAT, ['K'])], [I('y', TP.FLOAT, None)], 13, vi=[I('t', TP.FLOAT, [3, 4])])
