@@ -24,7 +24,7 @@
 // ReduceSum and Reshape (it has no such call).
 //
 // Pure functions (no DOM), unit-tested in web/code.test.js.
-import { backwardView, previewDtype, forwardOptions, PREVIEW_LIMIT } from './logic.js';
+import { backwardView, previewDtype, forwardOptions, dataTarget, PREVIEW_LIMIT } from './logic.js';
 import { jsString, pyString, jsComment, pyComment, jsSource, pySource } from './escape.js';
 
 export const CODE_LABELS = { tensorcast: 'tensorcast', numpy: 'NumPy', torch: 'PyTorch', openvino: 'OpenVINO' };
@@ -242,7 +242,7 @@ function tensorcastCode(p, dt) {
     const o = opts ? `, ${jsLiteral(opts)}` : '';
     if (req.rule === 'broadcastTo') {
       dataLines.push(`const x = { data: ${arangeCode(count(req.shapes[0]), dt)}, shape: ${jsLiteral(req.shapes[0])}${dtypeField(dt)} };`);
-      call = `broadcastTo(x, ${jsLiteral(req.shapes[1])}${o})`;
+      call = `broadcastTo(x, ${jsLiteral(dataTarget(plan, req))}${o})`;
       names.push('broadcastTo');
     } else if (req.rule === 'named') {
       req.operands.forEach((op, k) => {
@@ -323,13 +323,15 @@ function expressionCode(tab, state, built, plan) {
   const canRun = !!out && sizes.every((n) => n <= DATA_LIMIT) && count(out.shape) <= DATA_LIMIT;
   const lines = [];
   if (canRun) {
-    lines.push(`import { ${['init', 'evaluate', ...dataImports(dt), 'formatShape'].join(', ')} } from 'tensorcast';`, '', 'await init();', jsComment("The data preview's values: each operand holds 1, 2, 3, …"), ...dataPrelude(dt));
+    const odt = previewDtype(out.dtype); // the result's dtype: a comparison's uint8, a cast's, …
+    const helpers = isHalf(odt) && !isHalf(dt) ? odt : dt; // the float16 helpers when operands or result need them
+    lines.push(`import { ${['init', 'evaluate', ...dataImports(helpers), 'formatShape'].join(', ')} } from 'tensorcast';`, '', 'await init();', jsComment("The data preview's values: each operand holds 1, 2, 3, …"), ...dataPrelude(helpers));
     const vars = bindings(names, ['init', 'evaluate', 'cast', 'formatShape', 'out', 'half', 'numbers']);
     names.forEach((n, k) => lines.push(`const ${vars[k]} = { data: ${onesCode(sizes[k], dt)}, shape: ${jsLiteral(req.shapes[n])}${dtypeField(dt)} };`));
     const obj = names.map((n, k) => (vars[k] === n ? n : `${jsKey(n)}: ${vars[k]}`)).join(', ');
     lines.push(`const out = evaluate(${jsString(text)}, { ${obj} });`);
     lines.push(jsComment(`out: ${jsLiteral(out.shape)} ${out.dtype}, ${out.execution === 'generated' ? 'generated wasm' : 'interpreted'}`));
-    lines.push(logLine('out', count(out.shape), false, dt));
+    lines.push(logLine('out', count(out.shape), false, odt));
     return { lang: 'js', code: jsSource(lines), note: `The expression on the data preview's values (each operand holds 1, 2, 3, …): it prints the result's shape and values as the preview shows them.` };
   }
   lines.push(`import { init, compile, formatShape } from 'tensorcast';`, '', 'await init();', `const expr = compile(${jsString(text)});`);
@@ -494,7 +496,7 @@ function pythonCode(lib, p, dtypeName, state) {
   if (!al) return none(`${NAME} has no ${what}, and these shapes do not broadcast under it: there is no reshape to show.`);
   return {
     lang: 'python',
-    code: pySource([imp, '', dtNote, PY_DATA, x, pyComment(`the input reshaped to where the rule puts its dims: ${pyTuple(al)}`), `out = ${to(`x.reshape(${pyTuple(al)})`, pyTuple(target))}`, ...show]),
+    code: pySource([imp, '', dtNote, PY_DATA, x, pyComment(`the input reshaped to where the rule puts its dims: ${pyTuple(al)}`), `out = ${to(`x.reshape(${pyTuple(al)})`, pyTuple(plan.shape))}`, ...show]),
     note: `${NAME} has no ${what}: the same result from ${NAME}'s own broadcasting once the input is reshaped as the plan aligns it.`,
   };
 }

@@ -83,6 +83,10 @@ const states = [
   ['int8 wraps back', st({ shapes: ['8, 8', '8, 1'], dtype: 'int8' })],
   ['uint8clamped', st({ shapes: ['2, 1', '3'], dtype: 'uint8clamped' })],
   ['float64 mid-size', st({ shapes: ['20, 1', '1, 30'], dtype: 'float64' })],
+  // A pdpd target 1 takes the input's dim (the code broadcasts to the result, not the target: until 0.9.15 NumPy refused it).
+  ['to-pdpd target 1', st({ rule: 'to-pdpd', shapes: ['1, 4, 2', '1, 4, 1'] })],
+  // An interval target whose result is static (the data call is given the result: until 0.9.15 it threw).
+  ['to-pdpd interval target', st({ rule: 'to-pdpd', shapes: ['3', '1..3, 3'], axis: 0 })],
 ];
 
 describe('tensorcast snippet: exactly the page\'s call', () => {

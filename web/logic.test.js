@@ -10,7 +10,7 @@ import {
   sourceIndexMaps, gridSlices, product, reshapeCandidates, suggest, EXAMPLES, exampleState, clashAxes, droppedAxes,
   RULES, UNKNOWN_RANK, CODE_TABS, letter, withDefaultNames, withNamedSizes, dtypeList, itemSize, backwardView, backwardOptions,
   encodeQueryValue, switchRule, shownVerdicts, VERDICT_WORDS, SHAPING_HINTS, SHAPINGS, labelReads, gatherText,
-  previewValues, backwardValues, previewDtype, arange, forwardOptions,
+  previewValues, backwardValues, previewDtype, arange, forwardOptions, MAX_NAMES,
 } from './logic.js';
 
 beforeAll(async () => { await tc.init(); });
@@ -189,6 +189,17 @@ describe('URL state', () => {
     expect(stateFromQuery(stateToQuery(s))).toEqual(s);
     const t = st({ rule: 'to-explicit', shapes: ['[3, 1]', '(2,3,3)'], mapping: '[1, 2]', dtype: 'uint16' });
     expect(stateFromQuery(stateToQuery(t))).toEqual(t);
+  });
+  it('a dim-names text as long as one may type round-trips; a longer one is refused alike typed or linked (until 0.9.15 a link cut it at 400)', () => {
+    const long = `T{${Array.from({ length: 80 }, (_, i) => `city${i}`).join(',')}}, Y`;
+    expect(long.length).toBeGreaterThan(400);
+    const s = st({ rule: 'named', shapes: ['80, 2', '2'], names: [long, 'Y'] });
+    expect(stateFromQuery(`?${stateToQuery(s)}`)).toEqual(s);
+    expect(parseDimNames(long)).toMatchObject({ ok: true, dims: ['T', 'Y'] });
+    const over = `T{${'x,'.repeat(MAX_NAMES)}y}`;
+    expect(parseDimNames(over)).toMatchObject({ ok: false, error: expect.stringMatching(/too long/) });
+    const back = stateFromQuery(`?${stateToQuery(st({ rule: 'named', shapes: ['2', '2'], names: [over, 'Y'] }))}`);
+    expect(parseDimNames(back.names[0]).ok).toBe(false);
   });
   it('holds the current state only: switching rule leaves no parameter of the old one', () => {
     const dirty = st({ rule: 'named', shapes: ['2, 3', '4', '5'], names: ['x, t', 'y', 'z'], axis: 3, mapping: '0', shaping: 'exact', dtype: 'int32' });

@@ -188,7 +188,9 @@ function buildExpressionRows(box) {
   $('add-operand').hidden = true;
 }
 
-function syncControls() {
+// The controls from `state`; a field being typed in keeps its text unless the state came from
+// outside it (`fromOutside`: the browser's Back and Forward, a link).
+function syncControls(fromOutside = false) {
   $('rule').value = state.rule;
   const info = RULES.find((r) => r.value === state.rule);
   $('rule-hint').textContent = info ? `${info.hint} Spec ${info.spec}.` : '';
@@ -208,7 +210,7 @@ function syncControls() {
       : '−1: rank(target) − rank(input); otherwise the input starts at this axis of the target.';
   }
   $('mapping-field').hidden = state.rule !== 'to-explicit';
-  if (document.activeElement !== $('mapping')) $('mapping').value = state.mapping;
+  if (fromOutside || document.activeElement !== $('mapping')) $('mapping').value = state.mapping;
   $('shaping-field').hidden = state.rule !== 'named';
   $('shaping').value = state.shaping;
   $('shaping-hint').textContent = SHAPING_HINTS[state.shaping] ?? '';
@@ -216,7 +218,7 @@ function syncControls() {
   $('backward-toggle').checked = state.backward;
   const exprMode = state.rule === 'expression';
   $('expr-field').hidden = !exprMode;
-  if (document.activeElement !== $('expr')) $('expr').value = state.expr;
+  if (fromOutside || document.activeElement !== $('expr')) $('expr').value = state.expr;
   $('backward-toggle').disabled = exprMode;
   $('backward-toggle').parentElement.hidden = exprMode;
   $('program-section').hidden = !exprMode;
@@ -245,7 +247,7 @@ function setState(next, opts = {}) {
     else history.replaceState(null, '', url);
   }
   if (structural) buildOperandRows();
-  syncControls();
+  syncControls(opts.noUrl === true);
   render();
 }
 

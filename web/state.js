@@ -6,6 +6,8 @@ import { DEFAULT_EXPRESSION, DEFAULT_VARS, MAX_EXPRESSION, withExpression, expre
 
 export const OPERAND_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export const MAX_OPERANDS = 8;
+/** The longest dim-names text (with coordinate labels) read, typed or from a link alike. */
+export const MAX_NAMES = 4000;
 
 /** Operand letter: A, B, C, ... */
 export function letter(i) {
@@ -167,6 +169,7 @@ function labelsOf(coords, name) {
  */
 export function parseDimNames(text) {
   if (typeof text !== 'string') return { ok: false, error: 'dim names must be text' };
+  if (text.length > MAX_NAMES) return { ok: false, error: `too long: at most ${MAX_NAMES} characters` };
   let { inner } = stripBrackets(text);
   inner = inner.trim();
   const dims = [];
@@ -312,7 +315,7 @@ export function stateFromQuery(query) {
   const shapes = p.getAll('s').slice(0, MAX_OPERANDS).map((s) => s.slice(0, 400));
   if (shapes.length) state.shapes = shapes;
   while (state.shapes.length < 2) state.shapes.push('1');
-  const names = p.getAll('n').slice(0, MAX_OPERANDS).map((s) => s.slice(0, 400));
+  const names = p.getAll('n').slice(0, MAX_OPERANDS).map((s) => s.slice(0, MAX_NAMES + 1)); // past the limit: refused as typed
   state.names = state.shapes.map((_, i) => names[i] ?? '');
   const axis = p.get('axis');
   if (axis !== null && /^-?\d{1,3}$/.test(axis)) state.axis = Number(axis);

@@ -407,6 +407,17 @@ export function arange(n, dtype) {
 }
 
 /** The data-call options a request's rule takes (the forward op the preview runs). */
+/**
+ * The target a data call of the Broadcast op is given: the one typed, or,
+ * where it holds dims that are not numbers (an interval, '?') and the plan's
+ * result is static anyway, that result (the data broadcastTo needs numbers; the
+ * input broadcasts to its own result under every mode).
+ */
+export function dataTarget(plan, request) {
+  const t = request.shapes[1];
+  return Array.isArray(t) && t.every((d) => typeof d === 'number') ? t : plan.shape;
+}
+
 export function forwardOptions(request) {
   if (request.rule === 'broadcastTo') {
     const o = { mode: request.mode };
@@ -439,7 +450,7 @@ export function previewValues(plan, request, dtypeName = 'float64') {
   };
   const opts = forwardOptions(request);
   let out;
-  if (request.rule === 'broadcastTo') out = broadcastTo(operand(0), request.shapes[1], opts);
+  if (request.rule === 'broadcastTo') out = broadcastTo(operand(0), dataTarget(plan, request), opts);
   else {
     out = operand(0);
     for (let k = 1; k < inputs.length; k++) out = add(out, operand(k), opts);

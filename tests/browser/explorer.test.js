@@ -327,6 +327,22 @@ describe('broadcast explorer in Chromium', () => {
     await statusHas('(2,2)');
   });
 
+  it('Back while the expression or the mapping field has focus gives it the text of the state it goes to (until 0.9.15 it kept what was typed)', async () => {
+    await page.locator('button[data-example="expr-softmax"]').click();
+    await page.locator('button[data-example="expr-sum"]').click();
+    const expr = page.getByLabel('Expression');
+    await expr.fill('sum(x * w, [0])');
+    await page.goBack();
+    await statusHas('(2,4)');
+    expect(await expr.inputValue()).toBe('m = max(x, [-1], true); e = exp(x - m); e / sum(e, [-1], true)');
+    await page.locator('button[data-example="explicit"]').click();
+    await page.locator('button[data-example="explicit-small"]').click();
+    await page.locator('#mapping').fill('0, 2');
+    await page.goBack();
+    await statusHas('(1,16,50,50)');
+    expect(await page.locator('#mapping').inputValue()).toBe('1');
+  });
+
   it('data preview: hovering an output cell highlights the input cells it reads', async () => {
     await page.locator('button[data-example="numpy-small"]').click();
     await statusHas('(2,2,3)');
@@ -807,6 +823,16 @@ describe('broadcast explorer in Chromium', () => {
         else if (!q.includes('rule=named')) expect(text, `${q} ${tab}`).toMatch(call);
       }
       await p.getByRole('checkbox', { name: /Backward/ }).uncheck();
+    }
+    // Expressions whose result has another dtype than the operands (a comparison's uint8, a cast
+    // to float16): printed as the preview shows them (until 0.9.15 in the operands' dtype: a
+    // TypeError for the first, float16 bits for the second).
+    for (const q of ['?rule=expression&e=x%20%3C%202&v=x:2,3&dtype=float16', '?rule=expression&e=cast(x,%20%22float16%22)%20*%202&v=x:2,3']) {
+      await open(p, q);
+      const g = await grids();
+      const printed = await run(await copied());
+      expect(printed.map((x) => x.name), q).toEqual(['out']);
+      expect(printed[0].values, q).toEqual(g.output);
     }
     // The readout sums the gradient cells that flow into an operand's cell.
     await open(p, '?rule=numpy&s=2,1,3&s=2,1&back=1');
