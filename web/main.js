@@ -8,7 +8,7 @@ import {
   RULES, EXAMPLES, MAX_OPERANDS, CODE_TABS, letter, operandArity, usesAxis, operandRole,
   parseShape, parseMapping, stateFromQuery, stateToQuery, canonicalState, applyPatch, buildRequest,
   suggest, exampleState, withDefaultNames, withNamedSizes, dtypeList, backwardView, switchRule, SHAPING_HINTS,
-  withExpression, explainExpression,
+  withExpression, explainExpression, MAX_EXPRESSION,
 } from './logic.js';
 import { codeFor, CODE_LABELS } from './code.js';
 import { $, h } from './dom.js';
@@ -64,6 +64,8 @@ function buildStaticControls() {
     showSetAside(sw.note);
     setState(withDefaultNames(sw.state), { structure: true });
   });
+  // The field holds no more than the page keeps (and a link carries): a longer text is never cut unseen.
+  $('expr').maxLength = MAX_EXPRESSION;
   $('expr').addEventListener('input', (e) => setState(withExpression(state, e.target.value)));
   $('add-operand').addEventListener('click', () => {
     if (state.shapes.length >= MAX_OPERANDS) return;

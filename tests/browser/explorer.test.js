@@ -343,6 +343,16 @@ describe('broadcast explorer in Chromium', () => {
     expect(await page.locator('#mapping').inputValue()).toBe('1');
   });
 
+  it('the expression field holds no more than the page keeps (until 0.9.15 a longer text was cut unseen, and the status said it ended early)', async () => {
+    await page.locator('button[data-example="expr-norm"]').click();
+    const expr = page.getByLabel('Expression');
+    const long = `x${' + x'.repeat(600)}`; // 3,601 characters
+    await expr.fill(long);
+    const shown = await expr.inputValue();
+    expect(shown.length).toBe(2000);
+    expect(shown).toBe(long.slice(0, 2000));
+  });
+
   it('data preview: hovering an output cell highlights the input cells it reads', async () => {
     await page.locator('button[data-example="numpy-small"]').click();
     await statusHas('(2,2,3)');
