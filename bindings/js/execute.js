@@ -52,8 +52,8 @@ export function execute(c) {
   const dest = c.dest;
   // Into a view, or an out with names (checked against the result's, known once planned, before it is written).
   if (dest !== null && (dest.strides !== null || dest.dims !== undefined)) {
-    return intoView(dest, c.fn, c.ops, () => {
-      c.dest = null; // made apart, then written through the view
+    return intoOut(dest, c.fn, c.ops, () => {
+      c.dest = null; // made apart, then written into out (through its strides)
       if (c.engineDtype) c.dtype = -1;
       return execute(c);
     });
@@ -147,7 +147,7 @@ export function rowMajorCopy(o, temps) {
  * (a new tensor or array), then it is copied into dest's elements. The result
  * must have dest's size and dtype, and, when named, names dest has or none.
  */
-export function intoView(dest, fn, ops, run) {
+export function intoOut(dest, fn, ops, run) {
   if (!committable(dest)) throw commitError(dest, `${fn}: out`);
   checkOverlap(dest, ops, fn);
   const r = run();
@@ -328,7 +328,7 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
  */
 export function runExpr(E, fn, s, key, ops, request) {
   const dest = s.dest;
-  if (dest !== null && dest.strides !== null) return intoView(dest, fn, ops, () => runExpr(E, fn, { ...s, dest: null }, key, ops, request));
+  if (dest !== null && dest.strides !== null) return intoOut(dest, fn, ops, () => runExpr(E, fn, { ...s, dest: null }, key, ops, request));
   if (dest !== null && dest.shared) checkOverlap(dest, ops, fn); // only memory shared with another tensor can overlap
   for (let k = 0; k < ops.length; k++) if (!committable(ops[k])) return execute(request(E, fn, s, key, ops));
   if (dest !== null && !committable(dest)) return execute(request(E, fn, s, key, ops));

@@ -237,7 +237,7 @@ export function exprRequest(E, fn, s, key, ops, interned) {
   c.dtype = out !== null && out.resident ? out.dtype.id : -1; // the engine checks a resident out's dtype before writing
   if (s.named) {
     c.after = (res, r) => {
-      const d = c.dest; // null when made apart for a view (execute.js intoView checks the names then)
+      const d = c.dest; // null when made apart for a view or a named out (execute.js intoOut checks the names then)
       if (d !== null && d.resident) res.shape(); // result() returned out without reading the shape
       const names = readResultNames(res, interned, s.keepdims && E.reduce !== null);
       if (d !== null && d.resident) {

@@ -10,7 +10,7 @@ import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
 import { internNamed } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar, withNames, outHolds } from './operands.js';
-import { request, execute, runBinary, intoView } from './execute.js';
+import { request, execute, runBinary, intoOut } from './execute.js';
 import { largeCall, LARGE } from './expr-large.js';
 import { namedWhere } from './expr.js';
 
@@ -120,7 +120,7 @@ function namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn) {
 }
 
 function intoNamedOut(op, name, A, B, dest, outDtype, shaping, fillIn) {
-  return intoView(dest, name, [A, B], () => namedBinary(op, name, A, B, null, outDtype, shaping, fillIn));
+  return intoOut(dest, name, [A, B], () => namedBinary(op, name, A, B, null, outDtype, shaping, fillIn));
 }
 
 /** An element-wise op by its name in ops.def (the engine's op table). */

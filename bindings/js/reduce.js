@@ -12,7 +12,7 @@ import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames,
 import { product, describe } from './shapes.js';
 import { view } from './heap.js';
 import { tensor, renamed, metaOf } from './tensor.js';
-import { request, execute, intoView } from './execute.js';
+import { request, execute, intoOut } from './execute.js';
 import { materialise } from './ops.js';
 import { broadcastShapes } from './rules.js';
 
@@ -212,7 +212,7 @@ function unbroadcastNamed(G, I, o) {
   if (dest === null && G.resident) return tensor(to, input.sizes, { dims: input.dims, coords, dtype: acc.name }); // float16 bits stay float16
   if (dest) {
     // Into a resident out through its strides, if a view (made apart: no operand to overlap).
-    if (dest.resident) return intoView(dest, fn, [], () => ({ data: to, shape: input.sizes.slice(), dtype: acc.name }));
+    if (dest.resident) return intoOut(dest, fn, [], () => ({ data: to, shape: input.sizes.slice(), dtype: acc.name }));
     if (taLength.call(dest.data) !== size) throw outLengthError(fn, taLength.call(dest.data), input.sizes, size);
     // A Uint16Array out of a float16 result takes the bits (where `to` is a Float16Array).
     dest.data.set(acc.half && !(dest.data instanceof acc.ctor) ? new Uint16Array(to.buffer, to.byteOffset, to.length) : to);
