@@ -284,7 +284,7 @@ class Run {
         else if (v.shape.length === d.shape.length) {
           const shape = v.shape.map((x, i) => {
             const w = d.shape[i];
-            const holds = x === '?' || (isSymbol(x) && num(w) && !this.syms.equal(x, w, where, ` (inferred at ${where}, declared ${w} at ${o})`, `${w} at ${o} (declared)`));
+            const holds = x === '?' || (isSymbol(x) && num(w) && !this.declaredNumber(x, w, where, o));
             return holds ? w : x;
           });
           if (shape.some((x, i) => x !== v.shape[i])) v = { ...v, shape };
@@ -493,6 +493,11 @@ class Run {
     return [info(d, 0, null, d ? null : where)];
   }
 
+  /** Name `x` (or a merged dim), inferred at `where`, is the number `w` that output `out` declares: null, or the contradiction. */
+  declaredNumber(x, w, where, out) {
+    return this.syms.equal(x, w, where, ` (inferred at ${where}, declared ${w} at ${out})`, `${w} at ${out} (declared)`);
+  }
+
   /** Compare the inferred output with the declared one: a mismatch of numbers or ranks; a declared name meeting a number is a constraint. */
   check(report, decl, where) {
     if (!decl || !decl.shape) return;
@@ -515,7 +520,7 @@ class Run {
         return;
       }
       if (isSymbol(g) && num(w)) { // the file says what the name is: a constraint, and the number goes on
-        const msg = this.syms.equal(g, w, where, ` (inferred at ${where}, declared ${w} at ${report.output.name})`, `${w} at ${report.output.name} (declared)`);
+        const msg = this.declaredNumber(g, w, where, report.output.name);
         if (msg) {
           report.status = 'declared-mismatch';
           report.error = new BroadcastError(msg, { code: 'SHAPE_MISMATCH', shapes: [got, want], axis: i, dims: [g, w] }).toJSON();
