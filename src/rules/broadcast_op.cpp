@@ -24,6 +24,11 @@ Shape keep_as_dynamic(const Shape& t) {
 // Both static and incompatible in one direction (input dim must be 1 or equal).
 bool one_way_clash(Dim in, Dim t) { return in.is_static() && t.is_static() && in.lo != 1 && in.lo != t.lo; }
 
+// §4.2 with intervals (§7): the input dim can be neither 1 nor the target's
+// (OpenVINO's explicit check: target.compatible(in) || in.compatible(1)). For
+// static dims, one_way_clash.
+bool mapped_clash(Dim in, Dim t) { return !in.may_be(1) && (in.lo > t.hi || t.lo > in.hi); }
+
 }  // namespace
 
 // §4.1 / §5
@@ -126,7 +131,7 @@ Status broadcast_to_explicit(const Shape& input, const Shape& target, const i64*
   bool failed = false;
   for (int i = mapping_len - 1; i >= 0; --i) {
     const int a = static_cast<int>(mapping[i]);
-    if (one_way_clash(in.dims[i], target.dims[a])) {
+    if (mapped_clash(in.dims[i], target.dims[a])) {
       detail::clash(err, failed, Status::IncompatibleDims, a, 0, -1, in.dims[i], target.dims[a], i);
     }
   }

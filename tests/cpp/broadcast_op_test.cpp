@@ -189,6 +189,25 @@ TEST(ToExplicitDynamic, UnknownMappingOrRanks) {
   EXPECT_EQ(to_explicit(P({D(3), Q}), P({D(2), Q}), {0, 1}).code(), Status::IncompatibleDims);
 }
 
+// An interval dim is refused when it can be neither 1 nor the target's dim
+// (OpenVINO validate_target_shape_none: target.compatible(in) || in.compatible(1)).
+// Until 0.9.16 only two static dims were compared.
+TEST(ToExplicitDynamic, IntervalsThatCannotMeet) {
+  EXPECT_EQ(to_explicit(S({2}), P({I(3, 5)}), {0}).code(), Status::IncompatibleDims);
+  EXPECT_EQ(to_explicit(P({From(4)}), S({1}), {0}).code(), Status::IncompatibleDims);
+  EXPECT_EQ(to_explicit(S({0}), P({I(1, 3)}), {0}).code(), Status::IncompatibleDims);
+  EXPECT_EQ(to_explicit(P({I(2, 3)}), P({From(4)}), {0}).code(), Status::IncompatibleDims);
+  const R r = to_explicit(S({16}), P({D(1), I(17, 20), D(50)}), {1});
+  EXPECT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 1);
+  // May meet: an input that may be 1, intervals that overlap, an unknown on either side.
+  const Shape t = P({I(3, 5)});
+  EXPECT_SHAPE(to_explicit(P({I(2, 4)}), t, {0}).out(), t);
+  EXPECT_SHAPE(to_explicit(P({I(0, 4)}), S({7}), {0}).out(), S({7}));
+  EXPECT_SHAPE(to_explicit(P({Q}), S({7}), {0}).out(), S({7}));
+  EXPECT_SHAPE(to_explicit(S({3}), P({Q}), {0}).out(), P({Q}));
+}
+
 // ---- §4.3 mode bidirectional ---------------------------------------------------------
 TEST(ToBidirectional, SpecExamples) {
   EXPECT_SHAPE(to_bidirectional(S({3, 1}), S({2, 1, 6})).out(), S({2, 3, 6}));

@@ -226,6 +226,21 @@ describe('§7 partial shapes', () => {
   it('a static mismatch under dynamic dims still fails', () => {
     expect(caught(() => tc.broadcastShapes([1, 2, '?'], [1, 3, 3])).code).toBe('INCOMPATIBLE_DIMS');
   });
+  it('explicit: an input dim that can be neither 1 nor the target\'s is refused, as OpenVINO refuses it (until 0.9.16 only static dims were compared)', () => {
+    const ex = (input, target, axesMapping) => tc.broadcastToShape(input, target, { mode: 'explicit', axesMapping });
+    for (const [input, target, axesMapping, axis] of [[[2], ['3..5'], [0], 0], [['4..'], [1], [0], 0], [[16], [1, '17..20', 50], [1], 1], [[0], ['1..3'], [0], 0]]) {
+      const e = caught(() => ex(input, target, axesMapping));
+      expect(e.code).toBe('INCOMPATIBLE_DIMS');
+      expect(e.axis).toBe(axis);
+      expect(e.operands).toEqual([0, -1]);
+      expect(tc.explain(input, target, { mode: 'explicit', axesMapping }).ok).toBe(false);
+      expect(caught(() => tc.reductionAxes(input, target, { mode: 'explicit', axesMapping })).code).toBe('INCOMPATIBLE_DIMS');
+    }
+    expect(ex(['2..4'], ['3..5'], [0])).toEqual(['3..5']); // they may meet
+    expect(ex(['..4'], [7], [0])).toEqual([7]); // it may be 1
+    expect(ex(['?'], [7], [0])).toEqual([7]);
+    expect(ex([3], ['?'], [0])).toEqual(['?']);
+  });
   it('an interval collapsing to one value prints as a number', () => {
     expect(tc.broadcastShapes(['4..4'])).toEqual([4]);
   });
