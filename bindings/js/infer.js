@@ -111,6 +111,28 @@ const SAME = new Set(('Abs Acos Acosh Asin Asinh Atan Atanh Bernoulli Ceil Celu 
 const PASS = new Set(['Identity', 'Cast', 'CastLike']);
 const INTEGER = new Set([2, 3, 4, 5, 6, 7, 9, 12, 13]); // ONNX's integer element types, bool (9) among them
 const FLOAT = new Set([1, 10, 11, 16]);
+// The bits of ONNX's narrow integer element types: a cast wraps a value into them (uint8 2, int8 3, uint16 4, int16 5, int32 6, uint32 12).
+const WRAP = new Map([[2, -8], [3, 8], [4, -16], [5, 16], [6, 32], [12, -32]]);
+
+/**
+ * A shape value as Cast to element type `to` gives it: a float to an integer type truncated, then
+ * wrapped into a narrow one; to bool 0 or 1; to float32 rounded; to float16 or bfloat16 an integer
+ * they hold exactly (to 2048, to 256), else unknown. A name keeps only through a cast that holds
+ * every dim a model has (int32 and wider, float, double).
+ */
+function castValue(d, to) {
+  const bits = WRAP.get(to);
+  if (to === 10 || to === 16) return Number.isInteger(d) && Math.abs(d) <= (to === 10 ? 2048 : 256) ? d : '?';
+  if (!num(d)) return to === 9 || (bits && Math.abs(bits) < 32) ? '?' : d;
+  if (to === 9) return +(d !== 0);
+  if (to === 1) return Math.fround(d);
+  if (!INTEGER.has(to)) return d;
+  const t = Math.trunc(d);
+  if (!bits || !Number.isFinite(t)) return t;
+  const m = 2 ** Math.abs(bits);
+  const u = ((t % m) + m) % m;
+  return bits > 0 && u >= m / 2 ? u - m : u;
+}
 
 // Element-wise ops that broadcast (opset 7 on: multidirectional; before: the
 // `broadcast`/`axis` attributes, the PDPD rule, or equal shapes).
@@ -375,7 +397,11 @@ class Run {
         // the target's length is known, its values are not
         const r = Math.max(x.length, ins[1].shape[0]);
         report.rule = 'bidirectional';
-        report.output.shape = new Array(r).fill('?');
+        // a number other than 1 in x is the output's dim there (the target's is 1 or it); the rest unknown
+        report.output.shape = Array.from({ length: r }, (_, i) => {
+          const d = x[i - r + x.length];
+          return num(d) && d !== 1 ? d : '?';
+        });
         report.status = 'unknown';
         report.inputs.push({ name: '(shape values)', shape: null });
         this.nodes.push(report);
@@ -549,11 +575,14 @@ class Run {
     const vals = (k) => (k < n.inputs.length ? this.values(scope, n.inputs[k]) : null);
     const v = this.opset();
     const rankKnown = x !== null;
+    if ((op === 'Neg' || op === 'Abs') && ins[0] && ins[0].value) { // shape arithmetic: a name is not negative
+      return [info(x, et, ins[0].value.map((d) => (num(d) ? (op === 'Neg' ? 0 - d : Math.abs(d)) : op === 'Abs' ? d : '?')))];
+    }
     if (SAME.has(op)) return n.outputs.map(() => info(x, et));
     if (PASS.has(op)) {
       const to = op === 'Cast' ? attrInt(n, 'to', et) : op === 'CastLike' && ins[1] ? ins[1].elemType : et;
       const value = ins[0] ? ins[0].value : null;
-      return [info(x, to, value && INTEGER.has(to) ? value.map((d) => (num(d) ? (to === 9 ? +(d !== 0) : Math.trunc(d)) : d)) : value)];
+      return [info(x, to, value && to !== et ? value.map((d) => castValue(d, to)) : value)];
     }
     switch (op) {
       case 'BatchNormalization': // training mode's running mean and variance (and opset < 14's saved ones): one per channel
@@ -678,7 +707,9 @@ class Run {
       case 'GatherElements':
         return [info(ins[1] ? ins[1].shape : null, et)];
       case 'ConstantOfShape': {
-        const s = vals(0)?.map((d) => (num(d) && d < 0 ? '?' : d)); // shape arithmetic may give a negative: no dim
+        // shape arithmetic may give a negative: no dim; an input of a known length whose values are not known: that many unknown dims
+        const len = ins[0] && ins[0].shape && ins[0].shape.length === 1 && num(ins[0].shape[0]) && ins[0].shape[0] <= MAX_VALUES ? ins[0].shape[0] : null;
+        const s = vals(0)?.map((d) => (num(d) && d < 0 ? '?' : d)) ?? (len === null ? null : new Array(len).fill('?'));
         const t = attr(n, 'value');
         return [info(s ? s.slice() : null, t && t.t ? t.t.dataType : 1, s && s.length === 1 && num(s[0]) && s[0] <= MAX_VALUES && t && t.t ? new Array(s[0]).fill(tensorValues(t.t, this.bytes)?.[0] ?? 0) : null)];
       }

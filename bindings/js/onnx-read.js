@@ -172,6 +172,7 @@ function attribute(r, end) {
     else if (f === 11 && w === 2) a.graphs.push(graph(r, r.len()));
     else if (f === 21 && w === 2) a.ref = r.string(r.len()); // in a function body: the caller's attribute of that name
     else if (f === 7 && w === 2) { const e = r.len(); while (r.p < e) { a.floats.push(new DataView(r.b.buffer, r.b.byteOffset + r.p, 4).getFloat32(0, true)); r.p += 4; } }
+    else if (f === 7 && w === 5) { a.floats.push(new DataView(r.b.buffer, r.b.byteOffset + r.p, 4).getFloat32(0, true)); r.p += 4; } // unpacked (proto2: onnx's own writers)
     else r.skip(w);
   });
   return a;

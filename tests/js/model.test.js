@@ -412,6 +412,25 @@ describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/ge
     expect(tensorsOf('cast_reshape').y).toEqual([2, 3]);
     expect(tensorsOf('cast_bool').y).toEqual([1, 1]); // bool: 1 and 3 are both true
   });
+  it('a cast wraps shape values into a narrow integer type, and keeps in float16 only what it holds exactly, as the runtime computes them (NumPy\'s astype); a name cast to bool is unknown (until 0.9.16 the values and the name passed unchanged)', () => {
+    // [300, 2049, 40000]: uint8 and int8 [44, 1, 64]; int16 40000 is -25536, no dim; float16 holds 300,
+    // not 2049 (2048) or 40000 (which it rounds to 40000 exactly, but past 2048 no value is taken as it is)
+    expect(tensorsOf('cast_u8_shape').y).toEqual([44, 1, 64]);
+    expect(tensorsOf('cast_i8_shape').y).toEqual([44, 1, 64]);
+    expect(tensorsOf('cast_i16_shape').y).toEqual([300, 2049, '?']);
+    expect(tensorsOf('cast_f16_shape').y).toEqual([300, '?', '?']);
+    expect(tensorsOf('cast_bool_name').y).toEqual(['?', 1]); // N may be 0
+  });
+  it('Neg and Abs carry shape values; a shape input of known length and unknown values gives that many dims, a number other than 1 kept through Expand (until 0.9.16 no values, no rank, all unknown)', () => {
+    expect(tensorsOf('neg_shape')).toMatchObject({ y: [2, '?'], z: [2, '?'] }); // Neg of a name: not a dim
+    expect(tensorsOf('shape_values_unknown')).toEqual({ y: ['?', '?', '?', '?', '?'], e: ['?', '?', '?', 3, '?'] });
+  });
+  it('float lists written unpacked, as onnx writes them (a Constant\'s value_floats, Upsample-7\'s scales), are read (until 0.9.16 empty: a false clash)', () => {
+    const r = tc.inferShapes(bytesOf('values/constant_value_floats.onnx'), { tensors: true });
+    expect(r.tensors).toEqual({ c: [3], y: [2, 3] });
+    expect(r.nodes.map((n) => n.status)).toEqual(['ok']);
+    expect(tensorsOf('upsample7_scales').y).toEqual([1, 3, 12, 3]);
+  });
   it('Squeeze and Split whose axes or sizes are an input of unknown values give no dim they cannot know (until 0.9.15 as if not given)', () => {
     expect(tensorsOf('squeeze_unknown_axes').y).toBe(null);
     expect(tensorsOf('split_unknown_sizes')).toEqual({ a: ['?'], b: ['?'] });

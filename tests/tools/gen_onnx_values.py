@@ -44,3 +44,18 @@ save('initializer_input', [h.make_node('Add', ['x', 'w'], ['y'])], [I('x', TP.FL
 # A name a non-broadcasting node gives that the file declares as a number: that number from there on
 save('declared_after_transpose', [h.make_node('Transpose', ['x'], ['t'], perm=[1, 0]), h.make_node('Add', ['t', 'k'], ['y'])],
     [I('x', TP.FLOAT, ['N', 3]), I('k', TP.FLOAT, ['K'])], [I('y', TP.FLOAT, None)], 13, vi=[I('t', TP.FLOAT, [3, 4])])
+# Constant value_floats as onnx writes it (proto2: unpacked floats), broadcast by an Add; Upsample-7's scales attribute too
+save('constant_value_floats', [h.make_node('Constant', [], ['c'], value_floats=[1., 2., 3.]), h.make_node('Add', ['x', 'c'], ['y'])],
+    [I('x', TP.FLOAT, [2, 3])], [I('y', TP.FLOAT, None)], 17)
+save('upsample7_scales', [h.make_node('Upsample', ['x'], ['y'], scales=[1., 1., 2.5, 0.5])], [I('x', TP.FLOAT, [1, 3, 5, 7])], [I('y', TP.FLOAT, None)], 7)
+# A cast of shape values wraps into a narrow integer type and rounds to float16; a name cast to bool is unknown
+for to, tag in ((TP.UINT8, 'u8'), (TP.INT8, 'i8'), (TP.INT16, 'i16'), (TP.FLOAT16, 'f16')):
+    save(f'cast_{tag}_shape', [h.make_node('Shape', ['x'], ['s']), h.make_node('Cast', ['s'], ['n'], to=to), h.make_node('Cast', ['n'], ['t'], to=TP.INT64),
+        h.make_node('ConstantOfShape', ['t'], ['y'])], [I('x', TP.FLOAT, [300, 2049, 40000])], [I('y', TP.FLOAT, None)], 13)
+save('cast_bool_name', [h.make_node('Shape', ['x'], ['s']), h.make_node('Cast', ['s'], ['b'], to=TP.BOOL), h.make_node('Cast', ['b'], ['t'], to=TP.INT64),
+    h.make_node('ConstantOfShape', ['t'], ['y'])], [I('x', TP.FLOAT, ['N', 3])], [I('y', TP.FLOAT, None)], 13)
+# Neg and Abs on shape values; ConstantOfShape and Expand whose shape input has a known length, its values not known
+save('neg_shape', [h.make_node('Shape', ['x'], ['s']), h.make_node('Neg', ['s'], ['n']), h.make_node('Neg', ['n'], ['p']), h.make_node('Abs', ['n'], ['a']),
+    h.make_node('ConstantOfShape', ['p'], ['y']), h.make_node('ConstantOfShape', ['a'], ['z'])], [I('x', TP.FLOAT, [2, 'N'])], [I('y', TP.FLOAT, None), I('z', TP.FLOAT, None)], 13)
+save('shape_values_unknown', [h.make_node('ConstantOfShape', ['s'], ['y']), h.make_node('Expand', ['x', 's'], ['e'])],
+    [I('x', TP.FLOAT, [1, 'N', 3, 1]), I('s', TP.INT64, [5])], [I('y', TP.FLOAT, None), I('e', TP.FLOAT, None)], 13)
