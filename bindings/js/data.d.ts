@@ -569,7 +569,7 @@ export declare function reductionAxes(inShape: Shape, outShape: Shape, options?:
 
 /** Options of {@link unbroadcast}: the forward call (see {@link BackwardOptions}), and the result's dtype. */
 export type UnbroadcastOptions<R extends DType = DType> = BackwardOptions & {
-  /** Accumulate (and return) in this dtype; default the gradient's. */
+  /** Accumulate (and return) in this dtype; default the gradient's. Each element converted as a typed-array store converts it (a float to an integer dtype truncates and wraps, NaN and ±Infinity give 0; `cast` saturates). */
   dtype?: R;
   /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
   out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>>;
@@ -624,7 +624,7 @@ export interface ReduceOptions<R extends DType = DType> {
   dims?: string | number | readonly (string | number)[];
   /** Keep the reduced axes as 1s. */
   keepdims?: boolean;
-  /** Accumulate (and return) in this dtype, e.g. int8 data summed as int32. */
+  /** Accumulate (and return) in this dtype, e.g. int8 data summed as int32. Each element converted as a typed-array store converts it (a float to an integer dtype truncates and wraps, NaN and ±Infinity give 0; `cast` saturates). */
   dtype?: R;
   /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
   out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>>;
