@@ -332,15 +332,11 @@ export function runExpr(E, fn, s, key, ops, request) {
   if (dest !== null && dest.shared) checkOverlap(dest, ops, fn); // only memory shared with another tensor can overlap
   for (let k = 0; k < ops.length; k++) if (!committable(ops[k])) return execute(request(E, fn, s, key, ops));
   if (dest !== null && !committable(dest)) return execute(request(E, fn, s, key, ops));
-  let r;
   try {
-    r = runExprInner(E, fn, s, key, ops, request);
-  } catch (e) {
+    return runExprInner(E, fn, s, key, ops, request);
+  } finally {
     trimScratch();
-    throw e;
   }
-  trimScratch();
-  return r;
 }
 
 function runExprInner(E, fn, s, key, ops, request) {

@@ -93,7 +93,7 @@ function freshView(d) {
  * as float16, in a runtime that has Float16Array: the bits, not the values).
  */
 export function viewFor(d, data) {
-  if (d.half && !d.bits && data.BYTES_PER_ELEMENT === 2 && !(data instanceof d.ctor)) return view(C.dtypeByName.get('uint16'));
+  if (d.half && !d.bits && data[Symbol.toStringTag] === 'Uint16Array') return view(C.dtypeByName.get('uint16'));
   return view(d);
 }
 

@@ -70,7 +70,7 @@ function axisOf(a, r, names, fn, entry) {
   if (typeof a === 'string' || (typeof a !== 'number' && names !== null)) {
     const i = names === null ? -1 : names.dims.findIndex((d) => nameKey(d) === a); // a dim name as a string
     if (i < 0) {
-      throw axisError(`${fn}: ${entry}: no dim ${JSON.stringify(a)} among [${names?.dims.join(', ') ?? ''}]`, null, null);
+      throw axisError(`${fn}: ${entry}: no dim ${describe(a)} among [${names?.dims.join(', ') ?? ''}]`, null, null);
     }
     return i;
   }
@@ -195,7 +195,7 @@ function range(spec, n, a, shape) {
 /** One axis's spec as text ('::-1', '1:', '0'). */
 function oneSpec(text) {
   const r = parseSpecs(text);
-  if (r.length !== 1) throw shapeError(`slice: ${JSON.stringify(text)} is ${r.length} specs, in place of one axis's`, null, null, null);
+  if (r.length !== 1) throw shapeError(`slice: ${describe(text)} is ${r.length} specs, in place of one axis's`, null, null, null);
   return r[0];
 }
 
@@ -207,16 +207,16 @@ function parseSpecs(text) {
     const num = (t) => {
       const s = t.trim();
       if (s === '') return null;
-      if (!/^[+-]?\d+$/.test(s)) throw shapeError(`slice: ${JSON.stringify(text)}: spec ${i} is not an index or start:stop:step`, null, i, null);
+      if (!/^[+-]?\d+$/.test(s)) throw shapeError(`slice: ${describe(text)}: spec ${i} is not an index or start:stop:step`, null, i, null);
       return Number(s);
     };
     if (!p.includes(':')) {
       const v = num(p);
-      if (v === null) throw shapeError(`slice: ${JSON.stringify(text)}: spec ${i} is empty (use : for the whole axis)`, null, i, null);
+      if (v === null) throw shapeError(`slice: ${describe(text)}: spec ${i} is empty (use : for the whole axis)`, null, i, null);
       return v;
     }
     const f = p.split(':');
-    if (f.length > 3) throw shapeError(`slice: ${JSON.stringify(text)}: spec ${i} (${JSON.stringify(p)}) has more than two colons`, null, i, null);
+    if (f.length > 3) throw shapeError(`slice: ${describe(text)}: spec ${i} (${JSON.stringify(p)}) has more than two colons`, null, i, null);
     return f.map(num);
   });
 }
@@ -419,7 +419,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   }
   // Into a typed array (out's, or new), or wasm memory (a resident out's, or a new block).
   const es = dt.size;
-  const data = resident ? null : dest !== null ? dest.data : arrayLike(vs[0].o.data, dt, size);
+  const data = resident ? null : dest !== null ? dest.data : new dt.ctor(size); // the runtime's form, whatever the inputs'
   const ptr = !resident ? 0 : dest !== null ? dest.ptr : malloc(Math.max(size * es, 1));
   // A typed out over the buffer a plain operand reads: gathered apart, then copied in (as NumPy's
   // copyto), so no element is read after it was written.
@@ -440,10 +440,8 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   const coords = coordsOf(names);
   if (resident) return dest !== null ? dest.tensor : makeTensor(ptr, shape, dt, names?.dims, coords);
   const r = { data, shape };
-  if (dest === null) {
-    if (dt.half && data instanceof Uint16Array) r.dtype = 'float16';
-    if (names) { r.dims = names.dims; if (coords) r.coords = coords; }
-  }
+  if (dt.half && data instanceof Uint16Array) r.dtype = 'float16'; // bits, into a new array or out
+  if (dest === null && names) { r.dims = names.dims; if (coords) r.coords = coords; }
   return r;
 }
 

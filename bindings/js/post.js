@@ -12,7 +12,7 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { readOptions } from './options.js';
-import { readOperand, settle, readNames, readOut, outHolds, isScalar, arrayLike, committable, commitError, withNames, handleOf } from './operands.js';
+import { readOperand, settle, readNames, readOut, outHolds, isScalar, committable, commitError, withNames, handleOf } from './operands.js';
 import { request, execute } from './execute.js';
 import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
@@ -206,7 +206,7 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
     return makeTensor(q, shape, dt, dims, coords);
   }
   let data;
-  if (dt.half) copyView(src, ptr / es, shape, order, data = arrayLike(X.data, dt, size), 0, rowMajor(shape));
+  if (dt.half) copyView(src, ptr / es, shape, order, data = new dt.ctor(size), 0, rowMajor(shape)); // the runtime's form, whatever x's
   else if (isRowMajor(shape, order)) data = heapCopy(dt, ptr / es, size); // one copy, no zeroing first
   else copyView(src, ptr / es, shape, order, data = fresh(dt, size), 0, rowMajor(shape));
   return named({ data, shape, dtype: dt.name }, dims, coords);

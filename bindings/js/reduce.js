@@ -215,7 +215,7 @@ function unbroadcastNamed(G, I, o) {
     if (dest.resident) return intoOut(dest, fn, [], () => ({ data: to, shape: input.sizes.slice(), dtype: acc.name }));
     if (taLength.call(dest.data) !== size) throw outLengthError(fn, taLength.call(dest.data), input.sizes, size);
     // A Uint16Array out of a float16 result takes the bits (where `to` is a Float16Array).
-    dest.data.set(acc.half && !(dest.data instanceof acc.ctor) ? new Uint16Array(to.buffer, to.byteOffset, to.length) : to);
+    dest.data.set(acc.half && dest.data[Symbol.toStringTag] === 'Uint16Array' ? new Uint16Array(to.buffer, to.byteOffset, to.length) : to);
     return named({ data: dest.data, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
   }
   return named({ data: to, shape: input.sizes.slice(), dtype: acc.name }, input, coords);

@@ -28,6 +28,25 @@ const body = `
   out.sum32 = tc.sum({ data: a, shape: [5] }, { dtype: 'float32' }).data[0];
   try { tc.add({ data: a, shape: [5], dtype: 'float32' }, 1); } catch (e) { out.refused = e.constructor.name; }
   t.dispose();
+  // A Float16Array of another realm (an iframe's) holds values, as this realm's does (until 0.9.16
+  // it was read and written as bits: add gave [1, 1], a reduction into one wrote bits as values).
+  const F = document.body.appendChild(document.createElement('iframe')).contentWindow.Float16Array;
+  out.foreign = {
+    add: Array.from(tc.add({ data: F.of(1, 2) }, 1).data, String),
+    cast: Array.from(tc.cast({ data: F.of(1.5, 2) }, 'float32').data, String),
+    sum: Array.from(tc.sum({ data: F.of(1, 2, 3) }).data, String),
+  };
+  const fo = new F(2);
+  tc.add({ data: Float16Array.of(1, 2) }, 1, { out: fo });
+  const fs = new F(1);
+  tc.sum({ data: Float16Array.of(1, 2, 3) }, { out: fs });
+  out.foreign.out = Array.from(fo, String).concat(Array.from(fs, String));
+  // Bits in: every result in the runtime's form, a Float16Array (until 0.9.16 softmax, logSoftmax,
+  // logSumExp, topk, concat, stack and contiguous kept the Uint16Array of bits).
+  const xb = { data: Uint16Array.of(0x3c00, 0x4000, 0x4200, 0x3800), shape: [2, 2], dtype: 'float16' };
+  out.forms = [tc.softmax(xb), tc.logSoftmax(xb), tc.logSumExp(xb, [1]), tc.topk(xb, 1).values, tc.concat([xb, xb], 0),
+    tc.stack([xb, xb], 0), tc.contiguous(tc.transpose(xb)), tc.add(xb, 1)].map((r) => Object.prototype.toString.call(r.data));
+  out.concatValues = Array.from(tc.concat([xb, { data: Float16Array.of(5, 6), shape: [1, 2] }], 0).data, String);
 `;
 
 const page = sharedScriptPage('float16-site', { body });
@@ -50,5 +69,8 @@ describe('float16 in Chromium (a real Float16Array)', () => {
     expect(r.less).toEqual([0, 0, 0, 1, 1]);
     expect(r.sum32).toBe(Math.fround(65507.599975585938)); // the float32 sum of the float16 values
     expect(r.refused).toBe('TypeError');
+    expect(r.foreign).toEqual({ add: ['2', '3'], cast: ['1.5', '2'], sum: ['6'], out: ['2', '3', '6'] });
+    expect(r.forms).toEqual(new Array(8).fill('[object Float16Array]'));
+    expect(r.concatValues).toEqual(['1', '2', '3', '0.5', '5', '6']);
   }, 30000);
 });

@@ -191,6 +191,17 @@ describe('float16 as Uint16Array bits (a runtime without Float16Array)', () => {
     t.dispose();
   });
 
+  it('concat, stack and contiguous into a Uint16Array out say float16, as every op does (until 0.9.16 the next op read uint16 bits)', () => {
+    const x = { data: new Uint16Array([halfBits(1), halfBits(2)]), shape: [2], dtype: 'float16' };
+    for (const r of [tc.concat([x, x], 0, { out: new Uint16Array(4) }), tc.stack([x, x], 0, { out: new Uint16Array(4) }),
+      tc.contiguous(tc.flip(x), { out: new Uint16Array(2) })]) {
+      expect(r.dtype).toBe('float16');
+      const y = tc.add(r, 1);
+      expect(y.dtype).toBe('float16');
+      expect(Array.from(y.data, halfValue)).toEqual(Array.from(r.data, (h) => halfValue(h) + 1));
+    }
+  });
+
   it('resident tensors report float16; toArray() gives the bits; ops on them stay resident', () => {
     const t = tc.tensor(new Uint16Array([halfBits(1), halfBits(2), halfBits(NaN), halfBits(-0)]), [2, 2], { dtype: 'float16' });
     expect(t.dtype).toBe('float16');
