@@ -376,7 +376,7 @@ struct Lowerer {
         f.dt = t;
         add_arg(f, arg(n, 1), t);
         add_arg(f, arg(n, 2), t);
-        add_arg(f, arg(n, 0), ct == kUntyped ? t : ct);
+        add_arg(f, arg(n, 0), ct == kUntyped ? DType::f64 : ct);  // numbers alone: a double, as JS reads them
         return kArgs;
       }
       case Fn::cast: {

@@ -315,6 +315,21 @@ describe('where, cast, unary ops, dtypes', () => {
     same(tc.evaluate('where(a > 2, a, -a)', { a }), tc.where(tc.greater(a, 2), a, tc.neg(a)));
     same(tc.evaluate('a > 2 && a < 5 ? a * 10 : a', { a }), tc.where(tc.logicalAnd(tc.greater(a, 2), tc.less(a, 5)), tc.mul(a, 10), a));
   });
+  it('a condition of numbers only is a float64, as JavaScript reads it, not the branches\' dtype (until 0.9.16 0.5 over int32 branches was 0: false)', () => {
+    const i = T(Int32Array.of(5, 6), [2]);
+    const u = T(Uint8Array.of(1, 0), [2]);
+    const f = T(f32(1, 0), [2]);
+    const b = T(BigInt64Array.of(1n, 0n), [2]);
+    const b2 = T(BigInt64Array.of(7n, 8n), [2]);
+    expect(Array.from(tc.evaluate('0.5 ? i : 7', { i }).data)).toEqual([5, 6]);
+    expect(Array.from(tc.evaluate('(u ? 0.5 : 0) ? i : 7', { u, i }).data)).toEqual([5, 7]);
+    expect(Array.from(tc.evaluate('where(256, u, 7)', { u }).data)).toEqual([1, 0]); // 256 as uint8 was 0
+    expect(Array.from(tc.evaluate('(f ? 0.25 : 0) ? i : -1', { f, i }).data)).toEqual([5, -1]);
+    expect(Array.from(tc.compile('(f ? 0.25 : 0) ? i : -1').run({ f, i }).data)).toEqual([5, -1]);
+    expect(Array.from(tc.evaluate('trunc(b ? 0.5 : 3) ? b2 : -b2', { b, b2 }).data)).toEqual([-7n, 8n]); // was a TypeError: 0.5 as bigint64
+    // an integer-only op there meets float64: refused, naming the node
+    expect(() => tc.evaluate('(3 & 1) ? i : 7', { i })).toThrow(/"3 & 1"/);
+  });
 
   it('every dtype: arithmetic, comparisons, and the integer-only and float-only ops', () => {
     const mk = (d, vs) => {
