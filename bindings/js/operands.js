@@ -229,7 +229,7 @@ export function readOrt(x) {
 /** Why `data` is not a typed array, for a message. */
 export function notTypedArray(data, what) {
   if (Array.isArray(data)) {
-    return new TypeError(`${what} is a plain Array; pass a typed array, e.g. Float32Array.from(${data.length <= 4 ? JSON.stringify(data) : 'array'})`);
+    return new TypeError(`${what} is a plain Array; pass a typed array, e.g. Float32Array.from(${data.length <= 4 ? `[${data}]` : 'array'})`);
   }
   return new TypeError(`${what} must be a typed array (Float32Array, Int32Array, …), got ${data === null ? 'null' : ArrayBuffer.isView(data) ? 'a DataView' : typeof data}`);
 }

@@ -73,12 +73,12 @@ export function copyView(src, sBase, shape, sStrides, dst, dBase, dStrides) {
     sBase *= 2;
     dBase *= 2;
   }
-  src = bits(src);
-  dst = bits(dst);
   const r = shape.length;
   let n = 1;
   for (let i = 0; i < r; i++) n *= shape[i];
-  if (n === 0) return;
+  if (n === 0) return; // nothing read (an array may be detached: its length 0, no view of it made)
+  src = bits(src);
+  dst = bits(dst);
   if (r === 0) {
     dst[dBase] = src[sBase];
     return;

@@ -99,6 +99,14 @@ add('tensor: data is a DataView', call('tensor', new DataView(new ArrayBuffer(4)
 add('tensor: data shorter than the shape', call('tensor', iota(5), [2, 3]), err('LENGTH_MISMATCH'));
 add('tensor: detached data', () => ({ call: () => tc.tensor(detached(), [3]) }), TYPE);
 add('tensor: options is a string', call('tensor', iota(3), [3], 'x'), TYPE);
+// Detached data without a shape is an empty array (its length is 0), in every function alike (until
+// 0.9.16 softmax, logSoftmax and logSumExp threw V8's TypeError and left a byte behind each call, and
+// contiguous, concat and stack threw it): nothing is read from it.
+for (const [fn, f, want] of [['softmax', (x) => tc.softmax(x), []], ['logSoftmax', (x) => tc.logSoftmax(x), []],
+  ['logSumExp', (x) => tc.logSumExp(x), [-Infinity]], ['contiguous', (x) => tc.contiguous(x), []],
+  ['concat', (x) => tc.concat([x, x], 0), []], ['stack', (x) => tc.stack([x], 0), []], ['add', (x) => tc.add(x, 1), []]]) {
+  add(`${fn}: detached data, no shape`, () => ({ call: () => f({ data: detached() }) }), ok((r) => expect(plain(r)).toEqual(want)));
+}
 add('tensor: dims duplicated', call('tensor', iota(6), [2, 3], { dims: ['x', 'x'] }), err('INVALID_SHAPE'));
 add('tensor: dims of the wrong length', call('tensor', iota(6), [2, 3], { dims: ['x'] }), err('INVALID_SHAPE'));
 add('tensor: coords of the wrong length', call('tensor', iota(6), [2, 3], { dims: ['x', 'y'], coords: { x: ['a'] } }), err('INVALID_SHAPE'));
