@@ -216,7 +216,7 @@ function parseSpecs(text) {
       return v;
     }
     const f = p.split(':');
-    if (f.length > 3) throw shapeError(`slice: ${describe(text)}: spec ${i} (${JSON.stringify(p)}) has more than two colons`, null, i, null);
+    if (f.length > 3) throw shapeError(`slice: ${describe(text)}: spec ${i} (${describe(p)}) has more than two colons`, null, i, null);
     return f.map(num);
   });
 }

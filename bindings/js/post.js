@@ -17,7 +17,7 @@ import { request, execute } from './execute.js';
 import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
 import { copyView, rowMajor, isRowMajor } from './strided.js';
-import { product } from './shapes.js';
+import { product, describe } from './shapes.js';
 import { nameKey, checkOutNames } from './named.js';
 
 /**
@@ -78,7 +78,7 @@ function axisOf(a, X, fn) {
 }
 
 function axisError(fn, X, a, why) {
-  return new BroadcastError(`${fn}: axis ${JSON.stringify(a)} ${why} (x is ${formatShape(X.shape)}${X.dims !== undefined ? `, dims ${X.dims.join(', ')}` : ''})`,
+  return new BroadcastError(`${fn}: axis ${Array.isArray(a) ? `[${a}]` : describe(a)} ${why} (x is ${formatShape(X.shape)}${X.dims !== undefined ? `, dims ${X.dims.join(', ')}` : ''})`,
     { code: 'INVALID_AXIS', shapes: [X.shape], axis: typeof a === 'number' ? a : null, dims: null });
 }
 

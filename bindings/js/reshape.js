@@ -80,7 +80,7 @@ export function reshape(x, shape, options) {
   if (typeof x === 'number' || typeof x === 'bigint') throw new TypeError(`reshape: x must be { data, shape } or a resident tensor, got a ${typeof x}`);
   const X = readOperand(x, 'reshape: x');
   const req = copyShape(shape, 'reshape: shape');
-  if (typeof req === 'string') throw new TypeError(`reshape: shape must be an array of dims (e.g. [2, -1]), got ${JSON.stringify(req)}`);
+  if (typeof req === 'string') throw new TypeError(`reshape: shape must be an array of dims (e.g. [2, -1]), got ${describe(req)}`);
   if (o.dims === undefined && o.coords !== undefined) throw new TypeError('reshape: coords need dims (name the dims the coords label)');
   // A plain operand's shape left to default is its data's length now; settle() checks it again last.
   if (!X.resident && X.shape === null) X.shape = [taLength.call(X.data)];

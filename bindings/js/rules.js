@@ -4,7 +4,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName, head, tail } from './errors.js';
-import { copyShape, checkShape, rankTooLarge, isDimValue, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
+import { copyShape, checkShape, rankTooLarge, isDimValue, describe, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
 import { begin, header, writeShape, shapeCost, call, requestBuffer, stridesCost, writeStrides } from './wire.js';
 import { readOptions, choose } from './options.js';
 import { readNamed, internNamed, writeNamed, describeNamed, namedOutNames, namedResult } from './named.js';
@@ -46,7 +46,7 @@ function checkMapping(m, ctx, fn) {
   for (let i = 0; i < m.length; i++) {
     const v = m[i];
     if (typeof v !== 'number' || !Number.isInteger(v)) {
-      throw new BroadcastError(`${head(ctx)}: axesMapping[${i}] = ${typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : String(v)} is not an integer axis${tail(ctx)}`,
+      throw new BroadcastError(`${head(ctx)}: axesMapping[${i}] = ${describe(v)} is not an integer axis${tail(ctx)}`,
         { code: 'INVALID_AXES_MAPPING', shapes: ctx.shapes, axis: null, dims: null });
     }
   }

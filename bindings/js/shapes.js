@@ -55,7 +55,7 @@ function invalidDim(shape, i, d, why, shapes) {
 }
 
 function safeFormat(shape) {
-  return `[${shape.map((d) => (typeof d === 'string' ? JSON.stringify(d) : describe(d))).join(', ')}]`;
+  return `[${shape.map(describe).join(', ')}]`;
 }
 
 /**

@@ -68,9 +68,11 @@ describe('first mistakes get a message with the fix', () => {
   it('plain Array data', () => {
     expect(thrown(() => tc.add({ data: [1, 2], shape: [2] }, 1)).message).toMatch(/plain Array.*Float32Array\.from/);
   });
-  it('a BigInt dim name to a layout function, or BigInt Array data, gets the library\'s message, naming it (until 0.9.16 JSON.stringify\'s "Do not know how to serialize a BigInt")', () => {
+  it('a BigInt axis or dim name, or BigInt Array data, gets the library\'s message, naming it (until 0.9.16 JSON.stringify\'s "Do not know how to serialize a BigInt")', () => {
     const nx = { data: new Float32Array(6), shape: [2, 3], dims: ['a', 'b'] };
-    for (const [f, fn] of [[() => tc.transpose(nx, [1n, 0]), 'transpose'], [() => tc.flip(nx, 1n), 'flip'], [() => tc.squeeze(nx, 1n), 'squeeze']]) {
+    const x = { data: new Float32Array(6), shape: [2, 3] };
+    for (const [f, fn] of [[() => tc.softmax(x, 1n), 'softmax'], [() => tc.argmax(x, 1n), 'argmax'], [() => tc.topk(x, 1, { axis: 1n }), 'topk'],
+      [() => tc.logSumExp(x, [1n]), 'logSumExp'], [() => tc.transpose(nx, [1n, 0]), 'transpose'], [() => tc.flip(nx, 1n), 'flip'], [() => tc.squeeze(nx, 1n), 'squeeze']]) {
       const e = thrown(f);
       expect(e).toBeInstanceOf(tc.BroadcastError);
       expect(e.message).toContain(`${fn}: `);
