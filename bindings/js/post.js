@@ -61,8 +61,9 @@ function commit(r, fn, what) {
 const TOPK = Symbol(); // read(): the axis is options.axis
 
 function readPair(out) {
-  if (out === null || typeof out !== 'object') throw new TypeError('topk: options.out must be { values, indices }');
-  const { values, indices } = out;
+  const { values, indices } = out ?? 0;
+  // neither given (a tensor or an array passed as out, a misspelt key): nothing would be written
+  if (typeof out !== 'object' || values === indices) throw new TypeError('topk: options.out must be { values, indices }');
   return { values: values === undefined ? null : readOut(values, 'topk'), indices: indices === undefined ? null : readOut(indices, 'topk') };
 }
 

@@ -612,6 +612,13 @@ describe('refusals, and no leak after them', () => {
     expect(code(() => tc.topk(x, 1.5))[0]).toBe('INVALID_AXIS');
     expect(code(() => tc.argmax(x, [0, 1]))).toEqual(['INVALID_AXIS', expect.stringMatching(/axis \[0,1\] is not one axis/)]);
     expect(code(() => tc.topk(x, 1, { axes: 0 }))[0]).toBe('TypeError');
+    // out is { values, indices }: a tensor, a misspelt key or one array for both would write nothing, or
+    // both into one (until 0.9.16 the first two were ignored, the third accepted)
+    const tt = tc.tensor(new Float32Array(2), [2, 1]);
+    for (const out of [tt, { value: new Float32Array(2) }, {}, 5]) expect(code(() => tc.topk(x, 1, { out }))).toEqual(['TypeError', 'topk: options.out must be { values, indices }']);
+    const both = new Int32Array(2);
+    expect(code(() => tc.topk(x, 1, { out: { values: both, indices: both } }))[0]).toBe('TypeError');
+    tt.dispose();
     expect(code(() => tc.softmax(3))[0]).toBe('TypeError');
     expect(code(() => tc.softmax({ data: new Float32Array(1) }, undefined, { keepdims: true }))[0]).toBe('TypeError');
     // The flags are booleans (until 0.9.15 any value was read as truthy or falsy).
