@@ -166,6 +166,168 @@ function attrStr(n, name, def) {
 
 const normAxis = (a, r) => (a < 0 ? a + r : a);
 
+// Ops whose outputs follow from their inputs' shapes and attributes in a line or two (moreShapes).
+const MORE = new Set(('NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss Unique Adagrad Adam Momentum NonMaxSuppression ' +
+  'TfIdfVectorizer DynamicQuantizeLinear GridSample GatherND OneHot StringNormalizer Einsum HannWindow HammingWindow ' +
+  'BlackmanWindow MelWeightMatrix Compress Det RoiAlign DFT STFT OptionalHasElement').split(' '));
+// The optimisers of ai.onnx.preview.training: how many of their inputs (after R and T) each group of outputs copies.
+const OPTIMISERS = { Adagrad: [0, 2], Adam: [0, 2, 3], Momentum: [0, 2] };
+
+/**
+ * The outputs of an op of MORE: `ins` its inputs' infos, `vals(k)` input k's values (or null).
+ * Dims it cannot know are '?'; null where not even the rank is known.
+ */
+function moreShapes(n, op, ins, vals) {
+  const shape = (k) => (ins[k] ? ins[k].shape : null);
+  const x = shape(0);
+  const et = ins[0] ? ins[0].elemType : 0;
+  const scalar = (k) => { const w = vals(k); return w && w.length === 1 && num(w[0]) ? w[0] : '?'; };
+  switch (op) {
+    case 'NegativeLogLikelihoodLoss':
+    case 'SoftmaxCrossEntropyLoss': { // [N, C, d1...] and labels [N, d1...]: per element ('none') or one value
+      const t = shape(1) ?? (x ? [x[0], ...x.slice(2)] : null);
+      const loss = info(attrStr(n, 'reduction', 'mean') === 'none' ? (t ? t.slice() : null) : [], et);
+      return op === 'SoftmaxCrossEntropyLoss' ? [loss, info(x, et)] : [loss];
+    }
+    case 'Unique': { // Y, indices, inverse_indices, counts: as many as there are distinct values
+      const a = attr(n, 'axis');
+      const y = a ? (x ? x.map((d, i) => (i === normAxis(a.i, x.length) ? '?' : d)) : null) : ['?'];
+      const inv = a ? (x ? [x[normAxis(a.i, x.length)]] : ['?']) : [x ? prod(x) : '?'];
+      return [info(y, et), info(['?'], 7), info(inv, 7), info(['?'], 7)];
+    }
+    case 'Adagrad':
+    case 'Adam':
+    case 'Momentum': { // the new X (and H, V): the shapes of the inputs they replace, in groups of n
+      const groups = OPTIMISERS[op];
+      const k = (ins.length - 2) / (groups.length === 3 ? 4 : 3);
+      return n.outputs.map((_, j) => {
+        const i = 2 + groups[Math.floor(j / k)] * k + (j % k);
+        return info(shape(i), ins[i] ? ins[i].elemType : 0);
+      });
+    }
+    case 'NonMaxSuppression':
+      return [info(['?', 3], 7)];
+    case 'TfIdfVectorizer': { // [C] or [N, C] to [max ngram index + 1] or [N, that]
+      const idx = attrInts(n, 'ngram_indexes');
+      const m = idx && idx.length ? Math.max(...idx) + 1 : '?';
+      return [info(x ? (x.length === 1 ? [m] : [x[0], m]) : null, 1)];
+    }
+    case 'DynamicQuantizeLinear':
+      return [info(x, 2), info([], 1), info([], 2)];
+    case 'GridSample': { // X [N, C, D...] sampled at grid [N, D_out..., r]: [N, C, D_out...]
+      const g = shape(1);
+      return [info(x && g ? [x[0], x[1], ...g.slice(1, -1)] : null, et)];
+    }
+    case 'GatherND': { // indices' dims but its last, then data's past batch_dims + that last dim
+      const q = shape(1);
+      const b = attrInt(n, 'batch_dims', 0);
+      if (!x || !q || !num(q[q.length - 1])) return [info(null, et)];
+      return [info([...q.slice(0, -1), ...x.slice(b + q[q.length - 1])], et)];
+    }
+    case 'OneHot': { // indices' dims, with depth inserted at axis
+      if (!x) return [info(null, ins[2] ? ins[2].elemType : 0)];
+      const d = scalar(1);
+      const r = x.length + 1;
+      const a = normAxis(attrInt(n, 'axis', -1), r);
+      const out = x.slice();
+      out.splice(a, 0, num(d) ? Math.trunc(d) : '?');
+      return [info(out, ins[2] ? ins[2].elemType : 0)];
+    }
+    case 'StringNormalizer': // stop words may drop any number of strings
+      return [info(x ? [...x.slice(0, -1), '?'] : null, et)];
+    case 'Einsum':
+      return [info(einsumShape(attrStr(n, 'equation', ''), ins.map((i) => (i ? i.shape : null))), et)];
+    case 'HannWindow':
+    case 'HammingWindow':
+    case 'BlackmanWindow': {
+      const size = scalar(0);
+      return [info([num(size) ? Math.trunc(size) : '?'], attrInt(n, 'output_datatype', 1))];
+    }
+    case 'MelWeightMatrix': { // [dft_length / 2 + 1, num_mel_bins]
+      const bins = scalar(0);
+      const len = scalar(1);
+      return [info([num(len) ? Math.floor(len / 2) + 1 : '?', num(bins) ? bins : '?'], attrInt(n, 'output_datatype', 1))];
+    }
+    case 'Compress': { // as many as the condition keeps
+      const a = attr(n, 'axis');
+      return [info(a ? (x ? x.map((d, i) => (i === normAxis(a.i, x.length) ? '?' : d)) : null) : ['?'], et)];
+    }
+    case 'Det':
+      return [info(x ? x.slice(0, -2) : null, et)];
+    case 'RoiAlign': { // [num_rois, C, output_height, output_width]
+      const rois = shape(1);
+      return [info([rois ? rois[0] : '?', x ? x[1] : '?', attrInt(n, 'output_height', 1), attrInt(n, 'output_width', 1)], et)];
+    }
+    case 'DFT': { // along axis (default 1; an input from opset 20): dft_length (or the axis), half of it + 1 when onesided; last dim 2
+      if (!x) return [info(null, et)];
+      const a = normAxis(attrInt(n, 'axis', 1), x.length);
+      const given = n.inputs[1] ? scalar(1) : x[a];
+      const len = attrInt(n, 'inverse', 0) === 0 && attrInt(n, 'onesided', 0) === 1 ? (num(given) ? Math.floor(given / 2) + 1 : '?') : given;
+      return [info(x.map((d, i) => (i === a ? len : i === x.length - 1 ? 2 : d)), et)];
+    }
+    case 'STFT': { // [batch, frames, bins, 2]: frames from the signal's length, the step and the frame's length
+      const step = scalar(1);
+      const w = n.inputs[2] ? shape(2) : null;
+      const fl = n.inputs[3] ? scalar(3) : w ? w[0] : '?';
+      const frames = x && num(x[1]) && num(step) && num(fl) && step > 0 ? Math.floor((x[1] - fl) / step) + 1 : '?';
+      const bins = num(fl) ? (attrInt(n, 'onesided', 1) === 1 ? Math.floor(fl / 2) + 1 : fl) : '?';
+      return [info([x ? x[0] : '?', frames, bins, 2], et)];
+    }
+    case 'OptionalHasElement':
+      return [info([], 9)];
+    default:
+      return null;
+  }
+}
+
+/** Two shapes broadcast right-aligned, as numbers where either side knows one (for Einsum's ellipsis). */
+function broadcastDims(a, b) {
+  const r = Math.max(a.length, b.length);
+  return Array.from({ length: r }, (_, i) => {
+    const x = i < r - a.length ? 1 : a[i - r + a.length];
+    const y = i < r - b.length ? 1 : b[i - r + b.length];
+    return x === 1 ? y : y === 1 || !num(y) ? x : y;
+  });
+}
+
+/**
+ * The output shape of an Einsum `equation` over `shapes` (null: unknown rank): each output letter's
+ * dim from an input that has it (a number over a name or '?'), the ellipsis dims broadcast; without
+ * '->', the letters used once, in alphabetical order.
+ */
+function einsumShape(equation, shapes) {
+  const eq = equation.replace(/\s+/g, '');
+  const [lhs, rhs] = eq.split('->');
+  const terms = lhs.split(',');
+  if (terms.length !== shapes.length || shapes.some((s) => s === null)) return null;
+  const dim = new Map();
+  let ell = [];
+  let fits = true;
+  terms.forEach((t, k) => {
+    const s = shapes[k];
+    const letters = t.replace('...', '.');
+    const e = s.length - (letters.length - (letters.includes('.') ? 1 : 0));
+    if (e < 0 || (e > 0 && !letters.includes('.'))) fits = false; // more or fewer letters than dims: no shape
+    let at = 0;
+    for (const c of letters) {
+      if (c === '.') {
+        ell = broadcastDims(ell, s.slice(at, at + e));
+        at += e;
+        continue;
+      }
+      const d = s[at++];
+      const had = dim.get(c);
+      if (had === undefined || (!num(had) && num(d)) || had === 1) dim.set(c, d);
+    }
+  });
+  if (!fits) return null;
+  const out = rhs ?? [...dim.keys()].filter((c) => lhs.split(c).length === 2).sort().join('');
+  const res = [];
+  for (const c of out.replace('...', '.')) res.push(...(c === '.' ? ell : [dim.get(c) ?? '?']));
+  if (rhs === undefined && lhs.includes('...')) res.unshift(...ell);
+  return res;
+}
+
 /** A broadcasting node's report before its rule runs: where it is, its inputs as known, status 'ok'. */
 function nodeReport(n, index, ins, graphName) {
   return {
@@ -268,7 +430,7 @@ class Run {
     try {
       const fn = this.functions.get(`${n.domain}:${n.opType}`);
       if (fn) outs = this.callFunction(fn, n, ins, graphName, where);
-      else if (n.domain !== '' && n.domain !== 'ai.onnx' && n.domain !== 'com.microsoft') outs = null;
+      else if (n.domain !== '' && n.domain !== 'ai.onnx' && n.domain !== 'com.microsoft' && !(n.domain === 'ai.onnx.preview.training' && OPTIMISERS[n.opType])) outs = null;
       else if (broadcasts(n.opType)) outs = this.broadcastNode(n, index, ins, scope, graphName, where, declared);
       else outs = this.shapeOf(n, ins, scope, graphName, where);
     } catch (e) {
@@ -801,6 +963,7 @@ class Run {
       case 'Scan':
         return this.loopNode(n, ins, scope, graphName, where);
       default:
+        if (MORE.has(op)) return moreShapes(n, op, ins, vals);
         if (REDUCE.has(op)) {
           if (!rankKnown) return [info(null, et)];
           const fromInput = op === 'ReduceSum' ? v >= 13 : v >= 18;

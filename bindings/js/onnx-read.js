@@ -293,7 +293,7 @@ export const INTEGER_KINDS = new Set(['i64', 'u64', 'i32', 'u32', 'i16', 'u16', 
  */
 export function readElements(buf, offset, byteLength, kind) {
   const r = READ[kind];
-  if (!r || offset < 0 || offset + byteLength > buf.byteLength || byteLength % r[0]) return null;
+  if (!r || offset < 0 || byteLength < 0 || offset + byteLength > buf.byteLength || byteLength % r[0]) return null;
   const [size, read] = r;
   const view = new DataView(buf.buffer, buf.byteOffset + offset, byteLength);
   const out = new Array(byteLength / size);

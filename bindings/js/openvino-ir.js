@@ -87,15 +87,23 @@ const integer = (v) => (v?.trim() ? (/^[-+]?\d+$/.test(v.trim()) ? Number(v) : N
 /** A node error that is no broadcast failure, in the form explain() gives one. */
 const typeError = (message) => ({ name: 'TypeError', code: null, message, shapes: [], axis: null, dims: null });
 
-/** The integer values of a Const layer, read from the .bin, or null. */
+/**
+ * The integer values of a Const layer, read from the .bin, or null. Its `shape` attribute, where
+ * the file gives one, says how many (the IR reader takes that many of the `size` bytes, and refuses
+ * a `size` too small for them: null here).
+ */
 function constValues(layer, bin) {
   if (!bin) return null;
   const d = child(layer, 'data');
   if (!d || !INTEGER_KINDS.has(d.attrs.element_type)) return null;
   const off = Number(d.attrs.offset);
   const len = Number(d.attrs.size);
-  if (!Number.isSafeInteger(off) || !Number.isSafeInteger(len)) return null;
-  return readElements(bin, off, len, d.attrs.element_type);
+  if (!Number.isSafeInteger(off) || !Number.isSafeInteger(len) || len < 0) return null;
+  const all = readElements(bin, off, len, d.attrs.element_type);
+  const shape = d.attrs.shape;
+  if (all === null || shape === undefined) return all;
+  const n = shape.trim() === '' ? 1 : shape.split(',').reduce((p, s) => p * Number(s), 1); // '' is a scalar
+  return Number.isSafeInteger(n) && n >= 0 && n <= all.length ? all.slice(0, n) : null;
 }
 
 /** Whether two dims differ for certain: both numbers ('?', names and intervals match anything). */
@@ -131,7 +139,10 @@ export function inferOpenVino(xml, bin) {
     for (let index = layers.length - 1; index >= 0; index--) {
       const layer = layers[index];
       todo.push({ layer, index, graph: t.graph, source });
-      for (const sub of kids(layer, 'body').reverse()) todo.push({ body: sub, graph: `${t.graph}/${layer.attrs.name ?? layer.attrs.id}.body` });
+      // Loop and TensorIterator hold a <body>; If its <then_body> and <else_body>
+      for (const tag of ['else_body', 'then_body', 'body']) {
+        for (const sub of kids(layer, tag).reverse()) todo.push({ body: sub, graph: `${t.graph}/${layer.attrs.name ?? layer.attrs.id}.${tag}` });
+      }
     }
   }
   return {
@@ -178,7 +189,12 @@ export function inferOpenVino(xml, bin) {
     }
     let req;
     if (isBroadcast) {
-      const mode = lower;
+      // OpenVINO reads mode "none" as explicit; Broadcast-1 has no bidirectional mode
+      const mode = lower === 'none' ? 'explicit' : lower;
+      if (!['numpy', 'explicit', 'bidirectional', 'pdpd'].includes(mode) || (mode === 'bidirectional' && layer.attrs.version === 'opset1')) {
+        return refuse(typeError(`${where}: Broadcast${layer.attrs.version === 'opset1' ? '-1' : ''} has no mode "${kind}"`));
+      }
+      report.rule = `broadcastTo ${mode}`;
       const target = constValues(source(layer, ins[1]) ?? { children: [] }, bin);
       const mapping = ins[2] ? constValues(source(layer, ins[2]) ?? { children: [] }, bin) : null;
       const t = target ?? (mode === 'bidirectional' ? null : out.shape);
@@ -192,8 +208,15 @@ export function inferOpenVino(xml, bin) {
     } else {
       if (!rule) return refuse(typeError(`${where}: auto_broadcast "${kind}" is not none, explicit, numpy or pdpd`));
       report.rule = rule === 'pdpd' && axis !== undefined ? `pdpd(axis=${axis})` : rule;
-      if (type === 'Select') {
-        // Select's rule is numpy over all three; pdpd broadcasts then and else, then the condition
+      if (type === 'Select' && rule === 'pdpd') {
+        // pdpd (OpenVINO's select shape inference): else into then, one way, then the condition into that;
+        // a shape of the same rank and dims merges whatever the axis, as OpenVINO's merge takes it
+        const [c, a, b] = ins.map((p) => p.shape);
+        const merge = (x, y) => (x && y && sameShape(x, y) ? { rule: 'none', shapes: [x, y] } : { rule, shapes: [x, y], axis });
+        const first = nodePlan(merge(a, b), syms, where);
+        req = first.ok ? merge(first.shape, c) : merge(a, b);
+      } else if (type === 'Select') {
+        // Select's rule is numpy over all three
         req = rule === 'none' ? { rule: 'none', shapes: ins.map((p) => p.shape), chain: true } : { rule: 'numpy', shapes: ins.map((p) => p.shape) };
       } else {
         req = { rule, shapes: [ins[0].shape, ins[1].shape], axis };

@@ -93,6 +93,43 @@ describe('OpenVINO IR: what the file says badly', () => {
     expect(select.error.message).toBe('Select_1: Select takes 3 inputs; the file records 2');
   });
 
+  it('Select with pdpd: else into then one way, then the condition, as OpenVINO\'s select shape inference (until 0.9.16 numpy over all three)', () => {
+    const sel = (inputs, outputs, data) => only(ir([layer(1, 'Select', { data, inputs, outputs })]));
+    // else may not enlarge then under pdpd (numpy took it)
+    expect(sel([[2, 3], [1, 3], [2, 3]], [[2, 3]], { auto_broadcast: 'pdpd' }).status).toBe('clash');
+    // else [3] at axis 1 of then [2,3,4]; a condition of the result's shape merges whatever the axis (numpy refused 4 vs 3)
+    expect(sel([[2, 3, 4], [2, 3, 4], [3]], [[2, 3, 4]], { auto_broadcast: 'pdpd', axis: 1 })).toMatchObject({ status: 'ok', output: { shape: [2, 3, 4] } });
+    expect(sel([[3], [2, 3, 4], [2, 3, 4]], [[2, 3, 4]], { auto_broadcast: 'pdpd', axis: 1 })).toMatchObject({ status: 'ok' });
+    expect(sel([[4], [2, 3, 4], [2, 3, 4]], [[2, 3, 4]], { auto_broadcast: 'pdpd', axis: 1 }).status).toBe('clash');
+  });
+
+  it('layers inside an If\'s then_body and else_body are checked, as a Loop\'s body is (until 0.9.16 never)', () => {
+    const body = (tag, name) => `<${tag}><layers>${layer(0, 'Add', { name, inputs: [[2, 3], [4]], outputs: [[2, 3]] })}</layers></${tag}>`;
+    const r = tc.inferShapes(ir([layer(1, 'If', { name: 'cf', inner: body('then_body', 'addT') + body('else_body', 'addE') })]));
+    expect(r.nodes.map((n) => [n.graph, n.name, n.status])).toEqual([['m/cf.then_body', 'addT', 'clash'], ['m/cf.else_body', 'addE', 'clash']]);
+  });
+
+  it('Broadcast: mode none is explicit (OpenVINO reads it so), Broadcast-1 has no bidirectional, an unknown mode names the layer', () => {
+    const bc = (mode) => only(ir([layer(1, 'Broadcast', { data: { mode }, inputs: [[3, 1], [3]], outputs: [[2, 3, 5]] })]));
+    expect(bc('none')).toMatchObject({ rule: 'broadcastTo explicit', status: 'unknown' }); // its mapping is not known without the .bin
+    for (const mode of ['bogus', '', 'bidirectional']) {
+      expect(bc(mode), mode).toMatchObject({ status: 'clash', error: { name: 'TypeError', message: `Broadcast_1: Broadcast-1 has no mode "${mode}"` } });
+    }
+  });
+
+  it('a Const is as many elements as its shape says, and a negative size is no values (until 0.9.16 size\'s count, and a RangeError)', () => {
+    const bin = new Uint8Array(24);
+    const dv = new DataView(bin.buffer);
+    [2, 3, 6].forEach((v, i) => dv.setBigInt64(i * 8, BigInt(v), true));
+    const konst = (shape, size) => `<layer id="1" name="t" type="Const" version="opset1"><data element_type="i64" shape="${shape}" offset="0" size="${size}"/><output><port id="0" precision="I64"><dim>${shape || 1}</dim></port></output></layer>`;
+    const bc = layer(3, 'Broadcast', { data: { mode: 'numpy' }, inputs: [[3, 1], [2]], outputs: [[2, 3]], name: 'bc' });
+    const edge = '<edge from-layer="1" from-port="0" to-layer="3" to-port="1"/>';
+    // shape 2 of 24 bytes: the target [2, 3]; (3,1) to it clashes, as OpenVINO refuses it (size's three values gave [2,3,6])
+    expect(tc.inferShapes(ir([konst('2', 24), bc], edge), { bin }).nodes[0]).toMatchObject({ status: 'clash', request: { shapes: [[3, 1], [2, 3]] } });
+    const neg = tc.inferShapes(ir([konst('3', -8), bc], edge), { bin }).nodes[0]; // read, not thrown
+    expect(neg).toMatchObject({ request: { shapes: [[3, 1], [2, 3]] } }); // no values: the output port [2, 3] stands for the target
+  });
+
   it('a Broadcast mode is read in any case, as auto_broadcast is', () => {
     const n = only(ir([layer(1, 'Broadcast', { data: { mode: 'NUMPY' }, inputs: [[3, 1], [2]], outputs: [[3, 4]] })]));
     expect([n.status, n.rule, n.output.shape]).toEqual(['ok', 'broadcastTo numpy', [3, 4]]);

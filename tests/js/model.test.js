@@ -425,6 +425,15 @@ describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/ge
     expect(tensorsOf('neg_shape')).toMatchObject({ y: [2, '?'], z: [2, '?'] }); // Neg of a name: not a dim
     expect(tensorsOf('shape_values_unknown')).toEqual({ y: ['?', '?', '?', '?', '?'], e: ['?', '?', '?', 3, '?'] });
   });
+  it('Einsum, the losses, OneHot, GatherND, Det, Unique, DFT, STFT and the windows have shapes (until 0.9.16 unknown: a declared shape or none)', () => {
+    // Einsum against NumPy's einsum (300 random equations, ellipses and implicit outputs, agreed while this was written)
+    expect(tensorsOf('einsum')).toEqual({ bmm: [2, 3, 5], ell: [3, 2, 2, 6], diag: [3] });
+    expect(tensorsOf('losses')).toEqual({ sce: [3, 2], logp: [3, 5, 2], scem: [], nll: [4], nllm: [] });
+    expect(tensorsOf('onehot_gathernd_det')).toEqual({ oh: [2, 10, 3], gnd: [2], det: [2], uy: ['?', 4], ui: ['?'], uinv: [3], uc: ['?'] });
+    // STFT: onesided (the default) keeps 16 / 2 + 1 bins, as onnx's backend test outputs have them (onnx 1.12's own inference says 16)
+    expect(tensorsOf('signal')).toEqual({ spec: [1, 5, 2], win: [16], stft: [1, 7, 9, 2] });
+    for (const f of ['einsum', 'losses', 'onehot_gathernd_det', 'signal']) expect(tc.inferShapes(bytesOf(`values/${f}.onnx`)).coverage.unknownOps).toEqual([]);
+  });
   it('float lists written unpacked, as onnx writes them (a Constant\'s value_floats, Upsample-7\'s scales), are read (until 0.9.16 empty: a false clash)', () => {
     const r = tc.inferShapes(bytesOf('values/constant_value_floats.onnx'), { tensors: true });
     expect(r.tensors).toEqual({ c: [3], y: [2, 3] });
