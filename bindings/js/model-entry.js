@@ -9,6 +9,7 @@ import { BroadcastError } from './errors.js';
 import * as rules from './rules.js';
 import { explain as explainPlain } from './explain.js';
 import { symbolicPlan, isSymbol } from './symbolic.js';
+import { readOptions } from './options.js';
 import { inferOnnx } from './infer.js';
 import { inferOpenVino } from './openvino-ir.js';
 
@@ -22,31 +23,33 @@ export { isSymbol };
 
 const named = (shapes) => shapes.some((s) => Array.isArray(s) && s.some(isSymbol));
 
-function answer(plan) {
+/** The plan's shape, or its error thrown as the call's own: `fn` in place of explain's name, the class kept. */
+function answer(plan, fn) {
   if (plan.ok) return plan.shape;
   const e = plan.error;
-  if (e.name === 'BroadcastError') throw new BroadcastError(e.message, e);
-  throw new TypeError(e.message);
+  const message = e.message.replace(/^explain: /, `${fn}: `);
+  if (e.name === 'BroadcastError') throw new BroadcastError(message, e);
+  throw new (e.name === 'Error' ? Error : e.name === 'RangeError' ? RangeError : TypeError)(message);
 }
 
 /** broadcastShapes, with names as dims: N ⊕ 3 → 3 (N ∈ {1, 3}); N ⊕ M → 'N|M'. */
 export function broadcastShapes(...shapes) {
   if (!named(shapes)) return rules.broadcastShapes(...shapes);
-  return answer(symbolicPlan({ rule: 'numpy', shapes }));
+  return answer(symbolicPlan({ rule: 'numpy', shapes }), 'broadcastShapes');
 }
 
 /** autoBroadcastShape (OpenVINO none, numpy, pdpd), with names as dims. */
 export function autoBroadcastShape(a, b, options) {
   if (!named([a, b])) return rules.autoBroadcastShape(a, b, options);
-  const o = options ?? {};
-  return answer(symbolicPlan({ rule: o.type ?? 'numpy', shapes: [a, b], axis: o.axis }));
+  const o = readOptions(options, 'autoBroadcastShape', ['type', 'axis']); // as the numbers-only call reads them
+  return answer(symbolicPlan({ rule: o.type ?? 'numpy', shapes: [a, b], axis: o.axis }), 'autoBroadcastShape');
 }
 
 /** broadcastToShape (the Broadcast op's modes), with names as dims. */
 export function broadcastToShape(input, target, options) {
   if (!named([input, target])) return rules.broadcastToShape(input, target, options);
-  const o = options ?? {};
-  return answer(symbolicPlan({ rule: 'broadcastTo', shapes: [input, target], mode: o.mode, axesMapping: o.axesMapping, axis: o.axis }));
+  const o = readOptions(options, 'broadcastToShape', rules.TO_KEYS);
+  return answer(symbolicPlan({ rule: 'broadcastTo', shapes: [input, target], mode: o.mode, axesMapping: o.axesMapping, axis: o.axis }), 'broadcastToShape');
 }
 
 /** explain(), with names as dims: the plan also lists `symbols` and what each must satisfy. Never throws. */

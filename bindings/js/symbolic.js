@@ -204,6 +204,8 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
     namesBack(plan, shapes);
     return plan;
   }
+  // An operand of unknown rank: the result's rank is unknown too, and no name has a place in it
+  if (!Array.isArray(plan.shape)) return plan;
   const rule = req.rule ?? 'numpy';
   const to = rule === 'broadcastTo';
   const mode = to ? (req.mode ?? 'numpy') : null;
@@ -234,18 +236,19 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
     for (const d of named) for (const n of members(d)) touched.add(n);
     if (t !== null && isSymbol(t)) for (const n of members(t)) touched.add(n);
     let err = null;
+    const dim = (d) => (isSymbol(d) ? d : plan.shape[i]); // a dim that is no name: the engine's (intervals normalised)
     if (rule === 'pdpd') {
       // pdpd (element-wise): the output is A's; B stretches from 1 into it, one way.
       t = dims[from.indexOf(0)];
       const kb = from.indexOf(1);
-      if (kb < 0) { out[i] = t; continue; }
+      if (kb < 0) { out[i] = dim(t); continue; }
       dims.splice(0, dims.length, dims[kb]);
     }
     if ((to && mode !== 'bidirectional' && mode !== 'pdpd') || rule === 'pdpd') {
       // Unidirectional: the output dim is the target's; the input stretches from 1.
       const d = dims[0];
-      if (t === null) { out[i] = d; continue; }
-      out[i] = t;
+      if (t === null) { out[i] = dim(d); continue; }
+      out[i] = dim(t);
       if (isSymbol(d) && typeof t === 'number') err = syms.restrict(d, new Set([1, t]), where, ` (it meets ${t}${at})`, `${t}${at}`);
       else if (isSymbol(d) && isSymbol(t)) err = syms.relate(d, t, 'to', where);
       else if (typeof d === 'number' && d !== 1 && isSymbol(t)) err = syms.equal(t, d, where, ` (the input has ${d}${at})`, `${d}${at}`);

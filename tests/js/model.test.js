@@ -288,6 +288,20 @@ describe('symbolic dims: every rule against the reference model of the constrain
     expect(tc.broadcastShapes([2, 1], [3])).toEqual([2, 3]);
   });
 
+  it('names beside an unknown rank, intervals in the caller\'s spelling, and options read as the numbers-only calls read them (until 0.9.16 internal TypeErrors, raw text, options unchecked)', () => {
+    expect(tc.broadcastShapes(['N'], '[...]')).toBe('[...]');
+    expect(tc.broadcastToShape(['N'], '[...]')).toBe('[...]');
+    expect(tc.explain({ shapes: [['N'], '[...]'] })).toMatchObject({ ok: true, shape: '[...]' });
+    expect(tc.broadcastToShape(['N'], ['1..1'])).toEqual([1]); // the engine's dims, as the call without names gives them
+    expect(tc.broadcastToShape(['N'], [' 2 .. 5 '])).toEqual(['2..5']);
+    expect(tc.broadcastToShape(['N'], ['0..3'])).toEqual(['..3']);
+    expect(tc.autoBroadcastShape([' 3..4 '], ['N'], { type: 'pdpd' })).toEqual(['3..4']);
+    expect(() => tc.autoBroadcastShape(['N', 2], [3], { typ: 'pdpd' })).toThrow(new TypeError('autoBroadcastShape: unknown option "typ"; accepted: type, axis'));
+    expect(() => tc.autoBroadcastShape(['N'], [3], 5)).toThrow(TypeError);
+    expect(() => tc.broadcastToShape(['N'], [3], { mode: 'bogus' })).toThrow(/^broadcastToShape: mode must be/);
+    expect(() => tc.broadcastToShape(['N'], [3, 4], { mode: 'explicit' })).toThrow(/^broadcastToShape: mode 'explicit' needs/);
+  });
+
   it('refuses a contradiction within one call, naming the symbol', () => {
     let err;
     try { tc.autoBroadcastShape(['N', 'N'], [3, 5], { type: 'none' }); } catch (e) { err = e; }
