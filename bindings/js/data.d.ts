@@ -365,7 +365,8 @@ type Result<D extends DType, Bool extends boolean> = Bool extends true ? 'uint8'
  * computed in double and rounded once; minimum/maximum propagate NaN and put
  * -0 below +0.
  *
- * Returns a `Tensor` when any operand (or `out`) is resident, else `TensorData`.
+ * Returns a `Tensor` when any operand (or `out`) is resident, else `TensorData`; a typed-array `out`
+ * gives `TensorData` over that array, whatever the operands.
  */
 export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = false> {
   /** onnxruntime's untyped Tensor (a session's output) on either side: the dtype is known at run time. */
@@ -375,6 +376,9 @@ export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = 
   <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
   <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options?: ElementwiseOptions & { out?: TypedArray }): TensorData<ArrayOf<Result<In, Bool>>>;
   <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options?: ElementwiseOptions & { out?: TypedArray }): TensorData<ArrayOf<Result<In, Bool>>>;
+  /** A resident operand written into a typed-array `out`: plain data over that array. */
+  <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): TensorData<ArrayOf<Result<D, Bool>>>;
+  <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): TensorData<ArrayOf<Result<D, Bool>>>;
   /** A resident first operand: a resident result. */
   <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: ElementwiseOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
   /** A resident second operand: a resident result. */
@@ -443,6 +447,8 @@ export interface UnaryOp<In extends DType = DType, Bool extends boolean = false>
   /** onnxruntime's untyped Tensor (a session's output): the dtype is known at run time. */
   <X extends OrtTensorLike>(x: UntypedOrt<X>, options: UnaryOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
   <X extends OrtTensorLike>(x: UntypedOrt<X>, options?: UnaryOptions & { out?: TypedArray }): TensorData<ArrayOf<Result<In, Bool>>>;
+  /** A resident operand written into a typed-array `out`: plain data over that array. */
+  <D extends In>(x: Tensor<D>, options: UnaryOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): TensorData<ArrayOf<Result<D, Bool>>>;
   /** A resident operand: a resident result. */
   <D extends In>(x: Tensor<D>, options?: UnaryOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
   /** Plain data written into a resident `out`: that tensor. */
@@ -640,6 +646,7 @@ export type Axis = number | string;
 export interface AlongAxis {
   <X extends OrtTensorLike>(x: UntypedOrt<X>, axis: Axis | undefined, options: { out: Tensor<FloatDType> }): Tensor<FloatDType>;
   <X extends OrtTensorLike>(x: UntypedOrt<X>, axis?: Axis, options?: { out?: ArrayOf<FloatDType> }): TensorData<ArrayOf<FloatDType>>;
+  <D extends FloatDType>(x: Tensor<D>, axis: Axis | undefined, options: { out: ArrayOf<D> }): TensorData<ArrayOf<D>>;
   <D extends FloatDType>(x: Tensor<D>, axis?: Axis, options?: { out?: Tensor<D> }): Tensor<D>;
   <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
   <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
@@ -657,11 +664,13 @@ export declare const logSoftmax: AlongAxis;
 /** log(sum(exp(x))) over `axes` (default all), stable: m + log(sum(exp(x - m))), m the max (0 where not finite). */
 export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<FloatDType> }): Tensor<FloatDType>;
 export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<FloatDType> }): TensorData<ArrayOf<FloatDType>>;
+export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: ArrayOf<D> }): TensorData<ArrayOf<D>>;
 export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
 export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
 
 /** argmax / argmin: int32 indices along `axis` (default: into the flattened x), the first of equals, a NaN first (NumPy). */
 export interface ArgReduction {
+  (x: Tensor, axis: Axis | undefined, options: { keepdims?: boolean; out: Int32Array }): TensorData<Int32Array>;
   (x: Tensor, axis?: Axis, options?: { keepdims?: boolean; out?: Tensor<'int32'> }): Tensor<'int32'>;
   (x: TensorLike | OrtTensorLike, axis: Axis | undefined, options: { keepdims?: boolean; out: Tensor<'int32'> }): Tensor<'int32'>;
   (x: TensorLike | OrtTensorLike, axis?: Axis, options?: { keepdims?: boolean; out?: Int32Array }): TensorData<Int32Array>;
@@ -685,10 +694,11 @@ export declare function topk<X extends OrtTensorLike>(x: UntypedOrt<X>, k: numbe
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?: TopkOptions<Tensor<D>, Tensor<'int32'>>): { values: Tensor<D>; indices: Tensor<'int32'> };
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<ArrayOf<DTypeOf<A>>, Int32Array>): { values: TensorData<ArrayOf<DTypeOf<A>>>; indices: TensorData<Int32Array> };
 
-/** A reduction over axes: a resident input gives a Tensor, plain data gives plain data. */
+/** A reduction over axes: a resident input gives a Tensor, plain data gives plain data; a typed-array `out`, plain data over it. */
 export interface Reduction<Mean extends boolean = false> {
   <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
   <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+  <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options: ReduceOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
   <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options?: ReduceOptions<R>): Tensor<R>;
   <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
   <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;

@@ -349,7 +349,7 @@ type BoolName = 'qual' | 'less' | 'greater' | 'logical' | 'isNaN' | 'isFinite';
  * text tells: the operands' one dtype for arithmetic, bitwise and
  * dtype-keeping calls; uint8 for a comparison or logical op (outside where()
  * and `?:`); cast's target; mean's (float64 for integers). Any dtype where the
- * text does not settle it (a non-literal string, operands of several dtypes,
+ * text does not settle it (a non-literal string, operands of several dtypes, a comparison beside a mean,
  * where() over a comparison, an operand named like an op, a program of
  * statements).
  */
@@ -361,7 +361,7 @@ export type ExpressionDType<E extends string, D extends DType> =
   : Has<E, BoolName | BoolToken> extends true ? (
     Has<E, 'where' | '?'> extends true ? DType
     : Has<E, BoolToken> extends false ? DType
-    : Has<E, 'mean'> extends true ? (Has<E, 'mean('> extends true ? 'float64' : DType)
+    : Has<E, 'mean'> extends true ? DType // mean of a comparison (float64) or a comparison of a mean (uint8): the text alone does not say
     : 'uint8')
   : Has<E, 'mean'> extends true ? (Has<E, 'mean('> extends true ? MeanDType<OneDType<D>> : DType)
   : OneDType<D>;

@@ -83,3 +83,11 @@ export function expressions(x: Float32Array, m: Float32Array, t: Tensor<'float32
   explain({ expression: 'x + y', shapes: [[2], [3]] });
   void inputs; void src; void d; void lines; void verdicts; void tensor;
 }
+
+// A comparison beside a mean: the text alone does not say whose dtype wins (until 0.9.16 float64,
+// though `mean(x, [-1], true) < x` is uint8 at run time).
+export function comparisonBesideMean(): void {
+  const x = { data: new Float32Array(6), shape: [2, 3] };
+  const c = evaluate('mean(x, [-1], true) < x', { x });
+  same<typeof c.dtype, DType>(true);
+}

@@ -37,3 +37,12 @@ softmax({ data: new Int32Array(3) });
 softmax(logits, [1]);
 // @ts-expect-error topk's out is { values, indices }
 topk(logits, 1, { out: new Float32Array(2) });
+
+// A resident x written into a typed-array out: plain data over that array, as the runtime gives it
+// (until 0.9.16 the types refused the call).
+const ts = softmax(t, 'c', { out: new Float64Array(6) });
+same<typeof ts, TensorData<Float64Array>>(true);
+const tl = logSumExp(t, ['c'], { out: new Float64Array(2) });
+same<typeof tl, TensorData<Float64Array>>(true);
+const ta = argmax(t, 'c', { out: new Int32Array(2) });
+same<typeof ta, TensorData<Int32Array>>(true);

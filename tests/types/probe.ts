@@ -311,3 +311,25 @@ export function unaryOps(t: Tensor<'float32'>): void {
   // @ts-expect-error not a dtype
   cast({ data: Float32Array.of(1) }, 'float8');
 }
+
+// A resident operand written into a typed-array out: plain data over that array, as the runtime gives
+// it (until 0.9.16 typed as a Tensor, whose methods then threw).
+export function residentIntoTypedOut(): void {
+  const t = tensor(Float32Array.of(1, 2, 3), [3]);
+  const a = add(t, t, { out: new Float32Array(3) });
+  same<typeof a, TensorData<Float32Array>>(true);
+  const b = add({ data: Float32Array.of(1) }, t, { out: new Float32Array(3) });
+  same<typeof b, TensorData<Float32Array>>(true);
+  const l = less(t, 1, { out: new Uint8Array(3) });
+  same<typeof l, TensorData<Uint8Array>>(true);
+  const n = neg(t, { out: new Float32Array(3) });
+  same<typeof n, TensorData<Float32Array>>(true);
+  const s = sum(t, { out: new Float32Array(1) });
+  same<typeof s, TensorData<Float32Array>>(true);
+  // without out, or into a tensor: a Tensor
+  same<typeof t, Tensor<'float32'>>(true);
+  const r = add(t, t);
+  same<typeof r, Tensor<'float32'>>(true);
+  const m = mean(t);
+  same<typeof m, Tensor<'float32'>>(true);
+}
