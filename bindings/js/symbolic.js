@@ -16,7 +16,7 @@
 // and every place that constrained it.
 import { BroadcastError, formatShape } from './errors.js';
 import { explain } from './explain.js';
-import { INTERVAL } from './shapes.js';
+import { INTERVAL, describe } from './shapes.js';
 
 /** True when `d` is a symbol: a string other than '?' and an interval. */
 export function isSymbol(d) {
@@ -160,14 +160,19 @@ const engineShape = (s) => (Array.isArray(s) ? s.map(engineDim) : s);
 function rewrite(message, from, to) {
   let m = message;
   let at = 0;
+  // a shape as the rules' messages print it, (2,N), or as an invalid shape's does, [2, "N"]
+  const forms = [formatShape, (s) => `[${s.map(describe).join(', ')}]`];
   for (let k = 0; k < from.length; k++) {
     if (!Array.isArray(from[k]) || !Array.isArray(to[k])) continue;
-    const a = formatShape(from[k]);
-    const i = m.indexOf(a, at);
-    if (i < 0) continue;
-    const b = formatShape(to[k]);
-    m = m.slice(0, i) + b + m.slice(i + a.length);
-    at = i + b.length;
+    for (const form of forms) {
+      const a = form(from[k]);
+      const i = m.indexOf(a, at);
+      if (i < 0) continue;
+      const b = form(to[k]);
+      m = m.slice(0, i) + b + m.slice(i + a.length);
+      at = i + b.length;
+      break;
+    }
   }
   return m;
 }
@@ -290,6 +295,11 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
   if (plan.ok) {
     plan.shape = out;
     plan.static = out.every((d) => typeof d === 'number');
+    // a static result has a size, as the plain plan's; its loop needs the operands' own dims, which names leave open
+    if (plan.static) {
+      const n = out.reduce((p, d) => p * d, 1);
+      plan.size = Number.isSafeInteger(n) ? n : null;
+    }
     plan.axes.forEach((ax, i) => { ax.dim = out[i]; });
   } else {
     plan.shape = null;

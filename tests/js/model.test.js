@@ -302,6 +302,12 @@ describe('symbolic dims: every rule against the reference model of the constrain
     expect(() => tc.broadcastToShape(['N'], [3, 4], { mode: 'explicit' })).toThrow(/^broadcastToShape: mode 'explicit' needs/);
   });
 
+  it('an invalid dim beside a name prints the name; a static result of names has a size (until 0.9.16 "?" and null)', () => {
+    expect(() => tc.broadcastShapes(['N', NaN], [3])).toThrow(/^invalid shape \["N", NaN\]: dim 1 is NaN/);
+    expect(tc.explain({ shapes: [['N'], [3]] })).toMatchObject({ ok: true, shape: [3], static: true, size: 3 });
+    expect(tc.explain({ shapes: [['N', 4], [3, 1]] }).size).toBe(12);
+  });
+
   it('refuses a contradiction within one call, naming the symbol', () => {
     let err;
     try { tc.autoBroadcastShape(['N', 'N'], [3, 5], { type: 'none' }); } catch (e) { err = e; }
