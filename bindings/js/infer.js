@@ -170,7 +170,9 @@ const normAxis = (a, r) => (a < 0 ? a + r : a);
 const MORE = new Set(('NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss Unique Adagrad Adam Momentum NonMaxSuppression ' +
   'TfIdfVectorizer DynamicQuantizeLinear GridSample GatherND OneHot StringNormalizer Einsum HannWindow HammingWindow ' +
   'BlackmanWindow MelWeightMatrix Compress Det RoiAlign DFT STFT OptionalHasElement').split(' '));
-// The optimisers of ai.onnx.preview.training: how many of their inputs (after R and T) each group of outputs copies.
+// The optimisers of ai.onnx.preview.training. Their inputs after R and T are groups of n: X, its
+// gradient G, then the states (Adagrad H; Adam V, H; Momentum V); their outputs are X and the states,
+// new: each output group's input group.
 const OPTIMISERS = { Adagrad: [0, 2], Adam: [0, 2, 3], Momentum: [0, 2] };
 
 /**
@@ -182,6 +184,8 @@ function moreShapes(n, op, ins, vals) {
   const x = shape(0);
   const et = ins[0] ? ins[0].elemType : 0;
   const scalar = (k) => { const w = vals(k); return w && w.length === 1 && num(w[0]) ? w[0] : '?'; };
+  // what a condition keeps of x: along the `axis` attribute (that dim unknown), or all of it flattened
+  const keptOf = (a) => (a ? (x ? x.map((d, i) => (i === normAxis(a.i, x.length) ? '?' : d)) : null) : ['?']);
   switch (op) {
     case 'NegativeLogLikelihoodLoss':
     case 'SoftmaxCrossEntropyLoss': { // [N, C, d1...] and labels [N, d1...]: per element ('none') or one value
@@ -191,7 +195,7 @@ function moreShapes(n, op, ins, vals) {
     }
     case 'Unique': { // Y, indices, inverse_indices, counts: as many as there are distinct values
       const a = attr(n, 'axis');
-      const y = a ? (x ? x.map((d, i) => (i === normAxis(a.i, x.length) ? '?' : d)) : null) : ['?'];
+      const y = keptOf(a);
       const inv = a ? (x ? [x[normAxis(a.i, x.length)]] : ['?']) : [x ? prod(x) : '?'];
       return [info(y, et), info(['?'], 7), info(inv, 7), info(['?'], 7)];
     }
@@ -199,7 +203,7 @@ function moreShapes(n, op, ins, vals) {
     case 'Adam':
     case 'Momentum': { // the new X (and H, V): the shapes of the inputs they replace, in groups of n
       const groups = OPTIMISERS[op];
-      const k = (ins.length - 2) / (groups.length === 3 ? 4 : 3);
+      const k = (ins.length - 2) / (groups.length + 1); // the input groups: the output groups and G
       return n.outputs.map((_, j) => {
         const i = 2 + groups[Math.floor(j / k)] * k + (j % k);
         return info(shape(i), ins[i] ? ins[i].elemType : 0);
@@ -249,8 +253,7 @@ function moreShapes(n, op, ins, vals) {
       return [info([num(len) ? Math.floor(len / 2) + 1 : '?', num(bins) ? bins : '?'], attrInt(n, 'output_datatype', 1))];
     }
     case 'Compress': { // as many as the condition keeps
-      const a = attr(n, 'axis');
-      return [info(a ? (x ? x.map((d, i) => (i === normAxis(a.i, x.length) ? '?' : d)) : null) : ['?'], et)];
+      return [info(keptOf(attr(n, 'axis')), et)];
     }
     case 'Det':
       return [info(x ? x.slice(0, -2) : null, et)];

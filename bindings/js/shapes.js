@@ -54,7 +54,8 @@ function invalidDim(shape, i, d, why, shapes) {
     { code: 'INVALID_SHAPE', shapes: shapes ?? [shape], axis: i, dims: [d] });
 }
 
-function safeFormat(shape) {
+/** A shape as an invalid-shape message prints it: [2, "N", NaN]. */
+export function safeFormat(shape) {
   return `[${shape.map(describe).join(', ')}]`;
 }
 

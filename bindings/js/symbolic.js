@@ -16,7 +16,7 @@
 // and every place that constrained it.
 import { BroadcastError, formatShape } from './errors.js';
 import { explain } from './explain.js';
-import { INTERVAL, describe } from './shapes.js';
+import { INTERVAL, safeFormat } from './shapes.js';
 
 /** True when `d` is a symbol: a string other than '?' and an interval. */
 export function isSymbol(d) {
@@ -161,7 +161,7 @@ function rewrite(message, from, to) {
   let m = message;
   let at = 0;
   // a shape as the rules' messages print it, (2,N), or as an invalid shape's does, [2, "N"]
-  const forms = [formatShape, (s) => `[${s.map(describe).join(', ')}]`];
+  const forms = [formatShape, safeFormat];
   for (let k = 0; k < from.length; k++) {
     if (!Array.isArray(from[k]) || !Array.isArray(to[k])) continue;
     for (const form of forms) {
