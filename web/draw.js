@@ -68,7 +68,7 @@ export function renderStatus({ result: r, parseErrors }) {
 function expressionStatus(st, r) {
   if (r.ok) {
     const x = r.expr;
-    const n = x.shape.reduce((p, d) => p * d, 1);
+    const n = planSize(r); // exact past 2^53 (sizeText), as the other rules print it
     st.classList.add('is-ok');
     st.append(
       h('span', { class: 'status-kind', text: 'Result' }), h('span', { class: 'sr-only', text: ' ' }),

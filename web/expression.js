@@ -139,7 +139,8 @@ export function explainExpression(request) {
     source: text,
     static: true,
     shape,
-    size: product(shape),
+    // exact past 2^53, as explain() reports a size: null there, and sizeText the exact count
+    ...(Number.isSafeInteger(product(shape)) ? { size: product(shape) } : { size: null, sizeText: String(shape.reduce((p, d) => p * BigInt(d), 1n)) }),
     axes: shape.map((dim, a) => ({ dim, negative: a - rank, verdicts: info.operands.map((o) => o.verdicts[a]) })),
     operands: info.operands,
     expr: info,

@@ -7,7 +7,7 @@ import * as tc from '../dist/node.js';
 import {
   defaultState, stateToQuery, stateFromQuery, canonicalState, applyPatch, buildRequest, switchRule, EXAMPLES, exampleState,
   withExpression, expressionInputs, explainExpression, expressionValues, caretLines, errorInfo, paramsToVars, shownVerdicts, clashAxes,
-  memoryView, previewable,
+  memoryView, previewable, planSize,
 } from './logic.js';
 import { codeFor } from './code.js';
 
@@ -19,6 +19,16 @@ const planOf = (state) => {
   expect(b.ok, JSON.stringify(b.errors)).toBe(true);
   return explainExpression(b.request);
 };
+
+describe('the result size', () => {
+  it('past 2^53 is exact, as explain() reports it (until 0.9.17 a rounded product)', () => {
+    const p = planOf(exprState('a + b', [['a', '134217729'], ['b', '134217729, 1']]));
+    expect([p.size, p.sizeText]).toEqual([null, '18014398777917441']); // 134217729^2
+    expect(planSize(p)).toBe(18014398777917441n);
+    const q = planOf(exprState('a + b', [['a', '3'], ['b', '2, 1']]));
+    expect([q.size, q.sizeText]).toEqual([6, undefined]);
+  });
+});
 
 describe('operand rows', () => {
   it('reads the names the library parses, in its order', () => {

@@ -184,6 +184,11 @@ describe('URL state', () => {
       expect(stateFromQuery(`?${stateToQuery(s)}`)).toEqual(s);
     }
   });
+  it('an axis the slider cannot show (below -1) is not read from a link (until 0.9.17 the label said -999, the slider -1)', () => {
+    for (const a of ['-999', '-2', '-5']) expect(stateFromQuery(`?rule=pdpd&s=2,3&s=3&axis=${a}`).axis).toBe(defaultState().axis);
+    expect(stateFromQuery('?rule=pdpd&s=2,3&s=3&axis=-1').axis).toBe(-1);
+    expect(stateFromQuery('?rule=pdpd&s=2,3&s=3&axis=1').axis).toBe(1);
+  });
   it('round-trips odd text without losing it', () => {
     const s = st({ rule: 'named', shapes: ['[3, 1]', '(2,3)'], shaping: 'union', dtype: 'int8', names: ['a&b=c, d', '#x{1,2}, y'], code: 'torch' });
     expect(stateFromQuery(stateToQuery(s))).toEqual(s);

@@ -318,7 +318,7 @@ export function stateFromQuery(query) {
   const names = p.getAll('n').slice(0, MAX_OPERANDS).map((s) => s.slice(0, MAX_NAMES + 1)); // past the limit: refused as typed
   state.names = state.shapes.map((_, i) => names[i] ?? '');
   const axis = p.get('axis');
-  if (axis !== null && /^-?\d{1,3}$/.test(axis)) state.axis = Number(axis);
+  if (axis !== null && /^(-1|\d{1,3})$/.test(axis)) state.axis = Number(axis); // -1 or an axis: what the slider can show
   const map = p.get('map');
   if (map !== null) state.mapping = map.slice(0, 400);
   const shaping = p.get('shaping');

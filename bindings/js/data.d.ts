@@ -129,14 +129,31 @@ export interface OrtTensorLike {
  */
 export type UntypedOrt<X extends OrtTensorLike> = X & (string[] extends X['data'] ? unknown : never);
 
+/**
+ * float16 bits in a Uint16Array marked `dtype: 'float16'` (a runtime without
+ * Float16Array, such as Node 20): a float16 operand whatever the lib declares.
+ * Written inline or `as const`, so that `dtype` stays the literal.
+ */
+export type Float16Bits = TensorLike<Uint16Array> & { dtype: 'float16' };
+
+/** A plain result of dtype `D`: its typed array (float16: Float16Data) and `D` itself. */
+export type DataOf<D extends DType> = TensorData<ArrayOf<D>, D>;
+
+/** Float16Bits where `D` admits float16, else never. */
+export type BitsOf<D extends DType> = 'float16' extends D ? Float16Bits : never;
+
 /** A plain operand of a dtype not told: data, an ort tensor, or a JS number / bigint. */
 export type AnyPlainOperand = TensorLike | OrtTensorLike | number | bigint;
 
-/** A result copied out to JS: `data` is a new typed array of the result's dtype (or the `out` you passed). */
-export interface TensorData<A extends TypedArray = TypedArray> {
+/**
+ * A result copied out to JS: `data` is a new typed array of the result's dtype
+ * (or the `out` you passed). `D` is its dtype: `A`'s, except float16, whose
+ * data may be a Uint16Array of its bits (see Float16Data).
+ */
+export interface TensorData<A extends TypedArray = TypedArray, D extends DType = TypedArray extends A ? DType : DTypeOf<A>> {
   data: A;
   shape: number[];
-  dtype: DTypeOf<A>;
+  dtype: D;
   dims?: (string | number)[];
   coords?: { [dim: string]: Label[] };
 }
@@ -312,6 +329,8 @@ export declare function expandDims<A extends TypedArray>(x: TensorLike<A>, axis:
 export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options: { out: Tensor }): Tensor;
 export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options?: { out?: TypedArray }): Reshaped;
 export declare function contiguous<D extends DType>(x: Tensor<D>, options?: { out?: Tensor<D> }): Tensor<D>;
+export declare function contiguous(x: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function contiguous(x: Float16Bits, options?: { out?: ArrayOf<'float16'> }): Reshaped<Float16Data>;
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A }): Reshaped<A>;
 /**
@@ -320,10 +339,20 @@ export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, optio
  * input is resident, else `{ data, shape }`; or into `options.out`.
  * @throws {BroadcastError} DTYPE_MISMATCH, INVALID_SHAPE (dims differ off the axis), INVALID_AXIS
  */
-export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D> | ArrayOf<D> }): Tensor<D> | Reshaped<ArrayOf<D>>;
+export declare function concat(xs: readonly Float16Bits[], axis: number | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function concat(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'> }): Reshaped<Float16Data>;
+export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number, options?: { out?: A }): Reshaped<A>;
+export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis: number | undefined, options: { out: ArrayOf<D> }): Reshaped<ArrayOf<D>>;
+export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D> }): Tensor<D>;
 export declare function concat(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
 /** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`). As {@link concat}. */
-export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D> | ArrayOf<D>; dims?: string | number }): Tensor<D> | Reshaped<ArrayOf<D>>;
+export declare function stack(xs: readonly Float16Bits[], axis: number | undefined, options: { out: Tensor<'float16'>; dims?: string | number }): Tensor<'float16'>;
+export declare function stack(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Reshaped<Float16Data>;
+export declare function stack<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number }): Tensor<DTypeOf<A>>;
+export declare function stack<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number, options?: { out?: A; dims?: string | number }): Reshaped<A>;
+export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis: number | undefined, options: { out: ArrayOf<D>; dims?: string | number }): Reshaped<ArrayOf<D>>;
+export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D>; dims?: string | number }): Tensor<D>;
 export declare function stack(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number, options?: { out?: Tensor | TypedArray; dims?: string | number }): Tensor | Reshaped;
 
 /** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch; `liveTensors` counts views too. */
@@ -338,15 +367,18 @@ export declare function releaseScratch(): void;
 type NoInferFrom<T> = [T][T extends unknown ? 0 : never];
 
 /** A plain operand of dtype `D`: data with a shape, or a JS scalar. */
-export type PlainOperand<D extends DType> = TensorLike<ArrayOf<D>> | ScalarOf<D>;
+export type PlainOperand<D extends DType> = TensorLike<ArrayOf<D>> | BitsOf<D> | ScalarOf<D>;
 
 /** An operand of dtype `D`: data with a shape, a resident tensor, or a JS number / bigint (a scalar of the other operand's dtype). */
-export type Operand<D extends DType = DType> = TensorLike<ArrayOf<D>> | Tensor<D> | ScalarOf<D>;
+export type Operand<D extends DType = DType> = TensorLike<ArrayOf<D>> | BitsOf<D> | Tensor<D> | ScalarOf<D>;
 
 export interface ElementwiseOptions<R extends DType = DType> extends NamedBroadcastOptions {
   /** The element-wise rule: numpy (default), none, or pdpd with axis (§1–§3). */
   broadcast?: { type?: 'numpy' | 'none' | 'pdpd'; axis?: number };
-  /** Write the result here: a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor). */
+  /**
+   * Write the result here: a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor).
+   * Only the size is checked: the result's elements go to out's in row-major order (a resident out keeps its own shape).
+   */
   out?: ArrayOf<R> | Tensor<R>;
   /** Named union: the value of cells one side lacks (default NaN for floats, 0 for integers). */
   fill?: number | bigint;
@@ -374,22 +406,27 @@ export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = 
   <X extends OrtTensorLike>(a: Tensor, b: UntypedOrt<X>, options?: ElementwiseOptions): Tensor<Result<In, Bool>>;
   <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
   <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options?: ElementwiseOptions & { out?: TypedArray }): TensorData<ArrayOf<Result<In, Bool>>>;
-  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options?: ElementwiseOptions & { out?: TypedArray }): TensorData<ArrayOf<Result<In, Bool>>>;
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options?: ElementwiseOptions & { out?: TypedArray }): DataOf<Result<In, Bool>>;
+  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options?: ElementwiseOptions & { out?: TypedArray }): DataOf<Result<In, Bool>>;
   /** A resident operand written into a typed-array `out`: plain data over that array. */
-  <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): TensorData<ArrayOf<Result<D, Bool>>>;
-  <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): TensorData<ArrayOf<Result<D, Bool>>>;
+  <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
+  <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
   /** A resident first operand: a resident result. */
   <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: ElementwiseOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
   /** A resident second operand: a resident result. */
   <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: ElementwiseOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
+  /** float16 bits on either side (Float16Bits): float16 data, or into a resident `out`, that tensor. */
+  (a: BitsOf<In>, b: PlainOperand<'float16'>, options: ElementwiseOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
+  (a: PlainOperand<'float16'>, b: BitsOf<In>, options: ElementwiseOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
+  (a: BitsOf<In>, b: PlainOperand<'float16'>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> }): DataOf<Result<'float16', Bool>>;
+  (a: PlainOperand<'float16'>, b: BitsOf<In>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> }): DataOf<Result<'float16', Bool>>;
   /** A scalar first and plain data second: into a resident `out`, that tensor; else plain data. */
   <A extends ArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
-  <A extends ArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): TensorData<ArrayOf<Result<DTypeOf<A>, Bool>>>;
+  <A extends ArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
   /** Plain data first, written into a resident `out`: that tensor. */
   <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
   /** Plain operands: plain data of their dtype (Uint8Array for comparisons and logical ops). Last, so a mismatch is reported against it. */
-  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): TensorData<ArrayOf<Result<DTypeOf<A>, Bool>>>;
+  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
 }
 
 /** Element-wise ops giving uint8 0/1. Truthiness is `!= 0` (NaN is true, as in NumPy). */
@@ -413,7 +450,7 @@ export declare const minimum: ElementwiseOp;
 export declare const maximum: ElementwiseOp;
 /** atan2(a, b), the angle of the point (b, a). Float dtypes only. */
 export declare const atan2: ElementwiseOp<FloatDType>;
-/** sqrt(a² + b²) without undue overflow or underflow. Float dtypes only. */
+/** sqrt(a² + b²) without undue overflow or underflow (float64: the C library's, within 1 ulp of NumPy; float32 and float16: in double, rounded once). Float dtypes only. */
 export declare const hypot: ElementwiseOp<FloatDType>;
 /** Comparisons and logical ops return uint8 0/1 data. Truthiness is `!= 0` (NaN is true, as in NumPy). */
 export declare const equal: ComparisonOp;
@@ -446,15 +483,18 @@ export interface UnaryOptions<R extends DType = DType> {
 export interface UnaryOp<In extends DType = DType, Bool extends boolean = false> {
   /** onnxruntime's untyped Tensor (a session's output): the dtype is known at run time. */
   <X extends OrtTensorLike>(x: UntypedOrt<X>, options: UnaryOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
-  <X extends OrtTensorLike>(x: UntypedOrt<X>, options?: UnaryOptions & { out?: TypedArray }): TensorData<ArrayOf<Result<In, Bool>>>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, options?: UnaryOptions & { out?: TypedArray }): DataOf<Result<In, Bool>>;
   /** A resident operand written into a typed-array `out`: plain data over that array. */
-  <D extends In>(x: Tensor<D>, options: UnaryOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): TensorData<ArrayOf<Result<D, Bool>>>;
+  <D extends In>(x: Tensor<D>, options: UnaryOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
   /** A resident operand: a resident result. */
   <D extends In>(x: Tensor<D>, options?: UnaryOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
+  /** float16 bits (Float16Bits): float16 data, or into a resident `out`, that tensor. */
+  (x: BitsOf<In>, options: UnaryOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
+  (x: BitsOf<In>, options?: UnaryOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> }): DataOf<Result<'float16', Bool>>;
   /** Plain data written into a resident `out`: that tensor. */
   <A extends ArrayOf<In>>(x: TensorLike<A>, options: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
   /** Plain data: plain data of its dtype (Uint8Array for logicalNot, isNaN, isFinite). */
-  <A extends ArrayOf<In>>(x: TensorLike<A>, options?: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): TensorData<ArrayOf<Result<DTypeOf<A>, Bool>>>;
+  <A extends ArrayOf<In>>(x: TensorLike<A>, options?: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
 }
 
 /** -x (integers wrap; uint8clamped gives 0). */
@@ -498,10 +538,10 @@ export declare const isFinite: UnaryOp<DType, true>;
  * float16 round to nearest even. Any dtype to any dtype (the same: a copy).
  */
 export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options: UnaryOptions<NoInferFrom<R>> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function cast<D extends DType, R extends DType>(x: Tensor<D>, dtype: R, options?: UnaryOptions<NoInferFrom<R>>): Tensor<R>;
 export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options: UnaryOptions<NoInferFrom<R>> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 
 export interface BroadcastToDataOptions<D extends DType = DType> {
   /** 'numpy' (default, with -1 keeping the input's dim), 'explicit' (with axesMapping), 'bidirectional' or 'pdpd' (with axis). */
@@ -520,8 +560,10 @@ export interface BroadcastToDataOptions<D extends DType = DType> {
 export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options: BroadcastToDataOptions & { out: Tensor }): Tensor;
 export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options?: BroadcastToDataOptions & { out?: TypedArray }): TensorData;
 export declare function broadcastTo<D extends DType>(x: Tensor<D>, target: Shape, options?: BroadcastToDataOptions<NoInferFrom<D>>): Tensor<D>;
+export declare function broadcastTo(x: Float16Bits, target: Shape, options: BroadcastToDataOptions<'float16'> & { out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function broadcastTo(x: Float16Bits, target: Shape, options?: BroadcastToDataOptions<'float16'> & { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
 export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options: BroadcastToDataOptions<DTypeOf<A>> & { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options?: BroadcastToDataOptions<DTypeOf<A>> & { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
+export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options?: BroadcastToDataOptions<DTypeOf<A>> & { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 
 /** `cond` of {@link where}: data of any dtype, or a resident tensor; truthy where `!= 0`. */
 export type Condition = TensorLike | OrtTensorLike | Tensor;
@@ -541,12 +583,18 @@ export declare function where<X extends OrtTensorLike>(cond: Condition, a: Untyp
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: AnyPlainOperand, b: UntypedOrt<X>, options?: { out?: TypedArray }): TensorData;
 export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
 export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
+export declare function where(cond: Tensor, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> }): Tensor<'float16'>;
+export declare function where(cond: Tensor, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> }): Tensor<'float16'>;
+export declare function where(cond: TensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function where(cond: TensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function where(cond: TensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+export declare function where(cond: TensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
 export declare function where<A extends TypedArray>(cond: Tensor, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: Tensor, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
-export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
+export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 
 // ---- the backward direction: reductionAxes, unbroadcast, reductions, broadcastArrays ----
 
@@ -597,10 +645,12 @@ export type UnbroadcastInput = Shape | Tensor | TensorLike | OrtTensorLike;
  * @example unbroadcast(grad, bias) // the same, from the bias tensor
  */
 export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R>): Tensor<R>;
+export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
+export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 /** Options of a named {@link unbroadcast}: dims are matched by name, so there is no mode. */
 export interface NamedUnbroadcastOptions<R extends DType = DType> {
   dtype?: R;
@@ -613,7 +663,8 @@ export interface NamedUnbroadcastOptions<R extends DType = DType> {
  * @example unbroadcast({ data, shape: [3, 2], dims: ['c', 'b'] }, { dims: ['b'], shape: [2] })
  */
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R>): Tensor<R>;
-export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 
 /** Options of the reductions. */
 export interface ReduceOptions<R extends DType = DType> {
@@ -645,11 +696,13 @@ export type Axis = number | string;
 /** Along one axis (softmax, logSoftmax): a resident input gives a Tensor, plain data plain data of its dtype. */
 export interface AlongAxis {
   <X extends OrtTensorLike>(x: UntypedOrt<X>, axis: Axis | undefined, options: { out: Tensor<FloatDType> }): Tensor<FloatDType>;
-  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis?: Axis, options?: { out?: ArrayOf<FloatDType> }): TensorData<ArrayOf<FloatDType>>;
-  <D extends FloatDType>(x: Tensor<D>, axis: Axis | undefined, options: { out: ArrayOf<D> }): TensorData<ArrayOf<D>>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis?: Axis, options?: { out?: ArrayOf<FloatDType> }): DataOf<FloatDType>;
+  <D extends FloatDType>(x: Tensor<D>, axis: Axis | undefined, options: { out: ArrayOf<D> }): DataOf<D>;
   <D extends FloatDType>(x: Tensor<D>, axis?: Axis, options?: { out?: Tensor<D> }): Tensor<D>;
+  (x: Float16Bits, axis: Axis | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+  (x: Float16Bits, axis?: Axis, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
   <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-  <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
+  <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 }
 
 /**
@@ -663,10 +716,11 @@ export declare const logSoftmax: AlongAxis;
 
 /** log(sum(exp(x))) over `axes` (default all), stable: m + log(sum(exp(x - m))), m the max (0 where not finite). */
 export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<FloatDType> }): Tensor<FloatDType>;
-export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<FloatDType> }): TensorData<ArrayOf<FloatDType>>;
-export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: ArrayOf<D> }): TensorData<ArrayOf<D>>;
+export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<FloatDType> }): DataOf<FloatDType>;
+export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: ArrayOf<D> }): DataOf<D>;
 export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
-export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): TensorData<ArrayOf<DTypeOf<A>>>;
+export declare function logSumExp(x: Float16Bits, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 
 /** argmax / argmin: int32 indices along `axis` (default: into the flattened x), the first of equals, a NaN first (NumPy). */
 export interface ArgReduction {
@@ -692,16 +746,19 @@ export interface TopkOptions<V, I> {
 /** The k largest (or smallest) elements along an axis, highest first, ties to the lower index, NaN above +Infinity. */
 export declare function topk<X extends OrtTensorLike>(x: UntypedOrt<X>, k: number, options?: TopkOptions<TypedArray, Int32Array>): { values: TensorData; indices: TensorData<Int32Array> };
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?: TopkOptions<Tensor<D>, Tensor<'int32'>>): { values: Tensor<D>; indices: Tensor<'int32'> };
-export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<ArrayOf<DTypeOf<A>>, Int32Array>): { values: TensorData<ArrayOf<DTypeOf<A>>>; indices: TensorData<Int32Array> };
+export declare function topk(x: Float16Bits, k: number, options?: TopkOptions<ArrayOf<'float16'>, Int32Array>): { values: DataOf<'float16'>; indices: TensorData<Int32Array> };
+export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<ArrayOf<DTypeOf<A>>, Int32Array>): { values: DataOf<DTypeOf<A>>; indices: TensorData<Int32Array> };
 
 /** A reduction over axes: a resident input gives a Tensor, plain data gives plain data; a typed-array `out`, plain data over it. */
 export interface Reduction<Mean extends boolean = false> {
   <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-  <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
-  <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options: ReduceOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+  <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+  <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options: ReduceOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
   <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options?: ReduceOptions<R>): Tensor<R>;
+  <R extends DType = 'float16'>(x: Float16Bits, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
+  <R extends DType = 'float16'>(x: Float16Bits, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
   <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-  <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): TensorData<ArrayOf<R>>;
+  <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 }
 
 /** Sum over `axes` (default all); integers wrap in their dtype (uint8clamped saturates at 255) unless `dtype` says otherwise; floats are summed pairwise. Zero elements sum to 0. */
@@ -716,7 +773,7 @@ export declare const max: Reduction;
 export declare const mean: Reduction<true>;
 
 /** What {@link broadcastArrays} gives for each operand: a Tensor for a resident one, else plain data. */
-export type Broadcasted<T> = T extends Tensor<infer D> ? Tensor<D> : T extends { data: infer A extends TypedArray } ? TensorData<ArrayOf<DTypeOf<A>>> : T extends OrtTensorLike ? TensorData : never;
+export type Broadcasted<T> = T extends Tensor<infer D> ? Tensor<D> : T extends Float16Bits ? DataOf<'float16'> : T extends { data: infer A extends TypedArray } ? DataOf<DTypeOf<A>> : T extends OrtTensorLike ? TensorData : never;
 
 /** Every operand materialised to the common NumPy shape (numpy.broadcast_arrays), in the order given. */
 export declare function broadcastArrays<T extends readonly (TensorLike | OrtTensorLike | Tensor)[]>(...xs: T): { -readonly [K in keyof T]: Broadcasted<T[K]> };

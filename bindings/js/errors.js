@@ -43,13 +43,13 @@ function jsonSafe(v, depth = 0) {
 /** The refusal of an `out` of `have` elements for a result of `shape` (`size` elements): LENGTH_MISMATCH. */
 export function outLengthError(fn, have, shape, size) {
   return new BroadcastError(`${fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`,
-    { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [have, size] });
+    { code: 'LENGTH_MISMATCH', shapes: [shape], dims: [have, size] });
 }
 
 /** The refusal of an `out` of dtype `have` for a result of dtype `want` (dtype records): DTYPE_MISMATCH. */
 export function outDtypeError(fn, have, want, shapes) {
   return new BroadcastError(`${fn}: out: a ${have.name} cannot hold the ${want.name} result`,
-    { code: 'DTYPE_MISMATCH', shapes, axis: null, dims: [have.name, want.name] });
+    { code: 'DTYPE_MISMATCH', shapes, dims: [have.name, want.name] });
 }
 
 export function formatDim(d) {

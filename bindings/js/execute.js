@@ -635,7 +635,7 @@ function failure(c, res, st) {
   if (C.statuses[st] === 'TOO_LARGE') {
     const shape = res.shape();
     return new BroadcastError(`${c.fn}: the result ${formatShape(shape)} would need more bytes than WebAssembly memory can hold`,
-      { code: 'TOO_LARGE', shapes: c.ops.map((o) => o.shape), axis: null, dims: null });
+      { code: 'TOO_LARGE', shapes: c.ops.map((o) => o.shape) });
   }
   if (c.refuse !== null) return c.refuse(res);
   // The default element-wise rule builds its message context only when it is needed.

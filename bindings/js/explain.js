@@ -163,7 +163,7 @@ function explainInner(req) {
     if (!Array.isArray(o.shapes)) throw new TypeError('explain: shapes must be an array of shapes');
     const n = o.shapes.length;
     if (rule !== 'numpy' && n !== 2) throw new TypeError(`explain: rule '${rule}' takes exactly two shapes`);
-    if (n > C.limits.maxOperands) throw new BroadcastError(`cannot broadcast ${n} shapes in one call: at most ${C.limits.maxOperands}`, { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
+    if (n > C.limits.maxOperands) throw new BroadcastError(`cannot broadcast ${n} shapes in one call: at most ${C.limits.maxOperands}`, { code: 'TOO_LARGE' });
     const shapes = new Array(n);
     for (let k = 0; k < n; k++) shapes[k] = copyShape(o.shapes[k], `explain: shape ${operandName(k)}`);
     const { rule: r, ctx, axis } = readType(rule, o.axis, shapes, 'explain');

@@ -76,7 +76,7 @@ export function encode(E, fn, s) {
         const id = s.named ? interned.names.get(nameKey(a.name)) : undefined;
         if (id === undefined) {
           throw new BroadcastError(`${fn}: ${E.reduce.op} over dim "${a.name}", but ${s.named ? `no operand has a dim "${a.name}"` : 'the operands have no dim names (give them dims to reduce by name)'}`,
-            { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: null, dims: null });
+            { code: 'INVALID_AXIS', shapes: shapesOf(s) });
         }
         key.push(1, id);
       } else {
@@ -84,7 +84,7 @@ export function encode(E, fn, s) {
         // refused too), else INVALID_AXIS (reduce.js readAxes).
         if (!Number.isInteger(a.value) || /n\)*$/.test(E.source.slice(a.pos, a.pos + a.len))) {
           throw new BroadcastError(`${fn}: ${E.reduce.op} axis ${E.source.slice(a.pos, a.pos + a.len)} (entry ${k}) is not an integer axis${excerpt(E.source, a.pos, a.len)}`,
-            { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: k, dims: null });
+            { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: k });
         }
         key.push(0, a.value);
       }
@@ -154,12 +154,12 @@ export function refusal(E, fn, s, res, interned = null) {
   switch (code) {
     case 'mismatch':
       return new BroadcastError(`${at} mixes ${a} and ${b}: the operands of an op share one dtype; ${castAdvice(a, b).replace('(x,', '(...,')}${where}`,
-        { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a, b] });
+        { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a, b] });
     case 'domain':
       return new BroadcastError(`${at}: the op does not take ${a}${/float/.test(a) ? ' (it takes integer dtypes)' : " (it takes float dtypes: cast(x, 'float32') first)"}${where}`,
-        { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a] });
+        { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a] });
     case 'out_dtype':
-      return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), axis: null, dims: [a, b] });
+      return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a, b] });
     case 'no_tensor':
       return new TypeError(NO_TENSOR(fn));
     case 'not_integer':
@@ -175,20 +175,20 @@ export function refusal(E, fn, s, res, interned = null) {
     }
     case 'gather':
       return new BroadcastError(`${at}: these named operands' coordinates differ, and shaping '${[...C.shapings.keys()][s.shaping]}' would re-index them; expressions run without re-indexing: align them first with the element-wise op (e.g. add(a, b, { shaping }))${where}`,
-        { code: 'INCOMPATIBLE_DIMS', shapes: shapesOf(s), axis: null, dims: null });
+        { code: 'INCOMPATIBLE_DIMS', shapes: shapesOf(s) });
     case 'bad_axis': {
       // The axis as written (the engine's detail is clamped to int32: 1e300 would read 2147483647).
       const ax = E.reduce?.axes?.[entry];
       const as = ax?.len !== undefined ? text.slice(ax.pos, ax.pos + ax.len) : head.detail;
       return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} axis ${as} (entry ${entry}) is out of range or repeated for the expression's result of rank ${head.a}`,
-        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });
+        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry });
     }
     case 'unknown_dim':
       return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} over a dim name the expression's result does not have (entry ${entry})`,
-        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry, dims: null });
+        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry });
     default: {
       const st = C.statuses[head.status] ?? 'INVALID_SHAPE';
-      return new BroadcastError(`${fn}: the engine refused the expression (${st})`, { code: st, shapes: shapesOf(s), axis: null, dims: null });
+      return new BroadcastError(`${fn}: the engine refused the expression (${st})`, { code: st, shapes: shapesOf(s) });
     }
   }
 }
@@ -199,7 +199,7 @@ function runFailure(E, fn, s, head) {
   if (st === 'INVALID_AXIS' && head.detail === -6) { // kDetailEmptyReduction (src/kernels/reduce.hpp)
     const op = E.reduce?.op ?? 'the reduction';
     return new BroadcastError(`${fn}: ${op} over an axis of size 0: ${op} of no elements has no value (sum gives 0, prod 1); reduce with sum or prod, or over axes of nonzero size`,
-      { code: st, shapes: shapesOf(s), axis: null, dims: [0] });
+      { code: st, shapes: shapesOf(s), dims: [0] });
   }
-  return new BroadcastError(`${fn}: the engine could not run the expression (${st})`, { code: st, shapes: shapesOf(s), axis: null, dims: null });
+  return new BroadcastError(`${fn}: the engine could not run the expression (${st})`, { code: st, shapes: shapesOf(s) });
 }

@@ -47,6 +47,8 @@ const UNZEROED_MIN = 1 << 16;
  */
 export function fresh(d, n) {
   const bytes = n * d.size;
+  // (past 4 GiB, what wasm32 holds: what the engine refuses for a result, a RangeError of V8's here)
+  if (!(bytes < 2 ** 32)) throw new BroadcastError(`cannot allocate ${bytes} bytes for the result`, { code: 'TOO_LARGE' });
   if (unzeroed !== null && bytes >= UNZEROED_MIN) {
     const b = unzeroed(bytes);
     if (b.byteOffset === 0 && b.buffer.byteLength === bytes) return new d.ctor(b.buffer, 0, n);
@@ -106,7 +108,7 @@ export function viewFor(d, data) {
 export function malloc(bytes) {
   const p = mod()._tc_malloc(bytes) >>> 0;
   if (p === 0) {
-    throw new BroadcastError(`cannot allocate ${bytes} bytes in WebAssembly memory`, { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
+    throw new BroadcastError(`cannot allocate ${bytes} bytes in WebAssembly memory`, { code: 'TOO_LARGE' });
   }
   return p;
 }

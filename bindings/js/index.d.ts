@@ -377,7 +377,7 @@ export type EvaluateDType<O extends ExpressionOperands, E extends string = strin
  * over Float32Array operands has `data: Float32Array`.
  */
 export type EvaluateResult<O extends ExpressionOperands, E extends string = string> =
-  [Extract<O[keyof O], Tensor>] extends [never] ? TensorData<ArrayOf<EvaluateDType<O, E>>> : Tensor<EvaluateDType<O, E>>;
+  [Extract<O[keyof O], Tensor>] extends [never] ? DataOf<EvaluateDType<O, E>> : Tensor<EvaluateDType<O, E>>;
 
 /** explain()'s shapes of an expression's operands: a shape, a named shape, or a number / bigint for a scalar operand. */
 export type ExpressionShapes = { readonly [name: string]: readonly number[] | NamedShapeInput | number | bigint };
@@ -497,7 +497,7 @@ export declare function explain(request: ExpressionExplainRequest): ExpressionEx
 export interface Expression {
   /** The expression text. */
   readonly source: string;
-  /** The operand names it reads, in order of first appearance. */
+  /** The operand names it reads, each once: in order of first appearance in each pass, the passes in the order they run (a reduction inside the text is a pass before it). */
   readonly inputs: readonly string[];
   /** Run over `operands`; what evaluate() returns. */
   run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
@@ -545,5 +545,5 @@ export interface ExpressionOf<E extends string> {
 export declare function evaluate<O extends ExpressionOperands>(expression: string, operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
 export declare function evaluate<O extends ExpressionOperands, E extends string = string>(expression: E, operands: O, options?: EvaluateOptions): EvaluateResult<O, E>;
 
-import type { DType, FloatDType, ArrayOf, DTypeOf, OrtDType, OrtTensorLike, Tensor, TensorData, TensorLike, TypedArray } from './data.js';
+import type { DType, FloatDType, ArrayOf, DTypeOf, OrtDType, OrtTensorLike, Tensor, TensorData, DataOf, TensorLike, TypedArray } from './data.js';
 export * from './data.js';

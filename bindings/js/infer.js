@@ -585,7 +585,7 @@ class Run {
         const bad = A.length !== 2 ? ['A', A] : B.length !== 2 ? ['B', B] : null;
         if (bad) { // the spec's A and B are matrices (onnx refuses other ranks)
           return this.clash(report, new BroadcastError(`Gemm at ${where}: ${bad[0]} has rank ${bad[1].length}, not 2`,
-            { code: 'RANK_MISMATCH', shapes: [A, B], axis: null, dims: [bad[1].length, 2] }), decl, where);
+            { code: 'RANK_MISMATCH', shapes: [A, B], dims: [bad[1].length, 2] }), decl, where);
         }
         const ta = attrInt(n, 'transA', 0);
         const tb = attrInt(n, 'transB', 0);
@@ -610,7 +610,7 @@ class Run {
       const [a, b] = op === 'QLinearMatMul' ? [shapeOfIn(0), shapeOfIn(3)] : [shapeOfIn(0), shapeOfIn(1)];
       unknown = a === null || b === null;
       if (!unknown) {
-        if (a.length === 0 || b.length === 0) return this.clash(report, new BroadcastError(`${where}: MatMul needs operands of rank 1 or more, got ${a.length === 0 ? 'a' : 'b'} scalar`, { code: 'RANK_MISMATCH', shapes: [a, b], axis: null, dims: null }), decl, where);
+        if (a.length === 0 || b.length === 0) return this.clash(report, new BroadcastError(`${where}: MatMul needs operands of rank 1 or more, got ${a.length === 0 ? 'a' : 'b'} scalar`, { code: 'RANK_MISMATCH', shapes: [a, b] }), decl, where);
         const a2 = a.length === 1 ? [1, a[0]] : a;
         const b2 = b.length === 1 ? [b[0], 1] : b;
         const err = this.inner(a2[a2.length - 1], b2[b2.length - 2], where, [a, b], 'MatMul: the contracted dims differ');
@@ -666,13 +666,13 @@ class Run {
   inner(x, y, where, shapes, what) {
     if (num(x) && num(y)) {
       if (x === y) return null;
-      return new BroadcastError(`${what} at ${where}: ${x} vs ${y}`, { code: 'INCOMPATIBLE_DIMS', shapes, axis: null, dims: [x, y] });
+      return new BroadcastError(`${what} at ${where}: ${x} vs ${y}`, { code: 'INCOMPATIBLE_DIMS', shapes, dims: [x, y] });
     }
     let msg = null;
     if (isSymbol(x) && num(y)) msg = this.syms.equal(x, y, where, ` (contracted with ${y} at ${where})`, `${y} at ${where} (contracted)`);
     else if (num(x) && isSymbol(y)) msg = this.syms.equal(y, x, where, ` (contracted with ${x} at ${where})`, `${x} at ${where} (contracted)`);
     else if (isSymbol(x) && isSymbol(y)) msg = this.syms.relate(x, y, 'equal', where); // merged dims ('M|N') as they are
-    return msg ? new BroadcastError(msg, { code: 'INCOMPATIBLE_DIMS', shapes, axis: null, dims: [x, y] }) : null;
+    return msg ? new BroadcastError(msg, { code: 'INCOMPATIBLE_DIMS', shapes, dims: [x, y] }) : null;
   }
 
   clash(report, error, decl, where) {
@@ -697,7 +697,7 @@ class Run {
     if (got.length !== want.length) {
       report.status = 'declared-mismatch';
       report.error = new BroadcastError(`${where}: the output has rank ${got.length}, the file declares rank ${want.length}`,
-        { code: 'RANK_MISMATCH', shapes: [got, want], axis: null, dims: null }).toJSON();
+        { code: 'RANK_MISMATCH', shapes: [got, want] }).toJSON();
       return;
     }
     for (let i = 0; i < got.length; i++) {

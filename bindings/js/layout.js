@@ -6,14 +6,15 @@
 // reads a plain view's strides, execute.js hands them to the engine).
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
-import { product, describe } from './shapes.js';
+import { product, describe, rankTooLarge } from './shapes.js';
+import { C } from './contract.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut, committable, commitError, taLength, arrayLike } from './operands.js';
 import { Tensor, viewOf, makeTensor } from './tensor.js';
-import { view, malloc, free } from './heap.js';
+import { view, malloc, free, fresh } from './heap.js';
 import { rowMajor, isRowMajor, copyView } from './strided.js';
 import { checkOverlap } from './execute.js';
-import { nameKey } from './named.js';
+import { nameKey, namedFrom, checkLabels, sameNames } from './named.js';
 import { materialise } from './ops.js';
 
 // ---- reading the operand -------------------------------------------------------------
@@ -59,7 +60,7 @@ function coordsOf(names) {
   return c;
 }
 
-const axisError = (msg, axis, dims) => new BroadcastError(msg, { code: 'INVALID_AXIS', shapes: [], axis, dims });
+const axisError = (msg, axis, dims) => new BroadcastError(msg, { code: 'INVALID_AXIS', axis, dims });
 const shapeError = (msg, shape, axis, dims) => new BroadcastError(msg, { code: 'INVALID_SHAPE', shapes: shape ? [shape] : [], axis, dims });
 
 /**
@@ -161,7 +162,7 @@ export function slice(x, ...specs) {
       : (stop < start ? Math.floor((start - stop - 1) / -step) + 1 : 0);
     if (len > 0) offset += start * st;
     shape.push(len);
-    strides.push(st * step);
+    strides.push(len > 1 ? st * step : st);
     if (v.names) {
       dims.push(v.names.dims[a]);
       const l = v.names.labels[a];
@@ -265,6 +266,7 @@ export function expandDims(x, axis, options) {
   const v = source(x, 'expandDims');
   const list = Array.isArray(axis) ? Array.from(axis) : [axis];
   const r = v.shape.length + list.length;
+  if (r > C.limits.maxRank) throw rankTooLarge(r);
   const at = axesOf(list, r, null, 'expandDims', null);
   let newDims = null;
   if (v.names) {
@@ -290,6 +292,7 @@ export function expandDims(x, axis, options) {
       k++;
     }
   }
+  if (v.names) namedFrom(dims, null, shape, 'the result', 'expandDims'); // a new name already a dim: refused
   return finish({ o: v.o, offset: v.offset, shape, strides, names: v.names && { dims, labels } });
 }
 
@@ -327,7 +330,7 @@ export function concat(xs, axis = 0, options) {
     total += v.shape[a];
   });
   shape[a] = total;
-  return gatherInto('concat', vs, a, shape, o.out, joinNames(vs, a, null));
+  return gatherInto('concat', vs, a, shape, o.out, joinNames(vs, a, 'concat'));
 }
 
 /**
@@ -355,7 +358,7 @@ export function stack(xs, axis = 0, options) {
   if (vs.some((v) => v.names) && o.dims === undefined) throw new TypeError('stack: the inputs have dims: name the new axis, stack(xs, axis, { dims: \'name\' })');
   const shape = ex[0].shape.slice();
   shape[a] = vs.length;
-  return gatherInto('stack', ex, a, shape, o.out, joinNames(ex, a, null));
+  return gatherInto('stack', ex, a, shape, o.out, joinNames(ex, a, 'stack'));
 }
 
 function sources(xs, fn) {
@@ -365,18 +368,24 @@ function sources(xs, fn) {
   vs.forEach((v, i) => {
     if (v.o.dtype !== dt) {
       throw new BroadcastError(`${fn}: xs[${i}] is ${v.o.dtype.name} and xs[0] ${dt.name}: every input has one dtype (cast first)`,
-        { code: 'DTYPE_MISMATCH', shapes: [v.shape], axis: null, dims: [v.o.dtype.name, dt.name] });
+        { code: 'DTYPE_MISMATCH', shapes: [v.shape], dims: [v.o.dtype.name, dt.name] });
     }
   });
   return vs;
 }
 
 /** The names of inputs joined along axis `a`: kept when every input has the same dims; the joined axis's labels concatenated when all have them. */
-function joinNames(vs, a) {
+function joinNames(vs, a, fn) {
   const first = vs[0].names;
   if (!first || vs.some((v) => !v.names || v.names.dims.length !== first.dims.length || v.names.dims.some((d, i) => d !== first.dims[i]))) return null;
+  const off = (l) => l.map((x, i) => (i === a ? null : x)); // the labels off the joined axis
+  vs.forEach((v, i) => {
+    const d = sameNames(first.dims, off(first.labels), first.dims, off(v.names.labels));
+    if (d) throw new BroadcastError(`${fn}: xs[${i}] has other coordinates than xs[0] on dim "${first.dims[d.axis]}" (off the joined axis)`, { code: 'INCOMPATIBLE_DIMS', axis: d.axis });
+  });
   const labels = first.labels.slice();
   labels[a] = vs.every((v) => v.names.labels[a]) ? vs.flatMap((v) => v.names.labels[a]) : null;
+  checkLabels(fn, 'the result', first.dims, labels, []);
   return { dims: first.dims.slice(), labels };
 }
 
@@ -387,6 +396,7 @@ function joinNames(vs, a) {
  */
 function gatherInto(fn, vs, a, shape, outIn, names) {
   const dt = vs[0].o.dtype;
+  if (names) namedFrom(names.dims, null, shape, 'the result', fn); // stack's new name already a dim: refused
   const dest = readOut(outIn, fn);
   const size = product(shape);
   if (dest !== null) {
@@ -412,14 +422,14 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
     if (dest.strides !== null) {
       // A view as out: written through its strides, so it takes a result of its own shape.
       if (dest.shape.length !== shape.length || dest.shape.some((d, i) => d !== shape[i])) {
-        throw new BroadcastError(`${fn}: out is a view ${formatShape(dest.shape)}; the result is ${formatShape(shape)}`, { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [dest.size, size] });
+        throw new BroadcastError(`${fn}: out is a view ${formatShape(dest.shape)}; the result is ${formatShape(shape)}`, { code: 'LENGTH_MISMATCH', shapes: [shape], dims: [dest.size, size] });
       }
       dstStrides = dest.strides;
     }
   }
   // Into a typed array (out's, or new), or wasm memory (a resident out's, or a new block).
   const es = dt.size;
-  const data = resident ? null : dest !== null ? dest.data : new dt.ctor(size); // the runtime's form, whatever the inputs'
+  const data = resident ? null : dest !== null ? dest.data : fresh(dt, size); // the runtime's form, whatever the inputs'
   const ptr = !resident ? 0 : dest !== null ? dest.ptr : malloc(Math.max(size * es, 1));
   // A typed out over the buffer a plain operand reads: gathered apart, then copied in (as NumPy's
   // copyto), so no element is read after it was written.

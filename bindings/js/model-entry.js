@@ -7,7 +7,7 @@
 // model-node.js (scripts/entries.mjs).
 import { BroadcastError } from './errors.js';
 import * as rules from './rules.js';
-import { explain as explainPlain } from './explain.js';
+import { explain as explainPlain, refusedPlan } from './explain.js';
 import { symbolicPlan, isSymbol } from './symbolic.js';
 import { readOptions } from './options.js';
 import { inferOnnx } from './infer.js';
@@ -54,12 +54,15 @@ export function broadcastToShape(input, target, options) {
 
 /** explain(), with names as dims: the plan also lists `symbols` and what each must satisfy. Never throws. */
 export function explain(request) {
-  let shapes = null;
   try {
-    shapes = request && typeof request === 'object' && request.expression === undefined && request.rule !== 'named' ? request.shapes : null;
-  } catch { /* explain() reports it */ }
-  if (!Array.isArray(shapes) || !named(shapes)) return explainPlain(request);
-  return symbolicPlan({ ...request, shapes: shapes.slice() });
+    const shapes = request && typeof request === 'object' && request.expression === undefined && request.rule !== 'named' ? request.shapes : null;
+    if (!Array.isArray(shapes) || !named(shapes)) return explainPlain(request);
+    return symbolicPlan({ ...request, shapes: shapes.slice() });
+  } catch (e) { // a getter or proxy that throws: reported as explain() reports it
+    let rule = null;
+    try { rule = request.rule ?? 'numpy'; } catch { /* no rule to report */ }
+    return refusedPlan(e, rule);
+  }
 }
 
 /** Bytes of an ArrayBuffer or a view as a plain Uint8Array, or null. */

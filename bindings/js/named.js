@@ -1,7 +1,7 @@
 // Named operands (§6): { dims, shape } or { dims, coords }, read once into
 // owned arrays, and their encoding (names and labels become integer ids).
 import { BroadcastError, formatShape } from './errors.js';
-import { copyShape, checkShape, isStatic, UNKNOWN_RANK } from './shapes.js';
+import { copyShape, checkShape, isStatic, UNKNOWN_RANK, describe } from './shapes.js';
 import { C } from './contract.js';
 
 /** A dim name's identity: coords keys are strings, so 1 and '1' are the same name. */
@@ -31,7 +31,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
     const k = nameKey(dims[i]);
     if (seen.has(k)) {
       throw new BroadcastError(`${fn}: ${which} has the dim name "${k}" twice (axes ${seen.get(k)} and ${i}): duplicate dim names (1 and '1' are the same name)`,
-        { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
+        { code: 'INVALID_SHAPE', axis: i });
     }
     seen.set(k, i);
   }
@@ -47,7 +47,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
     }
     if (shape.length !== dims.length) {
       throw new BroadcastError(`${fn}: ${which} has ${dims.length} dim names but shape ${formatShape(shape)}`,
-        { code: 'INVALID_SHAPE', shapes: [shape], axis: null, dims: null });
+        { code: 'INVALID_SHAPE', shapes: [shape] });
     }
   }
   const sizes = new Array(dims.length);
@@ -59,7 +59,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
       if (!Array.isArray(c)) throw new TypeError(`${fn}: ${which}.coords.${dims[i]} must be an array of labels`);
       c = Array.from(c);
       if (c.length > C.limits.maxLabels) {
-        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has ${c.length} coordinates; at most ${C.limits.maxLabels}`, { code: 'TOO_LARGE', shapes: [], axis: i, dims: null });
+        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has ${c.length} coordinates; at most ${C.limits.maxLabels}`, { code: 'TOO_LARGE', axis: i });
       }
       for (const l of c) {
         if (typeof l !== 'string' && typeof l !== 'number' && typeof l !== 'boolean') throw new TypeError(`${fn}: coordinate labels must be strings, numbers or booleans, got ${typeof l}`);
@@ -73,7 +73,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
       sizes[i] = c.length;
     } else {
       if (shape === undefined) {
-        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has neither a size (shape) nor coordinates`, { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
+        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has neither a size (shape) nor coordinates`, { code: 'INVALID_SHAPE', axis: i });
       }
       labels[i] = null;
       sizes[i] = shape[i];
@@ -81,7 +81,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
   }
   for (const k of coordKeys) {
     if (!seen.has(k)) {
-      throw new BroadcastError(`${fn}: ${which}.coords names "${k}", which is not one of its dims`, { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
+      throw new BroadcastError(`${fn}: ${which}.coords names "${k}", which is not one of its dims`, { code: 'INVALID_SHAPE' });
     }
   }
   return { dims, sizes, labels };
@@ -106,6 +106,17 @@ export function duplicateLabel(labels) {
     seen.set(labels[j], j);
   }
   return null;
+}
+
+/** Refuse `labels` (per dim of `dims`: an array, or null) that hold a coordinate twice: INVALID_SHAPE at that dim. */
+export function checkLabels(fn, which, dims, labels, shapes) {
+  labels.forEach((l, a) => {
+    const dup = l ? duplicateLabel(l) : null;
+    if (dup !== null) {
+      throw new BroadcastError(`${fn}: ${which} has the coordinate ${describe(l[dup[1]])} twice in dim "${dims[a]}" (at ${dup[0]} and ${dup[1]}): duplicate labels name no single cell`,
+        { code: 'INVALID_SHAPE', shapes, axis: a });
+    }
+  });
 }
 
 /**
@@ -147,7 +158,7 @@ export function checkOutNames(fn, dest, dims, labels) {
   if (diff === null) return;
   throw new BroadcastError(`${fn}: out has dims ${describeDims(dest.dims)}${diff.labels ? ' with other coordinates' : ''} but the result has dims ${describeDims(dims)}`
     + `${diff.labels ? ` (dim "${dims[diff.axis]}" differs)` : ''}: its data would be read by the wrong names; pass an out with the result's dims and coords, or one without dims`,
-  { code: 'INCOMPATIBLE_DIMS', shapes: [dest.shape], axis: diff.axis, dims: null });
+  { code: 'INCOMPATIBLE_DIMS', shapes: [dest.shape], axis: diff.axis });
 }
 
 export function describeNamed(n) {

@@ -118,8 +118,13 @@ function dimension(r, end) {
   return d;
 }
 
-function typeProto(r, end) {
+// Types nested deeper than this (a sequence of a sequence of …, two messages a level) are refused, as
+// protobuf's parsers refuse messages nested past 100: one clear TypeError, not the JS stack's limit (which varies).
+const MAX_TYPE_NESTING = 50;
+
+function typeProto(r, end, depth = 0) {
   // { elemType, shape (null: unknown rank) } for a tensor; { kind } otherwise.
+  if (depth > MAX_TYPE_NESTING) throw new TypeError(`inferShapes: not a model onnx can read (a type nested deeper than ${MAX_TYPE_NESTING}, at byte ${r.p})`);
   let out = { kind: 'other', elemType: 0, shape: null };
   r.fields(end, (f, w) => {
     if ((f === 1 || f === 8) && w === 2) {
@@ -138,7 +143,7 @@ function typeProto(r, end) {
       // a sequence or an optional: { elem_type: TypeProto } (field 1)
       const e = r.len();
       out = { kind: f === 4 ? 'sequence' : 'optional', elemType: 0, shape: null, elem: null };
-      r.fields(e, (g, v) => { if (g === 1 && v === 2) out.elem = typeProto(r, r.len()); else r.skip(v); });
+      r.fields(e, (g, v) => { if (g === 1 && v === 2) out.elem = typeProto(r, r.len(), depth + 1); else r.skip(v); });
     } else if (f === 5 && w === 2) {
       out = { kind: 'map', elemType: 0, shape: null };
       r.skip(w);

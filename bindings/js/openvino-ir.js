@@ -185,7 +185,7 @@ export function inferOpenVino(xml, bin) {
     }
     const axis = integer(data.axis);
     if (Number.isNaN(axis) && lower === 'pdpd') {
-      return refuse(new BroadcastError(`${where}: axis "${data.axis}" is not an integer`, { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null }).toJSON());
+      return refuse(new BroadcastError(`${where}: axis "${data.axis}" is not an integer`, { code: 'INVALID_AXIS' }).toJSON());
     }
     let req;
     if (isBroadcast) {

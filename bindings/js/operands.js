@@ -5,7 +5,7 @@
 // or a view of one (read in place), an onnxruntime Tensor, or a JS number /
 // bigint (a scalar of the other operand's dtype).
 import { C } from './contract.js';
-import { readStaticShape, product, isDimValue, describe } from './shapes.js';
+import { readStaticShape, product, isDimValue, describe, TA_PROTO, taLength } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
 import { BroadcastError, formatShape } from './errors.js';
@@ -89,7 +89,7 @@ export function commitError(o, what) {
   if (len === 0 && isDetached(o.data)) return new TypeError(`${what}.data: its ArrayBuffer was detached (transferred) while the call was reading its arguments`);
   const had = o.shape === null || o.strides !== null ? `${o.len} when the call read it` : `shape ${formatShape(o.shape)} needs ${o.size}`; // null: a typed-array out
   return new BroadcastError(`${what}: data has ${len} elements but ${had} (its buffer was resized while the call was reading its arguments)`,
-    { code: 'LENGTH_MISMATCH', shapes: [o.shape], axis: null, dims: [len, o.len] });
+    { code: 'LENGTH_MISMATCH', shapes: [o.shape], dims: [len, o.len] });
 }
 
 /** True for a Tensor of another tensorcast instance (one this library cannot read). */
@@ -128,9 +128,9 @@ export const arrayLike = (data, dt, n) => (dt.half && data instanceof Uint16Arra
 
 // A typed array's kind and length as the engine sees them: the intrinsic
 // getters, which neither a subclass, an own property nor a forged prototype can change.
-const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
+// (TA_PROTO and taLength: shapes.js.)
 const taTag = Object.getOwnPropertyDescriptor(TA_PROTO, Symbol.toStringTag).get;
-export const taLength = Object.getOwnPropertyDescriptor(TA_PROTO, 'length').get;
+export { taLength };
 
 /** The dtype of a typed array, or undefined. */
 let lastTag = null;
@@ -241,7 +241,7 @@ export function notTypedArray(data, what) {
 export function lengthError(what, dataWhat, data, len, shape, n) {
   if (len === 0 && isDetached(data)) return new TypeError(`${dataWhat}: its ArrayBuffer was detached (transferred to another thread or context)`);
   return new BroadcastError(`${what}: data has ${len} elements but shape ${formatShape(shape)} needs ${n}`,
-    { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [len, n] });
+    { code: 'LENGTH_MISMATCH', shapes: [shape], dims: [len, n] });
 }
 
 /** True when a typed array's buffer was detached (transferred). */
@@ -296,7 +296,7 @@ function readView(o, stridesIn, offsetIn, what) {
   const offset = offsetIn === undefined ? 0 : offsetIn;
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) {
     throw new BroadcastError(`${what}.offset must be an integer element index, got ${describe(offset)}`,
-      { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
+      { code: 'INVALID_SHAPE' });
   }
   let strides = null;
   if (stridesIn !== undefined) {
@@ -308,7 +308,7 @@ function readView(o, stridesIn, offsetIn, what) {
       const v = strides[i];
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
         throw new BroadcastError(`${what}.strides[${i}] is ${describe(v)}, not an integer`,
-          { code: 'INVALID_SHAPE', shapes: [], axis: i, dims: null });
+          { code: 'INVALID_SHAPE', axis: i });
       }
       strides[i] += 0; // -0 is 0
     }
@@ -332,7 +332,7 @@ function settleView(o, len, what) {
   if (strides === null) strides = rowMajor(shape);
   if (strides.length !== shape.length) {
     throw new BroadcastError(`${what} has ${strides.length} strides for its ${shape.length} axes ${formatShape(shape)}: give one stride per axis`,
-      { code: 'INVALID_SHAPE', shapes: [shape], axis: null, dims: [strides.length, shape.length] });
+      { code: 'INVALID_SHAPE', shapes: [shape], dims: [strides.length, shape.length] });
   }
   o.size = product(shape);
   const r = reach(shape, strides);
@@ -389,14 +389,14 @@ function ortOperand(data, dims, type, what) {
   const dtype = ortDtype(data, type, what);
   if (!dims.every(isDimValue)) {
     throw new BroadcastError(`${what} is an onnxruntime Tensor (type '${type}') with dims [${dims.map(String).join(', ')}]: `
-      + 'its dims are its shape and must be an array of integers from 0 to 2^53-1', { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
+      + 'its dims are its shape and must be an array of integers from 0 to 2^53-1', { code: 'INVALID_SHAPE' });
   }
   const shape = readStaticShape(dims, what, '.dims'); // the rank limit
   const len = taLength.call(data);
   const n = product(shape);
   if (n !== len) {
     throw new BroadcastError(`${what} is an onnxruntime Tensor (type '${type}') whose data has ${len} elements, but its dims ${formatShape(shape)} need ${n}`,
-      { code: 'LENGTH_MISMATCH', shapes: [shape], axis: null, dims: [len, n] });
+      { code: 'LENGTH_MISMATCH', shapes: [shape], dims: [len, n] });
   }
   return operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
 }

@@ -83,13 +83,13 @@ function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
   const dt = A.dtype;
   if (dt !== B.dtype) {
     return new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); ${castAdvice(dt.name, B.dtype.name)}`,
-      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: [dt.name, B.dtype.name] });
+      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], dims: [dt.name, B.dtype.name] });
   }
   if (op.domain === 'integer' && dt.float) return new TypeError(`${name} needs integer data; ${dt.name} has no bits to combine (use an integer typed array)`);
   if (op.domain === 'float' && !dt.float) return new TypeError(`${name} needs float data (Float32Array or Float64Array), got ${dt.name}`);
   if (dest !== null && !outHolds(dest, outDtype)) {
     return new BroadcastError(`${name}: out: a ${dest.dtype.name} ${dest.resident ? 'tensor' : 'array'} cannot hold a ${outDtype.name} result`,
-      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], axis: null, dims: null });
+      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape] });
   }
   return new TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);
 }
@@ -198,7 +198,7 @@ export function where(cond, a, b, options) {
   if (!B) B = scalarOperand(b, A.dtype, 'where: b');
   if (A.dtype !== B.dtype) {
     throw new BroadcastError(`where: a and b have different dtypes (${A.dtype.name} vs ${B.dtype.name}); ${castAdvice(A.dtype.name, B.dtype.name)}`,
-      { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], axis: null, dims: [A.dtype.name, B.dtype.name] });
+      { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], dims: [A.dtype.name, B.dtype.name] });
   }
   if (dest && !outHolds(dest, A.dtype)) {
     throw outDtypeError('where', dest.dtype, A.dtype, [Cd.shape, A.shape, B.shape]);

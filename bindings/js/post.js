@@ -16,7 +16,7 @@ import { readOperand, settle, readNames, readOut, outHolds, isScalar, committabl
 import { request, execute } from './execute.js';
 import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
-import { copyView, rowMajor, isRowMajor } from './strided.js';
+import { copyView, rowMajor, isRowMajor, gather, scatter } from './strided.js';
 import { product, describe } from './shapes.js';
 import { nameKey, checkOutNames } from './named.js';
 
@@ -62,8 +62,8 @@ const TOPK = Symbol(); // read(): the axis is options.axis
 
 function readPair(out) {
   const { values, indices } = out ?? 0;
-  // neither given (a tensor or an array passed as out, a misspelt key): nothing would be written
-  if (typeof out !== 'object' || values === indices) throw new TypeError('topk: options.out must be { values, indices }');
+  // neither given (a tensor or an array passed as out, a misspelt key; an array's `values` is its method): nothing would be written
+  if (typeof out !== 'object' || values === indices || typeof values === 'function') throw new TypeError('topk: options.out must be { values, indices }');
   return { values: values === undefined ? null : readOut(values, 'topk'), indices: indices === undefined ? null : readOut(indices, 'topk') };
 }
 
@@ -80,7 +80,7 @@ function axisOf(a, X, fn) {
 
 function axisError(fn, X, a, why) {
   return new BroadcastError(`${fn}: axis ${Array.isArray(a) ? `[${a}]` : describe(a)} ${why} (x is ${formatShape(X.shape)}${X.dims !== undefined ? `, dims ${X.dims.join(', ')}` : ''})`,
-    { code: 'INVALID_AXIS', shapes: [X.shape], axis: typeof a === 'number' ? a : null, dims: null });
+    { code: 'INVALID_AXIS', shapes: [X.shape], axis: typeof a === 'number' ? a : null });
 }
 
 /**
@@ -152,7 +152,7 @@ function engineCopy(o, shape, strides, dest, fn) {
  * length k, 1: kept as 1, 0: gone): into dest, else a new resident tensor
  * (X resident) or a new typed array.
  */
-export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
+export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null, checkOnly = false) {
   const shape = [];
   const order = []; // per result axis, its stride in the block
   const dims = X.dims === undefined ? undefined : [];
@@ -179,6 +179,7 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
     if (!outHolds(dest, dt)) throw outDtypeError(fn, dest.dtype, dt, [shape]);
     if (have !== size) throw outLengthError(fn, have, shape, size);
   }
+  if (checkOnly) return;
   // A result of 1000 elements or more in another order than the block's (softmax over an axis
   // moved last): the engine's copy reads the block through `order`, broadcastTo's tiles, from a
   // tensor that holds the block (a block of temps' own becomes one, still freed with temps).
@@ -190,7 +191,9 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null) {
   }
   if (dest !== null) {
     if (dest.resident) {
-      copyView(src, ptr / es, shape, order, view(dest.dtype), dest.ptr / es, dest.strides ?? rowMajor(shape));
+      // A view (of any shape of this size) is written in its own order, as the ops write one.
+      if (dest.strides !== null) scatter(gather(src, ptr / es, shape, order, new src.constructor(size)), view(dt), dest.ptr / es, dest.shape, dest.strides);
+      else copyView(src, ptr / es, shape, order, view(dt), dest.ptr / es, rowMajor(shape));
       return dest.tensor;
     }
     copyView(src, ptr / es, shape, order, dest.data, 0, rowMajor(shape));
@@ -220,7 +223,7 @@ function named(r, dims, coords) {
 }
 
 export function check(st, fn) {
-  if (st === 1) throw new BroadcastError(`${fn}: no WebAssembly memory left for its scratch`, { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
+  if (st === 1) throw new BroadcastError(`${fn}: no WebAssembly memory left for its scratch`, { code: 'TOO_LARGE' });
   if (st !== 0) throw new Error(`${fn}: engine status ${st}`);
 }
 
@@ -271,6 +274,8 @@ export function topk(x, k, options) {
     v = malloc(Math.max(b.rows * k * dt.size, 1));
     ix = malloc(Math.max(b.rows * k * 4, 1));
     if (b.rows > 0 && k > 0) check(mod()._tc_topk(b.ptr, v, ix, b.rows, b.n, k, dt.id, s.o.largest === false ? 0 : 1), 'topk');
+    // Both outs checked before either is written (a refused indices out leaves values as they were).
+    if (pair?.indices) emit(ix, I32, X, b.perm, axes, k, 'k', pair.indices, 'topk', null, true);
     return {
       values: emit(v, dt, X, b.perm, axes, k, 'k', pair?.values ?? null, 'topk'),
       indices: emit(ix, I32, X, b.perm, axes, k, 'k', pair?.indices ?? null, 'topk'),

@@ -8,13 +8,13 @@ import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
 import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds } from './operands.js';
-import { readNamed, nameKey, LabelMap, duplicateLabel, ownObject, checkOutNames, describeDims } from './named.js';
+import { readNamed, nameKey, LabelMap, checkLabels, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe } from './shapes.js';
 import { view } from './heap.js';
 import { tensor, renamed, metaOf } from './tensor.js';
 import { request, execute, intoOut } from './execute.js';
 import { materialise } from './ops.js';
-import { broadcastShapes } from './rules.js';
+import { broadcastList } from './rules.js';
 
 // reductionAxes is a shape rule (rules.js), also in tensorcast/shapes; exported here beside unbroadcast.
 export { reductionAxes } from './rules.js';
@@ -133,15 +133,8 @@ function unbroadcastNamed(G, I, o) {
     throw outDtypeError(fn, dest.dtype, acc, [input.sizes, G.shape]);
   }
   // Labels name cells: a dim that has one twice is refused, as in every named call.
-  for (const [which, t] of [['input', { dims: input.dims, labels: input.labels }], ['grad', G]]) {
-    for (let a = 0; a < t.dims.length; a++) {
-      const dup = t.labels?.[a] ? duplicateLabel(t.labels[a]) : null;
-      if (dup !== null) {
-        throw new BroadcastError(`${fn}: ${which} has the coordinate ${describe(t.labels[a][dup[1]])} twice in dim "${t.dims[a]}" (at ${dup[0]} and ${dup[1]}): duplicate labels name no single cell`,
-          { code: 'INVALID_SHAPE', shapes: [input.sizes, G.shape], axis: a, dims: null });
-      }
-    }
-  }
+  checkLabels(fn, 'input', input.dims, input.labels, [input.sizes, G.shape]);
+  if (G.labels) checkLabels(fn, 'grad', G.dims, G.labels, [input.sizes, G.shape]);
   // A resident `out` with names must carry the result's (the input's): its data is read by them.
   if (dest !== null && dest.resident) checkOutNames(fn, dest, input.dims, input.labels);
   const gPos = new Map(G.dims.map((d, k) => [nameKey(d), k]));
@@ -258,7 +251,7 @@ function readList(x, fn, key, isOne, expected) {
   const n = x.length;
   if (!(n <= C.limits.maxRank)) {
     throw new BroadcastError(`${fn}: ${key} has ${n} entries, but a shape has at most ${C.limits.maxRank} ${key} and each may be named once`,
-      { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
+      { code: 'INVALID_AXIS' });
   }
   const out = new Array(n);
   for (let k = 0; k < n; k++) out[k] = x[k];
@@ -271,7 +264,7 @@ function readAxes(axes, fn) {
   if (out !== null) {
     for (let k = 0; k < out.length; k++) {
       if (typeof out[k] !== 'number' || !Number.isInteger(out[k])) {
-        throw new BroadcastError(`${fn}: axes[${k}] = ${describe(out[k])} is not an integer axis`, { code: 'INVALID_AXIS', shapes: [], axis: null, dims: null });
+        throw new BroadcastError(`${fn}: axes[${k}] = ${describe(out[k])} is not an integer axis`, { code: 'INVALID_AXIS' });
       }
     }
   }
@@ -299,11 +292,11 @@ function axesOfDims(names, X, fn) {
     const a = at.get(key);
     if (a === undefined) {
       throw new BroadcastError(`${fn}: x has no dim ${JSON.stringify(key)}; its dims are ${describeDims(X.dims)}`,
-        { code: 'INVALID_AXIS', shapes: [X.shape], axis: null, dims: null });
+        { code: 'INVALID_AXIS', shapes: [X.shape] });
     }
     if (first.has(key)) {
       throw new BroadcastError(`${fn}: dims[${k}] names dim ${JSON.stringify(key)}, already named by dims[${first.get(key)}]: name each dim once`,
-        { code: 'INVALID_AXIS', shapes: [X.shape], axis: a, dims: null });
+        { code: 'INVALID_AXIS', shapes: [X.shape], axis: a });
     }
     first.set(key, k);
     axes[k] = a;
@@ -404,14 +397,14 @@ function runReduce(name, fn, X, axes, keepdims, acc, dest) {
       // Out of range first: an axis past the rank is that, whatever it equals modulo the rank.
       if (!(v >= -rank && v < rank)) {
         const why = rank === 0 ? 'a rank-0 input has no axes (reduce it with no axes given)' : `x has rank ${rank}: use -${rank} to ${rank - 1}`;
-        return new BroadcastError(`${fn}: axes[${e.axis}] = ${v} is out of range: ${why}`, { code, shapes: [X.shape], axis: null, dims: null });
+        return new BroadcastError(`${fn}: axes[${e.axis}] = ${v} is out of range: ${why}`, { code, shapes: [X.shape] });
       }
       const norm = (x) => (x < 0 ? x + rank : x);
       const first = axes.findIndex((x) => norm(x) === norm(v));
       return new BroadcastError(`${fn}: axes[${e.axis}] = ${v} names axis ${norm(v)}, already named by axes[${first}] = ${axes[first]}: name each axis once`,
-        { code, shapes: [X.shape], axis: null, dims: null });
+        { code, shapes: [X.shape] });
     }
-    return new BroadcastError(`${pre}${name} of shape ${formatShape(X.shape)}: ${code}`, { code, shapes: [X.shape], axis: null, dims: null });
+    return new BroadcastError(`${pre}${name} of shape ${formatShape(X.shape)}: ${code}`, { code, shapes: [X.shape] });
   };
   const c = request(C.A.reduce, fn, 0, -1, [X], [X.shape], acc, dest, null);
   c.tail = tail;
@@ -451,7 +444,7 @@ export function broadcastArrays(...xs) {
   for (let k = 0; k < xs.length; k++) ops[k] = readOperand(xs[k], `broadcastArrays: #${k}`);
   // No user code runs past this point.
   for (let k = 0; k < ops.length; k++) settle(ops[k], `broadcastArrays: #${k}`);
-  const shape = broadcastShapes(...ops.map((o) => o.shape));
+  const shape = broadcastList(ops.map((o) => o.shape)); // no spread: 65,536 operands fit
   const to = snapTo({}, [], 'broadcastArrays');
   const out = [];
   try {

@@ -47,7 +47,7 @@ function resolveShape(req, size, from) {
     out[unknown] = size / known;
   } else if (known !== size) {
     throw new BroadcastError(`cannot reshape a tensor of size ${size} into shape ${formatReq(req)}: that shape holds ${known} elements`,
-      { code: 'INVALID_SHAPE', shapes, axis: null, dims: [size, known] });
+      { code: 'INVALID_SHAPE', shapes, dims: [size, known] });
   }
   return out;
 }

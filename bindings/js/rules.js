@@ -16,7 +16,7 @@ export function readAxis(axis, ctx) {
   if (axis === undefined) return -1;
   if (typeof axis !== 'number') throw new TypeError(`axis must be an integer, got ${typeof axis}`);
   if (!Number.isInteger(axis)) {
-    throw new BroadcastError(`axis must be an integer, got ${axis}`, { code: 'INVALID_AXIS', shapes: ctx.shapes, axis: null, dims: null });
+    throw new BroadcastError(`axis must be an integer, got ${axis}`, { code: 'INVALID_AXIS', shapes: ctx.shapes });
   }
   return axis;
 }
@@ -34,7 +34,7 @@ function copyMapping(m, shapes, fn) {
   const n = m.length;
   if (!(n <= C.limits.maxRank + 1)) {
     throw new BroadcastError(`${fn}: axesMapping has ${n} entries; an input has at most ${C.limits.maxRank} axes`,
-      { code: 'INVALID_AXES_MAPPING', shapes, axis: null, dims: null });
+      { code: 'INVALID_AXES_MAPPING', shapes });
   }
   const out = new Array(n);
   for (let i = 0; i < n; i++) out[i] = m[i];
@@ -47,7 +47,7 @@ function checkMapping(m, ctx, fn) {
     const v = m[i];
     if (typeof v !== 'number' || !Number.isInteger(v)) {
       throw new BroadcastError(`${head(ctx)}: axesMapping[${i}] = ${describe(v)} is not an integer axis${tail(ctx)}`,
-        { code: 'INVALID_AXES_MAPPING', shapes: ctx.shapes, axis: null, dims: null });
+        { code: 'INVALID_AXES_MAPPING', shapes: ctx.shapes });
     }
   }
   return m;
@@ -256,7 +256,6 @@ function laneExit(shapes) {
 export function broadcastShapes(...shapes) {
   mod();
   const n = shapes.length;
-  let s = null;
   if (n <= LANE && !laneBusy) {
     laneBusy = true;
     let q;
@@ -273,18 +272,26 @@ export function broadcastShapes(...shapes) {
       const res = call(p);
       if (res.status === 0) return res.shape();
       const err = res.error();
-      s = new Array(n);
+      const s = new Array(n);
       laneShapes(s, n);
       throw makeError({ kind: 'elementwise', rule: 'numpy', shapes: s }, err);
     }
-    s = laneExit(shapes);
-  } else {
-    if (n > C.limits.maxOperands) {
-      throw new BroadcastError(`cannot broadcast ${n} shapes in one call: at most ${C.limits.maxOperands}`,
-        { code: 'TOO_LARGE', shapes: [], axis: null, dims: null });
-    }
-    s = copyAll(shapes, 'broadcastShapes');
+    return numpyShape(laneExit(shapes));
   }
+  return broadcastList(shapes);
+}
+
+/** broadcastShapes of an array of shapes, as many as the engine takes (no spread: broadcastArrays' operands). */
+export function broadcastList(shapes) {
+  const n = shapes.length;
+  if (n > C.limits.maxOperands) {
+    throw new BroadcastError(`cannot broadcast ${n} shapes in one call: at most ${C.limits.maxOperands}`,
+      { code: 'TOO_LARGE' });
+  }
+  return numpyShape(copyAll(shapes, 'broadcastShapes'));
+}
+
+function numpyShape(s) {
   for (let k = 0; k < s.length; k++) checkShape(s[k], false, s);
   const res = shapeCall(C.A.shape, C.numpyRule, -1, s, null);
   if (res.status !== 0) throw makeError({ kind: 'elementwise', rule: 'numpy', shapes: s }, res.error());

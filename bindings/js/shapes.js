@@ -11,8 +11,9 @@ export const UNKNOWN_RANK = '[...]';
 export const MAX_RANK = 32;
 export const INTERVAL = /^\s*(\d*)\s*\.\.\s*(\d*)\s*$/;
 
-const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
-const taLength = Object.getOwnPropertyDescriptor(TA_PROTO, 'length').get;
+// A typed array's length as the engine sees it (operands.js reads its kind through the same prototype).
+export const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
+export const taLength = Object.getOwnPropertyDescriptor(TA_PROTO, 'length').get;
 
 export function describe(v) {
   if (v === null) return 'null';
@@ -46,7 +47,7 @@ export function copyShape(shape, what, suffix = '') {
 
 export function rankTooLarge(n) {
   return new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${C.limits.maxRank} dims`,
-    { code: 'INVALID_SHAPE', shapes: [], axis: null, dims: null });
+    { code: 'INVALID_SHAPE' });
 }
 
 function invalidDim(shape, i, d, why, shapes) {
@@ -124,7 +125,7 @@ export function readStaticShape(shape, what, suffix = '') {
 function staticOrThrow(s, what, suffix) {
   if (isStatic(s)) return s;
   throw new BroadcastError(`${what}${suffix} must be static (numbers only) to hold data, got ${formatShape(s)}`,
-    { code: 'INVALID_SHAPE', shapes: [s], axis: null, dims: null });
+    { code: 'INVALID_SHAPE', shapes: [s] });
 }
 
 /** True when every dim is a number (a shape that can hold data). */

@@ -11,7 +11,7 @@ import { cast } from './unary.js';
 import { read, block, emit, check } from './post.js';
 
 const floatOnly = (fn, X) => new BroadcastError(`${fn} takes float dtypes (float32, float64, float16), got ${X.dtype.name}; cast(x, 'float32') first`,
-  { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: [X.dtype.name] });
+  { code: 'DTYPE_MISMATCH', shapes: [X.shape], dims: [X.dtype.name] });
 
 /** softmax (mode 0), logSoftmax (1), logSumExp (2) of the snapshot s. */
 function soft(s, fn, mode, keep) {

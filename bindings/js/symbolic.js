@@ -59,7 +59,27 @@ export class Symbols {
       if (next.size === 1 && (before === null || before.size > 1) && e.meets.length > 1) {
         e.notes.push(`${name} must be ${[...next][0]}: it meets ${e.meets.join(' and ')}`);
       }
-      const bad = this.checkRelations(name);
+      const bad = this.checkRelations(name) ?? (next.size < (before?.size ?? Infinity) ? this.spread(name, where) : null);
+      if (bad) return bad;
+    }
+    return null;
+  }
+
+  /**
+   * The names equal to `name` ('equal' relations between single names, rule
+   * none's N = M) take its values too: N = M with N ∈ {3} makes M ∈ {3}, so a
+   * chain through names that are otherwise free (M = N, K = M, N = 3, K = 5)
+   * is found a contradiction. Sets only shrink, so this ends.
+   */
+  spread(name, where) {
+    const v = this.entry(name).values;
+    if (v === null) return null;
+    for (const r of this.entry(name).relations) {
+      if (r.kind !== 'equal' || typeof r.b !== 'string' || r.a.includes('|') || r.b.includes('|')) continue;
+      const other = r.a === name ? r.b : r.a;
+      const o = this.entry(other).values;
+      if (o !== null && [...o].every((x) => v.has(x))) continue; // nothing new for it
+      const bad = this.restrict(other, v, where, ` (${other} = ${name})`, `${name} ∈ ${setText(v)}`);
       if (bad) return bad;
     }
     return null;
@@ -86,7 +106,8 @@ export class Symbols {
       e.relations.push(r);
       e.notes.push(`${text}${where ? ` (${where})` : ''}`);
     }
-    return this.checkRelations(members(a)[0]);
+    return this.checkRelations(members(a)[0]) ?? (kind === 'equal' && typeof b === 'string' && !a.includes('|') && !b.includes('|')
+      ? this.spread(a, where) ?? this.spread(b, where) : null);
   }
 
   /** The values dim `d` may take (a number, a name, or 'M|N': each way its names broadcast together); null: any. */

@@ -6,7 +6,7 @@ import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { view, viewFor, heapCopy, malloc, free } from './heap.js';
 import { halfValue } from './half.js';
-import { readNamed, duplicateLabel } from './named.js';
+import { readNamed, checkLabels } from './named.js';
 import { readOptions } from './options.js';
 import { readStaticShape, product } from './shapes.js';
 import { rowMajor, gather } from './strided.js';
@@ -131,7 +131,7 @@ export class Tensor {
     if (h.size !== 1) {
       throw new BroadcastError(`item(): the tensor ${formatShape(h.shape)} has ${h.size} elements, and item() reads a tensor of exactly one; `
         + 'reduce it first (sum(t).item(), mean(t).item()) or copy every element out with toArray()',
-      { code: 'INVALID_SHAPE', shapes: [h.shape.slice()], axis: null, dims: [h.size, 1] });
+      { code: 'INVALID_SHAPE', shapes: [h.shape.slice()], dims: [h.size, 1] });
     }
     const v = view(h.dtype)[h.ptr / h.dtype.size];
     return h.dtype.bits ? halfValue(v) : v; // float16 held as bits where the runtime has no Float16Array
@@ -215,12 +215,7 @@ export function liveTensorCount() {
  */
 export function readTensorNames(named, shape, fn) {
   const nd = readNamed({ dims: named.dims, shape, coords: named.coords }, fn, fn);
-  nd.labels.forEach((l, i) => {
-    const dup = l ? duplicateLabel(l) : null;
-    if (dup !== null) {
-      throw new BroadcastError(`${fn}: dim "${nd.dims[i]}" has the coordinate ${JSON.stringify(l[dup[1]]) ?? String(l[dup[1]])} twice (at ${dup[0]} and ${dup[1]}): duplicate labels`, { code: 'INVALID_SHAPE', shapes: [shape], axis: i, dims: null });
-    }
-  });
+  checkLabels(fn, 'x', nd.dims, nd.labels, [shape]);
   let coords;
   if (nd.labels.some((l) => l)) coords = Object.fromEntries(nd.dims.map((d, i) => [String(d), nd.labels[i]]).filter(([, l]) => l));
   return { dims: nd.dims, coords };
@@ -271,7 +266,7 @@ export function tensor(data, shape, options) {
   }
   const bytes = n * dt.size;
   if (bytes > C.limits.maxBytes) {
-    throw new BroadcastError(`tensor: ${bytes} bytes do not fit WebAssembly memory`, { code: 'TOO_LARGE', shapes: [s], axis: null, dims: null });
+    throw new BroadcastError(`tensor: ${bytes} bytes do not fit WebAssembly memory`, { code: 'TOO_LARGE', shapes: [s] });
   }
   const ptr = malloc(Math.max(bytes, 1));
   // From here the block is this call's: whatever fails gives it back.

@@ -51,7 +51,7 @@ function run(c, X, dest, name) {
 
 function outMismatch(name, dest, outDtype, X) {
   return new BroadcastError(`${name}: out: a ${dest.dtype.name} ${dest.resident ? 'tensor' : 'array'} cannot hold a ${outDtype.name} result; pass out of dtype ${outDtype.name}`,
-    { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: [dest.dtype.name, outDtype.name] });
+    { code: 'DTYPE_MISMATCH', shapes: [X.shape], dims: [dest.dtype.name, outDtype.name] });
 }
 
 /** The refusal of a dtype the op does not take: names the op, the dtype and the fix. */
@@ -59,7 +59,7 @@ function dtypeRefusal(op, name, dt, X) {
   const fix = op.domain === 'float'
     ? `${name} takes float dtypes (${FLOAT_NAMES}), got ${dt.name}; cast(x, 'float32') first (or 'float64')`
     : `${name} takes integer dtypes, got ${dt.name}; cast(x, 'int32') first (bits of a float are not an integer)`;
-  return new BroadcastError(fix, { code: 'DTYPE_MISMATCH', shapes: [X.shape], axis: null, dims: [dt.name] });
+  return new BroadcastError(fix, { code: 'DTYPE_MISMATCH', shapes: [X.shape], dims: [dt.name] });
 }
 
 function unaryCall(op, name, what, x, options) {

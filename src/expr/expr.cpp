@@ -195,19 +195,15 @@ struct Lowerer {
           case Fn::binary: {
             const Op op = static_cast<Op>(n.op);
             if (!unify(arg(n, 0), arg(n, 1), t)) return false;
-            if (t != kUntyped) {
-              if (!op_defined(t, op)) return failed(Fail::domain, n, t);
-              if (op_yields_bool(op)) t = DType::u8;
-            }
+            if (t != kUntyped && !op_defined(t, op)) return failed(Fail::domain, n, t);
+            if (op_yields_bool(op)) t = DType::u8;  // numbers alone too: compared as doubles (enter())
             break;
           }
           case Fn::unary: {
             const UnaryOp op = static_cast<UnaryOp>(n.op);
             t = type[static_cast<size_t>(arg(n, 0))];
-            if (t != kUntyped) {
-              if (!unary_takes(t, op)) return failed(Fail::domain, n, t);
-              if (unary_bool(op)) t = DType::u8;
-            }
+            if (t != kUntyped && !unary_takes(t, op)) return failed(Fail::domain, n, t);
+            if (unary_bool(op)) t = DType::u8;
             break;
           }
           case Fn::where:
@@ -355,7 +351,7 @@ struct Lowerer {
         // Operands: the node's operand dtype (the typed child's), else `want`.
         DType dt = type[static_cast<size_t>(arg(n, 0))];
         if (dt == kUntyped) dt = type[static_cast<size_t>(arg(n, 1))];
-        if (dt == kUntyped) dt = want;
+        if (dt == kUntyped) dt = op_yields_bool(op) ? DType::f64 : want;  // numbers alone: compared as JS compares them
         if (!op_defined(dt, op)) return failed(Fail::domain, n, dt), -1;
         f.dt = dt;
         add_arg(f, arg(n, 0), dt);
@@ -365,7 +361,7 @@ struct Lowerer {
       case Fn::unary: {
         const UnaryOp op = static_cast<UnaryOp>(n.op);
         DType dt = type[static_cast<size_t>(arg(n, 0))];
-        if (dt == kUntyped) dt = want;
+        if (dt == kUntyped) dt = unary_bool(op) ? DType::f64 : want;
         if (!unary_takes(dt, op)) return failed(Fail::domain, n, dt), -1;
         f.dt = dt;
         add_arg(f, arg(n, 0), dt);
@@ -382,10 +378,17 @@ struct Lowerer {
       case Fn::cast: {
         DType target = DType::count;
         dtype_of_string(node(arg(n, 1)), target);  // checked by infer()
-        const DType src = type[static_cast<size_t>(arg(n, 0))];
-        if (src == kUntyped) {  // a constant: stored as the target dtype
-          f = frame(arg(n, 0), target);
-          return kTail;
+        DType src = type[static_cast<size_t>(arg(n, 0))];
+        if (src == kUntyped) {
+          // Numbers alone: a BigInt is stored as the target stores it (exact in the 64-bit
+          // integers); any other is a double, as JS reads it, cast as cast() casts a float64
+          // (truncated, saturated, NaN to 0).
+          const Node& a = node(arg(n, 0));
+          if (a.kind == Kind::number ? a.is_bigint : a.kind == Kind::input && req.inputs[a.index].kind == Input::bigint) {
+            f = frame(arg(n, 0), target);
+            return kTail;
+          }
+          src = DType::f64;
         }
         f.dt = src;
         add_arg(f, arg(n, 0), src);

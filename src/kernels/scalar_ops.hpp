@@ -127,13 +127,26 @@ T fmax_js(T a, T b) {
   return a > b ? a : b;
 }
 
+// fmod in double for every float type: the remainder is exact and fits the
+// operands' type, so float32's is fmodf's bit for bit, and the module carries
+// one fmod, not fmod and fmodf. (The empty asm hides where the double came
+// from: the compiler would turn fmod of two widened floats back into fmodf.)
+template <typename T>
+[[gnu::always_inline]] inline T fmod_exact(T a, T b) {
+  double x = a;
+#ifdef __wasm__
+  if constexpr (!std::is_same_v<T, double>) __asm__("" : "+r"(x));
+#endif
+  return static_cast<T>(std::fmod(x, static_cast<double>(b)));
+}
+
 // NumPy's divmod for floats (np.mod, np.floor_divide; ONNX Mod with fmod=0):
 // the remainder takes the divisor's sign; the quotient is floor((a - mod) / b),
 // rounded to the nearest integer first so that 1 // 0.1 is 9 as in NumPy.
 // Division by zero gives what a / b gives (inf or NaN) and fmod's NaN.
 template <typename T>
 T mod_float(T a, T b) {
-  T m = std::fmod(a, b);
+  T m = fmod_exact(a, b);
   if (b == 0) return m;
   if (m != 0) {
     if ((b < 0) != (m < 0)) m += b;
@@ -145,7 +158,7 @@ T mod_float(T a, T b) {
 template <typename T>
 T floor_div_float(T a, T b) {
   if (b == 0) return a / b;
-  T m = std::fmod(a, b);
+  T m = fmod_exact(a, b);
   T d = (a - m) / b;
   if (m != 0 && ((b < 0) != (m < 0))) d -= T(1);
   if (d == 0) return std::copysign(T(0), a / b);
@@ -222,7 +235,7 @@ inline OutT<D, op> apply(typename Storage<D>::T a, typename Storage<D>::T b) {
       return static_cast<T>(a / b);
     }
   } else if constexpr (op == Op::rem) {
-    if constexpr (F) return static_cast<T>(std::fmod(a, b));
+    if constexpr (F) return fmod_exact(a, b);
     else {
       if (b == 0) return 0;
       if constexpr (std::is_signed_v<T>) {

@@ -331,6 +331,50 @@ describe('where, cast, unary ops, dtypes', () => {
     expect(() => tc.evaluate('(3 & 1) ? i : 7', { i })).toThrow(/"3 & 1"/);
   });
 
+  it('a comparison or logical op of numbers only compares doubles and gives uint8 (until 0.9.17 a condition of one was refused)', () => {
+    const i = T(Int32Array.of(5, 6), [2]);
+    const u = T(Uint8Array.of(1, 200), [2]);
+    for (const [text, want] of [['(1 < 2) ? i : 7', [5, 6]], ['(0.5 < 0.7) ? i : 7', [5, 6]], ['(0.7 < 0.5) ? i : 7', [7, 7]],
+      ['!0 ? i : 7', [5, 6]], ['!0.5 ? i : 7', [7, 7]], ['where(0.2 == 0.2 && 1, i, 7)', [5, 6]], ['isNaN(0 / 0) ? i : 7', [5, 6]]]) {
+      expect(Array.from(tc.evaluate(text, { i }).data), text).toEqual(want);
+    }
+    // uint8, as every comparison: over uint8 it adds; over int32 it is a mix, named
+    expect(Array.from(tc.evaluate('u + (0.5 < 0.7)', { u }).data)).toEqual([2, 201]);
+    expect(Array.from(tc.evaluate('u * !0.5', { u }).data)).toEqual([0, 0]);
+    expect(() => tc.evaluate('i + (1 < 2)', { i })).toThrow(expect.objectContaining({ code: 'DTYPE_MISMATCH', message: expect.stringContaining('mixes int32 and uint8') }));
+  });
+
+  it('cast of numbers only casts a float64, as cast() casts one: truncated, saturated, NaN to 0; a BigInt is stored exactly (until 0.9.17 a number was wrapped)', () => {
+    const cases = [
+      ['int32', Int32Array, [-1e10, 1e10, 2.9, -2.9, NaN, 2 ** 31]],
+      ['uint32', Uint32Array, [1e10, -5, 4294967295.5]],
+      ['uint8', Uint8Array, [300, -1, 255.9]],
+      ['int8', Int8Array, [200, -200, -0.5]],
+      ['uint8clamped', Uint8ClampedArray, [2.5, 3.5, 300]],
+      ['bigint64', BigInt64Array, [1e30, -1e30, 1.5, -2.5]],
+      ['biguint64', BigUint64Array, [1e30, -1, 7.9]],
+      ['float16', Uint16Array, [70000, 1 / 3]],
+    ];
+    for (const [dt, A, values] of cases) {
+      const zero = dt === 'float16' ? { data: new Uint16Array(1), dtype: 'float16' } : { data: new A(1) };
+      for (const v of values) {
+        const want = tc.cast({ data: Float64Array.of(v) }, dt).data[0]; // cast() of the float64
+        const forms = [[`z + cast(c, '${dt}')`, { z: zero, c: v }], [`cast(c * 1, '${dt}') + z`, { z: zero, c: v }]];
+        if (Number.isFinite(v)) forms.push([`z + cast(${v}, '${dt}')`, { z: zero }]); // NaN has no literal
+        for (const [text, ops] of forms) {
+          const got = tc.evaluate(text, ops).data[0];
+          expect(Object.is(got, want) || got === want, `${text} with c = ${v}: ${got} vs ${want}`).toBe(true);
+        }
+      }
+    }
+    // A BigInt alone: stored as the target stores it, exactly
+    const z = { data: new BigInt64Array(1) };
+    expect(tc.evaluate("z + cast(0xFFFFFFFFFFFFFFFFn, 'bigint64')", { z }).data[0]).toBe(-1n);
+    expect(tc.evaluate("z + cast(c, 'bigint64')", { z, c: 2n ** 62n + 1n }).data[0]).toBe(2n ** 62n + 1n);
+    // a subexpression of numbers: a double too (sqrt of numbers was typed as the cast's target: refused)
+    expect(tc.evaluate("y + cast(sqrt(2) * 1e10, 'int32')", { y: { data: new Int32Array(1) } }).data[0]).toBe(2147483647);
+  });
+
   it('every dtype: arithmetic, comparisons, and the integer-only and float-only ops', () => {
     const mk = (d, vs) => {
       if (d === 'float16') return { data: Uint16Array.from(vs, (q) => [0x0000, 0x3c00, 0x4000, 0x4200, 0xc000, 0x4400][Math.abs(q) % 6]), shape: [vs.length], dtype: 'float16' };

@@ -335,6 +335,23 @@ describe('symbolic dims: every rule against the reference model of the constrain
     const s = tc.explain({ shapes: [['N', 1], [3, 1]] });
     expect(s.symbols[0]).toMatchObject({ name: 'N', values: [1, 3] });
     expect(tc.explain({ shapes: [[' N'], [3]] }).error.code).toBe('INVALID_SHAPE');
+    // A request whose shapes throw when read (a proxy, a getter) is reported, not thrown.
+    const trap = (key) => new Proxy(['N', 3], { get: (t, k) => { if (k === key) throw new Error('trapped'); return Reflect.get(t, k); } });
+    for (const shapes of [[trap('some')], [trap('0')], new Proxy([['N']], { get: (t, k) => { if (k === '0') throw new Error('trapped'); return Reflect.get(t, k); } })]) {
+      const r = tc.explain({ rule: 'numpy', shapes });
+      expect(r.ok).toBe(false);
+      expect(r.error.message).toContain('trapped');
+    }
+  });
+
+  it('a name equal to another takes its values: a chain through a free name is a contradiction', () => {
+    // rule none, axis by axis: M = K, K = N, N = 3, M = 5. K is otherwise free, but K = N = 3 and K = M = 5.
+    expect(() => tc.autoBroadcastShape(['M', 'K', 'N', 'M'], ['K', 'N', 3, 5], { type: 'none' }))
+      .toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS', message: expect.stringContaining('has no possible value') }));
+    // Without the contradiction every name of the chain is known: M = K = N = 3.
+    const p = tc.explain({ rule: 'none', shapes: [['M', 'K', 'N'], ['K', 'N', 3]] });
+    expect(p.ok).toBe(true);
+    expect(p.symbols.map((s) => [s.name, s.values])).toEqual([['K', [3]], ['M', [3]], ['N', [3]]]);
   });
 });
 
@@ -589,6 +606,18 @@ describe('inferShapes on models whose values make no sense', () => {
 });
 
 describe('inferShapes on hostile input', () => {
+  it('a type nested past 50 sequences is one TypeError, the same at every depth and run (until 0.9.17 the JS stack\'s limit: read or "damaged" by the run)', () => {
+    // an output whose type is sequence(sequence(... tensor)), `depth` levels
+    const seqOf = (depth) => { let t = tensorType(1, [2]); for (let k = 0; k < depth; k++) t = fld(4, fld(1, t)); return t; };
+    const model = (depth) => onnxModel([nodeOf('Add', ['a', 'a'], ['y'], 'add')], [valueInfo('a', 1, [2])], [[...str(1, 'y'), ...fld(2, seqOf(depth))]]);
+    expect(tc.inferShapes(model(50)).nodes).toHaveLength(1);
+    for (const depth of [51, 1000, 3000]) {
+      expect(() => tc.inferShapes(model(depth))).toThrow(TypeError);
+      expect(() => tc.inferShapes(model(depth))).toThrow('a type nested deeper than 50');
+    }
+    expect(tc.inferShapes(model(3)).nodes[0].status).toBeDefined(); // usable after
+  });
+
   it('graphs nested as deep as onnx reads them (32: the main one and 31 levels) are walked; deeper is a TypeError', () => {
     // If nodes, each holding the next in its then_branch; the innermost branch adds a [2,3] and a [b].
     const graphAttr = (name, g) => fld(5, [...str(1, name), ...int(20, 5), ...fld(6, g)]);

@@ -496,6 +496,42 @@ describe('operand forms and out', () => {
     for (const t of [swapped, labelled, column, ints, good, bare]) t.dispose();
   });
 
+  it('a resident view of another shape (the result\'s size) as out is written in its own order, as add writes it (until 0.9.17 its strides were read as the result\'s: cells past it were written)', () => {
+    const x = { data: Float32Array.of(1, 2, 3, 4, 5, 6), shape: [6] };
+    const x23 = { data: x.data, shape: [2, 3] };
+    const cases = [
+      [() => tc.softmax(x), (out) => tc.softmax(x, -1, { out })],
+      [() => tc.logSoftmax(x23), (out) => tc.logSoftmax(x23, -1, { out })],
+      [() => tc.argmax(x23, 1), (out) => tc.argmax(x23, 1, { out }), Int32Array],
+      [() => tc.topk(x23, 3).values, (out) => tc.topk(x23, 3, { out: { values: out } }).values],
+      [() => tc.topk(x23, 3, { largest: false }).indices, (out) => tc.topk(x23, 3, { largest: false, out: { indices: out } }).indices, Int32Array],
+      [() => tc.logSumExp({ data: x.data, shape: [6, 1] }, -1), (out) => tc.logSumExp({ data: x.data, shape: [6, 1] }, -1, { out })],
+    ];
+    const live = tc.memory().liveTensors;
+    for (const [plainCall, intoView, Kind = Float32Array] of cases) {
+      const want = plainCall().data;
+      const n = want.length;
+      // Views of n elements in another shape: a rectangle of a wider tensor, every other cell, a transposed one.
+      const base = tc.tensor(new Kind(2 * 1000), [2, 1000]);
+      const guard = tc.tensor(new Kind(4000).fill(7)); // a live tensor next to it: never written
+      const flat = base.reshape([2000]);
+      const rect = tc.slice(base, null, [0, n / 2]);
+      const views = [rect, tc.slice(flat, [0, 2 * n, 2]), tc.transpose(rect)];
+      for (const v of views) {
+        const got = intoView(v);
+        expect(got).toBe(v);
+        const expected = tc.contiguous(v);
+        expect(Array.from(expected.toArray())).toEqual(Array.from(want)); // element i of the result at the view's element i (row-major)
+        expected.dispose();
+        expect(Array.from(guard.toArray()).every((e) => e === 7)).toBe(true);
+      }
+      for (const v of [...views, flat]) v.dispose();
+      base.dispose();
+      guard.dispose();
+    }
+    expect(tc.memory().liveTensors).toBe(live);
+  });
+
   it('float16: in float32, rounded once; argmax and topk on the bits as values', () => {
     const h = { data: new Uint16Array([0x3c00, 0x4000, 0x4200, 0xfc00]), dtype: 'float16' }; // 1, 2, 3, -inf
     const s = tc.softmax(h);
@@ -615,9 +651,17 @@ describe('refusals, and no leak after them', () => {
     // out is { values, indices }: a tensor, a misspelt key or one array for both would write nothing, or
     // both into one (until 0.9.16 the first two were ignored, the third accepted)
     const tt = tc.tensor(new Float32Array(2), [2, 1]);
-    for (const out of [tt, { value: new Float32Array(2) }, {}, 5]) expect(code(() => tc.topk(x, 1, { out }))).toEqual(['TypeError', 'topk: options.out must be { values, indices }']);
+    for (const out of [tt, { value: new Float32Array(2) }, {}, 5, new Float32Array(2), [1]]) expect(code(() => tc.topk(x, 1, { out }))).toEqual(['TypeError', 'topk: options.out must be { values, indices }']);
     const both = new Int32Array(2);
     expect(code(() => tc.topk(x, 1, { out: { values: both, indices: both } }))[0]).toBe('TypeError');
+    // A refused indices out leaves the values out as it was (until 0.9.17 the values were written first)
+    const xv = { data: Float32Array.of(3, 1, 2, 9, 7, 8), shape: [2, 3] };
+    for (const indices of [new Float32Array(2), new Int32Array(3), tc.tensor(new Int32Array(3))]) {
+      const values = new Float32Array(2).fill(-1);
+      expect(code(() => tc.topk(xv, 1, { out: { values, indices } }))[1]).toMatch(/^topk: out/);
+      expect(Array.from(values)).toEqual([-1, -1]);
+      if (indices instanceof tc.Tensor) indices.dispose();
+    }
     tt.dispose();
     expect(code(() => tc.softmax(3))[0]).toBe('TypeError');
     expect(code(() => tc.softmax({ data: new Float32Array(1) }, undefined, { keepdims: true }))[0]).toBe('TypeError');

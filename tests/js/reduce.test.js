@@ -528,4 +528,11 @@ describe('reductionAxes and unbroadcast', () => {
     expect(Array.from(a.data)).toEqual([1, 2, 1, 2, 1, 2]);
     expect(Array.from(b.data)).toEqual([10, 10, 20, 20, 30, 30]);
   });
+  it('broadcastArrays takes as many operands as broadcastShapes (until 0.9.17 past about 62,700 the JS stack overflowed)', () => {
+    const many = Array.from({ length: 65536 }, (_, k) => ({ data: k === 0 ? Float32Array.of(0, 0) : Float32Array.of(k) }));
+    const r = tc.broadcastArrays(...many);
+    expect(r).toHaveLength(65536);
+    expect([r[65535].shape, Array.from(r[65535].data)]).toEqual([[2], [65535, 65535]]);
+    expect(() => tc.broadcastArrays(...many, { data: Float32Array.of(0) })).toThrow(expect.objectContaining({ code: 'TOO_LARGE' }));
+  });
 });

@@ -425,6 +425,47 @@ describe('layout functions: names, the string form, materialising', () => {
     expect(tc.expandDims(x, -1, { dims: ['k'] }).dims).toEqual(['c', 'w', 'k']);
   });
 
+  it('names a result could not carry are refused where it is made: a dim twice, a coordinate twice, other coordinates off concat\'s axis (until 0.9.17 made, then refused by every later call, or relabelled)', () => {
+    const t = tc.tensor(iota(6), [2, 3], { dims: ['b', 'c'], coords: { c: ['r', 'g', 'x'] } });
+    const p = { data: iota(6), shape: [2, 3], dims: ['b', 'c'], coords: { c: ['r', 'g', 'x'] } };
+    const q = { data: iota(6), shape: [2, 3], dims: ['b', 'c'], coords: { c: ['u', 'v', 'w'] } };
+    const live = tc.memory();
+    for (const x of [t, p]) {
+      expect(() => tc.expandDims(x, 0, { dims: ['c'] })).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', message: expect.stringContaining('the dim name "c" twice') }));
+      expect(() => tc.stack([x, x], 1, { dims: 'b' })).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', message: expect.stringContaining('the dim name "b" twice') }));
+      expect(() => tc.concat([x, x], 1)).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', axis: 1, message: expect.stringContaining('"r" twice') }));
+    }
+    expect(() => tc.concat([p, q], 0)).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS', axis: 1 }));
+    expect(() => tc.concat([t, q], 0, { out: new Float32Array(12) })).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS' }));
+    expect(tc.memory()).toEqual(live); // nothing made, nothing left
+    // What they can carry is made, and every call takes it.
+    const c = tc.concat([p, q], 1);
+    expect([c.dims, c.coords]).toEqual([['b', 'c'], { c: ['r', 'g', 'x', 'u', 'v', 'w'] }]);
+    expect(tc.concat([p, p], 0).coords).toEqual({ c: ['r', 'g', 'x'] });
+    const e = tc.expandDims(t, 0, { dims: ['n'] });
+    const s = tc.add(e, 1);
+    expect([s.dims, s.shape, arr(s)]).toEqual([['n', 'b', 'c'], [1, 2, 3], arr(tc.add(p, 1))]);
+    for (const r of [e, s, t]) r.dispose();
+  });
+
+  it('a result past 4 GiB from plain views is TOO_LARGE, as the ops refuse one (until 0.9.17 V8\'s RangeError)', () => {
+    const v = { data: new Float32Array(4), shape: [2 ** 20, 2 ** 20, 4], strides: [0, 0, 1] };
+    for (const f of [() => tc.contiguous(v), () => tc.concat([v, v]), () => tc.stack([v, v])]) {
+      expect(f).toThrow(expect.objectContaining({ name: 'BroadcastError', code: 'TOO_LARGE' }));
+    }
+    expect(arr(tc.contiguous({ data: iota(4), shape: [2, 4], strides: [0, 1] }))).toEqual([0, 1, 2, 3, 0, 1, 2, 3]); // usable after
+  });
+
+  it('a slice step past the data on an axis of one element keeps a usable view; expandDims past 32 axes is refused', () => {
+    const x = { data: iota(24), shape: [2, 3, 4] };
+    for (const v of [tc.slice(x, [0, null, 2 ** 53]), tc.slice(x, '::99999999999999999999')]) {
+      expect(v.shape).toEqual([1, 3, 4]);
+      expect(arr(tc.add(v, 1))).toEqual(arr(tc.add(tc.slice(x, 0), 1)));
+    }
+    expect(() => tc.expandDims(x, Array.from({ length: 30 }, (_, i) => i))).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', message: expect.stringContaining('rank 33') }));
+    expect(tc.expandDims(x, Array.from({ length: 29 }, (_, i) => i)).shape).toHaveLength(32);
+  });
+
   it('the string form and the spec forms agree', () => {
     const x = { data: iota(60), shape: [3, 4, 5] };
     const pairs = [['1:3, ::-1, 0', [[1, 3], [null, null, -1], 0]], ['-1', [-1]], [':, :, -2::-2', [null, null, [-2, null, -2]]], ['::2,1:-1:2', [[null, null, 2], [1, -1, 2]]]];
