@@ -188,7 +188,13 @@ function wire() {
   const zone = $('dropzone');
   zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('is-over'); });
   zone.addEventListener('dragleave', () => zone.classList.remove('is-over'));
-  zone.addEventListener('drop', (e) => {
+  // A file dropped anywhere on the page is opened (outside the zone the browser would open it in
+  // the page's place, and the report would be lost).
+  // Only files: text dragged into the filter box is the browser's to drop.
+  const files = (e) => e.dataTransfer?.types.includes('Files');
+  window.addEventListener('dragover', (e) => { if (files(e)) e.preventDefault(); });
+  window.addEventListener('drop', (e) => {
+    if (!files(e)) return;
     e.preventDefault();
     zone.classList.remove('is-over');
     if (e.dataTransfer.files.length) openFiles(e.dataTransfer.files);

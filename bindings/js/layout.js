@@ -378,12 +378,12 @@ function sources(xs, fn) {
 function joinNames(vs, a, fn) {
   const first = vs[0].names;
   if (!first || vs.some((v) => !v.names || v.names.dims.length !== first.dims.length || v.names.dims.some((d, i) => d !== first.dims[i]))) return null;
-  const off = (l) => l.map((x, i) => (i === a ? null : x)); // the labels off the joined axis
+  // Off the joined axis, a dim's labels are those of the inputs that label it (alike), as the ops take them.
+  const labels = first.dims.map((_, k) => vs.find((v) => v.names.labels[k])?.names.labels[k] ?? null);
   vs.forEach((v, i) => {
-    const d = sameNames(first.dims, off(first.labels), first.dims, off(v.names.labels));
-    if (d) throw new BroadcastError(`${fn}: xs[${i}] has other coordinates than xs[0] on dim "${first.dims[d.axis]}" (off the joined axis)`, { code: 'INCOMPATIBLE_DIMS', axis: d.axis });
+    const d = sameNames(first.dims, v.names.labels.map((l, k) => (k === a || !l ? null : labels[k])), first.dims, v.names.labels.map((l, k) => (k === a ? null : l)));
+    if (d) throw new BroadcastError(`${fn}: xs[${i}] and xs[0] label dim "${first.dims[d.axis]}" differently`, { code: 'INCOMPATIBLE_DIMS', axis: d.axis });
   });
-  const labels = first.labels.slice();
   labels[a] = vs.every((v) => v.names.labels[a]) ? vs.flatMap((v) => v.names.labels[a]) : null;
   checkLabels(fn, 'the result', first.dims, labels, []);
   return { dims: first.dims.slice(), labels };
@@ -396,6 +396,7 @@ function joinNames(vs, a, fn) {
  */
 function gatherInto(fn, vs, a, shape, outIn, names) {
   const dt = vs[0].o.dtype;
+  if (shape.length > C.limits.maxRank) throw rankTooLarge(shape.length); // stack of rank-32 inputs
   if (names) namedFrom(names.dims, null, shape, 'the result', fn); // stack's new name already a dim: refused
   const dest = readOut(outIn, fn);
   const size = product(shape);

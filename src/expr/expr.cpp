@@ -138,6 +138,10 @@ struct Lowerer {
   Program& prog;
   PodVector<DType> type;  // per node: its dtype, kUntyped for constant-only subtrees
   PodVector<std::int32_t> node_of;  // per instruction: its node (spans for errors)
+  // Per node: its subtree holds a BigInt or an integer-only op, which a double would not
+  // hold or take; numbers alone without one are doubles where they meet no dtype (a
+  // comparison's operands, cast's argument), with one they are stored as before.
+  PodVector<char> ints;
 
   bool failed(Fail f, const Node& n, DType a = DType::count, DType b = DType::count) {
     fail.code = f;
@@ -169,6 +173,7 @@ struct Lowerer {
   // the root last), so one pass in index order visits them as a recursive
   // walk would, with no recursion (a chain a+b+c+... is as deep as it is long).
   bool infer(int root) {
+    ints.assign(static_cast<size_t>(root) + 1, 0);
     for (int i = 0; i <= root; ++i)
       if (!infer_node(i)) return false;
     return true;
@@ -176,13 +181,15 @@ struct Lowerer {
   bool infer_node(int i) {
     const Node& n = node(i);
     DType t = kUntyped;
+    char& exact = ints[static_cast<size_t>(i)];
     switch (n.kind) {
       case Kind::input: {
         const Input& in = req.inputs[n.index];
         t = in.kind == Input::tensor ? in.dtype : kUntyped;
+        exact = in.kind == Input::bigint;
         break;
       }
-      case Kind::number: break;
+      case Kind::number: exact = n.is_bigint; break;
       case Kind::string: case Kind::list: break;  // arguments only (the parser placed them)
       case Kind::call: {
         auto unify = [&](int x, int y, DType& out) {
@@ -191,19 +198,22 @@ struct Lowerer {
           out = tx != kUntyped ? tx : ty;
           return true;
         };
+        for (int k = 0; k < n.count; ++k) exact |= ints[static_cast<size_t>(arg(n, k))];
         switch (n.fn) {
           case Fn::binary: {
             const Op op = static_cast<Op>(n.op);
             if (!unify(arg(n, 0), arg(n, 1), t)) return false;
             if (t != kUntyped && !op_defined(t, op)) return failed(Fail::domain, n, t);
-            if (op_yields_bool(op)) t = DType::u8;  // numbers alone too: compared as doubles (enter())
+            exact |= op_traits(op).domain == OpDomain::integer;
+            if (op_yields_bool(op) && (t != kUntyped || !exact)) t = DType::u8;  // numbers alone too: compared as doubles (enter())
             break;
           }
           case Fn::unary: {
             const UnaryOp op = static_cast<UnaryOp>(n.op);
             t = type[static_cast<size_t>(arg(n, 0))];
             if (t != kUntyped && !unary_takes(t, op)) return failed(Fail::domain, n, t);
-            if (unary_bool(op)) t = DType::u8;
+            exact |= unary_traits(op).domain == OpDomain::integer;
+            if (unary_bool(op) && (t != kUntyped || !exact)) t = DType::u8;
             break;
           }
           case Fn::where:
@@ -351,7 +361,7 @@ struct Lowerer {
         // Operands: the node's operand dtype (the typed child's), else `want`.
         DType dt = type[static_cast<size_t>(arg(n, 0))];
         if (dt == kUntyped) dt = type[static_cast<size_t>(arg(n, 1))];
-        if (dt == kUntyped) dt = op_yields_bool(op) ? DType::f64 : want;  // numbers alone: compared as JS compares them
+        if (dt == kUntyped) dt = op_yields_bool(op) && !ints[static_cast<size_t>(i)] ? DType::f64 : want;  // numbers alone: compared as JS compares them
         if (!op_defined(dt, op)) return failed(Fail::domain, n, dt), -1;
         f.dt = dt;
         add_arg(f, arg(n, 0), dt);
@@ -361,7 +371,7 @@ struct Lowerer {
       case Fn::unary: {
         const UnaryOp op = static_cast<UnaryOp>(n.op);
         DType dt = type[static_cast<size_t>(arg(n, 0))];
-        if (dt == kUntyped) dt = unary_bool(op) ? DType::f64 : want;
+        if (dt == kUntyped) dt = unary_bool(op) && !ints[static_cast<size_t>(i)] ? DType::f64 : want;
         if (!unary_takes(dt, op)) return failed(Fail::domain, n, dt), -1;
         f.dt = dt;
         add_arg(f, arg(n, 0), dt);
@@ -380,11 +390,10 @@ struct Lowerer {
         dtype_of_string(node(arg(n, 1)), target);  // checked by infer()
         DType src = type[static_cast<size_t>(arg(n, 0))];
         if (src == kUntyped) {
-          // Numbers alone: a BigInt is stored as the target stores it (exact in the 64-bit
-          // integers); any other is a double, as JS reads it, cast as cast() casts a float64
-          // (truncated, saturated, NaN to 0).
-          const Node& a = node(arg(n, 0));
-          if (a.kind == Kind::number ? a.is_bigint : a.kind == Kind::input && req.inputs[a.index].kind == Input::bigint) {
+          // Numbers alone: a double, as JS reads them, cast as cast() casts a float64
+          // (truncated, saturated, NaN to 0); with a BigInt or an integer-only op among them,
+          // stored as the target stores them (exact in the 64-bit integers).
+          if (ints[static_cast<size_t>(arg(n, 0))]) {
             f = frame(arg(n, 0), target);
             return kTail;
           }

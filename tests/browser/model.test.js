@@ -4,6 +4,7 @@
 // dist/explorer (with the broadcast explorer), served by scripts/serve.mjs.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.js';
 import { serve } from '../../scripts/serve.mjs';
@@ -82,6 +83,31 @@ describe('the model explorer', () => {
     expect(await page.locator('#summary').textContent()).toContain('ch_PP-OCRv4_det_infer.onnx');
     // (the timing target is the bench's: bench/model.mjs; here only that it is listed, and the figure is sane)
     expect(ms).toBeGreaterThan(0);
+  });
+
+  it('opens a file dropped anywhere on the page, not only on the zone (until 0.9.17 the browser took it)', async () => {
+    const before = await listed();
+    const bytes = [...readFileSync(path.join(root, 'web', 'public', 'samples', 'checks.onnx'))];
+    const prevented = await page.evaluate((b) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(b)], 'dropped.onnx'));
+      const over = new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true });
+      const drop = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
+      document.querySelector('h1').dispatchEvent(over);
+      document.querySelector('h1').dispatchEvent(drop);
+      return [over.defaultPrevented, drop.defaultPrevented];
+    }, bytes);
+    expect(prevented).toEqual([true, true]);
+    // text dragged (into the filter box) is left to the browser
+    expect(await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', 'Add');
+      const over = new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true });
+      document.querySelector('#filter-text').dispatchEvent(over);
+      return over.defaultPrevented;
+    })).toBe(false);
+    await waitListed(before);
+    expect(await page.locator('#summary').textContent()).toContain('dropped.onnx');
   });
 
   it('says what is not a model, and stays usable', async () => {

@@ -373,6 +373,23 @@ describe('where, cast, unary ops, dtypes', () => {
     expect(tc.evaluate("z + cast(c, 'bigint64')", { z, c: 2n ** 62n + 1n }).data[0]).toBe(2n ** 62n + 1n);
     // a subexpression of numbers: a double too (sqrt of numbers was typed as the cast's target: refused)
     expect(tc.evaluate("y + cast(sqrt(2) * 1e10, 'int32')", { y: { data: new Int32Array(1) } }).data[0]).toBe(2147483647);
+    // with a BigInt or an integer-only op among the numbers: stored as the target stores them, exactly
+    const k = 2n ** 31n + 1n;
+    expect(tc.evaluate("z + cast(2n ** 60n + 1n, 'bigint64')", { z }).data[0]).toBe(2n ** 60n + 1n);
+    expect(tc.evaluate("z + cast(k * k, 'bigint64')", { z, k }).data[0]).toBe(k * k);
+    expect(tc.evaluate("z + cast(0xFFFFFFFFFFFFFFFFn + 0n, 'bigint64')", { z }).data[0]).toBe(-1n);
+    expect(tc.evaluate("z + cast(-m, 'bigint64')", { z, m: 2n ** 63n - 1n }).data[0]).toBe(-(2n ** 63n - 1n));
+    const y = { data: new Int32Array(1) };
+    for (const [text, want] of [['5 & 3', 1], ['5 | 2', 7], ['5 ^ 1', 4], ['~5', -6], ['c & 3', 3]]) {
+      expect(tc.evaluate(`y + cast(${text}, 'int32')`, { y, c: 7 }).data[0], text).toBe(want);
+    }
+  });
+
+  it('a comparison with a BigInt among its numbers is computed as before, in the dtype it meets (not as doubles, which hold 2^60 and 2^60 + 1 alike)', () => {
+    const u = { data: Uint8Array.of(1) };
+    const k = 2n ** 60n;
+    expect(tc.evaluate('u + (k == k + 1n)', { u, k }).data[0]).toBe(1); // 2^60 and 2^60 + 1 are one double
+    expect(tc.evaluate('u + (k < k + 1n)', { u, k }).data[0]).toBe(2);
   });
 
   it('every dtype: arithmetic, comparisons, and the integer-only and float-only ops', () => {

@@ -441,6 +441,11 @@ describe('layout functions: names, the string form, materialising', () => {
     // What they can carry is made, and every call takes it.
     const c = tc.concat([p, q], 1);
     expect([c.dims, c.coords]).toEqual([['b', 'c'], { c: ['r', 'g', 'x', 'u', 'v', 'w'] }]);
+    // An input with no labels on a dim takes the others', as the ops take them (either side first)
+    const bare = { data: iota(6), shape: [2, 3], dims: ['b', 'c'] };
+    expect(tc.concat([bare, p], 0).coords).toEqual({ c: ['r', 'g', 'x'] });
+    expect(tc.concat([p, bare], 0).coords).toEqual({ c: ['r', 'g', 'x'] });
+    expect(tc.concat([p, bare], 1).coords).toBeUndefined(); // the joined dim: labelled only if every input is
     expect(tc.concat([p, p], 0).coords).toEqual({ c: ['r', 'g', 'x'] });
     const e = tc.expandDims(t, 0, { dims: ['n'] });
     const s = tc.add(e, 1);
@@ -464,6 +469,8 @@ describe('layout functions: names, the string form, materialising', () => {
     }
     expect(() => tc.expandDims(x, Array.from({ length: 30 }, (_, i) => i))).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', message: expect.stringContaining('rank 33') }));
     expect(tc.expandDims(x, Array.from({ length: 29 }, (_, i) => i)).shape).toHaveLength(32);
+    const r32 = tc.expandDims(x, Array.from({ length: 29 }, (_, i) => i));
+    expect(() => tc.stack([r32, r32])).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', message: expect.stringContaining('rank 33') }));
   });
 
   it('the string form and the spec forms agree', () => {
