@@ -382,7 +382,7 @@ function joinNames(vs, a, fn) {
   const labels = first.dims.map((_, k) => vs.find((v) => v.names.labels[k])?.names.labels[k] ?? null);
   vs.forEach((v, i) => {
     const d = sameNames(first.dims, v.names.labels.map((l, k) => (k === a || !l ? null : labels[k])), first.dims, v.names.labels.map((l, k) => (k === a ? null : l)));
-    if (d) throw new BroadcastError(`${fn}: xs[${i}] and xs[0] label dim "${first.dims[d.axis]}" differently`, { code: 'INCOMPATIBLE_DIMS', axis: d.axis });
+    if (d) throw new BroadcastError(`${fn}: xs[${i}] labels dim "${first.dims[d.axis]}" unlike an input before it`, { code: 'INCOMPATIBLE_DIMS', axis: d.axis });
   });
   labels[a] = vs.every((v) => v.names.labels[a]) ? vs.flatMap((v) => v.names.labels[a]) : null;
   checkLabels(fn, 'the result', first.dims, labels, []);
