@@ -7,7 +7,7 @@
 // explain() do, and a failed node is drawn from the library's own explain().
 import { compile, explain, evaluate } from 'tensorcast';
 import { parseShape } from './state.js';
-import { previewDtype, product } from './views.js';
+import { previewDtype, product, exactProduct } from './views.js';
 
 export const DEFAULT_EXPRESSION = '(x - m) / s';
 export const DEFAULT_VARS = [['x', '2,3'], ['m', '3'], ['s', '2,1']];
@@ -133,6 +133,7 @@ export function explainExpression(request) {
   }
   const shape = info.broadcastShape;
   const rank = shape.length;
+  const size = exactProduct(shape);
   return {
     ok: true,
     rule: 'expression',
@@ -140,7 +141,7 @@ export function explainExpression(request) {
     static: true,
     shape,
     // exact past 2^53, as explain() reports a size: null there, and sizeText the exact count
-    ...(Number.isSafeInteger(product(shape)) ? { size: product(shape) } : { size: null, sizeText: String(shape.reduce((p, d) => p * BigInt(d), 1n)) }),
+    ...(typeof size === 'number' ? { size } : { size: null, sizeText: String(size) }),
     axes: shape.map((dim, a) => ({ dim, negative: a - rank, verdicts: info.operands.map((o) => o.verdicts[a]) })),
     operands: info.operands,
     expr: info,

@@ -72,6 +72,7 @@ export class Symbols {
    * is found a contradiction. Sets only shrink, so this ends.
    */
   spread(name, where) {
+    if (name.includes('|')) return null; // a merged dim ('M|N') is no one name
     const v = this.entry(name).values;
     if (v === null) return null;
     for (const r of this.entry(name).relations) {
@@ -106,8 +107,7 @@ export class Symbols {
       e.relations.push(r);
       e.notes.push(`${text}${where ? ` (${where})` : ''}`);
     }
-    return this.checkRelations(members(a)[0]) ?? (kind === 'equal' && typeof b === 'string' && !a.includes('|') && !b.includes('|')
-      ? this.spread(a, where) ?? this.spread(b, where) : null);
+    return this.checkRelations(members(a)[0]) ?? (kind === 'equal' && typeof b === 'string' ? this.spread(a, where) ?? this.spread(b, where) : null);
   }
 
   /** The values dim `d` may take (a number, a name, or 'M|N': each way its names broadcast together); null: any. */
