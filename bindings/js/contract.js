@@ -51,8 +51,9 @@ function indexOf(list) {
  * A contract that does not read (a foreign or mismatched module) throws here,
  * and C stays as it was.
  */
-// An element-wise or unary op of the contract, the fields it leaves out their defaults (contract.cpp, op_json).
-const op = (o, id, simd) => Object.freeze({ id, name: o.name, kernel: o.kernel ?? o.name, bool: o.result === 'bool', domain: o.domain ?? 'any', simd });
+// An element-wise or unary op of the contract, [name, domain, kernel, bool], the entries it
+// leaves out or gives as 0 their defaults (contract.cpp, op_json).
+const op = ([name, domain, kernel, bool], id, simd) => Object.freeze({ id, name, kernel: kernel || name, bool: bool === 1, domain: domain || 'any', simd });
 
 export function readContract(M, build = 'full') {
   const c = JSON.parse(M.contract()); // one JSON text in the module's memory (bindings/wasm/contract.cpp, loader.js)
@@ -62,17 +63,18 @@ export function readContract(M, build = 'full') {
     throw new Error(`tensorcast: this module is ${have}; this entry needs ${want}: pass that file (its bytes, a module compiled from them, or its URL)`);
   }
   const n = {}; // the next C, built aside
-  n.dtypes = c.dtypes.map((d, id) => {
+  // Each dtype is [name, short, array, kind, size] (contract.cpp).
+  n.dtypes = c.dtypes.map(([name, short, array, kind, size], id) => {
     // float16 where the runtime has no Float16Array (Node 20): its bits, in a Uint16Array.
-    const half = d.name === 'float16';
+    const half = name === 'float16';
     const bits = half && typeof globalThis.Float16Array !== 'function';
-    const ctor = bits ? Uint16Array : globalThis[d.array];
-    if (typeof ctor !== 'function' || ctor.BYTES_PER_ELEMENT !== d.size) {
-      throw new Error(`tensorcast: the engine's dtype ${d.name} (${d.array}, ${d.size} bytes) does not match this JavaScript engine`);
+    const ctor = bits ? Uint16Array : globalThis[array];
+    if (typeof ctor !== 'function' || ctor.BYTES_PER_ELEMENT !== size) {
+      throw new Error(`tensorcast: the engine's dtype ${name} (${array}, ${size} bytes) does not match this JavaScript engine`);
     }
-    return Object.freeze({ id, name: d.name, short: d.short, array: d.array, kind: d.kind, size: d.size, ctor,
-      float: d.kind === 'float', big: d.kind === 'bigint' || d.kind === 'biguint', half, bits,
-      loop: !half && d.kind !== 'bigint' && d.kind !== 'biguint' }); // copied element by element when small (execute.js)
+    return Object.freeze({ id, name, short, array, kind, size, ctor,
+      float: kind === 'float', big: kind === 'bigint' || kind === 'biguint', half, bits,
+      loop: !half && kind !== 'bigint' && kind !== 'biguint' }); // copied element by element when small (execute.js)
   });
   n.dtypeByName = new Map(n.dtypes.map((d) => [d.name, d]));
   // Typed-array tag -> dtype; a Uint16Array is uint16 (float16 bits only where an operand says dtype: 'float16').
@@ -94,11 +96,13 @@ export function readContract(M, build = 'full') {
   n.signals = Object.freeze({ ...c.signals });
   n.verdicts = Object.freeze(c.verdicts.slice());
   n.inner = Object.freeze(c.inner.slice());
-  n.rules = new Map(c.rules.map((r, i) => [`${r.family}:${r.name}`, i]));
-  n.ruleList = Object.freeze(c.rules.map((r) => Object.freeze({ ...r })));
-  n.types = new Map(c.rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'elementwise').map(([r, i]) => [r.name, i]));
-  n.modes = new Map(c.rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'to').map(([r, i]) => [r.name, i]));
-  n.namedRule = c.rules.findIndex((r) => r.family === 'named');
+  // Each rule is [id, name, family] (contract.cpp).
+  const rules = c.rules.map(([id, name, family]) => ({ id, name, family }));
+  n.rules = new Map(rules.map((r, i) => [`${r.family}:${r.name}`, i]));
+  n.ruleList = Object.freeze(rules.map((r) => Object.freeze(r)));
+  n.types = new Map(rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'elementwise').map(([r, i]) => [r.name, i]));
+  n.modes = new Map(rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'to').map(([r, i]) => [r.name, i]));
+  n.namedRule = rules.findIndex((r) => r.family === 'named');
   n.numpyRule = n.types.get('numpy');
   n.actions = new Map(c.actions.map((a, i) => [a, i]));
   n.A = Object.freeze(Object.fromEntries(c.actions.map((a, i) => [a, i])));

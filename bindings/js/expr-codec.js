@@ -69,6 +69,11 @@ export function encode(E, fn, s) {
   if (axes === null) {
     key.push(-1);
   } else {
+    // As the reductions' own `axes` option (reduce.js readList): a list longer than any rank, by its length.
+    if (axes.length > C.limits.maxRank) {
+      throw new BroadcastError(`${fn}: ${E.reduce.op} axes has ${axes.length} entries, but a shape has at most ${C.limits.maxRank} axes and each may be named once`,
+        { code: 'INVALID_AXIS', shapes: shapesOf(s) });
+    }
     key.push(axes.length);
     for (let k = 0; k < axes.length; k++) {
       const a = axes[k];
@@ -160,8 +165,8 @@ export function refusal(E, fn, s, res, interned = null) {
         { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a] });
     case 'out_dtype':
       return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a, b] });
-    case 'no_tensor':
-      return new TypeError(NO_TENSOR(fn));
+    case 'no_tensor': // (operands read, but not where the result takes its dtype: `where(x < 2, 3, 4)`)
+      return new TypeError(s.values.some((v) => typeof v === 'object') ? `${at} has numbers alone, which give it no dtype: cast one (cast(3, 'float32'))${where}` : NO_TENSOR(fn));
     case 'not_integer':
       return new TypeError(`${at}: a number that is not an integer cannot be a ${a} element${where}`);
     case 'bad_dtype':

@@ -31,7 +31,7 @@ export const quote = (t) => (t.length > 40 ? `"${t.slice(0, 37)}..."` : JSON.str
 /** The text around `pos` with a caret under [pos, pos + len). */
 export function excerpt(text, pos, len) {
   const from = Math.max(0, pos - 40);
-  const to = Math.min(text.length, pos + Math.max(len, 1) + 40);
+  const to = Math.min(text.length, pos + Math.min(Math.max(len, 1), 40) + 40);
   const line = (from > 0 ? '…' : '') + text.slice(from, to).replace(/[\r\n\t]/g, ' ') + (to < text.length ? '…' : '');
   const lead = (from > 0 ? 1 : 0) + pos - from;
   return `\n  ${line}\n  ${' '.repeat(lead)}${'^'.repeat(Math.max(1, Math.min(len, to - pos)))}`;

@@ -40,8 +40,9 @@ const tokens = (text) => Array.from(text.matchAll(TOKEN), ({ 0: s, index: a }) =
  * The plan of `text`, or null when it is a plain expression (one statement, a
  * reduction only around all of it). Each pass's text is `text` itself from the
  * pass's start to its end, with what stands for something else (a lifted
- * reduction: its name; a keepdims argument: nothing) written over in place and
- * padded with spaces, so an offset in a pass is the same offset in `text`.
+ * reduction: its name in parentheses; a keepdims argument: nothing) written over
+ * in place and padded with spaces, so an offset in a pass is the same offset in
+ * `text`, and a node spans in the pass what it spans in `text`.
  */
 export function plan(fn, text, host) {
   if (text.length > C.limits.maxExpressionLength || !/[;=]|\b(sum|prod|min|max|mean|argmax|argmin)\s*\(/.test(text)) return null; // (over the limit: the parser refuses it)
@@ -111,8 +112,11 @@ export function plan(fn, text, host) {
           seen.set(key, (name = prefix + passes.length));
           pass(name, t.a, toks[close].b, call.reps, call.keepdims);
         }
-        // Its name ends where the call ended: a node around it spans, in the pass, what it spans in the text.
-        reps.push({ a: t.a, b: toks[close].b, s: name.padStart(toks[close].b - t.a) });
+        // Its name in parentheses as long as the call: a node around it spans, in the pass, what it spans
+        // in the text (the parser's spans take the brackets in); where they do not fit, the name ends
+        // where the call ended (a node ending with it still ends there).
+        const n = toks[close].b - t.a;
+        reps.push({ a: t.a, b: toks[close].b, s: name.length + 2 > n ? name.padStart(n) : `(${name.padEnd(n - 2)})` });
         program = true;
       }
       i = close;
@@ -146,7 +150,10 @@ export function plan(fn, text, host) {
     statements.push([from, i]);
     from = i + 1;
   }
-  if (statements.length > 1 && statements.at(-1)[0] === toks.length) statements.pop(); // a last `;`
+  if (statements.length > 1 && statements.at(-1)[0] === toks.length) { // a last `;`: a program, even of one statement (the engine's parser takes no `;`)
+    statements.pop();
+    program = true;
+  }
   statements.forEach(([s, e], n) => {
     const last = n === statements.length - 1;
     let name = null;
@@ -281,7 +288,7 @@ export function explainProgram(P, fn, shapesIn, options) {
     }
     const kd = p.keepdims ?? (i === P.passes.length - 1 && keepdims) ?? false;
     const x = P.host.explain(p.E, pick(shapes, p.E.inputs), { ...rest, dtypes: pick(dtypes, p.E.inputs), keepdims: kd });
-    passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])|(?<=[([])\s+/g, '').replace(/\s+/g, ' ') });
+    passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])|(?<=[([])\s+/g, '').replace(/\s+/g, ' ').replace(/\((_+t\d+)\)/g, '$1') });
     shapes[p.name] = x.dims ? { dims: x.dims, shape: x.shape } : x.shape;
     dtypes[p.name] = x.dtype;
   });

@@ -8,8 +8,9 @@
 // chunk, the operands' rows it reads are copied into the start of their
 // scratch, the module runs on the chunk (its descriptor's counts and pointers
 // patched) and the chunk is copied out, each while the previous step's bytes
-// are still in the core's cache. Each element is computed by the same code on
-// the same values, so the result is bit for bit the whole run's.
+// are still in the core's cache. Each element is computed by the same operations
+// on the same values, so the result is bit for bit the whole run's (but for a
+// NaN's sign from float min/max: a chunk's tail runs scalar, docs/expressions.md).
 //
 // Descriptor words (wasmgen.hpp): [0] R, [1] n (the row), [2] rows,
 // [3, 3+R) the outer counts (j = 0 next to the row), then per slot s (0 the

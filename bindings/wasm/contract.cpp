@@ -62,15 +62,20 @@ constexpr bool same_text(const char* a, const char* b) {
   while (*a && *a == *b) ++a, ++b;
   return *a == *b;
 }
-// An element-wise or unary op: { name, kernel (the name in kernel names), result, domain },
-// each of the last three left out where it is the default (the name; "same"; "any": contract.js).
+// An element-wise or unary op: [name, domain, kernel (the name in kernel names), 1 for a
+// boolean result], the entries after the name left out from the first of those that are
+// all defaults ("any"; the name; "same": contract.js); 0 for a default before one that is not.
 template <class J, class Traits>
 constexpr void op_json(J& j, const Traits& t, const char* kernel) {
-  j.open('{').field("name", t.name);
-  if (!same_text(kernel, t.name)) j.field("kernel", kernel);
-  if (t.result == OpResult::boolean) j.field("result", "bool");
-  if (t.domain != OpDomain::any) j.field("domain", t.domain == OpDomain::integer ? "integer" : "float");
-  j.close('}');
+  const bool boolean = t.result == OpResult::boolean;
+  const bool named = !same_text(kernel, t.name);
+  j.open('[').item_str(t.name);
+  if (t.domain != OpDomain::any) j.item_str(t.domain == OpDomain::integer ? "integer" : "float");
+  else if (named || boolean) j.item_num(0);
+  if (named) j.item_str(kernel);
+  else if (boolean) j.item_num(0);
+  if (boolean) j.item_num(1);
+  j.close(']');
 }
 #endif
 
@@ -95,7 +100,8 @@ constexpr Out contract_text() {
 #include "core/contract.def"
   j.close(']');
   j.key("rules").open('[');
-#define TC_RULE(e, name, family) j.open('{').field("id", #e).field("name", name).field("family", family).close('}');
+// A rule: [id, name, family] (contract.js makes it { id, name, family }).
+#define TC_RULE(e, name, family) j.open('[').item_str(#e).item_str(name).item_str(family).close(']');
 #include "core/contract.def"
   j.close(']');
   j.key("actions").open('[');
@@ -130,8 +136,9 @@ constexpr Out contract_text() {
 #else
   j.field("build", "full");
   j.key("dtypes").open('[');
+// A dtype: [name, short, array, kind, size] (contract.js names the fields).
 #define TC_DTYPE(e, name, ctype, array, kind) \
-  j.open('{').field("name", name).field("short", #e).field("array", array).field("kind", kind).field("size", static_cast<double>(sizeof(ctype))).close('}');
+  j.open('[').item_str(name).item_str(#e).item_str(array).item_str(kind).item_num(static_cast<double>(sizeof(ctype))).close(']');
 #include "kernels/dtypes.def"
   j.close(']');
   // Each op's "simd" list (the dtypes with a SIMD kernel in this build) is not

@@ -116,7 +116,13 @@ describe('the documented limits, in every tree shape: at the limit it runs, past
     runs(at.text, at.f);
     runs(`-x${'+x'.repeat(2047)}`, (x) => 2046 * x); // 2 + 2 * 2,047 = 4,096 nodes, no parentheses
     refused(`-(-x)${'+x'.repeat(2047)}`, TOO_MANY);
-    refused(`x${'+x'.repeat(2048)}`, TOO_MANY);
+    const e = refused(`x${'+x'.repeat(2048)}`, TOO_MANY);
+    // The excerpt under the message shows at most 80 characters of the span it marks (the whole
+    // text here, 4,097 characters: it was all printed, with as many carets).
+    const [, line, carets] = e.message.split('\n');
+    expect(e.length).toBe(4097);
+    expect(line).toBe(`  ${'x+'.repeat(40)}…`);
+    expect(carets).toBe(`  ${'^'.repeat(80)}`);
     // Every operator level along the chain (each op of the left chain is left-associative).
     for (const op of ['-', '*', '/', '%']) {
       const r = tc.evaluate(`x${`${op}x`.repeat(2047)}`, { x: X() });

@@ -256,6 +256,16 @@ describe('reductions', () => {
     expect(() => tc.evaluate('sum(x, -(0x3))', { x: X() })).toThrow(/sum axis -\(0x3\) \(entry 0\) is out of range/);
     expect(() => tc.evaluate('sum(x, 1.5)', { x: X() })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS', message: expect.stringMatching(/sum axis 1.5 \(entry 0\) is not an integer axis/) }));
     expect(() => tc.sum(X(), { axes: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    // More entries than any rank has axes: refused by their count, as the op's axes option is
+    // (the engine's generic INVALID_SHAPE before), at the top and in a reduction lifted out of a sum.
+    const many = `[${Array(33).fill(1).join(', ')}]`;
+    expect(() => tc.sum(X(), { axes: Array(33).fill(1) })).toThrow(/axes has 33 entries, but a shape has at most 32 axes/);
+    for (const text of [`sum(x, ${many})`, `x + max(x, ${many}, true)`]) {
+      expect(() => tc.evaluate(text, { x: X() }), text).toThrow(expect.objectContaining({
+        code: 'INVALID_AXIS', message: expect.stringMatching(/^evaluate: (sum|max) axes has 33 entries, but a shape has at most 32 axes and each may be named once$/),
+      }));
+    }
+    expect(() => tc.evaluate(`sum(x, [${Array(32).fill(1).join(', ')}])`, { x: X() })).toThrow(/sum axis 1 \(entry 1\) is out of range or repeated/);
     const z = T(new Float32Array(0), [0, 3]);
     expect(() => tc.evaluate('min(x)', { x: z })).toThrow(/min of no elements has no value/);
     expect(() => tc.evaluate('max(x, [0])', { x: z })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
@@ -601,6 +611,15 @@ describe('refusals: clear errors, never a trap, the engine unharmed', () => {
     expect(() => tc.evaluate('3 * 4', {})).toThrow(/reads no tensor operand/);
     expect(() => tc.evaluate('k + 1', { k: 2 })).toThrow(/reads no tensor operand/);
     expect(() => tc.evaluate('k', { k: 2n })).toThrow(/reads no tensor operand/);
+    // A tensor read, but numbers alone where the result takes its dtype: said of that node (until
+    // 0.9.18 "reads no tensor operand", which the text does).
+    for (const [text, node] of [['where(x < 2, 3, 4)', 'where(x < 2, 3, 4)'], ['(x > 0) ? 1 : -1', '(x > 0) ? 1 : -1']]) {
+      expect(() => tc.evaluate(text, { x: X() }), text).toThrow(expect.objectContaining({
+        name: 'TypeError', message: expect.stringMatching(new RegExp(`^evaluate: ${JSON.stringify(node).replace(/[()?*+]/g, '\\$&')} \\(offset 0\\) has numbers alone, which give it no dtype: cast one`)),
+      }));
+    }
+    expect(Array.from(tc.evaluate("where(x < 2, cast(3, 'float32'), 4)", { x: X() }).data)).toEqual([3, 4, 4, 4, 4, 4]);
+    expect(() => tc.evaluate('3 + 4', { x: X() })).toThrow(/reads no tensor operand/); // x is not read
     expect(() => tc.evaluate('softmax(x)', { x: X() })).toThrow(SyntaxError);
     expect(() => tc.evaluate(null, {})).toThrow(TypeError);
   });

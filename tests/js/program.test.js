@@ -152,10 +152,27 @@ describe('statements and reductions inside expressions', () => {
     expect(err.message).toMatch(/^evaluate: "x - sum\(x, \[-1\]\)" \(offset 0\): .*\(2,3\) \(2,\)[^]*\n  x - sum\(x, \[-1\]\)\n  \^{16}$/);
     try { tc.evaluate('m = sum(x, [-1]); x - m', { x }); } catch (e) { err = e; }
     expect(err.message).toMatch(/^evaluate: "x - m" \(offset 18\): [^]*\n  m = sum\(x, \[-1\]\); x - m\n {20}\^{5}$/);
+    // A node that begins or ends with a lifted reduction spans all of it (until 0.9.18 one beginning
+    // with it began at the end of the reduction's inner name: "1]) + i" (offset 8)).
+    const i = { data: Int32Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3] };
+    for (const text of ['sum(x, [1]) + i', 'i * max(x, [0, 1], true)', '2 - (mean(x) + i)', 'exp(sum(x, [1], true)) + i']) {
+      const e = (() => { try { tc.evaluate(text, { x, i }); } catch (e2) { return e2; } })();
+      expect(e?.code, text).toBe('DTYPE_MISMATCH');
+      const node = text.startsWith('2') ? text.slice(5, -1) : text;
+      const at = text.indexOf(node);
+      expect(e.message, text).toContain(`evaluate: "${node}" (offset ${at}) mixes`);
+      expect(e.message.endsWith(`\n  ${text}\n  ${' '.repeat(at)}${'^'.repeat(node.length)}`), e.message).toBe(true);
+    }
   });
 
   it('a name is computed once and read by every later statement; the text need not end with the result alone', () => {
     const x = { data: f32(3, 1, 2), shape: [3] };
+    // A last `;` after one statement too (until 0.9.18 only a text with statements or an inner reduction took it).
+    for (const [text, want] of [['x + 1;', [4, 2, 3]], ['sum(x) ;', [6]], ['x * x;  ', [9, 1, 4]]]) {
+      expect(Array.from(tc.evaluate(text, { x }).data), text).toEqual(want);
+      expect(Array.from(tc.compile(text).run({ x }).data), text).toEqual(want);
+    }
+    expect(() => tc.evaluate('x + 1;;', { x })).toThrow(SyntaxError);
     const r = tc.evaluate('a = x * 2; b = a + 1; c = max(b, [0], true); (b - c) * a;', { x });
     expect(Array.from(r.data)).toEqual([0, -8, -8]);
   });
