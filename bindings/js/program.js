@@ -112,11 +112,12 @@ export function plan(fn, text, host) {
           seen.set(key, (name = prefix + passes.length));
           pass(name, t.a, toks[close].b, call.reps, call.keepdims);
         }
-        // Its name in parentheses as long as the call: a node around it spans, in the pass, what it spans
-        // in the text (the parser's spans take the brackets in); where they do not fit, the name ends
-        // where the call ended (a node ending with it still ends there).
+        // Its name in parentheses, padded to the call's length: a node around it spans, in the pass, what
+        // it spans in the text (the parser's spans take the brackets in; explain() shows the name bare).
+        // After a name (`exp sum(x)`: a call in parentheses) or where they do not fit with a space, the
+        // name alone ends where the call ended (a node ending with it still ends there).
         const n = toks[close].b - t.a;
-        reps.push({ a: t.a, b: toks[close].b, s: name.length + 2 > n ? name.padStart(n) : `(${name.padEnd(n - 2)})` });
+        reps.push({ a: t.a, b: toks[close].b, s: name.length + 3 > n || toks[i - 1]?.k === 'n' ? name.padStart(n) : `(${name.padEnd(n - 2)})` });
         program = true;
       }
       i = close;
@@ -288,7 +289,7 @@ export function explainProgram(P, fn, shapesIn, options) {
     }
     const kd = p.keepdims ?? (i === P.passes.length - 1 && keepdims) ?? false;
     const x = P.host.explain(p.E, pick(shapes, p.E.inputs), { ...rest, dtypes: pick(dtypes, p.E.inputs), keepdims: kd });
-    passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\s+(?=[,)\]])|(?<=[([])\s+/g, '').replace(/\s+/g, ' ').replace(/\((_+t\d+)\)/g, '$1') });
+    passes.push({ name: p.name, keepdims: kd, ...x, expression: p.src.trim().replace(/\((_+t\d+) +\)/g, '$1').replace(/\s+(?=[,)\]])|(?<=[([])\s+/g, '').replace(/\s+/g, ' ') });
     shapes[p.name] = x.dims ? { dims: x.dims, shape: x.shape } : x.shape;
     dtypes[p.name] = x.dtype;
   });

@@ -245,6 +245,22 @@ describe('statements and reductions inside expressions', () => {
     const _t0 = { data: f32(10, 20), shape: [2] };
     const x = { data: f32(1, 2), shape: [2] };
     expect(Array.from(tc.evaluate('x - max(x, [0], true) + _t0', { x, _t0 }).data)).toEqual([9, 20]);
+    // explain() shows the temporary names bare, and an operand's own parentheses as written.
+    const ex = tc.explain({ expression: 'sum(x, [0]) + (_t0) - sum(x, [0])', shapes: { x: [2], _t0: [2] } });
+    expect(ex.passes.map((p) => p.expression)).toEqual(['sum(x, [0])', '__t0 + (_t0) - __t0']);
+  });
+
+  it('a reduction right after a name is no call of that name: a SyntaxError, as without the reduction', () => {
+    // (0.9.18's first cut wrote a lifted reduction as its name in parentheses there too: `exp sum(x)`
+    // ran as exp(sum(x)), and `x - mean max(x, [0], true)` threw an internal TypeError.)
+    const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
+    for (const text of ['exp sum(x)', 'x + sqrt mean(x)', 'where(x > 2, exp sum(x), x)', 'sum sum(x, [0])',
+      'x - mean max(x, [0], true)', 'argmax sum(x, [0])', 'y sum(x)', 'cast sum(x)']) {
+      expect(() => tc.evaluate(text, { x }), text).toThrow(SyntaxError);
+      expect(() => tc.compile(text), text).toThrow(SyntaxError);
+      expect(tc.explain({ expression: text, shapes: { x: [2, 3] } }), text).toMatchObject({ ok: false, error: { name: 'SyntaxError' } });
+    }
+    expect(Array.from(tc.evaluate('x - (max(x, [0], true))', { x }).data)).toEqual([-3, -3, -3, 0, 0, 0]);
   });
 
   const ERRORS = [
