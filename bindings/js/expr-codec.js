@@ -166,7 +166,7 @@ export function refusal(E, fn, s, res, interned = null) {
     case 'out_dtype':
       return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a, b] });
     case 'no_tensor': // (operands read, but not where the result takes its dtype: `where(x < 2, 3, 4)`)
-      return new TypeError(s.values.some((v) => typeof v === 'object') ? `${at} has numbers alone, which give it no dtype: cast one (cast(3, 'float32'))${where}` : NO_TENSOR(fn));
+      return new TypeError(s.values.some((v) => typeof v === 'object') ? `${at} takes no dtype from numbers alone: cast one (cast(3, 'float32'))${where}` : NO_TENSOR(fn));
     case 'not_integer':
       return new TypeError(`${at}: a number that is not an integer cannot be a ${a} element${where}`);
     case 'bad_dtype':

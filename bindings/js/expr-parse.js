@@ -76,7 +76,7 @@ function literalValue(t) {
   return neg ? -v : v;
 }
 
-export function parseText(fn, text) {
+export function parseText(fn, text, shown = text) {
   if (text.length > C.limits.maxExpressionLength) {
     const e = new SyntaxError(`${fn}: the expression is ${text.length} characters long; at most ${C.limits.maxExpressionLength}`);
     e.offset = 0;
@@ -92,7 +92,7 @@ export function parseText(fn, text) {
   const code = res.next();
   const pos = res.next();
   const len = res.next();
-  if (code !== 0) throw syntaxError(fn, text, code, pos, len);
+  if (code !== 0) throw syntaxError(fn, shown, code, pos, len); // (a program's pass: its token as the program's text has it)
   const n = res.next();
   const inputs = [];
   for (let k = 0; k < n; k++) {

@@ -290,7 +290,7 @@ export class Expression {
   }
 }
 
-function compiled(fn, text) {
+function compiled(fn, text, shown) {
   if (typeof text !== 'string') throw new TypeError(`${fn}: the expression must be a string, got ${text === null ? 'null' : typeof text}`);
   let E = cache.get(text);
   if (E !== undefined) {
@@ -300,7 +300,7 @@ function compiled(fn, text) {
   }
   mod();
   // A program (statements, reductions inside): its passes are expressions of this cache (program.js).
-  E = plan(fn, text, HOST) ?? new Expression(text, parseText(fn, text));
+  E = plan(fn, text, HOST) ?? new Expression(text, parseText(fn, text, shown));
   cache.set(text, E);
   if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value);
   return E;

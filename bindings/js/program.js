@@ -186,7 +186,7 @@ export function plan(fn, text, host) {
     try {
       // The pass as compiled (cached by its text), shown as the program: an error's offset, its
       // excerpt and the node it quotes are those of `text`.
-      p.E = Object.create(host.compile(fn, p.src), { source: { value: text } });
+      p.E = Object.create(host.compile(fn, p.src, text), { source: { value: text } });
     } catch (e) {
       if (e.offset === undefined) throw e;
       fail(/: ([^]*) at offset \d+/.exec(e.message)[1], e.offset, e.offset + e.length);

@@ -615,7 +615,7 @@ describe('refusals: clear errors, never a trap, the engine unharmed', () => {
     // 0.9.18 "reads no tensor operand", which the text does).
     for (const [text, node] of [['where(x < 2, 3, 4)', 'where(x < 2, 3, 4)'], ['(x > 0) ? 1 : -1', '(x > 0) ? 1 : -1']]) {
       expect(() => tc.evaluate(text, { x: X() }), text).toThrow(expect.objectContaining({
-        name: 'TypeError', message: expect.stringMatching(new RegExp(`^evaluate: ${JSON.stringify(node).replace(/[()?*+]/g, '\\$&')} \\(offset 0\\) has numbers alone, which give it no dtype: cast one`)),
+        name: 'TypeError', message: expect.stringMatching(new RegExp(`^evaluate: ${JSON.stringify(node).replace(/[()?*+]/g, '\\$&')} \\(offset 0\\) takes no dtype from numbers alone: cast one`)),
       }));
     }
     expect(Array.from(tc.evaluate("where(x < 2, cast(3, 'float32'), 4)", { x: X() }).data)).toEqual([3, 4, 4, 4, 4, 4]);

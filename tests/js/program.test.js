@@ -277,6 +277,9 @@ describe('statements and reductions inside expressions', () => {
     ['a = x;; a', /an empty statement at offset 6/],
     ['x - sum(x, [-1], true, 1)', /third argument \(keepdims\)/],
     ['sum(max(x, [-1], true) + q(x), [0])', /"q" is not a function of tensorcast.* at offset 25/],
+    // The token quoted as the text has it, not as the pass has it (until 0.9.18 "cast(   _t0)", a name of the plan's).
+    ['cast(sum(x))', /^evaluate: wrong number of arguments to "cast\(sum\(x\)\)" at offset 0\n/],
+    ['x * minimum(max(x, [0]))', /^evaluate: wrong number of arguments to "minimum\(max\(x, \[0\]\)\)" at offset 4\n/],
   ];
   it.each(ERRORS)('%s: a SyntaxError placed in the text', (text, message) => {
     let err;
