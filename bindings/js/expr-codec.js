@@ -4,7 +4,7 @@
 // coordinates, and the error of a refused expression.
 import { C } from './contract.js';
 import { BroadcastError, castAdvice, makeError } from './errors.js';
-import { UNKNOWN_RANK } from './shapes.js';
+import { UNKNOWN_RANK, tooManyEntries } from './shapes.js';
 import { internNamed, nameKey } from './named.js';
 import { namedContext } from './rules.js';
 import { quote, excerpt } from './expr-parse.js';
@@ -70,10 +70,7 @@ export function encode(E, fn, s) {
     key.push(-1);
   } else {
     // As the reductions' own `axes` option (reduce.js readList): a list longer than any rank, by its length.
-    if (axes.length > C.limits.maxRank) {
-      throw new BroadcastError(`${fn}: ${E.reduce.op} axes has ${axes.length} entries, but a shape has at most ${C.limits.maxRank} axes and each may be named once`,
-        { code: 'INVALID_AXIS', shapes: shapesOf(s) });
-    }
+    if (axes.length > C.limits.maxRank) throw tooManyEntries(`${fn}: ${E.reduce.op} axes`, 'axes', axes.length, shapesOf(s));
     key.push(axes.length);
     for (let k = 0; k < axes.length; k++) {
       const a = axes[k];

@@ -9,7 +9,7 @@ import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
 import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds } from './operands.js';
 import { readNamed, nameKey, LabelMap, checkLabels, ownObject, checkOutNames, describeDims } from './named.js';
-import { product, describe } from './shapes.js';
+import { product, describe, tooManyEntries } from './shapes.js';
 import { view } from './heap.js';
 import { tensor, renamed, metaOf } from './tensor.js';
 import { request, execute, intoOut } from './execute.js';
@@ -249,10 +249,7 @@ function readList(x, fn, key, isOne, expected) {
   if (isOne(x)) return [x];
   if (!Array.isArray(x)) throw new TypeError(`${fn}: ${key} must be ${expected}, got ${describe(x)}`);
   const n = x.length;
-  if (!(n <= C.limits.maxRank)) {
-    throw new BroadcastError(`${fn}: ${key} has ${n} entries, but a shape has at most ${C.limits.maxRank} ${key} and each may be named once`,
-      { code: 'INVALID_AXIS' });
-  }
+  if (!(n <= C.limits.maxRank)) throw tooManyEntries(`${fn}: ${key}`, key, n);
   const out = new Array(n);
   for (let k = 0; k < n; k++) out[k] = x[k];
   return out;

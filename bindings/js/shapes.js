@@ -45,6 +45,12 @@ export function copyShape(shape, what, suffix = '') {
   return out;
 }
 
+/** A list of axes or dim names (`what`: its name in the message) longer than any rank: each may be named once. */
+export function tooManyEntries(what, key, n, shapes) {
+  return new BroadcastError(`${what} has ${n} entries, but a shape has at most ${C.limits.maxRank} ${key} and each may be named once`,
+    { code: 'INVALID_AXIS', shapes });
+}
+
 export function rankTooLarge(n) {
   return new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${C.limits.maxRank} dims`,
     { code: 'INVALID_SHAPE' });
