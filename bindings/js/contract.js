@@ -2,29 +2,30 @@
 // table is built at init() from what the module declares (src/core/contract.def,
 // src/kernels/dtypes.def, src/kernels/ops.def, read from its memory), and
 // checked against what JS itself knows (each typed array's element size).
+const none = []; // `new Map(none)`, not `new Map()`: the minifier marks the latter pure with a comment
 export const C = {
   ready: false,
   dtypes: [],          // [{ id, name, short, array, kind, size, ctor, float, big, half, bits }]
-  dtypeByName: new Map(),
-  dtypeByTag: new Map(), // typed-array constructor name -> dtype
+  dtypeByName: new Map(none),
+  dtypeByTag: new Map(none), // typed-array constructor name -> dtype
   ops: [],             // [{ id, name, kernel, bool, domain, simd }]
-  opByName: new Map(),
+  opByName: new Map(none),
   unaryOps: [],        // [{ id, name, kernel, bool, domain, simd }] (unary.def)
-  unaryOpByName: new Map(),
-  reduceOps: new Map(), // reduction name -> number
-  reduceAcc: new Map(), // reduction name -> [input dtype id] -> result dtype (no `dtype` option)
+  unaryOpByName: new Map(none),
+  reduceOps: new Map(none), // reduction name -> number
+  reduceAcc: new Map(none), // reduction name -> [input dtype id] -> result dtype (no `dtype` option)
   statuses: [],        // status number -> code
   signals: {},         // outTooSmall, outOverlaps
   verdicts: [],
   inner: [],
-  rules: new Map(),    // "family:name" -> rule number
-  types: new Map(),    // element-wise rule name -> rule number
-  modes: new Map(),    // Broadcast-op mode -> rule number
+  rules: new Map(none),    // "family:name" -> rule number
+  types: new Map(none),    // element-wise rule name -> rule number
+  modes: new Map(none),    // Broadcast-op mode -> rule number
   namedRule: -1,
   numpyRule: -1,       // the element-wise NumPy rule (the default)
   A: {},               // action name -> number
-  actions: new Map(),  // name -> action number
-  shapings: new Map(), // name -> shaping number
+  actions: new Map(none),  // name -> action number
+  shapings: new Map(none), // name -> shaping number
   limits: {},
   REQ: {},             // request header field -> index
   REQ_LEN: 0,
@@ -56,15 +57,16 @@ function indexOf(list) {
 const op = ([name, domain, kernel, bool], id, simd) => Object.freeze({ id, name, kernel: kernel || name, bool: bool === 1, domain: domain || 'any', simd });
 
 export function readContract(M, build = 'full') {
-  const c = JSON.parse(M.contract()); // one JSON text in the module's memory (bindings/wasm/contract.cpp, loader.js)
+  // One JSON text in the module's memory (bindings/wasm/contract.cpp, loader.js): an array of the parts, in this order.
+  const [have, statuses, signals, verdicts, inner, ruleRows, actions, shapings, limits, req, resp, dtypeRows, ops, unaryOps, reduceOps, reduceAcc] = JSON.parse(M.contract());
   // "full" (the kernels) or "shapes" (tensorcast/shapes: the rules, no dtypes, ops or reductions).
-  if (c.build !== build) {
-    const [have, want] = [c.build, build].map((b) => (b === 'shapes' ? "tensorcast-shapes.wasm, the engine of 'tensorcast/shapes'" : "tensorcast.wasm, the engine of 'tensorcast'"));
-    throw new Error(`tensorcast: this module is ${have}; this entry needs ${want}: pass that file (its bytes, a module compiled from them, or its URL)`);
+  if (have !== build) {
+    const [is, want] = [have, build].map((b) => (b === 'shapes' ? "tensorcast-shapes.wasm, the engine of 'tensorcast/shapes'" : "tensorcast.wasm, the engine of 'tensorcast'"));
+    throw new Error(`tensorcast: this module is ${is}; this entry needs ${want}: pass that file (its bytes, a module compiled from them, or its URL)`);
   }
   const n = {}; // the next C, built aside
   // Each dtype is [name, short, array, kind, size] (contract.cpp).
-  n.dtypes = c.dtypes.map(([name, short, array, kind, size], id) => {
+  n.dtypes = dtypeRows.map(([name, short, array, kind, size], id) => {
     // float16 where the runtime has no Float16Array (Node 20): its bits, in a Uint16Array.
     const half = name === 'float16';
     const bits = half && typeof globalThis.Float16Array !== 'function';
@@ -84,48 +86,42 @@ export function readContract(M, build = 'full') {
     const bits = M._tc_simd_dtypes(unary, id);
     return Object.freeze(n.dtypes.filter((d) => (bits >>> d.id) & 1).map((d) => d.name));
   };
-  n.ops = c.ops.map((o, id) => op(o, id, simd(0, id)));
+  n.ops = ops.map((o, id) => op(o, id, simd(0, id)));
   n.opByName = new Map(n.ops.map((o) => [o.name, o]));
   // Unary ops (unary.def): the same fields as ops.
-  n.unaryOps = c.unaryOps.map((o, id) => op(o, id, simd(1, id)));
+  n.unaryOps = unaryOps.map((o, id) => op(o, id, simd(1, id)));
   n.unaryOpByName = new Map(n.unaryOps.map((o) => [o.name, o]));
-  n.reduceOps = new Map(c.reduceOps.map((r, i) => [r, i]));
+  n.reduceOps = new Map(reduceOps.map((r, i) => [r, i]));
   // reduceAcc.get(name)[dtype id]: the result dtype of a reduction without `dtype`.
-  n.reduceAcc = new Map(c.reduceOps.map((r, i) => [r, Object.freeze(c.reduceAcc[i].map((d) => n.dtypes[d]))]));
-  n.statuses = Object.freeze(c.statuses.slice());
-  n.signals = Object.freeze({ ...c.signals });
-  n.verdicts = Object.freeze(c.verdicts.slice());
-  n.inner = Object.freeze(c.inner.slice());
+  n.reduceAcc = new Map(reduceOps.map((r, i) => [r, Object.freeze(reduceAcc[i].map((d) => n.dtypes[d]))]));
+  n.statuses = Object.freeze(statuses);
+  n.signals = Object.freeze(signals);
+  n.verdicts = Object.freeze(verdicts);
+  n.inner = Object.freeze(inner);
   // Each rule is [id, name, family] (contract.cpp).
-  const rules = c.rules.map(([id, name, family]) => ({ id, name, family }));
+  const rules = ruleRows.map(([id, name, family]) => ({ id, name, family }));
   n.rules = new Map(rules.map((r, i) => [`${r.family}:${r.name}`, i]));
   n.ruleList = Object.freeze(rules.map((r) => Object.freeze(r)));
   n.types = new Map(rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'elementwise').map(([r, i]) => [r.name, i]));
   n.modes = new Map(rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'to').map(([r, i]) => [r.name, i]));
   n.namedRule = rules.findIndex((r) => r.family === 'named');
   n.numpyRule = n.types.get('numpy');
-  n.actions = new Map(c.actions.map((a, i) => [a, i]));
-  n.A = Object.freeze(Object.fromEntries(c.actions.map((a, i) => [a, i])));
-  n.shapings = new Map(c.shapings.map((s, i) => [s, i]));
-  n.limits = Object.freeze({ ...c.limits });
-  n.REQ = indexOf(c.request);
-  n.REQ_LEN = c.request.length;
-  n.RESP = indexOf(c.response);
-  n.RESP_LEN = c.response.length;
-  n.build = c.build;
+  n.actions = new Map(actions.map((a, i) => [a, i]));
+  n.A = Object.freeze(Object.fromEntries(actions.map((a, i) => [a, i])));
+  n.shapings = new Map(shapings.map((s, i) => [s, i]));
+  n.limits = Object.freeze(limits);
+  n.REQ = indexOf(req);
+  n.REQ_LEN = req.length;
+  n.RESP = indexOf(resp);
+  n.RESP_LEN = resp.length;
+  n.build = have;
   n.version = M.version();
   n.ready = true;
   const dtypes = Object.freeze(n.dtypes.map((d) => d.name));
   return () => {
     Object.assign(C, n);
     DTYPES = dtypes;
-    return c;
   };
-}
-
-/** Build C from the module's contract() (once, at init): all of it, or nothing when it throws. */
-export function buildContract(M) {
-  return readContract(M)();
 }
 
 /** Put C and DTYPES back as they were before any contract (a load that failed after commit()). */

@@ -462,7 +462,7 @@ export declare const greaterEqual: ComparisonOp;
 export declare const logicalAnd: ComparisonOp;
 export declare const logicalOr: ComparisonOp;
 export declare const logicalXor: ComparisonOp;
-/** Bitwise ops take integer dtypes only (a float operand is a TypeError at run time, a compile error here). */
+/** Bitwise ops take integer dtypes only (a float operand is `DTYPE_MISMATCH` at run time, a compile error here). */
 export declare const bitwiseAnd: ElementwiseOp<IntegerDType>;
 export declare const bitwiseOr: ElementwiseOp<IntegerDType>;
 export declare const bitwiseXor: ElementwiseOp<IntegerDType>;

@@ -39,7 +39,6 @@ function jsonSafe(v, depth = 0) {
   return Object.fromEntries(Object.entries(v).slice(0, 64).map(([k, x]) => [k, jsonSafe(x, depth + 1)]));
 }
 
-/** Format a dim the way the library prints it: 3, ?, 2..5, 6.., ..4, -1. */
 /** The refusal of an `out` of `have` elements for a result of `shape` (`size` elements): LENGTH_MISMATCH. */
 export function outLengthError(fn, have, shape, size) {
   return new BroadcastError(`${fn}: out has ${have} elements but the result ${formatShape(shape)} has ${size}`,
@@ -52,6 +51,19 @@ export function outDtypeError(fn, have, want, shapes) {
     { code: 'DTYPE_MISMATCH', shapes, dims: [have.name, want.name] });
 }
 
+/**
+ * The refusal of dtype `dt` by an op that takes only floats or only integers (op.domain), or
+ * null: names the op, the dtype and the fix. Element-wise, unary and in expressions alike.
+ */
+export function domainRefusal(op, name, dt, shape) {
+  if (op.domain === 'float' ? dt.float : op.domain !== 'integer' || !dt.float) return null;
+  return new BroadcastError(op.domain === 'float'
+    ? `${name} takes float dtypes (float32, float64, float16), got ${dt.name}; cast(x, 'float32') first (or 'float64')`
+    : `${name} takes integer dtypes, got ${dt.name}; cast(x, 'int32') first (bits of a float are not an integer)`,
+  { code: 'DTYPE_MISMATCH', shapes: [shape], dims: [dt.name] });
+}
+
+/** Format a dim the way the library prints it: 3, ?, 2..5, 6.., ..4, -1. */
 export function formatDim(d) {
   return String(d);
 }

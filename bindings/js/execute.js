@@ -187,7 +187,7 @@ export function checkOverlap(dest, ops, fn) {
     if (!o.resident || !o.shared || o === dest) continue;
     const s = span(o);
     if (s === null || s[1] <= d[0] || d[1] <= s[0]) continue;
-    if (o.ptr === dest.ptr && sameLayout(o, dest)) continue;
+    if ((o.ptr === dest.ptr && sameLayout(o, dest)) || apart(o, dest)) continue;
     throw new TypeError(`${fn}: out shares memory with an operand read in another order or place: in place would read cells already written; write to a separate tensor`);
   }
 }
@@ -199,6 +199,23 @@ function span(o) {
   const r = reach(o.shape, o.strides);
   return r === null ? null : [o.ptr + r[0] * es, o.ptr + (r[1] + 1) * es];
 }
+
+/**
+ * Interleaved views that share no element (a[::2] and a[1::2], two columns): every element of
+ * each starts on a grid of g bytes (g the gcd of both views' byte strides), and the two grids
+ * lie at least an element apart on both sides.
+ */
+function apart(a, b) {
+  const es = a.dtype.size;
+  let g = 0;
+  if (b.dtype.size === es && a.strides && b.strides) {
+    for (const v of [a, b]) v.shape.forEach((n, i) => { if (n > 1) g = gcd(g, Math.abs(v.strides[i]) * es); });
+  }
+  const r = (((b.ptr - a.ptr) % g) + g) % g; // NaN without a stride (g = 0): not apart
+  return r >= es && g - r >= es;
+}
+
+const gcd = (x, y) => (y ? gcd(y, x % y) : x);
 
 function sameLayout(a, b) {
   if (a.strides === null || b.strides === null) return a.strides === b.strides && a.size === b.size; // row-major: the same run

@@ -244,6 +244,7 @@ export function exprRequest(E, fn, s, key, ops, interned) {
         checkOutNames(fn, d, names.dims, names.labels);
         return r;
       }
+      if (names.dims.length === 0) return r; // every dim reduced: an unnamed scalar, as the reductions give
       // A fresh resident result: a view with the names over its memory (renamed disposes the nameless one).
       if (r instanceof Tensor) return renamed(r, names.dims, names.coords ?? undefined);
       r.dims = names.dims;

@@ -145,7 +145,7 @@ const REDUCE = new Set(['ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'Re
 /** True for the op types whose nodes are reported (they broadcast). */
 export function broadcasts(op) {
   return BINARY.has(op) || BINARY_NEW.has(op) || VARIADIC.has(op) || op === 'Where' || op === 'PRelu' || op === 'Expand' ||
-    op === 'Gemm' || op === 'MatMul' || op === 'MatMulInteger' || op === 'QLinearMatMul';
+    op === 'Gemm' || op === 'MatMul' || op === 'MatMulInteger' || op === 'QLinearMatMul' || op === 'Einsum';
 }
 
 function attr(n, name) {
@@ -239,8 +239,6 @@ function moreShapes(n, op, ins, vals) {
     }
     case 'StringNormalizer': // stop words may drop any number of strings
       return [info(x ? [...x.slice(0, -1), '?'] : null, et)];
-    case 'Einsum':
-      return [info(einsumShape(attrStr(n, 'equation', ''), ins.map((i) => (i ? i.shape : null))), et)];
     case 'HannWindow':
     case 'HammingWindow':
     case 'BlackmanWindow': {
@@ -283,52 +281,50 @@ function moreShapes(n, op, ins, vals) {
   }
 }
 
-/** Two shapes broadcast right-aligned, as numbers where either side knows one (for Einsum's ellipsis). */
-function broadcastDims(a, b) {
-  const r = Math.max(a.length, b.length);
-  return Array.from({ length: r }, (_, i) => {
-    const x = i < r - a.length ? 1 : a[i - r + a.length];
-    const y = i < r - b.length ? 1 : b[i - r + b.length];
-    return x === 1 ? y : y === 1 || !num(y) ? x : y;
-  });
-}
-
 /**
- * The output shape of an Einsum `equation` over `shapes` (null: unknown rank): each output letter's
- * dim from an input that has it (a number over a name or '?'), the ellipsis dims broadcast; without
- * '->', the letters used once, in alphabetical order.
+ * Einsum as a broadcast (NumPy's einsum): each input laid out as [its ellipsis dims, then one dim per
+ * letter of the equation, 1 where it lacks the letter], so the NumPy rule over those shapes merges
+ * each letter's dims and the ellipses (a 1 stretches; two others must agree). A letter repeated in
+ * one input (a diagonal) must be the same dim there: `same(x, y, what)` says so, or gives the error.
+ * Returns { shapes, rule, wrap } (wrap: the output from the merged shape), a BroadcastError, or null
+ * (an equation this cannot read: the output is unknown).
  */
-function einsumShape(equation, shapes) {
+function einsumPlan(equation, shapes, where, same) {
   const eq = equation.replace(/\s+/g, '');
   const [lhs, rhs] = eq.split('->');
-  const terms = lhs.split(',');
-  if (terms.length !== shapes.length || shapes.some((s) => s === null)) return null;
-  const dim = new Map();
-  let ell = [];
-  let fits = true;
-  terms.forEach((t, k) => {
+  const terms = lhs.split(',').map((t) => t.replace('...', '.'));
+  if (terms.length !== shapes.length || terms.some((t) => /[^.A-Za-z]/.test(t))) return null;
+  const letters = [...new Set(terms.join('').replace(/\./g, ''))];
+  const rows = [];
+  for (let k = 0; k < terms.length; k++) {
+    const t = terms[k];
     const s = shapes[k];
-    const letters = t.replace('...', '.');
-    const e = s.length - (letters.length - (letters.includes('.') ? 1 : 0));
-    if (e < 0 || (e > 0 && !letters.includes('.'))) fits = false; // more or fewer letters than dims: no shape
-    let at = 0;
-    for (const c of letters) {
-      if (c === '.') {
-        ell = broadcastDims(ell, s.slice(at, at + e));
-        at += e;
-        continue;
-      }
-      const d = s[at++];
-      const had = dim.get(c);
-      if (had === undefined || (!num(had) && num(d)) || had === 1) dim.set(c, d);
+    const e = s.length - t.replace('.', '').length; // the ellipsis's dims
+    if (e < 0 || (e > 0 && !t.includes('.'))) {
+      return new BroadcastError(`Einsum at ${where}: input ${k} has rank ${s.length}; its term '${t.replace('.', '...')}' has ${t.length - (t.includes('.') ? 1 : 0)} letters`,
+        { code: 'RANK_MISMATCH', shapes, dims: [s.length, t.length] });
     }
-  });
-  if (!fits) return null;
-  const out = rhs ?? [...dim.keys()].filter((c) => lhs.split(c).length === 2).sort().join('');
-  const res = [];
-  for (const c of out.replace('...', '.')) res.push(...(c === '.' ? ell : [dim.get(c) ?? '?']));
-  if (rhs === undefined && lhs.includes('...')) res.unshift(...ell);
-  return res;
+    const dim = new Map();
+    const ell = [];
+    let at = 0;
+    for (const c of t) {
+      if (c === '.') { ell.push(...s.slice(at, at + e)); at += e; continue; }
+      const d = s[at++];
+      if (dim.has(c)) {
+        const err = same(dim.get(c), d, `Einsum: letter ${c} repeats in input ${k} with another dim`);
+        if (err) return err;
+        if (!num(dim.get(c))) dim.set(c, d);
+      } else dim.set(c, d);
+    }
+    rows.push([...ell, ...letters.map((c) => (dim.has(c) ? dim.get(c) : 1))]);
+  }
+  const out = rhs ?? `${lhs.includes('...') ? '.' : ''}${letters.filter((c) => lhs.split(c).length === 2).sort().join('')}`;
+  const L = letters.length;
+  return {
+    shapes: rows,
+    rule: `numpy over [ellipsis, ${letters.join(' ')}] (Einsum)`,
+    wrap: (m) => [...out.replace('...', '.')].flatMap((c) => (c === '.' ? m.slice(0, m.length - L) : [letters.includes(c) ? m[m.length - L + letters.indexOf(c)] : '?'])),
+  };
 }
 
 /** A broadcasting node's report before its rule runs: where it is, its inputs as known, status 'ok'. */
@@ -508,6 +504,15 @@ class Run {
           const axis = attr(n, 'axis') ? attrInt(n, 'axis', -1) : -1;
           req = { rule: 'pdpd', shapes: [a, b], axis };
           report.rule = axis === -1 ? 'pdpd' : `pdpd(axis=${axis})`;
+          // The legacy broadcast takes B as a contiguous part of A's shape ("1-dim expansion doesn't work
+          // yet"; Caffe2 strips B's outer 1s): a 1 inside B may not stretch where PDPD would let it.
+          const inside = unknown ? [] : b.map((d, i) => i).filter((i) => b.slice(0, i).some((d) => d !== 1) && b.slice(i + 1).some((d) => d !== 1));
+          const at = (i) => (axis === -1 ? a.length - b.length : axis) + i;
+          const i = inside.find((k) => b[k] === 1 && num(a[at(k)]) && a[at(k)] !== 1);
+          if (i !== undefined) {
+            return this.clash(report, new BroadcastError(`${op} at ${where} (opset ${v}, broadcast=1): B's 1 at axis ${i} meets ${a[at(i)]}; before opset 7 B is a contiguous part of A's shape and a 1 inside it does not stretch`,
+              { code: 'INCOMPATIBLE_DIMS', shapes: [a, b], axis: at(i), dims: [a[at(i)], 1] }), decl, where);
+          }
         } else {
           req = { rule: 'none', shapes: [a, b] };
           report.rule = 'none';
@@ -604,6 +609,19 @@ class Run {
         req = v < 7 && attrInt(n, 'broadcast', 0) !== 1 ? { rule: 'none', shapes: [C, mn] } : { rule: 'broadcastTo', shapes: [C, mn], mode: 'numpy' };
         report.rule = req.rule === 'none' ? 'none (C equals (M, N))' : 'broadcastTo numpy (C to (M, N))';
         wrap = () => mn;
+      }
+    } else if (op === 'Einsum') {
+      const shapes = n.inputs.map((_, k) => shapeOfIn(k));
+      unknown = shapes.some((s) => s === null);
+      if (!unknown) {
+        const e = einsumPlan(attrStr(n, 'equation', ''), shapes, where, (x, y, what) => this.inner(x, y, where, shapes, what));
+        if (e instanceof BroadcastError) return this.clash(report, e, decl, where);
+        unknown = e === null;
+        if (e !== null) {
+          req = { rule: 'numpy', shapes: e.shapes };
+          report.rule = e.rule;
+          wrap = e.wrap;
+        }
       }
     } else {
       // MatMul (and its quantized forms): the batch dims broadcast (numpy), the last two contract.

@@ -415,7 +415,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   if (a < 0 && size > 999 && vs[0].o.resident && !names && resident && dest?.strides == null) {
     return materialise(vs[0].o, shape, {}, dest, fn);
   }
-  for (const v of vs) if (!committable(v.o)) throw commitError(v.o, `${fn}: x`);
+  vs.forEach((v, i) => { if (!committable(v.o)) throw commitError(v.o, a < 0 ? `${fn}: x` : `${fn}: xs[${i}]`); });
   let dstStrides = rowMajor(shape);
   if (dest !== null && dest.resident) {
     if (!committable(dest)) throw commitError(dest, `${fn}: out`);

@@ -19,7 +19,9 @@ const ENTITY = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const unescape = (s) => s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (ref, e) => {
   if (e[0] !== '#') return ENTITY[e];
   const c = e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
-  if (!(c <= 0x10ffff)) throw new TypeError(`inferShapes: not an OpenVINO IR (${ref} is no character)`);
+  // XML's Char: tab, newline, carriage return, and the code points from 0x20 but the surrogates, 0xFFFE and 0xFFFF.
+  const char = c === 9 || c === 10 || c === 13 || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+  if (!char) throw new TypeError(`inferShapes: not an OpenVINO IR (${ref} is no character)`);
   return String.fromCodePoint(c);
 });
 
@@ -61,7 +63,7 @@ const kids = (el, tag) => (el ? el.children.filter((c) => c.tag === tag) : []);
 
 /** An IR dim: a number, '?' (-1 or ?), an interval such as '1..10', or null: no dim. */
 function dim(t) {
-  if (/^\d+$/.test(t)) return Number(t);
+  if (/^\d+$/.test(t)) return Number.isSafeInteger(Number(t)) ? Number(t) : null; // past 2^53: no dim (its text is reported)
   if (t === '-1' || t === '?' || t === '') return '?';
   const m = /^(-1|\d*)\s*\.\.\s*(-1|\d*)$/.exec(t);
   if (m) {

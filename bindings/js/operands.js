@@ -307,7 +307,7 @@ function readView(o, stridesIn, offsetIn, what) {
     for (let i = 0; i < strides.length; i++) {
       const v = strides[i];
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
-        throw new BroadcastError(`${what}.strides[${i}] is ${describe(v)}, not an integer`,
+        throw new BroadcastError(`${what}.strides[${i}] is ${describe(v)}, not a safe integer`,
           { code: 'INVALID_SHAPE', axis: i });
       }
       strides[i] += 0; // -0 is 0
@@ -404,7 +404,7 @@ function ortOperand(data, dims, type, what) {
 // The errors of readOperand (apart, so the function V8 inlines stays small).
 function notOperand(x, what) {
   if (x === null || typeof x !== 'object') {
-    return new TypeError(`${what} must be { data, shape }, a resident tensor or a number, got ${x === null ? 'null' : typeof x}`);
+    return new TypeError(`${what} must be { data, shape } or a resident tensor, got ${x === null ? 'null' : typeof x}`);
   }
   if (ArrayBuffer.isView(x)) {
     return new TypeError(`${what} is a bare ${x.constructor?.name ?? 'typed array'}: pass { data, shape } (shape defaults to [data.length]) or tensor(data, shape)`);

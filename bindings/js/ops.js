@@ -4,7 +4,7 @@
 // of operand and `out`.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, castAdvice, formatShape, outDtypeError } from './errors.js';
+import { BroadcastError, castAdvice, formatShape, outDtypeError, domainRefusal } from './errors.js';
 import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
@@ -85,8 +85,8 @@ function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
     return new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); ${castAdvice(dt.name, B.dtype.name)}`,
       { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape], dims: [dt.name, B.dtype.name] });
   }
-  if (op.domain === 'integer' && dt.float) return new TypeError(`${name} needs integer data; ${dt.name} has no bits to combine (use an integer typed array)`);
-  if (op.domain === 'float' && !dt.float) return new TypeError(`${name} needs float data (Float32Array or Float64Array), got ${dt.name}`);
+  const refused = domainRefusal(op, name, dt, A.shape);
+  if (refused !== null) return refused;
   if (dest !== null && !outHolds(dest, outDtype)) {
     return new BroadcastError(`${name}: out: a ${dest.dtype.name} ${dest.resident ? 'tensor' : 'array'} cannot hold a ${outDtype.name} result`,
       { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape] });

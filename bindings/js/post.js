@@ -155,7 +155,7 @@ function engineCopy(o, shape, strides, dest, fn) {
 export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null, checkOnly = false) {
   const shape = [];
   const order = []; // per result axis, its stride in the block
-  const dims = X.dims === undefined ? undefined : [];
+  let dims = X.dims === undefined ? undefined : [];
   let coords;
   const kept = perm.filter((i) => !axes.includes(i));
   const bs = rowMajor([...kept.map((i) => X.shape[i]), k]);
@@ -174,6 +174,7 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null, ch
   const es = dt.size;
   const src = view(dt);
   if (dest?.resident && dims) checkOutNames(fn, dest, dims, dims.map((d) => coords?.[d] ?? null));
+  if (dims?.length === 0) dims = undefined; // every dim reduced: an unnamed scalar, as the reductions give
   if (dest !== null) {
     const have = dest.resident ? dest.size : dest.data.length;
     if (!outHolds(dest, dt)) throw outDtypeError(fn, dest.dtype, dt, [shape]);

@@ -5,7 +5,7 @@
 // operands keep their dims and coords.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError } from './errors.js';
+import { BroadcastError, domainRefusal } from './errors.js';
 import { renamed } from './tensor.js';
 import { checkKeys } from './options.js';
 import { checkOutNames } from './named.js';
@@ -15,7 +15,6 @@ import { accDtype } from './reduce.js';
 import { largeCall, LARGE } from './expr-large.js';
 
 const OUT_KEYS = ['out'];
-const FLOAT_NAMES = 'float32, float64, float16';
 
 /** Snapshot of a unary call's x and options.out (every user value read once), x settled. */
 function snapshot(x, options, name, what) {
@@ -54,19 +53,12 @@ function outMismatch(name, dest, outDtype, X) {
     { code: 'DTYPE_MISMATCH', shapes: [X.shape], dims: [dest.dtype.name, outDtype.name] });
 }
 
-/** The refusal of a dtype the op does not take: names the op, the dtype and the fix. */
-function dtypeRefusal(op, name, dt, X) {
-  const fix = op.domain === 'float'
-    ? `${name} takes float dtypes (${FLOAT_NAMES}), got ${dt.name}; cast(x, 'float32') first (or 'float64')`
-    : `${name} takes integer dtypes, got ${dt.name}; cast(x, 'int32') first (bits of a float are not an integer)`;
-  return new BroadcastError(fix, { code: 'DTYPE_MISMATCH', shapes: [X.shape], dims: [dt.name] });
-}
-
 function unaryCall(op, name, what, x, options) {
   mod();
   const { X, dest } = snapshot(x, options, name, what);
   const dt = X.dtype;
-  if ((op.domain === 'float' && !dt.float) || (op.domain === 'integer' && dt.float)) throw dtypeRefusal(op, name, dt, X);
+  const refused = domainRefusal(op, name, dt, X.shape);
+  if (refused !== null) throw refused;
   const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
   if (dest !== null && !outHolds(dest, outDtype)) throw outMismatch(name, dest, outDtype, X);
   if (X.size >= LARGE) {

@@ -82,60 +82,66 @@ constexpr void op_json(J& j, const Traits& t, const char* kernel) {
 template <class Out>
 constexpr Out contract_text() {
   Json<Out> j;
-  j.open('{');
-  j.key("statuses").open('[');
+  // One array of the parts, in this order (contract.js reads them by place):
+  // build, statuses, signals, verdicts, inner, rules, actions, shapings, limits,
+  // request, response, dtypes, ops, unaryOps, reduceOps, reduceAcc.
+  j.open('[');
+  // Which build this is: "full", or "shapes" (tensorcast/shapes: the rules
+  // without kernels, whose dtypes, ops and reductions lists are empty).
+#ifdef TC_SHAPES_ONLY
+  j.item_str("shapes");
+#else
+  j.item_str("full");
+#endif
+  j.open('[');
 #define TC_STATUS(e, code) j.item_str(code);
 #include "core/contract.def"
   j.close(']');
-  j.key("signals").open('{');
+  j.open('{');
 #define TC_SIGNAL(name, value) j.field(#name, static_cast<double>(value));
 #include "core/contract.def"
   j.close('}');
-  j.key("verdicts").open('[');
+  j.open('[');
 #define TC_VERDICT(e, name) j.item_str(name);
 #include "core/contract.def"
   j.close(']');
-  j.key("inner").open('[');
+  j.open('[');
 #define TC_INNER(e, name) j.item_str(name);
 #include "core/contract.def"
   j.close(']');
-  j.key("rules").open('[');
+  j.open('[');
 // A rule: [id, name, family] (contract.js makes it { id, name, family }).
 #define TC_RULE(e, name, family) j.open('[').item_str(#e).item_str(name).item_str(family).close(']');
 #include "core/contract.def"
   j.close(']');
-  j.key("actions").open('[');
+  j.open('[');
 #define TC_ACTION(e, name) j.item_str(name);
 #include "core/contract.def"
   j.close(']');
-  j.key("shapings").open('[');
+  j.open('[');
 #define TC_SHAPING(e, name) j.item_str(name);
 #include "core/contract.def"
   j.close(']');
-  j.key("limits").open('{');
+  j.open('{');
 #define TC_LIMIT(name, value) j.field(#name, static_cast<double>(value));
 #include "core/contract.def"
   j.close('}');
-  j.key("request").open('[');
+  j.open('[');
 #define TC_REQ(f) j.item_str(#f);
 #include "core/contract.def"
   j.close(']');
-  j.key("response").open('[');
+  j.open('[');
 #define TC_RESP(f) j.item_str(#f);
 #include "core/contract.def"
   j.close(']');
-  // Which build this is: "full", or "shapes" (tensorcast/shapes: the rules
-  // without kernels, whose dtypes, ops and reductions lists are empty).
 #ifdef TC_SHAPES_ONLY
-  j.field("build", "shapes");
-  j.key("dtypes").open('[').close(']');
-  j.key("ops").open('[').close(']');
-  j.key("unaryOps").open('[').close(']');
-  j.key("reduceOps").open('[').close(']');
-  j.key("reduceAcc").open('[').close(']');
+  j.open('[').close(']');
+  j.open('[').close(']');
+  j.open('[').close(']');
+  j.open('[').close(']');
+  j.open('[').close(']');
 #else
-  j.field("build", "full");
-  j.key("dtypes").open('[');
+  j.open('[');
 // A dtype: [name, short, array, kind, size] (contract.js names the fields).
 #define TC_DTYPE(e, name, ctype, array, kind) \
   j.open('[').item_str(name).item_str(#e).item_str(array).item_str(kind).item_num(static_cast<double>(sizeof(ctype))).close(']');
@@ -143,21 +149,21 @@ constexpr Out contract_text() {
   j.close(']');
   // Each op's "simd" list (the dtypes with a SIMD kernel in this build) is not
   // a compile-time value of this file: JS asks tc_simd_dtypes() for it.
-  j.key("ops").open('[');
+  j.open('[');
 #define TC_OP(e, js, result, domain) op_json(j, op_traits(Op::e), #e);
 #include "kernels/ops.def"
   j.close(']');
-  j.key("unaryOps").open('[');
+  j.open('[');
 #define TC_UNARY(e, js, result, domain) op_json(j, unary_traits(UnaryOp::e), #e);
 #include "kernels/unary.def"
   j.close(']');
-  j.key("reduceOps").open('[');
+  j.open('[');
 #define TC_REDUCE_OP(e, kernel, merge) j.item_str(#e);
 #include "kernels/reduce_ops.def"
   j.close(']');
   // The result dtype of each reduction without a `dtype` option: reduceAcc[op][dtype]
   // (mean of integers is float64), as an index into dtypes.
-  j.key("reduceAcc").open('[');
+  j.open('[');
   for (int i = 0; i < static_cast<int>(ReduceOp::count); ++i) {
     j.open('[');
     for (int d = 0; d < static_cast<int>(DType::count); ++d)
@@ -166,7 +172,7 @@ constexpr Out contract_text() {
   }
   j.close(']');
 #endif
-  j.close('}');
+  j.close(']');
   return j.out;
 }
 

@@ -176,7 +176,7 @@ Status broadcast_to_pdpd(const Shape& input, const Shape& target, i64 axis, Plan
   plan.reset(1);
   if (check_two(input, target, false, err) != Status::Ok) return err.code;
   plan.ops[0].shape = input;
-  if (!target.rank_known()) {
+  if (!target.rank_known() && axis >= -1) {  // an axis below -1 is refused whatever the target's rank
     plan.out = Shape::unknown_rank();
     finalize_plan(plan);
     return Status::Ok;
@@ -186,7 +186,7 @@ Status broadcast_to_pdpd(const Shape& input, const Shape& target, i64 axis, Plan
   // The axis is checked even when the input's rank is unknown (it needs only the target's).
   if (axis < -1 || axis > target.rank) {
     detail::fail(err, Status::InvalidAxis, -1, 0, -1, input.rank_known() ? Dim::fixed(input.rank) : Dim::dynamic(),
-                 Dim::fixed(target.rank), static_cast<int>(axis < -1 ? -2 : (axis > kMaxRank ? kMaxRank + 1 : axis)));
+                 target.rank_known() ? Dim::fixed(target.rank) : Dim::dynamic(), static_cast<int>(axis < -1 ? -2 : (axis > kMaxRank ? kMaxRank + 1 : axis)));
     return detail::refuse(plan, err);
   }
   if (!input.rank_known()) {

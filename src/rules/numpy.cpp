@@ -57,12 +57,6 @@ Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
     if (!shapes[k].rank_known()) unknown = true;
     else if (shapes[k].rank > out_rank) out_rank = shapes[k].rank;
   }
-  if (unknown) {  // §7: unknown rank in gives unknown rank out
-    plan.out = Shape::unknown_rank();
-    for (int k = 0; k < n; ++k) plan.ops[k].shape = shapes[k];
-    finalize_plan(plan);
-    return Status::Ok;
-  }
   plan.out.rank = out_rank;
   // The dims are read from the shapes themselves (operand k's axis a -
   // (out_rank - rank) feeds output axis a, as align_right maps it): a plan of
@@ -91,6 +85,10 @@ Status broadcast_numpy(const Shape* shapes, int n, Plan& plan, Error& err) {
     else detail::align_right(plan.ops[k], shapes[k], out_rank);
   }
   if (failed) return detail::refuse(plan, err, detail::Takers::Numpy);
+  if (unknown) {  // §7: unknown rank in gives unknown rank out, once the shapes of known rank agree
+    plan.out = Shape::unknown_rank();
+    for (int k = 0; k < n; ++k) plan.ops[k].shape = shapes[k];
+  }
   finalize_plan(plan);
   return Status::Ok;
 }

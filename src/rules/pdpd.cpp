@@ -25,7 +25,7 @@ Status broadcast_pdpd(const Shape& a, const Shape& b, i64 axis, Plan& plan, Erro
   if (validate_shape(b, 1, false, err) != Status::Ok) return err.code;
   plan.ops[0].shape = a;
   plan.ops[1].shape = b;
-  if (!a.rank_known()) {
+  if (!a.rank_known() && axis >= -1) {  // an axis below -1 is refused whatever A's rank
     plan.out = Shape::unknown_rank();
     finalize_plan(plan);
     return Status::Ok;
@@ -35,7 +35,7 @@ Status broadcast_pdpd(const Shape& a, const Shape& b, i64 axis, Plan& plan, Erro
   for (int i = 0; i < a.rank; ++i) plan.ops[1].src_axis[i] = -1;
   // The axis needs only A's rank: it is checked even when B's rank is unknown.
   if (axis < -1 || axis > a.rank) {
-    detail::fail(err, Status::InvalidAxis, -1, 0, 1, Dim::fixed(a.rank), b.rank_known() ? Dim::fixed(b.rank) : Dim::dynamic(),
+    detail::fail(err, Status::InvalidAxis, -1, 0, 1, a.rank_known() ? Dim::fixed(a.rank) : Dim::dynamic(), b.rank_known() ? Dim::fixed(b.rank) : Dim::dynamic(),
                  static_cast<int>(axis < -1 ? -2 : (axis > kMaxRank ? kMaxRank + 1 : axis)));
     return detail::refuse(plan, err);
   }

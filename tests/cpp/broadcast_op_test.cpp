@@ -282,6 +282,14 @@ TEST(ToPdpdDynamic, UnknownRanks) {
   EXPECT_SHAPE(to_pdpd(P({Q}), S({2, 3}), 1).out(), S({2, 3}));
 }
 
+TEST(ToPdpdDynamic, AxisBelowMinusOneRefusedWhenTheTargetsRankIsUnknown) {
+  const R r = to_pdpd(S({3}), U(), -2);
+  ASSERT_EQ(r.code(), Status::InvalidAxis);
+  EXPECT_EQ(r.err.detail, -2);
+  EXPECT_DIM(r.err.dim_b, Q) << "the target's rank is not known";
+  EXPECT_TRUE(to_pdpd(S({3}), U(), 9).ok()) << "an axis >= 0 waits for the rank";
+}
+
 }  // namespace
 
 namespace {

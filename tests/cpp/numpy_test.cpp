@@ -226,6 +226,24 @@ TEST(NumpyDynamic, UnknownRank) {
   EXPECT_EQ(numpy({U(), S({-3})}).code(), Status::InvalidShape);
 }
 
+// The shapes of known rank align against each other whatever the unknown rank
+// turns out to be: a clash among them is a clash (numbered as they align).
+TEST(NumpyDynamic, UnknownRankDoesNotHideAClashElsewhere) {
+  const R r = numpy({S({3}), S({4}), U()});
+  ASSERT_EQ(r.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r.err.axis, 0);
+  EXPECT_EQ(r.err.operand_a, 0);
+  EXPECT_EQ(r.err.operand_b, 1);
+  EXPECT_DIM(r.err.dim_a, D(3));
+  EXPECT_DIM(r.err.dim_b, D(4));
+  const R r2 = numpy({U(), S({2, 3}), S({4, 3})});
+  ASSERT_EQ(r2.code(), Status::IncompatibleDims);
+  EXPECT_EQ(r2.err.axis, 0);
+  EXPECT_EQ(r2.err.operand_a, 1);
+  EXPECT_FALSE(numpy({U(), S({2, 3}), S({1, 3})}).out().rank_known()) << "agreeing shapes: unknown rank out";
+  EXPECT_FALSE(numpy({S({5}), U(), P({I(2, 6)})}).out().rank_known());
+}
+
 TEST(NumpyDynamic, StaticInputGivesStaticResult) {
   const R r = numpy({P({D(1), Q, D(3)}), P({D(1), D(2), Q})});
   ASSERT_TRUE(r.ok());

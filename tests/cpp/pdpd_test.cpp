@@ -163,6 +163,17 @@ TEST(Pdpd, AxisCheckedWhenBsRankIsUnknown) {
   EXPECT_TRUE(pdpd(S({2, 3}), U(), 2).ok());
 }
 
+// A negative axis other than -1 needs no rank at all: refused with A's rank unknown too.
+TEST(Pdpd, AxisBelowMinusOneRefusedWhenAsRankIsUnknown) {
+  const R r = pdpd(U(), S({3}), -2);
+  ASSERT_EQ(r.code(), Status::InvalidAxis);
+  EXPECT_EQ(r.err.detail, -2);
+  EXPECT_DIM(r.err.dim_a, Q) << "A's rank is not known";
+  EXPECT_DIM(r.err.dim_b, D(1));
+  EXPECT_FALSE(pdpd(U(), S({3}), -1).out().rank_known()) << "-1 and any axis >= 0 wait for the rank";
+  EXPECT_TRUE(pdpd(U(), S({3}), 7).ok());
+}
+
 // Issue 11 item 1: every clashing axis, both operands marked (in PDPD a 1 in A
 // is no wildcard: B may not enlarge it, so A's dim takes part in the clash).
 TEST(Pdpd, EveryClashMarkedOnBothOperands) {

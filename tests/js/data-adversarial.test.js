@@ -121,8 +121,10 @@ for (const [A, B] of PAIRS) {
   add(`where: ${A.name} vs ${B.name} branches`, call('where', T([3], Uint8Array), T([3], A), T([3], B)), err('DTYPE_MISMATCH'));
   add(`add: out ${B.name} for a ${A.name} result`, call('add', T([3], A), T([3], A), { out: new B(3) }), err('DTYPE_MISMATCH'));
 }
-add('bitwiseOr: float32', call('bitwiseOr', T([3]), T([3])), TYPE);
-add('bitwiseXor: float64 with a scalar', call('bitwiseXor', T([3], Float64Array), 1), TYPE);
+// A dtype outside the op's domain: DTYPE_MISMATCH, as for unary ops and in expressions (a TypeError until 0.9.18).
+add('bitwiseOr: float32', call('bitwiseOr', T([3]), T([3])), err('DTYPE_MISMATCH'));
+add('bitwiseXor: float64 with a scalar', call('bitwiseXor', T([3], Float64Array), 1), err('DTYPE_MISMATCH'));
+add('atan2: int32', call('atan2', T([3], Int32Array), T([3], Int32Array)), err('DTYPE_MISMATCH'));
 add('add: two scalars', call('add', 1, 2), TYPE);
 add('where: two scalar branches', call('where', T([3], Uint8Array), 1, 2), TYPE);
 add('add: a 1.5 scalar to bigint64', call('add', T([3], BigInt64Array), 1.5), TYPE);

@@ -163,10 +163,16 @@ describe('element-wise ops', () => {
     }
   });
 
-  it('bitwise ops reject float dtypes with a TypeError', () => {
+  it('bitwise ops reject float dtypes with DTYPE_MISMATCH, float-only ops integer ones, as unary ops and expressions do (a TypeError until 0.9.18)', () => {
     const e = throws(() => tc.bitwiseAnd({ data: f32(1) }, { data: f32(1) }));
-    expect(e).toBeInstanceOf(TypeError);
-    expect(e.message).toMatch(/float32/);
+    expect(e).toBeInstanceOf(tc.BroadcastError);
+    expect(e.code).toBe('DTYPE_MISMATCH');
+    expect(e.dims).toEqual(['float32']);
+    expect(e.message).toBe(throws(() => tc.bitwiseNot({ data: f32(1) })).message.replace('bitwiseNot', 'bitwiseAnd'));
+    expect(e.message).toMatch(/bitwiseAnd takes integer dtypes, got float32; cast\(x, 'int32'\) first/);
+    const h = throws(() => tc.hypot({ data: Int32Array.of(3) }, { data: Int32Array.of(4) }));
+    expect([h.code, h.message]).toEqual(['DTYPE_MISMATCH', throws(() => tc.sqrt({ data: Int32Array.of(3) })).message.replace('sqrt', 'hypot')]);
+    expect(throws(() => tc.evaluate('a & a', { a: { data: f32(1) } })).code).toBe('DTYPE_MISMATCH');
     expect(Array.from(tc.bitwiseXor({ data: Uint8Array.of(0b1100) }, 0b1010).data)).toEqual([0b0110]);
     expect(tc.bitwiseOr({ data: BigInt64Array.of(-(2n ** 63n)) }, 1n).data[0]).toBe(-(2n ** 63n) + 1n);
   });

@@ -471,6 +471,35 @@ describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/ge
     expect(tensorsOf('signal')).toEqual({ spec: [1, 5, 2], win: [16], stft: [1, 7, 9, 2] });
     for (const f of ['einsum', 'losses', 'onehot_gathernd_det', 'signal']) expect(tc.inferShapes(bytesOf(`values/${f}.onnx`)).coverage.unknownOps).toEqual([]);
   });
+  it('Einsum is a broadcast over its letters and ellipsis, as NumPy\'s einsum: dims that can be neither 1 nor each other clash, a diagonal must agree, names meet numbers (until 0.9.18 the right-hand dim won and no clash was seen)', () => {
+    const attrS = (name, v) => fld(5, [...str(1, name), ...str(4, v), ...int(20, 3)]);
+    const einsum = (eq, shapes) => tc.inferShapes(onnxModel([[...nodeOf('Einsum', shapes.map((_, k) => `x${k}`), ['y'], 'e'), ...attrS('equation', eq)]],
+      shapes.map((sh, k) => valueInfo(`x${k}`, 1, sh)), [valueInfo('y', 1, [])], 12), { tensors: true });
+    for (const [eq, shapes, code] of [['...i,...i->...', [[2, 3], [4, 3]], 'INCOMPATIBLE_DIMS'], ['ij,jk->ik', [[2, 3], [4, 5]], 'INCOMPATIBLE_DIMS'],
+      ['ii->i', [[2, 3]], 'INCOMPATIBLE_DIMS'], ['...ii->...i', [[5, 2, 3]], 'INCOMPATIBLE_DIMS'], ['ij->i', [[2, 3, 4]], 'RANK_MISMATCH']]) {
+      const r = einsum(eq, shapes);
+      expect([eq, r.nodes[0].status, r.nodes[0].error.code]).toEqual([eq, 'clash', code]);
+    }
+    // NumPy stretches a 1 for a letter across inputs, and the ellipses broadcast
+    expect(einsum('ij,jk->ik', [[2, 1], [3, 5]]).tensors.y).toEqual([2, 5]);
+    expect(einsum('...ij,j...->...i', [[2, 1, 4, 3], [3, 1]]).tensors.y).toEqual([2, 1, 4]);
+    expect(einsum('bij,bjk', [[1, 2, 3], [6, 3, 5]]).tensors.y).toEqual([2, 5]); // implicit: b is in both, so it is summed (NumPy: (2, 5))
+    const named = einsum('...i,...i->...', [['N', 3], [3, 3]]);
+    expect(named.tensors.y).toEqual([3]);
+    expect(named.symbols.find((x) => x.name === 'N').values).toEqual([1, 3]);
+  });
+  it('Add before opset 7 with broadcast=1: a 1 inside B does not stretch (B is a contiguous part of A\'s shape); its outer 1s do (until 0.9.18 PDPD let any 1 stretch)', () => {
+    const attrI = (name, v) => fld(5, [...str(1, name), ...int(3, v), ...int(20, 2)]);
+    const add6 = (a, b, axis) => tc.inferShapes(onnxModel([[...nodeOf('Add', ['a', 'b'], ['y'], 'add'), ...attrI('broadcast', 1), ...(axis === undefined ? [] : attrI('axis', axis))]],
+      [valueInfo('a', 1, a), valueInfo('b', 1, b)], [valueInfo('y', 1, a)], 6), { tensors: true });
+    const bad = add6([2, 3, 4, 5], [3, 1, 5], 1);
+    expect([bad.nodes[0].status, bad.nodes[0].error.code, bad.nodes[0].error.axis]).toEqual(['clash', 'INCOMPATIBLE_DIMS', 2]);
+    expect(bad.nodes[0].error.message).toMatch(/B's 1 at axis 1 meets 4/);
+    expect(add6([2, 3, 4, 5], [4, 1, 5]).nodes[0].status).toBe('clash'); // suffix placement
+    for (const [a, b, axis] of [[[2, 3, 4, 5], [3, 4, 1], 1], [[2, 3, 4, 5], [1, 4, 5], 1], [[2, 3, 4, 5], [1, 1], 0], [[2, 1, 4], [1, 1, 4]]]) {
+      expect([a, b, add6(a, b, axis).nodes[0].status]).toEqual([a, b, 'ok']); // outer 1s, all 1s, an inner 1 against A's 1
+    }
+  });
   it('float lists written unpacked, as onnx writes them (a Constant\'s value_floats, Upsample-7\'s scales), are read (until 0.9.16 empty: a false clash)', () => {
     const r = tc.inferShapes(bytesOf('values/constant_value_floats.onnx'), { tensors: true });
     expect(r.tensors).toEqual({ c: [3], y: [2, 3] });

@@ -233,6 +233,20 @@ describe('the same bits as the ops one by one', () => {
 
 // ---- operand forms, out, names ----------------------------------------------------------
 describe('operand forms and out', () => {
+  it('reducing every dim of a named operand gives an unnamed scalar, as sum does: argmax, logSumExp, evaluate (until 0.9.18 dims: [])', () => {
+    const x = { data: Float32Array.of(1, 5, 3, 4, 2, 6), shape: [2, 3], dims: ['b', 'c'] };
+    for (const r of [tc.sum(x, { dims: ['b', 'c'] }), tc.argmax(x), tc.argmin(x), tc.logSumExp(x, ['b', 'c']), tc.evaluate('sum(x)', { x }), tc.evaluate('max(x * 2)', { x })]) {
+      expect(r.shape).toEqual([]);
+      expect('dims' in r).toBe(false);
+    }
+    expect(tc.argmax(x, 'c').dims).toEqual(['b']); // one dim left: named
+    const t = tc.tensor(x.data, [2, 3], { dims: ['b', 'c'] });
+    for (const r of [tc.evaluate('sum(x)', { x: t }), tc.argmax(t), tc.sum(t)]) {
+      expect([r.shape, r.dims]).toEqual([[], undefined]);
+      r.dispose();
+    }
+    t.dispose();
+  });
   const X = new Float32Array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8]);
   const plain = () => ({ data: X, shape: [3, 4] });
 
@@ -633,6 +647,13 @@ describe('argmax, argmin and topk against a JS reference: NaN, both zeros, infin
 });
 
 describe('refusals, and no leak after them', () => {
+  it('a number or null where only tensors go says so, without offering a number (until 0.9.18 sum(5) said "or a number")', () => {
+    for (const f of [() => tc.sum(5), () => tc.topk(null, 1), () => tc.max(7n), () => tc.softmax(2)]) {
+      expect(f).toThrow(TypeError);
+      expect(f).not.toThrow(/or a number/);
+      expect(f).toThrow(/must be \{ data, shape \} or a resident tensor, got/);
+    }
+  });
   const x = { data: new Float32Array(6), shape: [2, 3] };
   it('each names the function, the axis or dtype, and the fix', () => {
     const before = tc.memory().allocatedBytes;

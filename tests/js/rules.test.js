@@ -223,6 +223,23 @@ describe('§7 partial shapes', () => {
     expect(tc.broadcastShapes('[...]', [3, 2, 4])).toBe('[...]');
     expect(tc.broadcastToShape([2, 4], '[...]', { mode: 'bidirectional' })).toBe('[...]');
   });
+  it('unknown rank does not hide a clash among the shapes of known rank (until 0.9.18 any \'[...]\' made it "[...]")', () => {
+    for (const [shapes, axis] of [[[[3], [4], '[...]'], 0], [['[...]', [2, 3], [4, 3]], 0], [[[5, 1], '[...]', [7, 2, 3]], 1]]) {
+      const e = caught(() => tc.broadcastShapes(...shapes));
+      expect(e.code).toBe('INCOMPATIBLE_DIMS');
+      expect(e.axis).toBe(axis); // counted as the shapes of known rank align
+      expect(tc.explain({ rule: 'numpy', shapes }).ok).toBe(false);
+      expect(tc.explain({ rule: 'numpy', shapes }).error.code).toBe('INCOMPATIBLE_DIMS');
+    }
+    expect(caught(() => tc.broadcastShapes([3], [4], '[...]')).dims).toEqual([3, 4]);
+    expect(tc.broadcastShapes('[...]', [2, 3], [1, 3], ['?', '2..4'])).toBe('[...]');
+  });
+  it('PDPD: an axis below -1 is refused whatever the rank (until 0.9.18 an unknown rank let it through)', () => {
+    expect(caught(() => tc.autoBroadcastShape('[...]', [3], { type: 'pdpd', axis: -2 })).code).toBe('INVALID_AXIS');
+    expect(caught(() => tc.broadcastToShape([3], '[...]', { mode: 'pdpd', axis: -5 })).code).toBe('INVALID_AXIS');
+    expect(tc.autoBroadcastShape('[...]', [3], { type: 'pdpd', axis: 4 })).toBe('[...]');
+    expect(tc.broadcastToShape([3], '[...]', { mode: 'pdpd', axis: -1 })).toBe('[...]');
+  });
   it('a static mismatch under dynamic dims still fails', () => {
     expect(caught(() => tc.broadcastShapes([1, 2, '?'], [1, 3, 3])).code).toBe('INCOMPATIBLE_DIMS');
   });

@@ -213,9 +213,9 @@ describe('tensorcast/shapes loads as tensorcast does', () => {
 
   it("a contract of the other build is refused by the contract reader (the loader's second check)", async () => {
     const { readContract } = await import('../../dist/contract.js');
-    const other = { contract: () => JSON.stringify({ build: 'shapes' }), version: () => '0' };
+    const other = { contract: () => JSON.stringify(['shapes']), version: () => '0' };
     expect(() => readContract(other, 'full')).toThrow(/this module is tensorcast-shapes\.wasm, the engine of 'tensorcast\/shapes'; this entry needs tensorcast\.wasm/);
-    const fullOne = { contract: () => JSON.stringify({ build: 'full' }), version: () => '0' };
+    const fullOne = { contract: () => JSON.stringify(['full']), version: () => '0' };
     expect(() => readContract(fullOne, 'shapes')).toThrow(/this module is tensorcast\.wasm.*this entry needs tensorcast-shapes\.wasm/);
   });
 

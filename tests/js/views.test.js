@@ -302,6 +302,28 @@ describe('out as a view', () => {
     t.dispose();
   });
 
+  it('an out interleaved with an operand, sharing no element, is written (even into odd, a column from another, an RGBA channel from another; refused until 0.9.18)', () => {
+    const a = tc.tensor(Float32Array.of(1, 2, 3, 4, 5, 6));
+    tc.add(a.slice('1::2'), 100, { out: a.slice('::2') });
+    expect(arr(a)).toEqual([102, 2, 104, 4, 106, 6]);
+    const m = tc.tensor(iota(12), [4, 3]);
+    tc.mul(m.slice(null, 2), 10, { out: m.slice(null, 0) });
+    expect(arr(m)).toEqual([20, 1, 2, 50, 4, 5, 80, 7, 8, 110, 10, 11]);
+    tc.evaluate('x - y', { x: m.slice(null, 1), y: m.slice(null, 2) }, { out: m.slice(null, 0) });
+    expect(arr(m)).toEqual([-1, 1, 2, -1, 4, 5, -1, 7, 8, -1, 10, 11]);
+    const img = tc.tensor(Uint8Array.from({ length: 16 }, (_, i) => i), [2, 2, 4]); // RGBA
+    tc.contiguous(img.slice(null, null, 2), { out: img.slice(null, null, 0) }); // R = B, in place
+    expect(Array.from(img.toArray())).toEqual([2, 1, 2, 3, 6, 5, 6, 7, 10, 9, 10, 11, 14, 13, 14, 15]);
+    // Interleaved but meeting: still refused (a[2::2] meets a[::2] at elements 2 and 4).
+    expect(() => tc.add(a.slice('::2'), 1, { out: a.slice('2::2') })).toThrow(/shares memory/);
+    const b = tc.tensor(iota(12), [12]);
+    // Strides of their own: evens [3,2] (strides 4, 2) into odds laid out [3,2] (strides 2, 6).
+    tc.add(b.reshape([3, 4]).slice(null, '::2'), 100, { out: b.reshape([2, 6]).slice(null, '1::2').transpose() });
+    expect(arr(b)).toEqual([0, 100, 2, 104, 4, 108, 6, 102, 8, 106, 10, 110]);
+    expect(() => tc.add(b.slice('::3'), 1, { out: b.slice('1:9:2') })).toThrow(/shares memory/); // 3 in both
+    for (const t of [a, m, img, b]) t.dispose();
+  });
+
   it('every call family refuses an out that overlaps its operand elsewhere (a reduction into a row of its own input)', () => {
     const t = tc.tensor(iota(6), [2, 3]);
     const row = t.slice(1); // elements 3..5 of t, contiguous, at another address
