@@ -8,7 +8,7 @@
 import {
   formatShape, formatList, formatCount, formatBytes, clashAxes, droppedAxes,
   rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, planSize,
-  itemSize, UNKNOWN_RANK, shownVerdicts, VERDICT_WORDS, previewValues, backwardValues,
+  itemSize, UNKNOWN_RANK, shownVerdicts, VERDICT_WORDS, previewValues, backwardValues, exactProduct,
   caretLines, expressionValues, previewOperands, gatherText,
 } from './logic.js';
 import { $, h } from './dom.js';
@@ -68,7 +68,8 @@ export function renderStatus({ result: r, parseErrors }) {
 function expressionStatus(st, r) {
   if (r.ok) {
     const x = r.expr;
-    const n = planSize(r); // exact past 2^53 (sizeText), as the other rules print it
+    // The result's elements (a reduction's, not those of the broadcast it reduces), exact past 2^53 as the other rules print them
+    const n = x.reduce ? exactProduct(x.shape) : planSize(r);
     st.classList.add('is-ok');
     st.append(
       h('span', { class: 'status-kind', text: 'Result' }), h('span', { class: 'sr-only', text: ' ' }),

@@ -65,6 +65,24 @@ describe('URL state', () => {
     const s = stateFromQuery('rule=expression&e=a%2Bb&v=a:4&v=zz:9');
     expect(s.vars).toEqual([['a', '4'], ['b', '1']]);
   });
+  it('a link without e= in expression mode gets the default expression\'s rows, the shapes it gives kept (until 0.9.18 only its own rows: an error naming "m")', () => {
+    const s = stateFromQuery('rule=expression&v=x:5');
+    expect(s.vars.map(([n]) => n)).toEqual(expressionInputs(s.expr).inputs);
+    expect(s.vars.length).toBeGreaterThan(1);
+    expect(s.vars[0]).toEqual(['x', '5']);
+    expect(stateFromQuery(stateToQuery(s))).toEqual(s); // one link, one view
+  });
+  it('operands set aside come back when numpy is chosen after expression mode (until 0.9.18 lost)', () => {
+    const four = canonicalState({ ...defaultState(), rule: 'numpy', shapes: ['2,3', '3', '1,3', '2,1'], names: ['', '', '', ''] });
+    const pd = switchRule(four, 'pdpd');
+    expect(pd.setAside.map((g) => g.shape)).toEqual(['1,3', '2,1']);
+    const ex = switchRule(pd.state, 'expression', pd.setAside);
+    expect(ex.setAside).toEqual(pd.setAside);
+    const back = switchRule(ex.state, 'numpy', ex.setAside);
+    expect(back.state.shapes).toEqual(['2,3', '3', '1,3', '2,1']);
+    expect(back.note).toMatch(/^Restored C \(1,3\), D \(2,1\)/);
+    expect(back.setAside).toEqual([]);
+  });
   it('ignores malformed operand params', () => {
     expect(paramsToVars(['x:2', ':3', 'nocolon', 'x:5', 'y:'])).toEqual([['x', '2'], ['y', '']]);
   });

@@ -83,7 +83,7 @@ function buildStaticControls() {
   window.addEventListener('popstate', () => {
     setAside = [];
     showSetAside(null);
-    setState(stateFromQuery(location.search), { structure: true, noUrl: true });
+    setState(withDefaultNames(stateFromQuery(location.search)), { structure: true, noUrl: true });
   });
   $('copy-link').addEventListener('click', copyLink);
 
@@ -575,7 +575,7 @@ async function start() {
     return;
   }
   // After init(): the dtype list (and so the dtypes a link may name) is the library's.
-  state = stateFromQuery(location.search);
+  state = withDefaultNames(stateFromQuery(location.search)); // a named link without names gets the ones the Rule select gives
   buildStaticControls();
   buildOperandRows();
   syncControls();

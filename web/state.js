@@ -331,8 +331,9 @@ export function stateFromQuery(query) {
   const vars = paramsToVars(p.getAll('v'));
   if (vars.length) state.vars = vars;
   const expr = p.get('e');
-  // The operand rows follow the expression's inputs (the library's parse), with the shapes the link gives.
-  if (expr !== null) return canonicalState(withExpression(state, expr));
+  // The operand rows follow the expression's inputs (the library's parse), with the shapes the link
+  // gives: the link's expression, or in expression mode the default one (a link may leave it out).
+  if (expr !== null || state.rule === 'expression') return canonicalState(withExpression(state, expr ?? state.expr));
   return canonicalState(state);
 }
 
@@ -345,8 +346,9 @@ export function stateFromQuery(query) {
  * note }: `note` says what was set aside or restored (null when nothing was).
  */
 export function switchRule(state, rule, setAside = []) {
-  // Expression mode has its own operand rows (vars): the other rules' shapes wait, untouched, for their return.
-  if (rule === 'expression' || state.rule === 'expression') return { state: canonicalState({ ...state, rule }), setAside, note: null };
+  // Expression mode has its own operand rows (vars): the other rules' shapes wait, untouched, for their
+  // return, and so do the operands set aside (leaving it, they come back as from any rule).
+  if (rule === 'expression') return { state: canonicalState({ ...state, rule }), setAside, note: null };
   const arity = operandArity(RULE_VALUES.has(rule) ? rule : defaultState().rule);
   let next = { ...state, rule, shapes: [...state.shapes], names: [...state.names] };
   let kept = setAside.slice();

@@ -135,6 +135,8 @@ export type UntypedOrt<X extends OrtTensorLike> = X & (string[] extends X['data'
  * Written inline or `as const`, so that `dtype` stays the literal.
  */
 export type Float16Bits = TensorLike<Uint16Array> & { dtype: 'float16' };
+/** A view or reshape of {@link Float16Bits}: the same bits, still float16. */
+export type Float16View = View<Uint16Array> & { dtype: 'float16' };
 
 /** A plain result of dtype `D`: its typed array (float16: Float16Data) and `D` itself. */
 export type DataOf<D extends DType> = TensorData<ArrayOf<D>, D>;
@@ -270,6 +272,7 @@ export interface Reshaped<A extends TypedArray = TypedArray> {
  */
 export declare function reshape<X extends OrtTensorLike>(x: UntypedOrt<X>, shape: readonly number[], options?: ReshapeOptions): Reshaped;
 export declare function reshape<D extends DType>(x: Tensor<D>, shape: readonly number[], options?: ReshapeOptions): Tensor<D>;
+export declare function reshape(x: Float16Bits, shape: readonly number[], options?: ReshapeOptions): Reshaped<Uint16Array> & { dtype: 'float16' };
 export declare function reshape<A extends TypedArray>(x: TensorLike<A>, shape: readonly number[], options?: ReshapeOptions): Reshaped<A>;
 
 /**
@@ -301,6 +304,7 @@ export interface View<A extends TypedArray = TypedArray> {
  */
 export declare function transpose<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: readonly (number | string)[]): View;
 export declare function transpose<D extends DType>(x: Tensor<D>, axes?: readonly (number | string)[]): Tensor<D>;
+export declare function transpose(x: Float16Bits, axes?: readonly (number | string)[]): Float16View;
 export declare function transpose<A extends TypedArray>(x: TensorLike<A>, axes?: readonly (number | string)[]): View<A>;
 /**
  * NumPy's basic indexing, one spec per leading axis (the rest whole), or one
@@ -309,10 +313,12 @@ export declare function transpose<A extends TypedArray>(x: TensorLike<A>, axes?:
  */
 export declare function slice<X extends OrtTensorLike>(x: UntypedOrt<X>, ...specs: SliceSpec[]): View;
 export declare function slice<D extends DType>(x: Tensor<D>, ...specs: SliceSpec[]): Tensor<D>;
+export declare function slice(x: Float16Bits, ...specs: SliceSpec[]): Float16View;
 export declare function slice<A extends TypedArray>(x: TensorLike<A>, ...specs: SliceSpec[]): View<A>;
 /** The elements in reverse order along `axes` (all by default), numpy.flip. A view. */
 export declare function flip<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: number | string | readonly (number | string)[]): View;
 export declare function flip<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
+export declare function flip(x: Float16Bits, axes?: number | string | readonly (number | string)[]): Float16View;
 export declare function flip<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
 /**
  * Without its size-1 axes (or only `axes`, each of size 1), numpy.squeeze. A view.
@@ -320,10 +326,12 @@ export declare function flip<A extends TypedArray>(x: TensorLike<A>, axes?: numb
  */
 export declare function squeeze<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: number | string | readonly (number | string)[]): View;
 export declare function squeeze<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
+export declare function squeeze(x: Float16Bits, axes?: number | string | readonly (number | string)[]): Float16View;
 export declare function squeeze<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
 /** A new axis of size 1 at `axis` of the result (numpy.expand_dims); a named operand names it: `options.dims`. A view. */
 export declare function expandDims<X extends OrtTensorLike>(x: UntypedOrt<X>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): View;
 export declare function expandDims<D extends DType>(x: Tensor<D>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Tensor<D>;
+export declare function expandDims(x: Float16Bits, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Float16View;
 export declare function expandDims<A extends TypedArray>(x: TensorLike<A>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): View<A>;
 /** A row-major copy: a new resident tensor of a resident one (or into `out`), a new `{ data, shape }` of a plain one. */
 export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options: { out: Tensor }): Tensor;
@@ -539,6 +547,7 @@ export declare const isFinite: UnaryOp<DType, true>;
  */
 export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options: UnaryOptions<NoInferFrom<R>> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function cast<D extends DType, R extends DType>(x: Tensor<D>, dtype: R, options: { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function cast<D extends DType, R extends DType>(x: Tensor<D>, dtype: R, options?: UnaryOptions<NoInferFrom<R>>): Tensor<R>;
 export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options: UnaryOptions<NoInferFrom<R>> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
@@ -559,6 +568,7 @@ export interface BroadcastToDataOptions<D extends DType = DType> {
  */
 export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options: BroadcastToDataOptions & { out: Tensor }): Tensor;
 export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options?: BroadcastToDataOptions & { out?: TypedArray }): TensorData;
+export declare function broadcastTo<D extends DType>(x: Tensor<D>, target: Shape, options: BroadcastToDataOptions<NoInferFrom<D>> & { out: ArrayOf<NoInferFrom<D>> }): DataOf<D>;
 export declare function broadcastTo<D extends DType>(x: Tensor<D>, target: Shape, options?: BroadcastToDataOptions<NoInferFrom<D>>): Tensor<D>;
 export declare function broadcastTo(x: Float16Bits, target: Shape, options: BroadcastToDataOptions<'float16'> & { out: Tensor<'float16'> }): Tensor<'float16'>;
 export declare function broadcastTo(x: Float16Bits, target: Shape, options?: BroadcastToDataOptions<'float16'> & { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
@@ -573,6 +583,9 @@ export type Condition = TensorLike | OrtTensorLike | Tensor;
  * `b` share a dtype (the result's); `cond` may have any dtype. Returns a
  * `Tensor` when any of the three (or `out`) is resident.
  */
+// A typed-array out gives data over it, whatever the operands (resident ones too): those overloads come first.
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: Tensor | AnyPlainOperand, options: { out: TypedArray }): TensorData;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: Tensor | AnyPlainOperand, b: UntypedOrt<X>, options: { out: TypedArray }): TensorData;
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: Tensor, options?: { out?: TypedArray | Tensor }): Tensor;
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: Tensor, b: UntypedOrt<X>, options?: { out?: TypedArray | Tensor }): Tensor;
 export declare function where<X extends OrtTensorLike>(cond: Tensor, a: UntypedOrt<X>, b: AnyPlainOperand, options?: { out?: TypedArray | Tensor }): Tensor;
@@ -581,14 +594,20 @@ export declare function where<X extends OrtTensorLike>(cond: Condition, a: Untyp
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: AnyPlainOperand, b: UntypedOrt<X>, options: { out: Tensor }): Tensor;
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: AnyPlainOperand, options?: { out?: TypedArray }): TensorData;
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: AnyPlainOperand, b: UntypedOrt<X>, options?: { out?: TypedArray }): TensorData;
+export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b: Operand<NoInferFrom<D>>, options: { out: ArrayOf<NoInferFrom<D>> }): DataOf<D>;
+export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: { out: ArrayOf<NoInferFrom<D>> }): DataOf<D>;
 export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
 export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
+export declare function where(cond: Condition, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: ArrayOf<'float16'> }): DataOf<'float16'>;
+export declare function where(cond: Condition, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: ArrayOf<'float16'> }): DataOf<'float16'>;
 export declare function where(cond: Tensor, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> }): Tensor<'float16'>;
 export declare function where(cond: Tensor, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> }): Tensor<'float16'>;
 export declare function where(cond: TensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
 export declare function where(cond: TensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
 export declare function where(cond: TensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
 export declare function where(cond: TensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+export declare function where<A extends TypedArray>(cond: Condition, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: Condition, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: Tensor, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: Tensor, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
@@ -646,6 +665,7 @@ export type UnbroadcastInput = Shape | Tensor | TensorLike | OrtTensorLike;
  */
 export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R>): Tensor<R>;
 export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
@@ -662,6 +682,7 @@ export interface NamedUnbroadcastOptions<R extends DType = DType> {
  * gets 0). The result carries the input's dims and coords.
  * @example unbroadcast({ data, shape: [3, 2], dims: ['c', 'b'] }, { dims: ['b'], shape: [2] })
  */
+export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R>): Tensor<R>;
 export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
@@ -719,6 +740,8 @@ export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axe
 export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<FloatDType> }): DataOf<FloatDType>;
 export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: ArrayOf<D> }): DataOf<D>;
 export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
+export declare function logSumExp(x: Float16Bits, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function logSumExp(x: Float16Bits, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<'float16'> }): DataOf<'float16'>;
 export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 
@@ -745,6 +768,8 @@ export interface TopkOptions<V, I> {
 }
 /** The k largest (or smallest) elements along an axis, highest first, ties to the lower index, NaN above +Infinity. */
 export declare function topk<X extends OrtTensorLike>(x: UntypedOrt<X>, k: number, options?: TopkOptions<TypedArray, Int32Array>): { values: TensorData; indices: TensorData<Int32Array> };
+// A resident x with both outs typed arrays: data over them (each out given alone keeps the other a Tensor).
+export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: ArrayOf<NoInferFrom<D>>; indices: Int32Array } }): { values: DataOf<D>; indices: TensorData<Int32Array> };
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?: TopkOptions<Tensor<D>, Tensor<'int32'>>): { values: Tensor<D>; indices: Tensor<'int32'> };
 export declare function topk(x: Float16Bits, k: number, options?: TopkOptions<ArrayOf<'float16'>, Int32Array>): { values: DataOf<'float16'>; indices: TensorData<Int32Array> };
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<ArrayOf<DTypeOf<A>>, Int32Array>): { values: DataOf<DTypeOf<A>>; indices: TensorData<Int32Array> };

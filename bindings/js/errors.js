@@ -56,7 +56,8 @@ export function outDtypeError(fn, have, want, shapes) {
  * null: names the op, the dtype and the fix. Element-wise, unary and in expressions alike.
  */
 export function domainRefusal(op, name, dt, shape) {
-  if (op.domain === 'float' ? dt.float : op.domain !== 'integer' || !dt.float) return null;
+  const takes = op.domain === 'float' ? dt.float : op.domain === 'integer' ? !dt.float : true;
+  if (takes) return null;
   return new BroadcastError(op.domain === 'float'
     ? `${name} takes float dtypes (float32, float64, float16), got ${dt.name}; cast(x, 'float32') first (or 'float64')`
     : `${name} takes integer dtypes, got ${dt.name}; cast(x, 'int32') first (bits of a float are not an integer)`,

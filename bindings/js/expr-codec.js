@@ -181,7 +181,7 @@ export function refusal(E, fn, s, res, interned = null) {
     case 'bad_axis': {
       // The axis as written (the engine's detail is clamped to int32: 1e300 would read 2147483647).
       const ax = E.reduce?.axes?.[entry];
-      const as = ax?.len !== undefined ? text.slice(ax.pos, ax.pos + ax.len) : head.detail;
+      const as = ax?.name !== undefined ? JSON.stringify(ax.name) : ax?.len !== undefined ? text.slice(ax.pos, ax.pos + ax.len) : head.detail;
       return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} axis ${as} (entry ${entry}) is out of range or repeated for the expression's result of rank ${head.a}`,
         { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry });
     }

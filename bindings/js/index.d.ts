@@ -372,7 +372,7 @@ export type EvaluateDType<O extends ExpressionOperands, E extends string = strin
 
 /**
  * `{ data, shape, dtype }` for plain operands (ort tensors too), a `Tensor` when
- * an operand or `out` is resident; of the dtype the expression gives where its
+ * an operand or `out` is resident (a typed-array `out` gives data over it, whatever the operands); of the dtype the expression gives where its
  * text and operands tell it (see ExpressionDType): `evaluate('(x - m) / s', { x, m, s })`
  * over Float32Array operands has `data: Float32Array`.
  */
@@ -501,6 +501,7 @@ export interface Expression {
   readonly inputs: readonly string[];
   /** Run over `operands`; what evaluate() returns. */
   run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
+  run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: TypedArray }): DataOf<EvaluateDType<O>>;
   run<O extends ExpressionOperands>(operands: O, options?: EvaluateOptions): EvaluateResult<O>;
   /**
    * The plan for these shapes. Never throws, as explain({ expression, shapes }), whose answer it is:
@@ -531,6 +532,7 @@ export declare function compile<E extends string = string>(expression: E): Expre
  */
 export interface ExpressionOf<E extends string> {
   run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
+  run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: TypedArray }): DataOf<EvaluateDType<O, E>>;
   run<O extends ExpressionOperands>(operands: O, options?: EvaluateOptions): EvaluateResult<O, E>;
 }
 
@@ -543,6 +545,7 @@ export interface ExpressionOf<E extends string> {
  * @example evaluate("sum(x * w, ['in'])", { x, w }) // a contraction by dim name
  */
 export declare function evaluate<O extends ExpressionOperands>(expression: string, operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
+export declare function evaluate<O extends ExpressionOperands, E extends string = string>(expression: E, operands: O, options: EvaluateOptions & { out: TypedArray }): DataOf<EvaluateDType<O, E>>;
 export declare function evaluate<O extends ExpressionOperands, E extends string = string>(expression: E, operands: O, options?: EvaluateOptions): EvaluateResult<O, E>;
 
 import type { DType, FloatDType, ArrayOf, DTypeOf, OrtDType, OrtTensorLike, Tensor, TensorData, DataOf, TensorLike, TypedArray } from './data.js';

@@ -3,6 +3,8 @@
 // (on tensorcast-shapes.wasm), so that the main entry does not carry the model readers.
 import type { Dim, Shape, ShapeResult, AutoBroadcastOptions, BroadcastToOptions, ExplainRequest, Explanation, BroadcastError } from './index.js';
 
+// BroadcastError is declared as the full entry's; at run time each entry has a class of its own
+// (an error of one entry is no instanceof another's: test e.name or e.code across entries).
 export {
   init, initSync, isReady, contract,
   BroadcastError, ErrorCode, formatShape, formatDim, UNKNOWN_RANK, MAX_RANK,

@@ -3,6 +3,8 @@
 // this entry has: the shape functions, explain, reductionAxes, the errors and
 // the loader. Its contract() reports build 'shapes' and empty dtypes, ops and
 // reductions; init() loads tensorcast-shapes.wasm.
+// BroadcastError is declared as the full entry's; at run time each entry has a class of its own
+// (an error of one entry is no instanceof another's: test e.name or e.code across entries).
 export {
   init, initSync, isReady, contract,
   BroadcastError, ErrorCode, formatShape, formatDim, UNKNOWN_RANK, MAX_RANK,

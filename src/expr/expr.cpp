@@ -205,7 +205,7 @@ struct Lowerer {
             if (!unify(arg(n, 0), arg(n, 1), t)) return false;
             if (t != kUntyped && !op_defined(t, op)) return failed(Fail::domain, n, t);
             exact |= op_traits(op).domain == OpDomain::integer;
-            if (op_yields_bool(op) && (t != kUntyped || !exact)) t = DType::u8;  // numbers alone too: compared as doubles (enter())
+            if (op_yields_bool(op)) t = DType::u8;  // numbers alone too: compared as doubles, or exactly in bigint64 (enter())
             break;
           }
           case Fn::unary: {
@@ -361,7 +361,9 @@ struct Lowerer {
         // Operands: the node's operand dtype (the typed child's), else `want`.
         DType dt = type[static_cast<size_t>(arg(n, 0))];
         if (dt == kUntyped) dt = type[static_cast<size_t>(arg(n, 1))];
-        if (dt == kUntyped) dt = op_yields_bool(op) && !ints[static_cast<size_t>(i)] ? DType::f64 : want;  // numbers alone: compared as JS compares them
+        // Numbers alone: compared as JS compares them, as doubles; with a BigInt or an integer-only
+        // op among them, exactly, in bigint64 (a number that is no integer is refused there).
+        if (dt == kUntyped) dt = !op_yields_bool(op) ? want : ints[static_cast<size_t>(i)] ? DType::i64 : DType::f64;
         if (!op_defined(dt, op)) return failed(Fail::domain, n, dt), -1;
         f.dt = dt;
         add_arg(f, arg(n, 0), dt);

@@ -1210,6 +1210,15 @@ describe('broadcast explorer in Chromium', () => {
     expect(row[3]).toBeGreaterThan(row[0]);
   });
 
+  it('expression mode: a reduction\'s status counts the result\'s elements, not the broadcast\'s (until 0.9.18 "() float32 · 6 elements")', async () => {
+    await open(page, '?rule=expression&e=sum(x)&v=x:2,3');
+    await statusHas('()');
+    expect(await page.locator('#status .status-meta').innerText()).toMatch(/^1 element · .*sum over axes \[0, 1\] of \(2,3\)$/);
+    await open(page, '?rule=expression&e=sum(x%2C%20%5B0%5D)&v=x:2,3');
+    await statusHas('(3,)');
+    expect(await page.locator('#status .status-meta').innerText()).toMatch(/^3 elements · /);
+  });
+
   it('expression mode: a contraction says it runs as a matrix multiply; argmax around a program ends it', async () => {
     await open(page, '?rule=expression');
     const expr = page.getByLabel('Expression');

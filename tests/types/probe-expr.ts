@@ -93,3 +93,19 @@ export function comparisonBesideMean(): void {
   const f: typeof c.dtype = 'float64';
   void u; void f;
 }
+
+// A typed-array out gives data over it, whatever the operands, resident ones too (until 0.9.18 typed as a Tensor).
+export function typedOutOverResident(t: Tensor<'float32'>): void {
+  const r = evaluate('x * 2', { x: t }, { out: new Float32Array(6) });
+  const data: Float32Array = r.data;
+  // @ts-expect-error data over out: no dispose()
+  r.dispose();
+  const run = compile('x * 2').run({ x: t }, { out: new Float32Array(6) });
+  const rd: Float32Array = run.data;
+  const e: Expression = compile('x * 2');
+  // @ts-expect-error data over out: no dispose()
+  e.run({ x: t }, { out: new Float32Array(6) }).dispose();
+  // a resident out still gives that Tensor
+  const kept: Tensor = evaluate('x * 2', { x: t }, { out: t });
+  void data; void rd; void kept;
+}

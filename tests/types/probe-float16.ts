@@ -7,6 +7,7 @@
 import {
   add, less, exp, neg, sum, mean, cast, broadcastTo, where, unbroadcast, softmax, logSumExp, argmax, topk,
   concat, stack, contiguous, evaluate, broadcastArrays, tensor, Tensor,
+  reshape, transpose, slice, flip, squeeze, expandDims,
 } from 'tensorcast';
 import type { TensorData, Float16Data, Float16Bits, Reshaped } from 'tensorcast';
 
@@ -86,3 +87,15 @@ same<typeof j6, Reshaped<Float32Array>>(true);
 
 // @ts-expect-error one dtype: float16 bits and float32 data do not mix
 add(h, f);
+
+// Views and reshapes of float16 bits stay float16 (until 0.9.19 typed as uint16 by the next call).
+export function float16Views(h: Float16Bits): void {
+  for (const v of [reshape(h, [4]), transpose(h), slice(h, 0), flip(h), squeeze(h), expandDims(h, 0)]) {
+    const d: 'float16' = v.dtype;
+    const r = add(v, v);
+    same<typeof r.dtype, 'float16'>(true);
+    const m = mean(v);
+    same<typeof m.dtype, 'float16'>(true);
+    void d;
+  }
+}

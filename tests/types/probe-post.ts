@@ -46,3 +46,13 @@ const tl = logSumExp(t, ['c'], { out: new Float64Array(2) });
 same<typeof tl, TensorData<Float64Array>>(true);
 const ta = argmax(t, 'c', { out: new Int32Array(2) });
 same<typeof ta, TensorData<Int32Array>>(true);
+
+// Overloads added in 0.9.19: a plain input with a resident out gives that Tensor (logSumExp), a
+// resident input with both outs typed arrays gives data (topk).
+export function outForms(t: Tensor<'float32'>, x: Float32Array): void {
+  const l: Tensor<'float32'> = logSumExp({ data: x, shape: [2, 2] }, -1, { out: tensor(new Float32Array(2)) });
+  const k = topk(t, 1, { out: { values: new Float32Array(2), indices: new Int32Array(2) } });
+  const v: Float32Array = k.values.data;
+  const i: Int32Array = k.indices.data;
+  void l; void v; void i;
+}

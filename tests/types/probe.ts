@@ -333,3 +333,23 @@ export function residentIntoTypedOut(): void {
   const m = mean(t);
   same<typeof m, Tensor<'float32'>>(true);
 }
+
+// A typed-array out gives data over it, whatever the operands, resident ones too (until 0.9.18 typed as a Tensor).
+export function typedOutOverResident(t: Tensor<'float32'>, h: Tensor<'int32'>): void {
+  const w = where(less(t, 2), t, 0, { out: new Float32Array(6) });
+  same<typeof w.data, Float32Array>(true);
+  // @ts-expect-error data over out: no dispose()
+  w.dispose();
+  const w2: Float32Array = where(less(t, 2), 0, t, { out: new Float32Array(6) }).data;
+  const w3: Float32Array = where(less(t, 2), { data: new Float32Array(6), shape: [6] }, 0, { out: new Float32Array(6) }).data;
+  const c = cast(t, 'int32', { out: new Int32Array(6) });
+  same<typeof c.data, Int32Array>(true);
+  // @ts-expect-error data over out: no dispose()
+  c.dispose();
+  const b: Float32Array = broadcastTo(t, [2, 6], { out: new Float32Array(12) }).data;
+  const u: Float32Array = unbroadcast(t, [1], { out: new Float32Array(1) }).data;
+  // the resident forms stay Tensors
+  const wt: Tensor<'float32'> = where(less(t, 2), t, 0);
+  const ct: Tensor<'int32'> = cast(t, 'int32', { out: h });
+  void w2; void w3; void b; void u; void wt; void ct;
+}
