@@ -3,20 +3,21 @@
 // float16 goes through cast, whose module reaches the expressions: post.js
 // stays free of them, so program.js can run argmax as an expression's last pass.
 import { mod } from './loader.js';
-import { BroadcastError } from './errors.js';
+import { domainRefusal } from './errors.js';
 import { handleOf } from './operands.js';
 import { view, malloc, free } from './heap.js';
 import { makeTensor } from './tensor.js';
 import { cast } from './unary.js';
 import { read, block, emit, check } from './post.js';
 
-const floatOnly = (fn, X) => new BroadcastError(`${fn} takes float dtypes (float32, float64, float16), got ${X.dtype.name}; cast(x, 'float32') first`,
-  { code: 'DTYPE_MISMATCH', shapes: [X.shape], dims: [X.dtype.name] });
+// They take float dtypes only, refused as the float-only element-wise and unary ops refuse the others.
+const FLOAT_ONLY = { domain: 'float' };
 
 /** softmax (mode 0), logSoftmax (1), logSumExp (2) of the snapshot s. */
 function soft(s, fn, mode, keep) {
   const { X, axes, dest } = s;
-  if (!X.dtype.float) throw floatOnly(fn, X);
+  const refused = domainRefusal(FLOAT_ONLY, fn, X.dtype, X.shape);
+  if (refused !== null) throw refused;
   const half = X.dtype.half;
   const b = block(X, axes, fn, half);
   const temps = b.own ? [b.ptr] : b.t ? [b.t] : []; // blocks to free, tensors to dispose

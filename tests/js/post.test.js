@@ -662,6 +662,8 @@ describe('refusals, and no leak after them', () => {
     expect(code(() => tc.softmax(x, 'class'))[0]).toBe('INVALID_AXIS');
     expect(code(() => tc.logSumExp(x, [1, -1]))).toEqual(['INVALID_AXIS', expect.stringMatching(/repeats an axis/)]);
     expect(code(() => tc.softmax({ data: new Int32Array(3) }))).toEqual(['DTYPE_MISMATCH', expect.stringMatching(/cast\(x, 'float32'\)/)]);
+    // the same refusal, in the same words, as a float-only unary op's
+    expect(code(() => tc.logSumExp({ data: new Int32Array(3) }))[1]).toBe(code(() => tc.sqrt({ data: new Int32Array(3) }))[1].replace('sqrt', 'logSumExp'));
     expect(code(() => tc.softmax(x, -1, { out: new Float64Array(6) }))[0]).toBe('DTYPE_MISMATCH');
     expect(code(() => tc.softmax(x, -1, { out: new Float32Array(5) }))).toEqual(['LENGTH_MISMATCH', expect.stringMatching(/out has 5 elements but the result \(2,3\) has 6/)]);
     expect(code(() => tc.argmax({ data: new Float32Array(0), shape: [2, 0] }, 1))[0]).toBe('INVALID_AXIS');
