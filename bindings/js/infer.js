@@ -506,12 +506,14 @@ class Run {
           report.rule = axis === -1 ? 'pdpd' : `pdpd(axis=${axis})`;
           // The legacy broadcast takes B as a contiguous part of A's shape ("1-dim expansion doesn't work
           // yet"; Caffe2 strips B's outer 1s): a 1 inside B may not stretch where PDPD would let it.
-          const inside = unknown ? [] : b.map((d, i) => i).filter((i) => b.slice(0, i).some((d) => d !== 1) && b.slice(i + 1).some((d) => d !== 1));
-          const at = (i) => (axis === -1 ? a.length - b.length : axis) + i;
-          const i = inside.find((k) => b[k] === 1 && num(a[at(k)]) && a[at(k)] !== 1);
-          if (i !== undefined) {
-            return this.clash(report, new BroadcastError(`${op} at ${where} (opset ${v}, broadcast=1): B's 1 at axis ${i} meets ${a[at(i)]}; before opset 7 B is a contiguous part of A's shape and a 1 inside it does not stretch`,
-              { code: 'INCOMPATIBLE_DIMS', shapes: [a, b], axis: at(i), dims: [a[at(i)], 1] }), decl, where);
+          if (!unknown) {
+            const [first, last] = [b.findIndex((d) => d !== 1), b.findLastIndex((d) => d !== 1)];
+            const start = axis === -1 ? a.length - b.length : axis; // where B's axis 0 lies in A
+            const i = b.findIndex((d, k) => k > first && k < last && d === 1 && num(a[start + k]) && a[start + k] !== 1);
+            if (i >= 0) {
+              return this.clash(report, new BroadcastError(`${op} at ${where} (opset ${v}, broadcast=1): B's 1 at axis ${i} meets ${a[start + i]}; before opset 7 B is a contiguous part of A's shape and a 1 inside it does not stretch`,
+                { code: 'INCOMPATIBLE_DIMS', shapes: [a, b], axis: start + i, dims: [a[start + i], 1] }), decl, where);
+            }
           }
         } else {
           req = { rule: 'none', shapes: [a, b] };
