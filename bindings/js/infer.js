@@ -299,10 +299,11 @@ function einsumPlan(equation, shapes, where, same) {
   for (let k = 0; k < terms.length; k++) {
     const t = terms[k];
     const s = shapes[k];
-    const e = s.length - t.replace('.', '').length; // the ellipsis's dims
+    const count = t.replace('.', '').length; // its letters
+    const e = s.length - count; // the ellipsis's dims
     if (e < 0 || (e > 0 && !t.includes('.'))) {
-      return new BroadcastError(`Einsum at ${where}: input ${k} has rank ${s.length}; its term '${t.replace('.', '...')}' has ${t.length - (t.includes('.') ? 1 : 0)} letters`,
-        { code: 'RANK_MISMATCH', shapes, dims: [s.length, t.length] });
+      return new BroadcastError(`Einsum at ${where}: input ${k} has rank ${s.length}; its term '${t.replace('.', '...')}' has ${count} letters`,
+        { code: 'RANK_MISMATCH', shapes, dims: [s.length, count] });
     }
     const dim = new Map();
     const ell = [];

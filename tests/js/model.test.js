@@ -480,6 +480,8 @@ describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/ge
       const r = einsum(eq, shapes);
       expect([eq, r.nodes[0].status, r.nodes[0].error.code]).toEqual([eq, 'clash', code]);
     }
+    // a term with an ellipsis and more letters than the input's rank: dims are [rank, letters], as the message says
+    expect(einsum('...ij->i', [[3]]).nodes[0].error).toMatchObject({ code: 'RANK_MISMATCH', dims: [1, 2], message: expect.stringContaining("its term '...ij' has 2 letters") });
     // NumPy stretches a 1 for a letter across inputs, and the ellipses broadcast
     expect(einsum('ij,jk->ik', [[2, 1], [3, 5]]).tensors.y).toEqual([2, 5]);
     expect(einsum('...ij,j...->...i', [[2, 1, 4, 3], [3, 1]]).tensors.y).toEqual([2, 1, 4]);
