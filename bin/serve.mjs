@@ -16,6 +16,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { createReadStream } from 'node:fs';
 import { stat, readFile, realpath } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
 import path from 'node:path';
 
 export const MIME = {
@@ -52,18 +53,39 @@ export function pageCsp(html) {
   return [...directives, FRAME_ANCESTORS].join('; ');
 }
 
-/** Resolve a URL path inside `root`, or null if it would leave it. */
-export function resolveInside(root, urlPath) {
-  let p;
-  try {
-    p = decodeURIComponent(urlPath.split('?')[0].split('#')[0]);
-  } catch {
-    return null;
+/**
+ * Where a request target points inside `root`: `{ file, slash }` (`slash`: the
+ * path ends in '/', so it names a folder), or `{ status }` when it names no
+ * file here: 400 for a malformed target (bad percent-encoding, a NUL), 404 for
+ * a segment holding an encoded '/' or '\\' (no file's name has one), 403 for
+ * a path that leaves `root`. An absolute-form target (`http://host/p`, RFC 9112
+ * §3.2.2) is read as its path.
+ */
+export function locate(root, target) {
+  let raw = String(target).split('#')[0].split('?')[0];
+  if (!raw.startsWith('/')) {
+    try {
+      raw = new URL(raw).pathname;
+    } catch {
+      return { status: 400 };
+    }
   }
-  if (p.includes('\0')) return null;
-  const full = path.resolve(root, '.' + path.posix.normalize('/' + p));
-  if (full !== root && !full.startsWith(root + path.sep)) return null;
-  return full;
+  let segments;
+  try {
+    segments = raw.split('/').map(decodeURIComponent);
+  } catch {
+    return { status: 400 };
+  }
+  if (segments.some((g) => g.includes('\0'))) return { status: 400 };
+  if (segments.some((g) => g.includes('/') || g.includes('\\'))) return { status: 404 };
+  const file = path.resolve(root, '.' + path.posix.normalize('/' + segments.join('/')));
+  if (file !== root && !file.startsWith(root + path.sep)) return { status: 403 };
+  return { file, slash: raw.endsWith('/') };
+}
+
+/** Resolve a URL path inside `root`, or null if it names nothing there (see locate()). */
+export function resolveInside(root, urlPath) {
+  return locate(root, urlPath).file ?? null;
 }
 
 /** The URL a browser on this machine uses for a server bound to `host`:`port`. */
@@ -136,7 +158,7 @@ export function isLoopback(host) {
  * this caller takes another port (e.g. 'pass --port N, or --port 0 for any free port').
  */
 export function listenErrorMessage(e, host, port, fix) {
-  const where = `${host}:${port}`;
+  const where = `${String(host).includes(':') ? `[${host}]` : host}:${port}`; // an IPv6 literal in brackets
   switch (e?.code) {
     case 'EADDRINUSE':
       return `port ${port} is already in use on ${host} (another server is listening there): ${fix}`;
@@ -171,23 +193,39 @@ export function serve(dir, port = 8080, { host = '127.0.0.1' } = {}) {
     const real = await realpath(file);
     return real === realRoot || real.startsWith(realRoot + path.sep) ? real : null;
   };
-  const server = http.createServer(async (req, res) => {
-    const send = (code, text) => {
-      res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-security-policy': FRAME_ANCESTORS });
-      res.end(text);
+  // Headers up to 2 MiB (Chromium's longest URL): the explorer keeps its state in
+  // the link, and a link it writes (long dim names, many operands) outgrows
+  // Node's default 16 KiB, which would answer the page's own reload with 431.
+  const server = http.createServer({ maxHeaderSize: 2 ** 21 }, async (req, res) => {
+    const plain = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-security-policy': FRAME_ANCESTORS };
+    const send = (code, more) => {
+      res.writeHead(code, { ...plain, ...more });
+      res.end(code === 204 || req.method === 'HEAD' ? undefined : `${http.STATUS_CODES[code].toLowerCase()}\n`);
     };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
-    let file = resolveInside(root, req.url || '/');
-    if (!file) return send(403, 'forbidden');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, { allow: 'GET, HEAD' });
+    const where = locate(root, req.url || '/');
+    if (where.status) return send(where.status);
+    let file = where.file;
     try {
       let st = await stat(file);
+      // A symlink inside the folder may point out of it: serve only what really lies inside.
+      if (!(await realInside(file))) return send(403);
       if (st.isDirectory()) {
+        // A folder's page loads its assets relative to the folder: its URL must end in '/'.
+        if (!where.slash) {
+          // Written from the resolved path, so the target stays on this server (never `//host/`).
+          const q = /\?[^#]*/.exec(req.url)?.[0] ?? '';
+          return send(301, { location: `/${path.relative(root, file).split(path.sep).map(encodeURIComponent).join('/')}/${q}` });
+        }
         file = path.join(file, 'index.html');
         st = await stat(file);
+      } else if (where.slash) {
+        return send(404); // a file's name with a '/' after it: the page's relative URLs would miss
       }
-      // A symlink inside the folder may point out of it: serve only what really lies inside.
-      const real = await realInside(file);
-      if (!real) return send(403, 'forbidden');
+      // Only regular files: a FIFO or a device would hold a thread (and the request) forever.
+      if (!st.isFile()) return send(404);
+      const real = await realInside(file); // index.html may be a symlink too
+      if (!real) return send(403);
       const ext = path.extname(file).toLowerCase();
       const type = MIME[ext] || 'application/octet-stream';
       const headers = {
@@ -207,15 +245,15 @@ export function serve(dir, port = 8080, { host = '127.0.0.1' } = {}) {
       }
       res.writeHead(200, headers);
       if (req.method === 'HEAD') return res.end();
-      createReadStream(real).on('error', () => res.destroy()).pipe(res);
-    } catch {
+      // pipeline, not pipe: a client that goes away mid-file closes the file too.
+      pipeline(createReadStream(real), res, () => {});
+    } catch (e) {
+      if (res.headersSent) return res.destroy();
+      const missing = ['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP'].includes(e?.code);
       // Browsers ask for /favicon.ico on their own; a page without one should
       // not get a 404 in its console.
-      if (req.url === '/favicon.ico') {
-        res.writeHead(204, { 'cache-control': 'no-cache' });
-        return res.end();
-      }
-      send(404, 'not found');
+      if (missing && where.file === path.join(root, 'favicon.ico')) return send(204, { 'cache-control': 'no-cache' });
+      send(missing ? 404 : e?.code === 'EACCES' || e?.code === 'EPERM' ? 403 : 500);
     }
   });
   return new Promise((resolve, reject) => {

@@ -2,7 +2,9 @@
 // server (no dependencies), the page's CSP sent as a header too; scripts/fresh.mjs:
 // when `npm start` may reuse dist/ and the page build (dist/explorer).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, utimesSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, utimesSync, symlinkSync, readdirSync, readlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
@@ -152,6 +154,102 @@ describe('serve()', () => {
       await new Promise((r) => s.server.close(r));
       rmSync(link, { force: true });
     }
+  });
+});
+
+// A raw request line, as written (absolute-form targets, bytes Node's client would not send).
+function rawGet(line) {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const sock = net.connect(Number(u.port), u.hostname, () => sock.write(`${line}\r\nHost: ${u.host}\r\nConnection: close\r\n\r\n`));
+    const chunks = [];
+    sock.on('data', (c) => chunks.push(c));
+    sock.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    sock.on('error', reject);
+  });
+}
+
+/** Open descriptors of this process on `file` (the server runs in this process). */
+function openOn(file) {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+describe('serve(): the edges of HTTP', () => {
+  it('closes the file when a client goes away mid-download (pipe() left it open, one descriptor per aborted request)', async () => {
+    const big = path.join(dir, 'assets', 'big.wasm');
+    writeFileSync(big, Buffer.alloc(8 << 20, 7));
+    try {
+      const u = new URL(url);
+      for (let i = 0; i < 10; i++) {
+        await new Promise((resolve) => {
+          const req = http.get({ host: u.hostname, port: u.port, path: '/assets/big.wasm' }, (res) => {
+            res.once('data', () => { req.destroy(); resolve(); });
+          });
+          req.on('error', resolve);
+        });
+      }
+      let left = openOn(big);
+      for (let t = 0; t < 100 && left > 0; t++) {
+        await new Promise((r) => setTimeout(r, 20));
+        left = openOn(big);
+      }
+      expect(left).toBe(0);
+      expect((await get('/')).status).toBe(200);
+    } finally {
+      rmSync(big, { force: true });
+    }
+  });
+  it('takes a link as long as the explorer writes (headers past Node\'s 16 KiB default)', async () => {
+    const r = await get(`/?n=${'%D0%B4'.repeat(20000)}`);
+    expect(r.status).toBe(200);
+    expect(r.body.toString()).toContain('<title>x</title>');
+  });
+  it('names a file only without a trailing slash, and a folder only with one (a redirect adds it, on this server)', async () => {
+    expect((await get('/assets/a.js/')).status).toBe(404);
+    expect((await get('/index.html/')).status).toBe(404);
+    const r = await get('/page?x=1');
+    expect(r.status).toBe(301);
+    expect(r.headers.location).toBe('/page/?x=1');
+    const s = await get('//page');
+    expect(s.status).toBe(301);
+    expect(s.headers.location).toBe('/page/');
+  });
+  it('refuses an encoded separator: /assets/..%2findex.html is no file here (it was index.html, its assets then missed)', async () => {
+    for (const p of ['/assets/..%2findex.html', '/assets%2fa.js', '/assets%5ca.js']) expect((await get(p)).status, p).toBe(404);
+  });
+  it('serves regular files only: a FIFO in the folder is a 404, not a request (and a thread) held forever', async () => {
+    const fifo = path.join(dir, 'p.txt');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      for (let i = 0; i < 5; i++) expect((await get('/p.txt')).status).toBe(404);
+      expect((await get('/assets/a.js')).status).toBe(200);
+    } finally {
+      rmSync(fifo, { force: true });
+    }
+  });
+  it('answers a malformed target 400, a method it lacks 405 with Allow, and an absolute-form target as its path', async () => {
+    expect((await get('/%E0%A4%A')).status).toBe(400);
+    expect((await get('/%00')).status).toBe(400);
+    const post = await get('/', 'POST');
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    const abs = await rawGet(`GET ${url}assets/a.js HTTP/1.1`);
+    expect(abs).toMatch(/^HTTP\/1\.1 200 /);
+    expect(abs).toContain('export const a = 1;');
+    const fav = await get('/favicon.ico');
+    expect(fav.status).toBe(204);
+    expect(fav.headers['x-content-type-options']).toBe('nosniff');
+    expect(fav.headers['content-security-policy']).toBe(FRAME_ANCESTORS);
+  });
+  it('an IPv6 host in a listen error is written in brackets', () => {
+    expect(listenErrorMessage({ code: 'EOTHER', message: 'x' }, 'fe80::1', 0, '')).toBe('cannot listen on [fe80::1]:0: x');
+    expect(listenErrorMessage({ code: 'EOTHER', message: 'x' }, '127.0.0.1', 0, '')).toBe('cannot listen on 127.0.0.1:0: x');
   });
 });
 
