@@ -144,7 +144,7 @@ export function initSyncWith(options, source) {
 export function moduleFrom(o) {
   if (o.module) return o.module;
   if (o.wasmBinary) return compileModule(o.wasmBinary, 'options.wasmBinary');
-  return fetchModule(o.wasmUrl ?? ENGINE.url());
+  return fetchModule(o.wasmUrl ?? ENGINE.url); // the default made inside, where its failure gets the recipe
 }
 
 function moduleFromSync(o) {
@@ -353,9 +353,12 @@ export function bytesOf(b) {
 }
 
 async function fetchModule(url) {
-  const where = String(url);
+  let where = ENGINE.file;
   let res;
   try {
+    // A bundle that is not ESM has no import.meta.url: the default URL is then an Invalid URL.
+    if (typeof url == 'function') url = url();
+    where = String(url);
     res = await fetch(url);
   } catch (e) {
     throw new Error(`tensorcast: could not load the engine from ${where} (${e?.message ?? e}); ${RECIPE}`, { cause: e });

@@ -8,7 +8,14 @@ import { readFileSync } from 'node:fs';
 import { initWith, initSyncWith, moduleFrom, compileModule, compileModuleSync } from './loader.js';
 import { ENGINE } from './engine.js';
 
-const packageWasm = () => ENGINE.url();
+/** This package's engine file, beside this module: a bundle that is not ESM (esbuild's cjs or iife) has no import.meta.url to find it by. */
+function packageWasm() {
+  try {
+    return ENGINE.url();
+  } catch (e) {
+    throw new Error(`tensorcast: cannot find ${ENGINE.file}: this bundle has no import.meta.url (the ESM entry bundled as CommonJS or IIFE); pass init({ wasmUrl }) or initSync({ wasmBinary }), or use tensorcast/inline`, { cause: e });
+  }
+}
 
 // A file that cannot be read is a failed load, as a failed fetch is in a browser.
 function readEngine(u) {
@@ -24,7 +31,10 @@ function readEngine(u) {
 // is fetched; no source at all reads this package's engine (engine.js: tensorcast.wasm, or tensorcast-shapes.wasm for tensorcast/shapes).
 function nodeModule(o) {
   if (o.module !== undefined || o.wasmBinary !== undefined) return moduleFrom(o);
-  if (o.wasmUrl === undefined) return compileModule(readEngine(packageWasm()), packageWasm().href);
+  if (o.wasmUrl === undefined) {
+    const u = packageWasm();
+    return compileModule(readEngine(u), u.href);
+  }
   const u = o.wasmUrl instanceof URL ? o.wasmUrl : new URL(o.wasmUrl, 'file://' + process.cwd() + '/');
   if (u.protocol !== 'file:') return moduleFrom(o);
   return compileModule(readEngine(u), u.href);
@@ -34,7 +44,8 @@ function nodeModule(o) {
 function nodeModuleSync(o) {
   if (o.module !== undefined) return o.module;
   if (o.wasmBinary !== undefined) return compileModuleSync(o.wasmBinary, 'options.wasmBinary');
-  return compileModuleSync(readEngine(packageWasm()), packageWasm().href);
+  const u = packageWasm();
+  return compileModuleSync(readEngine(u), u.href);
 }
 
 /**
