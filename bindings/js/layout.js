@@ -317,7 +317,7 @@ export function concat(xs, axis = 0, options) {
   const o = readOptions(options, 'concat', ['out']);
   const vs = sources(xs, 'concat');
   const r = vs[0].shape.length;
-  const a = axisOf(axis, r, null, 'concat', 'axis');
+  const a = axisOf(axis, r, vs[0].names, 'concat', 'axis');
   const shape = vs[0].shape.slice();
   let total = 0;
   vs.forEach((v, i) => {
@@ -377,7 +377,10 @@ function sources(xs, fn) {
 /** The names of inputs joined along axis `a`: kept when every input has the same dims; the joined axis's labels concatenated when all have them. */
 function joinNames(vs, a, fn) {
   const first = vs[0].names;
-  if (!first || vs.some((v) => !v.names || v.names.dims.length !== first.dims.length || v.names.dims.some((d, i) => d !== first.dims[i]))) return null;
+  // Inputs join by position: named ones must name their axes alike (1 and '1' alike), and all or none be named.
+  const i = vs.findIndex((v) => !v.names !== !first || (first && (v.names.dims.length !== first.dims.length || v.names.dims.some((d, k) => nameKey(d) !== nameKey(first.dims[k])))));
+  if (i >= 0) throw new BroadcastError(`${fn}: xs[${i}] and xs[0] have other dims; give every input the same dims, or none`, { code: 'INCOMPATIBLE_DIMS' });
+  if (!first) return null;
   // Off the joined axis, a dim's labels are those of the inputs that label it (alike), as the ops take them.
   const labels = first.dims.map((_, k) => vs.find((v) => v.names.labels[k])?.names.labels[k] ?? null);
   vs.forEach((v, i) => {

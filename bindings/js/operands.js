@@ -105,8 +105,8 @@ export function isForeignTensor(x) {
 /** The message for a tensor of another tensorcast instance passed as `what`. */
 export function foreignTensor(what) {
   return new TypeError(`${what} is a Tensor of another tensorcast instance (the CommonJS build, tensorcast/inline, `
-    + 'or a second copy of the package in node_modules): each instance has its own WebAssembly memory, so its tensors '
-    + 'cannot be read here. Import tensorcast one way throughout, or pass { data: t.toArray(), shape: t.shape } to this instance');
+    + 'or a second copy of the package), whose memory is not this one\'s: import tensorcast one way throughout, '
+    + 'or pass { data: t.toArray(), shape: t.shape }');
 }
 
 /** A copy of an operand with other dims and labels (a tensor's own record is never changed). */

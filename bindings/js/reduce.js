@@ -440,7 +440,10 @@ export function broadcastArrays(...xs) {
   const ops = new Array(xs.length);
   for (let k = 0; k < xs.length; k++) ops[k] = readOperand(xs[k], `broadcastArrays: #${k}`);
   // No user code runs past this point.
-  for (let k = 0; k < ops.length; k++) settle(ops[k], `broadcastArrays: #${k}`);
+  for (let k = 0; k < ops.length; k++) {
+    if (ops[k].named !== null || ops[k].dims !== undefined) throw new TypeError(`broadcastArrays: #${k} has dims; it aligns by position, not by name: leave them out`);
+    settle(ops[k], `broadcastArrays: #${k}`);
+  }
   const shape = broadcastList(ops.map((o) => o.shape)); // no spread: 65,536 operands fit
   const to = snapTo({}, [], 'broadcastArrays');
   const out = [];

@@ -224,7 +224,7 @@ export function readTensorNames(named, shape, fn) {
 function tensorOfTensor(data) {
   if (isForeignTensor(data)) return foreignTensor('tensor(data)');
   return new TypeError('tensor(data): data is already a Tensor. To give it another shape use reshape(t, shape) or t.reshape(shape) '
-    + '(a view over the same memory, no copy; one dim may be -1); to copy it into a new tensor, tensor(t.toArray(), shape)');
+    + '(a view, no copy); to copy it, tensor(t.toArray(), shape)');
 }
 
 /**

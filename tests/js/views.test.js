@@ -475,6 +475,42 @@ describe('layout functions: names, the string form, materialising', () => {
     for (const r of [e, s, t]) r.dispose();
   });
 
+  it('concat and stack join by position, so inputs with other dims (or some without) are refused, not joined as if alike (until 0.9.19 joined, names dropped); concat takes its axis by name', () => {
+    const A = { data: Float32Array.of(1, 2), shape: [1, 2], dims: ['n', 'x'] };
+    const B = { data: Float32Array.of(3, 4), shape: [1, 2], dims: ['n', 'z'] };
+    const plain = { data: Float32Array.of(3, 4), shape: [1, 2] };
+    const t = tc.tensor(Float32Array.of(5, 6), [1, 2], { dims: ['x', 'n'] });
+    const live = tc.memory();
+    const refused = { code: 'INCOMPATIBLE_DIMS', message: expect.stringContaining('xs[1] and xs[0] have other dims') };
+    for (const xs of [[A, B], [A, plain], [plain, A], [A, t]]) {
+      expect(() => tc.concat(xs, 0)).toThrow(expect.objectContaining(refused));
+      expect(() => tc.stack(xs, 0, { dims: 's' })).toThrow(expect.objectContaining(refused));
+    }
+    expect(tc.memory()).toEqual(live);
+    // 1 and '1' are one name (§6), as everywhere.
+    const one = tc.concat([{ ...A, dims: ['n', 1] }, { ...B, dims: ['n', '1'] }], 'n');
+    expect([one.shape, one.dims, arr(one)]).toEqual([[2, 2], ['n', 1], [1, 2, 3, 4]]);
+    const byName = tc.concat([A, A], 'x');
+    expect([byName.shape, byName.dims]).toEqual([[1, 4], ['n', 'x']]);
+    expect(() => tc.concat([A, A], 'w')).toThrow(expect.objectContaining({ code: 'INVALID_AXIS', message: 'concat: axis: no dim "w" among [n, x]' }));
+    const st = tc.stack([A, A], 1, { dims: 's' });
+    expect([st.shape, st.dims]).toEqual([[1, 2, 2], ['n', 's', 'x']]);
+    t.dispose();
+  });
+
+  it('broadcastArrays refuses named operands: it aligns by position, and named ones align by name (until 0.9.19 [x] and [y] gave two [2]s)', () => {
+    const c = { data: Float32Array.of(1, 2), dims: ['x'] };
+    const m = { data: Float32Array.of(10, 20, 30), dims: ['y'] };
+    const t = tc.tensor(Float32Array.of(1, 2), [2], { dims: ['x'] });
+    const live = tc.memory();
+    expect(() => tc.broadcastArrays(c, m)).toThrow('broadcastArrays: #0 has dims; it aligns by position, not by name: leave them out');
+    expect(() => tc.broadcastArrays({ data: Float32Array.of(1, 2), shape: [2, 1] }, t)).toThrow(/#1 has dims/);
+    expect(tc.memory()).toEqual(live);
+    t.dispose();
+    // By name, add broadcasts them: [2] x [3] by name is [2, 3].
+    expect(tc.add(c, m).shape).toEqual([2, 3]);
+  });
+
   it('a result past 4 GiB from plain views is TOO_LARGE, as the ops refuse one (until 0.9.17 V8\'s RangeError)', () => {
     const v = { data: new Float32Array(4), shape: [2 ** 20, 2 ** 20, 4], strides: [0, 0, 1] };
     for (const f of [() => tc.contiguous(v), () => tc.concat([v, v]), () => tc.stack([v, v])]) {

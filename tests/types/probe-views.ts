@@ -36,6 +36,9 @@ void flip(p, ['a']);
 void squeeze(p, 0);
 void contiguous(p, { out: new Int32Array(6) });
 void concat([t, t], 1);
+const byName = concat([p, p], 'n'); // a dim name for named inputs (0.9.20), typed as by number
+const byNumber = concat([p, p], 0);
+same<typeof byName, typeof byNumber>(true);
 void stack([p, p], 0, { dims: 'n' });
 
 // @ts-expect-error: strides are numbers
