@@ -56,6 +56,8 @@ Status reduction_axes(const Shape& in, const Shape& out, BroadcastToMode mode, i
     if (plan.out.dims[a] != out.dims[a])
       return detail::fail(err, Status::ShapeMismatch, a, 0, -1, plan.out.dims[a], out.dims[a]);
 
+  // Rule none stretches nothing: whatever '?' or interval the forward call accepted, no axis is summed.
+  if (mode == BroadcastToMode::elementwise_none) return Status::Ok;
   const OperandPlan& op = plan.ops[static_cast<size_t>(operand)];
   // A scalar under a one-entry mapping is [1] on the mapped axis.
   const int scalar_axis = mode == BroadcastToMode::explicit_ && in.rank == 0 && mapping_len == 1 && mapping

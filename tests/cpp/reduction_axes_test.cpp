@@ -313,6 +313,19 @@ TEST(ReductionAxesElementwise, NoneTakesBackOnlyTheSameShape) {
   EXPECT_EQ(r.err.axis, fe.axis);
 }
 
+// Rule none stretches nothing, so a '?' or an interval that may be 1 is never
+// "maybe summed" (until 0.9.19 refused as not known).
+TEST(ReductionAxesElementwise, NoneSumsNoAxisOfAPartialShape) {
+  for (const auto& [in, out] : std::vector<std::pair<Shape, Shape>>{
+           {P({Q}), P({Q})}, {P({I(1, 5)}), P({I(1, 5)})}, {P({I(0, 5), D(3)}), P({I(0, 5), D(3)})}, {P({Q, D(1)}), P({D(4), D(1)})}}) {
+    const Axes r = axes(in, out, BroadcastToMode::elementwise_none);
+    EXPECT_EQ(r.st, Status::Ok) << str(in) << " to " << str(out);
+    EXPECT_EQ(r.list(), V{}) << str(in) << " to " << str(out);
+  }
+  // What rule none refuses is still refused.
+  EXPECT_NE(axes(P({I(1, 2)}), P({D(3)}), BroadcastToMode::elementwise_none).st, Status::Ok);
+}
+
 TEST(ReductionAxesOpenVINO, BidirectionalExamples) {
   // docs/ops/broadcast_rules.md "Bidirectional examples": input A, target B, result
   EXPECT_EQ(axes(S({5}), S({5}), BroadcastToMode::bidirectional).list(), V{});

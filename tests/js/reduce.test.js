@@ -398,6 +398,10 @@ describe('reductionAxes and unbroadcast', () => {
     expect(e.code).toBe('INCOMPATIBLE_DIMS');
     expect(e.axis).toBe(1);
     expect(e.message).toMatch(/not known/);
+    // Rule none stretches nothing: a '?' or an interval that may be 1 sums no axis (until 0.9.19 "not known").
+    expect(tc.reductionAxes(['?'], ['?'], { type: 'none' })).toEqual([]);
+    expect(tc.reductionAxes(['1..5', 3], ['1..5', 3], { type: 'none' })).toEqual([]);
+    expect(tc.reductionAxes(['?', 1], [4, 1], { type: 'none' })).toEqual([]);
     // An unknown rank: nothing can be said of any axis (and no "rank ? is lower" nonsense).
     expect(() => tc.reductionAxes([2, 3], '[...]')).toThrow(/which axes are summed is not known: the output's rank is unknown/);
     expect(() => tc.reductionAxes('[...]', [2, 3])).toThrow(/the input's rank is unknown/);
