@@ -9,7 +9,7 @@ import {
   formatShape, formatList, formatCount, formatBytes, clashAxes, droppedAxes,
   rightAlign, memoryView, previewable, sourceIndexMaps, gridSlices, unravel, planSize,
   itemSize, UNKNOWN_RANK, shownVerdicts, VERDICT_WORDS, previewValues, backwardValues, exactProduct,
-  caretLines, expressionValues, previewOperands, gatherText,
+  caretLines, expressionValues, previewOperands, previewWhy,
 } from './logic.js';
 import { $, h } from './dom.js';
 
@@ -264,11 +264,7 @@ export function renderPreview(r, request, back = null, dtypeName = 'float64') {
   const box = $('preview');
   box.replaceChildren();
   if (!r || !previewable(r)) {
-    let why = 'Fix the input to see data.';
-    if (r && !r.ok) why = 'No data preview for a failed broadcast.';
-    else if (r && r.needsGather) why = gatherText(r);
-    else if (r) why = 'The preview draws tensors of up to 64 elements with static shapes. Try the “NumPy, small” example.';
-    box.append(h('p', { class: 'empty', text: why }));
+    box.append(h('p', { class: 'empty', text: previewWhy(r) }));
     return;
   }
   const isExpr = r.rule === 'expression';

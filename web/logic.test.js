@@ -6,7 +6,7 @@ import * as tc from '../dist/node.js';
 import {
   parseShape, parseMapping, parseDimNames, formatShape, formatDim, shapeToText, formatBytes, formatCount, formatList,
   defaultState, stateToQuery, stateFromQuery, canonicalState, applyPatch, buildRequest, activeOperands,
-  axisVerdict, axisLabels, rightAlign, contiguousStrides, memoryView, previewable, unravel, planSize, exactProduct,
+  axisVerdict, axisLabels, rightAlign, contiguousStrides, memoryView, previewable, previewWhy, unravel, planSize, exactProduct,
   sourceIndexMaps, gridSlices, product, reshapeCandidates, suggest, EXAMPLES, exampleState, clashAxes, droppedAxes,
   RULES, UNKNOWN_RANK, CODE_TABS, letter, withDefaultNames, withNamedSizes, dtypeList, itemSize, backwardView, backwardOptions,
   encodeQueryValue, switchRule, shownVerdicts, VERDICT_WORDS, SHAPING_HINTS, SHAPINGS, labelReads, gatherText,
@@ -539,6 +539,11 @@ describe('data preview', () => {
     expect(previewable(plan(st({ shapes: ['3', '4'] })))).toBe(false);
     expect(previewable(plan(st({ shapes: ['?', '3'] })))).toBe(false);
     expect(previewable(plan(st({ shapes: ['0', '1'] })))).toBe(false);
+    // Why not, in the page's words: an empty result is not "too large".
+    expect(previewWhy(plan(st({ shapes: ['0', '1'] })))).toBe('The result has no elements (a dim is 0): there is nothing to draw.');
+    expect(previewWhy(plan(st({ shapes: ['8,1,6,1', '7,1,5'] })))).toContain('up to 64 elements');
+    expect(previewWhy(plan(st({ shapes: ['3', '4'] })))).toBe('No data preview for a failed broadcast.');
+    expect(previewWhy(null)).toBe('Fix the input to see data.');
     expect(previewable(plan(st({ rule: 'named', shapes: ['', ''], names: ['X{a,b}', 'X{b,a}'] })))).toBe(false); // a gather
   });
 });

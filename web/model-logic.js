@@ -74,8 +74,16 @@ export function firstNode(nodes) {
 export function pickFiles(files) {
   const list = [...files];
   const by = (re) => list.find((f) => re.test(f.name));
-  const xml = by(/\.xml$/i);
-  if (xml) return { kind: 'openvino', model: xml, bin: by(/\.bin$/i) ?? null };
+  // One model at a time: a second one was read as nothing, silently.
+  const models = list.filter((f) => /\.(onnx|xml)$/i.test(f.name));
+  if (models.length > 1) return { error: `Drop one model at a time (an .onnx, or an .xml with its .bin), not ${models.map((f) => f.name).join(', ')}` };
+  const xml = models[0]?.name.match(/\.xml$/i) ? models[0] : null;
+  if (xml) {
+    // Its own weights (m.xml, m.bin) before any other .bin dropped with it.
+    const own = `${xml.name.slice(0, -4)}.bin`.toLowerCase();
+    const bin = list.find((f) => f.name.toLowerCase() === own) ?? by(/\.bin$/i) ?? null;
+    return { kind: 'openvino', model: xml, bin };
+  }
   const onnx = by(/\.onnx$/i) ?? (list.length === 1 ? list[0] : null);
   if (onnx) return { kind: 'onnx', model: onnx, bin: null };
   return { error: list.length ? `Drop an .onnx file, or an OpenVINO IR .xml (with its .bin), not ${list.map((f) => f.name).join(', ')}` : 'No file' };

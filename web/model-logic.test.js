@@ -46,6 +46,11 @@ describe('the model explorer\'s logic', () => {
     expect(pickFiles([f('weights')])).toMatchObject({ kind: 'onnx', model: { name: 'weights' } });
     expect(pickFiles([f('a.txt'), f('b.txt')]).error).toContain('a.txt, b.txt');
     expect(pickFiles([]).error).toBe('No file');
+    // One model at a time (the second was ignored), and an IR's own .bin first.
+    expect(pickFiles([f('a.onnx'), f('b.onnx')]).error).toBe('Drop one model at a time (an .onnx, or an .xml with its .bin), not a.onnx, b.onnx');
+    expect(pickFiles([f('a.xml'), f('b.ONNX')]).error).toContain('not a.xml, b.ONNX');
+    expect(pickFiles([f('other.bin'), f('m (1).xml'), f('M (1).bin')])).toMatchObject({ kind: 'openvino', model: { name: 'm (1).xml' }, bin: { name: 'M (1).bin' } });
+    expect(pickFiles([f('other.bin'), f('m.xml')])).toMatchObject({ bin: { name: 'other.bin' } });
     expect([sizeText(551), sizeText(1228), sizeText(4745517)]).toEqual(['551 B', '1.2 KB', '4.5 MB']);
   });
 });

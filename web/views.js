@@ -312,6 +312,15 @@ export function previewable(plan, limit = PREVIEW_LIMIT) {
   return plan.operands.every((op) => op.strides && isStaticShape(op.shape) && product(op.shape) <= limit);
 }
 
+/** Why the data preview draws nothing for `plan` (previewable() false), in words for the page. */
+export function previewWhy(plan) {
+  if (!plan) return 'Fix the input to see data.';
+  if (!plan.ok) return 'No data preview for a failed broadcast.';
+  if (plan.needsGather) return gatherText(plan);
+  if (plan.static && plan.size === 0) return 'The result has no elements (a dim is 0): there is nothing to draw.';
+  return `The preview draws tensors of up to ${PREVIEW_LIMIT} elements with static shapes. Try the “NumPy, small” example.`;
+}
+
 /** Flat row-major index -> multi-index. */
 export function unravel(index, shape) {
   const out = new Array(shape.length);
