@@ -343,17 +343,19 @@ export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, optio
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A }): Reshaped<A>;
 /**
  * numpy.concatenate: `xs` (one dtype and rank, the same dims but on `axis`)
- * one after another along `axis` (default 0): a new resident tensor when any
- * input is resident, else `{ data, shape }`; or into `options.out`.
- * @throws {BroadcastError} DTYPE_MISMATCH, INVALID_SHAPE (dims differ off the axis), INVALID_AXIS
+ * one after another along `axis` (default 0; a dim name for named inputs): a
+ * new resident tensor when any input is resident, else `{ data, shape }`; or
+ * into `options.out`. Inputs join by position: named ones need the same dim
+ * names (all named, or none).
+ * @throws {BroadcastError} DTYPE_MISMATCH, INVALID_SHAPE (dims differ off the axis), INVALID_AXIS, INCOMPATIBLE_DIMS (other dim names or coords)
  */
-export declare function concat(xs: readonly Float16Bits[], axis: number | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function concat(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'> }): Reshaped<Float16Data>;
-export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number, options?: { out?: A }): Reshaped<A>;
-export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis: number | undefined, options: { out: ArrayOf<D> }): Reshaped<ArrayOf<D>>;
-export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D> }): Tensor<D>;
-export declare function concat(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
+export declare function concat(xs: readonly Float16Bits[], axis: number | string | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function concat(xs: readonly Float16Bits[], axis?: number | string, options?: { out?: ArrayOf<'float16'> }): Reshaped<Float16Data>;
+export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | string | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number | string, options?: { out?: A }): Reshaped<A>;
+export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis: number | string | undefined, options: { out: ArrayOf<D> }): Reshaped<ArrayOf<D>>;
+export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number | string, options?: { out?: Tensor<D> }): Tensor<D>;
+export declare function concat(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number | string, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
 /** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`). As {@link concat}. */
 export declare function stack(xs: readonly Float16Bits[], axis: number | undefined, options: { out: Tensor<'float16'>; dims?: string | number }): Tensor<'float16'>;
 export declare function stack(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Reshaped<Float16Data>;
@@ -363,7 +365,7 @@ export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorL
 export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D>; dims?: string | number }): Tensor<D>;
 export declare function stack(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number, options?: { out?: Tensor | TypedArray; dims?: string | number }): Tensor | Reshaped;
 
-/** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch; `liveTensors` counts views too. */
+/** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch (an empty tensor holds 1 byte); `liveTensors` counts views too. */
 export declare function memory(): { wasmHeapBytes: number; allocatedBytes: number; scratchBytes: number; liveTensors: number };
 
 /** Free the scratch memory kept between calls (it is reused, and regrown when needed). */
@@ -800,7 +802,7 @@ export declare const mean: Reduction<true>;
 /** What {@link broadcastArrays} gives for each operand: a Tensor for a resident one, else plain data. */
 export type Broadcasted<T> = T extends Tensor<infer D> ? Tensor<D> : T extends Float16Bits ? DataOf<'float16'> : T extends { data: infer A extends TypedArray } ? DataOf<DTypeOf<A>> : T extends OrtTensorLike ? TensorData : never;
 
-/** Every operand materialised to the common NumPy shape (numpy.broadcast_arrays), in the order given. */
+/** Every operand materialised to the common NumPy shape (numpy.broadcast_arrays), in the order given; by position, so a named operand is a TypeError. */
 export declare function broadcastArrays<T extends readonly (TensorLike | OrtTensorLike | Tensor)[]>(...xs: T): { -readonly [K in keyof T]: Broadcasted<T[K]> };
 
 /** The element-wise kernels of this build: one per dtype × op × form, the SIMD128 kernel where there is one, else the scalar reference. */
