@@ -105,8 +105,9 @@ export function plan(fn, text, host) {
       if (root && i === s && close === e - 1) {
         top = call;
       } else {
-        // The same call again (the same tokens: spaces between them aside) is the same pass: computed once.
-        const key = toks.slice(i, close + 1).map((x) => x.s).join(' ');
+        // The same call again (the same text) is the same pass: computed once, and the copy never parsed
+        // (so it must be the same text: its tokens alone let 'x--y' pass as a twin of 'x - -y').
+        const key = text.slice(t.a, toks[close].b);
         let name = seen.get(key);
         if (name === undefined) {
           seen.set(key, (name = prefix + passes.length));
@@ -134,7 +135,8 @@ export function plan(fn, text, host) {
       const { close, commas } = extent(i, e);
       if (r || !last || i !== s || close !== e - 1) fail(`${t.s} stands only around the whole of the last statement`, t.a, toks[Math.min(close, e - 1)].b);
       program = true;
-      const arg = (k) => (commas[k] === undefined ? '' : toks.slice(commas[k] + 1, commas[k + 1] ?? close).map((x) => x.s).join(''));
+      // An argument as written ('0 1' and 'tr ue' are no integer and no boolean); one left empty is refused.
+      const arg = (k) => (commas[k] === undefined ? '' : text.slice(toks[commas[k]].b, toks[commas[k + 1] ?? close].a).trim() || '\0');
       const ax = arg(0);
       const kd = arg(1);
       if (commas.length > 2 || (ax !== '' && !/^(-?\d+|(["'])[^]*\2)$/.test(ax)) || (kd !== '' && !/^(true|false)$/.test(kd))) {
