@@ -320,6 +320,7 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
     if (plan.static) {
       const n = out.reduce((p, d) => p * d, 1);
       plan.size = Number.isSafeInteger(n) ? n : null;
+      if (plan.size === null) plan.sizeText = String(out.reduce((p, d) => p * BigInt(d), 1n)); // past 2^53, as the plain plan
     }
     plan.axes.forEach((ax, i) => { ax.dim = out[i]; });
   } else {

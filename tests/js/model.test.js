@@ -306,6 +306,10 @@ describe('symbolic dims: every rule against the reference model of the constrain
     expect(() => tc.broadcastShapes(['N', NaN], [3])).toThrow(/^invalid shape \["N", NaN\]: dim 1 is NaN/);
     expect(tc.explain({ shapes: [['N'], [3]] })).toMatchObject({ ok: true, shape: [3], static: true, size: 3 });
     expect(tc.explain({ shapes: [['N', 4], [3, 1]] }).size).toBe(12);
+    // Past 2^53 the exact count is text, as the plain plan gives it (until 0.9.19 no sizeText).
+    const big = tc.explain({ shapes: [['N'], [2 ** 30, 2 ** 30, 2 ** 10]] });
+    expect([big.static, big.size, big.sizeText]).toEqual([true, null, String(2n ** 70n)]);
+    expect(tc.explain({ shapes: [['N'], [3]] }).sizeText).toBeUndefined();
   });
 
   it('refuses a contradiction within one call, naming the symbol', () => {
