@@ -379,7 +379,7 @@ function joinNames(vs, a, fn) {
   const first = vs[0].names;
   // Inputs join by position: named ones must name their axes alike (1 and '1' alike), and all or none be named.
   const i = vs.findIndex((v) => !v.names !== !first || (first && (v.names.dims.length !== first.dims.length || v.names.dims.some((d, k) => nameKey(d) !== nameKey(first.dims[k])))));
-  if (i >= 0) throw new BroadcastError(`${fn}: xs[${i}] and xs[0] have other dims; give every input the same dims, or none`, { code: 'INCOMPATIBLE_DIMS' });
+  if (i >= 0) throw new BroadcastError(`${fn}: xs[${i}] and xs[0] have other dims; give all the same dims, or none`, { code: 'INCOMPATIBLE_DIMS' });
   if (!first) return null;
   // Off the joined axis, a dim's labels are those of the inputs that label it (alike), as the ops take them.
   const labels = first.dims.map((_, k) => vs.find((v) => v.names.labels[k])?.names.labels[k] ?? null);

@@ -441,7 +441,7 @@ export function broadcastArrays(...xs) {
   for (let k = 0; k < xs.length; k++) ops[k] = readOperand(xs[k], `broadcastArrays: #${k}`);
   // No user code runs past this point.
   for (let k = 0; k < ops.length; k++) {
-    if (ops[k].named !== null || ops[k].dims !== undefined) throw new TypeError(`broadcastArrays: #${k} has dims; it aligns by position, not by name: leave them out`);
+    if (ops[k].named !== null || ops[k].dims !== undefined) throw new TypeError(`broadcastArrays: #${k} has dims; it aligns by position, not by name`);
     settle(ops[k], `broadcastArrays: #${k}`);
   }
   const shape = broadcastList(ops.map((o) => o.shape)); // no spread: 65,536 operands fit
