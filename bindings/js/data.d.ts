@@ -134,7 +134,16 @@ export type UntypedOrt<X extends OrtTensorLike> = X & (string[] extends X['data'
  * Float16Array, such as Node 20): a float16 operand whatever the lib declares.
  * Written inline or `as const`, so that `dtype` stays the literal.
  */
-export type Float16Bits = TensorLike<Uint16Array> & { dtype: 'float16' };
+export type Float16Bits = (TensorLike<Uint16Array> & { dtype: 'float16' }) | OrtFloat16;
+/** An onnxruntime `Tensor` of type 'float16' (ort declares its data a Uint16Array of the bits): float16, as it is read. */
+export interface OrtFloat16 {
+  readonly type: 'float16';
+  readonly dims: readonly number[];
+  readonly data: Uint16Array;
+  readonly shape?: undefined;
+}
+/** A plain float16 result of concat, stack or contiguous: the runtime's Float16Array, or (no Float16Array in the lib) the bits marked float16. */
+export type Float16Copy = [Float16ArrayOfLib] extends [never] ? Reshaped<Uint16Array> & { dtype: 'float16' } : Reshaped<Float16Data>;
 /** A view or reshape of {@link Float16Bits}: the same bits, still float16. */
 export type Float16View = View<Uint16Array> & { dtype: 'float16' };
 
@@ -212,6 +221,7 @@ export declare class Tensor<D extends DType = DType> {
   /** {@link expandDims} of this tensor: a view. */
   expandDims(axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Tensor<D>;
   /** {@link contiguous}: a row-major copy (a new tensor, or into `out`). */
+  contiguous(options: { out: ArrayOf<D> }): Reshaped<ArrayOf<D>>;
   contiguous(options?: { out?: Tensor<D> }): Tensor<D>;
   /** Free the wasm memory now (once no view of it is alive). Disposing again does nothing. */
   dispose(): void;
@@ -336,9 +346,11 @@ export declare function expandDims<A extends TypedArray>(x: TensorLike<A>, axis:
 /** A row-major copy: a new resident tensor of a resident one (or into `out`), a new `{ data, shape }` of a plain one. */
 export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options: { out: Tensor }): Tensor;
 export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options?: { out?: TypedArray }): Reshaped;
+/** A resident input written into a typed-array `out`: plain data over that array. */
+export declare function contiguous<D extends DType>(x: Tensor<D>, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
 export declare function contiguous<D extends DType>(x: Tensor<D>, options?: { out?: Tensor<D> }): Tensor<D>;
 export declare function contiguous(x: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function contiguous(x: Float16Bits, options?: { out?: ArrayOf<'float16'> }): Reshaped<Float16Data>;
+export declare function contiguous(x: Float16Bits, options?: { out?: ArrayOf<'float16'> }): Float16Copy;
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A }): Reshaped<A>;
 /**
@@ -350,7 +362,7 @@ export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, optio
  * @throws {BroadcastError} DTYPE_MISMATCH, INVALID_SHAPE (dims differ off the axis), INVALID_AXIS, INCOMPATIBLE_DIMS (other dim names or coords)
  */
 export declare function concat(xs: readonly Float16Bits[], axis: number | string | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function concat(xs: readonly Float16Bits[], axis?: number | string, options?: { out?: ArrayOf<'float16'> }): Reshaped<Float16Data>;
+export declare function concat(xs: readonly Float16Bits[], axis?: number | string, options?: { out?: ArrayOf<'float16'> }): Float16Copy;
 export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | string | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number | string, options?: { out?: A }): Reshaped<A>;
 export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis: number | string | undefined, options: { out: ArrayOf<D> }): Reshaped<ArrayOf<D>>;
@@ -358,7 +370,7 @@ export declare function concat<D extends DType>(xs: readonly (Tensor<D> | Tensor
 export declare function concat(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number | string, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
 /** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`). As {@link concat}. */
 export declare function stack(xs: readonly Float16Bits[], axis: number | undefined, options: { out: Tensor<'float16'>; dims?: string | number }): Tensor<'float16'>;
-export declare function stack(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Reshaped<Float16Data>;
+export declare function stack(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Float16Copy;
 export declare function stack<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number }): Tensor<DTypeOf<A>>;
 export declare function stack<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number, options?: { out?: A; dims?: string | number }): Reshaped<A>;
 export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis: number | undefined, options: { out: ArrayOf<D>; dims?: string | number }): Reshaped<ArrayOf<D>>;
@@ -772,8 +784,14 @@ export interface TopkOptions<V, I> {
 export declare function topk<X extends OrtTensorLike>(x: UntypedOrt<X>, k: number, options?: TopkOptions<TypedArray, Int32Array>): { values: TensorData; indices: TensorData<Int32Array> };
 // A resident x with both outs typed arrays: data over them (each out given alone keeps the other a Tensor).
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: ArrayOf<NoInferFrom<D>>; indices: Int32Array } }): { values: DataOf<D>; indices: TensorData<Int32Array> };
+/** A resident input with one typed-array `out`: that one plain data, the other a Tensor. */
+export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: ArrayOf<NoInferFrom<D>>; indices?: Tensor<'int32'> } }): { values: DataOf<D>; indices: Tensor<'int32'> };
+export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: Tensor<NoInferFrom<D>>; indices: Int32Array } }): { values: Tensor<D>; indices: TensorData<Int32Array> };
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?: TopkOptions<Tensor<D>, Tensor<'int32'>>): { values: Tensor<D>; indices: Tensor<'int32'> };
 export declare function topk(x: Float16Bits, k: number, options?: TopkOptions<ArrayOf<'float16'>, Int32Array>): { values: DataOf<'float16'>; indices: TensorData<Int32Array> };
+/** Plain data with a resident `out`: that one a Tensor, the other plain data. */
+export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<DTypeOf<A>>; indices?: Int32Array } }): { values: Tensor<DTypeOf<A>>; indices: TensorData<Int32Array> };
+export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: ArrayOf<DTypeOf<A>>; indices: Tensor<'int32'> } }): { values: DataOf<DTypeOf<A>>; indices: Tensor<'int32'> };
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<ArrayOf<DTypeOf<A>>, Int32Array>): { values: DataOf<DTypeOf<A>>; indices: TensorData<Int32Array> };
 
 /** A reduction over axes: a resident input gives a Tensor, plain data gives plain data; a typed-array `out`, plain data over it. */

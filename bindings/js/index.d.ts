@@ -284,9 +284,19 @@ export interface Explanation {
     stridesText?: string[][];
     inner: 'contiguous' | 'second-scalar' | 'first-scalar' | 'both-scalar' | 'strided';
   } | null;
-  error: ReturnType<BroadcastError['toJSON']> | { name: string; code: null; message: string; /** A SyntaxError of an expression: where, in the text. */ offset?: number; length?: number } | null;
+  error: ReturnType<BroadcastError['toJSON']> | {
+    name: string; code: null; message: string; shapes: never[]; axis: null; dims: null;
+    /** A SyntaxError of an expression: where, in the text. */ offset?: number; length?: number;
+  } | null;
   /** named rule */
   named?: NamedShapeResult;
+  /**
+   * named rule, when ok: per result dim, its name and size, its axis in the
+   * left and the right operand (-1: that operand lacks the dim), and for a
+   * labelled dim its labels with, per label, its index in each operand's
+   * coordinates (-1: that operand lacks the label).
+   */
+  namedAxes?: { name: string | number; size: number; left: number; right: number; labeled: boolean; labels?: Label[]; leftIndex?: number[]; rightIndex?: number[] }[];
   shaping?: string;
   dimNames?: (string | number)[] | null;
   needsGather?: boolean;

@@ -8,9 +8,12 @@
 export {
   init, initSync, isReady, contract,
   BroadcastError, ErrorCode, formatShape, formatDim, UNKNOWN_RANK, MAX_RANK,
-  broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape, explain,
+  broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape,
   reductionAxes,
 } from './index.js';
+import type { ExplainRequest, Explanation } from './index.js';
+/** explain() of the rules (an expression needs the full entry: this entry answers it ok: false). */
+export declare function explain(request: ExplainRequest): Explanation;
 export type {
   Dim, Shape, StaticShape, ShapeResult, InitOptions, InitSyncOptions,
   AutoBroadcastOptions, BroadcastToOptions, Label, NamedShapeInput, NamedShapeResult, NamedBroadcastOptions,

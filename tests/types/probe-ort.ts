@@ -66,6 +66,32 @@ export function ortInterop(x: Float32Array, m: Float32Array, s: Float32Array, di
   same<typeof bools.data, Uint8Array>(true);
   const halves = evaluate('x + x', { x: new OrtTensor('float16', new Uint16Array(2), [2]) });
   same<typeof halves.data, Float16Data>(true);
+  // A typed float16 ort tensor is float16 in every data call, as it is read (until 0.9.19 uint16, mean float64).
+  const o16 = new OrtTensor('float16', new Uint16Array(6), [2, 3]);
+  const h1 = add(o16, 1);
+  same<typeof h1.dtype, 'float16'>(true);
+  const h2 = neg(o16);
+  same<typeof h2.dtype, 'float16'>(true);
+  const h3 = mean(o16);
+  same<typeof h3.dtype, 'float16'>(true);
+  const h4 = sum(o16);
+  same<typeof h4.dtype, 'float16'>(true);
+  const h5 = softmax(o16);
+  same<typeof h5.dtype, 'float16'>(true);
+  const h6 = logSumExp(o16);
+  same<typeof h6.dtype, 'float16'>(true);
+  const h7 = topk(o16, 1).values;
+  same<typeof h7.dtype, 'float16'>(true);
+  const h8 = add(transpose(o16), 1);
+  same<typeof h8.dtype, 'float16'>(true);
+  const h9 = mean(concat([o16, o16]));
+  same<typeof h9.dtype, 'float16'>(true);
+  const h10 = where({ data: new Uint8Array(6), shape: [2, 3] }, o16, 0);
+  same<typeof h10.dtype, 'float16'>(true);
+  const h11 = broadcastTo(o16, [2, 2, 3]);
+  same<typeof h11.dtype, 'float16'>(true);
+  const h12 = cast(o16, 'float32');
+  same<typeof h12.dtype, 'float32'>(true);
   // ort's untyped Tensor (a session's outputs) is an operand too; its dtype is not known.
   const anyType = evaluate('x + 1', { x: out });
   same<typeof anyType, TensorData>(true);

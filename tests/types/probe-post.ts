@@ -2,8 +2,8 @@
 // resident tensor's dtype and a typed array's kind; argmax gives int32; topk
 // gives { values, indices }. Compiled like probe.ts (scripts/pack-smoke.mjs);
 // every `@ts-expect-error` line must not compile.
-import { softmax, logSoftmax, logSumExp, argmax, argmin, topk, sigmoid, tensor, Tensor } from 'tensorcast';
-import type { TensorData } from 'tensorcast';
+import { softmax, logSoftmax, logSumExp, argmax, argmin, topk, sigmoid, tensor, Tensor, contiguous } from 'tensorcast';
+import type { TensorData, Reshaped } from 'tensorcast';
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
 function same<X, Y>(_: Equal<X, Y>): void {}
@@ -55,4 +55,30 @@ export function outForms(t: Tensor<'float32'>, x: Float32Array): void {
   const v: Float32Array = k.values.data;
   const i: Int32Array = k.indices.data;
   void l; void v; void i;
+}
+
+// One out of each kind, and a resident input into a typed-array out, typed as they run (0.9.20: before, no overload took them).
+export function mixedOuts(t: Tensor<'float32'>, p: { data: Float32Array; shape: number[] }): void {
+  const c1 = contiguous(t, { out: new Float32Array(6) });
+  same<typeof c1, Reshaped<Float32Array>>(true);
+  const c2 = t.contiguous({ out: new Float32Array(6) });
+  same<typeof c2, Reshaped<Float32Array>>(true);
+  const c3 = contiguous(t);
+  same<typeof c3, Tensor<'float32'>>(true);
+  // @ts-expect-error an int32 array cannot hold a float32 copy
+  contiguous(t, { out: new Int32Array(6) });
+  const k1 = topk(t, 2, { out: { values: new Float32Array(4) } });
+  same<typeof k1.indices, Tensor<'int32'>>(true);
+  const k2 = topk(t, 2, { out: { indices: new Int32Array(4) } });
+  same<typeof k2.values, Tensor<'float32'>>(true);
+  same<typeof k2.indices, TensorData<Int32Array>>(true);
+  const k3 = topk(p, 2, { out: { values: tensor(new Float32Array(4), [2, 2]) } });
+  same<typeof k3.values, Tensor<'float32'>>(true);
+  same<typeof k3.indices, TensorData<Int32Array>>(true);
+  const k4 = topk(p, 2, { out: { indices: tensor(new Int32Array(4), [2, 2]) } });
+  same<typeof k4.indices, Tensor<'int32'>>(true);
+  const k5 = topk(t, 2);
+  same<typeof k5.values, Tensor<'float32'>>(true);
+  const k6 = topk(p, 2);
+  same<typeof k6.indices, TensorData<Int32Array>>(true);
 }

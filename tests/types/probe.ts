@@ -9,6 +9,7 @@ import {
   neg, sqrt, isNaN, bitwiseNot, logicalNot, round, cast,
 } from 'tensorcast';
 import type { TensorData, TensorLike, DType, Shape, TypedArray, Operand, ElementwiseOp, Explanation } from 'tensorcast';
+import { explain as explainShapes } from 'tensorcast/shapes';
 
 // Exact-type assertion: Equal<X, Y> is true only when X and Y are the same type.
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
@@ -196,6 +197,15 @@ export function errorsAndPlans(): void {
   expectType<string | undefined>(x.sizeText);
   // @ts-expect-error no such rule
   explain({ rule: 'numpyy', shapes: [] });
+  // The named plan's per-dim alignment, and the error fields every refusal carries (0.9.20: declared as the runtime gives them).
+  const nx = explain({ rule: 'named', operands: [{ shape: [2], dims: ['a'] }, { shape: [2], dims: ['a'] }] });
+  expectType<number | undefined>(nx.namedAxes?.[0].left);
+  expectType<number[] | undefined>(nx.namedAxes?.[0].leftIndex);
+  if (nx.error) expectType<null>(nx.error.code === null ? nx.error.dims : null);
+  // tensorcast/shapes explains the rules only: an expression needs the full entry (0.9.20; its runtime answers ok: false).
+  expectType<Explanation>(explainShapes({ rule: 'numpy', shapes: [[2], [1]] }));
+  // @ts-expect-error no expressions in tensorcast/shapes
+  explainShapes({ expression: 'x + 1', shapes: { x: [2] } });
   const m = memory();
   expectType<number>(m.liveTensors);
   releaseScratch();
