@@ -34,7 +34,9 @@ function answer(plan, fn) {
 
 /** broadcastShapes, with names as dims: N ⊕ 3 → 3 (N ∈ {1, 3}); N ⊕ M → 'N|M'. */
 export function broadcastShapes(...shapes) {
-  if (!named(shapes)) return rules.broadcastShapes(...shapes);
+  // Many shapes go as the array they already are: spread again, 65,536 of them overflowed the stack
+  // (rules.broadcastShapes hands any count past its 8-shape lane to broadcastList itself).
+  if (!named(shapes)) return shapes.length > 64 ? rules.broadcastList(shapes) : rules.broadcastShapes(...shapes);
   return answer(symbolicPlan({ rule: 'numpy', shapes }), 'broadcastShapes');
 }
 

@@ -302,6 +302,14 @@ describe('symbolic dims: every rule against the reference model of the constrain
     expect(() => tc.broadcastToShape(['N'], [3, 4], { mode: 'explicit' })).toThrow(/^broadcastToShape: mode 'explicit' needs/);
   });
 
+  it('as many shapes as the main entry takes: 65,536 of them (until 0.9.19 a second spread overflowed the stack)', () => {
+    const many = Array.from({ length: 65536 }, (_, k) => (k % 2 ? [3] : [1, 1]));
+    expect(tc.broadcastShapes(...many)).toEqual([1, 3]);
+    many[70000 % 65536] = [4];
+    expect(() => tc.broadcastShapes(...many)).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS' }));
+    expect(tc.broadcastShapes([2, 1], [3])).toEqual([2, 3]);
+  });
+
   it('an invalid dim beside a name prints the name; a static result of names has a size (until 0.9.16 "?" and null)', () => {
     expect(() => tc.broadcastShapes(['N', NaN], [3])).toThrow(/^invalid shape \["N", NaN\]: dim 1 is NaN/);
     expect(tc.explain({ shapes: [['N'], [3]] })).toMatchObject({ ok: true, shape: [3], static: true, size: 3 });
