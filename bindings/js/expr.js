@@ -17,7 +17,7 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { checkKeys } from './options.js';
 import { readType } from './rules.js';
-import { readOperand, settle, readNames, isScalar, readOut, withNames } from './operands.js';
+import { readOperand, settle, readNames, isScalar, readOut, withNames, hasNames } from './operands.js';
 import { checkOutNames } from './named.js';
 import { request, execute, runExpr } from './execute.js';
 import { Tensor, renamed } from './tensor.js';
@@ -79,7 +79,7 @@ function readRun(E, fn, operands, options) {
       const o = readOperand(v, what[k]);
       values[k] = o;
       tensors++;
-      if (o.named || o.dims !== undefined) named = true;
+      if (hasNames(o)) named = true;
     }
   }
   const dest = outIn === undefined ? null : readOut(outIn, fn);

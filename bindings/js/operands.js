@@ -254,6 +254,9 @@ export function isDetached(data) {
   }
 }
 
+/** Whether a read operand carries names: dims as given (until readNames()), or a resident tensor's. */
+export const hasNames = (o) => o.named !== null || o.dims !== undefined;
+
 export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
 
 /**

@@ -9,7 +9,7 @@ import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
 import { internNamed } from './named.js';
-import { readOperand, settle, readNames, scalarOperand, readOut, isScalar, withNames, outHolds } from './operands.js';
+import { readOperand, settle, readNames, scalarOperand, readOut, isScalar, withNames, outHolds, hasNames } from './operands.js';
 import { request, execute, runBinary, intoOut } from './execute.js';
 import { largeCall, LARGE } from './expr-large.js';
 import { namedWhere } from './expr.js';
@@ -190,7 +190,7 @@ export function where(cond, a, b, options) {
   if (!A && !B) throw new TypeError('where: a or b must be a tensor, to give the result a dtype');
   const dest = readOut(outIn, 'where');
   // Named operands align by name: the expression where(c, a, b) does that for three.
-  if ([Cd, A, B].some((o) => o !== null && (o.named !== null || o.dims !== undefined))) return namedWhere([Cd, A ?? a, B ?? b], dest);
+  if ([Cd, A, B].some((o) => o !== null && hasNames(o))) return namedWhere([Cd, A ?? a, B ?? b], dest);
   settle(Cd, 'where: cond');
   if (A) settle(A, 'where: a');
   if (B) settle(B, 'where: b');

@@ -7,7 +7,7 @@ import { BroadcastError, formatShape, outLengthError, outDtypeError } from './er
 import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
-import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds } from './operands.js';
+import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds, hasNames } from './operands.js';
 import { readNamed, nameKey, LabelMap, checkLabels, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe, tooManyEntries } from './shapes.js';
 import { view } from './heap.js';
@@ -51,7 +51,7 @@ export function unbroadcast(grad, inShape, options) {
   const o = readOptions(options, 'unbroadcast', [...BACK_KEYS, 'dtype', 'out']);
   const G = readOperand(grad, 'unbroadcast: grad');
   const I = readInput(inShape, 'unbroadcast');
-  if (I.named !== null || G.named !== null || G.dims !== undefined) return unbroadcastNamed(G, I, o);
+  if (I.named !== null || hasNames(G)) return unbroadcastNamed(G, I, o);
   const i = I.shape;
   const dest = readOut(o.out, 'unbroadcast');
   const to = snapTo(o, [i, G.shape], 'unbroadcast');
@@ -441,7 +441,7 @@ export function broadcastArrays(...xs) {
   for (let k = 0; k < xs.length; k++) ops[k] = readOperand(xs[k], `broadcastArrays: #${k}`);
   // No user code runs past this point.
   for (let k = 0; k < ops.length; k++) {
-    if (ops[k].named !== null || ops[k].dims !== undefined) throw new TypeError(`broadcastArrays: #${k} has dims; it aligns by position, not by name`);
+    if (hasNames(ops[k])) throw new TypeError(`broadcastArrays: #${k} has dims; it aligns by position, not by name`);
     settle(ops[k], `broadcastArrays: #${k}`);
   }
   const shape = broadcastList(ops.map((o) => o.shape)); // no spread: 65,536 operands fit
