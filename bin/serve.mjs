@@ -209,7 +209,8 @@ export function serve(dir, port = 8080, { host = '127.0.0.1' } = {}) {
     try {
       let st = await stat(file);
       // A symlink inside the folder may point out of it: serve only what really lies inside.
-      if (!(await realInside(file))) return send(403);
+      let real = await realInside(file);
+      if (!real) return send(403);
       if (st.isDirectory()) {
         // A folder's page loads its assets relative to the folder: its URL must end in '/'.
         if (!where.slash) {
@@ -219,13 +220,13 @@ export function serve(dir, port = 8080, { host = '127.0.0.1' } = {}) {
         }
         file = path.join(file, 'index.html');
         st = await stat(file);
+        real = await realInside(file); // index.html may be a symlink too
+        if (!real) return send(403);
       } else if (where.slash) {
         return send(404); // a file's name with a '/' after it: the page's relative URLs would miss
       }
       // Only regular files: a FIFO or a device would hold a thread (and the request) forever.
       if (!st.isFile()) return send(404);
-      const real = await realInside(file); // index.html may be a symlink too
-      if (!real) return send(403);
       const ext = path.extname(file).toLowerCase();
       const type = MIME[ext] || 'application/octet-stream';
       const headers = {
