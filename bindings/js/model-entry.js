@@ -56,13 +56,16 @@ export function broadcastToShape(input, target, options) {
 
 /** explain(), with names as dims: the plan also lists `symbols` and what each must satisfy. Never throws. */
 export function explain(request) {
+  let req = request;
   try {
-    const shapes = request && typeof request === 'object' && request.expression === undefined && request.rule !== 'named' ? request.shapes : null;
-    if (!Array.isArray(shapes) || !named(shapes)) return explainPlain(request);
-    return symbolicPlan({ ...request, shapes: shapes.slice() });
+    // A plain object is read once, here: its getters (or a proxy's) run once, as the main entry's explain runs them.
+    if (req && typeof req === 'object' && !Array.isArray(req) && [Object.prototype, null].includes(Object.getPrototypeOf(req))) req = { ...req };
+    const shapes = req && typeof req === 'object' && req.expression === undefined && req.rule !== 'named' ? req.shapes : null;
+    if (!Array.isArray(shapes) || !named(shapes)) return explainPlain(req);
+    return symbolicPlan({ ...req, shapes: shapes.slice() });
   } catch (e) { // a getter or proxy that throws: reported as explain() reports it
     let rule = null;
-    try { rule = request.rule ?? 'numpy'; } catch { /* no rule to report */ }
+    try { rule = req.rule ?? 'numpy'; } catch { /* no rule to report */ }
     return refusedPlan(e, rule);
   }
 }

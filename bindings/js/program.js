@@ -97,7 +97,8 @@ export function plan(fn, text, host) {
       const call = { reps: lift(i + 2, end, false, depth + 1).reps, keepdims: undefined };
       if (commas.length > 1) {
         const kd = toks.slice(commas[1] + 1, close).map((x) => x.s).join();
-        if (commas.length > 2 || !/^(true|false)$/.test(kd)) fail(`${t.s}'s third argument (keepdims) is true or false`, toks[commas[1]].a, toks[close].b);
+        if (commas.length > 2) continue; // the engine's parser says: wrong number of arguments
+        if (!/^(true|false)$/.test(kd)) fail(`${t.s}'s third argument (keepdims) is true or false`, toks[commas[1]].a, toks[close].b);
         call.keepdims = kd === 'true';
         call.reps.push({ a: toks[commas[1]].a, b: toks[close].a, s: '' });
         program = true;

@@ -353,6 +353,16 @@ describe('symbolic dims: every rule against the reference model of the constrain
       const r = tc.explain({ rule: 'numpy', shapes });
       expect(r.ok).toBe(false);
       expect(r.error.message).toContain('trapped');
+    // Each key of a request is read once (a getter runs once, with names and without), as the main entry reads it.
+    for (const shapes of [[['N', 3], [3]], [[2, 3], [3]]]) {
+      const reads = {};
+      const req = new Proxy({ rule: 'numpy', shapes }, { get: (t, k, r) => { reads[k] = (reads[k] ?? 0) + 1; return Reflect.get(t, k, r); } });
+      expect(tc.explain(req).ok).toBe(true);
+      expect(reads).toEqual({ rule: 1, shapes: 1 });
+    }
+    // A request made by a class keeps its getters (they are not own keys, and are still read).
+    class Req { get shapes() { return [['B', 2], [2]]; } }
+    expect(tc.explain(new Req()).shape).toEqual(['B', 2]);
     }
   });
 
