@@ -115,7 +115,7 @@ for (const f of MODELS) {
   lines.push(`| ${f} | ${(node[0][f].bytes / 1048576).toFixed(2)} MB | ${node[0][f].nodes} | ${stat(node.map((r) => r[f].cold), t)} | ${stat(node.map((r) => r[f].warm), t)} | ${chromium.length ? stat(chromium.map((r) => r[f]), f === TARGET_FILE ? 1000 : undefined) : '—'} |`);
 }
 lines.push('', '| download (gzip -9) | JS | wasm | total |', '| --- | --- | --- | --- |');
-for (const row of size) lines.push(`| ${row.name}: ${row.what} | ${(row.glueGzip / 1000).toFixed(1)} KB | ${(row.wasmGzip / 1000).toFixed(1)} KB | ${(row.gzip / 1000).toFixed(1)} KB |`);
+for (const row of size) lines.push(`| ${row.name}: ${row.what} | ${(row.glueGzip / 1024).toFixed(1)} KB | ${(row.wasmGzip / 1024).toFixed(1)} KB | ${(row.gzip / 1024).toFixed(1)} KB |`);
 const report = lines.join('\n');
 process.stdout.write(`${report}\n`);
 if (!args.includes('--no-write')) {

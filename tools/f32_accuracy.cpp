@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
-        const uint64_t per = ((1ull << 32) / step + threads - 1) / threads;
+        const uint64_t count = ((1ull << 32) + step - 1) / step;  // inputs 0, step, 2 step, ... below 2^32
+        const uint64_t per = (count + threads - 1) / threads;
         const uint64_t from = t * per * step, to = std::min<uint64_t>((t + 1) * per * step, 1ull << 32);
         parts[t] = tc::f32ref::sweep(f, from, to, step);
       });

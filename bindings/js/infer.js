@@ -10,6 +10,9 @@ import { Symbols, nodePlan, isSymbol, requestOf } from './symbolic.js';
 
 const num = (d) => typeof d === 'number';
 const INT_BIG = 2 ** 53;
+/** A dim a shape may hold: a count (0 to 2^53 - 1), a name, '?'. */
+const isDim = (d) => (num(d) ? Number.isSafeInteger(d) && d >= 0 : typeof d === 'string' && d !== '' && d.trim() === d);
+const describeDim = (d) => (typeof d === 'string' ? JSON.stringify(d) : String(d));
 
 // ---- dims arithmetic ------------------------------------------------------------
 
@@ -432,7 +435,15 @@ class Run {
       if (fn) outs = this.callFunction(fn, n, ins, graphName, where);
       else if (n.domain !== '' && n.domain !== 'ai.onnx' && n.domain !== 'com.microsoft' && !(n.domain === 'ai.onnx.preview.training' && OPTIMISERS[n.opType])) outs = null;
       else if (broadcasts(n.opType)) outs = this.broadcastNode(n, index, ins, scope, graphName, where, declared);
-      else outs = this.shapeOf(n, ins, scope, graphName, where);
+      else {
+        outs = this.shapeOf(n, ins, scope, graphName, where);
+        // A malformed node (a perm past the rank, two -1s in a Reshape's target, a Slice step of 0,
+        // a Split that does not divide) makes a dim that counts nothing: its outputs are unknown from
+        // here (lost at this node), not passed on for the next node to be blamed for.
+        const dims = outs ? outs.flatMap((o) => (o && o.shape ? o.shape : [])) : [];
+        const bad = dims.findIndex((d) => !isDim(d));
+        if (bad >= 0) throw new RangeError(`${n.opType} makes a dim of ${describeDim(dims[bad])}`);
+      }
     } catch (e) {
       // A readable file whose values make no sense (a shape input of 10^12
       // elements, ...): this node's outputs are unknown, and a broadcasting node
@@ -685,6 +696,8 @@ class Run {
 
   /** The contracted dims of a MatMul or Gemm: an error when two numbers differ; two names must be equal. */
   inner(x, y, where, shapes, what) {
+    const bad = [x, y].find((d) => num(d) && !isDim(d)); // a dim_value past 2^53 - 1, or negative, as the file has it
+    if (bad !== undefined) return new BroadcastError(`${what} at ${where}: ${bad} is no dim (dims are integers from 0 to 2^53-1)`, { code: 'INVALID_SHAPE', shapes, dims: [x, y] });
     if (num(x) && num(y)) {
       if (x === y) return null;
       return new BroadcastError(`${what} at ${where}: ${x} vs ${y}`, { code: 'INCOMPATIBLE_DIMS', shapes, dims: [x, y] });

@@ -33,6 +33,8 @@ export class Symbols {
   constructor() {
     /** name → { values: Set<number> | null, notes: string[], meets: string[], relations: {a, b, kind, where}[] } */
     this.table = new Map();
+    /** The relations recorded, by text: one met again (a chain of Adds of new names meets every pair again) is recorded once. */
+    this.related = new Set();
   }
 
   entry(name) {
@@ -100,6 +102,9 @@ export class Symbols {
   relate(a, b, kind, where) {
     if (a === b) return null;
     if (kind !== 'to' && typeof b === 'string' && b < a) [a, b] = [b, a]; // one text whichever side each name is on
+    const key = `${kind} ${a} ${typeof b} ${b}`;
+    if (this.related.has(key)) return null; // checked when recorded, and again whenever a name's values shrink
+    this.related.add(key);
     const r = { a, b, kind, where };
     const text = kind === 'equal' ? `${a} = ${b}` : kind === 'to' ? `${a} = ${b} ∨ ${a} = 1` : `${a} = ${b} ∨ ${a} = 1 ∨ ${b} = 1`;
     for (const n of [a, b].filter((d) => typeof d === 'string').flatMap(members)) {
