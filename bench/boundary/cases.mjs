@@ -1,6 +1,6 @@
 // embind vs raw export, per call: the cases, the same in Node and in a page.
 // `builds`: { de0, de1 } instances of bench/boundary/measure.cpp (see
-// build.mjs); `real`: an instance of tensorcast's own module (dist/tensorcast.mjs).
+// build.mjs); `real`: tensorcast's own module as its loader made it (dist/loader.js mod()).
 import * as plain from '../lib/plainjs.mjs';
 import { measureWall, stats, medianRatio } from '../lib/wall.mjs';
 
@@ -74,7 +74,7 @@ export function boundaryCases({ de0, de1, real }) {
   if (real) {
     // tensorcast's module has no embind: its version is text in memory, read as the loader does.
     cases.push(
-      { id: 'tensorcast raw _tc_allocation_count()', pair: 'tensorcast module: a no-argument call', via: 'raw', fn: () => real._tc_allocation_count() },
+      { id: 'tensorcast raw _tc_version()', pair: 'tensorcast module: a no-argument call', via: 'raw', fn: () => real._tc_version() },
       { id: 'tensorcast raw _tc_version() + decode', pair: 'tensorcast module: the version string', via: 'raw (a pointer, then TextDecoder)', fn: () => memoryText(real, real._tc_version()) },
     );
   }
@@ -97,7 +97,8 @@ function memoryText(M, p) {
 /**
  * The cold side of the boundary: tensorcast's contract (one JSON text in the
  * module's memory, _tc_contract()) decoded and parsed, as init() does, timed
- * on the first call in this fresh instance and then five more times; ms.
+ * on the first call after init() (which parsed it once already) and then
+ * five more times; ms.
  */
 export function contractCost(real) {
   const t0 = performance.now();

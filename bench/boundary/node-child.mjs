@@ -17,8 +17,11 @@ async function load(mjs, wasm) {
 }
 const de0 = await load(path.join(dir, 'measure-de0.mjs'), path.join(dir, 'measure-de0.wasm'));
 const de1 = await load(path.join(dir, 'measure-de1.mjs'), path.join(dir, 'measure-de1.wasm'));
+// tensorcast's own module, as the library loads it (its loader, not Emscripten glue: the engine has none).
 const dist = path.join(here, '..', '..', 'dist');
-const real = await load(path.join(dist, 'tensorcast.mjs'), path.join(dist, 'tensorcast.wasm'));
+const loader = await import(pathToFileURL(path.join(dist, 'loader.js')).href);
+loader.initSync({ wasmBinary: fs.readFileSync(path.join(dist, 'tensorcast.wasm')) });
+const real = loader.mod();
 
 const r = await runBoundary({ de0, de1, real }, quick ? { runs: 7, warmupMs: 40 } : {});
 r.env = { name: 'Node', version: process.version, clockStepMs: clockStep() };

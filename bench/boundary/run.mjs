@@ -1,7 +1,7 @@
 // embind vs raw export, measured: builds bench/boundary/measure.cpp (two
 // builds, see build.mjs) into a temp directory, then times the same calls in a
 // fresh Node process and in a headless Chromium page, plus tensorcast's own
-// module (raw exports only, no embind): _tc_allocation_count(), and
+// module (raw exports only, no embind): _tc_version(), and
 // _tc_version() with its text decoded, as the loader reads it.
 //   node bench/boundary/run.mjs [--quick] [--dir=<build dir, reused if built>] [--json=file] [--no-chromium]
 import { spawnSync } from 'node:child_process';

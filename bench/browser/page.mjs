@@ -105,7 +105,9 @@ async function main() {
     const load = async (mjs, wasm) => instantiate((await import(mjs)).default, await WebAssembly.compileStreaming(fetch(wasm)));
     const de0 = await load('/boundary/measure-de0.mjs', '/boundary/measure-de0.wasm');
     const de1 = await load('/boundary/measure-de1.mjs', '/boundary/measure-de1.wasm');
-    const real = await load('/dist/tensorcast.mjs', '/dist/tensorcast.wasm');
+    const loader = await import('/dist/loader.js'); // tensorcast's module as the library loads it (no Emscripten glue)
+    await loader.init({ wasmUrl: '/dist/tensorcast.wasm' });
+    const real = loader.mod();
     const r = await runBoundary({ de0, de1, real }, { pause, ...(quick ? { runs: 7, warmupMs: 40 } : {}) });
     env.clockStepMs = clockStep();
     r.env = env;

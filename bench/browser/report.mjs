@@ -116,7 +116,7 @@ export function boundarySection(r, { command }) {
   const cn = r.node?.contract;
   const cc = r.chromium?.contract;
   if (cn || cc) {
-    md.push(`The cold side: tensorcast's contract (the whole contract as one JSON text in the module's memory, \`_tc_contract()\`, decoded and parsed by \`init()\`, ${(cn ?? cc).jsonChars.toLocaleString('en-US')} characters as JSON), which \`init()\` calls once: first call in a fresh instance ${['Node', 'Chromium'].map((n, i) => { const c = [cn, cc][i]; return c ? `${n} ${f(c.first)} ms` : `${n} —`; }).join(', ')}; later calls (median of 5) ${['Node', 'Chromium'].map((n, i) => { const c = [cn, cc][i]; return c ? `${n} ${f(c.warmMedian)} ms` : `${n} —`; }).join(', ')}.`);
+    md.push(`The cold side: tensorcast's contract (the whole contract as one JSON text in the module's memory, \`_tc_contract()\`, decoded and parsed by \`init()\`, ${(cn ?? cc).jsonChars.toLocaleString('en-US')} characters as JSON), which \`init()\` calls once: the first call after \`init()\` (which made it once already) ${['Node', 'Chromium'].map((n, i) => { const c = [cn, cc][i]; return c ? `${n} ${f(c.first)} ms` : `${n} —`; }).join(', ')}; later calls (median of 5) ${['Node', 'Chromium'].map((n, i) => { const c = [cn, cc][i]; return c ? `${n} ${f(c.warmMedian)} ms` : `${n} —`; }).join(', ')}.`);
     md.push('');
   }
   return md;

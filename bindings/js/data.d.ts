@@ -111,8 +111,10 @@ export type OrtDType<T extends string> =
  * An onnxruntime-web / onnxruntime-node `Tensor` as an operand (no `shape`):
  * its `dims` are its shape and its `type` its dtype ('float16': the bits in a
  * Uint16Array; 'bool': a Uint8Array, read as uint8; 'int64': a BigInt64Array).
- * A `type` the data's typed array disagrees with, and 'string' tensors (which
- * ort's `Tensor` type admits), are a TypeError at run time.
+ * A `type` the data's typed array disagrees with, 'string' tensors (which
+ * ort's `Tensor` type admits), and a tensor whose `data` cannot be read (on the
+ * GPU: download it first, `new ort.Tensor(t.type, await t.getData(), t.dims)`;
+ * disposed) are a TypeError at run time.
  */
 export interface OrtTensorLike {
   readonly type: string;

@@ -80,7 +80,7 @@ export function committable(o) {
 /** Why committable(o) said no; `what` names the operand in the message. */
 export function commitError(o, what) {
   if (o === null || typeof o !== 'object' || o.brand !== SNAPSHOT) {
-    return new Error(`tensorcast internal error: ${what} reached the engine without a snapshot`);
+    return new Error(`tensorcast internal error: ${what} has no snapshot`);
   }
   if (o.resident) {
     return new TypeError(`${what} was disposed while the call was reading its arguments (by a getter, Proxy or callback): dispose tensors after the calls that use them`);
@@ -267,7 +267,12 @@ export function readOperand(x, what) {
   const h = handleOf(x);
   if (h) return h; // the tensor's own record: resident operands allocate nothing
   if (x === null || typeof x !== 'object' || ArrayBuffer.isView(x) || Array.isArray(x)) throw notOperand(x, what);
-  const data = x.data;
+  let data;
+  try {
+    data = x.data;
+  } catch (e) { // a getter that throws (an onnxruntime Tensor on the GPU, or disposed): a TypeError that names the operand
+    throw new TypeError(`${what}.data: ${e}`);
+  }
   const shapeIn = x.shape;
   let dimsIn = x.dims;
   const coords = x.coords;
@@ -397,10 +402,7 @@ function ortOperand(data, dims, type, what) {
   const shape = readStaticShape(dims, what, '.dims'); // the rank limit
   const len = taLength.call(data);
   const n = product(shape);
-  if (n !== len) {
-    throw new BroadcastError(`${what} is an onnxruntime Tensor (type '${type}') whose data has ${len} elements, but its dims ${formatShape(shape)} need ${n}`,
-      { code: 'LENGTH_MISMATCH', shapes: [shape], dims: [len, n] });
-  }
+  if (n !== len) throw lengthError(`${what} (an onnxruntime Tensor, type '${type}')`, `${what}.data`, data, len, shape, n); // a transferred buffer: as plain data says it
   return operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
 }
 

@@ -214,9 +214,36 @@ describe('ort tensors: refusals', () => {
     const e = throws(() => tc.mul(1, ort('float32', Float32Array.of(1, 2, 3, 4, 5), [2, 3])));
     expect(e).toBeInstanceOf(tc.BroadcastError);
     expect(e.code).toBe('LENGTH_MISMATCH');
-    expect(e.message).toBe("mul: b is an onnxruntime Tensor (type 'float32') whose data has 5 elements, but its dims (2,3) need 6");
+    expect(e.message).toBe("mul: b (an onnxruntime Tensor, type 'float32'): data has 5 elements but shape (2,3) needs 6");
     expect(throws(() => tc.tensor(ort('int32', Int32Array.of(1, 2, 3), [2, 2]))).code).toBe('LENGTH_MISMATCH');
     expect(throws(() => tc.unbroadcast({ data: Float32Array.of(1, 2, 3) }, ort('float32', Float32Array.of(1, 2), [3]))).code).toBe('LENGTH_MISMATCH');
+  });
+
+  it('a tensor whose buffer was transferred is the TypeError plain data gets (until 0.9.21 LENGTH_MISMATCH: "data has 0 elements")', () => {
+    const detached = () => { const a = new Float32Array(3); structuredClone(a.buffer, { transfer: [a.buffer] }); return a; };
+    for (const call of [() => tc.add(ort('float32', detached(), [3]), 1), () => tc.softmax(ort('float32', detached(), [3])),
+      () => tc.evaluate('x * 2', { x: ort('float32', detached(), [3]) }), () => tc.transpose(ort('float32', detached(), [3]))]) {
+      const e = throws(call);
+      expect(e).toBeInstanceOf(TypeError);
+      expect(e.message).toMatch(/: (a|x)\.data: its ArrayBuffer was detached \(transferred to another thread or context\)$/);
+    }
+  });
+
+  it("a tensor whose data getter throws (on the GPU, or disposed: ort's own Error) is a TypeError naming the operand (until 0.9.21 ort's Error as it was)", () => {
+    class GpuTensor extends OrtTensor {
+      get location() { return 'gpu-buffer'; }
+      get data() { throw new Error('The data is not on CPU. Use `getData()` to download GPU data to CPU'); }
+    }
+    const g = new GpuTensor('float32', Float32Array.of(1, 2, 3), [3]);
+    const t = tc.tensor(Float32Array.of(1), [1]); // a resident first operand: read, then the throw; nothing is left allocated
+    let e = throws(() => tc.add(t, g));
+    t.dispose();
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toBe('add: b.data: Error: The data is not on CPU. Use `getData()` to download GPU data to CPU');
+    e = throws(() => tc.evaluate('x + 1', { x: g }));
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toMatch(/^evaluate: x\.data: Error: The data is not on CPU/);
+    expect(Array.from(tc.add(ort('float32', Float32Array.of(1, 2, 3), [3]), 1).data)).toEqual([2, 3, 4]); // still usable
   });
 
   it('negative or fractional dims: BroadcastError INVALID_SHAPE naming the tensor', () => {
