@@ -84,6 +84,7 @@ export function pickFiles(files) {
     const bin = list.find((f) => f.name.toLowerCase() === own) ?? by(/\.bin$/i) ?? null;
     return { kind: 'openvino', model: xml, bin };
   }
+  if (list.length === 1 && /\.bin$/i.test(list[0].name)) return { error: `${list[0].name} holds an OpenVINO IR's weights: drop it together with its .xml` };
   const onnx = by(/\.onnx$/i) ?? (list.length === 1 ? list[0] : null);
   if (onnx) return { kind: 'onnx', model: onnx, bin: null };
   return { error: list.length ? `Drop an .onnx file, or an OpenVINO IR .xml (with its .bin), not ${list.map((f) => f.name).join(', ')}` : 'No file' };

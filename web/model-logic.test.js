@@ -44,6 +44,8 @@ describe('the model explorer\'s logic', () => {
     expect(pickFiles([f('m.onnx')])).toMatchObject({ kind: 'onnx', bin: null });
     expect(pickFiles([f('m.bin'), f('m.xml')])).toMatchObject({ kind: 'openvino', model: { name: 'm.xml' }, bin: { name: 'm.bin' } });
     expect(pickFiles([f('weights')])).toMatchObject({ kind: 'onnx', model: { name: 'weights' } });
+    // an IR's weights alone are no model (until 0.9.21 read as a damaged ONNX file)
+    expect(pickFiles([f('m.BIN')]).error).toBe("m.BIN holds an OpenVINO IR's weights: drop it together with its .xml");
     expect(pickFiles([f('a.txt'), f('b.txt')]).error).toContain('a.txt, b.txt');
     expect(pickFiles([]).error).toBe('No file');
     // One model at a time (the second was ignored), and an IR's own .bin first.

@@ -13,26 +13,45 @@ const SAMPLES = [
   { file: 'checks.onnx', label: 'Every status', note: 'a clash, a declared mismatch, an unknown op, batch forced to 1' },
 ];
 
-const worker = new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
-let nextId = 0;
+// The worker, started again when a model is picked while another is still being read (its
+// answer would be stale, and the new one would wait behind it).
+let worker = null;
+let busy = 0; // reads in flight
 const pending = new Map();
-worker.onmessage = (e) => {
-  const p = pending.get(e.data.id);
-  pending.delete(e.data.id);
-  if (p) p(e.data);
-};
-worker.onerror = (e) => {
-  for (const p of pending.values()) p({ ok: false, error: { name: 'Error', message: e.message || 'the worker failed' } });
+let nextId = 0;
+function startWorker() {
+  worker?.terminate();
+  for (const p of pending.values()) p({ ok: false, stale: true });
   pending.clear();
-};
+  busy = 0;
+  worker = new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = (e) => {
+    const p = pending.get(e.data.id);
+    pending.delete(e.data.id);
+    busy--;
+    if (p) p(e.data);
+  };
+  worker.onerror = (e) => {
+    for (const p of pending.values()) p({ ok: false, error: { name: 'Error', message: e.message || 'the worker failed' } });
+    pending.clear();
+    busy = 0;
+  };
+}
+startWorker();
 
 function infer(model, bin) {
+  if (busy > 0) startWorker();
   const id = ++nextId;
+  busy++;
   return new Promise((resolve) => {
     pending.set(id, resolve);
     worker.postMessage({ id, model, bin }, [model, bin].filter((x) => x instanceof ArrayBuffer));
   });
 }
+
+// Each pick (a file, a drop, a sample) is one generation: a later pick makes every step of an
+// earlier one that is still running return without drawing, so the page shows the last pick only.
+let generation = 0;
 
 let report = null;
 let current = null;
@@ -40,18 +59,11 @@ let source = '';
 
 // ---- loading ----------------------------------------------------------------
 
-async function open(name, model, bin, bytes) {
+async function open(gen, model, bin) {
   const t0 = performance.now();
-  source = `${name} (${sizeText(bytes)})`;
-  showSummary({ busy: `Reading ${source}…` });
   const res = await infer(model, bin);
-  if (!res.ok) {
-    report = null;
-    showSummary({ error: res.error });
-    $('nodes-section').hidden = true;
-    $('node-section').hidden = true;
-    return;
-  }
+  if (gen !== generation) return; // a later pick: its answer is the one to show
+  if (!res.ok) { fail(res.error); return; }
   report = res.report;
   showSummary({ ms: res.ms });
   buildFilters();
@@ -64,19 +76,53 @@ async function open(name, model, bin, bytes) {
   document.body.dataset.nodes = String(report.nodes.length);
 }
 
+/** No report: the error in the summary, and nothing of an earlier model left on the page. */
+function fail(error) {
+  report = null;
+  showSummary({ error });
+  $('nodes-section').hidden = true;
+  $('node-section').hidden = true;
+}
+
+/** A new pick: `name` is being read (`bytes` long, when known). Returns its generation. */
+function begin(name, bytes) {
+  const gen = ++generation;
+  source = bytes === null ? name : `${name} (${sizeText(bytes)})`;
+  showSummary({ busy: `Reading ${source}…` });
+  return gen;
+}
+
 async function openFiles(files) {
   const pick = pickFiles(files);
-  if (pick.error) { showSummary({ error: { name: 'TypeError', message: pick.error } }); return; }
-  const model = pick.kind === 'openvino' ? await pick.model.text() : await pick.model.arrayBuffer();
-  const bin = pick.bin ? await pick.bin.arrayBuffer() : null;
-  await open(pick.model.name + (pick.bin ? ` + ${pick.bin.name}` : ''), model, bin, pick.model.size + (pick.bin ? pick.bin.size : 0));
+  if (pick.error) { ++generation; fail({ name: 'Error', kind: 'Cannot open', message: pick.error }); return; }
+  const gen = begin(pick.model.name + (pick.bin ? ` + ${pick.bin.name}` : ''), pick.model.size + (pick.bin ? pick.bin.size : 0));
+  let model;
+  let bin;
+  try {
+    model = pick.kind === 'openvino' ? await pick.model.text() : await pick.model.arrayBuffer();
+    bin = pick.bin ? await pick.bin.arrayBuffer() : null;
+  } catch (e) { // a folder, or a file gone or unreadable since it was picked
+    if (gen === generation) fail({ name: 'Error', kind: 'Cannot open', message: `could not read ${pick.model.name}${pick.bin ? ` or ${pick.bin.name}` : ''} (a folder is not a model: drop the files in it): ${e?.message ?? e}` });
+    return;
+  }
+  if (gen !== generation) return;
+  await open(gen, model, bin);
 }
 
 async function openSample(s) {
-  const r = await fetch(`./samples/${s.file}`);
-  if (!r.ok) { showSummary({ error: { name: 'Error', message: `could not load the sample ${s.file}: HTTP ${r.status}` } }); return; }
-  const buf = await r.arrayBuffer();
-  await open(s.file, buf, null, buf.byteLength);
+  const gen = begin(s.file, null);
+  let buf;
+  try {
+    const r = await fetch(`./samples/${s.file}`);
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    buf = await r.arrayBuffer();
+  } catch (e) {
+    if (gen === generation) fail({ name: 'Error', message: `could not load the sample ${s.file}: ${e?.message ?? e}` });
+    return;
+  }
+  if (gen !== generation) return;
+  source = `${s.file} (${sizeText(buf.byteLength)})`;
+  await open(gen, buf, null);
 }
 
 // ---- the summary ----------------------------------------------------------------
@@ -90,7 +136,7 @@ function showSummary({ busy, error, ms }) {
   if (busy) { el.textContent = busy; return; }
   if (error) {
     el.classList.add('is-error');
-    el.append(h('span', { class: 'status-kind', text: error.name === 'TypeError' ? 'Not a model' : 'Error' }), h('span', { class: 'status-msg', text: error.message }));
+    el.append(h('span', { class: 'status-kind', text: error.kind ?? (error.name === 'TypeError' ? 'Not a model' : 'Error') }), h('span', { class: 'status-msg', text: error.message }));
     return;
   }
   const { byStatus, ops } = summarize(report);
@@ -172,7 +218,10 @@ function selectNode(n) {
   for (const [k, v] of rows) dl.append(h('dt', { text: k }), h('dd', { text: v }));
   $('node-detail').replaceChildren(dl);
   if (n.plan && n.plan.operands && n.plan.operands.length) renderTable(n.plan, n.request ?? null);
-  else $('align-scroll').replaceChildren(h('p', { class: 'empty', text: n.status === 'unknown' ? 'No alignment: an input shape is unknown.' : 'No alignment to draw for this node.' }));
+  else {
+    $('align-scroll').replaceChildren(h('p', { class: 'empty', text: n.status === 'unknown' ? 'No alignment: an input shape is unknown.' : 'No alignment to draw for this node.' }));
+    for (const id of ['legend-unknown', 'legend-dropped', 'legend-labels']) $(id).hidden = true; // no table: none of its marks
+  }
 }
 
 // ---- wiring -----------------------------------------------------------------------
@@ -184,7 +233,11 @@ function wire() {
     b.addEventListener('click', () => openSample(s));
     $('samples').append(b);
   }
-  $('file').addEventListener('change', (e) => { if (e.target.files.length) openFiles(e.target.files); });
+  $('file').addEventListener('change', (e) => {
+    const picked = [...e.target.files];
+    e.target.value = ''; // the same file picked again is a change again (a retry, a model saved anew)
+    if (picked.length) openFiles(picked);
+  });
   const zone = $('dropzone');
   zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('is-over'); });
   zone.addEventListener('dragleave', () => zone.classList.remove('is-over'));

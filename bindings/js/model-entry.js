@@ -84,6 +84,10 @@ export function inferShapes(model, options = {}) {
   if (typeof model === 'string') return inferOpenVino(model, bin);
   const bytes = toView(model);
   if (bytes === null) throw new TypeError('inferShapes: expected the bytes of an ONNX model (Uint8Array or ArrayBuffer) or the text of an OpenVINO IR .xml');
+  // An .xml saved as UTF-16 (its byte-order mark first): the text it spells, as an XML reader takes it.
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    return inferOpenVino(new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(bytes), bin);
+  }
   let k = 0;
   while (k < bytes.length && k < 64 && (bytes[k] === 0x20 || bytes[k] === 0x0a || bytes[k] === 0x0d || bytes[k] === 0x09 || bytes[k] === 0xef || bytes[k] === 0xbb || bytes[k] === 0xbf)) k++;
   if (bytes[k] === 0x3c) return inferOpenVino(new TextDecoder().decode(bytes), bin); // '<': XML

@@ -35,6 +35,8 @@ afterAll(async () => {
 });
 
 const listed = () => page.evaluate(() => document.body.dataset.listedMs);
+/** Forget the last listing, so that the next one is seen whatever its time. */
+const unlisted = () => page.evaluate(() => { delete document.body.dataset.listedMs; });
 
 async function waitListed(before) {
   await page.waitForFunction((b) => document.body.dataset.listedMs !== undefined && document.body.dataset.listedMs !== b
@@ -119,6 +121,42 @@ describe('the model explorer', () => {
     await waitListed(before);
     expect(await page.locator('#summary').textContent()).toContain('attention.onnx');
     expect(await page.locator('.node-row .line').allTextContents()).toContain('Add (batch,12,seq,64) ⊕ (batch,1,1,seq) → (batch,12,seq,64)');
+  });
+
+  it('shows the last pick: a model picked while another is read replaces it, and the earlier answer never shows (until 0.9.21 it could, under the later name)', async () => {
+    await unlisted();
+    // two picks at once: the small file is read (and answered) first, the large one would answer last
+    await Promise.all([page.setInputFiles('#file', path.join(fixtures, 'real', 'ch_PP-OCRv4_det_infer.onnx')),
+      page.setInputFiles('#file', path.join(root, 'web', 'public', 'samples', 'attention.onnx'))]);
+    await waitListed(undefined);
+    const shown = async () => [await page.locator('#summary .status-kind').textContent(), await page.evaluate(() => document.body.dataset.nodes)];
+    expect(await shown()).toEqual(['ONNX · attention.onnx (551 B)', '2']);
+    await page.waitForTimeout(1500); // the PaddleOCR read, had it gone on, would have answered by now
+    expect(await shown()).toEqual(['ONNX · attention.onnx (551 B)', '2']);
+  });
+
+  it('a refused pick clears the report it replaces; the same file picked again is read again (until 0.9.21 the old nodes stayed, and a re-pick did nothing)', async () => {
+    const checks = { name: 'checks.onnx', mimeType: 'application/octet-stream', buffer: readFileSync(path.join(root, 'web', 'public', 'samples', 'checks.onnx')) };
+    await unlisted();
+    await page.setInputFiles('#file', checks);
+    await waitListed(undefined);
+    expect(await page.locator('#nodes-section').isVisible()).toBe(true);
+    const xml = (name) => ({ name, mimeType: 'text/xml', buffer: Buffer.from('<net/>') });
+    await page.setInputFiles('#file', [xml('a.xml'), xml('b.xml')]);
+    await page.locator('#summary.is-error').waitFor({ timeout: 10_000 });
+    expect(await page.locator('#summary').textContent()).toMatch(/^Cannot openDrop one model at a time/);
+    expect(await page.locator('#nodes-section').isHidden()).toBe(true);
+    expect(await page.locator('#node-section').isHidden()).toBe(true);
+    await page.setInputFiles('#file', { name: 'm.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(8) });
+    await page.locator('#summary.is-error').waitFor({ timeout: 10_000 });
+    expect(await page.locator('#summary').textContent()).toContain('m.bin holds an OpenVINO IR\'s weights');
+    await unlisted();
+    await page.setInputFiles('#file', checks);
+    await waitListed(undefined);
+    await unlisted();
+    await page.setInputFiles('#file', checks); // the same file again
+    await waitListed(undefined);
+    expect(await page.locator('#summary .status-kind').textContent()).toBe('ONNX · checks.onnx (1.2 KB)');
   });
 
   it('had no console errors, page errors or failed requests', () => {

@@ -437,6 +437,9 @@ describe('inferShapes on OpenVINO IR', () => {
   it('takes the .xml as bytes too, and refuses what is not an IR with a TypeError', () => {
     const xml = ir([layer(1, 'Add', { inputs: [[2, 3], [3]], outputs: [[2, 3]] })]);
     expect(tc.inferShapes(new TextEncoder().encode(xml)).nodes[0].status).toBe('ok');
+    // saved as UTF-16, either byte order, after its byte-order mark (until 0.9.21 read as a damaged ONNX model)
+    const utf16 = (le) => { const b = new Uint8Array(2 + xml.length * 2); b.set(le ? [0xff, 0xfe] : [0xfe, 0xff]); for (let i = 0; i < xml.length; i++) { const c = xml.charCodeAt(i); b.set(le ? [c & 255, c >> 8] : [c >> 8, c & 255], 2 + 2 * i); } return b; };
+    for (const le of [true, false]) expect(tc.inferShapes(utf16(le)).nodes.map((n) => [n.opType, n.status])).toEqual([['Add', 'ok']]);
     expect(() => tc.inferShapes('<net><layers><layer></net>')).toThrow(TypeError);
     expect(() => tc.inferShapes('<html></html>')).toThrow(TypeError);
   });
