@@ -168,6 +168,17 @@ function attrStr(n, name, def) {
 }
 
 const normAxis = (a, r) => (a < 0 ? a + r : a);
+/** Axis `a` of a rank-`r` shape as ONNX takes it (−r ≤ a < r); any other is a malformed node (its outputs unknown). */
+function axisIn(a, r, op) {
+  if (!Number.isInteger(a) || a < -r || a >= r) throw new RangeError(`${op}: axis ${a} is outside a shape of rank ${r}`);
+  return a < 0 ? a + r : a;
+}
+/** Axes `as` of a rank-`r` shape, each once (as axisIn). */
+function axesIn(as, r, op) {
+  const set = new Set(as.map((a) => axisIn(a, r, op)));
+  if (set.size !== as.length) throw new RangeError(`${op}: an axis is given twice in [${as.join(', ')}]`);
+  return set;
+}
 
 // Ops whose outputs follow from their inputs' shapes and attributes in a line or two (moreShapes).
 const MORE = new Set(('NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss Unique Adagrad Adam Momentum NonMaxSuppression ' +
@@ -847,14 +858,15 @@ class Run {
           if (!x.every(num)) return [info(null, et)];
           return [info(x.filter((d) => d !== 1), et, ins[0].value)];
         }
-        const drop = new Set(axes.map((a) => normAxis(a, x.length)));
+        const drop = axesIn(axes, x.length, op);
+        if (x.some((d, i) => drop.has(i) && num(d) && d !== 1)) throw new RangeError('Squeeze: a squeezed dim is not 1');
         return [info(x.filter((_, i) => !drop.has(i)), et, ins[0].value)];
       }
       case 'Unsqueeze': {
         const axes = v < 13 ? attrInts(n, 'axes') : vals(1);
         if (!rankKnown || !axes) return [info(null, et)];
         const r = x.length + axes.length;
-        const set = new Set(axes.map((a) => normAxis(a, r)));
+        const set = axesIn(axes, r, op);
         const out = [];
         let j = 0;
         for (let i = 0; i < r; i++) out.push(set.has(i) ? 1 : x[j++]);
@@ -864,7 +876,8 @@ class Run {
         const shapes = ins.map((i) => (i ? i.shape : null));
         if (shapes.some((s) => s === null)) return [info(null, et)];
         const r = shapes[0].length;
-        const a = normAxis(attrInt(n, 'axis', 0), r);
+        if (shapes.some((sh) => sh.length !== r)) throw new RangeError('Concat: the inputs differ in rank');
+        const a = axisIn(attrInt(n, 'axis', 0), r, op);
         const out = shapes[0].slice();
         for (let i = 0; i < r; i++) {
           if (i === a) out[i] = shapes.map((s) => s[i]).reduce(addDims);
@@ -876,8 +889,10 @@ class Run {
       }
       case 'Split': {
         if (!rankKnown) return n.outputs.map(() => info(null, et));
-        const a = normAxis(attrInt(n, 'axis', 0), x.length);
+        const a = axisIn(attrInt(n, 'axis', 0), x.length, op);
         const split = v < 13 ? attrInts(n, 'split') : vals(1);
+        // Before opset 18, no sizes means equal parts (18 lets the last be smaller).
+        if (v < 18 && !(split && split.length) && num(x[a]) && x[a] % n.outputs.length !== 0) throw new RangeError(`Split: ${x[a]} is not ${n.outputs.length} equal parts`);
         const unknown = v >= 13 && n.inputs[1] && !split; // sizes given, their values not known
         return n.outputs.map((_, k) => {
           const s = x.slice();
@@ -895,7 +910,7 @@ class Run {
       case 'Gather': {
         const idx = ins[1] ? ins[1].shape : null;
         if (!rankKnown || idx === null) return [info(null, et)];
-        const a = normAxis(attrInt(n, 'axis', 0), x.length);
+        const a = axisIn(attrInt(n, 'axis', 0), x.length, op);
         const out = [...x.slice(0, a), ...idx, ...x.slice(a + 1)];
         let value = null;
         const data = ins[0].value;
@@ -1008,7 +1023,7 @@ class Run {
           if (axes === null) return [info(attrInt(n, 'keepdims', 1) === 1 ? x.map(() => '?') : null, et)];
           const keep = attrInt(n, 'keepdims', 1) === 1;
           if (axes.length === 0 && fromInput && attrInt(n, 'noop_with_empty_axes', 0) === 1) return [info(x, et)];
-          const set = new Set(axes.length ? axes.map((a) => normAxis(a, x.length)) : x.map((_, i) => i));
+          const set = axes.length ? axesIn(axes, x.length, op) : new Set(x.map((_, i) => i));
           return [info(keep ? x.map((d, i) => (set.has(i) ? 1 : d)) : x.filter((_, i) => !set.has(i)), et)];
         }
         return null;

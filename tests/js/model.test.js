@@ -608,6 +608,22 @@ describe('inferShapes on models whose values make no sense', () => {
       [...nodeOf('Split', ['six'], ['s0', 's1'], 'split'), ...attrI('axis', 0)]],
     [valueInfo('x', 1, ['B', 768, 'S']), valueInfo('m', 1, [768, 4]), valueInfo('six', 1, [6])], [unshaped('w')], 11), { tensors: true });
     expect(ok.tensors).toMatchObject({ t: ['B', 'S', 768], w: ['B', 'S', 4], s0: [3], s1: [3] });
+    // plausible dims from a malformed node are no better: an axis out of range, a Concat of two ranks, a Squeeze of a 3,
+    // Split of 10 into 3 before opset 18 (onnx's strict inference refuses each; until 0.9.21 they gave shapes)
+    const one = (node, inputs) => tc.inferShapes(onnxModel([node], inputs, [unshaped('y')], 11), { tensors: true }).tensors.y;
+    const x23 = valueInfo('x', 1, [2, 3]);
+    expect(one([...nodeOf('Concat', ['x', 'z'], ['y'], 'c'), ...attrI('axis', 1)], [x23, valueInfo('z', 1, [2, 3, 1])])).toBe(null);
+    expect(one([...nodeOf('Concat', ['x', 'x'], ['y'], 'c'), ...attrI('axis', 2)], [x23])).toBe(null);
+    expect(one([...nodeOf('Squeeze', ['x'], ['y'], 'sq'), ...attrInts('axes', [1])], [x23])).toBe(null);
+    expect(one([...nodeOf('ReduceSum', ['x'], ['y'], 'r'), ...attrInts('axes', [2])], [x23])).toBe(null);
+    expect(one([...nodeOf('ReduceSum', ['x'], ['y'], 'r'), ...attrInts('axes', [1, -1])], [x23])).toBe(null);
+    expect(one([...nodeOf('Gather', ['x', 'i'], ['y'], 'g'), ...attrI('axis', 3)], [x23, valueInfo('i', 7, [4])])).toBe(null);
+    expect(tc.inferShapes(onnxModel([[...nodeOf('Split', ['ten'], ['y', 'y1', 'y2'], 'sp'), ...attrI('axis', 0)]], [valueInfo('ten', 1, [10])], [unshaped('y')], 13), { tensors: true }).tensors.y).toBe(null);
+    // and well-formed they still give their shapes
+    expect(one([...nodeOf('Concat', ['x', 'x'], ['y'], 'c'), ...attrI('axis', -1)], [x23])).toEqual([2, 6]);
+    expect(one([...nodeOf('ReduceSum', ['x'], ['y'], 'r'), ...attrInts('axes', [-1])], [x23])).toEqual([2, 1]);
+    expect(one([...nodeOf('Gather', ['x', 'i'], ['y'], 'g'), ...attrI('axis', 1)], [x23, valueInfo('i', 7, [4])])).toEqual([2, 4]);
+    expect(one([...nodeOf('Squeeze', ['x'], ['y'], 'sq'), ...attrInts('axes', [0])], [valueInfo('x', 1, [1, 3])])).toEqual([3]);
     // a declared dim past 2^53 - 1 (read as the nearest double) is refused where a MatMul contracts it, as an Add refuses it (until 0.9.21 MatMul passed)
     const big = tc.inferShapes(onnxModel([nodeOf('MatMul', ['a', 'b'], ['y'], 'mm')], [valueInfo('a', 1, [3, 2 ** 53 + 2]), valueInfo('b', 1, [2 ** 53 + 2, 4])], [unshaped('y')]));
     expect(big.nodes[0]).toMatchObject({ status: 'clash', error: { code: 'INVALID_SHAPE', message: expect.stringContaining('is no dim') } });
