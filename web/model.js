@@ -16,33 +16,28 @@ const SAMPLES = [
 // The worker, started again when a model is picked while another is still being read (its
 // answer would be stale, and the new one would wait behind it).
 let worker = null;
-let busy = 0; // reads in flight
-const pending = new Map();
+const pending = new Map(); // the reads in flight, by id
 let nextId = 0;
 function startWorker() {
   worker?.terminate();
   for (const p of pending.values()) p({ ok: false, stale: true });
   pending.clear();
-  busy = 0;
   worker = new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = (e) => {
     const p = pending.get(e.data.id);
     pending.delete(e.data.id);
-    busy--;
     if (p) p(e.data);
   };
   worker.onerror = (e) => {
     for (const p of pending.values()) p({ ok: false, error: { name: 'Error', message: e.message || 'the worker failed' } });
     pending.clear();
-    busy = 0;
   };
 }
 startWorker();
 
 function infer(model, bin) {
-  if (busy > 0) startWorker();
+  if (pending.size > 0) startWorker();
   const id = ++nextId;
-  busy++;
   return new Promise((resolve) => {
     pending.set(id, resolve);
     worker.postMessage({ id, model, bin }, [model, bin].filter((x) => x instanceof ArrayBuffer));

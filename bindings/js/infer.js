@@ -7,11 +7,12 @@
 import { BroadcastError } from './errors.js';
 import { readOnnx, tensorValues, MAX_VALUES } from './onnx-read.js';
 import { Symbols, nodePlan, isSymbol, requestOf } from './symbolic.js';
+import { isDimValue } from './shapes.js';
 
 const num = (d) => typeof d === 'number';
 const INT_BIG = 2 ** 53;
-/** A dim a shape may hold: a count (0 to 2^53 - 1), a name, '?'. */
-const isDim = (d) => (num(d) ? Number.isSafeInteger(d) && d >= 0 : typeof d === 'string' && d !== '' && d.trim() === d);
+/** A dim a shape may hold: a count (0 to 2^53 - 1, as the library's own shapes), a name, '?'. */
+const isDim = (d) => (num(d) ? isDimValue(d) : typeof d === 'string' && d !== '' && d.trim() === d);
 const describeDim = (d) => (typeof d === 'string' ? JSON.stringify(d) : String(d));
 
 // ---- dims arithmetic ------------------------------------------------------------
