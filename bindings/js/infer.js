@@ -414,6 +414,14 @@ class Run {
   /** Walk graph `g` in `scope`; `seed`: what the caller knows of its inputs (a Loop's body), used where the body declares no shape. */
   graph(g, scope, graphName, seed = []) {
     this.walked.add(g);
+    // options.tensors: the main graph's values by name; a subgraph's (or a function call's) in a table
+    // of its own under its node reports' graph, as sibling branches may name values alike. Maps: a
+    // name such as '__proto__' is a name like any other (an object's would reach Object.prototype).
+    let table = this.tensors;
+    if (table && g !== this.model.graph) {
+      if (!this.subgraphTensors.has(graphName)) this.subgraphTensors.set(graphName, new Map());
+      table = this.subgraphTensors.get(graphName);
+    }
     const declared = new Map();
     for (const v of [...g.valueInfo, ...g.outputs]) {
       if (v.type.kind === 'tensor' && (v.type.shape || !declared.has(v.name))) declared.set(v.name, v.type);
@@ -433,10 +441,10 @@ class Run {
       const d = fromType(v.type);
       scope.set(v.name, d.shape === null && d.elem === null && seed[k] ? seed[k] : d);
     });
-    g.nodes.forEach((n, index) => this.node(n, index, scope, graphName, declared));
+    g.nodes.forEach((n, index) => this.node(n, index, scope, graphName, declared, table));
   }
 
-  node(n, index, scope, graphName, declared) {
+  node(n, index, scope, graphName, declared, table) {
     this.coverage.nodes++;
     const where = n.name || `${n.opType}_${index}`;
     const ins = n.inputs.map((x) => scope.get(x));
@@ -502,7 +510,7 @@ class Run {
         v.lostAt = up ? up.lostAt : where;
       }
       scope.set(o, v);
-      if (this.tensors) this.tensors[o] = v.shape;
+      if (table) table.set(o, v.shape);
     });
   }
 
@@ -1219,7 +1227,8 @@ class Run {
 export function inferOnnx(bytes, options = {}) {
   const model = readOnnx(bytes);
   const run = new Run(model, bytes);
-  run.tensors = options.tensors ? {} : null;
+  run.tensors = options.tensors ? new Map() : null;
+  run.subgraphTensors = new Map();
   run.graph(model.graph, new Scope(null), model.graph.name || 'main');
   return {
     format: 'onnx',
@@ -1227,6 +1236,9 @@ export function inferOnnx(bytes, options = {}) {
     nodes: run.nodes,
     symbols: run.syms.list(),
     coverage: { nodes: run.coverage.nodes, inferred: run.coverage.inferred, declared: run.coverage.declared, unknownOps: [...run.coverage.unknownOps].sort() },
-    ...(run.tensors ? { tensors: run.tensors } : {}),
+    ...(run.tensors ? {
+      tensors: Object.fromEntries(run.tensors),
+      subgraphTensors: Object.fromEntries([...run.subgraphTensors].map(([g, t]) => [g, Object.fromEntries(t)])),
+    } : {}),
   };
 }

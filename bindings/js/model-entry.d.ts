@@ -57,7 +57,7 @@ export declare function isSymbol(d: unknown): d is string;
 export interface InferShapesOptions {
   /** OpenVINO IR: the .bin's bytes, to read Broadcast's target_shape and axes_mapping constants. */
   bin?: Uint8Array | ArrayBuffer | ArrayBufferView;
-  /** ONNX: also return `tensors`, every value's shape by name. */
+  /** ONNX: also return `tensors` and `subgraphTensors`, the shape of every value a node makes, by name. */
   tensors?: boolean;
 }
 
@@ -90,8 +90,14 @@ export interface ModelReport {
   nodes: NodeReport[];
   symbols: SymbolInfo[];
   coverage: { nodes: number; inferred: number; declared: number; unknownOps: string[] };
-  /** options.tensors: every value's shape (null: unknown rank). */
+  /** options.tensors: the shape of every value the main graph's nodes make, by name (null: unknown rank). */
   tensors?: Record<string, Dim[] | null>;
+  /**
+   * options.tensors: each subgraph's values (If branches, Loop and Scan bodies, a function call's
+   * body), by its node reports' `graph` and then by name; branches may name values alike.
+   * A node's output: `(subgraphTensors[n.graph] ?? tensors)[n.output.name]`.
+   */
+  subgraphTensors?: Record<string, Record<string, Dim[] | null>>;
 }
 
 /**

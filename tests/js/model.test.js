@@ -548,6 +548,42 @@ describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/ge
     expect(r.nodes.map((n) => [n.opType, n.status, n.output.shape])).toEqual([['Add', 'ok', [4]]]);
     expect(tensorsOf('initializer_input').y).toEqual(['N', 4]);
   });
+  it('options.tensors keeps each subgraph\'s values in subgraphTensors under its node reports\' graph: two If branches that name a value alike keep both shapes, and an outer value of that name keeps its own (until 0.9.21 one flat table: the last written won)', () => {
+    const graphAttr = (name, g) => fld(5, [...str(1, name), ...int(20, 5), ...fld(6, g)]);
+    // each branch makes `t` and returns it as `y`: then (2, 3) + (1, 3), else x transposed (3, 2); the main graph makes its own `t` first
+    const branch = (node) => [...fld(1, node), ...fld(1, nodeOf('Identity', ['t'], ['y'], 'id')), ...fld(12, str(1, 'y'))];
+    const ifNode = [...nodeOf('If', ['c'], ['out'], 'if'), ...graphAttr('then_branch', branch(nodeOf('Add', ['x', 'row'], ['t'], 'add'))),
+      ...graphAttr('else_branch', branch(nodeOf('Transpose', ['x'], ['t'], 'tr')))];
+    const r = tc.inferShapes(onnxModel([nodeOf('Add', ['x', 'k'], ['t'], 'outer'), ifNode],
+      [valueInfo('x', 1, [2, 3]), valueInfo('row', 1, [1, 3]), valueInfo('k', 1, [4, 1, 1]), valueInfo('c', 9, [])], [unshaped('out'), unshaped('t')]), { tensors: true });
+    expect(r.tensors).toEqual({ t: [4, 2, 3], out: ['?', '?'] }); // the branches agree on no dim
+    expect(r.subgraphTensors).toEqual({ 'g/if.then_branch': { t: [2, 3], y: [2, 3] }, 'g/if.else_branch': { t: [3, 2], y: [3, 2] } });
+    // a node report's graph finds its values
+    const add = r.nodes.find((n) => n.name === 'add');
+    expect(r.subgraphTensors[add.graph][add.output.name]).toEqual(add.output.shape);
+    // '__proto__' is a name like any other: a graph's or a value's (until written as an object's key, a
+    // branch of that name wrote its values onto Object.prototype)
+    const proto = [...nodeOf('If', ['c'], ['out'], 'if'), ...graphAttr('then_branch', [...branch(nodeOf('Add', ['x', 'row'], ['t'], 'add')), ...str(2, '__proto__')]),
+      ...graphAttr('else_branch', branch(nodeOf('Transpose', ['x'], ['t'], 'tr')))];
+    const p = tc.inferShapes(onnxModel([proto, nodeOf('Relu', ['x'], ['__proto__'], 'relu')],
+      [valueInfo('x', 1, [2, 3]), valueInfo('row', 1, [1, 3]), valueInfo('c', 9, [])], [unshaped('out'), unshaped('__proto__')]), { tensors: true });
+    expect(Object.entries(p.subgraphTensors)).toEqual([['__proto__', { t: [2, 3], y: [2, 3] }], ['g/if.else_branch', { t: [3, 2], y: [3, 2] }]]);
+    expect(Object.entries(p.tensors)).toEqual([['out', ['?', '?']], ['__proto__', [2, 3]]]);
+    expect({}.t).toBe(undefined);
+    // without options.tensors, neither
+    expect(Object.keys(tc.inferShapes(onnxModel([ifNode], [valueInfo('x', 1, [2, 3]), valueInfo('row', 1, [1, 3]), valueInfo('c', 9, [])], [unshaped('out')])))).not.toContain('subgraphTensors');
+  });
+  it('options.tensors keeps a model-local function\'s values under its call (`<graph>/<call>`), apart from the caller\'s values of the same names', () => {
+    // FunctionProto: name 1, input 4, output 5, node 7, opset_import 9, domain 10; ModelProto.functions 25
+    const fn = [...str(1, 'F'), ...str(10, 'local'), ...str(4, 'a'), ...str(5, 'b'), ...fld(7, nodeOf('Transpose', ['a'], ['t'], 'tr')),
+      ...fld(7, nodeOf('Relu', ['t'], ['b'], 'relu')), ...fld(9, [...str(1, ''), ...int(2, 17)])];
+    const graph = [...fld(1, nodeOf('Relu', ['x'], ['t'], 'first')), ...fld(1, [...nodeOf('F', ['x'], ['u'], 'call'), ...str(7, 'local')]), ...str(2, 'g'),
+      ...fld(11, valueInfo('x', 1, [2, 3])), ...fld(12, unshaped('u')), ...fld(12, unshaped('t'))];
+    const model = new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 17)]), ...fld(8, [...str(1, 'local'), ...int(2, 1)]), ...fld(7, graph), ...fld(25, fn)]);
+    const r = tc.inferShapes(model, { tensors: true });
+    expect(r.tensors).toEqual({ t: [2, 3], u: [3, 2] });
+    expect(r.subgraphTensors).toEqual({ 'g/call': { t: [3, 2], b: [3, 2] } });
+  });
   it('a name a non-broadcasting node gives, declared as a number, is that number from there on (until 0.9.15 the next Add gave K|N)', () => {
     const r = tc.inferShapes(bytesOf('values/declared_after_transpose.onnx'), { tensors: true });
     expect(r.tensors).toEqual({ t: [3, 4], y: [3, 4] });
