@@ -520,6 +520,7 @@ class Run {
     const op = n.opType;
     const v = this.opset();
     const report = nodeReport(n, index, ins, graphName);
+    const since = this.syms.mark(); // the plan lists what this node adds (a MatMul's contraction too), not all that is known of its names
     const outName = n.outputs[0];
     const decl = declared.get(outName);
     if (decl) report.output.declared = decl.shape ? decl.shape.slice() : null;
@@ -681,7 +682,7 @@ class Run {
       this.nodes.push(report);
       return [info(d, elemType, null, d ? null : (report.lostAt ?? where))];
     }
-    const plan = nodePlan(req, this.syms, where);
+    const plan = nodePlan(req, this.syms, where, since);
     report.plan = plan;
     report.request = requestOf(req);
     if (!plan.ok) {

@@ -76,7 +76,11 @@ export interface NodeReport {
   error?: ReturnType<BroadcastError['toJSON']>;
   /** The explain() request the node was checked by (names kept): what the explorer draws. */
   request?: ExplainRequest;
-  /** The rule's plan (explain()'s JSON, names put back). */
+  /**
+   * The rule's plan (explain()'s JSON, names put back). Its `symbols`: the names this node met or
+   * constrained (a contraction too), each with its values as the rule left them and only the
+   * constraints and relations this node recorded (the whole of each name is the report's `symbols`).
+   */
   plan?: Explanation & { symbols?: SymbolInfo[] };
   /** status 'unknown': the first node upstream whose output shape could not be known. */
   lostAt?: string;

@@ -190,6 +190,7 @@ export function inferOpenVino(xml, bin) {
       return refuse(new BroadcastError(`${where}: axis "${data.axis}" is not an integer`, { code: 'INVALID_AXIS' }).toJSON());
     }
     let req;
+    const since = syms.mark(); // the plan lists what this layer adds (Select's two steps), as inferShapes' ONNX nodes
     if (isBroadcast) {
       // OpenVINO reads mode "none" as explicit; Broadcast-1 has no bidirectional mode
       const mode = lower === 'none' ? 'explicit' : lower;
@@ -215,7 +216,7 @@ export function inferOpenVino(xml, bin) {
         // a shape of the same rank and dims merges whatever the axis, as OpenVINO's merge takes it
         const [c, a, b] = ins.map((p) => p.shape);
         const merge = (x, y) => (x && y && sameShape(x, y) ? { rule: 'none', shapes: [x, y] } : { rule, shapes: [x, y], axis });
-        const first = nodePlan(merge(a, b), syms, where);
+        const first = nodePlan(merge(a, b), syms, where, since);
         req = first.ok ? merge(first.shape, c) : merge(a, b);
       } else if (type === 'Select') {
         // Select's rule is numpy over all three
@@ -224,7 +225,7 @@ export function inferOpenVino(xml, bin) {
         req = { rule, shapes: [ins[0].shape, ins[1].shape], axis };
       }
     }
-    const plan = nodePlan(req, syms, where);
+    const plan = nodePlan(req, syms, where, since);
     report.plan = plan;
     report.request = requestOf(req);
     if (!plan.ok) {

@@ -31,16 +31,54 @@ const setText = (s) => `{${[...s].sort((x, y) => x - y).join(', ')}}`;
 
 export class Symbols {
   constructor() {
-    /** name → { values: Set<number> | null, notes: string[], meets: string[], relations: {a, b, kind, where}[] } */
+    /** name → { order, values: Set<number> | null, notes: string[], meets: string[], relations: {a, b, kind, where}[] } */
     this.table = new Map();
+    /** Every note recorded, in order ({ name, note, relation }): what a node added is the part after its mark(). */
+    this.log = [];
     /** The relations recorded, by text: one met again (a chain of Adds of new names meets every pair again) is recorded once. */
     this.related = new Set();
   }
 
   entry(name) {
     let e = this.table.get(name);
-    if (e === undefined) this.table.set(name, (e = { values: null, notes: [], meets: [], relations: [] }));
+    if (e === undefined) this.table.set(name, (e = { order: this.table.size, values: null, notes: [], meets: [], relations: [] }));
     return e;
+  }
+
+  /** Keep `note` (and `relation`) among what is known of `name`. */
+  record(name, note, relation = null) {
+    const e = this.entry(name);
+    e.notes.push(note);
+    if (relation) e.relations.push(relation);
+    this.log.push({ name, note, relation });
+  }
+
+  /**
+   * The point from which added() counts: a node's plan lists what the node
+   * added, not all that is known of its names (a chain of n new names that all
+   * meet would copy every relation at every node: n^3).
+   * `names` collects the names the calls met (symbolicPlan adds them).
+   */
+  mark() {
+    return { at: this.log.length, names: new Set() };
+  }
+
+  /**
+   * What was recorded since `since` (a mark()), for the names met then and
+   * those recorded against: [{ name, values, constraints, relations }] as
+   * list(), `values` what the name may take now, `constraints` and `relations`
+   * only those recorded since.
+   */
+  added(since) {
+    const by = new Map([...since.names].map((n) => [n, { notes: [], relations: [] }]));
+    for (let i = since.at; i < this.log.length; i++) {
+      const { name, note, relation } = this.log[i];
+      let a = by.get(name);
+      if (a === undefined) by.set(name, (a = { notes: [], relations: [] }));
+      a.notes.push(note);
+      if (relation) a.relations.push(relation);
+    }
+    return [...by].sort((x, y) => this.entry(x[0]).order - this.entry(y[0]).order).map(([name, a]) => info(name, this.entry(name), a.notes, a.relations));
   }
 
   /**
@@ -52,14 +90,14 @@ export class Symbols {
       const e = this.entry(name);
       const before = e.values;
       const next = before === null ? new Set(allowed) : new Set([...before].filter((v) => allowed.has(v)));
-      e.notes.push(`${name} ∈ ${setText(allowed)}${note}`);
+      this.record(name, `${name} ∈ ${setText(allowed)}${note}`);
       if (meets) e.meets.push(meets);
       e.values = next;
       if (next.size === 0) {
         return `${name} has no possible value: it meets ${e.meets.join(' and ')}`;
       }
       if (next.size === 1 && (before === null || before.size > 1) && e.meets.length > 1) {
-        e.notes.push(`${name} must be ${[...next][0]}: it meets ${e.meets.join(' and ')}`);
+        this.record(name, `${name} must be ${[...next][0]}: it meets ${e.meets.join(' and ')}`);
       }
       const bad = this.checkRelations(name) ?? (next.size < (before?.size ?? Infinity) ? this.spread(name, where) : null);
       if (bad) return bad;
@@ -107,12 +145,9 @@ export class Symbols {
     this.related.add(key);
     const r = { a, b, kind, where };
     const text = kind === 'equal' ? `${a} = ${b}` : kind === 'to' ? `${a} = ${b} ∨ ${a} = 1` : `${a} = ${b} ∨ ${a} = 1 ∨ ${b} = 1`;
-    for (const n of [a, b].filter((d) => typeof d === 'string').flatMap(members)) {
-      const e = this.entry(n);
-      e.relations.push(r);
-      e.notes.push(`${text}${where ? ` (${where})` : ''}`);
-    }
-    return this.checkRelations(members(a)[0]) ?? (kind === 'equal' && typeof b === 'string' ? this.spread(a, where) ?? this.spread(b, where) : null);
+    for (const n of [a, b].filter((d) => typeof d === 'string').flatMap(members)) this.record(n, `${text}${where ? ` (${where})` : ''}`, r);
+    // only the new relation can fail: the others held, and no set has shrunk since (checking all of a's made a chain of n names n^3)
+    return this.violated(r) ?? (kind === 'equal' && typeof b === 'string' ? this.spread(a, where) ?? this.spread(b, where) : null);
   }
 
   /** The values dim `d` may take (a number, a name, or 'M|N': each way its names broadcast together); null: any. */
@@ -131,20 +166,23 @@ export class Symbols {
 
   checkRelations(name) {
     for (const r of this.entry(name).relations) {
-      const A = this.valuesOf(r.a);
-      const B = this.valuesOf(r.b);
-      if (A === null || B === null) continue;
-      let ok = false;
-      for (const x of A) {
-        for (const y of B) {
-          if (x === y || (r.kind !== 'equal' && x === 1) || (r.kind === 'bcast' && y === 1)) ok = true;
-        }
-      }
-      if (!ok) {
-        return `${r.a} ∈ ${setText(A)} and ${r.b} ∈ ${setText(B)} cannot meet${r.where ? ` at ${r.where}` : ''}: ${r.kind === 'equal' ? 'they must be equal' : 'one must be 1 or both equal'}`;
-      }
+      const bad = this.violated(r);
+      if (bad) return bad;
     }
     return null;
+  }
+
+  /** The message of relation `r` when its dims' values cannot satisfy it, or null. */
+  violated(r) {
+    const A = this.valuesOf(r.a);
+    const B = this.valuesOf(r.b);
+    if (A === null || B === null) return null;
+    for (const x of A) {
+      for (const y of B) {
+        if (x === y || (r.kind !== 'equal' && x === 1) || (r.kind === 'bcast' && y === 1)) return null;
+      }
+    }
+    return `${r.a} ∈ ${setText(A)} and ${r.b} ∈ ${setText(B)} cannot meet${r.where ? ` at ${r.where}` : ''}: ${r.kind === 'equal' ? 'they must be equal' : 'one must be 1 or both equal'}`;
   }
 
   /** The value a name must have, or undefined. */
@@ -159,13 +197,18 @@ export class Symbols {
    * `relations` with other names ({ a, b, kind: 'bcast' | 'equal' | 'to', where }).
    */
   list() {
-    return [...this.table].map(([name, e]) => ({
-      name,
-      values: e.values === null ? null : [...e.values].sort((x, y) => x - y),
-      constraints: [...new Set(e.notes)],
-      relations: e.relations.map(({ a, b, kind, where }) => ({ a, b, kind, where })),
-    }));
+    return [...this.table].map(([name, e]) => info(name, e, e.notes, e.relations));
   }
+}
+
+/** A name as list() and added() give it: its values now, with `notes` and `relations` (copies). */
+function info(name, e, notes, relations) {
+  return {
+    name,
+    values: e.values === null ? null : [...e.values].sort((x, y) => x - y),
+    constraints: [...new Set(notes)],
+    relations: relations.map(({ a, b, kind, where }) => ({ a, b, kind, where })),
+  };
 }
 
 /** A node's explain() request as it reports it: the rule's fields, names kept (pairwise rules chained: all their shapes). */
@@ -218,9 +261,11 @@ function namesBack(plan, shapes) {
  * constraints; `where` names the node (or null). Returns explain()'s plan with
  * the symbols put back: `shape`, operands' `shape`/`aligned`, axes' `dim`,
  * `error` (shapes and message in the caller's dims) and `symbols` (the names
- * this call constrained, with everything known of them).
+ * met or constrained since `since`, a syms.mark(), with their values now and
+ * what was recorded of them since: added(); with a new table, everything
+ * known of them).
  */
-export function symbolicPlan(req, syms = new Symbols(), where = null) {
+export function symbolicPlan(req, syms = new Symbols(), where = null, since = syms.mark()) {
   const shapes = req.shapes;
   const hasSym = Array.isArray(shapes) && shapes.some((s) => Array.isArray(s) && s.some(isSymbol));
   if (!hasSym) return explain(req);
@@ -332,24 +377,28 @@ export function symbolicPlan(req, syms = new Symbols(), where = null) {
     plan.shape = null;
   }
   namesBack(plan, shapes);
-  for (const n of touched) syms.entry(n);
-  plan.symbols = syms.list().filter((s) => touched.has(s.name));
+  for (const n of touched) { syms.entry(n); since.names.add(n); }
+  plan.symbols = syms.added(since);
   return plan;
 }
 
 /**
  * symbolicPlan() of a node's request; `chain: true` (rule none over more than
  * two shapes: Sum before opset 8, Select under auto_broadcast none) runs the
- * pairs in turn and answers the first refusal, or the last pair's plan.
+ * pairs in turn and answers the first refusal, or the last pair's plan. Its
+ * `symbols` are what the node added since `since` (its start, or the caller's
+ * mark(): a MatMul's contraction, checked first), all pairs included.
  */
-export function nodePlan(req, syms, where) {
-  if (!req.chain) return symbolicPlan(req, syms, where);
+export function nodePlan(req, syms, where, since = syms.mark()) {
   let plan = null;
+  if (!req.chain) plan = symbolicPlan(req, syms, where, since);
   let acc = req.shapes[0];
-  for (let k = 1; k < req.shapes.length; k++) {
-    plan = symbolicPlan({ rule: 'none', shapes: [acc, req.shapes[k]] }, syms, where);
+  for (let k = 1; req.chain && k < req.shapes.length; k++) {
+    plan = symbolicPlan({ rule: 'none', shapes: [acc, req.shapes[k]] }, syms, where, since);
     if (!plan.ok) break;
     acc = plan.shape;
   }
+  // A plan without names (a chain's last pair after N = 3 made it 3; a MatMul whose names were only contracted) still lists the node's
+  if (plan.symbols === undefined && (since.names.size || since.at < syms.log.length)) plan.symbols = syms.added(since);
   return plan;
 }
