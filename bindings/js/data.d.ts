@@ -5,7 +5,7 @@
 // operand (Tensor<D>) gives a Tensor<D>, and operands of different dtypes do
 // not compile. They need lib es2020 (BigInt64Array) or later, and nothing from
 // @types/node or lib esnext.
-import type { Shape, NamedBroadcastOptions, Label, BroadcastToOptions, NamedShapeInput } from './index.js';
+import type { Shape, NamedBroadcastOptions, Label, BroadcastToOptions, NamedShapeInput, OperandDType } from './index.js';
 
 /**
  * The runtime's Float16Array where the TypeScript lib declares one (lib
@@ -76,9 +76,16 @@ export type ScalarOf<D extends DType> = D extends BigIntDType ? bigint | number 
 /** The dtype names of this build, in the engine's order (filled by init()). */
 export declare const DTYPES: readonly DType[];
 
-/** Data with a shape (default `[data.length]`); `dims` (and `coords`) make it a named operand (§6). */
-export interface TensorLike<A extends TypedArray = TypedArray> {
+/**
+ * Data with a shape (default `[data.length]`); `dims` (and `coords`) make it a
+ * named operand (§6). An onnxruntime Tensor of a typed array is one too (its
+ * `dims` a shape, its `type` the data's dtype as ort names it), written
+ * inline or not (see {@link OrtTensorMembers}).
+ */
+export interface TensorLike<A extends TypedArray = TypedArray> extends OrtTensorMembers {
   data: A;
+  /** onnxruntime's name of the data's dtype ('int64' for BigInt64Array, 'bool' or 'uint8' for Uint8Array, …): read, with numeric `dims` and no shape, as an ort Tensor. */
+  readonly type?: OrtTypeOf<A>;
   shape?: readonly number[];
   /**
    * Must agree with `data` (a TypeError otherwise), except `'float16'` on a
@@ -107,6 +114,34 @@ export type OrtTensorType = 'float32' | 'float64' | 'float16' | 'int8' | 'uint8'
 export type OrtDType<T extends string> =
   T extends 'int64' ? 'bigint64' : T extends 'uint64' ? 'biguint64' : T extends 'bool' ? 'uint8' : T extends DType ? T : never;
 
+/** The onnxruntime type names whose data is each dtype's typed array (ort has no uint8clamped; its float16 data is a Uint16Array of the bits). */
+export interface OrtTypeNames {
+  float32: 'float32'; float64: 'float64'; int8: 'int8'; uint8: 'uint8' | 'bool'; uint8clamped: never; int16: 'int16'; uint16: 'uint16' | 'float16';
+  int32: 'int32'; uint32: 'uint32'; bigint64: 'int64'; biguint64: 'uint64'; float16: 'float16';
+}
+/** The onnxruntime type names of typed array `A`'s data (a Uint16Array of type 'float16' is read as float16: see {@link OrtFloat16}). */
+export type OrtTypeOf<A extends TypedArray> = OrtTypeNames[DTypeOf<A>];
+
+/**
+ * The members of onnxruntime-common's `Tensor` that tensorcast never reads
+ * (it reads `type`, `dims` and `data`), optional on every type an ort tensor
+ * is passed as: so that one written inline as an object literal (`{ type,
+ * dims, data, location: 'cpu', size }`) passes TypeScript's excess-property
+ * check, as the runtime takes it. Typed loosely: they are not read.
+ */
+export interface OrtTensorMembers {
+  readonly location?: string;
+  readonly size?: number;
+  readonly texture?: unknown;
+  readonly gpuBuffer?: unknown;
+  readonly mlTensor?: unknown;
+  readonly getData?: unknown;
+  readonly dispose?: unknown;
+  readonly reshape?: unknown;
+  readonly toDataURL?: unknown;
+  readonly toImageData?: unknown;
+}
+
 /**
  * An onnxruntime-web / onnxruntime-node `Tensor` as an operand (no `shape`):
  * its `dims` are its shape and its `type` its dtype ('float16': the bits in a
@@ -116,7 +151,7 @@ export type OrtDType<T extends string> =
  * GPU: download it first, `new ort.Tensor(t.type, await t.getData(), t.dims)`;
  * disposed) are a TypeError at run time.
  */
-export interface OrtTensorLike {
+export interface OrtTensorLike extends OrtTensorMembers {
   readonly type: string;
   readonly dims: readonly number[];
   readonly data: TypedArray | readonly string[];
@@ -138,7 +173,7 @@ export type UntypedOrt<X extends OrtTensorLike> = X & (string[] extends X['data'
  */
 export type Float16Bits = (TensorLike<Uint16Array> & { dtype: 'float16' }) | OrtFloat16;
 /** An onnxruntime `Tensor` of type 'float16' (ort declares its data a Uint16Array of the bits): float16, as it is read. */
-export interface OrtFloat16 {
+export interface OrtFloat16 extends OrtTensorMembers {
   readonly type: 'float16';
   readonly dims: readonly number[];
   readonly data: Uint16Array;
@@ -355,6 +390,32 @@ export declare function contiguous(x: Float16Bits, options: { out: Tensor<'float
 export declare function contiguous(x: Float16Bits, options?: { out?: ArrayOf<'float16'> }): Float16Copy;
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A }): Reshaped<A>;
+/** An input of {@link concat} or {@link stack}. */
+export type JoinInput = TensorLike | OrtTensorLike | Tensor;
+// One input's dtype where its type tells one (never for onnxruntime's untyped
+// Tensor, a Tensor<DType> or data of any typed array); whether it is ort's untyped Tensor.
+type KnownDType<V> = V extends unknown ? (OperandDType<V> extends infer D extends DType ? ([D] extends [never] ? never : [D] extends [Intersected<D>] ? D : never) : never) : never;
+// The intersection of union D's members: D itself only when D is one type.
+type Intersected<D> = (D extends unknown ? (x: D) => void : never) extends (x: infer I) => void ? I : never;
+type IsUntypedOrt<V> = V extends OrtTensorLike ? (string[] extends V['data'] ? true : false) : false;
+/**
+ * Inputs with a resident one: `D` is read from the Tensors only (data of
+ * another dtype beside them does not widen it; with no Tensor, D is the
+ * overloads' default never and nothing matches), and Tensors of two dtypes do
+ * not compile (a Tensor<DType>, whose dtype is not told, joins any).
+ */
+type WithResident<D extends DType> = readonly (Tensor<D> | TensorLike<ArrayOf<NoInferFrom<D>>> | BitsOf<NoInferFrom<D>>)[] & (DType extends D ? unknown : [D] extends [Intersected<D>] ? unknown : never);
+/**
+ * `unknown` when inputs `T` hold onnxruntime's untyped Tensor (a session's
+ * output: its dtype known at run time only) and the inputs whose type tells a
+ * dtype tell one; else never. Inputs of typed dtypes alone take the overloads
+ * before it, so inputs of two dtypes (a DTYPE_MISMATCH at run time) do not compile.
+ */
+type UntypedJoin<T extends readonly JoinInput[]> =
+  true extends (T[number] extends infer V ? (V extends unknown ? IsUntypedOrt<V> : never) : never)
+    ? ([KnownDType<T[number]>] extends [Intersected<KnownDType<T[number]>>] ? unknown : never)
+    : never;
+
 /**
  * numpy.concatenate: `xs` (one dtype and rank, the same dims but on `axis`)
  * one after another along `axis` (default 0; a dim name for named inputs): a
@@ -367,17 +428,17 @@ export declare function concat(xs: readonly Float16Bits[], axis: number | string
 export declare function concat(xs: readonly Float16Bits[], axis?: number | string, options?: { out?: ArrayOf<'float16'> }): Float16Copy;
 export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | string | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number | string, options?: { out?: A }): Reshaped<A>;
-export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis: number | string | undefined, options: { out: ArrayOf<D> }): Reshaped<ArrayOf<D>>;
-export declare function concat<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number | string, options?: { out?: Tensor<D> }): Tensor<D>;
-export declare function concat(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number | string, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
+export declare function concat<D extends DType = never>(xs: WithResident<D>, axis: number | string | undefined, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
+export declare function concat<D extends DType = never>(xs: WithResident<D>, axis?: number | string, options?: { out?: Tensor<NoInferFrom<D>> }): Tensor<D>;
+export declare function concat<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | string, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
 /** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`). As {@link concat}. */
 export declare function stack(xs: readonly Float16Bits[], axis: number | undefined, options: { out: Tensor<'float16'>; dims?: string | number }): Tensor<'float16'>;
 export declare function stack(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Float16Copy;
 export declare function stack<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number }): Tensor<DTypeOf<A>>;
 export declare function stack<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number, options?: { out?: A; dims?: string | number }): Reshaped<A>;
-export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis: number | undefined, options: { out: ArrayOf<D>; dims?: string | number }): Reshaped<ArrayOf<D>>;
-export declare function stack<D extends DType>(xs: readonly (Tensor<D> | TensorLike<ArrayOf<D>>)[], axis?: number, options?: { out?: Tensor<D>; dims?: string | number }): Tensor<D>;
-export declare function stack(xs: readonly (OrtTensorLike | Tensor | TensorLike)[], axis?: number, options?: { out?: Tensor | TypedArray; dims?: string | number }): Tensor | Reshaped;
+export declare function stack<D extends DType = never>(xs: WithResident<D>, axis: number | undefined, options: { out: ArrayOf<NoInferFrom<D>>; dims?: string | number }): Reshaped<ArrayOf<D>>;
+export declare function stack<D extends DType = never>(xs: WithResident<D>, axis?: number, options?: { out?: Tensor<NoInferFrom<D>>; dims?: string | number }): Tensor<D>;
+export declare function stack<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number, options?: { out?: Tensor | TypedArray; dims?: string | number }): Tensor | Reshaped;
 
 /** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch (an empty tensor holds 1 byte); `liveTensors` counts views too. */
 export declare function memory(): { wasmHeapBytes: number; allocatedBytes: number; scratchBytes: number; liveTensors: number };

@@ -382,12 +382,62 @@ export type EvaluateDType<O extends ExpressionOperands, E extends string = strin
 
 /**
  * `{ data, shape, dtype }` for plain operands (ort tensors too), a `Tensor` when
- * an operand or `out` is resident (a typed-array `out` gives data over it, whatever the operands); of the dtype the expression gives where its
+ * an operand the expression reads, or `out`, is resident (a typed-array `out`
+ * gives data over it, whatever the operands); of the dtype the expression gives where its
  * text and operands tell it (see ExpressionDType): `evaluate('(x - m) / s', { x, m, s })`
  * over Float32Array operands has `data: Float32Array`.
+ *
+ * An operand the text does not read changes nothing: `evaluate('a + 1', { a, b })`
+ * with `b` resident gives plain data. A literal text is searched for each
+ * resident operand's name standing as an operand (not inside a longer name or
+ * a string, not a call `b(…)`, not a statement's name `b = …`). Where the
+ * types cannot tell (a `string` text, an operand typed as maybe resident) and
+ * some operand is plain, the result is either: `Tensor | { data, shape, dtype }`.
+ * With no plain tensor operand, whichever the run reads is resident: a `Tensor`.
  */
 export type EvaluateResult<O extends ExpressionOperands, E extends string = string> =
-  [Extract<O[keyof O], Tensor>] extends [never] ? DataOf<EvaluateDType<O, E>> : Tensor<EvaluateDType<O, E>>;
+  [Extract<O[keyof O], Tensor>] extends [never] ? DataOf<EvaluateDType<O, E>>
+  : [Exclude<O[keyof O], Tensor | number | bigint>] extends [never] ? Tensor<EvaluateDType<O, E>> // a run reads a tensor operand: a resident one
+  : ResidentRead<O, E> extends infer R ? ('yes' extends R ? Tensor<EvaluateDType<O, E>> : [R] extends [never] ? DataOf<EvaluateDType<O, E>> : Tensor<EvaluateDType<O, E>> | DataOf<EvaluateDType<O, E>>) : never;
+
+// Whether the run reads a resident operand: per operand that may be one,
+// 'yes' (resident, and read), 'maybe' (the text or the operand's type does not say), or never.
+type ResidentRead<O extends ExpressionOperands, E extends string> = {
+  [K in keyof O & string]: [Extract<O[K], Tensor>] extends [never] ? never
+    : (string extends E ? 'maybe' : string extends K ? 'maybe' : Reads<E, K> extends true ? ([O[K]] extends [Tensor] ? 'yes' : 'maybe') : never);
+}[keyof O & string];
+// The lexer's whitespace, and what ends a name (whitespace and the punctuators; strings are removed first).
+type Blank = ' ' | '\t' | '\r' | '\n';
+type NameEnd = Blank | '(' | ')' | '[' | ']' | ',' | '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | '&' | '|' | '^' | '~' | '?' | ':' | ';' | '.';
+type TrimStart<S extends string> = S extends `${Blank}${infer R}` ? TrimStart<R> : S;
+/** The text with its strings ('int32', "in": dtype and dim names, never operands) blanked. */
+type Unquoted<E extends string> =
+  E extends `${infer A}'${string}'${infer R}` ? (A extends `${string}"${string}` ? UnquotedDouble<E> : `${A} ${Unquoted<R>}`) : UnquotedDouble<E>;
+type UnquotedDouble<E extends string> = E extends `${infer A}"${string}"${infer R}` ? `${A} ${Unquoted<R>}` : E;
+/**
+ * How text `T` uses name `K`, per place it stands as a whole name: 'read' (an
+ * operand), 'set' (a statement's name, `K = …`), nothing for a call (`K(…)`).
+ * `_` stands for the end of the previous match (a name character), so that
+ * the next match must start after a name end.
+ */
+type NameUses<T extends string, K extends string, U = never> =
+  T extends `${infer A}${K}${infer R}`
+    ? NameUses<`_${R}`, K, U | (A extends '' | `${string}${NameEnd}` ? (R extends '' | `${NameEnd}${string}` ? Use<TrimStart<R>> : never) : never)>
+    : U;
+type Use<R extends string> = R extends `(${string}` ? never : R extends `==${string}` ? 'read' : R extends `=${string}` ? 'set' : 'read';
+/** Whether the run reads operand `K`: its name stands as an operand, and no statement names a value so (which every later use then reads instead). */
+type Reads<E extends string, K extends string> = NameUses<Unquoted<E>, K> extends infer U ? ('set' extends U ? false : 'read' extends U ? true : false) : never;
+
+/**
+ * The typed-array `out` a result of dtype `D` takes: `D`'s typed array (a
+ * float16 result: also a Uint16Array for its bits). Any typed array when the
+ * dtype is not told, or when `A`, the `out` given, is any typed array (an
+ * EvaluateOptions variable: it does not say which; the run checks it).
+ */
+type OutOf<A, D extends DType> =
+  DType extends D ? unknown : TypedArray extends A ? unknown
+  : [Exclude<A, Tensor | undefined>] extends [ArrayOf<D> | ('float16' extends D ? Uint16Array : never)] ? unknown
+  : { readonly 'out must be the typed array of the result dtype': ArrayOf<D> };
 
 /** explain()'s shapes of an expression's operands: a shape, a named shape, or a number / bigint for a scalar operand. */
 export type ExpressionShapes = { readonly [name: string]: readonly number[] | NamedShapeInput | number | bigint };
@@ -509,10 +559,14 @@ export interface Expression {
   readonly source: string;
   /** The operand names it reads, each once: in order of first appearance in each pass, the passes in the order they run (a reduction inside the text is a pass before it). */
   readonly inputs: readonly string[];
-  /** Run over `operands`; what evaluate() returns. */
+  /**
+   * Run over `operands`; what evaluate() returns. `S` is the text's type, read
+   * from `this.source`: compile() of a literal text makes `source` that literal
+   * (ExpressionOf), so these overloads too hold a typed-array `out` to the dtype it tells.
+   */
   run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
-  run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: TypedArray }): DataOf<EvaluateDType<O>>;
-  run<O extends ExpressionOperands>(operands: O, options?: EvaluateOptions): EvaluateResult<O>;
+  run<O extends ExpressionOperands, S extends string = string, A extends TypedArray = TypedArray>(this: { readonly source: S }, operands: O, options: EvaluateOptions & { out: A & OutOf<A, EvaluateDType<O, S>> }): DataOf<EvaluateDType<O, S>>;
+  run<O extends ExpressionOperands, S extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(this: { readonly source: S }, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, S>> }): EvaluateResult<O, S>;
   /**
    * The plan for these shapes. Never throws, as explain({ expression, shapes }), whose answer it is:
    * a refusal (a BroadcastError's or TypeError's fields) comes back as `{ ok: false, error }`.
@@ -541,9 +595,10 @@ export declare function compile<E extends string = string>(expression: E): Expre
  * An `ExpressionOf<E> & Expression` is an Expression.
  */
 export interface ExpressionOf<E extends string> {
+  readonly source: E;
   run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
-  run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: TypedArray }): DataOf<EvaluateDType<O, E>>;
-  run<O extends ExpressionOperands>(operands: O, options?: EvaluateOptions): EvaluateResult<O, E>;
+  run<O extends ExpressionOperands, A extends TypedArray = TypedArray>(operands: O, options: EvaluateOptions & { out: A & OutOf<A, EvaluateDType<O, E>> }): DataOf<EvaluateDType<O, E>>;
+  run<O extends ExpressionOperands, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> }): EvaluateResult<O, E>;
 }
 
 /**
@@ -555,8 +610,8 @@ export interface ExpressionOf<E extends string> {
  * @example evaluate("sum(x * w, ['in'])", { x, w }) // a contraction by dim name
  */
 export declare function evaluate<O extends ExpressionOperands>(expression: string, operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
-export declare function evaluate<O extends ExpressionOperands, E extends string = string>(expression: E, operands: O, options: EvaluateOptions & { out: TypedArray }): DataOf<EvaluateDType<O, E>>;
-export declare function evaluate<O extends ExpressionOperands, E extends string = string>(expression: E, operands: O, options?: EvaluateOptions): EvaluateResult<O, E>;
+export declare function evaluate<O extends ExpressionOperands, E extends string = string, A extends TypedArray = TypedArray>(expression: E, operands: O, options: EvaluateOptions & { out: A & OutOf<A, EvaluateDType<O, E>> }): DataOf<EvaluateDType<O, E>>;
+export declare function evaluate<O extends ExpressionOperands, E extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(expression: E, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> }): EvaluateResult<O, E>;
 
 import type { DType, FloatDType, ArrayOf, DTypeOf, OrtDType, OrtTensorLike, Tensor, TensorData, DataOf, TensorLike, TypedArray } from './data.js';
 export * from './data.js';
