@@ -4,7 +4,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/tensorcast-model-node.js';
-import { summarize, nodeLine, nodeName, filterNodes, sortNodes, firstNode, pickFiles, sizeText, STATUSES } from './model-logic.js';
+import { summarize, nodeLine, nodeName, filterNodes, sortNodes, firstNode, listRows, pickFiles, sizeText, STATUSES } from './model-logic.js';
 
 const load = (f) => tc.inferShapes(readFileSync(fileURLToPath(new URL(`../tests/fixtures/onnx/${f}`, import.meta.url))));
 let checks;
@@ -37,6 +37,16 @@ describe('the model explorer\'s logic', () => {
     expect(filterNodes(checks.nodes, { status: 'ok', op: 'Mul' }).map(nodeName)).toEqual(['scale_3', 'scale_5']);
     expect(filterNodes(checks.nodes, { text: 'GATE' }).map(nodeName)).toEqual(['apply_gate']);
     expect(filterNodes(checks.nodes, {}).length).toBe(8);
+  });
+
+  it('makes the list\'s rows: each node\'s place, line and what the filters read, no plan, in the list\'s order', () => {
+    const rows = listRows(checks.nodes, tc.formatShape);
+    expect(rows.map((r) => checks.nodes[r.k])).toEqual(sortNodes(checks.nodes));
+    expect(rows.map((r) => r.line)).toEqual(sortNodes(checks.nodes).map((n) => nodeLine(n, tc.formatShape)));
+    expect(rows.every((r) => r.plan === undefined && r.inputs === undefined)).toBe(true);
+    // the filters and names read a row as they read its node
+    expect(filterNodes(rows, { status: 'ok', op: 'Mul' }).map(nodeName)).toEqual(['scale_3', 'scale_5']);
+    expect(filterNodes(rows, { text: 'GATE' }).map(nodeName)).toEqual(['apply_gate']);
   });
 
   it('picks the model from what was dropped', () => {

@@ -2,9 +2,10 @@
 // worker that reads it with the library's inferShapes() (model-worker.js);
 // this file draws the report: the summary, the names and what they must
 // satisfy, the broadcasting nodes (filterable), and one node's alignment
-// table, the broadcast explorer's own (align.js). DOM through dom.js only.
+// table, the broadcast explorer's own (align.js). The worker sends the list's
+// rows, not the nodes; a node is asked for when it is shown. DOM through dom.js only.
 import { formatShape } from 'tensorcast';
-import { STATUSES, summarize, nodeLine, nodeName, filterNodes, sortNodes, firstNode, pickFiles, sizeText } from './model-logic.js';
+import { STATUSES, nodeName, filterNodes, pickFiles, sizeText } from './model-logic.js';
 import { renderTable } from './align.js';
 import { $, h } from './dom.js';
 
@@ -23,10 +24,18 @@ function startWorker() {
   for (const p of pending.values()) p({ ok: false, stale: true });
   pending.clear();
   worker = new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
+  const received = new Map(); // a read's rows so far, by id: they come in parts, before its answer
   worker.onmessage = (e) => {
-    const p = pending.get(e.data.id);
-    pending.delete(e.data.id);
-    if (p) p(e.data);
+    const { id, rows: part } = e.data;
+    if (part) {
+      if (!received.has(id)) received.set(id, []);
+      for (const r of part) received.get(id).push(r);
+      return;
+    }
+    const p = pending.get(id);
+    pending.delete(id);
+    if (p) p(e.data.report ? { ...e.data, rows: received.get(id) ?? [] } : e.data);
+    received.delete(id);
   };
   worker.onerror = (e) => {
     for (const p of pending.values()) p({ ok: false, error: { name: 'Error', message: e.message || 'the worker failed' } });
@@ -35,45 +44,57 @@ function startWorker() {
 }
 startWorker();
 
-function infer(model, bin) {
-  if (pending.size > 0) startWorker();
+/** A question to the worker (a read, or one node of it); its answer, with the question's id. */
+function ask(message, transfer = []) {
   const id = ++nextId;
   return new Promise((resolve) => {
-    pending.set(id, resolve);
-    worker.postMessage({ id, model, bin }, [model, bin].filter((x) => x instanceof ArrayBuffer));
+    pending.set(id, (res) => resolve({ ...res, id }));
+    worker.postMessage({ id, ...message }, transfer);
   });
+}
+
+function infer(model, bin, xml) {
+  if (pending.size > 0) startWorker();
+  return ask({ model, bin, xml }, [model, bin].filter((x) => x instanceof ArrayBuffer));
 }
 
 // Each pick (a file, a drop, a sample) is one generation: a later pick makes every step of an
 // earlier one that is still running return without drawing, so the page shows the last pick only.
 let generation = 0;
 
-let report = null;
-let current = null;
+let report = null; // the report without its nodes, and `count`, how many
+let summary = null; // summarize(report), made by the worker
+let rows = null; // listRows(report.nodes), the list's rows in its order
+let readId = 0; // the worker's read of the report shown: the one it answers nodes of
+let current = null; // the row (its k) in the node panel
 let source = '';
 
 // ---- loading ----------------------------------------------------------------
 
-async function open(gen, model, bin) {
+async function open(gen, model, bin, xml = false) {
   const t0 = performance.now();
-  const res = await infer(model, bin);
+  const res = await infer(model, bin, xml);
   if (gen !== generation) return; // a later pick: its answer is the one to show
   if (!res.ok) { fail(res.error); return; }
-  report = res.report;
+  ({ report, summary, rows } = res);
+  readId = res.id;
+  current = null;
   showSummary({ ms: res.ms });
   buildFilters();
   renderList();
-  const first = firstNode(report.nodes);
-  selectNode(first);
-  // For the benchmarks: the time from the drop to the listed nodes.
+  await selectNode(rows[0] ?? null); // the first problem, else the first node
+  if (gen !== generation) return;
+  // For the benchmarks: the time from the drop to the listed nodes (the first rows and node drawn).
   const listed = performance.now() - t0;
   document.body.dataset.listedMs = String(Math.round(listed));
-  document.body.dataset.nodes = String(report.nodes.length);
+  document.body.dataset.nodes = String(report.count);
 }
 
 /** No report: the error in the summary, and nothing of an earlier model left on the page. */
 function fail(error) {
   report = null;
+  rows = null;
+  current = null;
   showSummary({ error });
   $('nodes-section').hidden = true;
   $('node-section').hidden = true;
@@ -94,14 +115,14 @@ async function openFiles(files) {
   let model;
   let bin;
   try {
-    model = pick.kind === 'openvino' ? await pick.model.text() : await pick.model.arrayBuffer();
+    model = await pick.model.arrayBuffer(); // an .xml too: inferShapes decodes it as it declares
     bin = pick.bin ? await pick.bin.arrayBuffer() : null;
   } catch (e) { // a folder, or a file gone or unreadable since it was picked
     if (gen === generation) fail({ name: 'Error', kind: 'Cannot open', message: `could not read ${pick.model.name}${pick.bin ? ` or ${pick.bin.name}` : ''} (a folder is not a model: drop the files in it): ${e?.message ?? e}` });
     return;
   }
   if (gen !== generation) return;
-  await open(gen, model, bin);
+  await open(gen, model, bin, pick.kind === 'openvino');
 }
 
 async function openSample(s) {
@@ -134,11 +155,11 @@ function showSummary({ busy, error, ms }) {
     el.append(h('span', { class: 'status-kind', text: error.kind ?? (error.name === 'TypeError' ? 'Not a model' : 'Error') }), h('span', { class: 'status-msg', text: error.message }));
     return;
   }
-  const { byStatus, ops } = summarize(report);
+  const { byStatus, ops } = summary;
   const problems = byStatus.clash + byStatus['declared-mismatch'];
   el.classList.add(problems ? 'is-error' : 'is-ok');
   el.append(h('span', { class: 'status-kind', text: `${report.format === 'onnx' ? 'ONNX' : 'OpenVINO IR'} · ${source}` }),
-    h('span', { class: 'status-meta', text: `${report.nodes.length} broadcasting node${report.nodes.length === 1 ? '' : 's'} of ${report.coverage.nodes} · read in ${ms.toFixed(1)} ms` }));
+    h('span', { class: 'status-meta', text: `${report.count} broadcasting node${report.count === 1 ? '' : 's'} of ${report.coverage.nodes} · read in ${ms.toFixed(1)} ms` }));
   const counts = h('div', { class: 'counts' });
   for (const s of STATUSES) counts.append(h('span', { class: `chip s-${s.value}`, title: s.note, text: `${byStatus[s.value]} ${s.label}` }));
   el.append(counts);
@@ -163,7 +184,7 @@ function showSummary({ busy, error, ms }) {
 function buildFilters() {
   const st = $('filter-status');
   st.replaceChildren(h('option', { value: '', text: 'all' }));
-  const { byStatus, ops } = summarize(report);
+  const { byStatus, ops } = summary;
   for (const s of STATUSES) if (byStatus[s.value]) st.append(h('option', { value: s.value, text: `${s.label} (${byStatus[s.value]})` }));
   const op = $('filter-op');
   op.replaceChildren(h('option', { value: '', text: 'all' }));
@@ -172,45 +193,65 @@ function buildFilters() {
 }
 
 const LIST_LIMIT = 2000;
-let rowOf = new Map(); // each listed node's button
+const FIRST_ROWS = 60; // drawn at once: more than the list's height shows
+const MORE_ROWS = 250; // then this many a task, so that a long list never holds the page
+let rowOf = new Map(); // each listed row's button, by k
+let listing = 0; // each listing's number: a newer one stops the rest of an older one
 
 function renderList() {
-  const shown = sortNodes(filterNodes(report.nodes, { status: $('filter-status').value, op: $('filter-op').value, text: $('filter-text').value }));
+  const shown = filterNodes(rows, { status: $('filter-status').value, op: $('filter-op').value, text: $('filter-text').value });
+  // The panel shows a listed node only: one the filters now hide is closed with its row.
+  if (current !== null && !shown.some((r) => r.k === current)) selectNode(null);
   const list = $('node-list');
   list.replaceChildren();
   rowOf = new Map();
-  for (const n of shown.slice(0, LIST_LIMIT)) {
-    const b = h('button', { type: 'button', class: 'node-row', 'aria-current': n === current ? 'true' : null },
-      h('span', { class: `chip s-${n.status}`, text: STATUSES.find((s) => s.value === n.status).label }),
-      h('span', { class: 'line', text: nodeLine(n, formatShape) }),
-      h('span', { class: 'where', text: `${nodeName(n)} · ${n.graph}` }));
-    b.addEventListener('click', () => selectNode(n));
-    rowOf.set(n, b);
-    list.append(h('li', null, b));
-  }
-  $('nodes-count').textContent = `${shown.length} of ${report.nodes.length} nodes${shown.length > LIST_LIMIT ? ` (the first ${LIST_LIMIT} listed: filter to see the rest)` : ''}.`;
+  const n = ++listing;
+  const end = Math.min(shown.length, LIST_LIMIT);
+  const add = (from, to) => {
+    const part = document.createDocumentFragment();
+    for (const r of shown.slice(from, to)) {
+      const b = h('button', { type: 'button', class: 'node-row', 'aria-current': r.k === current ? 'true' : null },
+        h('span', { class: `chip s-${r.status}`, text: STATUSES.find((s) => s.value === r.status).label }),
+        h('span', { class: 'line', text: r.line }),
+        h('span', { class: 'where', text: `${nodeName(r)} · ${r.graph}` }));
+      b.addEventListener('click', () => selectNode(r));
+      rowOf.set(r.k, b);
+      part.append(h('li', null, b));
+    }
+    list.append(part);
+    if (to < end) setTimeout(() => { if (n === listing) add(to, Math.min(end, to + MORE_ROWS)); });
+  };
+  add(0, Math.min(end, FIRST_ROWS));
+  $('nodes-count').textContent = `${shown.length} of ${report.count} nodes${shown.length > LIST_LIMIT ? ` (the first ${LIST_LIMIT} listed: filter to see the rest)` : ''}.`;
   $('nodes-section').hidden = false;
 }
 
 // ---- one node ----------------------------------------------------------------------
 
-function selectNode(n) {
+/** Show row `r`'s node (asked of the worker), or none for null. */
+async function selectNode(r) {
+  const k = r === null ? null : r.k;
   rowOf.get(current)?.removeAttribute('aria-current');
-  rowOf.get(n)?.setAttribute('aria-current', 'true');
-  current = n;
-  $('node-section').hidden = n === null;
-  if (n === null) return;
-  const rows = [
+  rowOf.get(k)?.setAttribute('aria-current', 'true');
+  current = k;
+  if (k === null) { $('node-section').hidden = true; return; }
+  const res = await ask({ of: readId, k });
+  if (res.ok && current === k) drawNode(res.node); // else another node, or another model, since
+}
+
+function drawNode(n) {
+  $('node-section').hidden = false;
+  const fields = [
     ['node', `${nodeName(n)} (${n.opType}) in ${n.graph}`],
     ['rule', n.rule],
     ...n.inputs.map((i) => [i.values ? 'target' : 'input', `${i.name}: ${i.shape === null ? 'unknown' : formatShape(i.shape)}${i.declared ? ' (the declared output)' : ''}`]),
     ['inferred', n.output.shape === null ? 'unknown' : formatShape(n.output.shape)],
   ];
-  if (n.output.declared) rows.push(['declared', formatShape(n.output.declared)]);
-  if (n.lostAt) rows.push(['lost at', `${n.lostAt}: the first node upstream whose output shape could not be known`]);
-  if (n.error) rows.push([n.status === 'clash' ? 'error' : 'mismatch', `${n.error.code ?? n.error.name}: ${n.error.message}`]);
+  if (n.output.declared) fields.push(['declared', formatShape(n.output.declared)]);
+  if (n.lostAt) fields.push(['lost at', `${n.lostAt}: the first node upstream whose output shape could not be known`]);
+  if (n.error) fields.push([n.status === 'clash' ? 'error' : 'mismatch', `${n.error.code ?? n.error.name}: ${n.error.message}`]);
   const dl = h('dl', { class: 'detail-grid' });
-  for (const [k, v] of rows) dl.append(h('dt', { text: k }), h('dd', { text: v }));
+  for (const [k, v] of fields) dl.append(h('dt', { text: k }), h('dd', { text: v }));
   $('node-detail').replaceChildren(dl);
   if (n.plan && n.plan.operands && n.plan.operands.length) renderTable(n.plan, n.request ?? null);
   else {

@@ -106,7 +106,8 @@ export interface ModelReport {
 
 /**
  * Check every broadcasting node of a model: ONNX bytes, or an OpenVINO IR
- * (the .xml text or its bytes; options.bin its weights). Shapes flow from the
+ * (the .xml text or its bytes, decoded as its byte-order mark or declared
+ * encoding says; options.bin its weights). Shapes flow from the
  * inputs and initializers, names kept as names. Never throws on a readable
  * model; what is not a model is a TypeError. Call init() first.
  */

@@ -11,7 +11,7 @@ import { explain as explainPlain, refusedPlan } from './explain.js';
 import { symbolicPlan, isSymbol } from './symbolic.js';
 import { readOptions } from './options.js';
 import { inferOnnx } from './infer.js';
-import { inferOpenVino } from './openvino-ir.js';
+import { inferOpenVino, xmlText } from './openvino-ir.js';
 
 export { init, initSync, isReady } from './loader.js';
 import { bytesOf } from './loader.js';
@@ -84,12 +84,11 @@ export function inferShapes(model, options = {}) {
   if (typeof model === 'string') return inferOpenVino(model, bin);
   const bytes = toView(model);
   if (bytes === null) throw new TypeError('inferShapes: expected the bytes of an ONNX model (Uint8Array or ArrayBuffer) or the text of an OpenVINO IR .xml');
-  // An .xml saved as UTF-16 (its byte-order mark first): the text it spells, as an XML reader takes it.
-  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-    return inferOpenVino(new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(bytes), bin);
-  }
+  // An .xml: saved as UTF-16 (its byte-order mark first), or '<' first. Its text in the encoding it
+  // is saved in (xmlText), as an XML reader takes it.
+  const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
   let k = 0;
   while (k < bytes.length && k < 64 && (bytes[k] === 0x20 || bytes[k] === 0x0a || bytes[k] === 0x0d || bytes[k] === 0x09 || bytes[k] === 0xef || bytes[k] === 0xbb || bytes[k] === 0xbf)) k++;
-  if (bytes[k] === 0x3c) return inferOpenVino(new TextDecoder().decode(bytes), bin); // '<': XML
+  if (utf16 || bytes[k] === 0x3c) return inferOpenVino(xmlText(bytes), bin);
   return inferOnnx(bytes, options ?? {});
 }

@@ -25,6 +25,35 @@ const unescape = (s) => s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g
   return String.fromCodePoint(c);
 });
 
+/**
+ * An IR .xml's bytes as text, in the encoding they are saved in: a byte-order mark (UTF-8, UTF-16
+ * either way) says it; without one, the XML declaration's `encoding` does (ISO-8859-1,
+ * windows-1252, … as TextDecoder names them), else UTF-8. A declared encoding this platform cannot
+ * decode is a TypeError naming it; so is UTF-16 declared in bytes that are not (no byte-order mark,
+ * and the declaration read one byte a character).
+ */
+export function xmlText(bytes) {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    return new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(bytes);
+  }
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder().decode(bytes);
+  // The declaration is ASCII in every encoding that can be told from it: its first 256 bytes as Latin-1.
+  const head = String.fromCharCode(...bytes.subarray(0, 256));
+  const label = /^\s*<\?xml\s[^>]*?\bencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(head);
+  if (!label) return new TextDecoder().decode(bytes);
+  const name = label[1] ?? label[2];
+  let decoder;
+  try {
+    decoder = new TextDecoder(name);
+  } catch {
+    throw new TypeError(`inferShapes: the IR .xml declares encoding "${name}", which this platform cannot decode`);
+  }
+  if (decoder.encoding.startsWith('utf-16')) {
+    throw new TypeError(`inferShapes: the IR .xml declares encoding "${name}" but is not saved as UTF-16 (no byte-order mark)`);
+  }
+  return decoder.decode(bytes);
+}
+
 /** The XML as a tree of { tag, attrs, children, text }: enough for IR (no DTD, no CDATA in practice). */
 function parseXml(text) {
   const root = { tag: '#root', attrs: {}, children: [], text: '' };

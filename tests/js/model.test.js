@@ -443,6 +443,22 @@ describe('inferShapes on OpenVINO IR', () => {
     expect(() => tc.inferShapes('<net><layers><layer></net>')).toThrow(TypeError);
     expect(() => tc.inferShapes('<html></html>')).toThrow(TypeError);
   });
+
+  it('decodes the .xml bytes in the encoding its declaration names (until 0.9.22 always as UTF-8)', () => {
+    const xml = (encoding) => ir([layer(1, 'Add', { name: 'café_µ', inputs: [[2, 3], [3]], outputs: [[2, 3]] })])
+      .replace('<?xml version="1.0"?>', `<?xml version="1.0" encoding=${encoding}?>`);
+    const oneByte = (s) => Uint8Array.from(s, (c) => c.charCodeAt(0)); // é and µ as one byte each
+    const name = (bytes) => tc.inferShapes(bytes).nodes[0].name;
+    expect(name(oneByte(xml('"ISO-8859-1"')))).toBe('café_µ');
+    expect(name(oneByte(xml("'windows-1252'")))).toBe('café_µ');
+    expect(name(new TextEncoder().encode(xml('"UTF-8"')))).toBe('café_µ');
+    expect(name(new TextEncoder().encode(ir([layer(1, 'Add', { name: 'café_µ', inputs: [[2, 3], [3]], outputs: [[2, 3]] })])))).toBe('café_µ'); // none: UTF-8
+    // a byte-order mark outranks the declaration
+    expect(name(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(xml('"ISO-8859-1"'))]))).toBe('café_µ');
+    // an encoding the platform's TextDecoder does not know, or UTF-16 in bytes that are not: a TypeError naming it
+    expect(() => tc.inferShapes(oneByte(xml('"EBCDIC-US"')))).toThrow(new TypeError('inferShapes: the IR .xml declares encoding "EBCDIC-US", which this platform cannot decode'));
+    expect(() => tc.inferShapes(oneByte(xml('"UTF-16"')))).toThrow(/declares encoding "UTF-16" but is not saved as UTF-16/);
+  });
 });
 
 // ---- hostile input -------------------------------------------------------------
