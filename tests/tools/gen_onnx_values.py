@@ -63,7 +63,7 @@ save('neg_shape', [h.make_node('Shape', ['x'], ['s']), h.make_node('Neg', ['s'],
     h.make_node('ConstantOfShape', ['p'], ['y']), h.make_node('ConstantOfShape', ['a'], ['z'])], [I('x', TP.FLOAT, [2, 'N'])], [I('y', TP.FLOAT, None), I('z', TP.FLOAT, None)], 13)
 save('shape_values_unknown', [h.make_node('ConstantOfShape', ['s'], ['y']), h.make_node('Expand', ['x', 's'], ['e'])],
     [I('x', TP.FLOAT, [1, 'N', 3, 1]), I('s', TP.INT64, [5])], [I('y', TP.FLOAT, None), I('e', TP.FLOAT, None)], 13)
-# Ops whose output shapes follow from the inputs' shapes and attributes (infer.js moreShapes, einsumShape)
+# Ops whose output shapes follow from the inputs' shapes and attributes (onnx-ops.js moreShapes, einsumPlan)
 save('einsum', [h.make_node('Einsum', ['a', 'b'], ['bmm'], equation='bij,bjk->bik'), h.make_node('Einsum', ['c', 'd'], ['ell'], equation='...ij,...jk'),
     h.make_node('Einsum', ['e'], ['diag'], equation='ii->i')],
     [I('a', TP.FLOAT, [2, 3, 4]), I('b', TP.FLOAT, [2, 4, 5]), I('c', TP.FLOAT, [3, 1, 2, 4]), I('d', TP.FLOAT, [2, 4, 6]), I('e', TP.FLOAT, [3, 3])],

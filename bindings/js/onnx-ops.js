@@ -1,0 +1,690 @@
+// The output shapes of one ONNX node from its inputs' infos, attributes and
+// opset (infer.js walks the graph and calls them): an op's shape function, the
+// dims arithmetic it needs (a name times 1 is the name; a product of names is
+// unknown), the small integer values that shape arithmetic carries (Shape →
+// Gather → Concat → Reshape), and the tables of op types (which ones broadcast,
+// which keep their input's shape). A malformed node throws; the walk makes its
+// outputs unknown.
+import { BroadcastError } from './errors.js';
+import { tensorValues, MAX_VALUES } from './onnx-read.js';
+import { isSymbol } from './symbolic.js';
+
+export const num = (d) => typeof d === 'number';
+const INT_BIG = 2 ** 53;
+
+// ---- dims arithmetic ------------------------------------------------------------
+
+export function mulDims(a, b) {
+  if (num(a) && num(b)) return a * b;
+  if (a === 1) return b;
+  if (b === 1) return a;
+  if (a === 0 || b === 0) return 0;
+  return '?';
+}
+
+export function addDims(a, b) {
+  if (num(a) && num(b)) return a + b;
+  if (a === 0) return b;
+  if (b === 0) return a;
+  return '?';
+}
+
+/** A product of dims as a number times a multiset of symbols, or null when a dim is unknown. */
+function factor(dims) {
+  let c = 1;
+  const syms = [];
+  for (const d of dims) {
+    if (num(d)) c *= d;
+    else if (isSymbol(d) && !d.includes('|')) syms.push(d);
+    else return null;
+  }
+  return { c, syms };
+}
+
+/** The dim that makes `known` × it = `total` (Reshape's -1), or '?'. */
+function quotient(total, known) {
+  const t = factor(total);
+  const k = factor(known);
+  if (t === null || k === null) return '?';
+  const rest = t.syms.slice();
+  for (const s of k.syms) {
+    const i = rest.indexOf(s);
+    if (i < 0) return '?';
+    rest.splice(i, 1);
+  }
+  if (k.c === 0) return '?';
+  if (t.c % k.c !== 0) return '?';
+  const c = t.c / k.c;
+  if (rest.length === 0) return c;
+  if (rest.length === 1 && c === 1) return rest[0];
+  return '?';
+}
+
+const prod = (dims) => dims.reduce(mulDims, 1);
+
+// ---- what is known of a tensor -------------------------------------------------
+
+/** What is known of a tensor: its shape (null: unknown rank), element type, and (small ints) values; `elem`: a sequence's element. */
+export function info(shape, elemType = 0, value = null, lostAt = null) {
+  return { shape, elemType, value, lostAt, elem: null };
+}
+
+// ---- the op types -------------------------------------------------------------
+
+// Outputs with the shape of input 0.
+const SAME = new Set(('Abs Acos Acosh Asin Asinh Atan Atanh Bernoulli Ceil Celu Clip Cos Cosh CumSum ' +
+  'DequantizeLinear Dropout Elu Erf Exp Floor Gelu HardSigmoid HardSwish Hardmax InstanceNormalization IsInf IsNaN ' +
+  'LeakyRelu Log LogSoftmax LpNormalization LRN MeanVarianceNormalization Mish Neg Not ' +
+  'QuantizeLinear RandomNormalLike RandomUniformLike Reciprocal Relu Round Selu Shrink Sigmoid Sign Sin Sinh Softmax Softplus ' +
+  'Softsign Sqrt Tan Tanh ThresholdedRelu Trilu BitwiseNot ScatterElements ScatterND Scatter ReverseSequence ' +
+  'SimplifiedLayerNormalization SkipLayerNormalization FastGelu BiasGelu QuickGelu EyeLike').split(' '));
+// Same shape and, for small integer tensors, the same values (a cast to an integer type truncates them).
+const PASS = new Set(['Identity', 'Cast', 'CastLike']);
+const INTEGER = new Set([2, 3, 4, 5, 6, 7, 9, 12, 13]); // ONNX's integer element types, bool (9) among them
+export const FLOAT = new Set([1, 10, 11, 16]);
+// The bits of ONNX's narrow integer element types: a cast wraps a value into them (uint8 2, int8 3, uint16 4, int16 5, int32 6, uint32 12).
+const WRAP = new Map([[2, -8], [3, 8], [4, -16], [5, 16], [6, 32], [12, -32]]);
+
+/**
+ * A shape value as Cast to element type `to` gives it: a float to an integer type truncated, then
+ * wrapped into a narrow one; to bool 0 or 1; to float32 rounded; to float16 or bfloat16 an integer
+ * they hold exactly (to 2048, to 256), else unknown. A name keeps only through a cast that holds
+ * every dim a model has (int32 and wider, float, double).
+ */
+function castValue(d, to) {
+  const bits = WRAP.get(to);
+  if (to === 10 || to === 16) return Number.isInteger(d) && Math.abs(d) <= (to === 10 ? 2048 : 256) ? d : '?';
+  if (!num(d)) return to === 9 || (bits && Math.abs(bits) < 32) ? '?' : d;
+  if (to === 9) return +(d !== 0);
+  if (to === 1) return Math.fround(d);
+  if (!INTEGER.has(to)) return d;
+  const t = Math.trunc(d);
+  if (!bits || !Number.isFinite(t)) return t;
+  const m = 2 ** Math.abs(bits);
+  const u = ((t % m) + m) % m;
+  return bits > 0 && u >= m / 2 ? u - m : u;
+}
+
+// Element-wise ops that broadcast (opset 7 on: multidirectional; before: the
+// `broadcast`/`axis` attributes, the PDPD rule, or equal shapes).
+export const BINARY = new Set(['Add', 'Sub', 'Mul', 'Div', 'Pow', 'Equal', 'Greater', 'Less', 'And', 'Or', 'Xor']);
+export const BINARY_NEW = new Set(['GreaterOrEqual', 'LessOrEqual', 'BitShift', 'Mod', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor']);
+export const VARIADIC = new Set(['Sum', 'Max', 'Min', 'Mean']);
+const REDUCE = new Set(['ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'ReduceL1', 'ReduceL2',
+  'ReduceLogSum', 'ReduceLogSumExp', 'ReduceSumSquare']);
+
+/** True for the op types whose nodes are reported (they broadcast). */
+export function broadcasts(op) {
+  return BINARY.has(op) || BINARY_NEW.has(op) || VARIADIC.has(op) || op === 'Where' || op === 'PRelu' || op === 'Expand' ||
+    op === 'Gemm' || op === 'MatMul' || op === 'MatMulInteger' || op === 'QLinearMatMul' || op === 'Einsum';
+}
+
+export function attr(n, name) {
+  return n.attrs.get(name);
+}
+export function attrInt(n, name, def) {
+  const a = attr(n, name);
+  return a && a.i !== undefined ? a.i : def;
+}
+export function attrInts(n, name) {
+  const a = attr(n, name);
+  return a ? a.ints : null;
+}
+export function attrStr(n, name, def) {
+  const a = attr(n, name);
+  return a && a.s !== undefined ? a.s : def;
+}
+
+export const normAxis = (a, r) => (a < 0 ? a + r : a);
+/** Axis `a` of a rank-`r` shape as ONNX takes it (−r ≤ a < r); any other is a malformed node (its outputs unknown). */
+function axisIn(a, r, op) {
+  if (!Number.isInteger(a) || a < -r || a >= r) throw new RangeError(`${op}: axis ${a} is outside a shape of rank ${r}`);
+  return a < 0 ? a + r : a;
+}
+/** Axes `as` of a rank-`r` shape, each once (as axisIn). */
+function axesIn(as, r, op) {
+  const set = new Set(as.map((a) => axisIn(a, r, op)));
+  if (set.size !== as.length) throw new RangeError(`${op}: an axis is given twice in [${as.join(', ')}]`);
+  return set;
+}
+
+// Ops whose outputs follow from their inputs' shapes and attributes in a line or two (moreShapes).
+const MORE = new Set(('NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss Unique Adagrad Adam Momentum NonMaxSuppression ' +
+  'TfIdfVectorizer DynamicQuantizeLinear GridSample GatherND OneHot StringNormalizer Einsum HannWindow HammingWindow ' +
+  'BlackmanWindow MelWeightMatrix Compress Det RoiAlign DFT STFT OptionalHasElement').split(' '));
+// The optimisers of ai.onnx.preview.training. Their inputs after R and T are groups of n: X, its
+// gradient G, then the states (Adagrad H; Adam V, H; Momentum V); their outputs are X and the states,
+// new: each output group's input group.
+export const OPTIMISERS = { Adagrad: [0, 2], Adam: [0, 2, 3], Momentum: [0, 2] };
+
+/**
+ * The outputs of an op of MORE: `ins` its inputs' infos, `vals(k)` input k's values (or null).
+ * Dims it cannot know are '?'; null where not even the rank is known.
+ */
+function moreShapes(n, op, ins, vals) {
+  const shape = (k) => (ins[k] ? ins[k].shape : null);
+  const x = shape(0);
+  const et = ins[0] ? ins[0].elemType : 0;
+  const scalar = (k) => { const w = vals(k); return w && w.length === 1 && num(w[0]) ? w[0] : '?'; };
+  // what a condition keeps of x: along the `axis` attribute (that dim unknown), or all of it flattened
+  const keptOf = (a) => (a ? (x ? x.map((d, i) => (i === normAxis(a.i, x.length) ? '?' : d)) : null) : ['?']);
+  switch (op) {
+    case 'NegativeLogLikelihoodLoss':
+    case 'SoftmaxCrossEntropyLoss': { // [N, C, d1...] and labels [N, d1...]: per element ('none') or one value
+      const t = shape(1) ?? (x ? [x[0], ...x.slice(2)] : null);
+      const loss = info(attrStr(n, 'reduction', 'mean') === 'none' ? (t ? t.slice() : null) : [], et);
+      return op === 'SoftmaxCrossEntropyLoss' ? [loss, info(x, et)] : [loss];
+    }
+    case 'Unique': { // Y, indices, inverse_indices, counts: as many as there are distinct values
+      const a = attr(n, 'axis');
+      const y = keptOf(a);
+      const inv = a ? (x ? [x[normAxis(a.i, x.length)]] : ['?']) : [x ? prod(x) : '?'];
+      return [info(y, et), info(['?'], 7), info(inv, 7), info(['?'], 7)];
+    }
+    case 'Adagrad':
+    case 'Adam':
+    case 'Momentum': { // the new X (and H, V): the shapes of the inputs they replace, in groups of n
+      const groups = OPTIMISERS[op];
+      const k = (ins.length - 2) / (groups.length + 1); // the input groups: the output groups and G
+      return n.outputs.map((_, j) => {
+        const i = 2 + groups[Math.floor(j / k)] * k + (j % k);
+        return info(shape(i), ins[i] ? ins[i].elemType : 0);
+      });
+    }
+    case 'NonMaxSuppression':
+      return [info(['?', 3], 7)];
+    case 'TfIdfVectorizer': { // [C] or [N, C] to [max ngram index + 1] or [N, that]
+      const idx = attrInts(n, 'ngram_indexes');
+      const m = idx && idx.length ? Math.max(...idx) + 1 : '?';
+      return [info(x ? (x.length === 1 ? [m] : [x[0], m]) : null, 1)];
+    }
+    case 'DynamicQuantizeLinear':
+      return [info(x, 2), info([], 1), info([], 2)];
+    case 'GridSample': { // X [N, C, D...] sampled at grid [N, D_out..., r]: [N, C, D_out...]
+      const g = shape(1);
+      return [info(x && g ? [x[0], x[1], ...g.slice(1, -1)] : null, et)];
+    }
+    case 'GatherND': { // indices' dims but its last, then data's past batch_dims + that last dim
+      const q = shape(1);
+      const b = attrInt(n, 'batch_dims', 0);
+      if (!x || !q || !num(q[q.length - 1])) return [info(null, et)];
+      return [info([...q.slice(0, -1), ...x.slice(b + q[q.length - 1])], et)];
+    }
+    case 'OneHot': { // indices' dims, with depth inserted at axis
+      if (!x) return [info(null, ins[2] ? ins[2].elemType : 0)];
+      const d = scalar(1);
+      const r = x.length + 1;
+      const a = normAxis(attrInt(n, 'axis', -1), r);
+      const out = x.slice();
+      out.splice(a, 0, num(d) ? Math.trunc(d) : '?');
+      return [info(out, ins[2] ? ins[2].elemType : 0)];
+    }
+    case 'StringNormalizer': // stop words may drop any number of strings
+      return [info(x ? [...x.slice(0, -1), '?'] : null, et)];
+    case 'HannWindow':
+    case 'HammingWindow':
+    case 'BlackmanWindow': {
+      const size = scalar(0);
+      return [info([num(size) ? Math.trunc(size) : '?'], attrInt(n, 'output_datatype', 1))];
+    }
+    case 'MelWeightMatrix': { // [dft_length / 2 + 1, num_mel_bins]
+      const bins = scalar(0);
+      const len = scalar(1);
+      return [info([num(len) ? Math.floor(len / 2) + 1 : '?', num(bins) ? bins : '?'], attrInt(n, 'output_datatype', 1))];
+    }
+    case 'Compress': { // as many as the condition keeps
+      return [info(keptOf(attr(n, 'axis')), et)];
+    }
+    case 'Det':
+      return [info(x ? x.slice(0, -2) : null, et)];
+    case 'RoiAlign': { // [num_rois, C, output_height, output_width]
+      const rois = shape(1);
+      return [info([rois ? rois[0] : '?', x ? x[1] : '?', attrInt(n, 'output_height', 1), attrInt(n, 'output_width', 1)], et)];
+    }
+    case 'DFT': { // along axis (default 1; an input from opset 20): dft_length (or the axis), half of it + 1 when onesided; last dim 2
+      if (!x) return [info(null, et)];
+      const a = normAxis(attrInt(n, 'axis', 1), x.length);
+      const given = n.inputs[1] ? scalar(1) : x[a];
+      const len = attrInt(n, 'inverse', 0) === 0 && attrInt(n, 'onesided', 0) === 1 ? (num(given) ? Math.floor(given / 2) + 1 : '?') : given;
+      return [info(x.map((d, i) => (i === a ? len : i === x.length - 1 ? 2 : d)), et)];
+    }
+    case 'STFT': { // [batch, frames, bins, 2]: frames from the signal's length, the step and the frame's length
+      const step = scalar(1);
+      const w = n.inputs[2] ? shape(2) : null;
+      const fl = n.inputs[3] ? scalar(3) : w ? w[0] : '?';
+      const frames = x && num(x[1]) && num(step) && num(fl) && step > 0 ? Math.floor((x[1] - fl) / step) + 1 : '?';
+      const bins = num(fl) ? (attrInt(n, 'onesided', 1) === 1 ? Math.floor(fl / 2) + 1 : fl) : '?';
+      return [info([x ? x[0] : '?', frames, bins, 2], et)];
+    }
+    case 'OptionalHasElement':
+      return [info([], 9)];
+    default:
+      return null;
+  }
+}
+
+/**
+ * Einsum as a broadcast (NumPy's einsum): each input laid out as [its ellipsis dims, then one dim per
+ * letter of the equation, 1 where it lacks the letter], so the NumPy rule over those shapes merges
+ * each letter's dims and the ellipses (a 1 stretches; two others must agree). A letter repeated in
+ * one input (a diagonal) must be the same dim there: `same(x, y, what)` says so, or gives the error.
+ * Returns { shapes, rule, wrap } (wrap: the output from the merged shape), a BroadcastError, or null
+ * (an equation this cannot read: the output is unknown).
+ */
+export function einsumPlan(equation, shapes, where, same) {
+  const eq = equation.replace(/\s+/g, '');
+  const [lhs, rhs] = eq.split('->');
+  const terms = lhs.split(',').map((t) => t.replace('...', '.'));
+  if (terms.length !== shapes.length || terms.some((t) => /[^.A-Za-z]/.test(t))) return null;
+  const letters = [...new Set(terms.join('').replace(/\./g, ''))];
+  const rows = [];
+  for (let k = 0; k < terms.length; k++) {
+    const t = terms[k];
+    const s = shapes[k];
+    const count = t.replace('.', '').length; // its letters
+    const e = s.length - count; // the ellipsis's dims
+    if (e < 0 || (e > 0 && !t.includes('.'))) {
+      return new BroadcastError(`Einsum at ${where}: input ${k} has rank ${s.length}; its term '${t.replace('.', '...')}' has ${count} letters`,
+        { code: 'RANK_MISMATCH', shapes, dims: [s.length, count] });
+    }
+    const dim = new Map();
+    const ell = [];
+    let at = 0;
+    for (const c of t) {
+      if (c === '.') { ell.push(...s.slice(at, at + e)); at += e; continue; }
+      const d = s[at++];
+      if (dim.has(c)) {
+        const err = same(dim.get(c), d, `Einsum: letter ${c} repeats in input ${k} with another dim`);
+        if (err) return err;
+        if (!num(dim.get(c))) dim.set(c, d);
+      } else dim.set(c, d);
+    }
+    rows.push([...ell, ...letters.map((c) => (dim.has(c) ? dim.get(c) : 1))]);
+  }
+  const out = rhs ?? `${lhs.includes('...') ? '.' : ''}${letters.filter((c) => lhs.split(c).length === 2).sort().join('')}`;
+  const L = letters.length;
+  return {
+    shapes: rows,
+    rule: `numpy over [ellipsis, ${letters.join(' ')}] (Einsum)`,
+    wrap: (m) => [...out.replace('...', '.')].flatMap((c) => (c === '.' ? m.slice(0, m.length - L) : [letters.includes(c) ? m[m.length - L + letters.indexOf(c)] : '?'])),
+  };
+}
+
+// ---- the ops that do not broadcast ---------------------------------------------
+
+/**
+ * The outputs of a non-broadcasting node (not If, Loop or Scan: their subgraphs are the walk's), or
+ * null when its op has no shape function. `ins`: its inputs' infos (null: an omitted input); `v`: the
+ * opset of its domain; `bytes`: the model's (a Constant's tensor is read from them).
+ */
+export function outputsOf(n, ins, v, bytes) {
+  const op = n.opType;
+  const x = ins[0] ? ins[0].shape : null;
+  const et = ins[0] ? ins[0].elemType : 0;
+  const vals = (k) => ins[k]?.value ?? null; // input k's small integer values (or null)
+  const rankKnown = x !== null;
+  if ((op === 'Neg' || op === 'Abs') && ins[0] && ins[0].value) { // shape arithmetic: a name is not negative
+    return [info(x, et, ins[0].value.map((d) => (num(d) ? (op === 'Neg' ? 0 - d : Math.abs(d)) : op === 'Abs' ? d : '?')))];
+  }
+  if (SAME.has(op)) return n.outputs.map(() => info(x, et));
+  if (PASS.has(op)) {
+    const to = op === 'Cast' ? attrInt(n, 'to', et) : op === 'CastLike' && ins[1] ? ins[1].elemType : et;
+    const value = ins[0] ? ins[0].value : null;
+    return [info(x, to, value && to !== et ? value.map((d) => castValue(d, to)) : value)];
+  }
+  switch (op) {
+    case 'BatchNormalization': // training mode's running mean and variance (and opset < 14's saved ones): one per channel
+      return n.outputs.map((_, k) => info(k === 0 ? x : rankKnown && x.length > 1 ? [x[1]] : null, et));
+    case 'LayerNormalization': { // Mean and InvStdDev: the normalised axes kept as 1, in stash_type
+      const a = rankKnown ? normAxis(attrInt(n, 'axis', -1), x.length) : 0;
+      return n.outputs.map((_, k) => (k === 0 ? info(x, et) : info(rankKnown ? x.map((d, i) => (i < a ? d : 1)) : null, attrInt(n, 'stash_type', 1))));
+    }
+    case 'Constant': {
+      const t = attr(n, 'value');
+      if (t && t.t) return [info(t.t.dims.slice(), t.t.dataType, t.t.dims.length <= 1 ? tensorValues(t.t, bytes) : null)];
+      const vi = attr(n, 'value_ints');
+      if (vi) return [info([vi.ints.length], 7, vi.ints.slice())];
+      const v1 = attr(n, 'value_int');
+      if (v1) return [info([], 7, [v1.i])];
+      const vf = attr(n, 'value_floats');
+      if (vf) return [info([vf.floats.length], 1, vf.floats.slice())];
+      const f1 = attr(n, 'value_float');
+      if (f1) return [info([], 1, [f1.f])];
+      return null;
+    }
+    case 'Shape': {
+      if (!rankKnown) return [info(['?'], 7)]; // a rank unknown: one dim, of unknown length
+      let s = attrInt(n, 'start', 0);
+      let e = attrInt(n, 'end', x.length);
+      s = Math.min(Math.max(normAxis(s, x.length), 0), x.length);
+      e = Math.min(Math.max(normAxis(e, x.length), 0), x.length);
+      const value = x.slice(s, Math.max(s, e));
+      return [info([value.length], 7, value)];
+    }
+    case 'Size':
+      return [info([], 7, rankKnown && x.every(num) ? [prod(x)] : null)];
+    case 'Reshape': {
+      const target = v < 5 ? attrInts(n, 'shape') : vals(1);
+      if (target === null || !rankKnown) {
+        const len = ins[1] && ins[1].shape && num(ins[1].shape[0]) ? ins[1].shape[0] : null;
+        return [info(len === null ? null : new Array(len).fill('?'), et)];
+      }
+      const allowZero = attrInt(n, 'allowzero', 0) === 1;
+      const out = target.map((d, i) => (d === 0 && !allowZero ? (i < x.length ? x[i] : '?') : d));
+      const k = out.indexOf(-1);
+      // A dim that a 0 copies cancels out of the -1's quotient, an unknown one too (as onnx's inference
+      // does): [?, 3, 4] to [0, -1] is [?, 12].
+      const copied = (i) => target[i] === 0 && !allowZero && i < x.length && x[i] !== 0; // a copied 0 leaves the -1 undetermined (0 / 0)
+      if (k >= 0) out[k] = quotient(x.filter((_, i) => !copied(i)), out.filter((_, i) => i !== k && !copied(i)));
+      return [info(out, et, ins[0].value && ins[0].value.length === (num(out[0]) ? out[0] : -1) ? ins[0].value : (out.length <= 1 ? ins[0].value : null))];
+    }
+    case 'Flatten': {
+      if (!rankKnown) return [info(null, et)];
+      const a = normAxis(attrInt(n, 'axis', 1), x.length);
+      return [info([prod(x.slice(0, a)), prod(x.slice(a))], et)];
+    }
+    case 'Transpose': {
+      if (!rankKnown) return [info(null, et)];
+      const perm = attrInts(n, 'perm');
+      const p = perm && perm.length ? perm : x.map((_, i) => x.length - 1 - i);
+      return [info(p.map((i) => x[i]), et)];
+    }
+    case 'Squeeze': {
+      const axes = v < 13 ? attrInts(n, 'axes') : vals(1);
+      if (!rankKnown || (v >= 13 && n.inputs[1] && !axes)) return [info(null, et)]; // axes given, their values not known
+      if (!axes || axes.length === 0) {
+        if (!x.every(num)) return [info(null, et)];
+        return [info(x.filter((d) => d !== 1), et, ins[0].value)];
+      }
+      const drop = axesIn(axes, x.length, op);
+      if (x.some((d, i) => drop.has(i) && num(d) && d !== 1)) throw new RangeError('Squeeze: a squeezed dim is not 1');
+      return [info(x.filter((_, i) => !drop.has(i)), et, ins[0].value)];
+    }
+    case 'Unsqueeze': {
+      const axes = v < 13 ? attrInts(n, 'axes') : vals(1);
+      if (!rankKnown || !axes) return [info(null, et)];
+      const r = x.length + axes.length;
+      const set = axesIn(axes, r, op);
+      const out = [];
+      let j = 0;
+      for (let i = 0; i < r; i++) out.push(set.has(i) ? 1 : x[j++]);
+      return [info(out, et, ins[0].value)];
+    }
+    case 'Concat': {
+      const shapes = ins.map((i) => (i ? i.shape : null));
+      if (shapes.some((s) => s === null)) return [info(null, et)];
+      const r = shapes[0].length;
+      if (shapes.some((sh) => sh.length !== r)) throw new RangeError('Concat: the inputs differ in rank');
+      const a = axisIn(attrInt(n, 'axis', 0), r, op);
+      const out = shapes[0].slice();
+      for (let i = 0; i < r; i++) {
+        if (i === a) out[i] = shapes.map((s) => s[i]).reduce(addDims);
+        else out[i] = shapes.map((s) => s[i]).find(num) ?? shapes.map((s) => s[i]).find(isSymbol) ?? '?';
+      }
+      let value = null;
+      if (r === 1 && ins.every((i) => i.value)) value = ins.flatMap((i) => i.value);
+      return [info(out, et, value)];
+    }
+    case 'Split': {
+      if (!rankKnown) return n.outputs.map(() => info(null, et));
+      const a = axisIn(attrInt(n, 'axis', 0), x.length, op);
+      const split = v < 13 ? attrInts(n, 'split') : vals(1);
+      // Before opset 18, no sizes means equal parts (18 lets the last be smaller).
+      if (v < 18 && !(split && split.length) && num(x[a]) && x[a] % n.outputs.length !== 0) throw new RangeError(`Split: ${x[a]} is not ${n.outputs.length} equal parts`);
+      const unknown = v >= 13 && n.inputs[1] && !split; // sizes given, their values not known
+      return n.outputs.map((_, k) => {
+        const s = x.slice();
+        if (split && split.length) s[a] = split[k];
+        else if (num(x[a]) && !unknown) {
+          const parts = n.outputs.length;
+          const each = Math.ceil(x[a] / parts);
+          s[a] = k < parts - 1 ? each : x[a] - each * (parts - 1);
+        } else s[a] = '?';
+        return info(s, et);
+      });
+    }
+    case 'Slice':
+      return [sliceShape(n, ins, vals, v)];
+    case 'Gather': {
+      const idx = ins[1] ? ins[1].shape : null;
+      if (!rankKnown || idx === null) return [info(null, et)];
+      const a = axisIn(attrInt(n, 'axis', 0), x.length, op);
+      const out = [...x.slice(0, a), ...idx, ...x.slice(a + 1)];
+      let value = null;
+      const data = ins[0].value;
+      const iv = vals(1);
+      if (data && iv && x.length === 1) value = iv.map((i) => data[i < 0 ? i + data.length : i] ?? '?');
+      return [info(out, et, value)];
+    }
+    case 'GatherElements':
+      return [info(ins[1] ? ins[1].shape : null, et)];
+    case 'ConstantOfShape': {
+      // shape arithmetic may give a negative: no dim; an input of a known length whose values are not known: that many unknown dims
+      const len = ins[0] && ins[0].shape && ins[0].shape.length === 1 && num(ins[0].shape[0]) && ins[0].shape[0] <= MAX_VALUES ? ins[0].shape[0] : null;
+      const s = vals(0)?.map((d) => (num(d) && d < 0 ? '?' : d)) ?? (len === null ? null : new Array(len).fill('?'));
+      const t = attr(n, 'value');
+      return [info(s ? s.slice() : null, t && t.t ? t.t.dataType : 1, s && s.length === 1 && num(s[0]) && s[0] <= MAX_VALUES && t && t.t ? new Array(s[0]).fill(tensorValues(t.t, bytes)?.[0] ?? 0) : null)];
+    }
+    case 'Range': {
+      const [s, l, d] = [vals(0), vals(1), vals(2)];
+      if (s && l && d && num(s[0]) && num(l[0]) && num(d[0]) && d[0] !== 0) {
+        const len = Math.max(Math.ceil((l[0] - s[0]) / d[0]), 0);
+        return [info([len], et, len <= MAX_VALUES && Number.isInteger(s[0]) && Number.isInteger(d[0]) ? Array.from({ length: len }, (_, i) => s[0] + i * d[0]) : null)];
+      }
+      return [info(['?'], et)];
+    }
+    case 'Tile': {
+      const rep = vals(1);
+      if (!rankKnown) return [info(null, et)];
+      return [info(rep ? x.map((d, i) => mulDims(d, rep[i])) : x.map(() => '?'), et)];
+    }
+    case 'Pad': {
+      const pads = v < 11 ? attrInts(n, 'pads') ?? attrInts(n, 'paddings') : vals(1);
+      if (!rankKnown) return [info(null, et)];
+      if (!pads) return [info(x.map(() => '?'), et)];
+      const axesV = v >= 18 && n.inputs.length > 3 ? vals(3) : null;
+      const axes = axesV ? axesV.map((a) => normAxis(a, x.length)) : x.map((_, i) => i);
+      const out = x.slice();
+      axes.forEach((a, k) => { out[a] = addDims(addDims(out[a], pads[k]), pads[k + axes.length]); });
+      return [info(out, et)];
+    }
+    case 'ArgMax':
+    case 'ArgMin': {
+      if (!rankKnown) return [info(null, 7)];
+      const a = normAxis(attrInt(n, 'axis', 0), x.length);
+      const keep = attrInt(n, 'keepdims', 1) === 1;
+      return [info(keep ? x.map((d, i) => (i === a ? 1 : d)) : x.filter((_, i) => i !== a), 7)];
+    }
+    case 'TopK': {
+      if (!rankKnown) return [info(null, et), info(null, 7)];
+      const a = normAxis(attrInt(n, 'axis', -1), x.length);
+      const k = v < 10 ? attrInt(n, 'k', '?') : vals(1)?.[0] ?? '?';
+      const s = x.map((d, i) => (i === a ? k : d));
+      return [info(s, et), info(s, 7)];
+    }
+    case 'Conv':
+    case 'ConvInteger':
+    case 'QLinearConv':
+    case 'ConvTranspose':
+    case 'MaxPool':
+    case 'AveragePool':
+    case 'LpPool':
+      return windowShapes(n, ins, op);
+    case 'GlobalAveragePool':
+    case 'GlobalMaxPool':
+    case 'GlobalLpPool':
+      return [info(rankKnown ? x.map((d, i) => (i < 2 ? d : 1)) : null, et)];
+    case 'Resize':
+    case 'Upsample':
+      return [resizeShape(n, ins, vals, v)];
+    case 'DepthToSpace':
+    case 'SpaceToDepth': {
+      if (!rankKnown || x.length !== 4) return [info(null, et)];
+      const b = attrInt(n, 'blocksize', 1);
+      const [N, C, H, W] = x;
+      const f = (d, m) => (num(d) ? (op === 'DepthToSpace' ? d * m : d / m) : '?');
+      return [info(op === 'DepthToSpace' ? [N, num(C) ? C / (b * b) : '?', f(H, b), f(W, b)] : [N, num(C) ? C * b * b : '?', f(H, b), f(W, b)], et)];
+    }
+    case 'NonZero':
+      return [info(rankKnown ? [x.length, '?'] : [ '?', '?'], 7)];
+    case 'SequenceAt':
+      return [ins[0] && ins[0].elem ? ins[0].elem : info(null)];
+    case 'SequenceInsert':
+    case 'SequenceErase': {
+      const v = info(null);
+      v.elem = ins[0] ? ins[0].elem : null;
+      return [v];
+    }
+    case 'LSTM':
+    case 'GRU':
+    case 'RNN': {
+      if (!rankKnown || x.length !== 3) return n.outputs.map(() => info(null, et));
+      const layout = attrInt(n, 'layout', 0);
+      const dirs = attrStr(n, 'direction', 'forward') === 'bidirectional' ? 2 : 1;
+      const hidden = attrInt(n, 'hidden_size', '?');
+      const [seq, batch] = layout === 0 ? [x[0], x[1]] : [x[1], x[0]];
+      const Y = layout === 0 ? [seq, dirs, batch, hidden] : [batch, seq, dirs, hidden];
+      const H = layout === 0 ? [dirs, batch, hidden] : [batch, dirs, hidden];
+      return n.outputs.map((_, k) => info(k === 0 ? Y : H, et));
+    }
+    default:
+      if (MORE.has(op)) return moreShapes(n, op, ins, vals);
+      if (REDUCE.has(op)) {
+        if (!rankKnown) return [info(null, et)];
+        const fromInput = op === 'ReduceSum' ? v >= 13 : v >= 18;
+        const axes = fromInput ? (n.inputs.length > 1 && n.inputs[1] !== '' ? vals(1) : []) : attrInts(n, 'axes') ?? [];
+        if (axes === null) return [info(attrInt(n, 'keepdims', 1) === 1 ? x.map(() => '?') : null, et)];
+        const keep = attrInt(n, 'keepdims', 1) === 1;
+        if (axes.length === 0 && fromInput && attrInt(n, 'noop_with_empty_axes', 0) === 1) return [info(x, et)];
+        const set = axes.length ? axesIn(axes, x.length, op) : new Set(x.map((_, i) => i));
+        return [info(keep ? x.map((d, i) => (set.has(i) ? 1 : d)) : x.filter((_, i) => !set.has(i)), et)];
+      }
+      return null;
+  }
+}
+
+function sliceShape(n, ins, vals, v) {
+  const x = ins[0] ? ins[0].shape : null;
+  const et = ins[0] ? ins[0].elemType : 0;
+  if (x === null) return info(null, et);
+  let starts;
+  let ends;
+  let axes;
+  let steps;
+  if (v < 10) {
+    starts = attrInts(n, 'starts');
+    ends = attrInts(n, 'ends');
+    axes = attrInts(n, 'axes');
+    steps = null;
+  } else {
+    starts = vals(1);
+    ends = vals(2);
+    axes = n.inputs.length > 3 && n.inputs[3] !== '' ? vals(3) : undefined;
+    steps = n.inputs.length > 4 && n.inputs[4] !== '' ? vals(4) : undefined;
+    if (axes === null || steps === null) return info(x.map(() => '?'), et);
+  }
+  if (!starts || !ends) return info(x.map(() => '?'), et);
+  const ax = axes && axes.length ? axes.map((a) => normAxis(a, x.length)) : starts.map((_, i) => i);
+  const out = x.slice();
+  let value = ins[0].value && x.length === 1 ? ins[0].value.slice() : null;
+  ax.forEach((a, k) => {
+    const st = steps ? steps[k] : 1;
+    const d = x[a];
+    if (!num(d)) {
+      out[a] = starts[k] === 0 && st === 1 && ends[k] >= INT_BIG / 4 ? d : '?';
+      if (out[a] !== d) value = null;
+      return;
+    }
+    const clamp = (p, lo, hi) => Math.min(Math.max(p, lo), hi);
+    let s = starts[k] < 0 ? starts[k] + d : starts[k];
+    let e = ends[k] < 0 ? ends[k] + d : ends[k];
+    if (st > 0) {
+      s = clamp(s, 0, d);
+      e = clamp(e, 0, d);
+      out[a] = Math.max(0, Math.ceil((e - s) / st));
+    } else {
+      s = clamp(s, 0, d - 1); // the spec's clamping (not Python's): a start below -d still keeps element 0
+      e = clamp(e, -1, d - 1);
+      out[a] = Math.max(0, Math.ceil((s - e) / -st));
+    }
+    if (value && a === 0) {
+      const vv = [];
+      for (let i = s, c = 0; c < out[a]; i += st, c++) vv.push(value[i]);
+      value = vv;
+    }
+  });
+  return info(out, et, value);
+}
+
+function windowShapes(n, ins, op) {
+  const x = ins[0] ? ins[0].shape : null;
+  const et = ins[0] ? ins[0].elemType : 0;
+  const w = ins[1] ? ins[1].shape : null;
+  const conv = op.startsWith('Conv') || op === 'QLinearConv';
+  const wIn = op === 'QLinearConv' ? (ins[3] ? ins[3].shape : null) : w;
+  if (x === null) return n.outputs.map(() => info(null, et));
+  const sp = x.length - 2;
+  const kernel = attrInts(n, 'kernel_shape')?.length ? attrInts(n, 'kernel_shape') : conv && wIn ? wIn.slice(2) : null;
+  const strides = attrInts(n, 'strides')?.length ? attrInts(n, 'strides') : new Array(sp).fill(1);
+  const dil = attrInts(n, 'dilations')?.length ? attrInts(n, 'dilations') : new Array(sp).fill(1);
+  const pads = attrInts(n, 'pads')?.length ? attrInts(n, 'pads') : new Array(2 * sp).fill(0);
+  const autoPad = attrStr(n, 'auto_pad', 'NOTSET');
+  const ceil = attrInt(n, 'ceil_mode', 0) === 1;
+  const group = attrInt(n, 'group', 1);
+  let C = x[1];
+  if (conv) C = op === 'ConvTranspose' ? (wIn ? mulDims(wIn[1], group) : '?') : wIn ? wIn[0] : '?';
+  const out = [x[0], C];
+  const given = attrInts(n, 'output_shape');
+  for (let i = 0; i < sp; i++) {
+    const d = x[i + 2];
+    if (op === 'ConvTranspose' && given && given.length) { out.push(given[given.length - sp + i]); continue; }
+    if (kernel === null || !num(kernel[i])) { out.push('?'); continue; }
+    const k = (kernel[i] - 1) * dil[i] + 1;
+    if (!num(d)) {
+      // A name survives a window that keeps the size: stride 1 with 'same' padding.
+      const same = autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER' || (autoPad === 'NOTSET' && pads[i] + pads[i + sp] === k - 1);
+      out.push(op !== 'ConvTranspose' && strides[i] === 1 && same && !ceil ? d : '?');
+      continue;
+    }
+    if (op === 'ConvTranspose') {
+      const op2 = attrInts(n, 'output_padding')?.[i] ?? 0;
+      if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') out.push(d * strides[i]);
+      else out.push(strides[i] * (d - 1) + op2 + k - (autoPad === 'VALID' ? 0 : pads[i] + pads[i + sp]));
+      continue;
+    }
+    if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') out.push(Math.ceil(d / strides[i]));
+    else if (autoPad === 'VALID') out.push(Math.floor((d - k) / strides[i]) + 1);
+    else {
+      const span = d + pads[i] + pads[i + sp] - k;
+      let o = (ceil ? Math.ceil(span / strides[i]) : Math.floor(span / strides[i])) + 1;
+      if (ceil && (o - 1) * strides[i] >= d + pads[i]) o--; // the last window must start inside the input
+      out.push(o);
+    }
+  }
+  const outs = [info(out, op === 'ConvInteger' ? 6 : et)];
+  if (n.outputs.length > 1) outs.push(info(out, 7)); // MaxPool's indices
+  return outs;
+}
+
+function resizeShape(n, ins, vals, v) {
+  const x = ins[0] ? ins[0].shape : null;
+  const et = ins[0] ? ins[0].elemType : 0;
+  if (x === null) return info(null, et);
+  let scales = null;
+  let sizes = null;
+  if (n.opType === 'Upsample') scales = v < 9 ? attr(n, 'scales')?.floats : null;
+  else if (v < 11) scales = null;
+  else {
+    sizes = n.inputs.length > 3 && n.inputs[3] !== '' ? vals(3) : null;
+    if (!sizes && n.inputs.length > 2 && n.inputs[2] !== '') scales = vals(2);
+  }
+  if (n.opType === 'Upsample' && v >= 9) scales = vals(1);
+  if (n.opType === 'Resize' && v < 11) scales = vals(1);
+  const axes = attrInts(n, 'axes');
+  const ax = axes && axes.length ? axes.map((a) => normAxis(a, x.length)) : x.map((_, i) => i);
+  const out = x.slice();
+  if (sizes && sizes.length === ax.length) ax.forEach((a, k) => { out[a] = sizes[k]; });
+  else if (scales && scales.length === ax.length) ax.forEach((a, k) => { out[a] = num(x[a]) ? Math.floor(x[a] * scales[k]) : scales[k] === 1 ? x[a] : '?'; });
+  else return info(x.map(() => '?'), et);
+  return info(out, et);
+}
