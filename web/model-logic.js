@@ -71,11 +71,6 @@ export function listRows(nodes, formatShape) {
   return sortNodes(nodes.map((n, k) => ({ k, status: n.status, opType: n.opType, name: n.name, index: n.index, graph: n.graph, line: nodeLine(n, formatShape) })));
 }
 
-/** The node the page opens first: the first problem, else the first node; null for none. */
-export function firstNode(nodes) {
-  return sortNodes(nodes)[0] ?? null;
-}
-
 /**
  * What a person dropped: the model (an .onnx, or an .xml IR with its .bin
  * beside it) as { kind: 'onnx' | 'openvino', model: File, bin: File | null },

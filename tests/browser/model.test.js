@@ -140,9 +140,10 @@ describe('the model explorer', () => {
 
   it('shows the last pick: a model picked while another is read replaces it, and the earlier answer never shows (until 0.9.21 it could, under the later name)', async () => {
     await unlisted();
-    // two picks at once: the small file is read (and answered) first, the large one would answer last
-    await Promise.all([page.setInputFiles('#file', path.join(fixtures, 'real', 'ch_PP-OCRv4_det_infer.onnx')),
-      page.setInputFiles('#file', path.join(root, 'web', 'public', 'samples', 'attention.onnx'))]);
+    // the small file picked while the large one is read (one after the other: picks made at once
+    // may reach the page in either order); the small one is answered first, the large one would answer last
+    await page.setInputFiles('#file', path.join(fixtures, 'real', 'ch_PP-OCRv4_det_infer.onnx'));
+    await page.setInputFiles('#file', path.join(root, 'web', 'public', 'samples', 'attention.onnx'));
     await waitListed(undefined);
     const shown = async () => [await page.locator('#summary .status-kind').textContent(), await page.evaluate(() => document.body.dataset.nodes)];
     expect(await shown()).toEqual(['ONNX · attention.onnx (551 B)', '2']);
