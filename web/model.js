@@ -82,7 +82,7 @@ async function open(gen, model, bin, xml = false) {
   showSummary({ ms: res.ms });
   buildFilters();
   renderList();
-  await selectNode(rows[0] ?? null); // the first problem, else the first node
+  await selectNode(rows[0] ?? null, res.first); // the first problem, else the first node (sent with the report)
   if (gen !== generation) return;
   // For the benchmarks: the time from the drop to the listed nodes (the first rows and node drawn).
   const listed = performance.now() - t0;
@@ -228,13 +228,14 @@ function renderList() {
 
 // ---- one node ----------------------------------------------------------------------
 
-/** Show row `r`'s node (asked of the worker), or none for null. */
-async function selectNode(r) {
+/** Show row `r`'s node (`node` when the page has it, else asked of the worker), or none for null. */
+async function selectNode(r, node = null) {
   const k = r === null ? null : r.k;
   rowOf.get(current)?.removeAttribute('aria-current');
   rowOf.get(k)?.setAttribute('aria-current', 'true');
   current = k;
   if (k === null) { $('node-section').hidden = true; return; }
+  if (node !== null) { drawNode(node); return; }
   const res = await ask({ of: readId, k });
   if (res.ok && current === k) drawNode(res.node); // else another node, or another model, since
 }

@@ -195,17 +195,12 @@ describe('the model explorer', () => {
     expect(await page.locator('#node-section').isVisible()).toBe(true);
   });
 
-  it('stays responsive while a 30,000-node IR is listed: no script of the page runs 400 ms, no task adds more than 250 rows (until 0.9.22 one task took the whole report, 2–5 s at 80,000 nodes, and drew 2,000 rows)', async () => {
+  it('lists a 30,000-node IR a part at a time: no task adds more than 250 rows (until 0.9.22 one task took the whole report and drew 2,000 rows; the time it takes is bench/model-longtasks.mjs\'s)', async () => {
     await page.route('**/big.xml', (route) => route.fulfill({ body: bigIr(30_000), contentType: 'text/xml' }));
     await page.evaluate(async () => {
       window.testFile = new File([await (await fetch('./big.xml')).blob()], 'big.xml');
-      window.testScripts = [];
       window.testAdded = [];
-      // each frame's scripts (the page's own: its bundle), and the rows each task adds to the list
-      window.testLoaf = new PerformanceObserver((l) => {
-        for (const f of l.getEntries()) for (const s of f.scripts) if (/assets\/model-/.test(s.sourceURL)) window.testScripts.push([s.invoker, Math.round(s.duration)]);
-      });
-      window.testLoaf.observe({ type: 'long-animation-frame' });
+      // the rows each task adds to the list
       window.testRows = new MutationObserver((records) => { window.testAdded.push(records.reduce((a, r) => a + r.addedNodes.length, 0)); });
       window.testRows.observe(document.getElementById('node-list'), { childList: true });
     });
@@ -217,16 +212,13 @@ describe('the model explorer', () => {
     });
     await waitListed(undefined);
     await page.waitForFunction(() => document.querySelectorAll('.node-row').length === 2000, null, { timeout: 20_000 });
-    await page.waitForTimeout(500); // the last frames' entries
-    const { scripts, added } = await page.evaluate(() => {
-      window.testLoaf.disconnect();
+    const added = await page.evaluate(() => {
       window.testRows.disconnect();
-      return { scripts: window.testScripts, added: window.testAdded };
+      return window.testAdded;
     });
     expect(await page.locator('#nodes-count').textContent()).toBe('30000 of 30000 nodes (the first 2000 listed: filter to see the rest).');
     expect(Math.max(...added)).toBeLessThanOrEqual(250);
-    expect(scripts.length).toBeGreaterThan(0);
-    expect(scripts.filter(([, ms]) => ms >= 400)).toEqual([]);
+    expect(added.filter((n) => n > 0).length).toBeGreaterThanOrEqual(8); // 2,000 rows: 60, then 250 a task
     // the filters, selection and order work on the whole list
     await page.fill('#filter-text', 'add_29999');
     expect(await page.locator('.node-row .where').allTextContents()).toEqual(['add_29999 · big']);
