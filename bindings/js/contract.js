@@ -2,7 +2,10 @@
 // table is built at init() from what the module declares (src/core/contract.def,
 // src/kernels/dtypes.def, src/kernels/ops.def, read from its memory), and
 // checked against what JS itself knows (each typed array's element size).
-const none = []; // `new Map(none)`, not `new Map()`: the minifier marks the latter pure with a comment
+// `new Map(none)`, not `new Map()` (a Set, an empty typed array: the same): the page's minifier
+// marks the latter pure with a comment, 16 bytes each (tests/js/page-bundle.test.js). For the
+// same reason a returned error is `TypeError(...)`, which is `new TypeError(...)` without it.
+export const none = [];
 export const C = {
   ready: false,
   dtypes: [],          // [{ id, name, short, array, kind, size, ctor, float, big, half, bits }]
@@ -21,8 +24,8 @@ export const C = {
   rules: new Map(none),    // "family:name" -> rule number
   types: new Map(none),    // element-wise rule name -> rule number
   modes: new Map(none),    // Broadcast-op mode -> rule number
-  namedRule: -1,
-  numpyRule: -1,       // the element-wise NumPy rule (the default)
+  named: -1,           // the named rule
+  numpy: -1,           // the element-wise NumPy rule (the default)
   A: {},               // action name -> number
   actions: new Map(none),  // name -> action number
   shapings: new Map(none), // name -> shaping number
@@ -104,8 +107,8 @@ export function readContract(M, build = 'full') {
   n.ruleList = Object.freeze(rules.map((r) => Object.freeze(r)));
   n.types = new Map(rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'elementwise').map(([r, i]) => [r.name, i]));
   n.modes = new Map(rules.map((r, i) => [r, i]).filter(([r]) => r.family === 'to').map(([r, i]) => [r.name, i]));
-  n.namedRule = rules.findIndex((r) => r.family === 'named');
-  n.numpyRule = n.types.get('numpy');
+  n.named = rules.findIndex((r) => r.family === 'named');
+  n.numpy = n.types.get('numpy');
   n.actions = new Map(actions.map((a, i) => [a, i]));
   n.A = Object.freeze(Object.fromEntries(actions.map((a, i) => [a, i])));
   n.shapings = new Map(shapings.map((s, i) => [s, i]));

@@ -645,9 +645,9 @@ function namedTensor(c, res, out) {
 function failure(c, res, st) {
   if (st === C.signals.outOverlaps) {
     if (c.action === C.A.reduce || c.action === C.A.unbroadcast) {
-      return new TypeError(`${c.fn}: out shares memory with the ${c.action === C.A.reduce ? 'input x' : 'gradient'}; a reduction reads input cells after it has written output cells, so it cannot work in place: pass a separate tensor as out (or none)`);
+      return TypeError(`${c.fn}: out shares memory with the ${c.action === C.A.reduce ? 'input x' : 'gradient'}; a reduction reads input cells after it has written output cells, so it cannot work in place: pass a separate tensor as out (or none)`);
     }
-    return new TypeError(`${c.fn}: out is also an operand that is broadcast or reordered; in place would read cells already written: write to a separate tensor`);
+    return TypeError(`${c.fn}: out is also an operand that is broadcast or reordered; in place would read cells already written: write to a separate tensor`);
   }
   if (C.statuses[st] === 'TOO_LARGE') {
     const shape = res.shape();

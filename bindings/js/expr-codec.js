@@ -163,11 +163,11 @@ export function refusal(E, fn, s, res, interned = null) {
     case 'out_dtype':
       return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a, b] });
     case 'no_tensor': // (operands read, but not where the result takes its dtype: `where(x < 2, 3, 4)`)
-      return new TypeError(s.values.some((v) => typeof v === 'object') ? `${at} takes no dtype from numbers alone: cast one (cast(3, 'float32'))${where}` : NO_TENSOR(fn));
+      return TypeError(s.values.some((v) => typeof v === 'object') ? `${at} takes no dtype from numbers alone: cast one (cast(3, 'float32'))${where}` : NO_TENSOR(fn));
     case 'not_integer':
-      return new TypeError(`${at}: a number that is not an integer cannot be a ${a} element${where}`);
+      return TypeError(`${at}: a number that is not an integer cannot be a ${a} element${where}`);
     case 'bad_dtype':
-      return new TypeError(`${at}: not a dtype; one of ${C.dtypes.map((d) => d.name).join(', ')}${where}`);
+      return TypeError(`${at}: not a dtype; one of ${C.dtypes.map((d) => d.name).join(', ')}${where}`);
     case 'broadcast': {
       const ctx = dimNames !== null && dimNames.every((d) => d.every((n) => n !== undefined))
         ? namedContext(...shapes.map((sizes, k) => ({ dims: dimNames[k], sizes })))

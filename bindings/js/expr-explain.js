@@ -61,11 +61,11 @@ export function explainExpr(E, fn, shapesIn, options) {
   const values = readShapes(E, fn, shapesIn, dtypesIn);
   const named = values.some((v) => typeof v === 'object' && v.named);
   const shapes = values.map((v) => (typeof v === 'object' ? v.shape : []));
-  let rule = C.numpyRule;
+  let rule = C.numpy;
   let axis = -1;
   let shaping = 0;
   if (named) {
-    rule = C.namedRule;
+    rule = C.named;
     shaping = C.shapings.get(shapingIn ?? 'exact') ?? 0;
   } else if (bc !== undefined && bc !== null) {
     ({ rule, axis } = readType(bc.type, bc.axis, shapes, fn));

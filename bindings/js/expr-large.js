@@ -5,8 +5,9 @@ import { runExpr } from './execute.js';
 import { parseText } from './expr-parse.js';
 import { explainExpr } from './expr-explain.js';
 import { Expression, codeStore, keyOf, exprRequest } from './expr.js';
+import { none } from './contract.js';
 
-const opCalls = new Map(); // `name(a, b)` / `name(a)` / `cast(a, 'dtype')` / `where(a, b, c)` -> { parsed, runs, generated }
+const opCalls = new Map(none); // `name(a, b)` / `name(a)` / `cast(a, 'dtype')` / `where(a, b, c)` -> { parsed, runs, generated }
 /** Operand elements from which a call may be large enough for largeCall() (which decides by bytes): 1 MiB of 8-byte elements. */
 export const LARGE = (1 << 20) / 8;
 const NAMES = ['a', 'b', 'c']; // the operands of `text`, in order
@@ -41,7 +42,7 @@ export function largeCall(text, ops, dest, outDtype, rule, axis) {
   if (bytes < STREAM_MIN) return null;
   codeStore();
   let c = opCalls.get(text);
-  if (c === undefined) opCalls.set(text, (c = { parsed: parseText('evaluate', text), runs: new Map(), generated: new Map() }));
+  if (c === undefined) opCalls.set(text, (c = { parsed: parseText('evaluate', text), runs: new Map(none), generated: new Map(none) }));
   let k = '';
   for (let i = 0; i < ops.length; i++) k += `${ops[i].dtype.id} `;
   if (!generates(c, text, k, ops)) return null;

@@ -40,7 +40,7 @@ export function excerpt(text, pos, len) {
 function syntaxError(fn, text, code, pos, len) {
   const token = text.slice(pos, pos + len);
   const what = SYNTAX[code]?.(token) ?? 'syntax error';
-  const e = new SyntaxError(`${fn}: ${what} at offset ${pos}${excerpt(text, pos, len)}`);
+  const e = SyntaxError(`${fn}: ${what} at offset ${pos}${excerpt(text, pos, len)}`);
   e.offset = pos;
   e.length = len;
   return e;
@@ -78,7 +78,7 @@ function literalValue(t) {
 
 export function parseText(fn, text, shown = text) {
   if (text.length > C.limits.maxExpressionLength) {
-    const e = new SyntaxError(`${fn}: the expression is ${text.length} characters long; at most ${C.limits.maxExpressionLength}`);
+    const e = SyntaxError(`${fn}: the expression is ${text.length} characters long; at most ${C.limits.maxExpressionLength}`);
     e.offset = 0;
     e.length = 0;
     throw e;

@@ -13,7 +13,7 @@
 // expr-parse.js (the text, once), expr-codec.js (the key sent and the answers
 // read back), expr-explain.js (explain) and expr-large.js (large single ops
 // run as one-op expressions).
-import { C } from './contract.js';
+import { C, none } from './contract.js';
 import { mod } from './loader.js';
 import { checkKeys } from './options.js';
 import { readType } from './rules.js';
@@ -32,7 +32,7 @@ const RUN_KEYS = ['out', 'broadcast', 'shaping', 'keepdims'];
 const BROADCAST_KEYS = ['type', 'axis'];
 const CACHE_MAX = 256;
 const hasOwn = Object.prototype.hasOwnProperty;
-const cache = new Map(); // text -> Expression (least recently used first)
+const cache = new Map(none); // text -> Expression (least recently used first)
 
 // ---- the snapshot of one run -----------------------------------------------------------
 
@@ -85,10 +85,10 @@ function readRun(E, fn, operands, options) {
   const dest = outIn === undefined ? null : readOut(outIn, fn);
   if (tensors === 0) throw new TypeError(NO_TENSOR(fn));
   const ops = settleAll(fn, values, names, what, named);
-  const s = { values, ops, dest, rule: C.numpyRule, axis: -1, shaping: 0, keepdims, named, shapes: null };
+  const s = { values, ops, dest, rule: C.numpy, axis: -1, shaping: 0, keepdims, named, shapes: null };
   if (named) {
     if (typeIn !== undefined || axisIn !== undefined) throw new TypeError(`${fn}: options.broadcast applies to positional operands; named operands align by name (options.shaping)`);
-    s.rule = C.namedRule;
+    s.rule = C.named;
     s.shaping = C.shapings.get(shapingIn ?? 'exact');
     if (s.shaping === undefined) throw new TypeError(`${fn}: options.shaping must be 'exact', 'intersection' or 'union'`);
   } else {
@@ -206,7 +206,7 @@ export function namedWhere(values, dest) {
   codeStore();
   const E = compiled('where', 'where(c, a, b)');
   const ops = settleAll('where', values, WHERE_NAMES, WHERE_NAMES.map((n) => `where: ${n}`), true);
-  const s = { values, ops, dest, rule: C.namedRule, axis: -1, shaping: C.shapings.get('exact'), keepdims: false, named: true, shapes: null };
+  const s = { values, ops, dest, rule: C.named, axis: -1, shaping: C.shapings.get('exact'), keepdims: false, named: true, shapes: null };
   const { key, interned } = keyOf(E, 'where', s);
   return execute(exprRequest(E, 'where', s, key, ops, interned));
 }

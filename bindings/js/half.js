@@ -1,7 +1,7 @@
 // float16 bits <-> numbers, for runtimes without Float16Array (Node 20): the
 // library's scalars and the display of float16 bits. The engine's conversions
 // (src/kernels/half.hpp) are the same algorithm; these agree with them bit for bit.
-const f32 = new Float32Array(1);
+const f32 = Float32Array.of(0); // (not `new Float32Array(1)`: see contract.js's `none`)
 const u32 = new Uint32Array(f32.buffer);
 
 /**

@@ -4,10 +4,10 @@
 // call that may allocate: memory growth replaces the buffer (loader.js's host()
 // then replaces M.HEAPU8, which is how view() notices).
 import { mod } from './loader.js';
-import { C } from './contract.js';
+import { C, none } from './contract.js';
 import { BroadcastError } from './errors.js';
 
-let viewHeap = new Uint8Array(0);
+let viewHeap = new Uint8Array(none);
 let views = [];
 
 /**

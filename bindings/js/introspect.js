@@ -6,6 +6,7 @@
 import { mod, cString } from './loader.js';
 import { slot, scratchInUse, releaseScratch } from './heap.js';
 import { liveTensorCount } from './tensor.js';
+import { none } from './contract.js';
 
 /** What the engine holds, like tf.memory(). */
 export function memory() {
@@ -37,7 +38,7 @@ function listing(which, fields) {
   const p = slot(0, Math.max(n * 20, 1));
   list(which, p, n);
   const r = M.HEAPU32.slice(p >>> 2, (p >>> 2) + n * 5); // copied: decoding allocates nothing in wasm, but stay independent of the slot
-  const names = new Map();
+  const names = new Map(none);
   const name = (q) => {
     let t = names.get(q);
     if (t === undefined) names.set(q, (t = cString(M, q, 'kernel name')));

@@ -7,7 +7,7 @@
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { product, describe, rankTooLarge } from './shapes.js';
-import { C } from './contract.js';
+import { C, none } from './contract.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut, committable, commitError, taLength, arrayLike } from './operands.js';
 import { Tensor, viewOf, makeTensor } from './tensor.js';
@@ -84,7 +84,7 @@ function axisOf(a, r, names, fn, entry) {
 function axesOf(axes, r, names, fn, all) {
   if (axes === undefined || axes === null) return all;
   const list = Array.isArray(axes) ? Array.from(axes) : [axes];
-  const seen = new Set();
+  const seen = new Set(none);
   return list.map((a, i) => {
     const k = axisOf(a, r, names, fn, Array.isArray(axes) ? `axes[${i}]` : 'axis');
     if (seen.has(k)) throw axisError(`${fn}: axis ${k} is given twice`, k, [r]);

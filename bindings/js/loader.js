@@ -174,7 +174,7 @@ export function compileModuleSync(bytes, what) {
 }
 
 function notWasm(what, b, e) {
-  return new Error(`tensorcast: ${what} is not WebAssembly (${describe(e)}; got ${b.byteLength} bytes); pass the bytes of this package's ${ENGINE.file}`, { cause: e });
+  return Error(`tensorcast: ${what} is not WebAssembly (${describe(e)}; got ${b.byteLength} bytes); pass the bytes of this package's ${ENGINE.file}`, { cause: e });
 }
 
 // ---- the check of a module, and its host side -------------------------------
@@ -340,7 +340,7 @@ function install(inst) {
 /** `e` as an Error of ours: kept when it already says what failed, else wrapped with `what`. */
 function failure(what, e) {
   if (e instanceof Error && e.message.startsWith('tensorcast')) return e;
-  return new Error(`tensorcast: ${what} (${describe(e)})`, { cause: e });
+  return Error(`tensorcast: ${what} (${describe(e)})`, { cause: e });
 }
 
 function describe(e) {

@@ -2,7 +2,7 @@
 // owned arrays, and their encoding (names and labels become integer ids).
 import { BroadcastError, formatShape } from './errors.js';
 import { copyShape, checkShape, isStatic, UNKNOWN_RANK, describe } from './shapes.js';
-import { C } from './contract.js';
+import { C, none } from './contract.js';
 
 /** A dim name's identity: coords keys are strings, so 1 and '1' are the same name. */
 export const nameKey = (d) => String(d);
@@ -26,7 +26,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
   for (const d of dims) {
     if (typeof d !== 'string' && typeof d !== 'number') throw new TypeError(`${fn}: ${which}.dims entries must be strings or numbers, got ${typeof d}`);
   }
-  const seen = new Map();
+  const seen = new Map(none);
   for (let i = 0; i < dims.length; i++) {
     const k = nameKey(dims[i]);
     if (seen.has(k)) {
@@ -91,7 +91,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
 // and NaN and NaN, the same): one Map per type, so no key string is built per
 // label — a million-label axis is interned in milliseconds.
 export class LabelMap {
-  constructor() { this.n = new Map(); this.s = new Map(); this.b = new Map(); }
+  constructor() { this.n = new Map(none); this.s = new Map(none); this.b = new Map(none); }
   map(l) { return typeof l === 'number' ? this.n : typeof l === 'string' ? this.s : this.b; }
   get(l) { return this.map(l).get(l); }
   has(l) { return this.map(l).has(l); }
@@ -180,7 +180,7 @@ export function namedOutNames(na, nb) {
 // float64 bits, -0 as 0, every NaN one); equal labels are then compared with
 // === (NaN by type). A JS Map of two million string keys spent seconds in its
 // lookups and growth; this table interns them in a fraction of that.
-const F64 = new Float64Array(1);
+const F64 = Float64Array.of(0); // (not `new Float64Array(1)`: see contract.js's `none`)
 const U32 = new Uint32Array(F64.buffer);
 
 function labelHash(l) {
@@ -257,9 +257,9 @@ const allRaw = (ls) => {
  * Duplicates are found by the engine in both cases.
  */
 export function internNamed(...ts) {
-  const names = new Map();
+  const names = new Map(none);
   const nameList = [];
-  const rawName = new Set(); // name ids whose labels go raw
+  const rawName = new Set(none); // name ids whose labels go raw
   const nameId = (d) => {
     const k = nameKey(d);
     let id = names.get(k);
@@ -268,7 +268,7 @@ export function internNamed(...ts) {
   };
   const ids = ts.map((t) => t.dims.map(nameId));
   // A name's labels go raw only when every labeled occurrence of it is all integers.
-  const notRaw = new Set();
+  const notRaw = new Set(none);
   ts.forEach((t, k) => t.labels.forEach((ls, i) => { if (ls && !allRaw(ls)) notRaw.add(ids[k][i]); }));
   for (const id of ids.flat()) if (!notRaw.has(id)) rawName.add(id);
   const lists = [];

@@ -80,13 +80,13 @@ export function committable(o) {
 /** Why committable(o) said no; `what` names the operand in the message. */
 export function commitError(o, what) {
   if (o === null || typeof o !== 'object' || o.brand !== SNAPSHOT) {
-    return new Error(`tensorcast internal error: ${what} has no snapshot`);
+    return Error(`tensorcast internal error: ${what} has no snapshot`);
   }
   if (o.resident) {
-    return new TypeError(`${what} was disposed while the call was reading its arguments (by a getter, Proxy or callback): dispose tensors after the calls that use them`);
+    return TypeError(`${what} was disposed while the call was reading its arguments (by a getter, Proxy or callback): dispose tensors after the calls that use them`);
   }
   const len = taLength.call(o.data);
-  if (len === 0 && isDetached(o.data)) return new TypeError(`${what}.data: its ArrayBuffer was detached (transferred) while the call was reading its arguments`);
+  if (len === 0 && isDetached(o.data)) return TypeError(`${what}.data: its ArrayBuffer was detached (transferred) while the call was reading its arguments`);
   const had = o.shape === null || o.strides !== null ? `${o.len} when the call read it` : `shape ${formatShape(o.shape)} needs ${o.size}`; // null: a typed-array out
   return new BroadcastError(`${what}: data has ${len} elements but ${had} (its buffer was resized while the call was reading its arguments)`,
     { code: 'LENGTH_MISMATCH', shapes: [o.shape], dims: [len, o.len] });
@@ -104,7 +104,7 @@ export function isForeignTensor(x) {
 
 /** The message for a tensor of another tensorcast instance passed as `what`. */
 export function foreignTensor(what) {
-  return new TypeError(`${what} is a Tensor of another tensorcast instance (the CommonJS build, tensorcast/inline, `
+  return TypeError(`${what} is a Tensor of another tensorcast instance (the CommonJS build, tensorcast/inline, `
     + 'or a second copy of the package), whose memory is not this one\'s: import tensorcast one way throughout, '
     + 'or pass { data: t.toArray(), shape: t.shape }');
 }
@@ -229,9 +229,9 @@ export function readOrt(x) {
 /** Why `data` is not a typed array, for a message. */
 export function notTypedArray(data, what) {
   if (Array.isArray(data)) {
-    return new TypeError(`${what} is a plain Array; pass a typed array, e.g. Float32Array.from(${data.length <= 4 ? `[${data}]` : 'array'})`);
+    return TypeError(`${what} is a plain Array; pass a typed array, e.g. Float32Array.from(${data.length <= 4 ? `[${data}]` : 'array'})`);
   }
-  return new TypeError(`${what} must be a typed array (Float32Array, Int32Array, …), got ${data === null ? 'null' : ArrayBuffer.isView(data) ? 'a DataView' : typeof data}`);
+  return TypeError(`${what} must be a typed array (Float32Array, Int32Array, …), got ${data === null ? 'null' : ArrayBuffer.isView(data) ? 'a DataView' : typeof data}`);
 }
 
 /**
@@ -239,7 +239,7 @@ export function notTypedArray(data, what) {
  * names the call in the message, `dataWhat` the data.
  */
 export function lengthError(what, dataWhat, data, len, shape, n) {
-  if (len === 0 && isDetached(data)) return new TypeError(`${dataWhat}: its ArrayBuffer was detached (transferred to another thread or context)`);
+  if (len === 0 && isDetached(data)) return TypeError(`${dataWhat}: its ArrayBuffer was detached (transferred to another thread or context)`);
   return new BroadcastError(`${what}: data has ${len} elements but shape ${formatShape(shape)} needs ${n}`,
     { code: 'LENGTH_MISMATCH', shapes: [shape], dims: [len, n] });
 }
@@ -409,20 +409,20 @@ function ortOperand(data, dims, type, what) {
 // The errors of readOperand (apart, so the function V8 inlines stays small).
 function notOperand(x, what) {
   if (x === null || typeof x !== 'object') {
-    return new TypeError(`${what} must be { data, shape } or a resident tensor, got ${x === null ? 'null' : typeof x}`);
+    return TypeError(`${what} must be { data, shape } or a resident tensor, got ${x === null ? 'null' : typeof x}`);
   }
   if (ArrayBuffer.isView(x)) {
-    return new TypeError(`${what} is a bare ${x.constructor?.name ?? 'typed array'}: pass { data, shape } (shape defaults to [data.length]) or tensor(data, shape)`);
+    return TypeError(`${what} is a bare ${x.constructor?.name ?? 'typed array'}: pass { data, shape } (shape defaults to [data.length]) or tensor(data, shape)`);
   }
-  return new TypeError(`${what} is a plain Array; pass { data: Float32Array.from(${what.split(': ').pop()}), shape: [${x.length}] } or tensor(Float32Array.from(...), shape)`);
+  return TypeError(`${what} is a plain Array; pass { data: Float32Array.from(${what.split(': ').pop()}), shape: [${x.length}] } or tensor(Float32Array.from(...), shape)`);
 }
 
 function notData(x, data, shapeIn, what) {
   if (isForeignTensor(x)) return foreignTensor(what);
   if (data === undefined && shapeIn === undefined && Object.keys(x).length === 0) {
-    return new TypeError(`${what} is an empty object. If it was a Tensor sent through postMessage or structuredClone: tensors stay in the thread that made them; send { data: t.toArray(), shape: t.shape } instead`);
+    return TypeError(`${what} is an empty object. If it was a Tensor sent through postMessage or structuredClone: tensors stay in the thread that made them; send { data: t.toArray(), shape: t.shape } instead`);
   }
-  if (Array.isArray(data)) return new TypeError(`${what}.data is a plain Array; use a typed array, e.g. { data: Float32Array.from(data), shape }`);
+  if (Array.isArray(data)) return TypeError(`${what}.data is a plain Array; use a typed array, e.g. { data: Float32Array.from(data), shape }`);
   return notTypedArray(data, `${what}.data`);
 }
 

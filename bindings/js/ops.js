@@ -60,7 +60,7 @@ function binary(op, name, whatA, whatB, a, b, options) {
   }
   if (A.dims !== undefined || B.dims !== undefined) return namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn);
   if (shapingIn !== undefined) throw new TypeError(`${name}: options.shaping applies to named operands (with dims) only`);
-  let rule = C.numpyRule; // the default rule, NumPy/ONNX multidirectional (its ctx made on failure)
+  let rule = C.numpy; // the default rule, NumPy/ONNX multidirectional (its ctx made on failure)
   let axis = -1;
   let ctx = null;
   if (bc !== undefined && (typeIn !== undefined || axisIn !== undefined)) {
@@ -91,7 +91,7 @@ function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
     return new BroadcastError(`${name}: out: a ${dest.dtype.name} ${dest.resident ? 'tensor' : 'array'} cannot hold a ${outDtype.name} result`,
       { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape] });
   }
-  return new TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);
+  return TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);
 }
 
 /** Element-wise on named operands (§6): by dim name, with the labels' shaping. */
@@ -111,7 +111,7 @@ function namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn) {
   const fill = fillIn ?? (dt.float ? NaN : 0);
   const F = scalarOperand(fill, dt, `${name}: options.fill`);
   const F2 = scalarOperand(fill, dt, `${name}: options.fill`);
-  const c = request(C.A.binary, name, C.namedRule, -1, [A, B, F, F2], null, outDtype, dest, namedContext(na, nb));
+  const c = request(C.A.binary, name, C.named, -1, [A, B, F, F2], null, outDtype, dest, namedContext(na, nb));
   c.shaping = C.shapings.get(shaping);
   c.named = internNamed(na, nb);
   c.op = op.id;
@@ -204,11 +204,11 @@ export function where(cond, a, b, options) {
     throw outDtypeError('where', dest.dtype, A.dtype, [Cd.shape, A.shape, B.shape]);
   }
   if (Cd.size + A.size + B.size >= LARGE) {
-    const r = largeCall('where(a, b, c)', [Cd, A, B], dest, A.dtype, C.numpyRule, -1);
+    const r = largeCall('where(a, b, c)', [Cd, A, B], dest, A.dtype, C.numpy, -1);
     if (r !== null) return r;
   }
   const shapes = [Cd.shape, A.shape, B.shape];
-  const c = request(C.A.where, 'where', C.numpyRule, -1, [Cd, A, B], shapes, A.dtype, dest, { kind: 'elementwise', rule: 'numpy', shapes });
+  const c = request(C.A.where, 'where', C.numpy, -1, [Cd, A, B], shapes, A.dtype, dest, { kind: 'elementwise', rule: 'numpy', shapes });
   c.dtype = Cd.dtype.id;
   c.elem = A.dtype.size;
   return execute(c);

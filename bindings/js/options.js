@@ -34,11 +34,11 @@ export function checkKeys(options, fn, keys, suffix = '') {
 
 // The errors of checkKeys, apart: a small function is one V8 inlines into its callers.
 function notOptions(fn, suffix) {
-  return new TypeError(`${fn}${suffix}: options must be an object`);
+  return TypeError(`${fn}${suffix}: options must be an object`);
 }
 
 function unknownOption(fn, suffix, k, keys) {
-  return new TypeError(`${fn}${suffix}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
+  return TypeError(`${fn}${suffix}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
 }
 
 /**

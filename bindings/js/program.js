@@ -15,7 +15,7 @@
 // give, so the program's result is too, bit for bit. expr.js asks plan() once
 // per text (its cache): a text with no `;`, `=` or reduction call costs one
 // regular-expression test, and a plain expression is then parsed as before.
-import { C } from './contract.js';
+import { C, none } from './contract.js';
 import { excerpt } from './expr-parse.js';
 import { Tensor } from './tensor.js';
 import { refusedPlan } from './explain.js';
@@ -50,10 +50,10 @@ export function plan(fn, text, host) {
   let prefix = '_t';
   while (text.includes(prefix)) prefix = `_${prefix}`;
   const passes = [];
-  const seen = new Map();
+  const seen = new Map(none);
   let program = false;
   const fail = (what, a, b) => {
-    const e = new SyntaxError(`${fn}: ${what} at offset ${a}${excerpt(text, a, b - a)}`);
+    const e = SyntaxError(`${fn}: ${what} at offset ${a}${excerpt(text, a, b - a)}`);
     e.offset = a;
     e.length = b - a;
     throw e;
@@ -183,7 +183,7 @@ export function plan(fn, text, host) {
   if (!program) return null;
   // Each pass compiled (a syntax error shown in `text`); a name is assigned once, and never after it was read.
   const inputs = [];
-  const names = new Set();
+  const names = new Set(none);
   for (const p of passes) {
     if (p.terminal) continue;
     try {

@@ -1,7 +1,7 @@
 // The backward direction: reductionAxes, unbroadcast, the reductions (sum,
 // prod, min, max, mean) and broadcastArrays, on the same one-call contract as
 // the forward ops (ops.js): arguments read once, one wasm call.
-import { C } from './contract.js';
+import { C, none } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { copyShape } from './shapes.js';
@@ -283,7 +283,7 @@ function readDimNames(dims, fn) {
 function axesOfDims(names, X, fn) {
   const at = new Map(X.dims.map((d, a) => [nameKey(d), a]));
   const axes = new Array(names.length);
-  const first = new Map();
+  const first = new Map(none);
   for (let k = 0; k < names.length; k++) {
     const key = nameKey(names[k]);
     const a = at.get(key);

@@ -1,7 +1,7 @@
 // The shape API: every rule of the spec (docs/broadcast-rules.md), computed by
 // the engine. Each function reads its arguments once (a snapshot), writes one
 // request, makes one call, and turns a refusal into a BroadcastError.
-import { C } from './contract.js';
+import { C, none } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName, head, tail } from './errors.js';
 import { copyShape, checkShape, rankTooLarge, isDimValue, describe, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
@@ -139,7 +139,7 @@ export function namedCall(action, na, nb, shaping) {
   const { enc, need, nameList, labelList, rawName } = internNamed(na, nb);
   const p = begin(need);
   const h = requestBuffer();
-  header(h, action, C.namedRule, -1, 2);
+  header(h, action, C.named, -1, 2);
   h[p - C.REQ_LEN + C.REQ.shaping] = C.shapings.get(shaping);
   return { res: call(writeNamed(h, p, enc)), nameList, labelList, rawName };
 }
@@ -175,7 +175,7 @@ function result(res, ctx) {
 // already read (laneExit) and reads nothing twice. `laneBusy`: a call made
 // from such a getter while the lane is reading takes the general path.
 const LANE = 8;
-const lane = new Float64Array(LANE * (1 + MAX_RANK));
+const lane = new Float64Array(none.length + LANE * (1 + MAX_RANK)); // (none.length: a size the minifier cannot fold, see contract.js)
 let laneBusy = false;
 let laneDone = 0; // where the lane stopped: shapes fully read,
 let laneAt = -1; // dims of the next one read (-1: its length not read)
@@ -267,7 +267,7 @@ export function broadcastShapes(...shapes) {
     if (q >= 0) {
       let p = begin(q);
       const h = requestBuffer();
-      header(h, C.A.shape, C.numpyRule, -1, n);
+      header(h, C.A.shape, C.numpy, -1, n);
       for (let i = 0; i < q; i++) h[p++] = lane[i];
       const res = call(p);
       if (res.status === 0) return res.shape();
@@ -293,7 +293,7 @@ export function broadcastList(shapes) {
 
 function numpyShape(s) {
   for (let k = 0; k < s.length; k++) checkShape(s[k], false, s);
-  const res = shapeCall(C.A.shape, C.numpyRule, -1, s, null);
+  const res = shapeCall(C.A.shape, C.numpy, -1, s, null);
   if (res.status !== 0) throw makeError({ kind: 'elementwise', rule: 'numpy', shapes: s }, res.error());
   return res.shape();
 }

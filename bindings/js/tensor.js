@@ -223,7 +223,7 @@ export function readTensorNames(named, shape, fn) {
 
 function tensorOfTensor(data) {
   if (isForeignTensor(data)) return foreignTensor('tensor(data)');
-  return new TypeError('tensor(data): data is already a Tensor. To give it another shape use reshape(t, shape) or t.reshape(shape) '
+  return TypeError('tensor(data): data is already a Tensor. To give it another shape use reshape(t, shape) or t.reshape(shape) '
     + '(a view, no copy); to copy it, tensor(t.toArray(), shape)');
 }
 

@@ -62,10 +62,10 @@ function unaryCall(op, name, what, x, options) {
   const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
   if (dest !== null && !outHolds(dest, outDtype)) throw outMismatch(name, dest, outDtype, X);
   if (X.size >= LARGE) {
-    const r = largeCall(`${name}(a)`, [X], dest, outDtype, C.numpyRule, -1);
+    const r = largeCall(`${name}(a)`, [X], dest, outDtype, C.numpy, -1);
     if (r !== null) return r;
   }
-  const c = request(C.A.unary, name, C.numpyRule, -1, [X], [X.shape], outDtype, dest, null);
+  const c = request(C.A.unary, name, C.numpy, -1, [X], [X.shape], outDtype, dest, null);
   c.op = op.id;
   c.dtype = dt.id;
   return run(c, X, dest, name);
@@ -97,10 +97,10 @@ export function cast(x, dtype, options) {
   const { X, dest } = snapshot(x, options, 'cast', 'cast: x');
   if (dest !== null && !outHolds(dest, to)) throw outMismatch('cast', dest, to, X);
   if (X.size >= LARGE) {
-    const r = largeCall(`cast(a, '${to.name}')`, [X], dest, to, C.numpyRule, -1);
+    const r = largeCall(`cast(a, '${to.name}')`, [X], dest, to, C.numpy, -1);
     if (r !== null) return r;
   }
-  const c = request(C.A.cast, 'cast', C.numpyRule, -1, [X], [X.shape], to, dest, null);
+  const c = request(C.A.cast, 'cast', C.numpy, -1, [X], [X.shape], to, dest, null);
   c.op = to.id;
   c.dtype = X.dtype.id;
   return run(c, X, dest, 'cast');

@@ -5,7 +5,7 @@
 // Callers take a snapshot of every user value first (shapes.js, operands.js,
 // options.js): from the first write of a request to the end of its call, no
 // user code runs, so nothing can move the buffers or change the request.
-import { C } from './contract.js';
+import { C, none } from './contract.js';
 import { UNKNOWN_RANK, INTERVAL } from './shapes.js';
 
 let reqPtr = 0; // request buffer start, in doubles
@@ -17,7 +17,7 @@ let tcCall = null;
 let tcRequest = null;
 /** The full engine's tc_rerun_binary (execute.js runBinary); null in tensorcast/shapes. */
 export let rerunBinary = null;
-let f64 = new Float64Array(0);
+let f64 = new Float64Array(none);
 
 export function refreshRequest(module) {
   M = module;
@@ -100,8 +100,8 @@ function compileWriters(R, LEN, A_BINARY) {
   const OP = R.op; const DTYPE = R.dtype; const ELEM = R.elem; const IN0 = R.in0; const IN1 = R.in1; const IN2 = R.in2;
   const IN3 = R.in3; const OUT = R.out; const CAPACITY = R.capacity; const ACC = R.acc; const KEEPDIMS = R.keepdims;
   const STRIDED = R.strided;
-  const named = new Set([ACTION, RULE, AXIS, SHAPING, OPERANDS, OP, DTYPE, ELEM, IN0, IN1, IN2, IN3, OUT, CAPACITY, ACC, KEEPDIMS, STRIDED]);
-  const OTHER = Array.from({ length: LEN }, (_, i) => i).filter((i) => !named.has(i));
+  const named = [ACTION, RULE, AXIS, SHAPING, OPERANDS, OP, DTYPE, ELEM, IN0, IN1, IN2, IN3, OUT, CAPACITY, ACC, KEEPDIMS, STRIDED];
+  const OTHER = Array.from({ length: LEN }, (_, i) => i).filter((i) => !named.includes(i));
   return {
     header(h, action, rule, axis = -1, operands = 2) {
       const b = reqPtr;
@@ -365,7 +365,7 @@ class Response {
 }
 
 // The one reader of responses: each call's response is read before the next call is made.
-const RESPONSE = new Response(new Float64Array(0), 0);
+const RESPONSE = new Response(new Float64Array(none), 0);
 
 /** Doubles the strides section of `strides` (per operand: null, or its strides) takes. */
 export function stridesCost(strides) {
