@@ -45,9 +45,12 @@ export function outLengthError(fn, have, shape, size) {
     { code: 'LENGTH_MISMATCH', shapes: [shape], dims: [have, size] });
 }
 
+/** A dtype's name with its article, as a message says it: 'an int32', 'a float32'. */
+export const aDtype = (name) => `${name[0] === 'i' ? 'an' : 'a'} ${name}`;
+
 /** The refusal of an `out` of dtype `have` for a result of dtype `want` (dtype records): DTYPE_MISMATCH. */
 export function outDtypeError(fn, have, want, shapes) {
-  return new BroadcastError(`${fn}: out: a ${have.name} cannot hold the ${want.name} result`,
+  return new BroadcastError(`${fn}: out: ${aDtype(have.name)} cannot hold the ${want.name} result`,
     { code: 'DTYPE_MISMATCH', shapes, dims: [have.name, want.name] });
 }
 

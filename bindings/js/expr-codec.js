@@ -3,7 +3,7 @@
 // reduction axes), and what its answers say back: a named result's dims and
 // coordinates, and the error of a refused expression.
 import { C } from './contract.js';
-import { BroadcastError, castAdvice, makeError } from './errors.js';
+import { BroadcastError, castAdvice, makeError, aDtype } from './errors.js';
 import { UNKNOWN_RANK, tooManyEntries } from './shapes.js';
 import { internNamed, nameKey } from './named.js';
 import { namedContext } from './rules.js';
@@ -161,7 +161,7 @@ export function refusal(E, fn, s, res, interned = null) {
       return new BroadcastError(`${at}: the op does not take ${a}${/float/.test(a) ? ' (it takes integer dtypes)' : " (it takes float dtypes: cast(x, 'float32') first)"}${where}`,
         { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a] });
     case 'out_dtype':
-      return new BroadcastError(`${fn}: out: a ${a} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a, b] });
+      return new BroadcastError(`${fn}: out: ${aDtype(a)} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a, b] });
     case 'no_tensor': // (operands read, but not where the result takes its dtype: `where(x < 2, 3, 4)`)
       return TypeError(s.values.some((v) => typeof v === 'object') ? `${at} takes no dtype from numbers alone: cast one (cast(3, 'float32'))${where}` : NO_TENSOR(fn));
     case 'not_integer':

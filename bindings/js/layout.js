@@ -267,7 +267,7 @@ export function expandDims(x, axis, options) {
   const list = Array.isArray(axis) ? Array.from(axis) : [axis];
   const r = v.shape.length + list.length;
   if (r > C.limits.maxRank) throw rankTooLarge(r);
-  const at = axesOf(list, r, null, 'expandDims', null);
+  const at = axesOf(axis ?? list, r, null, 'expandDims', null); // a number is `axis` in messages, a list's entries `axes[i]`
   let newDims = null;
   if (v.names) {
     if (o.dims === undefined) throw new TypeError("expandDims: x has dims: name the new axis, expandDims(x, axis, { dims: ['name'] })");

@@ -264,7 +264,7 @@ export function topk(x, k, options) {
   const { X, axes, pair } = s;
   const n = X.shape[axes[0]];
   if (!Number.isInteger(k) || k < 0 || k > n) {
-    throw new BroadcastError(`topk: k must be an integer from 0 to ${n} (the axis length), got ${String(k)}`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes[0], dims: [n] });
+    throw new BroadcastError(`topk: k must be an integer from 0 to ${n} (the axis length), got ${describe(k)}`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes[0], dims: [n] });
   }
   const b = block(X, axes, 'topk');
   const dt = X.dtype;

@@ -133,6 +133,19 @@ describe('errors that say the cause and the fix', () => {
     x.dispose();
     y.dispose();
   });
+  it('a dtype is named with its article, a k with its type, and expandDims\' one axis as `axis` (until 0.9.22 "a int32", "got 1" for 1n and \'1\', "axes[0]" for 5)', () => {
+    const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
+    expect(() => tc.add(x, x, { out: new Int32Array(6) })).toThrow(/add: out: an int32 array cannot hold a float32 result$/);
+    expect(() => tc.equal(x, x, { out: new Float32Array(6) })).toThrow(/equal: out: a float32 array cannot hold a uint8 result$/);
+    expect(() => tc.isNaN(x, { out: new Int8Array(6) })).toThrow(/isNaN: out: an int8 array cannot hold a uint8 result; pass out of dtype uint8/);
+    expect(() => tc.sum(x, { out: new Int32Array(1) })).toThrow(/sum: out: an int32 cannot hold the float32 result/);
+    expect(() => tc.evaluate('x * 2', { x }, { out: tc.tensor(new Int16Array(6), [2, 3]) })).toThrow(/out: an int16 tensor cannot hold the float32 result/);
+    expect(() => tc.topk(x, 1n)).toThrow(/topk: k must be an integer from 0 to 3 \(the axis length\), got 1n$/);
+    expect(() => tc.topk(x, '1')).toThrow(/got "1"$/);
+    expect(() => tc.expandDims(x, 5)).toThrow(/expandDims: axis 5 is out of range/);
+    expect(() => tc.expandDims(x, [0, 5])).toThrow(/expandDims: axes\[1\] 5 is out of range/);
+    expect(() => tc.expandDims(x)).toThrow(/expandDims: axes\[0\]/); // no axis: as before
+  });
   it('dtype given as a constructor names the string to pass', () => {
     expect(() => tc.sum({ data: f32(1) }, { dtype: Float64Array })).toThrow(/dtype is a name: pass 'float64', not the Float64Array constructor/);
     expect(() => tc.unbroadcast({ data: f32(1, 2), shape: [2] }, [1], { dtype: Int32Array })).toThrow(/pass 'int32'/);
