@@ -4,7 +4,7 @@
 // of operand and `out`.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, castAdvice, formatShape, outDtypeError, domainRefusal, aDtype } from './errors.js';
+import { BroadcastError, castAdvice, formatShape, outDtypeError, domainRefusal, cannotHold } from './errors.js';
 import { readOptions, checkKeys, choose } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
@@ -88,7 +88,7 @@ function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
   const refused = domainRefusal(op, name, dt, A.shape);
   if (refused !== null) return refused;
   if (dest !== null && !outHolds(dest, outDtype)) {
-    return new BroadcastError(`${name}: out: ${aDtype(dest.dtype.name)} ${dest.resident ? 'tensor' : 'array'} cannot hold ${aDtype(outDtype.name)} result`,
+    return new BroadcastError(`${name}: ${cannotHold(dest, outDtype)}`,
       { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape] });
   }
   return TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);

@@ -5,7 +5,7 @@
 // operands keep their dims and coords.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, domainRefusal, aDtype } from './errors.js';
+import { BroadcastError, domainRefusal, cannotHold } from './errors.js';
 import { renamed } from './tensor.js';
 import { checkKeys } from './options.js';
 import { checkOutNames } from './named.js';
@@ -49,7 +49,7 @@ function run(c, X, dest, name) {
 }
 
 function outMismatch(name, dest, outDtype, X) {
-  return new BroadcastError(`${name}: out: ${aDtype(dest.dtype.name)} ${dest.resident ? 'tensor' : 'array'} cannot hold ${aDtype(outDtype.name)} result; pass out of dtype ${outDtype.name}`,
+  return new BroadcastError(`${name}: ${cannotHold(dest, outDtype)}; pass out of dtype ${outDtype.name}`,
     { code: 'DTYPE_MISMATCH', shapes: [X.shape], dims: [dest.dtype.name, outDtype.name] });
 }
 
