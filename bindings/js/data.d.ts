@@ -282,12 +282,22 @@ export declare function tensor(
   shape: readonly number[] | undefined,
   options: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] }; dtype: 'float16' },
 ): Tensor<'float16'>;
-/** An onnxruntime Tensor: its data with `shape` defaulting to its dims, of the dtype its type is read as (no `dtype` option). */
-export declare function tensor<T extends string>(
-  data: OrtTensorLike & { readonly type: T },
+/**
+ * An onnxruntime Tensor: its data with `shape` defaulting to its dims, of the
+ * dtype its type is read as (no `dtype` option). A type that names another
+ * dtype than its typed array's (a TypeError at run time) does not compile.
+ */
+export declare function tensor<T extends string, A extends OrtTensorLike['data'] = OrtTensorLike['data']>(
+  data: OrtTensorLike & { readonly type: T; readonly data: A } & OrtTypeAgrees<T, A>,
   shape?: readonly number[],
   options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] } },
 ): Tensor<[OrtDType<T>] extends [never] ? DType : OrtDType<T>>;
+
+// unknown when ort type `T` names typed array `A`'s dtype (OrtTypeOf), or when
+// either is not told (a `string` or ort's union of type names, data of several
+// arrays, string data); else never.
+type OrtTypeAgrees<T extends string, A> =
+  string extends T ? unknown : [T] extends [Intersected<T>] ? ([A] extends [TypedArray] ? ([T] extends [OrtTypeOf<A>] ? unknown : never) : unknown) : unknown;
 
 /** Options of {@link reshape}: names for the result's dims (a reshape drops the input's). */
 export interface ReshapeOptions {
@@ -416,6 +426,21 @@ type UntypedJoin<T extends readonly JoinInput[]> =
     ? ([KnownDType<T[number]>] extends [Intersected<KnownDType<T[number]>>] ? unknown : never)
     : never;
 
+// float16 bits and uint16 data share the Uint16Array, so the inference of A
+// (or D) above cannot tell them apart. Per input: 'float16' when its type
+// says float16 bits (dtype 'float16', an ort 'float16' tensor, a
+// Tensor<'float16'>), 'uint16' when it says uint16 (no dtype, dtype
+// 'uint16', ort 'uint16', a Tensor<'uint16'>), 'other' when it says
+// neither (another dtype, or a dtype that may be either: TensorLike's `dtype?: DType`).
+type HalfKind<V> =
+  V extends Tensor<infer D> ? ([D] extends ['float16'] ? 'float16' : [D] extends ['uint16'] ? 'uint16' : 'other')
+  : V extends { readonly type: infer T extends string; readonly dims: readonly number[]; readonly shape?: undefined } ? ([T] extends ['float16'] ? 'float16' : [T] extends ['uint16'] ? 'uint16' : 'other')
+  : V extends { readonly data: Uint16Array; readonly dtype: 'float16' } ? 'float16'
+  : V extends { readonly data: infer A extends TypedArray } ? (DTypeOf<A> extends 'uint16' ? ('float16' extends ('dtype' extends keyof V ? V[keyof V & 'dtype'] : undefined) ? 'other' : 'uint16') : 'other')
+  : 'other';
+/** never when inputs `T` hold float16 bits and uint16 data (a DTYPE_MISMATCH at run time), else unknown. */
+type NoHalfMix<T extends readonly JoinInput[]> = 'float16' | 'uint16' extends HalfKind<T[number]> ? never : unknown;
+
 /**
  * numpy.concatenate: `xs` (one dtype and rank, the same dims but on `axis`)
  * one after another along `axis` (default 0; a dim name for named inputs): a
@@ -426,18 +451,18 @@ type UntypedJoin<T extends readonly JoinInput[]> =
  */
 export declare function concat(xs: readonly Float16Bits[], axis: number | string | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
 export declare function concat(xs: readonly Float16Bits[], axis?: number | string, options?: { out?: ArrayOf<'float16'> }): Float16Copy;
-export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | string | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function concat<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number | string, options?: { out?: A }): Reshaped<A>;
-export declare function concat<D extends DType = never>(xs: WithResident<D>, axis: number | string | undefined, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
-export declare function concat<D extends DType = never>(xs: WithResident<D>, axis?: number | string, options?: { out?: Tensor<NoInferFrom<D>> }): Tensor<D>;
+export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | string | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | string, options?: { out?: A }): Reshaped<A>;
+export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | string | undefined, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
+export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number | string, options?: { out?: Tensor<NoInferFrom<D>> }): Tensor<D>;
 export declare function concat<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | string, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
 /** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`). As {@link concat}. */
 export declare function stack(xs: readonly Float16Bits[], axis: number | undefined, options: { out: Tensor<'float16'>; dims?: string | number }): Tensor<'float16'>;
 export declare function stack(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Float16Copy;
-export declare function stack<A extends TypedArray>(xs: readonly TensorLike<A>[], axis: number | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number }): Tensor<DTypeOf<A>>;
-export declare function stack<A extends TypedArray>(xs: readonly TensorLike<A>[], axis?: number, options?: { out?: A; dims?: string | number }): Reshaped<A>;
-export declare function stack<D extends DType = never>(xs: WithResident<D>, axis: number | undefined, options: { out: ArrayOf<NoInferFrom<D>>; dims?: string | number }): Reshaped<ArrayOf<D>>;
-export declare function stack<D extends DType = never>(xs: WithResident<D>, axis?: number, options?: { out?: Tensor<NoInferFrom<D>>; dims?: string | number }): Tensor<D>;
+export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number }): Tensor<DTypeOf<A>>;
+export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number, options?: { out?: A; dims?: string | number }): Reshaped<A>;
+export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | undefined, options: { out: ArrayOf<NoInferFrom<D>>; dims?: string | number }): Reshaped<ArrayOf<D>>;
+export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number, options?: { out?: Tensor<NoInferFrom<D>>; dims?: string | number }): Tensor<D>;
 export declare function stack<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number, options?: { out?: Tensor | TypedArray; dims?: string | number }): Tensor | Reshaped;
 
 /** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch (an empty tensor holds 1 byte); `liveTensors` counts views too. */

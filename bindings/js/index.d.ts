@@ -326,7 +326,7 @@ export interface ExpressionBroadcast {
 }
 
 export interface EvaluateOptions {
-  /** Where the result goes: a typed array of the result's dtype and size, or a resident tensor (in place where no operand is read broadcast or reordered). */
+  /** Where the result goes: a typed array of the result's dtype and size, or a resident tensor of its dtype (in place where no operand is read broadcast or reordered). */
   out?: TypedArray | Tensor;
   /** The rule of every op node, for positional operands (default numpy). */
   broadcast?: ExpressionBroadcast;
@@ -438,6 +438,17 @@ type OutOf<A, D extends DType> =
   DType extends D ? unknown : TypedArray extends A ? unknown
   : [Exclude<A, Tensor | undefined>] extends [ArrayOf<D> | ('float16' extends D ? Uint16Array : never)] ? unknown
   : { readonly 'out must be the typed array of the result dtype': ArrayOf<D> };
+
+/**
+ * The resident `out` a result of dtype `D` takes: a Tensor of `D`
+ * (DTYPE_MISMATCH at run time otherwise). Any Tensor when the dtype is not
+ * told, or when `A`, the `out` given, does not tell its own (a Tensor<DType>).
+ */
+type TensorOutOf<A, D extends DType> =
+  DType extends D ? unknown
+  : Extract<A, Tensor> extends infer T ? ([T] extends [never] ? unknown : Tensor extends T ? unknown
+    : [Extract<T extends Tensor<infer O> ? O : never, D>] extends [never] ? { readonly 'out must be a tensor of the result dtype': Tensor<D> } : unknown)
+  : never;
 
 /** explain()'s shapes of an expression's operands: a shape, a named shape, or a number / bigint for a scalar operand. */
 export type ExpressionShapes = { readonly [name: string]: readonly number[] | NamedShapeInput | number | bigint };
@@ -562,11 +573,11 @@ export interface Expression {
   /**
    * Run over `operands`; what evaluate() returns. `S` is the text's type, read
    * from `this.source`: compile() of a literal text makes `source` that literal
-   * (ExpressionOf), so these overloads too hold a typed-array `out` to the dtype it tells.
+   * (ExpressionOf), so these overloads too hold an `out` (a typed array, or a resident tensor) to the dtype it tells.
    */
-  run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
+  run<O extends ExpressionOperands, S extends string = string, T extends Tensor = Tensor>(this: { readonly source: S }, operands: O, options: EvaluateOptions & { out: T & TensorOutOf<T, EvaluateDType<O, S>> }): Tensor;
   run<O extends ExpressionOperands, S extends string = string, A extends TypedArray = TypedArray>(this: { readonly source: S }, operands: O, options: EvaluateOptions & { out: A & OutOf<A, EvaluateDType<O, S>> }): DataOf<EvaluateDType<O, S>>;
-  run<O extends ExpressionOperands, S extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(this: { readonly source: S }, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, S>> }): EvaluateResult<O, S>;
+  run<O extends ExpressionOperands, S extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(this: { readonly source: S }, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, S>> & TensorOutOf<A, EvaluateDType<O, S>> }): EvaluateResult<O, S>;
   /**
    * The plan for these shapes. Never throws, as explain({ expression, shapes }), whose answer it is:
    * a refusal (a BroadcastError's or TypeError's fields) comes back as `{ ok: false, error }`.
@@ -596,9 +607,9 @@ export declare function compile<E extends string = string>(expression: E): Expre
  */
 export interface ExpressionOf<E extends string> {
   readonly source: E;
-  run<O extends ExpressionOperands>(operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
+  run<O extends ExpressionOperands, T extends Tensor = Tensor>(operands: O, options: EvaluateOptions & { out: T & TensorOutOf<T, EvaluateDType<O, E>> }): Tensor;
   run<O extends ExpressionOperands, A extends TypedArray = TypedArray>(operands: O, options: EvaluateOptions & { out: A & OutOf<A, EvaluateDType<O, E>> }): DataOf<EvaluateDType<O, E>>;
-  run<O extends ExpressionOperands, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> }): EvaluateResult<O, E>;
+  run<O extends ExpressionOperands, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> & TensorOutOf<A, EvaluateDType<O, E>> }): EvaluateResult<O, E>;
 }
 
 /**
@@ -609,9 +620,9 @@ export interface ExpressionOf<E extends string> {
  * @example evaluate('(x - m) / s', { x, m, s })
  * @example evaluate("sum(x * w, ['in'])", { x, w }) // a contraction by dim name
  */
-export declare function evaluate<O extends ExpressionOperands>(expression: string, operands: O, options: EvaluateOptions & { out: Tensor }): Tensor;
+export declare function evaluate<O extends ExpressionOperands, E extends string = string, T extends Tensor = Tensor>(expression: E, operands: O, options: EvaluateOptions & { out: T & TensorOutOf<T, EvaluateDType<O, E>> }): Tensor;
 export declare function evaluate<O extends ExpressionOperands, E extends string = string, A extends TypedArray = TypedArray>(expression: E, operands: O, options: EvaluateOptions & { out: A & OutOf<A, EvaluateDType<O, E>> }): DataOf<EvaluateDType<O, E>>;
-export declare function evaluate<O extends ExpressionOperands, E extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(expression: E, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> }): EvaluateResult<O, E>;
+export declare function evaluate<O extends ExpressionOperands, E extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(expression: E, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> & TensorOutOf<A, EvaluateDType<O, E>> }): EvaluateResult<O, E>;
 
 import type { DType, FloatDType, ArrayOf, DTypeOf, OrtDType, OrtTensorLike, Tensor, TensorData, DataOf, TensorLike, TypedArray } from './data.js';
 export * from './data.js';
