@@ -15,7 +15,7 @@ import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch,
 import { mod } from './loader.js';
 import { makeTensor } from './tensor.js';
 import { taLength, committable, commitError, outHolds, handleOf, withNames, arrayLike } from './operands.js';
-import { product } from './shapes.js';
+import { product, part, taSet } from './shapes.js';
 import { begin, dataHeader, binaryRequest, setOut, writeShape, shapeCost, call, recall, requestBuffer, requestLength, rerunBinary, stridesCost, writeStrides } from './wire.js';
 import { gather, scatter, copyView, rowMajor, reach } from './strided.js';
 import { writeNamed, namedResult, checkOutNames, nameKey } from './named.js';
@@ -458,7 +458,7 @@ function samePtrs(ptrs, ops) {
 function resultAt(shape, size, out, dest, outDtype) {
   const off = out / outDtype.size;
   if (dest !== null) {
-    dest.data.set((outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
+    taSet.call(dest.data, (outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
     return { data: dest.data, shape, dtype: outDtype.name };
   }
   return { data: copyOut(outDtype, off, size), shape, dtype: outDtype.name };
@@ -524,7 +524,7 @@ function place(o, k) {
 /** A plain operand's data into its scratch. */
 function copyOperand(o) {
   if (o.resident) return;
-  if (o.strides !== null) copyIn(o.dtype, o.data.subarray(o.lo, o.lo + o.span), o.ptr / o.dtype.size - (o.offset - o.lo), o.span);
+  if (o.strides !== null) copyIn(o.dtype, part(o.data, o.lo, o.span), o.ptr / o.dtype.size - (o.offset - o.lo), o.span);
   else copyIn(o.dtype, o.data, o.ptr / o.dtype.size, o.size);
 }
 

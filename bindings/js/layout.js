@@ -6,7 +6,7 @@
 // reads a plain view's strides, execute.js hands them to the engine).
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
-import { product, describe, rankTooLarge } from './shapes.js';
+import { product, describe, rankTooLarge, mayShare, taSet } from './shapes.js';
 import { C, none } from './contract.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut, committable, commitError, taLength, arrayLike } from './operands.js';
@@ -437,7 +437,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   const ptr = !resident ? 0 : dest !== null ? dest.ptr : malloc(Math.max(size * es, 1));
   // A typed out over the buffer a plain operand reads: gathered apart, then copied in (as NumPy's
   // copyto), so no element is read after it was written.
-  const into = data !== null && vs.some((v) => !v.o.resident && v.o.data.buffer === data.buffer) ? arrayLike(data, dt, size) : data; // (a new array shares no buffer)
+  const into = data !== null && vs.some((v) => !v.o.resident && mayShare(v.o.data, data)) ? arrayLike(data, dt, size) : data; // (a new array shares no buffer)
   try {
     let at = 0;
     for (const v of vs) {
@@ -446,7 +446,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
         into ?? heap, into !== null ? at : ptr / es + at, dstStrides);
       if (a >= 0) at += v.shape[a] * dstStrides[a];
     }
-    if (into !== data) data.set(into);
+    if (into !== data) taSet.call(data, into);
   } catch (e) {
     if (resident && dest === null) free(ptr);
     throw e;

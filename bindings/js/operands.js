@@ -5,7 +5,7 @@
 // or a view of one (read in place), an onnxruntime Tensor, or a JS number /
 // bigint (a scalar of the other operand's dtype).
 import { C } from './contract.js';
-import { readStaticShape, product, isDimValue, describe, TA_PROTO, taLength } from './shapes.js';
+import { readStaticShape, product, isDimValue, describe, taLength, taTag, part } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
 import { BroadcastError, formatShape } from './errors.js';
@@ -128,8 +128,7 @@ export const arrayLike = (data, dt, n) => (dt.half && data instanceof Uint16Arra
 
 // A typed array's kind and length as the engine sees them: the intrinsic
 // getters, which neither a subclass, an own property nor a forged prototype can change.
-// (TA_PROTO and taLength: shapes.js.)
-const taTag = Object.getOwnPropertyDescriptor(TA_PROTO, Symbol.toStringTag).get;
+// (taLength and taTag: shapes.js.)
 export { taLength };
 
 /** The dtype of a typed array, or undefined. */
@@ -365,7 +364,7 @@ function settleView(o, len, what) {
   if (r === null || isRowMajor(shape, strides)) {
     // No element, or a run of the data: the contiguous path over that run.
     const start = r === null ? 0 : o.offset;
-    o.data = o.data.subarray(start, start + o.size);
+    o.data = part(o.data, start, o.size);
     o.strides = null;
     o.offset = 0;
     o.lo = 0; // no longer a view: a later reading with strides of its own (post.js block()) spans [0, size)

@@ -17,7 +17,7 @@ import { request, execute } from './execute.js';
 import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
 import { copyView, rowMajor, isRowMajor, gather, scatter } from './strided.js';
-import { product, describe } from './shapes.js';
+import { product, describe, taLength } from './shapes.js';
 import { nameKey, checkOutNames } from './named.js';
 
 /**
@@ -176,7 +176,7 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null, ch
   if (dest?.resident && dims) checkOutNames(fn, dest, dims, dims.map((d) => coords?.[d] ?? null));
   if (dims?.length === 0) dims = undefined; // every dim reduced: an unnamed scalar, as the reductions give
   if (dest !== null) {
-    const have = dest.resident ? dest.size : dest.data.length;
+    const have = dest.resident ? dest.size : taLength.call(dest.data);
     if (!outHolds(dest, dt)) throw outDtypeError(fn, dest.dtype, dt, [shape]);
     if (have !== size) throw outLengthError(fn, have, shape, size);
   }

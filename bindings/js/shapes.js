@@ -12,8 +12,35 @@ export const MAX_RANK = 32;
 export const INTERVAL = /^\s*(\d*)\s*\.\.\s*(\d*)\s*$/;
 
 // A typed array's length as the engine sees it (operands.js reads its kind through the same prototype).
-export const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
-export const taLength = Object.getOwnPropertyDescriptor(TA_PROTO, 'length').get;
+const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
+const intrinsic = (k) => Object.getOwnPropertyDescriptor(TA_PROTO, k);
+export const taLength = intrinsic('length').get;
+export const taTag = intrinsic(Symbol.toStringTag).get;
+export const taBuffer = intrinsic('buffer').get;
+export const taOffset = intrinsic('byteOffset').get;
+/** A typed array's element size, by its kind (not its own or its class's BYTES_PER_ELEMENT). */
+export const elemSize = (t) => globalThis[taTag.call(t)].BYTES_PER_ELEMENT;
+/** %TypedArray%.prototype.set: a typed-array source is read by its slots (no method, getter or species of a caller's array runs). */
+export const taSet = intrinsic('set').value;
+
+/**
+ * `n` elements of typed array `t` from element `lo`, as a new array of its
+ * kind over its memory, made by the intrinsics (after the commit check no
+ * getter, method or species of a caller's array runs: a subclass's or an
+ * own property's `subarray`, `buffer` or `length` cannot change what is read
+ * or how much is written into the heap).
+ */
+export function part(t, lo, n) {
+  const K = globalThis[taTag.call(t)];
+  return new K(taBuffer.call(t), taOffset.call(t) + lo * K.BYTES_PER_ELEMENT, n);
+}
+
+/** Whether two typed arrays may share memory: one buffer, or two SharedArrayBuffers (two objects may map one memory). */
+export const mayShare = (a, b) => {
+  const x = taBuffer.call(a);
+  const y = taBuffer.call(b);
+  return x === y || (!(x instanceof ArrayBuffer) && !(y instanceof ArrayBuffer));
+};
 
 export function describe(v) {
   if (v === null) return 'null';

@@ -22,6 +22,7 @@
 // an unsigned address).
 import { view, viewFor, copyIn, fresh, slot, DESC_SLOT, OUT_SLOT } from './heap.js';
 import { mod } from './loader.js';
+import { part, taSet, mayShare } from './shapes.js';
 
 /** Bytes copied in and out by a run below which it runs whole. */
 export const STREAM_MIN = 1 << 20;
@@ -117,7 +118,7 @@ export function runChunks(run, desc, d, plan, es, src, dtypes, at, target) {
           const lo = off / e;
           const len = (kk * stride(desc, R, s, t)) / e;
           const from = src[s];
-          (dtypes[s].half ? viewFor(dtypes[s], from) : view(dtypes[s])).set(from.subarray(lo, lo + len), at[s] / e);
+          (dtypes[s].half ? viewFor(dtypes[s], from) : view(dtypes[s])).set(part(from, lo, len), at[s] / e);
         }
       }
       for (let j = 0; j < R; j++) i32[counters + j] = 0;
@@ -128,7 +129,7 @@ export function runChunks(run, desc, d, plan, es, src, dtypes, at, target) {
         const lo = (base[0] + r0 * stride(desc, R, 0, t)) / e;
         const len = (kk * stride(desc, R, 0, t)) / e;
         const from = at[0] / e;
-        target.set((dtypes[0].half ? viewFor(dtypes[0], target) : view(dtypes[0])).subarray(from, from + len), lo);
+        taSet.call(target, (dtypes[0].half ? viewFor(dtypes[0], target) : view(dtypes[0])).subarray(from, from + len), lo);
       }
     }
     // The next outer step (an odometer over the axes above t).
@@ -170,7 +171,7 @@ export function streamed(m, ops, dest, out, cap) {
   if (bytes < STREAM_MIN) return null;
   // An `out` sharing memory with an operand is written only after every operand is read.
   if (dest !== null && !dest.resident) {
-    for (let k = 0; k < ops.length; k++) if (!ops[k].resident && ops[k].data.buffer === dest.data.buffer) return null;
+    for (let k = 0; k < ops.length; k++) if (!ops[k].resident && mayShare(ops[k].data, dest.data)) return null;
   }
   const desc = m.desc;
   const R = desc[0];

@@ -2,6 +2,7 @@
 // layout: a stretched axis is a stride of 0, a transposed one a permutation, a
 // step a multiple, a flip a negative stride). Pure arithmetic on shapes and
 // strides, and the one JS loop that walks a view (gather); no engine, no heap.
+import { taLength, taBuffer, taOffset, elemSize } from './shapes.js';
 
 /** Row-major element strides of `shape`. */
 export function rowMajor(shape) {
@@ -51,11 +52,11 @@ export function scatter(src, dst, base, shape, strides) {
   copyView(src, 0, shape, rowMajor(shape), dst, base, strides);
 }
 
-/** `t`'s bytes as unsigned integers of its element size (8 bytes: pairs of 32-bit words). */
+/** `t`'s bytes as unsigned integers of its element size (8 bytes: pairs of 32-bit words), read by the intrinsics. */
 function bits(t) {
-  const es = t.BYTES_PER_ELEMENT;
-  const C = es === 1 ? Uint8Array : es === 2 ? Uint16Array : Uint32Array;
-  return new C(t.buffer, t.byteOffset, es === 8 ? 2 * t.length : t.length);
+  const es = elemSize(t);
+  const K = es === 1 ? Uint8Array : es === 2 ? Uint16Array : Uint32Array;
+  return new K(taBuffer.call(t), taOffset.call(t), (es === 8 ? 2 : 1) * taLength.call(t));
 }
 
 /**
@@ -66,7 +67,7 @@ function bits(t) {
  * arrays may be heap views (a resident tensor's memory).
  */
 export function copyView(src, sBase, shape, sStrides, dst, dBase, dStrides) {
-  if (src.BYTES_PER_ELEMENT === 8) { // two words per element: one more axis
+  if (elemSize(src) === 8) { // two words per element: one more axis
     shape = [...shape, 2];
     sStrides = [...sStrides.map((x) => 2 * x), 1];
     dStrides = [...dStrides.map((x) => 2 * x), 1];

@@ -379,3 +379,83 @@ describe('the issue\'s repros', () => {
     }
   });
 });
+
+// After the commit check the library calls nothing of a caller's typed array:
+// its kind, length, buffer and offset are read by %TypedArray%.prototype's
+// own getters, a window of it is made by the constructor of its kind, and a
+// typed out is written by the intrinsic set. A subclass, an own property or a
+// species getter (user code that may allocate, dispose or call the library)
+// cannot size a copy into the heap or run between the check and the engine.
+describe('typed arrays whose methods and getters are the caller\'s', () => {
+  beforeAll(() => { tc = shared; });
+  const ramp = (n, C = Float32Array) => C.from({ length: n }, (_, i) => i);
+
+  it('an own subarray that returns a larger array neither overruns the heap nor changes what a view reads', () => {
+    const canaries = Array.from({ length: 16 }, (_, i) => tc.tensor(new Float32Array(256).fill(i), [256]));
+    const d = ramp(60);
+    d.subarray = () => new Float32Array(200000).fill(7);
+    const r = tc.add(tc.transpose({ data: d, shape: [6, 10] }), 1);
+    const want = tc.add(tc.transpose({ data: ramp(60), shape: [6, 10] }), 1);
+    expect(Array.from(r.data)).toEqual(Array.from(want.data));
+    // the streamed path (1 MiB or more, chunked) reads its chunks the same way
+    const big = ramp(400000);
+    big.subarray = () => new Float32Array(1 << 20).fill(7);
+    for (let rep = 0; rep < 3; rep++) expect(tc.neg({ data: big }).data[399999]).toBe(-399999);
+    canaries.forEach((t, i) => {
+      expect(t.toArray().every((x) => x === i)).toBe(true);
+      t.dispose();
+    });
+    expect(Array.from(tc.evaluate('a * b + 1', { a: { data: f32(1, 2) }, b: 3 }).data)).toEqual([4, 7]);
+  });
+
+  it('a species getter that calls the library or disposes an operand does not run inside a call', () => {
+    let ran = 0;
+    const t = tc.tensor(new Float32Array(40).fill(3), [10, 4]);
+    class X extends Float32Array {
+      static get [Symbol.species]() { ran++; t.dispose(); tc.add({ data: new Float32Array(40).fill(1000), shape: [10, 4] }, 0); return Float32Array; }
+    }
+    const b = X.from({ length: 40 }, (_, i) => 100 * i);
+    const r = tc.add(t, tc.transpose({ data: b, shape: [4, 10] }));
+    expect(Array.from(r.toArray().slice(0, 4))).toEqual([3, 1003, 2003, 3003]);
+    expect(ran).toBe(0);
+    r.dispose();
+    t.dispose();
+  });
+
+  it('an own buffer or length is not what post-processing and the layout copies read, and a throwing one leaks nothing', () => {
+    const d = f32(1, 2, 3, 4, 5, 6);
+    Object.defineProperty(d, 'buffer', { value: new Float32Array(8).fill(-1).buffer });
+    const plain = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
+    expect(Array.from(tc.contiguous({ data: d, shape: [2, 3] }).data)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(Array.from(tc.softmax({ data: d, shape: [2, 3] }).data)).toEqual(Array.from(tc.softmax(plain).data));
+    const m0 = tc.memory().allocatedBytes;
+    for (const f of [(x) => tc.softmax(x), (x) => tc.argmax(x), (x) => tc.topk(x, 2), (x) => tc.logSumExp(x)]) {
+      const e = f32(1, 2, 3, 4, 5, 6);
+      Object.defineProperty(e, 'length', { value: 999 });
+      Object.defineProperty(e, 'BYTES_PER_ELEMENT', { value: 8 });
+      const got = f({ data: e, shape: [2, 3] });
+      const want = f(plain);
+      expect(Array.from((got.values ?? got).data)).toEqual(Array.from((want.values ?? want).data));
+    }
+    expect(tc.memory().allocatedBytes).toBe(m0);
+  });
+
+  it('a typed out in another SharedArrayBuffer object over an operand\'s memory is written as if the operand were read first', () => {
+    const sab = new SharedArrayBuffer(40);
+    const a = new Float32Array(sab, 0, 8);
+    a.set([0, 1, 2, 3, 4, 5, 6, 7]);
+    const out = new Float32Array(structuredClone(sab), 4, 8); // the same memory, as after postMessage
+    tc.contiguous(tc.flip({ data: a }), { out });
+    expect(Array.from(out)).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
+    const N = 400000; // streamed in chunks from its second call on
+    for (let rep = 0; rep < 3; rep++) {
+      const s2 = new SharedArrayBuffer((N + 1) * 4);
+      const x = new Float32Array(s2, 0, N);
+      for (let i = 0; i < N; i++) x[i] = i % 1000;
+      const o2 = new Float32Array(structuredClone(s2), 4, N);
+      tc.neg({ data: x }, { out: o2 });
+      expect(o2[32768]).toBe(-(32768 % 1000));
+      expect(o2[N - 1]).toBe(-((N - 1) % 1000));
+    }
+  });
+});
