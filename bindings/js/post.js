@@ -39,7 +39,7 @@ export function read(x, axesIn, options, fn, keys, many) {
   const r = X.shape.length;
   let axes;
   if (!many && Array.isArray(list)) throw axisError(fn, X, list, 'is not one axis');
-  if (list !== undefined) axes = (Array.isArray(list) ? list : [list]).map((a) => axisOf(a, X, fn));
+  if (list != null) axes = (Array.isArray(list) ? list : [list]).map((a) => axisOf(a, X, fn));
   else if (many || fn.startsWith('arg')) axes = [...X.shape.keys()];
   else if (r > 0) axes = [r - 1];
   else throw axisError(fn, X, -1, 'is not one of its axes');

@@ -704,3 +704,29 @@ describe('refusals, and no leak after them', () => {
     expect(tc.softmax(x).shape).toEqual([2, 3]); // still usable
   });
 });
+
+describe('null for an axis is its default (NumPy axis=None)', () => {
+  const x = { data: Float32Array.of(1, 5, 2, 7, 3, 0, 4, 4), shape: [2, 4] };
+  const same = (a, b) => {
+    expect(a.shape).toEqual(b.shape);
+    expect(Array.from(a.data)).toEqual(Array.from(b.data));
+  };
+  it('argmax, argmin and logSumExp: every axis; softmax, logSoftmax and topk: the last', () => {
+    same(tc.argmax(x, null), tc.argmax(x));
+    expect(tc.argmax(x, null).data[0]).toBe(3); // the flattened index of 7
+    same(tc.argmin(x, null, { keepdims: true }), tc.argmin(x, undefined, { keepdims: true }));
+    same(tc.logSumExp(x, null), tc.logSumExp(x));
+    same(tc.softmax(x, null), tc.softmax(x, -1));
+    same(tc.logSoftmax(x, null), tc.logSoftmax(x, -1));
+    const k = tc.topk(x, 2, { axis: null });
+    same(k.values, tc.topk(x, 2).values);
+    same(k.indices, tc.topk(x, 2, { axis: 1 }).indices);
+  });
+  it('the reductions\' axes and dims options', () => {
+    same(tc.sum(x, { axes: null }), tc.sum(x));
+    expect(tc.sum(x, { axes: null }).data[0]).toBe(26);
+    same(tc.max(x, { axes: null, keepdims: true }), tc.max(x, { keepdims: true }));
+    const n = { data: x.data, shape: [2, 4], dims: ['b', 'c'] };
+    same(tc.mean(n, { dims: null }), tc.mean(n));
+  });
+});
