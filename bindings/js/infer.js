@@ -48,6 +48,29 @@ class Scope {
   }
 }
 
+/** A shape with each dim past 2^53 - 1 (a BigInt) as its decimal text, as the report gives it. */
+const asText = (s) => (Array.isArray(s) ? s.map((d) => (typeof d === 'bigint' ? String(d) : d)) : s);
+
+/** The same, through a report's nodes and tables (plain objects and arrays). */
+const textsOf = (v) => (Array.isArray(v) ? asText(v).map(textsOf)
+  : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, textsOf(x)])) : v);
+
+/**
+ * An input dim past 2^53 - 1 at a broadcasting node (a BigInt: onnx-read keeps such a dim_value
+ * exact), refused by the value in the file (a Number would name its neighbour: 2^53 + 1 is 2^53).
+ */
+function bigDim(n, ins, where) {
+  for (let k = 0; k < ins.length; k++) {
+    const s = ins[k] ? ins[k].shape : null;
+    const i = s ? s.findIndex((d) => typeof d === 'bigint') : -1;
+    if (i >= 0) {
+      return new BroadcastError(`${n.opType} at ${where}: ${n.inputs[k]} has ${s[i]} at axis ${i}, which is no dim (dims are integers from 0 to 2^53-1)`,
+        { code: 'INVALID_SHAPE', shapes: ins.map((x) => (x ? asText(x.shape) : null)), axis: i, dims: [String(s[i])] });
+    }
+  }
+  return null;
+}
+
 /** A broadcasting node's report before its rule runs: where it is, its inputs as known, status 'ok'. */
 function nodeReport(n, index, ins, graphName) {
   return {
@@ -71,6 +94,22 @@ class Run {
     this.functions = new Map((model.functions ?? []).map((f) => [`${f.domain}:${f.name}`, f]));
     this.active = new Set(); // the functions being walked (a recursive call is not followed)
     this.fnOpsets = null;
+    this.graphNames = new Map(); // each graph name taken (node reports' graph, subgraphTensors' keys) → its next suffix
+  }
+
+  /**
+   * The graph name a walk reports under: `name`, or when an earlier walk took it (ONNX does not
+   * ask subgraphs for names of their own: both branches of an If may be 'g'; a function called
+   * twice), `name#2`, `name#3`, … so that each walk has its own table in subgraphTensors.
+   */
+  uniqueName(name) {
+    let out = name;
+    for (let k = this.graphNames.get(name) ?? 2; this.graphNames.has(out); k++) { // from the last suffix (a thousand bodies named 'body')
+      out = `${name}#${k}`;
+      this.graphNames.set(name, k + 1);
+    }
+    this.graphNames.set(out, 2);
+    return out;
   }
 
   opset(domain = '') {
@@ -116,17 +155,18 @@ class Run {
     return v && v.value ? v.value : null;
   }
 
-  /** Walk graph `g` in `scope`; `seed`: what the caller knows of its inputs (a Loop's body), used where the body declares no shape. */
-  graph(g, scope, graphName, seed = []) {
+  /**
+   * Walk graph `g` in `scope`, its nodes reported under `name` (uniqueName()); `seed`: what the caller
+   * knows of its inputs (a Loop's body), used where the body declares no shape.
+   */
+  graph(g, scope, name, seed = []) {
     this.walked.add(g);
+    const graphName = this.uniqueName(name);
     // options.tensors: the main graph's values by name; a subgraph's (or a function call's) in a table
     // of its own under its node reports' graph, as sibling branches may name values alike. Maps: a
     // name such as '__proto__' is a name like any other (an object's would reach Object.prototype).
     let table = this.tensors;
-    if (table && g !== this.model.graph) {
-      if (!this.subgraphTensors.has(graphName)) this.subgraphTensors.set(graphName, new Map());
-      table = this.subgraphTensors.get(graphName);
-    }
+    if (table && g !== this.model.graph) this.subgraphTensors.set(graphName, (table = new Map()));
     const declared = new Map();
     for (const v of [...g.valueInfo, ...g.outputs]) {
       if (v.type.kind === 'tensor' && (v.type.shape || !declared.has(v.name))) declared.set(v.name, v.type);
@@ -232,6 +272,8 @@ class Run {
     const outName = n.outputs[0];
     const decl = declared.get(outName);
     if (decl) report.output.declared = decl.shape ? decl.shape.slice() : null;
+    const big = bigDim(n, ins, where);
+    if (big) return this.clash(report, big, decl, where);
     let req = null; // the explain() request of the node's rule
     let wrap = (shape) => shape; // the node's output from the plan's shape
     let unknown = false;
@@ -425,7 +467,7 @@ class Run {
 
   /** The contracted dims of a MatMul or Gemm: an error when two numbers differ; two names must be equal. */
   inner(x, y, where, shapes, what) {
-    const bad = [x, y].find((d) => num(d) && !isDim(d)); // a dim_value past 2^53 - 1, or negative, as the file has it
+    const bad = [x, y].find((d) => num(d) && !isDim(d)); // a negative dim_value, as the file has it (one past 2^53 - 1: bigDim)
     if (bad !== undefined) return new BroadcastError(`${what} at ${where}: ${bad} is no dim (dims are integers from 0 to 2^53-1)`, { code: 'INVALID_SHAPE', shapes, dims: [x, y] });
     if (num(x) && num(y)) {
       if (x === y) return null;
@@ -467,10 +509,10 @@ class Run {
       const g = got[i];
       const w = want[i];
       if (g === '?' && w !== '?') got[i] = w; // what the rule cannot know, the file says
-      if (num(g) && num(w) && g !== w) {
+      if (num(g) && (num(w) || typeof w === 'bigint') && g !== w) {
         report.status = 'declared-mismatch';
         report.error = new BroadcastError(`${where}: output axis ${i} is ${g}, the file declares ${w}`,
-          { code: 'SHAPE_MISMATCH', shapes: [got, want], axis: i, dims: [g, w] }).toJSON();
+          { code: 'SHAPE_MISMATCH', shapes: [got, asText(want)], axis: i, dims: asText([g, w]) }).toJSON();
         return;
       }
       if (isSymbol(g) && num(w)) { // the file says what the name is: a constraint, and the number goes on
@@ -560,6 +602,11 @@ export function inferOnnx(bytes, options = {}) {
   run.tensors = options.tensors ? new Map() : null;
   run.subgraphTensors = new Map();
   run.graph(model.graph, new Scope(null), model.graph.name || 'main');
+  if (model.bigDims) { // a dim past 2^53 - 1 in a report is its decimal text (a BigInt would not serialise)
+    run.nodes = run.nodes.map(textsOf);
+    if (run.tensors) run.tensors = new Map([...run.tensors].map(([k, v]) => [k, asText(v)]));
+    for (const [g, t] of run.subgraphTensors) run.subgraphTensors.set(g, new Map([...t].map(([k, v]) => [k, asText(v)])));
+  }
   return {
     format: 'onnx',
     opsets: { ...model.opsets },

@@ -62,7 +62,11 @@ export interface InferShapesOptions {
 }
 
 export interface NodeReport {
-  /** The graph's name ('main' when it has none); a subgraph's names its node and attribute. */
+  /**
+   * The graph's name ('main' when it has none); a subgraph without one is named by its node and
+   * attribute ('main/if.then_branch'). A name an earlier graph took is taken again as 'name#2',
+   * 'name#3', …: each graph (and its subgraphTensors table) has its own.
+   */
   graph: string;
   /** The node's index in its graph. */
   index: number;
@@ -98,7 +102,8 @@ export interface ModelReport {
   tensors?: Record<string, Dim[] | null>;
   /**
    * options.tensors: each subgraph's values (If branches, Loop and Scan bodies, a function call's
-   * body), by its node reports' `graph` and then by name; branches may name values alike.
+   * body), by its node reports' `graph` (one per subgraph: two of one name are 'b' and 'b#2') and
+   * then by name; branches may name values alike.
    * A node's output: `(subgraphTensors[n.graph] ?? tensors)[n.output.name]`.
    */
   subgraphTensors?: Record<string, Record<string, Dim[] | null>>;

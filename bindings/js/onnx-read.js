@@ -18,8 +18,11 @@ class Reader {
     this.p = 0;
   }
 
-  /** A varint as a Number: exact to 2^53, then rounded; int64 negatives (ten bytes) are negative. */
-  varint() {
+  /**
+   * A varint as a Number: exact to 2^53, then rounded; int64 negatives (ten bytes) are negative.
+   * `exact`: a value past 2^53 - 1 either way is a BigInt, the value the file has.
+   */
+  varint(exact = false) {
     const b = this.b;
     let x = 0;
     let mul = 1;
@@ -40,7 +43,8 @@ class Reader {
       if (c < 0x80) break;
       shift += 7n;
     }
-    return Number(BigInt.asIntN(64, big));
+    const v = BigInt.asIntN(64, big);
+    return exact && (v > SAFE || v < -SAFE) ? v : Number(v);
   }
 
   /** The end offset of a length-delimited field's bytes. */
@@ -87,6 +91,7 @@ class Reader {
 }
 
 const decoder = new TextDecoder();
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function tensor(r, end) {
   const t = { name: '', dims: [], dataType: 0, int64: [], int32: [], raw: null, floats: [], doubles: [], external: false };
@@ -111,7 +116,8 @@ function tensor(r, end) {
 function dimension(r, end) {
   let d = '?';
   r.fields(end, (f, w) => {
-    if (f === 1 && w === 0) d = r.varint();
+    // a dim_value past 2^53 - 1 stays a BigInt (a Number would round it): infer.js refuses it by the value in the file
+    if (f === 1 && w === 0) { d = r.varint(true); if (typeof d === 'bigint') bigDims = true; }
     else if (f === 2 && w === 2) { const s = r.string(r.len()).trim(); if (s !== '') d = s; } // a name ('' or blanks: unnamed)
     else r.skip(w);
   });
@@ -201,6 +207,7 @@ function node(r, end) {
 // and onnxruntime's, stop at 100 nested messages, 3 a subgraph (graph, node, attribute).
 const MAX_NESTING = 32;
 let nesting = 0; // graphs open in the read (readOnnx starts it at 0)
+let bigDims = false; // a dim_value past 2^53 - 1 was read (readOnnx starts it false)
 
 function graph(r, end) {
   if (++nesting > MAX_NESTING) throw new TypeError(`inferShapes: not a model onnx can read (graphs nested deeper than ${MAX_NESTING}: the main graph and ${MAX_NESTING - 1} levels of subgraphs are read, at byte ${r.p})`);
@@ -255,12 +262,14 @@ function func(r, end) {
 
 /**
  * The model in `bytes` (a Uint8Array): { irVersion, opsets: {domain: version},
- * graph, functions }. Throws a TypeError when the bytes are not an ONNX model.
+ * graph, functions, bigDims }. `bigDims`: some dim_value is past 2^53 - 1 (a BigInt in
+ * its shape). Throws a TypeError when the bytes are not an ONNX model.
  */
 export function readOnnx(bytes) {
   const r = new Reader(bytes);
-  const m = { irVersion: 0, opsets: {}, graph: null, producer: '', functions: [] };
+  const m = { irVersion: 0, opsets: {}, graph: null, producer: '', functions: [], bigDims: false };
   nesting = 0;
+  bigDims = false;
   try {
     r.fields(bytes.length, (f, w) => {
       if (f === 1 && w === 0) m.irVersion = r.varint();
@@ -275,6 +284,7 @@ export function readOnnx(bytes) {
     throw e;
   }
   if (m.graph === null || m.irVersion === 0) throw new TypeError('inferShapes: not an ONNX model (no ir_version or graph)');
+  m.bigDims = bigDims;
   return m;
 }
 

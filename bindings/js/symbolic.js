@@ -37,6 +37,8 @@ export class Symbols {
     this.log = [];
     /** The relations recorded, by text: one met again (a chain of Adds of new names meets every pair again) is recorded once. */
     this.related = new Set();
+    /** The merged dims ('M|N|K') whose names were all related pairwise ('bcast') when the dim was made. */
+    this.merged = new Set();
   }
 
   entry(name) {
@@ -356,10 +358,21 @@ export function symbolicPlan(req, syms = new Symbols(), where = null, since = sy
       out[i] = unknown ? plan.shape[i] : names[0];
     } else {
       out[i] = unknown ? plan.shape[i] : union(names); // beside a '?' or an interval the names still meet each other
-      const flat = [...new Set(names.flatMap(members))];
-      for (let a = 0; a < flat.length && !err; a++) {
-        for (let b = a + 1; b < flat.length && !err; b++) err = syms.relate(flat[a], flat[b], 'bcast', where);
+      // Each pair of names meets once. The names a merged dim made here brings (in a run of `flat`) met
+      // when it was made: from a name of it, the pairs start past its run (a chain t = Add(t, x_i)
+      // of n names tried every pair at every node, n^3/6; relate() found each but the new ones recorded).
+      const flat = [];
+      const from = []; // from[a]: the first b that flat[a] meets
+      const seen = new Set();
+      for (const d of names) {
+        const start = flat.length;
+        for (const m of members(d)) if (!seen.has(m)) { seen.add(m); flat.push(m); }
+        for (let a = start; a < flat.length; a++) from.push(syms.merged.has(d) ? flat.length : a + 1);
       }
+      for (let a = 0; a < flat.length && !err; a++) {
+        for (let b = from[a]; b < flat.length && !err; b++) err = syms.relate(flat[a], flat[b], 'bcast', where);
+      }
+      if (!err) syms.merged.add(union(names));
     }
     if (err) fail(err, i, all);
   }
