@@ -592,7 +592,7 @@ describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/ge
     // without options.tensors, neither
     expect(Object.keys(tc.inferShapes(onnxModel([ifNode], [valueInfo('x', 1, [2, 3]), valueInfo('row', 1, [1, 3]), valueInfo('c', 9, [])], [unshaped('out')])))).not.toContain('subgraphTensors');
   });
-  it('subgraphs that share a name (ONNX asks for no names of their own) each keep their table, under a graph their node reports carry: the later `name#2` (until 0.9.21 they shared one, the last written won)', () => {
+  it('subgraphs that share a name (ONNX asks for no names of their own) each keep their table, under a graph their node reports carry: the later `name#2` (until 0.9.22 they shared one, the last written won)', () => {
     const graphAttr = (name, g) => fld(5, [...str(1, name), ...int(20, 5), ...fld(6, g)]);
     const branch = (node, name) => [...fld(1, node), ...fld(1, nodeOf('Identity', ['t'], ['y'], 'id')), ...fld(12, str(1, 'y')), ...str(2, name)];
     // both branches are 'b'; a second If's are 'g', the main graph's name, and 'b' again
@@ -655,7 +655,7 @@ describe('inferShapes on models whose values make no sense', () => {
     expect(s0.relations.map((x) => x.where)).toEqual(Array.from({ length: n }, (_, i) => `n${i}`));
   });
 
-  it('a merged dim meeting a new name relates the new name to each of its names, not every pair again (until 0.9.21 a chain of n names tried n^3/6 pairs: 400 names took 7 s)', async () => {
+  it('a merged dim meeting a new name relates the new name to each of its names, not every pair again (until 0.9.22 a chain of n names tried n^3/6 pairs: 400 names took 7 s)', async () => {
     await initModules();
     class Counting extends Symbols {
       relate(...args) { this.tries = (this.tries ?? 0) + 1; return super.relate(...args); }
@@ -746,7 +746,7 @@ describe('inferShapes on models whose values make no sense', () => {
     expect(big.nodes[0]).toMatchObject({ status: 'clash', error: { code: 'INVALID_SHAPE', message: expect.stringContaining('is no dim') } });
   });
 
-  it('a dim_value past 2^53 - 1 is refused by the value in the file, not the Number nearest it (until 0.9.21 2^53 + 1 was reported as 2^53)', () => {
+  it('a dim_value past 2^53 - 1 is refused by the value in the file, not the Number nearest it (until 0.9.22 2^53 + 1 was reported as 2^53)', () => {
     const odd = 2n ** 53n + 1n; // 9007199254740993: no Number holds it
     const add = tc.inferShapes(onnxModel([nodeOf('Add', ['a', 'b'], ['y'], 'add')], [valueInfo('a', 1, [3, odd]), valueInfo('b', 1, [1])], [unshaped('y')]));
     expect(add.nodes[0]).toMatchObject({ status: 'clash', error: { code: 'INVALID_SHAPE', axis: 1, dims: [String(odd)] } });
