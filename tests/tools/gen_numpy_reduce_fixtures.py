@@ -218,8 +218,9 @@ def case(group, op, dt, x, axes=None, acc=None, tol=0, note=None):
 
 
 def refusal(group, op, dt, x, axes, error, error_axis=None, kind='BroadcastError', acc=None, numpy_refuses=True):
-    c = {'group': group, 'op': op, 'dtype': dt, 'x': add_input(dt, x), 'axes': axes,
-         'error': error, 'errorKind': kind}
+    c = {'group': group, 'op': op, 'dtype': dt, 'x': add_input(dt, x), 'error': error, 'errorKind': kind}
+    if axes is not None:  # no axes: the key left out (null is an axes option of its own: every axis)
+        c['axes'] = axes
     if kind == 'BroadcastError':
         c['errorAxis'] = error_axis
     if acc is not None:
@@ -480,8 +481,8 @@ def gen_refusal():
     x2 = small('float64', [2, 3])
     for axes in ([1.5], 0.5):
         refusal('refusal', 'sum', 'float64', x2, axes, 'INVALID_AXIS', None)
-    # dtype names the library does not know: a TypeError
-    for acc in ('float16', 'int64', 'bool', 'complex64', 'Float32Array'):
+    # dtype names the library does not know: a TypeError (float16 is one of its dtypes; int64 is bigint64 there)
+    for acc in ('float8', 'int64', 'bool', 'complex64', 'Float32Array'):
         refusal('refusal', 'sum', 'float64', x2, None, 'TypeError', kind='TypeError', acc=acc, numpy_refuses=False)
 
 
