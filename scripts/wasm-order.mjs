@@ -21,6 +21,13 @@ const simdMemarg = (op) => op <= 11 || op === 92 || op === 93;
 const simdLane = (op) => op >= 21 && op <= 34;
 const simdMemargLane = (op) => op >= 84 && op <= 91;
 
+/** The index in a code body where its instructions start (past its locals' declarations). */
+function pastLocals(body) {
+  let [nLocals, p] = uleb(body, 0);
+  for (let k = 0; k < nLocals; k++) p = uleb(body, p)[1] + 1;
+  return p;
+}
+
 /**
  * Copy one code body, calling `fix(index)` for each function index it names
  * (call, return_call, ref.func) and writing the result in its place; with
@@ -36,9 +43,7 @@ export function mapBody(body, fix, vconst = null) {
     i = j;
   };
   const skipU = () => copyTo(uleb(body, i)[1]);
-  let [nLocals, p] = uleb(body, 0);
-  for (let k = 0; k < nLocals; k++) p = uleb(body, p)[1] + 1;
-  copyTo(p);
+  copyTo(pastLocals(body));
   let depth = 0; // open blocks; the body's own end closes depth 0
   while (i < body.length) {
     const op = body[i];
@@ -175,14 +180,20 @@ function reorder(bytes, order) {
   if (types.length !== n) throw new Unsupported('function and code sections disagree');
   if (!order) {
     // The function table's functions (the kernels) first, then the rest; each
-    // part by type, then by bytes. Table first measured 0.8 KB smaller gzipped
-    // on the engine than one sort over all.
+    // part by type, then by its first instructions, then by bytes. Table first
+    // measured 0.8 KB smaller gzipped on the engine than one sort over all.
+    // The first instructions (8 bytes past the locals) open the code of a
+    // template's instances alike where their locals differ (another dtype
+    // declares other locals): grouped by them, the engine is 0.2 KB smaller
+    // gzipped than sorted by bytes alone.
     const inTable = new Set();
     const el = find(9);
     if (el) elements(bytes, el, (f) => { if (f >= nImports) inTable.add(f - nImports); return f; });
     const part = (k) => (inTable.has(k) ? 0 : 1);
+    const head = bodies.map((b) => { const at = pastLocals(b); return b.subarray(at, at + 8); });
     order = [...Array(n).keys()];
-    order.sort((x, y) => part(x) - part(y) || types[x] - types[y] || Buffer.compare(bodies[x], bodies[y]) || x - y);
+    order.sort((x, y) => part(x) - part(y) || types[x] - types[y] || Buffer.compare(head[x], head[y]) ||
+      Buffer.compare(bodies[x], bodies[y]) || x - y);
   }
   if (order.length !== n || new Set(order).size !== n || order.some((k) => !(k >= 0 && k < n))) {
     throw new RangeError('order is not a permutation of the defined functions');

@@ -116,6 +116,24 @@ describe('laying functions out for gzip', () => {
     expect(stack(unnamed)).not.toMatch(/beta/);
   });
 
+  it('the default order puts a template\'s instances together though their locals differ', () => {
+    // p and q run the same code (q declares a local, as another dtype's instance may); r runs other code.
+    // By bytes alone r would sit between them: a body's bytes start with its locals.
+    const body = (locals, code) => { const b = [...vec(locals), ...code, 0x0b]; return [...leb(b.length), ...b]; };
+    const m = Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+      ...section(1, vec([[0x60, 0, 1, I32]])), ...section(3, vec([[0], [0], [0]])),
+      ...section(7, vec([[...str('r'), 0, 0], [...str('q'), 0, 1], [...str('p'), 0, 2]])),
+      ...section(10, vec([body([], [0x41, 6]), body([[1, I32]], [0x41, 5]), body([], [0x41, 5])]))]);
+    const out = reorderFunctions(Buffer.from(m));
+    expect(WebAssembly.validate(out)).toBe(true);
+    const e = WebAssembly.Module.exports(new WebAssembly.Module(out)).map((x) => x.name);
+    const { exports: f } = new WebAssembly.Instance(new WebAssembly.Module(out));
+    expect([f.p(), f.q(), f.r()]).toEqual([5, 5, 6]);
+    // the export section keeps its order; each export's function index is what moved
+    const at = Object.fromEntries(e.map((name, k) => [name, exportIndex(out, k)]));
+    expect(Math.abs(at.p - at.q)).toBe(1);
+  });
+
   it('the built engine: the same module, every function kept, smaller gzipped than the link order', () => {
     const wasm = readFileSync(fileURLToPath(new URL('../../dist/tensorcast.wasm', import.meta.url)));
     const fn = wasmSections(wasm).find((s) => s.id === 3);
@@ -138,3 +156,15 @@ describe('laying functions out for gzip', () => {
     expect(gz(again)).toBeLessThan(gz(wasm) + 256);
   });
 });
+
+/** The function index of the module's k-th export. */
+function exportIndex(bytes, k) {
+  const ex = wasmSections(bytes).find((s) => s.id === 7);
+  let [, p] = uleb(bytes, ex.start);
+  for (let i = 0; ; i++) {
+    const [l, q] = uleb(bytes, p);
+    const [idx, r] = uleb(bytes, q + l + 1);
+    if (i === k) return idx;
+    p = r;
+  }
+}
