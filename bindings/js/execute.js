@@ -305,7 +305,7 @@ function runBinaryInner(name, op, A, B, dest, outDtype, rule, axis, ctx) {
   // The same request as this op's last answered one (see remember()): the engine runs its plan again.
   const m = memos[op.id];
   if (m !== undefined && m.out === out && m.a === A.ptr && m.b === B.ptr && m.dt === dt && m.cap === cap
-    && m.rule === rule && m.axis === axis && sameDims(m.sa, sa) && sameDims(m.sb, sb)
+    && m.rule === rule && m.axis === axis && sameInts(m.sa, sa) && sameInts(m.sb, sb)
     && rerunBinary(m.entry, m.gen, dt.id, op.id, A.ptr, B.ptr, out) === 0) {
     if (dest !== null && dest.resident) return dest.tensor;
     return resultAt(m.shape.slice(), m.size, out, dest, outDtype);
@@ -489,8 +489,10 @@ function copyDims(to, from) {
   for (let i = 0; i < from.length; i++) to[i] = from[i];
 }
 
-function sameDims(x, y) {
-  if (x.length !== y.length) return false;
+/** Whether two arrays of integers (dims, strides; null for row-major strides) hold the same values. */
+export function sameInts(x, y) {
+  if (x === y) return true; // both null, or the same array
+  if (x === null || y === null || x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;
 }

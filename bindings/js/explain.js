@@ -6,7 +6,7 @@ import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName } from './errors.js';
 import { copyShape, checkShape, exactSize, UNKNOWN_RANK } from './shapes.js';
 import { readOptions, choose } from './options.js';
-import { readType, readTo, snapTo, shapeCall, namedCall, namedContext } from './rules.js';
+import { readType, readTo, snapTo, shapeCall, namedCall, namedContext, checkCount } from './rules.js';
 import { readNamed, namedResult } from './named.js';
 
 let explainExpression = null;
@@ -163,7 +163,7 @@ function explainInner(req) {
     if (!Array.isArray(o.shapes)) throw new TypeError('explain: shapes must be an array of shapes');
     const n = o.shapes.length;
     if (rule !== 'numpy' && n !== 2) throw new TypeError(`explain: rule '${rule}' takes exactly two shapes`);
-    if (n > C.limits.maxOperands) throw new BroadcastError(`cannot broadcast ${n} shapes in one call: at most ${C.limits.maxOperands}`, { code: 'TOO_LARGE' });
+    checkCount(n);
     const shapes = new Array(n);
     for (let k = 0; k < n; k++) shapes[k] = copyShape(o.shapes[k], `explain: shape ${operandName(k)}`);
     const { rule: r, ctx, axis } = readType(rule, o.axis, shapes, 'explain');

@@ -19,7 +19,7 @@ import { checkKeys } from './options.js';
 import { readType } from './rules.js';
 import { readOperand, settle, readNames, isScalar, readOut, withNames, hasNames } from './operands.js';
 import { checkOutNames } from './named.js';
-import { request, execute, runExpr } from './execute.js';
+import { request, execute, runExpr, sameInts } from './execute.js';
 import { Tensor, renamed } from './tensor.js';
 import { registerExpressions, refusedPlan } from './explain.js';
 import { generatedCode } from './generated.js';
@@ -164,20 +164,9 @@ function sameInputs(last, v) {
       if (!Object.is(a, b)) return false;
       continue;
     }
-    if (a.dtype !== b.dtype || !sameStrides(a.strides ?? null, b.strides ?? null)) return false;
-    const sa = a.shape;
-    const sb = b.shape;
-    if (sa === sb) continue; // a resident tensor's own shape array: the same tensor (see keyOf)
-    if (sa.length !== sb.length) return false;
-    for (let i = 0; i < sa.length; i++) if (sa[i] !== sb[i]) return false;
+    // A resident tensor's shape is its record's own array: the same tensor, the same array (see keyOf).
+    if (a.dtype !== b.dtype || !sameInts(a.strides ?? null, b.strides ?? null) || !sameInts(a.shape, b.shape)) return false;
   }
-  return true;
-}
-
-function sameStrides(x, y) {
-  if (x === y) return true; // both row-major (null), or one view's own array
-  if (x === null || y === null || x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;
 }
 

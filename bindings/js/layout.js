@@ -26,8 +26,7 @@ import { materialise } from './ops.js';
  */
 function source(x, fn, what = `${fn}: x`) {
   mod();
-  if (x === null || typeof x !== 'object') throw new TypeError(`${what} must be { data, shape } or a resident tensor, got ${x === null ? 'null' : typeof x}`);
-  const o = readOperand(x, what);
+  const o = readOperand(x, what); // a non-object: its TypeError (notOperand)
   if (!o.resident) {
     readNames(o, what, fn);
     settle(o, what);

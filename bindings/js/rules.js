@@ -283,12 +283,16 @@ export function broadcastShapes(...shapes) {
 
 /** broadcastShapes of an array of shapes, as many as the engine takes (no spread: broadcastArrays' operands). */
 export function broadcastList(shapes) {
-  const n = shapes.length;
+  checkCount(shapes.length);
+  return numpyShape(copyAll(shapes, 'broadcastShapes'));
+}
+
+/** The engine broadcasts at most maxOperands shapes in one call (broadcastShapes and explain's numpy rule). */
+export function checkCount(n) {
   if (n > C.limits.maxOperands) {
     throw new BroadcastError(`cannot broadcast ${n} shapes in one call: at most ${C.limits.maxOperands}`,
       { code: 'TOO_LARGE' });
   }
-  return numpyShape(copyAll(shapes, 'broadcastShapes'));
 }
 
 function numpyShape(s) {

@@ -197,3 +197,28 @@ describe('a named union too large to be a shape says so', () => {
     expect(e.operands).toBe(null);
   });
 });
+
+// Refusals that several calls share one function for (the page bundle holds one
+// copy of each: tests/js/page-bundle.test.js); each call's words stay its own.
+describe('shared refusals keep each call\'s words', () => {
+  it('too many shapes: broadcastShapes throws, explain reports, the same message and code', () => {
+    const n = tc.contract().limits.maxOperands + 1;
+    const shapes = new Array(n).fill([1]);
+    const e = thrown(() => tc.broadcastShapes(...shapes));
+    expect(e).toBeInstanceOf(tc.BroadcastError);
+    expect(e.code).toBe('TOO_LARGE');
+    expect(e.message).toBe(`cannot broadcast ${n} shapes in one call: at most ${n - 1}`);
+    const r = tc.explain({ rule: 'numpy', shapes });
+    expect(r.ok).toBe(false);
+    expect(r.error.code).toBe('TOO_LARGE');
+    expect(r.error.message).toBe(e.message);
+  });
+
+  it('a view call given null or a number names the call and the operand', () => {
+    expect(thrown(() => tc.transpose(null)).message).toBe('transpose: x must be { data, shape } or a resident tensor, got null');
+    expect(thrown(() => tc.flip(3)).message).toBe('flip: x must be { data, shape } or a resident tensor, got number');
+    const e = thrown(() => tc.concat([{ data: f32(1), shape: [1] }, 'a']));
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toBe('concat: xs[1] must be { data, shape } or a resident tensor, got string');
+  });
+});
