@@ -70,11 +70,12 @@ function axisOf(a, r, names, fn, entry) {
   if (typeof a === 'string' || (typeof a !== 'number' && names !== null)) {
     const i = names === null ? -1 : names.dims.findIndex((d) => nameKey(d) === a); // a dim name as a string
     if (i < 0) {
-      throw axisError(`${fn}: ${entry}: no dim ${describe(a)} among [${names?.dims.join(', ') ?? ''}]`, null, null);
+      throw axisError(`${fn}: ${entry}: ${names === null ? `${describe(a)} is a dim name, and there are no dims` : `no dim ${describe(a)} among [${names.dims.join(', ')}]`}`, null, null);
     }
     return i;
   }
-  if (typeof a !== 'number' || !Number.isInteger(a)) throw axisError(`${fn}: ${entry} must be an integer axis, got ${describe(a)}`, null, null);
+  if (typeof a !== 'number') throw TypeError(`${fn}: ${entry} must be an integer axis, got ${describe(a)}`); // a wrong type
+  if (!Number.isInteger(a)) throw axisError(`${fn}: ${entry} must be an integer axis, got ${describe(a)}`, null, null);
   if (a < -r || a >= r) throw axisError(`${fn}: ${entry} ${a} is out of range for a view of rank ${r} (${r ? `axes -${r} to ${r - 1}` : 'it has no axes'})`, a, [r]);
   return a < 0 ? a + r : a;
 }

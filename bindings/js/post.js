@@ -75,6 +75,7 @@ function axisOf(a, X, fn) {
   } else if (Number.isInteger(a) && a >= -r && a < r) {
     return a < 0 ? a + r : a;
   }
+  if (typeof a !== 'number' && typeof a !== 'string') throw TypeError(`${fn}: an axis is an integer${X.dims ? ' or a dim name' : ''}, got ${describe(a)}`); // a wrong type
   throw axisError(fn, X, a, 'is not one of its axes');
 }
 
@@ -263,6 +264,7 @@ export function topk(x, k, options) {
   const s = read(x, TOPK, options, 'topk', ['axis', 'largest', 'sorted', 'out'], false);
   const { X, axes, pair } = s;
   const n = X.shape[axes[0]];
+  if (typeof k !== 'number') throw TypeError(`topk: k must be a number, got ${describe(k)}`);
   if (!Number.isInteger(k) || k < 0 || k > n) {
     throw new BroadcastError(`topk: k must be an integer from 0 to ${n} (the axis length), got ${describe(k)}`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes[0], dims: [n] });
   }

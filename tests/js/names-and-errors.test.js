@@ -140,7 +140,7 @@ describe('errors that say the cause and the fix', () => {
     expect(() => tc.isNaN(x, { out: new Int8Array(6) })).toThrow(/isNaN: out: an int8 array cannot hold a uint8 result; pass out of dtype uint8/);
     expect(() => tc.sum(x, { out: new Int32Array(1) })).toThrow(/sum: out: an int32 cannot hold the float32 result/);
     expect(() => tc.evaluate('x * 2', { x }, { out: tc.tensor(new Int16Array(6), [2, 3]) })).toThrow(/out: an int16 tensor cannot hold the float32 result/);
-    expect(() => tc.topk(x, 1n)).toThrow(/topk: k must be an integer from 0 to 3 \(the axis length\), got 1n$/);
+    expect(() => tc.topk(x, 1n)).toThrow(/topk: k must be a number, got 1n$/);
     expect(() => tc.topk(x, '1')).toThrow(/got "1"$/);
     expect(() => tc.expandDims(x, 5)).toThrow(/expandDims: axis 5 is out of range/);
     expect(() => tc.expandDims(x, [0, 5])).toThrow(/expandDims: axes\[1\] 5 is out of range/);
@@ -263,5 +263,35 @@ describe('named refusals name the dim, in expressions and where as in the elemen
     expect(Array.from(rt.toArray())).toEqual([1, 4, 7, 8, 3, 6]);
     rt.dispose();
     t.dispose();
+  });
+});
+
+describe('an axis or k of a wrong type is a TypeError, as every argument of a wrong type (until 0.9.23 INVALID_AXIS)', () => {
+  const x = { data: f32(1, 5, 2, 7, 3, 0), shape: [2, 3] };
+  const n = { ...x, dims: ['r', 'c'] };
+  const kind = (f) => {
+    try {
+      f();
+    } catch (e) {
+      return [e.name, e.code ?? null, e.message];
+    }
+    return null;
+  };
+  it('booleans, bigints and objects as an axis; a string or bigint as topk\'s k', () => {
+    for (const [f, msg] of [
+      [() => tc.flip(x, true), 'flip: axis must be an integer axis, got true'],
+      [() => tc.squeeze(x, [0n]), 'squeeze: axes[0] must be an integer axis, got 0n'],
+      [() => tc.argmax(x, true), 'argmax: an axis is an integer, got true'],
+      [() => tc.softmax(n, 1n), 'softmax: an axis is an integer or a dim name, got 1n'],
+      [() => tc.logSumExp(x, Int32Array.of(1)), 'logSumExp: an axis is an integer, got an object'],
+      [() => tc.topk(x, '2'), 'topk: k must be a number, got "2"'],
+    ]) expect(kind(f)).toEqual(['TypeError', null, msg]);
+  });
+  it('a number that is no axis, or a name that is none, stays INVALID_AXIS; a name without dims says so', () => {
+    expect(kind(() => tc.flip(x, 1.5))?.[1]).toBe('INVALID_AXIS');
+    expect(kind(() => tc.topk(x, 1.5))?.[1]).toBe('INVALID_AXIS');
+    expect(kind(() => tc.argmax(n, 'z'))?.[1]).toBe('INVALID_AXIS');
+    expect(kind(() => tc.transpose(x, ['1', 0]))).toEqual(['BroadcastError', 'INVALID_AXIS', 'transpose: axes[0]: "1" is a dim name, and there are no dims']);
+    expect(kind(() => tc.flip(n, 'z'))?.[2]).toBe('flip: axis: no dim "z" among [r, c]');
   });
 });
