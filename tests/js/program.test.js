@@ -279,7 +279,7 @@ describe('statements and reductions inside expressions', () => {
     ['x - sum(x, [-1], true, 1)', /^evaluate: wrong number of arguments to "sum\(x, \[-1\], true, 1\)" at offset 4\n/],
     ['m = mean(x, [0], false, x, 2); m', /^evaluate: wrong number of arguments to "mean\(x, \[0\], false, x, 2\)" at offset 4\n/],
     ['max(x, [0], false,)', /^evaluate: unexpected "\)" at offset 18\n/],
-    ['sum(max(x, [-1], true) + q(x), [0])', /"q" is not a function of tensorcast.* at offset 25/],
+    ['sum(max(x, [-1], true) + q(x), [0])', /"q" is not a function of expressions.* at offset 25/],
     // The token quoted as the text has it, not as the pass has it (until 0.9.18 "cast(   _t0)", a name of the plan's).
     ['cast(sum(x))', /^evaluate: wrong number of arguments to "cast\(sum\(x\)\)" at offset 0\n/],
     ['x * minimum(max(x, [0]))', /^evaluate: wrong number of arguments to "minimum\(max\(x, \[0\]\)\)" at offset 4\n/],
