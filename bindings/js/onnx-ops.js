@@ -78,6 +78,7 @@ const SAME = new Set(('Abs Acos Acosh Asin Asinh Atan Atanh Bernoulli Ceil Celu 
   'QuantizeLinear RandomNormalLike RandomUniformLike Reciprocal Relu Round Selu Shrink Sigmoid Sign Sin Sinh Softmax Softplus ' +
   'Softsign Sqrt Tan Tanh ThresholdedRelu Trilu BitwiseNot ScatterElements ScatterND Scatter ReverseSequence ' +
   'SimplifiedLayerNormalization SkipLayerNormalization FastGelu BiasGelu QuickGelu EyeLike').split(' '));
+const SOFTMAX = new Set(['Softmax', 'LogSoftmax', 'Hardmax']);
 // Same shape and, for small integer tensors, the same values (a cast to an integer type truncates them).
 const PASS = new Set(['Identity', 'Cast', 'CastLike']);
 const INTEGER = new Set([2, 3, 4, 5, 6, 7, 9, 12, 13]); // ONNX's integer element types, bool (9) among them
@@ -208,6 +209,7 @@ function moreShapes(n, op, ins, vals) {
       const q = shape(1);
       const b = attrInt(n, 'batch_dims', 0);
       if (!x || !q || !num(q[q.length - 1])) return [info(null, et)];
+      if (q[q.length - 1] > x.length - b) throw new RangeError(`GatherND: indices index ${q[q.length - 1]} of ${x.length - b} axes`);
       return [info([...q.slice(0, -1), ...x.slice(b + q[q.length - 1])], et)];
     }
     case 'OneHot': { // indices' dims, with depth inserted at axis
@@ -326,6 +328,8 @@ export function outputsOf(n, ins, v, bytes) {
   if ((op === 'Neg' || op === 'Abs') && ins[0] && ins[0].value) { // shape arithmetic: a name is not negative
     return [info(x, et, ins[0].value.map((d) => (num(d) ? (op === 'Neg' ? 0 - d : Math.abs(d)) : op === 'Abs' ? d : '?')))];
   }
+  // The softmax family's axis (from opset 11: onnx checked none before) must name an axis of its input.
+  if (SOFTMAX.has(op) && rankKnown && v >= 11) axisIn(attrInt(n, 'axis', v < 13 ? 1 : -1), x.length, op);
   if (SAME.has(op)) return n.outputs.map(() => info(x, et));
   if (PASS.has(op)) {
     const to = op === 'Cast' ? attrInt(n, 'to', et) : op === 'CastLike' && ins[1] ? ins[1].elemType : et;
@@ -365,28 +369,49 @@ export function outputsOf(n, ins, v, bytes) {
       return [info([], 7, rankKnown && x.every(num) ? [prod(x)] : null)];
     case 'Reshape': {
       const target = v < 5 ? attrInts(n, 'shape') : vals(1);
-      if (target === null || !rankKnown) {
-        const len = ins[1] && ins[1].shape && num(ins[1].shape[0]) ? ins[1].shape[0] : null;
+      const ts = v < 5 ? null : ins[1] && ins[1].shape;
+      if (ts && ts.length !== 1) throw new RangeError(`Reshape: the shape input has rank ${ts.length}, not 1`);
+      if (target === null) {
+        const len = ts && num(ts[0]) ? ts[0] : null;
         return [info(len === null ? null : new Array(len).fill('?'), et)];
       }
       const allowZero = attrInt(n, 'allowzero', 0) === 1;
-      const out = target.map((d, i) => (d === 0 && !allowZero ? (i < x.length ? x[i] : '?') : d));
-      const k = out.indexOf(-1);
-      // A dim that a 0 copies cancels out of the -1's quotient, an unknown one too (as onnx's inference
-      // does): [?, 3, 4] to [0, -1] is [?, 12].
-      const copied = (i) => target[i] === 0 && !allowZero && i < x.length && x[i] !== 0; // a copied 0 leaves the -1 undetermined (0 / 0)
-      if (k >= 0) out[k] = quotient(x.filter((_, i) => !copied(i)), out.filter((_, i) => i !== k && !copied(i)));
+      const k = target.indexOf(-1);
+      if (k !== target.lastIndexOf(-1)) throw new RangeError('Reshape: two -1s');
+      if (allowZero && k >= 0 && target.includes(0)) throw new RangeError('Reshape: a 0 beside a -1 (allowzero)');
+      // An input of unknown rank: the target's own dims are the output's (a copying 0 and the -1 unknown).
+      if (!rankKnown) return [info(target.map((d) => (d === -1 || (d === 0 && !allowZero) ? '?' : d)), et)];
+      const out = target.map((d, i) => {
+        if (d !== 0 || allowZero) return d;
+        if (i >= x.length) throw new RangeError(`Reshape: a 0 past rank ${x.length}`);
+        return x[i];
+      });
+      const total = prod(x);
+      const rest = prod(out.filter((_, i) => i !== k));
+      if (k >= 0) {
+        // Other dims of no elements leave the -1 any size (0 / 0): no output.
+        if (rest === 0) throw new RangeError('Reshape: the -1 is any size');
+        // A dim that a 0 copies cancels out of the -1's quotient, an unknown one too (as onnx's inference
+        // does): [?, 3, 4] to [0, -1] is [?, 12]. Numbers left that do not divide leave no -1: [?, 4] to [0, 3, -1].
+        const copied = (i) => target[i] === 0 && !allowZero;
+        const [has, fill] = [x.filter((_, i) => !copied(i)), out.filter((_, i) => i !== k && !copied(i))];
+        out[k] = quotient(has, fill);
+        if (out[k] === '?' && has.every(num) && fill.every(num)) throw new RangeError('Reshape: no -1 fits');
+      } else if (num(total) && num(rest) && total !== rest) throw new RangeError(`Reshape: ${total} elements are not ${rest}`); // the spec asks as many
       return [info(out, et, ins[0].value && ins[0].value.length === (num(out[0]) ? out[0] : -1) ? ins[0].value : (out.length <= 1 ? ins[0].value : null))];
     }
     case 'Flatten': {
       if (!rankKnown) return [info(null, et)];
-      const a = normAxis(attrInt(n, 'axis', 1), x.length);
-      return [info([prod(x.slice(0, a)), prod(x.slice(a))], et)];
+      const a = attrInt(n, 'axis', 1);
+      if (a < -x.length || a > x.length) throw new RangeError(`Flatten: axis ${a} is outside [-${x.length}, ${x.length}]`); // r itself is an axis here: [all, 1]
+      const at = normAxis(a, x.length);
+      return [info([prod(x.slice(0, at)), prod(x.slice(at))], et)];
     }
     case 'Transpose': {
       if (!rankKnown) return [info(null, et)];
       const perm = attrInts(n, 'perm');
       const p = perm && perm.length ? perm : x.map((_, i) => x.length - 1 - i);
+      if (p.length !== x.length || new Set(p).size !== p.length) throw new RangeError(`Transpose: perm [${p}] is no permutation`);
       return [info(p.map((i) => x[i]), et)];
     }
     case 'Squeeze': {
@@ -419,7 +444,11 @@ export function outputsOf(n, ins, v, bytes) {
       const out = shapes[0].slice();
       for (let i = 0; i < r; i++) {
         if (i === a) out[i] = shapes.map((s) => s[i]).reduce(addDims);
-        else out[i] = shapes.map((s) => s[i]).find(num) ?? shapes.map((s) => s[i]).find(isSymbol) ?? '?';
+        else {
+          const known = shapes.map((s) => s[i]).filter(num);
+          if (known.some((d) => d !== known[0])) throw new RangeError(`Concat: the inputs differ at axis ${i}`);
+          out[i] = known[0] ?? shapes.map((s) => s[i]).find(isSymbol) ?? '?';
+        }
       }
       let value = null;
       if (r === 1 && ins.every((i) => i.value)) value = ins.flatMap((i) => i.value);
@@ -432,6 +461,7 @@ export function outputsOf(n, ins, v, bytes) {
       // Before opset 18, no sizes means equal parts (18 lets the last be smaller).
       if (v < 18 && !(split && split.length) && num(x[a]) && x[a] % n.outputs.length !== 0) throw new RangeError(`Split: ${x[a]} is not ${n.outputs.length} equal parts`);
       const unknown = v >= 13 && n.inputs[1] && !split; // sizes given, their values not known
+      if (split && split.length && num(x[a]) && split.every(num) && split.reduce((s, d) => s + d, 0) !== x[a]) throw new RangeError(`Split: the sizes do not sum to ${x[a]}`);
       return n.outputs.map((_, k) => {
         const s = x.slice();
         if (split && split.length) s[a] = split[k];
@@ -476,6 +506,8 @@ export function outputsOf(n, ins, v, bytes) {
     case 'Tile': {
       const rep = vals(1);
       if (!rankKnown) return [info(null, et)];
+      const len = rep ? rep.length : ins[1] && ins[1].shape && ins[1].shape.length === 1 ? ins[1].shape[0] : '?';
+      if (num(len) && len !== x.length) throw new RangeError(`Tile: ${len} repeats for rank ${x.length}`);
       return [info(rep ? x.map((d, i) => mulDims(d, rep[i])) : x.map(() => '?'), et)];
     }
     case 'Pad': {
@@ -485,20 +517,22 @@ export function outputsOf(n, ins, v, bytes) {
       const axesV = v >= 18 && n.inputs.length > 3 ? vals(3) : null;
       const axes = axesV ? axesV.map((a) => normAxis(a, x.length)) : x.map((_, i) => i);
       const out = x.slice();
-      axes.forEach((a, k) => { out[a] = addDims(addDims(out[a], pads[k]), pads[k + axes.length]); });
+      // begin + end first: pads of -1 and 1 keep a name (N - 1 + 1 is N)
+      axes.forEach((a, k) => { out[a] = addDims(out[a], addDims(pads[k], pads[k + axes.length])); });
       return [info(out, et)];
     }
     case 'ArgMax':
     case 'ArgMin': {
       if (!rankKnown) return [info(null, 7)];
-      const a = normAxis(attrInt(n, 'axis', 0), x.length);
+      const a = axisIn(attrInt(n, 'axis', 0), x.length, op);
       const keep = attrInt(n, 'keepdims', 1) === 1;
       return [info(keep ? x.map((d, i) => (i === a ? 1 : d)) : x.filter((_, i) => i !== a), 7)];
     }
     case 'TopK': {
       if (!rankKnown) return [info(null, et), info(null, 7)];
-      const a = normAxis(attrInt(n, 'axis', -1), x.length);
+      const a = axisIn(attrInt(n, 'axis', -1), x.length, op);
       const k = v < 10 ? attrInt(n, 'k', '?') : vals(1)?.[0] ?? '?';
+      if (num(k) && num(x[a]) && k > x[a]) throw new RangeError(`TopK: k ${k} is past the axis's ${x[a]}`);
       const s = x.map((d, i) => (i === a ? k : d));
       return [info(s, et), info(s, 7)];
     }
@@ -584,7 +618,7 @@ function sliceShape(n, ins, vals, v) {
     if (axes === null || steps === null) return info(x.map(() => '?'), et);
   }
   if (!starts || !ends) return info(x.map(() => '?'), et);
-  const ax = axes && axes.length ? axes.map((a) => normAxis(a, x.length)) : starts.map((_, i) => i);
+  const ax = axes && axes.length ? [...axesIn(axes, x.length, 'Slice')] : starts.map((_, i) => i);
   const out = x.slice();
   let value = ins[0].value && x.length === 1 ? ins[0].value.slice() : null;
   ax.forEach((a, k) => {
@@ -666,6 +700,28 @@ function windowShapes(n, ins, op) {
   return outs;
 }
 
+/**
+ * Resize's sizes under keep_aspect_ratio_policy (opset 18): one scale for the given axes, the least
+ * (not_larger) or greatest (not_smaller) of sizes[i] / x[axes[i]], each dim times it rounded half up.
+ * The ratios are compared, and the products rounded, as fractions: exact, as the spec states them.
+ */
+function keptRatio(x, ax, sizes, policy) {
+  if (policy !== 'not_larger' && policy !== 'not_smaller') throw new RangeError(`Resize: no policy ${policy}`);
+  const out = x.slice();
+  if (!ax.every((a) => num(x[a]) && x[a] > 0) || !sizes.every(num)) {
+    for (const a of ax) out[a] = '?'; // the scale depends on every dim given
+    return out;
+  }
+  let best = 0; // the index whose ratio is the scale
+  ax.forEach((a, k) => {
+    const diff = sizes[k] * x[ax[best]] - sizes[best] * x[a]; // sizes[k] / x[a] - sizes[best] / x[ax[best]], scaled
+    if (policy === 'not_larger' ? diff < 0 : diff > 0) best = k;
+  });
+  const [s, d] = [sizes[best], x[ax[best]]];
+  for (const a of ax) out[a] = Math.floor((2 * s * x[a] + d) / (2 * d)); // round(s * x[a] / d), halves up
+  return out;
+}
+
 function resizeShape(n, ins, vals, v) {
   const x = ins[0] ? ins[0].shape : null;
   const et = ins[0] ? ins[0].elemType : 0;
@@ -683,6 +739,8 @@ function resizeShape(n, ins, vals, v) {
   const axes = attrInts(n, 'axes');
   const ax = axes && axes.length ? axes.map((a) => normAxis(a, x.length)) : x.map((_, i) => i);
   const out = x.slice();
+  const policy = v >= 18 && sizes ? attrStr(n, 'keep_aspect_ratio_policy', 'stretch') : 'stretch';
+  if (sizes && sizes.length === ax.length && policy !== 'stretch') return info(keptRatio(x, ax, sizes, policy), et);
   if (sizes && sizes.length === ax.length) ax.forEach((a, k) => { out[a] = sizes[k]; });
   else if (scales && scales.length === ax.length) ax.forEach((a, k) => { out[a] = num(x[a]) ? Math.floor(x[a] * scales[k]) : scales[k] === 1 ? x[a] : '?'; });
   else return info(x.map(() => '?'), et);

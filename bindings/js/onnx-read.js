@@ -94,7 +94,7 @@ const decoder = new TextDecoder();
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function tensor(r, end) {
-  const t = { name: '', dims: [], dataType: 0, int64: [], int32: [], raw: null, floats: [], doubles: [], external: false };
+  const t = { name: '', dims: [], dataType: 0, int64: [], int32: [], raw: null, floats: [], doubles: [], uint64: [], external: false };
   r.fields(end, (f, w) => {
     if (f === 1) r.ints(w, t.dims);
     else if (f === 2 && w === 0) t.dataType = r.varint();
@@ -107,6 +107,12 @@ function tensor(r, end) {
       if (e - r.p <= 4 * MAX_VALUES) for (let o = r.p; o + 4 <= e; o += 4) t.floats.push(new DataView(r.b.buffer, r.b.byteOffset + o, 4).getFloat32(0, true));
       r.p = e;
     } else if (f === 4 && w === 5) { t.floats.push(new DataView(r.b.buffer, r.b.byteOffset + r.p, 4).getFloat32(0, true)); r.p += 4; }
+    else if (f === 10 && w === 2) { // double_data (float64), packed
+      const e = r.len();
+      if (e - r.p <= 8 * MAX_VALUES) for (let o = r.p; o + 8 <= e; o += 8) t.doubles.push(new DataView(r.b.buffer, r.b.byteOffset + o, 8).getFloat64(0, true));
+      r.p = e;
+    } else if (f === 10 && w === 1) { t.doubles.push(new DataView(r.b.buffer, r.b.byteOffset + r.p, 8).getFloat64(0, true)); r.p += 8; }
+    else if (f === 11) { if (t.uint64.length <= MAX_VALUES) r.ints(w, t.uint64); else r.skip(w); } // uint64_data (uint32, uint64)
     else if (f === 14 && w === 0) t.external = r.varint() === 1;
     else r.skip(w);
   });
@@ -219,7 +225,7 @@ function graph(r, end) {
     else if (f === 15 && w === 2) {
       // a sparse initializer: its dims (field 3) and its values' name (field 1's name)
       const e = r.len();
-      const t = { name: '', dims: [], dataType: 0, int64: [], int32: [], raw: null, floats: [], doubles: [], external: false };
+      const t = { name: '', dims: [], dataType: 0, int64: [], int32: [], raw: null, floats: [], doubles: [], uint64: [], external: false };
       r.fields(e, (h, u) => {
         if (h === 1 && u === 2) { const v = tensor(r, r.len()); t.name = v.name; t.dataType = v.dataType; } else if (h === 3) r.ints(u, t.dims); else r.skip(u);
       });
@@ -317,8 +323,8 @@ export function readElements(buf, offset, byteLength, kind) {
 }
 
 /**
- * The values of an integer tensor (int32, int64, uint8..., bool) as Numbers,
- * or null when it is not one, is stored outside the file, or has more than
+ * The values of an integer tensor (int32, int64, uint8..., bool; float32 and float64 too: Range's
+ * scalars) as Numbers, or null when it is not one, is stored outside the file, or has more than
  * MAX_VALUES elements. `bytes` is the model's buffer (raw_data points into it).
  */
 export function tensorValues(t, bytes) {
@@ -331,7 +337,9 @@ export function tensorValues(t, bytes) {
     if (kind === undefined || t.raw.end - t.raw.start !== n * READ[kind][0]) return null;
     return readElements(bytes, t.raw.start, t.raw.end - t.raw.start, kind);
   }
-  const src = dt === 7 ? t.int64 : dt === 1 ? t.floats : [2, 3, 4, 5, 6, 9].includes(dt) ? t.int32 : null;
+  // uint64_data holds uint32 and uint64 (read as int64: one past 2^63 is negative, 2^64 from its value)
+  const src = dt === 7 ? t.int64 : dt === 1 ? t.floats : dt === 11 ? t.doubles : dt === 12 || dt === 13 ? t.uint64.map((d) => (d < 0 ? d + 2 ** 64 : d))
+    : [2, 3, 4, 5, 6, 9].includes(dt) ? t.int32 : null;
   if (src === null) return null;
   if (src.length !== n) return n === 0 ? [] : null;
   return src.slice();

@@ -837,9 +837,9 @@ describe('inferShapes on models whose values make no sense', () => {
     expect(tc.inferShapes(reshaped(['?', 3, 1, 'S'], [0, -1, 0, 0, 1]), { tensors: true }).tensors.y).toEqual(['?', 3, 1, 'S', 1]);
     expect(tc.inferShapes(reshaped(['N', 3, 4], [0, -1]), { tensors: true }).tensors.y).toEqual(['N', 12]);
     expect(tc.inferShapes(reshaped(['?', 3, 4], [-1, 4]), { tensors: true }).tensors.y).toEqual(['?', 4]);
-    // a copied 0 leaves the -1 undetermined (0 / 0): onnx refuses these, numpy too
-    expect(tc.inferShapes(reshaped([0], [0, -1]), { tensors: true }).tensors.y).toEqual([0, '?']);
-    expect(tc.inferShapes(reshaped([0, 3], [0, 3, -1]), { tensors: true }).tensors.y).toEqual([0, 3, '?']);
+    // a copied 0 leaves the -1 any size (0 / 0): a malformed node, its output unknown (onnx and numpy refuse these; until 0.9.22 [0, ?])
+    expect(tc.inferShapes(reshaped([0], [0, -1]), { tensors: true }).tensors.y).toBe(null);
+    expect(tc.inferShapes(reshaped([0, 3], [0, 3, -1]), { tensors: true }).tensors.y).toBe(null);
     // Gemm's A and B are matrices: another rank is a clash (onnx refuses it too)
     const g = tc.inferShapes(onnxModel([nodeOf('Gemm', ['a', 'b'], ['y'], 'gemm')], [valueInfo('a', 1, [2, 3, 4]), valueInfo('b', 1, [4, 5])], [str(1, 'y')]));
     expect([g.nodes[0].status, g.nodes[0].error.code, g.nodes[0].error.message]).toEqual(['clash', 'RANK_MISMATCH', 'Gemm at gemm: A has rank 3, not 2']);
@@ -850,6 +850,107 @@ describe('inferShapes on models whose values make no sense', () => {
     const r = tc.inferShapes(m);
     expect(r.nodes[0].inputs.map((i) => i.shape)).toEqual([['batch', 3], ['?', 3]]);
     expect(r.nodes[0].output.shape).toEqual(['?', 3]);
+  });
+});
+
+describe('inferShapes as the ONNX spec states each op (a differential run against onnx 1.12 found these)', () => {
+  const attrI = (name, v) => fld(5, [...str(1, name), ...int(3, v), ...int(20, 2)]);
+  const attrInts = (name, vs) => fld(5, [...str(1, name), ...vs.flatMap((v) => int(8, v)), ...int(20, 7)]);
+  const attrS = (name, v) => fld(5, [...str(1, name), ...str(4, v), ...int(20, 3)]);
+  // TensorProto: dims (1), data_type (2), name (8); int64_data (7), double_data (10, packed or not), uint64_data (11)
+  const tensorOf = (name, type, dims, data) => fld(5, [...dims.flatMap((d) => int(1, d)), ...int(2, type), ...data, ...str(8, name)]);
+  const i64 = (name, vs, dims = [vs.length]) => tensorOf(name, 7, dims, fld(7, vs.flatMap(varint)));
+  const f64 = (b) => [...new Uint8Array(Float64Array.of(b).buffer)];
+  /** The output y of `nodes` (their initializers `inits`) on the declared inputs, opset `opset`. */
+  const y = (nodes, inputs, inits = [], opset = 13) => tc.inferShapes(new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, opset)]), ...fld(7, [
+    ...nodes.flatMap((n) => fld(1, n)), ...str(2, 'g'), ...inits.flat(), ...inputs.flatMap((v) => fld(11, v)), ...fld(12, unshaped('y'))])]), { tensors: true }).tensors.y;
+  const x = (...dims) => valueInfo('x', 1, dims);
+
+  it('Resize-18 keeps the aspect ratio as keep_aspect_ratio_policy asks: one scale, the least (not_larger) or greatest (not_smaller) of sizes / dims, rounded half up (until 0.9.22 the sizes as given)', () => {
+    const resize = (dims, sizes, policy, axes = [2, 3]) => y([[...nodeOf('Resize', ['x', '', '', 'z'], ['y'], 'resize'), ...attrInts('axes', axes),
+      ...(policy ? attrS('keep_aspect_ratio_policy', policy) : [])]], [x(...dims)], [i64('z', sizes)], 18);
+    expect(resize([1, 3, 10, 12], [5, 12], 'not_larger')).toEqual([1, 3, 5, 6]); // 1/2 of each
+    expect(resize([1, 3, 10, 12], [5, 12], 'not_smaller')).toEqual([1, 3, 10, 12]); // 1 of each
+    expect(resize([1, 3, 10, 12], [5, 12], 'stretch')).toEqual([1, 3, 5, 12]);
+    expect(resize([1, 3, 10, 12], [5, 12])).toEqual([1, 3, 5, 12]);
+    expect(resize(['N', 3, 4, 5], [2, 100], 'not_larger')).toEqual(['N', 3, 2, 3]); // 5 / 2 = 2.5: up
+    expect(resize([1, 3, 10, 12], [2, 3, 20, 30], 'not_larger', [0, 1, 2, 3])).toEqual([1, 3, 10, 12]); // every axis: the least is 1
+    expect(resize([1, 3, 'H', 12], [5, 12], 'not_larger')).toEqual([1, 3, '?', '?']); // the scale needs every dim given
+    expect(resize([1, 3, 10, 12], [5, 12], 'larger')).toBe(null); // no such policy
+  });
+
+  it('a node the spec calls invalid has unknown outputs, and only where the values it has conflict (until 0.9.22 each gave a shape)', () => {
+    const one = (op, attrs, inputs, inits = [], ins = ['x']) => y([[...nodeOf(op, ins, ['y'], 'n'), ...attrs]], inputs, inits);
+    const x23 = x(2, 3);
+    // Flatten's axis lies in [-r, r]; the others' in [-r, r - 1]
+    expect(one('Flatten', attrI('axis', 3), [x23])).toBe(null);
+    expect(one('Flatten', attrI('axis', -3), [x23])).toBe(null);
+    expect(one('Flatten', attrI('axis', 2), [x23])).toEqual([6, 1]);
+    expect(one('Flatten', attrI('axis', -2), [x23])).toEqual([1, 6]);
+    for (const op of ['ArgMax', 'ArgMin', 'Softmax', 'LogSoftmax', 'Hardmax']) {
+      expect(one(op, attrI('axis', 2), [x23]), op).toBe(null);
+      expect(one(op, attrI('axis', -3), [x23]), op).toBe(null);
+      expect(one(op, attrI('axis', -2), [x23]), op).toEqual(op.startsWith('Arg') ? [1, 3] : [2, 3]);
+    }
+    // Concat: the dims off the axis must agree where both are numbers
+    expect(one('Concat', attrI('axis', 1), [x23, valueInfo('z', 1, [4, 3])], [], ['x', 'z'])).toBe(null);
+    expect(one('Concat', attrI('axis', 1), [x23, valueInfo('z', 1, ['N', 3])], [], ['x', 'z'])).toEqual([2, 6]);
+    // Split's sizes sum to the dim; Tile has one repeat an axis; Transpose's perm names each axis once
+    const split = (sizes) => y([[...nodeOf('Split', ['x', 's'], ['y', 'y1'], 'split'), ...attrI('axis', 1)]], [x(2, 5)], [i64('s', sizes)]);
+    expect(split([2, 2])).toBe(null);
+    expect(split([2, 3])).toEqual([2, 2]);
+    expect(one('Tile', [], [x23], [i64('r', [2])], ['x', 'r'])).toBe(null);
+    expect(one('Tile', [], [x23], [i64('r', [2, 1])], ['x', 'r'])).toEqual([4, 3]);
+    expect(one('Transpose', attrInts('perm', [1, 1]), [x23])).toBe(null);
+    expect(one('Transpose', attrInts('perm', [0]), [x23])).toBe(null);
+    expect(one('Transpose', attrInts('perm', [1, 0]), [x23])).toEqual([3, 2]);
+    // TopK: its axis, and no more than the axis has (a name may hold k)
+    expect(one('TopK', attrI('axis', 2), [x23], [i64('k', [1])], ['x', 'k'])).toBe(null);
+    expect(one('TopK', [], [x23], [i64('k', [4])], ['x', 'k'])).toBe(null);
+    expect(one('TopK', [], [x23], [i64('k', [3])], ['x', 'k'])).toEqual([2, 3]);
+    expect(one('TopK', [], [x(2, 'N')], [i64('k', [4])], ['x', 'k'])).toEqual([2, 4]);
+    // GatherND: the indices' last dim indexes at most the data's rank past batch_dims
+    expect(one('GatherND', [], [x23, valueInfo('i', 7, [4, 3])], [], ['x', 'i'])).toBe(null);
+    expect(one('GatherND', attrI('batch_dims', 1), [x23, valueInfo('i', 7, [2, 2])], [], ['x', 'i'])).toBe(null);
+    expect(one('GatherND', [], [x23, valueInfo('i', 7, [4, 2])], [], ['x', 'i'])).toEqual([4]);
+    // Slice names an axis once
+    const slice = (axes) => one('Slice', [], [x(4, 5)], [i64('s', [1, 1]), i64('e', [3, 3]), i64('a', axes)], ['x', 's', 'e', 'a']);
+    expect(slice([0, 0])).toBe(null);
+    expect(slice([0, -2])).toBe(null);
+    expect(slice([0, 1])).toEqual([2, 2]);
+  });
+
+  it('Reshape: a -1 no size solves, a 0 past the input\'s rank, a 0 beside a -1 with allowzero, a shape input not 1-D, counts that differ: unknown (until 0.9.22 a shape)', () => {
+    const reshape = (dims, target, attrs = [], shapeDims = [target.length]) => y([[...nodeOf('Reshape', ['x', 's'], ['y'], 'reshape'), ...attrs]], dims ? [x(...dims)] : [unshaped('x')], [i64('s', target, shapeDims)]);
+    expect(reshape([2, 3], [4, -1])).toBe(null); // 6 elements
+    expect(reshape([2, 3], [3, -1])).toEqual([3, 2]);
+    expect(reshape(['N', 4], [0, 3, -1])).toBe(null); // N * 4 = N * 3 * k: no k
+    expect(reshape(['N', 6], [0, 2, -1])).toEqual(['N', 2, 3]);
+    expect(reshape(['N', 6], [4, -1])).toEqual([4, '?']); // N may make it whole
+    expect(reshape([2, 3], [0, 0, 0])).toBe(null); // the last 0 copies nothing
+    expect(reshape([2, 3], [0, 0])).toEqual([2, 3]);
+    expect(reshape([2, 0], [0, -1], attrI('allowzero', 1))).toBe(null);
+    expect(reshape([2, 0], [0, 5], attrI('allowzero', 1))).toEqual([0, 5]);
+    expect(reshape([2, 3], [3, 2], [], [1, 2])).toBe(null);
+    expect(reshape([2, 3], [4, 2])).toBe(null); // 6 elements are not 8
+    expect(reshape(['N', 3], [4, 2])).toEqual([4, 2]);
+  });
+
+  it('as precise as the spec lets it be: Reshape of an unknown rank keeps the target\'s own dims, Pad adds each axis\'s pads first, double_data and uint64_data are read (until 0.9.22 unknown)', () => {
+    const reshape = (target) => y([nodeOf('Reshape', ['x', 's'], ['y'], 'reshape')], [unshaped('x')], [i64('s', target)]);
+    expect(reshape([3, 4])).toEqual([3, 4]);
+    expect(reshape([0, -1, 5])).toEqual(['?', '?', 5]);
+    expect(reshape([-1, -1])).toBe(null);
+    const pad = (pads) => y([nodeOf('Pad', ['x', 'p'], ['y'], 'pad')], [x('N', 5)], [i64('p', pads)]);
+    expect(pad([-1, 0, 1, 0])).toEqual(['N', 5]); // N - 1 + 1
+    expect(pad([1, 0, 1, 2])).toEqual(['?', 7]);
+    // Range over float64 scalars, packed (wire type 2) and one by one (wire type 1)
+    const packed = (name, v) => tensorOf(name, 11, [], fld(10, f64(v)));
+    const single = (name, v) => tensorOf(name, 11, [], [...varint(10 * 8 + 1), ...f64(v)]);
+    expect(y([nodeOf('Range', ['a', 'b', 'c'], ['y'], 'range')], [], [packed('a', 1), single('b', 2), packed('c', 0.25)], 11)).toEqual([4]);
+    // uint64 shape values (Cast to int64, then Reshape)
+    const u64 = tensorOf('u', 13, [2], fld(11, [3, 4].flatMap(varint)));
+    expect(y([[...nodeOf('Cast', ['u'], ['s'], 'cast'), ...attrI('to', 7)], nodeOf('Reshape', ['x', 's'], ['y'], 'reshape')], [x(12)], [u64])).toEqual([3, 4]);
   });
 });
 
