@@ -6,7 +6,7 @@
 import { mod } from './loader.js';
 import { C, none } from './contract.js';
 import { BroadcastError } from './errors.js';
-import { taTag } from './shapes.js';
+import { isU16 } from './shapes.js';
 
 let viewHeap = new Uint8Array(none);
 let views = [];
@@ -96,7 +96,7 @@ function freshView(d) {
  * as float16, in a runtime that has Float16Array: the bits, not the values).
  */
 export function viewFor(d, data) {
-  if (d.half && !d.bits && taTag.call(data) === 'Uint16Array') return view(C.dtypeByName.get('uint16'));
+  if (d.half && !d.bits && isU16(data)) return view(C.dtypeByName.get('uint16'));
   return view(d);
 }
 

@@ -6,7 +6,7 @@
 // reads a plain view's strides, execute.js hands them to the engine).
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
-import { product, describe, rankTooLarge, mayShare, taSet } from './shapes.js';
+import { product, describe, rankTooLarge, mayShare, taSet, isU16 } from './shapes.js';
 import { C, none } from './contract.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut, committable, commitError, taLength, arrayLike } from './operands.js';
@@ -44,7 +44,7 @@ function finish(v) {
     return viewOf(o, v.shape, v.names?.dims, coords, isRowMajor(v.shape, v.strides) ? null : v.strides, o.ptr + v.offset * o.dtype.size);
   }
   const r = { data: o.data, shape: v.shape, strides: v.strides, offset: v.offset };
-  if (o.dtype.half && o.data instanceof Uint16Array) r.dtype = 'float16';
+  if (o.dtype.half && isU16(o.data)) r.dtype = 'float16';
   if (v.names) {
     r.dims = v.names.dims;
     if (coords) r.coords = coords;
@@ -404,7 +404,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   const dest = readOut(outIn, fn);
   const size = product(shape);
   if (dest !== null) {
-    if (dest.dtype !== dt && !(dt.half && !dest.resident && dest.data instanceof Uint16Array)) {
+    if (dest.dtype !== dt && !(dt.half && !dest.resident && isU16(dest.data))) {
       throw outDtypeError(fn, dest.dtype, dt, [shape]);
     }
     const have = dest.resident ? dest.size : taLength.call(dest.data);
@@ -454,7 +454,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   const coords = coordsOf(names);
   if (resident) return dest !== null ? dest.tensor : makeTensor(ptr, shape, dt, names?.dims, coords);
   const r = { data, shape };
-  if (dt.half && data instanceof Uint16Array) r.dtype = 'float16'; // bits, into a new array or out
+  if (dt.half && isU16(data)) r.dtype = 'float16'; // bits, into a new array or out
   if (dest === null && names) { r.dims = names.dims; if (coords) r.coords = coords; }
   return r;
 }

@@ -5,7 +5,7 @@
 // or a view of one (read in place), an onnxruntime Tensor, or a JS number /
 // bigint (a scalar of the other operand's dtype).
 import { C } from './contract.js';
-import { readStaticShape, product, isDimValue, describe, taLength, taTag, part } from './shapes.js';
+import { readStaticShape, product, isDimValue, describe, taLength, taTag, part, isU16 } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
 import { BroadcastError, formatShape } from './errors.js';
@@ -123,7 +123,7 @@ export function withNames(o, dims, labels) {
 }
 
 /** A new typed array of `n` elements of dtype `dt` of `data`'s kind (float16 as bits stays bits). */
-export const arrayLike = (data, dt, n) => (dt.half && data instanceof Uint16Array ? new Uint16Array(n) : new dt.ctor(n));
+export const arrayLike = (data, dt, n) => (dt.half && isU16(data) ? new Uint16Array(n) : new dt.ctor(n));
 
 
 // A typed array's kind and length as the engine sees them: the intrinsic
@@ -179,7 +179,7 @@ export function declaredDtype(data, name, operand) {
  */
 export function outHolds(dest, dt) {
   if (dest.dtype === dt) return true;
-  if (dt.half && !dest.resident && taTag.call(dest.data) === 'Uint16Array') {
+  if (dt.half && !dest.resident && isU16(dest.data)) {
     dest.dtype = dt;
     return true;
   }

@@ -127,7 +127,12 @@ export function block(X, axes, fn, copy = false) {
   const heap = view(dt); // after the allocation (memory may have grown)
   const src = X.resident ? heap : X.data;
   const base = X.resident ? X.ptr / es : X.offset;
-  copyView(src, base, shape, perm.map((i) => st[i]), heap, ptr / es, rowMajor(shape));
+  try {
+    copyView(src, base, shape, perm.map((i) => st[i]), heap, ptr / es, rowMajor(shape));
+  } catch (e) { // (no user code runs here; a failure of the environment's, a replaced global, leaves nothing behind)
+    free(ptr);
+    throw e;
+  }
   return { ptr, own: true, perm, inOrder, rows, n };
 }
 

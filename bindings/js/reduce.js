@@ -9,7 +9,7 @@ import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
 import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds, hasNames } from './operands.js';
 import { readNamed, nameKey, LabelMap, checkLabels, ownObject, checkOutNames, describeDims } from './named.js';
-import { product, describe, tooManyEntries, taTag, taSet } from './shapes.js';
+import { product, describe, tooManyEntries, isU16, taSet } from './shapes.js';
 import { view } from './heap.js';
 import { tensor, renamed, metaOf } from './tensor.js';
 import { request, execute, intoOut } from './execute.js';
@@ -208,7 +208,7 @@ function unbroadcastNamed(G, I, o) {
     if (dest.resident) return intoOut(dest, fn, [], () => ({ data: to, shape: input.sizes.slice(), dtype: acc.name }));
     if (taLength.call(dest.data) !== size) throw outLengthError(fn, taLength.call(dest.data), input.sizes, size);
     // A Uint16Array out of a float16 result takes the bits (where `to` is a Float16Array).
-    taSet.call(dest.data, acc.half && taTag.call(dest.data) === 'Uint16Array' ? new Uint16Array(to.buffer, to.byteOffset, to.length) : to);
+    taSet.call(dest.data, acc.half && isU16(dest.data) ? new Uint16Array(to.buffer, to.byteOffset, to.length) : to);
     return named({ data: dest.data, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
   }
   return named({ data: to, shape: input.sizes.slice(), dtype: acc.name }, input, coords);

@@ -4,7 +4,7 @@
 // plain operand's result shares its typed array. Nothing is copied.
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
-import { copyShape, describe, product } from './shapes.js';
+import { copyShape, describe, product, isU16 } from './shapes.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, committable, commitError, taLength, handleOf } from './operands.js';
 import { Tensor, viewOf, readTensorNames } from './tensor.js';
@@ -102,7 +102,7 @@ export function reshape(x, shape, options) {
   settle(X, 'reshape: x');
   const data = X.strides !== null ? contiguous({ data: X.data, shape: X.shape, strides: X.strides, offset: X.offset }).data : X.data;
   const r = { data, shape: to };
-  if (X.dtype.half && data instanceof Uint16Array) r.dtype = 'float16'; // bits stay marked as float16
+  if (X.dtype.half && isU16(data)) r.dtype = 'float16'; // bits stay marked as float16
   if (names) {
     r.dims = names.dims;
     if (names.coords) r.coords = names.coords;

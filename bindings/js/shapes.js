@@ -16,10 +16,15 @@ const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
 const intrinsic = (k) => Object.getOwnPropertyDescriptor(TA_PROTO, k);
 export const taLength = intrinsic('length').get;
 export const taTag = intrinsic(Symbol.toStringTag).get;
+/** Whether a typed array is a Uint16Array (float16 bits where the dtype says float16), by its kind: any realm, any prototype. */
+export const isU16 = (t) => taTag.call(t) === 'Uint16Array';
+// The typed-array constructors by kind, as they were when the library loaded (a page may replace a global later).
+const KINDS = {};
+for (const k of ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float16', 'Float32', 'Float64', 'BigInt64', 'BigUint64']) KINDS[`${k}Array`] = globalThis[`${k}Array`];
 export const taBuffer = intrinsic('buffer').get;
 export const taOffset = intrinsic('byteOffset').get;
 /** A typed array's element size, by its kind (not its own or its class's BYTES_PER_ELEMENT). */
-export const elemSize = (t) => globalThis[taTag.call(t)].BYTES_PER_ELEMENT;
+export const elemSize = (t) => KINDS[taTag.call(t)].BYTES_PER_ELEMENT;
 /** %TypedArray%.prototype.set: a typed-array source is read by its slots (no method, getter or species of a caller's array runs). */
 export const taSet = intrinsic('set').value;
 
@@ -31,7 +36,7 @@ export const taSet = intrinsic('set').value;
  * or how much is written into the heap).
  */
 export function part(t, lo, n) {
-  const K = globalThis[taTag.call(t)];
+  const K = KINDS[taTag.call(t)];
   return new K(taBuffer.call(t), taOffset.call(t) + lo * K.BYTES_PER_ELEMENT, n);
 }
 

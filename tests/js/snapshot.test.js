@@ -440,6 +440,35 @@ describe('typed arrays whose methods and getters are the caller\'s', () => {
     expect(tc.memory().allocatedBytes).toBe(m0);
   });
 
+  it('float16 bits in a Uint16Array of another realm stay float16 through the layout functions (until 0.9.23 instanceof dropped the mark)', async () => {
+    const vm = await import('node:vm');
+    const bits = vm.runInNewContext('Uint16Array.of(0x3c00, 0x4000, 0x4200, 0x4400)'); // 1, 2, 3, 4
+    const x = { data: bits, shape: [2, 2], dtype: 'float16' };
+    for (const v of [tc.transpose(x), tc.flip(x), tc.slice(x, '1:'), tc.reshape(x, [4]), tc.expandDims(x, 0), tc.squeeze(tc.expandDims(x, 0))]) {
+      expect(v.dtype).toBe('float16');
+      expect(tc.sum(v, { dtype: 'float32' }).data[0]).toBe(v.shape.reduce((a, d) => a * d, 1) === 4 ? 10 : 7);
+    }
+    const out = vm.runInNewContext('new Uint16Array(4)');
+    const r = tc.concat([x], 0, { out });
+    expect(r.dtype).toBe('float16');
+    expect(Array.from(out)).toEqual([0x3c00, 0x4000, 0x4200, 0x4400]);
+  });
+
+  it('a global typed-array constructor replaced after the library loaded changes nothing it does, and leaks nothing', () => {
+    const F = Float32Array;
+    const x = { data: F.of(1, 2, 3, 4, 5, 6), shape: [2, 3] };
+    const want = [tc.add(tc.transpose(x), 1), tc.contiguous(tc.flip(x)), tc.softmax(x)].map((r) => Array.from(r.data));
+    const m0 = tc.memory().allocatedBytes;
+    try {
+      globalThis.Float32Array = function replaced() { throw new Error('the page\'s own constructor'); };
+      const got = [tc.add(tc.transpose(x), 1), tc.contiguous(tc.flip(x)), tc.softmax(x)].map((r) => Array.from(r.data));
+      expect(got).toEqual(want);
+    } finally {
+      globalThis.Float32Array = F;
+    }
+    expect(tc.memory().allocatedBytes).toBe(m0);
+  });
+
   it('a typed out in another SharedArrayBuffer object over an operand\'s memory is written as if the operand were read first', () => {
     const sab = new SharedArrayBuffer(40);
     const a = new Float32Array(sab, 0, 8);
