@@ -602,6 +602,9 @@ function openvinoBackward(p, dt, npName, dtNote) {
   const err = view.operands.find((o) => o.error);
   if (err) return { lang: 'python', code: null, note: `No ReduceSum to write: the library cannot tell which axes are summed (${err.name}: ${err.error.message}).` };
   const out = view.outShape;
+  if (!isStatic(out) || !view.operands.every((o) => isStatic(o.shape))) {
+    return { lang: 'python', code: null, note: 'The shapes are dynamic: the ReduceSum axes are the ones the page marks ←, and the Reshape targets are not known here, so no model is written.' };
+  }
   const lines = ['import numpy as np', 'import openvino as ov', 'import openvino.opset13 as ops', '', dtNote,
     pyComment(`The way back: the gradient of the result ${pyTuple(out)}; each operand's gradient is ReduceSum over the axes`),
     pyComment('marked ← (the library\'s reductionAxes), then Reshape to the operand.'),

@@ -300,6 +300,13 @@ describe('OpenVINO snippet', () => {
     expect(p.code).toContain('grad_a = ops.reshape(grad, np.array([2, 3, 4, 5], dtype=np.int64), special_zero=False)');
     expect(snippet('openvino', { ...exampleState(EXAMPLES.find((e) => e.id === 'dynamic')), backward: true }).note).toMatch(/cannot tell which axes are summed/);
     expect(snippet('openvino', { ...st({ rule: 'named', shapes: ['2', '3'], names: ['x', 'y'] }), backward: true }).note).toMatch(/no named dims/);
+    // shapes the library leaves unknown or dynamic (rule none with [...], a ? that is not summed): a note, no code
+    // (until 0.9.23 an uncaught TypeError, and the panel kept the previous state's code)
+    for (const shapes of [['[...]', '2'], ['[...]', '[...]'], ['?, 3', '?, 3']]) {
+      const n = snippet('openvino', { ...st({ rule: 'none', shapes }), backward: true });
+      expect(n.code).toBeNull();
+      expect(n.note).toMatch(/dynamic|cannot tell|No backward view/);
+    }
   });
   it('ops.add with auto_broadcast, Python API', () => {
     const c = snippet('openvino', st({}));

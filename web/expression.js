@@ -13,6 +13,8 @@ export const DEFAULT_EXPRESSION = '(x - m) / s';
 export const DEFAULT_VARS = [['x', '2,3'], ['m', '3'], ['s', '2,1']];
 /** The longest expression the page keeps (the URL carries it). */
 export const MAX_EXPRESSION = 2000;
+/** The longest shape, mapping or operand text the page reads (and a link keeps). */
+export const MAX_TEXT = 400;
 
 /**
  * The operand names an expression reads, in the library's order:
@@ -204,7 +206,7 @@ export function paramsToVars(params) {
     if (i <= 0) continue;
     const name = p.slice(0, i);
     if (out.some(([n]) => n === name)) continue;
-    out.push([name, p.slice(i + 1).slice(0, 400)]);
+    out.push([name, p.slice(i + 1).slice(0, MAX_TEXT)]);
   }
   return out.slice(0, 64);
 }

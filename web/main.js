@@ -8,7 +8,7 @@ import {
   RULES, EXAMPLES, MAX_OPERANDS, CODE_TABS, letter, operandArity, usesAxis, operandRole,
   parseShape, parseMapping, stateFromQuery, stateToQuery, canonicalState, applyPatch, buildRequest,
   suggest, exampleState, withDefaultNames, withNamedSizes, dtypeList, backwardView, switchRule, SHAPING_HINTS,
-  withExpression, explainExpression, MAX_EXPRESSION,
+  withExpression, explainExpression, MAX_EXPRESSION, MAX_TEXT,
 } from './logic.js';
 import { codeFor, CODE_LABELS } from './code.js';
 import { $, h } from './dom.js';
@@ -66,6 +66,7 @@ function buildStaticControls() {
   });
   // The field holds no more than the page keeps (and a link carries): a longer text is never cut unseen.
   $('expr').maxLength = MAX_EXPRESSION;
+  $('mapping').maxLength = MAX_TEXT; // what a link keeps of a shape or mapping: a longer text is never cut unseen
   $('expr').addEventListener('input', (e) => setState(withExpression(state, e.target.value)));
   $('add-operand').addEventListener('click', () => {
     if (state.shapes.length >= MAX_OPERANDS) return;
@@ -135,7 +136,7 @@ function buildOperandRows() {
     }
     const input = h('input', {
       id, class: 'shape-input', type: 'text', value: state.shapes[i], autocomplete: 'off', spellcheck: 'false',
-      autocapitalize: 'off', 'aria-describedby': errId, 'data-index': i,
+      autocapitalize: 'off', 'aria-describedby': errId, 'data-index': i, maxlength: MAX_TEXT,
     });
     input.value = state.shapes[i];
     input.addEventListener('input', () => {
@@ -174,7 +175,7 @@ function buildExpressionRows(box) {
     const id = `shape-${i}`;
     const errId = `shape-${i}-error`;
     const input = h('input', {
-      id, class: 'shape-input', type: 'text', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', 'aria-describedby': errId, 'data-index': i, 'data-var': name,
+      id, class: 'shape-input', type: 'text', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', 'aria-describedby': errId, 'data-index': i, 'data-var': name, maxlength: MAX_TEXT,
     });
     input.value = state.vars[i][1];
     input.addEventListener('input', () => {

@@ -2,7 +2,7 @@
 // types, the state and its URL form, the explain() request built from it,
 // and the one-click examples. No DOM, no globals (unit-tested in Node).
 import { formatDim, DTYPES, contract } from 'tensorcast';
-import { DEFAULT_EXPRESSION, DEFAULT_VARS, MAX_EXPRESSION, withExpression, expressionRequest, varsToParams, paramsToVars } from './expression.js';
+import { DEFAULT_EXPRESSION, DEFAULT_VARS, MAX_EXPRESSION, MAX_TEXT, withExpression, expressionRequest, varsToParams, paramsToVars } from './expression.js';
 
 export const OPERAND_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export const MAX_OPERANDS = 8;
@@ -101,7 +101,7 @@ export function parseShape(text) {
   if (typeof text !== 'string') return { ok: false, error: 'a shape must be text' };
   const t = text.trim();
   if (t === '') return { ok: false, error: 'empty: type dims like 2,3 — or () for a scalar' };
-  if (t.length > 400) return { ok: false, error: 'too long' };
+  if (t.length > MAX_TEXT) return { ok: false, error: 'too long' };
   const { inner } = stripBrackets(t);
   if (inner.trim() === '...') return { ok: true, shape: UNKNOWN_RANK };
   if (/[[\]()]/.test(inner)) return { ok: false, error: 'unbalanced or nested brackets: write one shape like [2, 3]' };
@@ -312,7 +312,7 @@ export function stateFromQuery(query) {
   if (![...p.keys()].length) return state;
   const rule = p.get('rule');
   if (rule !== null && RULE_VALUES.has(rule)) state.rule = rule;
-  const shapes = p.getAll('s').slice(0, MAX_OPERANDS).map((s) => s.slice(0, 400));
+  const shapes = p.getAll('s').slice(0, MAX_OPERANDS).map((s) => s.slice(0, MAX_TEXT));
   if (shapes.length) state.shapes = shapes;
   while (state.shapes.length < 2) state.shapes.push('1');
   const names = p.getAll('n').slice(0, MAX_OPERANDS).map((s) => s.slice(0, MAX_NAMES + 1)); // past the limit: refused as typed
@@ -320,7 +320,7 @@ export function stateFromQuery(query) {
   const axis = p.get('axis');
   if (axis !== null && /^(-1|\d{1,3})$/.test(axis)) state.axis = Number(axis); // -1 or an axis: what the slider can show
   const map = p.get('map');
-  if (map !== null) state.mapping = map.slice(0, 400);
+  if (map !== null) state.mapping = map.slice(0, MAX_TEXT);
   const shaping = p.get('shaping');
   if (shaping !== null && SHAPINGS.includes(shaping)) state.shaping = shaping;
   const dtype = p.get('dtype');

@@ -353,6 +353,20 @@ describe('broadcast explorer in Chromium', () => {
     expect(shown).toBe(long.slice(0, 2000));
   });
 
+  it('a shape, an axes mapping and an expression operand hold no more than a link keeps: 400 characters (until 0.9.23 a 401-character shape said "too long", its link cut it to 400 and showed another result)', async () => {
+    await open(page, '?rule=to-explicit&s=3&s=2,3');
+    const map = page.getByLabel('Axes mapping', { exact: true });
+    await map.fill(`0${' '.repeat(399)}1`);
+    expect((await map.inputValue()).length).toBe(400);
+    const a = page.locator('input.shape-input').first();
+    await a.fill(`2,3${' '.repeat(396)},4`);
+    expect((await a.inputValue()).length).toBe(400);
+    await page.locator('button[data-example="expr-norm"]').click();
+    const v = page.locator('input.shape-input[data-var]').first();
+    await v.fill('2'.repeat(401));
+    expect((await v.inputValue()).length).toBe(400);
+  });
+
   it('data preview: hovering an output cell highlights the input cells it reads', async () => {
     await page.locator('button[data-example="numpy-small"]').click();
     await statusHas('(2,2,3)');
