@@ -1,7 +1,8 @@
 // inferShapes() for OpenVINO IR (the .xml text; the .bin optional): the file
 // records every port's dims, so nothing is inferred; each element-wise layer
-// is checked by its `auto_broadcast` rule (none, numpy, pdpd with axis) and
-// each Broadcast-1/3 by its mode, against the output port the file records.
+// is checked by its `auto_broadcast` rule (none, numpy, pdpd with its
+// auto_broadcast_axis) and each Broadcast-1/3 by its mode, against the output
+// port the file records.
 import { BroadcastError } from './errors.js';
 import { Symbols, nodePlan, requestOf } from './symbolic.js';
 import { readElements, INTEGER_KINDS } from './onnx-read.js';
@@ -9,7 +10,7 @@ import { readElements, INTEGER_KINDS } from './onnx-read.js';
 // Element-wise layers that take `auto_broadcast` (numpy unless the file says otherwise).
 const ELEMENTWISE = new Set(['Add', 'Subtract', 'Multiply', 'Divide', 'Power', 'Maximum', 'Minimum', 'SquaredDifference',
   'FloorMod', 'Mod', 'Equal', 'NotEqual', 'Less', 'LessEqual', 'Greater', 'GreaterEqual', 'LogicalAnd', 'LogicalOr',
-  'LogicalXor', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor', 'Select']);
+  'LogicalXor', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor', 'BitwiseLeftShift', 'BitwiseRightShift', 'Select']);
 
 // auto_broadcast by name (OpenVINO reads it in any case): explicit is OpenVINO's name of none for element-wise ops.
 const AUTO_BROADCAST = { __proto__: null, none: 'none', explicit: 'none', numpy: 'numpy', pdpd: 'pdpd' };
@@ -54,21 +55,28 @@ export function xmlText(bytes) {
   return decoder.decode(bytes);
 }
 
-/** The XML as a tree of { tag, attrs, children, text }: enough for IR (no DTD, no CDATA in practice). */
+/**
+ * The XML as a tree of { tag, attrs, children, text }: enough for IR (no CDATA in practice). A
+ * DOCTYPE before or after the root element is skipped whole, its internal subset too (nothing it
+ * declares is expanded); an attribute given twice keeps its first value, as pugixml (OpenVINO's
+ * reader) answers it.
+ */
 function parseXml(text) {
   const root = { tag: '#root', attrs: {}, children: [], text: '' };
   const stack = [root];
-  const re = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
+  const re = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!DOCTYPE(?:\s(?:[^[>"']|"[^"]*"|'[^']*')*)?(?:\[[\s\S]*?\]\s*)?>|<!\[CDATA\[([\s\S]*?)\]\]>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
   const attrRe = /([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
   let m;
   let last = 0;
   while ((m = re.exec(text)) !== null) {
-    if (m.index !== last) throw new TypeError(`inferShapes: not an OpenVINO IR (malformed XML at character ${last})`);
+    if (m.index !== last || (stack.length > 1 && m[0].startsWith('<!D'))) {
+      throw new TypeError(`inferShapes: not an OpenVINO IR (malformed XML at character ${last})`);
+    }
     last = re.lastIndex;
     const top = stack[stack.length - 1];
     if (m[6] !== undefined) { top.text += unescape(m[6]); continue; }
     if (m[1] !== undefined) { top.text += m[1]; continue; }
-    if (m[3] === undefined) continue; // comment, declaration
+    if (m[3] === undefined) continue; // comment, declaration, DOCTYPE
     if (m[2] === '/') {
       if (top.tag !== m[3]) throw new TypeError(`inferShapes: not an OpenVINO IR (</${m[3]}> closes <${top.tag}>)`);
       stack.pop();
@@ -77,7 +85,7 @@ function parseXml(text) {
     const attrs = {};
     let a;
     attrRe.lastIndex = 0;
-    while ((a = attrRe.exec(m[4])) !== null) attrs[a[1]] = unescape(a[2] ?? a[3]);
+    while ((a = attrRe.exec(m[4])) !== null) if (!Object.hasOwn(attrs, a[1])) attrs[a[1]] = unescape(a[2] ?? a[3]);
     const el = { tag: m[3], attrs, children: [], text: '' };
     top.children.push(el);
     if (m[5] !== '/') stack.push(el);
@@ -121,7 +129,8 @@ const typeError = (message) => ({ name: 'TypeError', code: null, message, shapes
 /**
  * The integer values of a Const layer, read from the .bin, or null. Its `shape` attribute, where
  * the file gives one, says how many (the IR reader takes that many of the `size` bytes, and refuses
- * a `size` too small for them: null here).
+ * a `size` too small for them: null here). A 64-bit value past 2^53 is a BigInt, read again from
+ * its bytes: as a Number it would name its neighbour (2^53 + 1 is 2^53) in the messages.
  */
 function constValues(layer, bin) {
   if (!bin) return null;
@@ -130,12 +139,19 @@ function constValues(layer, bin) {
   const off = Number(d.attrs.offset);
   const len = Number(d.attrs.size);
   if (!Number.isSafeInteger(off) || !Number.isSafeInteger(len) || len < 0) return null;
-  const all = readElements(bin, off, len, d.attrs.element_type);
+  const kind = d.attrs.element_type;
+  const read = readElements(bin, off, len, kind);
+  const view = read && new DataView(bin.buffer, bin.byteOffset + off, len);
+  const all = read && read.map((v, k) => (Number.isSafeInteger(v) || (kind !== 'i64' && kind !== 'u64') ? v
+    : kind === 'i64' ? view.getBigInt64(k * 8, true) : view.getBigUint64(k * 8, true)));
   const shape = d.attrs.shape;
   if (all === null || shape === undefined) return all;
   const n = shape.trim() === '' ? 1 : shape.split(',').reduce((p, s) => p * Number(s), 1); // '' is a scalar
   return Number.isSafeInteger(n) && n >= 0 && n <= all.length ? all.slice(0, n) : null;
 }
+
+/** The index of the first BigInt (a value past 2^53) in a Const's values, or -1. */
+const bigAt = (values) => (values ? values.findIndex((v) => typeof v === 'bigint') : -1);
 
 /** Whether two dims differ for certain: both numbers ('?', names and intervals match anything). */
 const differ = (a, b) => a !== b && typeof a === 'number' && typeof b === 'number';
@@ -214,18 +230,25 @@ export function inferOpenVino(xml, bin) {
       return refuse(new BroadcastError(`${where}: port ${bad.id} records dim ${bad.shape[bad.bad]} at axis ${bad.bad}; an IR dim is an integer from 0, -1, ? or an interval such as 1..10`,
         { code: 'INVALID_SHAPE', shapes: [bad.shape], axis: bad.bad, dims: [bad.shape[bad.bad]] }).toJSON());
     }
-    const axis = integer(data.axis);
-    if (Number.isNaN(axis) && lower === 'pdpd') {
-      return refuse(new BroadcastError(`${where}: axis "${data.axis}" is not an integer`, { code: 'INVALID_AXIS' }).toJSON());
+    // The pdpd axis: OpenVINO's AutoBroadcastSpec (element-wise ops, Select, Broadcast-1) reads it
+    // from auto_broadcast_axis, Broadcast-3's BroadcastModeSpec from axis; absent, it stays 0 (not
+    // -1, the suffix placement). Another attribute (an element-wise op's axis) is not read.
+    const axisName = isBroadcast && layer.attrs.version !== 'opset1' ? 'axis' : 'auto_broadcast_axis';
+    const axis = lower === 'pdpd' ? integer(data[axisName]) ?? 0 : undefined;
+    if (Number.isNaN(axis)) {
+      return refuse(new BroadcastError(`${where}: ${axisName} "${data[axisName]}" is not an integer`, { code: 'INVALID_AXIS' }).toJSON());
     }
     let req;
     const since = syms.mark(); // the plan lists what this layer adds (Select's two steps), as inferShapes' ONNX nodes
     if (isBroadcast) {
       // OpenVINO reads mode "none" as explicit; Broadcast-1 has no bidirectional mode
-      const mode = lower === 'none' ? 'explicit' : lower;
-      if (!['numpy', 'explicit', 'bidirectional', 'pdpd'].includes(mode) || (mode === 'bidirectional' && layer.attrs.version === 'opset1')) {
-        return refuse(typeError(`${where}: Broadcast${layer.attrs.version === 'opset1' ? '-1' : ''} has no mode "${kind}"`));
+      const v1 = layer.attrs.version === 'opset1';
+      let mode = lower === 'none' ? 'explicit' : lower;
+      if (!['numpy', 'explicit', 'bidirectional', 'pdpd'].includes(mode) || (mode === 'bidirectional' && v1)) {
+        return refuse(typeError(`${where}: Broadcast${v1 ? '-1' : ''} has no mode "${kind}"`));
       }
+      // Broadcast-1 explicit without an axes_mapping input is numpy (OpenVINO's validate_and_infer_types)
+      if (v1 && mode === 'explicit' && ins.length < 3) mode = 'numpy';
       report.rule = `broadcastTo ${mode}`;
       const target = constValues(source(layer, ins[1]) ?? { children: [] }, bin);
       const mapping = ins[2] ? constValues(source(layer, ins[2]) ?? { children: [] }, bin) : null;
@@ -235,16 +258,28 @@ export function inferOpenVino(xml, bin) {
         nodes.push(report);
         return;
       }
-      report.inputs[1] = { name: report.inputs[1].name, shape: t, values: true };
+      const text = (values) => values.map((v) => (typeof v === 'bigint' ? String(v) : v));
+      report.inputs[1] = { name: report.inputs[1].name, shape: text(t), values: true };
+      // a value past 2^53, named as the .bin holds it
+      const bt = bigAt(target);
+      if (bt >= 0) {
+        return refuse(new BroadcastError(`${where}: target_shape holds ${t[bt]} at index ${bt}, which is no dim (dims are integers from 0 to 2^53-1)`,
+          { code: 'INVALID_SHAPE', shapes: [ins[0].shape, text(t)], axis: bt, dims: [String(t[bt])] }).toJSON());
+      }
+      const bm = mode === 'explicit' ? bigAt(mapping) : -1;
+      if (bm >= 0) {
+        return refuse(new BroadcastError(`${where}: axes_mapping[${bm}] = ${mapping[bm]} is not an output axis (0 to ${t.length - 1})`,
+          { code: 'INVALID_AXES_MAPPING', shapes: [ins[0].shape, t] }).toJSON());
+      }
       req = { rule: 'broadcastTo', shapes: [ins[0].shape, t], mode, axesMapping: mode === 'explicit' ? mapping : undefined, axis };
     } else {
       if (!rule) return refuse(typeError(`${where}: auto_broadcast "${kind}" is not none, explicit, numpy or pdpd`));
-      report.rule = rule === 'pdpd' && axis !== undefined ? `pdpd(axis=${axis})` : rule;
+      report.rule = rule === 'pdpd' ? `pdpd(axis=${axis})` : rule;
       if (type === 'Select' && rule === 'pdpd') {
-        // pdpd (OpenVINO's select shape inference): else into then, one way, then the condition into that;
-        // a shape of the same rank and dims merges whatever the axis, as OpenVINO's merge takes it
+        // pdpd (OpenVINO's select shape inference): else into then, one way, then the condition into
+        // that, each by the axis: a shape equal to the one it goes into but placed past it is refused
         const [c, a, b] = ins.map((p) => p.shape);
-        const merge = (x, y) => (x && y && sameShape(x, y) ? { rule: 'none', shapes: [x, y] } : { rule, shapes: [x, y], axis });
+        const merge = (x, y) => ({ rule, shapes: [x, y], axis });
         const first = nodePlan(merge(a, b), syms, where, since);
         req = first.ok ? merge(first.shape, c) : merge(a, b);
       } else if (type === 'Select') {

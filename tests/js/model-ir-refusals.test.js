@@ -76,14 +76,23 @@ describe('OpenVINO IR: what the file says badly', () => {
     }
   });
 
-  it('a pdpd axis that is empty is missing; one that is no integer is refused', () => {
-    const pdpd = (axis, inputs) => only(ir([add({ data: { auto_broadcast: 'pdpd', axis }, inputs })]));
-    expect(pdpd('', [[2, 3], [3]])).toMatchObject({ status: 'ok', rule: 'pdpd' });
-    expect(pdpd('', [[2, 3], [2]]).status).toBe('clash'); // read as 0 before
-    expect(pdpd('0', [[2, 3], [2]])).toMatchObject({ status: 'ok', rule: 'pdpd(axis=0)' });
-    for (const axis of ['x', '1.5', '1e0']) {
-      expect(pdpd(axis, [[2, 3], [3]]).error, axis).toMatchObject({ code: 'INVALID_AXIS', message: `Add_1: axis "${axis}" is not an integer` });
+  it('the pdpd axis is auto_broadcast_axis, 0 when absent or empty, as OpenVINO reads it (until 0.9.23 axis, -1 when absent); one that is no integer is refused', () => {
+    const pdpd = (data, inputs) => only(ir([add({ data: { auto_broadcast: 'pdpd', ...data }, inputs, outputs: [inputs[0]] })]));
+    expect(pdpd({ auto_broadcast_axis: 1 }, [[2, 3, 4, 5], [3, 4]])).toMatchObject({ status: 'ok', rule: 'pdpd(axis=1)', output: { shape: [2, 3, 4, 5] } });
+    for (const data of [{}, { auto_broadcast_axis: '' }]) {
+      expect(pdpd(data, [[2, 3], [2]]), JSON.stringify(data)).toMatchObject({ status: 'ok', rule: 'pdpd(axis=0)' });
+      expect(pdpd(data, [[2, 3], [3]]).status, JSON.stringify(data)).toBe('clash'); // the suffix placement took it
     }
+    // axis is no attribute of an element-wise op: OpenVINO leaves it unread, and so the axis 0
+    expect(pdpd({ axis: 1 }, [[2, 3, 4], [2, 3]])).toMatchObject({ status: 'ok', rule: 'pdpd(axis=0)' });
+    expect(pdpd({ axis: 1 }, [[2, 3, 4, 5], [3, 4]]).status).toBe('clash');
+    expect(pdpd({ axis: 'x' }, [[2, 3], [2]]).status).toBe('ok');
+    for (const axis of ['x', '1.5', '1e0']) {
+      expect(pdpd({ auto_broadcast_axis: axis }, [[2, 3], [3]]).error, axis)
+        .toMatchObject({ code: 'INVALID_AXIS', message: `Add_1: auto_broadcast_axis "${axis}" is not an integer` });
+    }
+    // read only under pdpd
+    expect(only(ir([add({ data: { auto_broadcast: 'numpy', auto_broadcast_axis: 'x' } })])).status).toBe('ok');
   });
 
   it('a layer without the input ports its op takes is a node error naming it', () => {
@@ -100,10 +109,15 @@ describe('OpenVINO IR: what the file says badly', () => {
     const sel = (inputs, outputs, data) => only(ir([layer(1, 'Select', { data, inputs, outputs })]));
     // else may not enlarge then under pdpd (numpy took it)
     expect(sel([[2, 3], [1, 3], [2, 3]], [[2, 3]], { auto_broadcast: 'pdpd' }).status).toBe('clash');
-    // else [3] at axis 1 of then [2,3,4]; a condition of the result's shape merges whatever the axis (numpy refused 4 vs 3)
-    expect(sel([[2, 3, 4], [2, 3, 4], [3]], [[2, 3, 4]], { auto_broadcast: 'pdpd', axis: 1 })).toMatchObject({ status: 'ok', output: { shape: [2, 3, 4] } });
-    expect(sel([[3], [2, 3, 4], [2, 3, 4]], [[2, 3, 4]], { auto_broadcast: 'pdpd', axis: 1 })).toMatchObject({ status: 'ok' });
-    expect(sel([[4], [2, 3, 4], [2, 3, 4]], [[2, 3, 4]], { auto_broadcast: 'pdpd', axis: 1 }).status).toBe('clash');
+    // else [3] at axis 1 of then [2,3,4], the condition too (numpy refused 4 vs 3)
+    const at1 = { auto_broadcast: 'pdpd', auto_broadcast_axis: 1 };
+    expect(sel([[3], [2, 3, 4], [3]], [[2, 3, 4]], at1)).toMatchObject({ status: 'ok', output: { shape: [2, 3, 4] } });
+    expect(sel([[4], [2, 3, 4], [3]], [[2, 3, 4]], at1).status).toBe('clash');
+    // a shape placed at axis 1 of one of its own rank runs past it: refused, equal or not (until 0.9.23
+    // equal shapes merged whatever the axis); at axis 0, the default, it merges
+    expect(sel([[3], [2, 3, 4], [2, 3, 4]], [[2, 3, 4]], at1).status).toBe('clash');
+    expect(sel([[2, 3, 4], [2, 3, 4], [3]], [[2, 3, 4]], at1).status).toBe('clash');
+    expect(sel([[2, 3, 4], [2, 3, 4], [2, 3, 4]], [[2, 3, 4]], { auto_broadcast: 'pdpd' })).toMatchObject({ status: 'ok', rule: 'pdpd(axis=0)' });
   });
 
   it('layers inside an If\'s then_body and else_body are checked, as a Loop\'s body is (until 0.9.16 never)', () => {
@@ -114,7 +128,8 @@ describe('OpenVINO IR: what the file says badly', () => {
 
   it('Broadcast: mode none is explicit (OpenVINO reads it so), Broadcast-1 has no bidirectional, an unknown mode names the layer', () => {
     const bc = (mode) => only(ir([layer(1, 'Broadcast', { data: { mode }, inputs: [[3, 1], [3]], outputs: [[2, 3, 5]] })]));
-    expect(bc('none')).toMatchObject({ rule: 'broadcastTo explicit', status: 'unknown' }); // its mapping is not known without the .bin
+    const mapped = only(ir([layer(1, 'Broadcast', { data: { mode: 'none' }, inputs: [[3, 1], [3], [2]], outputs: [[2, 3, 5]] })]));
+    expect(mapped).toMatchObject({ rule: 'broadcastTo explicit', status: 'unknown' }); // its mapping is not known without the .bin
     for (const mode of ['bogus', '', 'bidirectional']) {
       expect(bc(mode), mode).toMatchObject({ status: 'clash', error: { name: 'TypeError', message: `Broadcast_1: Broadcast-1 has no mode "${mode}"` } });
     }
@@ -136,5 +151,78 @@ describe('OpenVINO IR: what the file says badly', () => {
   it('a Broadcast mode is read in any case, as auto_broadcast is', () => {
     const n = only(ir([layer(1, 'Broadcast', { data: { mode: 'NUMPY' }, inputs: [[3, 1], [2]], outputs: [[3, 4]] })]));
     expect([n.status, n.rule, n.output.shape]).toEqual(['ok', 'broadcastTo numpy', [3, 4]]);
+  });
+
+  /** A Broadcast of a [data] input to the i64 Const `target` (and `mapping`), in the .bin; its version and mode data given. */
+  function broadcast(version, data, dims, target, out, mapping) {
+    const values = [...target, ...(mapping ?? [])];
+    const bin = new Uint8Array(values.length * 8);
+    values.forEach((v, i) => new DataView(bin.buffer).setBigInt64(i * 8, BigInt(v), true));
+    const konst = (id, offset, n) => `<layer id="${id}" name="c${id}" type="Const" version="opset1"><data element_type="i64" shape="${n}" offset="${offset}" size="${n * 8}"/><output><port id="0" precision="I64"><dim>${n}</dim></port></output></layer>`;
+    const inputs = [dims, [target.length], ...(mapping ? [[mapping.length]] : [])];
+    const bc = layer(3, 'Broadcast', { data, inputs, outputs: [out], name: 'bc' }).replace('version="opset1"', `version="${version}"`);
+    const edges = '<edge from-layer="1" from-port="0" to-layer="3" to-port="1"/>' + (mapping ? '<edge from-layer="2" from-port="0" to-layer="3" to-port="2"/>' : '');
+    const layers = [konst(1, 0, target.length), ...(mapping ? [konst(2, target.length * 8, mapping.length)] : []), bc];
+    return tc.inferShapes(ir(layers, edges), { bin }).nodes[0];
+  }
+
+  it('Broadcast pdpd: Broadcast-1 places the data at auto_broadcast_axis, Broadcast-3 at axis, each 0 when absent (until 0.9.23 axis for both, -1 when absent)', () => {
+    expect(broadcast('opset1', { mode: 'pdpd', auto_broadcast_axis: 1 }, [3], [2, 3, 6], [2, 3, 6])).toMatchObject({ status: 'ok', output: { shape: [2, 3, 6] } });
+    expect(broadcast('opset1', { mode: 'pdpd', axis: 1 }, [3], [2, 3, 6], [2, 3, 6]).status).toBe('clash'); // axis 0: 3 vs 2
+    expect(broadcast('opset1', { mode: 'pdpd' }, [2], [2, 3, 6], [2, 3, 6]).status).toBe('ok');
+    expect(broadcast('opset3', { mode: 'pdpd', axis: 1 }, [3], [2, 3, 6], [2, 3, 6]).status).toBe('ok');
+    expect(broadcast('opset3', { mode: 'pdpd', auto_broadcast_axis: 1 }, [3], [2, 3, 6], [2, 3, 6]).status).toBe('clash');
+    expect(broadcast('opset3', { mode: 'pdpd' }, [6], [2, 3, 6], [2, 3, 6]).status).toBe('clash'); // the suffix placement took it
+    expect(broadcast('opset3', { mode: 'pdpd', axis: 'x' }, [3], [2, 3, 6], [2, 3, 6]).error)
+      .toMatchObject({ code: 'INVALID_AXIS', message: 'bc: axis "x" is not an integer' });
+  });
+
+  it('Broadcast-1 explicit (or none) with no axes_mapping input is numpy, as OpenVINO\'s Broadcast-1 takes it (until 0.9.23 unknown)', () => {
+    for (const mode of ['explicit', 'none']) {
+      expect(broadcast('opset1', { mode }, [3], [2, 3], [2, 3]), mode).toMatchObject({ status: 'ok', rule: 'broadcastTo numpy', output: { shape: [2, 3] } });
+      expect(broadcast('opset1', { mode }, [4], [2, 3], [2, 3]).status, mode).toBe('clash');
+    }
+    // with its axes_mapping it stays explicit; Broadcast-3 has no such reading
+    expect(broadcast('opset1', { mode: 'explicit' }, [3], [2, 3], [2, 3], [1])).toMatchObject({ status: 'ok', rule: 'broadcastTo explicit' });
+    expect(broadcast('opset3', { mode: 'explicit' }, [3], [2, 3], [2, 3])).toMatchObject({ status: 'unknown', rule: 'broadcastTo explicit' });
+  });
+
+  it('a target_shape or axes_mapping value past 2^53 is named as the .bin holds it (until 0.9.23 rounded: 2^53 + 1 read 2^53)', () => {
+    const big = '9007199254740993';
+    const t = broadcast('opset3', { mode: 'numpy' }, [1], [big], ['?']);
+    expect(t).toMatchObject({ status: 'clash', error: { code: 'INVALID_SHAPE', axis: 0, dims: [big] } });
+    expect(t.error.message).toBe(`bc: target_shape holds ${big} at index 0, which is no dim (dims are integers from 0 to 2^53-1)`);
+    expect(t.inputs[1].shape).toEqual([big]);
+    expect(JSON.parse(JSON.stringify(t)).inputs[1].shape).toEqual([big]);
+    expect(broadcast('opset3', { mode: 'numpy' }, [1], [`-${big}`], ['?']).error.dims).toEqual([`-${big}`]);
+    const m = broadcast('opset3', { mode: 'explicit' }, [3], [2, 3], [2, 3], [big]);
+    expect(m.error).toMatchObject({ code: 'INVALID_AXES_MAPPING', message: `bc: axes_mapping[0] = ${big} is not an output axis (0 to 1)` });
+    // below 2^53 the values are Numbers, as before
+    expect(broadcast('opset3', { mode: 'numpy' }, [1], [2 ** 53 - 1], ['?']).inputs[1].shape).toEqual([2 ** 53 - 1]);
+  });
+
+  it('BitwiseLeftShift and BitwiseRightShift are checked by their auto_broadcast, as the other bitwise ops (until 0.9.23 not checked)', () => {
+    for (const type of ['BitwiseLeftShift', 'BitwiseRightShift']) {
+      const r = tc.inferShapes(ir([layer(1, type, { inputs: [[2, 3], [4]], outputs: [[2, 3]] })]));
+      expect(r.coverage, type).toMatchObject({ nodes: 1, inferred: 1, declared: 0 });
+      expect(r.nodes[0], type).toMatchObject({ opType: type, status: 'clash', rule: 'numpy', error: { code: 'INCOMPATIBLE_DIMS' } });
+      expect(only(ir([layer(1, type, { data: { auto_broadcast: 'none' }, inputs: [[2, 3], [3]], outputs: [[2, 3]] })])).status).toBe('clash');
+    }
+  });
+
+  it('an attribute given twice keeps its first value, as pugixml (OpenVINO\'s reader) answers (until 0.9.23 the last)', () => {
+    const twice = (first, second) => only(ir([add({ data: { auto_broadcast: first } })]).replace(`auto_broadcast="${first}"`, `auto_broadcast="${first}" auto_broadcast="${second}"`));
+    expect(twice('none', 'numpy')).toMatchObject({ status: 'clash', rule: 'none' });
+    expect(twice('numpy', 'none')).toMatchObject({ status: 'ok', rule: 'numpy' });
+  });
+
+  it('a DOCTYPE outside the root element is skipped, its internal subset with it, nothing of it expanded (until 0.9.23 malformed)', () => {
+    const xml = ir([add({ name: 'a&x;' })]);
+    for (const doctype of ['<!DOCTYPE net>', '<!DOCTYPE net SYSTEM "a>b.dtd">', '<!DOCTYPE net [<!ENTITY x "y"> <!ELEMENT net ANY>]>']) {
+      const n = only(xml.replace('<net ', `${doctype}\n<net `));
+      expect(n, doctype).toMatchObject({ name: 'a&x;', status: 'ok' });
+    }
+    // inside <net> it is no markup the reader takes
+    expect(() => tc.inferShapes(xml.replace('<layers>', '<!DOCTYPE net><layers>'))).toThrow(/malformed XML at character/);
   });
 });

@@ -397,7 +397,7 @@ describe('inferShapes on OpenVINO IR', () => {
       layer(0, 'Parameter', { outputs: [[-1, 3, 4]] }),
       layer(1, 'Add', { data: { auto_broadcast: 'numpy' }, inputs: [[-1, 3, 4], [4]], outputs: [[-1, 3, 4]] }),
       layer(2, 'Multiply', { data: { auto_broadcast: 'none' }, inputs: [[2, 3], [3]], outputs: [[2, 3]] }),
-      layer(3, 'Subtract', { data: { auto_broadcast: 'pdpd', axis: 1 }, inputs: [[2, 3, 4, 5], [3, 4]], outputs: [[2, 3, 4, 5]] }),
+      layer(3, 'Subtract', { data: { auto_broadcast: 'pdpd', auto_broadcast_axis: 1 }, inputs: [[2, 3, 4, 5], [3, 4]], outputs: [[2, 3, 4, 5]] }),
       layer(4, 'Divide', { inputs: [[2, 3], [2, 1]], outputs: [[2, 4]] }),
       layer(5, 'Select', { inputs: [['1..4', 1], [1, 3], [3]], outputs: [['1..4', 3]] }),
       layer(6, 'Relu', { inputs: [[2, 3]], outputs: [[2, 3]] }),
