@@ -233,10 +233,13 @@ export function inferOpenVino(xml, bin) {
     // The pdpd axis: OpenVINO's AutoBroadcastSpec (element-wise ops, Select, Broadcast-1) reads it
     // from auto_broadcast_axis, Broadcast-3's BroadcastModeSpec from axis; absent, it stays 0 (not
     // -1, the suffix placement). Another attribute (an element-wise op's axis) is not read.
+    // OpenVINO's attribute visitor names a structure's member with its context ("auto_broadcast.auto_broadcast_axis",
+    // "mode.axis"): both spellings are read, the plain one first.
     const axisName = isBroadcast && layer.attrs.version !== 'opset1' ? 'axis' : 'auto_broadcast_axis';
-    const axis = lower === 'pdpd' ? integer(data[axisName]) ?? 0 : undefined;
+    const axisText = data[axisName] ?? data[`${isBroadcast ? 'mode' : 'auto_broadcast'}.${axisName}`];
+    const axis = lower === 'pdpd' ? integer(axisText) ?? 0 : undefined;
     if (Number.isNaN(axis)) {
-      return refuse(new BroadcastError(`${where}: ${axisName} "${data[axisName]}" is not an integer`, { code: 'INVALID_AXIS' }).toJSON());
+      return refuse(new BroadcastError(`${where}: ${axisName} "${axisText}" is not an integer`, { code: 'INVALID_AXIS' }).toJSON());
     }
     let req;
     const since = syms.mark(); // the plan lists what this layer adds (Select's two steps), as inferShapes' ONNX nodes

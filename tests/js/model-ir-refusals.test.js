@@ -93,6 +93,9 @@ describe('OpenVINO IR: what the file says badly', () => {
     }
     // read only under pdpd
     expect(only(ir([add({ data: { auto_broadcast: 'numpy', auto_broadcast_axis: 'x' } })])).status).toBe('ok');
+    // the name with its visitor context, as OpenVINO's attribute visitor joins it; the plain name first
+    expect(pdpd({ 'auto_broadcast.auto_broadcast_axis': 1 }, [[2, 3, 4, 5], [3, 4]])).toMatchObject({ status: 'ok', rule: 'pdpd(axis=1)' });
+    expect(pdpd({ auto_broadcast_axis: 0, 'auto_broadcast.auto_broadcast_axis': 1 }, [[2, 3], [2]])).toMatchObject({ status: 'ok', rule: 'pdpd(axis=0)' });
   });
 
   it('a layer without the input ports its op takes is a node error naming it', () => {
