@@ -11,7 +11,7 @@ export const UNKNOWN_RANK = '[...]';
 export const MAX_RANK = 32;
 export const INTERVAL = /^\s*(\d*)\s*\.\.\s*(\d*)\s*$/;
 
-// A typed array's length as the engine sees it (operands.js reads its kind through the same prototype).
+// The typed-array intrinsics: a caller's array read as the engine sees it, whatever its class or own properties say.
 const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
 const intrinsic = (k) => Object.getOwnPropertyDescriptor(TA_PROTO, k);
 export const taLength = intrinsic('length').get;
