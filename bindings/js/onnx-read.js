@@ -295,9 +295,11 @@ export function readOnnx(bytes) {
 }
 
 // Little-endian element readers by kind (OpenVINO's element_type names; ONNX's data types map to them):
-// [bytes per element, read(view, offset)]. Integers past 2^53 are rounded, as shape values are Numbers.
+// [bytes per element, read(view, offset, exact)]. Integers past 2^53 are rounded, as shape values are
+// Numbers; `exact`: they stay BigInts, the values the file has (a message names them).
+const wide = (x, exact) => (exact && (x > SAFE || x < -SAFE) ? x : Number(x));
 const READ = {
-  i64: [8, (v, o) => Number(v.getBigInt64(o, true))], u64: [8, (v, o) => Number(v.getBigUint64(o, true))],
+  i64: [8, (v, o, exact) => wide(v.getBigInt64(o, true), exact)], u64: [8, (v, o, exact) => wide(v.getBigUint64(o, true), exact)],
   i32: [4, (v, o) => v.getInt32(o, true)], u32: [4, (v, o) => v.getUint32(o, true)],
   i16: [2, (v, o) => v.getInt16(o, true)], u16: [2, (v, o) => v.getUint16(o, true)],
   i8: [1, (v, o) => v.getInt8(o)], u8: [1, (v, o) => v.getUint8(o)], boolean: [1, (v, o) => v.getUint8(o)],
@@ -309,16 +311,17 @@ export const INTEGER_KINDS = new Set(['i64', 'u64', 'i32', 'u32', 'i16', 'u16', 
 
 /**
  * The `byteLength` bytes at `offset` of `buf` (a Uint8Array) as elements of
- * `kind` (a READ key), Numbers; null for another kind, a range outside `buf`
- * or a length that is not a whole number of elements.
+ * `kind` (a READ key), Numbers (`exact`: a 64-bit integer past 2^53 a BigInt);
+ * null for another kind, a range outside `buf` or a length that is not a whole
+ * number of elements.
  */
-export function readElements(buf, offset, byteLength, kind) {
+export function readElements(buf, offset, byteLength, kind, exact = false) {
   const r = READ[kind];
   if (!r || offset < 0 || byteLength < 0 || offset + byteLength > buf.byteLength || byteLength % r[0]) return null;
   const [size, read] = r;
   const view = new DataView(buf.buffer, buf.byteOffset + offset, byteLength);
   const out = new Array(byteLength / size);
-  for (let k = 0; k < out.length; k++) out[k] = read(view, k * size);
+  for (let k = 0; k < out.length; k++) out[k] = read(view, k * size, exact);
   return out;
 }
 

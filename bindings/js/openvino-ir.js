@@ -129,8 +129,8 @@ const typeError = (message) => ({ name: 'TypeError', code: null, message, shapes
 /**
  * The integer values of a Const layer, read from the .bin, or null. Its `shape` attribute, where
  * the file gives one, says how many (the IR reader takes that many of the `size` bytes, and refuses
- * a `size` too small for them: null here). A 64-bit value past 2^53 is a BigInt, read again from
- * its bytes: as a Number it would name its neighbour (2^53 + 1 is 2^53) in the messages.
+ * a `size` too small for them: null here). A 64-bit value past 2^53 is a BigInt (readElements' exact read):
+ * as a Number it would name its neighbour (2^53 + 1 is 2^53) in the messages.
  */
 function constValues(layer, bin) {
   if (!bin) return null;
@@ -139,11 +139,7 @@ function constValues(layer, bin) {
   const off = Number(d.attrs.offset);
   const len = Number(d.attrs.size);
   if (!Number.isSafeInteger(off) || !Number.isSafeInteger(len) || len < 0) return null;
-  const kind = d.attrs.element_type;
-  const read = readElements(bin, off, len, kind);
-  const view = read && new DataView(bin.buffer, bin.byteOffset + off, len);
-  const all = read && read.map((v, k) => (Number.isSafeInteger(v) || (kind !== 'i64' && kind !== 'u64') ? v
-    : kind === 'i64' ? view.getBigInt64(k * 8, true) : view.getBigUint64(k * 8, true)));
+  const all = readElements(bin, off, len, d.attrs.element_type, true);
   const shape = d.attrs.shape;
   if (all === null || shape === undefined) return all;
   const n = shape.trim() === '' ? 1 : shape.split(',').reduce((p, s) => p * Number(s), 1); // '' is a scalar
