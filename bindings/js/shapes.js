@@ -19,7 +19,7 @@ export const taTag = intrinsic(Symbol.toStringTag).get;
 /** Whether a typed array is a Uint16Array (float16 bits where the dtype says float16), by its kind: any realm, any prototype. */
 export const isU16 = (t) => taTag.call(t) === 'Uint16Array';
 // The typed-array constructors by kind, as they were when the library loaded (a page may replace a global later).
-const KINDS = {};
+export const KINDS = {};
 for (const k of ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float16', 'Float32', 'Float64', 'BigInt64', 'BigUint64']) KINDS[`${k}Array`] = globalThis[`${k}Array`];
 export const taBuffer = intrinsic('buffer').get;
 export const taOffset = intrinsic('byteOffset').get;

@@ -2,7 +2,7 @@
 // layout: a stretched axis is a stride of 0, a transposed one a permutation, a
 // step a multiple, a flip a negative stride). Pure arithmetic on shapes and
 // strides, and the one JS loop that walks a view (gather); no engine, no heap.
-import { taLength, taBuffer, taOffset, elemSize } from './shapes.js';
+import { taLength, taBuffer, taOffset, elemSize, KINDS } from './shapes.js';
 
 /** Row-major element strides of `shape`. */
 export function rowMajor(shape) {
@@ -55,7 +55,7 @@ export function scatter(src, dst, base, shape, strides) {
 /** `t`'s bytes as unsigned integers of its element size (8 bytes: pairs of 32-bit words), read by the intrinsics. */
 function bits(t) {
   const es = elemSize(t);
-  const K = es === 1 ? Uint8Array : es === 2 ? Uint16Array : Uint32Array;
+  const K = KINDS[es === 1 ? 'Uint8Array' : es === 2 ? 'Uint16Array' : 'Uint32Array']; // as part(): the constructors of when the library loaded
   return new K(taBuffer.call(t), taOffset.call(t), (es === 8 ? 2 : 1) * taLength.call(t));
 }
 

@@ -459,12 +459,15 @@ describe('typed arrays whose methods and getters are the caller\'s', () => {
     const x = { data: F.of(1, 2, 3, 4, 5, 6), shape: [2, 3] };
     const want = [tc.add(tc.transpose(x), 1), tc.contiguous(tc.flip(x)), tc.softmax(x)].map((r) => Array.from(r.data));
     const m0 = tc.memory().allocatedBytes;
+    const U = Uint32Array; // the words a view's copy moves 4-byte elements as
     try {
       globalThis.Float32Array = function replaced() { throw new Error('the page\'s own constructor'); };
+      globalThis.Uint32Array = globalThis.Float32Array;
       const got = [tc.add(tc.transpose(x), 1), tc.contiguous(tc.flip(x)), tc.softmax(x)].map((r) => Array.from(r.data));
       expect(got).toEqual(want);
     } finally {
       globalThis.Float32Array = F;
+      globalThis.Uint32Array = U;
     }
     expect(tc.memory().allocatedBytes).toBe(m0);
   });
