@@ -385,7 +385,7 @@ export declare function squeeze<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?
 export declare function squeeze<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
 export declare function squeeze(x: Float16Bits, axes?: number | string | readonly (number | string)[]): Float16View;
 export declare function squeeze<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
-/** A new axis of size 1 at `axis` of the result (numpy.expand_dims); a named operand names it: `options.dims`. A view. */
+/** A new axis of size 1 at `axis` of the result (numpy.expand_dims); a named operand names it: `options.dims` (a TypeError for an operand without dims). A view. */
 export declare function expandDims<X extends OrtTensorLike>(x: UntypedOrt<X>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): View;
 export declare function expandDims<D extends DType>(x: Tensor<D>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Tensor<D>;
 export declare function expandDims(x: Float16Bits, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Float16View;
@@ -456,7 +456,7 @@ export declare function concat<A extends TypedArray, T extends readonly JoinInpu
 export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | string | undefined, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
 export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number | string, options?: { out?: Tensor<NoInferFrom<D>> }): Tensor<D>;
 export declare function concat<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | string, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
-/** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`). As {@link concat}. */
+/** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`, a TypeError for inputs without dims). As {@link concat}. */
 export declare function stack(xs: readonly Float16Bits[], axis: number | undefined, options: { out: Tensor<'float16'>; dims?: string | number }): Tensor<'float16'>;
 export declare function stack(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Float16Copy;
 export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number }): Tensor<DTypeOf<A>>;
@@ -483,7 +483,7 @@ export type PlainOperand<D extends DType> = TensorLike<ArrayOf<D>> | BitsOf<D> |
 export type Operand<D extends DType = DType> = TensorLike<ArrayOf<D>> | BitsOf<D> | Tensor<D> | ScalarOf<D>;
 
 export interface ElementwiseOptions<R extends DType = DType> extends NamedBroadcastOptions {
-  /** The element-wise rule: numpy (default), none, or pdpd with axis (§1–§3). */
+  /** The element-wise rule: numpy (default), none, or pdpd with axis (§1–§3); positional operands only (named ones align by name: a TypeError). */
   broadcast?: { type?: 'numpy' | 'none' | 'pdpd'; axis?: number };
   /**
    * Write the result here: a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor).
@@ -666,7 +666,7 @@ export interface BroadcastToDataOptions<D extends DType = DType> {
 /**
  * Materialise `x` broadcast to `target`: every Broadcast-op mode (numpy with
  * -1, explicit with axesMapping, bidirectional, pdpd with axis). The target
- * must be static.
+ * must be static. By position, so a named operand is a TypeError (as for {@link broadcastArrays}).
  */
 export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options: BroadcastToDataOptions & { out: Tensor }): Tensor;
 export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options?: BroadcastToDataOptions & { out?: TypedArray }): TensorData;

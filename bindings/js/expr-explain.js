@@ -2,7 +2,7 @@
 // program and the loop the engine would run for given shapes; it never runs data.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { checkKeys } from './options.js';
+import { checkKeys, checkBroadcast, byName } from './options.js';
 import { readType } from './rules.js';
 import { copyShape, checkShape } from './shapes.js';
 import { readNamed } from './named.js';
@@ -64,11 +64,20 @@ export function explainExpr(E, fn, shapesIn, options) {
   let rule = C.numpy;
   let axis = -1;
   let shaping = 0;
+  // options.broadcast read as evaluate reads it: explain refuses what a run would.
+  let typeIn;
+  let axisIn;
+  if (bc !== undefined && bc !== null) {
+    checkBroadcast(bc, fn);
+    typeIn = bc.type;
+    axisIn = bc.axis;
+  }
   if (named) {
+    if (typeIn !== undefined || axisIn !== undefined) throw byName(fn);
     rule = C.named;
     shaping = C.shapings.get(shapingIn ?? 'exact') ?? 0;
-  } else if (bc !== undefined && bc !== null) {
-    ({ rule, axis } = readType(bc.type, bc.axis, shapes, fn));
+  } else {
+    ({ rule, axis } = readType(typeIn, axisIn, shapes, fn));
   }
   const s = { values, dest: null, rule, axis, shaping, keepdims, named, shapes };
   const { key, interned } = encode(E, fn, s);

@@ -15,7 +15,7 @@
 // run as one-op expressions).
 import { C, none } from './contract.js';
 import { mod } from './loader.js';
-import { checkKeys } from './options.js';
+import { checkKeys, checkBroadcast, byName } from './options.js';
 import { readType } from './rules.js';
 import { readOperand, settle, readNames, isScalar, readOut, withNames, hasNames } from './operands.js';
 import { checkOutNames } from './named.js';
@@ -29,7 +29,6 @@ import { explainExpr } from './expr-explain.js';
 import { plan, explainProgram } from './program.js';
 
 const RUN_KEYS = ['out', 'broadcast', 'shaping', 'keepdims'];
-const BROADCAST_KEYS = ['type', 'axis'];
 const CACHE_MAX = 256;
 const hasOwn = Object.prototype.hasOwnProperty;
 const cache = new Map(none); // text -> Expression (least recently used first)
@@ -53,8 +52,7 @@ function readRun(E, fn, operands, options) {
   let typeIn;
   let axisIn;
   if (bc !== undefined) {
-    if (bc === null || typeof bc !== 'object') throw new TypeError(`${fn}: options.broadcast must be { type, axis }`);
-    checkKeys(bc, fn, BROADCAST_KEYS, ': options.broadcast');
+    checkBroadcast(bc, fn);
     typeIn = bc.type;
     axisIn = bc.axis;
   }
@@ -87,7 +85,7 @@ function readRun(E, fn, operands, options) {
   const ops = settleAll(fn, values, names, what, named);
   const s = { values, ops, dest, rule: C.numpy, axis: -1, shaping: 0, keepdims, named, shapes: null };
   if (named) {
-    if (typeIn !== undefined || axisIn !== undefined) throw new TypeError(`${fn}: options.broadcast applies to positional operands; named operands align by name (options.shaping)`);
+    if (typeIn !== undefined || axisIn !== undefined) throw byName(fn);
     s.rule = C.named;
     s.shaping = C.shapings.get(shapingIn ?? 'exact');
     if (s.shaping === undefined) throw new TypeError(`${fn}: options.shaping must be 'exact', 'intersection' or 'union'`);

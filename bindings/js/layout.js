@@ -14,7 +14,7 @@ import { Tensor, viewOf, makeTensor } from './tensor.js';
 import { view, malloc, free, fresh } from './heap.js';
 import { rowMajor, isRowMajor, copyView } from './strided.js';
 import { checkOverlap } from './execute.js';
-import { nameKey, namedFrom, checkLabels, sameNames } from './named.js';
+import { nameKey, namedFrom, checkLabels, sameNames, checkOutNames } from './named.js';
 import { materialise } from './ops.js';
 
 // ---- reading the operand -------------------------------------------------------------
@@ -273,6 +273,8 @@ export function expandDims(x, axis, options) {
     if (o.dims === undefined) throw new TypeError("expandDims: x has dims: name the new axis, expandDims(x, axis, { dims: ['name'] })");
     newDims = Array.isArray(o.dims) ? Array.from(o.dims) : [o.dims];
     if (newDims.length !== list.length) throw new TypeError(`expandDims: ${list.length} new axes but ${newDims.length} names in options.dims`);
+  } else if (o.dims !== undefined) {
+    throw unnamedNewAxis('expandDims');
   }
   const shape = [];
   const strides = [];
@@ -355,11 +357,15 @@ export function stack(xs, axis = 0, options) {
     strides: [...v.strides.slice(0, a), 0, ...v.strides.slice(a)],
     names: v.names && { dims: [...v.names.dims.slice(0, a), o.dims ?? 'stack', ...v.names.dims.slice(a)], labels: [...v.names.labels.slice(0, a), null, ...v.names.labels.slice(a)] },
   }));
-  if (vs.some((v) => v.names) && o.dims === undefined) throw new TypeError('stack: the inputs have dims: name the new axis, stack(xs, axis, { dims: \'name\' })');
+  const named = vs.some((v) => v.names);
+  if (named === (o.dims === undefined)) throw named ? TypeError('stack: the inputs have dims: name the new axis, stack(xs, axis, { dims: \'name\' })') : unnamedNewAxis('stack');
   const shape = ex[0].shape.slice();
   shape[a] = vs.length;
   return gatherInto('stack', ex, a, shape, o.out, joinNames(ex, a, 'stack'));
 }
+
+// (A name given to inputs without dims would be dropped: refused, as the reverse is.)
+const unnamedNewAxis = (fn) => TypeError(`${fn}: options.dims names the new axis of inputs with dims, and these have none`);
 
 function sources(xs, fn) {
   if (!Array.isArray(xs) || xs.length === 0) throw new TypeError(`${fn}: xs must be a non-empty array of operands`);
@@ -404,6 +410,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   const dest = readOut(outIn, fn);
   const size = product(shape);
   if (dest !== null) {
+    if (names) checkOutNames(fn, dest, names.dims, names.labels); // a resident out with dims is read by them (a typed one has none)
     if (dest.dtype !== dt && !(dt.half && !dest.resident && isU16(dest.data))) {
       throw outDtypeError(fn, dest.dtype, dt, [shape]);
     }
@@ -455,7 +462,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   if (resident) return dest !== null ? dest.tensor : makeTensor(ptr, shape, dt, names?.dims, coords);
   const r = { data, shape };
   if (dt.half && isU16(data)) r.dtype = 'float16'; // bits, into a new array or out
-  if (dest === null && names) { r.dims = names.dims; if (coords) r.coords = coords; }
+  if (names) { r.dims = names.dims; if (coords) r.coords = coords; } // into a typed out too, as the ops keep them
   return r;
 }
 

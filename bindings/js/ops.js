@@ -5,7 +5,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, castAdvice, formatShape, outDtypeError, domainRefusal, cannotHold } from './errors.js';
-import { readOptions, checkKeys, choose } from './options.js';
+import { readOptions, checkKeys, choose, checkBroadcast, byName } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
 import { internNamed } from './named.js';
@@ -16,7 +16,6 @@ import { namedWhere } from './expr.js';
 
 // ---- element-wise ------------------------------------------------------------------------
 const BINARY_KEYS = ['out', 'broadcast', 'shaping', 'fill'];
-const BROADCAST_KEYS = ['type', 'axis'];
 
 function binary(op, name, whatA, whatB, a, b, options) {
   mod();
@@ -58,7 +57,10 @@ function binary(op, name, whatA, whatB, a, b, options) {
     || (dest !== null && !outHolds(dest, outDtype)) || (fillIn !== undefined && typeof fillIn !== 'number' && typeof fillIn !== 'bigint')) {
     throw refuseBinary(op, name, A, B, dest, outDtype, fillIn);
   }
-  if (A.dims !== undefined || B.dims !== undefined) return namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn);
+  if (A.dims !== undefined || B.dims !== undefined) {
+    if (typeIn !== undefined || axisIn !== undefined) throw byName(name); // as evaluate refuses it
+    return namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn);
+  }
   if (shapingIn !== undefined) throw new TypeError(`${name}: options.shaping applies to named operands (with dims) only`);
   let rule = C.numpy; // the default rule, NumPy/ONNX multidirectional (its ctx made on failure)
   let axis = -1;
@@ -71,11 +73,6 @@ function binary(op, name, whatA, whatB, a, b, options) {
     if (r !== null) return r;
   }
   return runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx);
-}
-
-function checkBroadcast(bc, name) {
-  if (bc === null || typeof bc !== 'object') throw new TypeError(`${name}: options.broadcast must be { type, axis }`);
-  checkKeys(bc, name, BROADCAST_KEYS, ': options.broadcast');
 }
 
 /** The error of an element-wise call binary() refuses, the first that applies. */
@@ -148,9 +145,13 @@ export function broadcastTo(x, target, options) {
   const t = copyShape(target, 'broadcastTo: target');
   const dest = readOut(o.out, 'broadcastTo');
   const to = snapTo(o, [X.shape, t], 'broadcastTo');
+  if (hasNames(X)) throw byPosition('broadcastTo', 'x'); // §6: named operands align by name, never by position
   settle(X, 'broadcastTo: x');
   return materialise(X, t, to, dest, 'broadcastTo');
 }
+
+/** The refusal of a named operand by a call that aligns its operands by position (broadcastTo, broadcastArrays). */
+export const byPosition = (fn, what) => TypeError(`${fn}: ${what} has dims; it aligns by position, not by name`);
 
 /**
  * broadcastTo on snapshots: `X` a settled operand record, `t` a copied target,

@@ -2,6 +2,7 @@
 // (a misspelling must not silently select a default), and read once.
 const EMPTY = Object.freeze({});
 const FLAGS = ['keepdims', 'largest', 'sorted']; // options that are true or false
+const BROADCAST_KEYS = ['type', 'axis'];
 
 /**
  * The options the caller passed, as a plain object with only `keys`, each read
@@ -40,6 +41,15 @@ function notOptions(fn, suffix) {
 function unknownOption(fn, suffix, k, keys) {
   return TypeError(`${fn}${suffix}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
 }
+
+/** TypeError unless options.broadcast `bc` is { type, axis } (no other key); runs no getter. */
+export function checkBroadcast(bc, fn) {
+  if (bc === null || typeof bc !== 'object') throw new TypeError(`${fn}: options.broadcast must be { type, axis }`);
+  checkKeys(bc, fn, BROADCAST_KEYS, ': options.broadcast');
+}
+
+/** The refusal of a broadcast type or axis given with named operands (§6: they align by name, never by position). */
+export const byName = (fn) => TypeError(`${fn}: options.broadcast applies to positional operands; named operands align by name (options.shaping)`);
 
 /**
  * A named choice (rule, mode, shaping): `value` must be one of the map's own

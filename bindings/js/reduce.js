@@ -13,7 +13,7 @@ import { product, describe, tooManyEntries, isU16, taSet } from './shapes.js';
 import { view } from './heap.js';
 import { tensor, renamed, metaOf } from './tensor.js';
 import { request, execute, intoOut } from './execute.js';
-import { materialise } from './ops.js';
+import { materialise, byPosition } from './ops.js';
 import { broadcastList } from './rules.js';
 
 // reductionAxes is a shape rule (rules.js), also in tensorcast/shapes; exported here beside unbroadcast.
@@ -441,7 +441,7 @@ export function broadcastArrays(...xs) {
   for (let k = 0; k < xs.length; k++) ops[k] = readOperand(xs[k], `broadcastArrays: #${k}`);
   // No user code runs past this point.
   for (let k = 0; k < ops.length; k++) {
-    if (hasNames(ops[k])) throw new TypeError(`broadcastArrays: #${k} has dims; it aligns by position, not by name`);
+    if (hasNames(ops[k])) throw byPosition('broadcastArrays', `#${k}`);
     settle(ops[k], `broadcastArrays: #${k}`);
   }
   const shape = broadcastList(ops.map((o) => o.shape)); // no spread: 65,536 operands fit

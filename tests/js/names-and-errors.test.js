@@ -241,6 +241,29 @@ describe('named refusals name the dim, in expressions and where as in the elemen
     expect(thrown(() => tc.evaluate('a * b', { a: { data: new Float32Array(3) }, b: { data: new Float32Array(4) } })).message).toMatch(/axis 0 has 3 vs 4/);
   });
 
+  it('options.broadcast with named operands is refused by the binary ops and explain as evaluate refuses it (until 0.9.23 ignored, even an invalid one)', () => {
+    const a = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['b', 'in'] };
+    const v = { data: f32(10, 20, 30), shape: [3], dims: ['in'] };
+    const said = (fn) => `${fn}: options.broadcast applies to positional operands; named operands align by name (options.shaping)`;
+    const shapes = { a: { dims: ['b', 'in'], shape: [2, 3] }, v: { dims: ['in'], shape: [3] } };
+    for (const broadcast of [{ type: 'numpy' }, { type: 'pdpd', axis: 1 }, { type: 'valueOf' }, { axis: 1.5 }]) {
+      expect(thrown(() => tc.evaluate('a + v', { a, v }, { broadcast }))).toEqual(new TypeError(said('evaluate')));
+      expect(thrown(() => tc.add(a, v, { broadcast }))).toEqual(new TypeError(said('add')));
+      expect(thrown(() => tc.less(a, 2, { broadcast }))).toEqual(new TypeError(said('less'))); // a scalar joins a named operand
+      const plan = tc.explain({ expression: 'a + v', shapes, broadcast });
+      expect([plan.ok, plan.error.name, plan.error.message]).toEqual([false, 'TypeError', said('explain')]);
+      expect(tc.compile('a + v').explain(shapes, { broadcast }).error.message).toBe(said('explain'));
+    }
+    // explain reads options.broadcast as evaluate does: its keys are checked.
+    expect(tc.explain({ expression: 'a + v', shapes: { a: [2, 3], v: [3] }, broadcast: { tpye: 'none' } }).error.message).toMatch(/explain: options.broadcast: unknown option "tpye"/);
+    expect(thrown(() => tc.evaluate('a + v', { a: { data: a.data, shape: [2, 3] }, v: { data: v.data } }, { broadcast: { tpye: 'none' } })).message).toMatch(/evaluate: options.broadcast: unknown option "tpye"/);
+    // No type or axis: by name, as without the option; positional operands still take it.
+    expect(Array.from(tc.add(a, v, { broadcast: {} }).data)).toEqual([11, 22, 33, 14, 25, 36]);
+    expect(tc.explain({ expression: 'a + v', shapes, broadcast: {} }).ok).toBe(true);
+    expect(tc.add({ data: a.data, shape: [2, 3] }, { data: f32(1, 2), shape: [2] }, { broadcast: { type: 'pdpd', axis: 0 } }).shape).toEqual([2, 3]);
+    expect(tc.explain({ expression: 'a + v', shapes: { a: [2, 3], v: [2] }, broadcast: { type: 'pdpd', axis: 0 } }).shape).toEqual([2, 3]);
+  });
+
   it('where(cond, a, b) aligns named operands by name (it read them by position), and names the clash', () => {
     const c = { data: Uint8Array.of(1, 0, 1), shape: [3], dims: ['in'] };
     const a = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['b', 'in'] };

@@ -451,6 +451,21 @@ describe('layout functions: names, the string form, materialising', () => {
     expect(tc.expandDims(x, -1, { dims: ['k'] }).dims).toEqual(['c', 'w', 'k']);
   });
 
+  it('options.dims for inputs without dims is a TypeError, as its absence for named ones is (until 0.9.23 ignored)', () => {
+    const u = { data: iota(3), shape: [3] };
+    const t = tc.tensor(iota(3), [3]);
+    const said = (fn) => `${fn}: options.dims names the new axis of inputs with dims, and these have none`;
+    for (const x of [u, t]) {
+      expect(() => tc.expandDims(x, 0, { dims: ['n'] })).toThrow(new TypeError(said('expandDims')));
+      expect(() => tc.stack([x, x], 0, { dims: 's' })).toThrow(new TypeError(said('stack')));
+    }
+    expect(() => tc.stack([u, u], 0, { dims: 's', out: new Float32Array(6) })).toThrow(TypeError);
+    // Without it, as before.
+    expect(tc.expandDims(u, 0).shape).toEqual([1, 3]);
+    expect(tc.stack([u, u], 0).dims).toBeUndefined();
+    t.dispose();
+  });
+
   it('names a result could not carry are refused where it is made: a dim twice, a coordinate twice, other coordinates off concat\'s axis (until 0.9.17 made, then refused by every later call, or relabelled)', () => {
     const t = tc.tensor(iota(6), [2, 3], { dims: ['b', 'c'], coords: { c: ['r', 'g', 'x'] } });
     const p = { data: iota(6), shape: [2, 3], dims: ['b', 'c'], coords: { c: ['r', 'g', 'x'] } };
@@ -500,6 +515,22 @@ describe('layout functions: names, the string form, materialising', () => {
     const st = tc.stack([A, A], 1, { dims: 's' });
     expect([st.shape, st.dims]).toEqual([[1, 2, 2], ['n', 's', 'x']]);
     t.dispose();
+  });
+
+  it('broadcastTo refuses a named operand, as broadcastArrays does (until 0.9.23 its dims dropped, aligned by position)', () => {
+    const c = { data: Float32Array.of(1, 2, 3), shape: [3], dims: ['c'] };
+    const t = tc.tensor(Float32Array.of(1, 2, 3), [3], { dims: ['c'] });
+    const out = new Float32Array(6);
+    const live = tc.memory();
+    for (const x of [c, t, { data: Float32Array.of(1), shape: [], dims: [] }]) {
+      expect(() => tc.broadcastTo(x, [2, 3])).toThrow(new TypeError('broadcastTo: x has dims; it aligns by position, not by name'));
+    }
+    expect(() => tc.broadcastTo(c, [2, 3], { out })).toThrow(TypeError);
+    expect(Array.from(out)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(tc.memory()).toEqual(live);
+    t.dispose();
+    // Without dims, as before.
+    expect(Array.from(tc.broadcastTo({ data: c.data, shape: [3] }, [2, 3]).data)).toEqual([1, 2, 3, 1, 2, 3]);
   });
 
   it('broadcastArrays refuses named operands: it aligns by position, and named ones align by name (until 0.9.19 [x] and [y] gave two [2]s)', () => {
@@ -584,6 +615,36 @@ describe('layout functions: names, the string form, materialising', () => {
     expect(c.strides).toEqual([2, 1]);
     expect(arr(c)).toEqual([13, 12, 11, 10]);
     for (const t of [b, s, big, c]) t.dispose();
+  });
+
+  it('contiguous, concat and stack read a resident out\'s dims as the ops do, and keep dims into a typed out (until 0.9.23 (c, r) data written under [r, c]; a typed out\'s result lost its dims)', () => {
+    const x = tc.tensor(Float32Array.of(1, 2, 3, 4, 5, 6), [2, 3], { dims: ['r', 'c'], coords: { c: ['p', 'q', 's'] } });
+    const p = { data: Float32Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['r', 'c'] };
+    const wrong = tc.tensor(Float32Array.of(9, 9, 9, 9, 9, 9), [2, 3], { dims: ['r', 'c'] });
+    const refused = (fn) => expect.objectContaining({ code: 'INCOMPATIBLE_DIMS', message: expect.stringMatching(new RegExp(`^${fn}: out has dims`)) });
+    const neg = (() => { try { tc.neg(x.transpose(), { out: wrong }); } catch (e) { return e; } return null; })();
+    expect(neg).toEqual(refused('neg')); // the ops' refusal, which these now give
+    expect(() => tc.contiguous(x.transpose(), { out: wrong })).toThrow(refused('contiguous'));
+    expect(() => tc.contiguous(x, { out: wrong })).toThrow(refused('contiguous')); // other coordinates
+    const wide = tc.tensor(new Float32Array(12), [4, 3], { dims: ['c', 'r'] });
+    expect(() => tc.concat([p, p], 0, { out: wide })).toThrow(refused('concat'));
+    const three = tc.tensor(new Float32Array(12), [2, 2, 3], { dims: ['x', 'r', 'c'] });
+    expect(() => tc.stack([p, p], 0, { out: three, dims: 's' })).toThrow(refused('stack'));
+    expect([arr(wrong), arr(wide), arr(three)]).toEqual([[9, 9, 9, 9, 9, 9], new Array(12).fill(0), new Array(12).fill(0)]);
+    // An out with the result's names, or none, takes it.
+    const right = tc.tensor(new Float32Array(12), [2, 2, 3], { dims: ['s', 'r', 'c'] });
+    expect(tc.stack([p, p], 0, { out: right, dims: 's' })).toBe(right);
+    expect(arr(right)).toEqual([1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]);
+    const bare = tc.tensor(new Float32Array(6), [6]);
+    expect(arr(tc.contiguous(x.transpose(), { out: bare }))).toEqual([1, 4, 2, 5, 3, 6]);
+    // A typed out: the result keeps its names, as neg's does.
+    const typed = tc.contiguous(x.transpose(), { out: new Float32Array(6) });
+    const negTyped = tc.neg(x.transpose(), { out: new Float32Array(6) });
+    expect([typed.dims, typed.coords]).toEqual([negTyped.dims, negTyped.coords]);
+    expect([typed.dims, typed.coords]).toEqual([['c', 'r'], { c: ['p', 'q', 's'] }]);
+    expect(tc.concat([p, p], 'c', { out: new Float32Array(12) }).dims).toEqual(['r', 'c']);
+    expect(tc.stack([p, p], 2, { out: new Float32Array(12), dims: 's' }).dims).toEqual(['r', 'c', 's']);
+    for (const t of [x, wrong, wide, three, right, bare]) t.dispose();
   });
 
   it('contiguous, concat and stack into a typed out over the buffer they read: as if read whole first (NumPy copyto)', () => {
