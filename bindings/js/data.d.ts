@@ -305,7 +305,7 @@ export interface ReshapeOptions {
   coords?: { readonly [dim: string]: readonly Label[] };
 }
 
-/** A plain operand reshaped: the same typed array with the new shape. */
+/** A plain operand reshaped: its typed array (a view's subarray, or a copy of a view not in row-major order) with the new shape. */
 export interface Reshaped<A extends TypedArray = TypedArray> {
   data: A;
   shape: number[];
@@ -322,7 +322,9 @@ export interface Reshaped<A extends TypedArray = TypedArray> {
  * memory is freed when the last tensor over it is disposed, in any order),
  * unless it is a view not in row-major order (a transpose, a flip, a step),
  * which is copied first, as NumPy copies it; a plain operand gives
- * `{ data, shape }` with the same typed array (float16 bits keep `dtype: 'float16'`). Names are
+ * `{ data, shape }` with the same typed array (a view `{ data, shape, strides, offset }` in
+ * row-major order: the subarray it covers; any other view: a copy, as for a tensor)
+ * (float16 bits keep `dtype: 'float16'`). Names are
  * dropped unless `options.dims` (and `coords`) name the new dims.
  * @example reshape(t, [3, -1]) // (2,3) -> (3,2)
  * @throws {BroadcastError} INVALID_SHAPE: `cannot reshape a tensor of size 6 into shape (4,-1)`, two -1s, another negative or a non-integer dim

@@ -86,7 +86,7 @@ export function encode(E, fn, s) {
         // refused too), else INVALID_AXIS (reduce.js readAxes).
         if (!Number.isInteger(a.value) || /n\)*$/.test(E.source.slice(a.pos, a.pos + a.len))) {
           throw new BroadcastError(`${fn}: ${E.reduce.op} axis ${E.source.slice(a.pos, a.pos + a.len)} (entry ${k}) is not an integer axis${excerpt(E.source, a.pos, a.len)}`,
-            { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: k });
+            { code: 'INVALID_AXIS', shapes: shapesOf(s) });
         }
         key.push(0, a.value);
       }
@@ -183,11 +183,11 @@ export function refusal(E, fn, s, res, interned = null) {
       const ax = E.reduce?.axes?.[entry];
       const as = ax?.name !== undefined ? JSON.stringify(ax.name) : ax?.len !== undefined ? text.slice(ax.pos, ax.pos + ax.len) : head.detail;
       return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} axis ${as} (entry ${entry}) is out of range or repeated for the expression's result of rank ${head.a}`,
-        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry });
+        { code: 'INVALID_AXIS', shapes: shapesOf(s) });
     }
     case 'unknown_dim':
       return new BroadcastError(`${fn}: ${E.reduce?.op ?? 'reduction'} over a dim name the expression's result does not have (entry ${entry})`,
-        { code: 'INVALID_AXIS', shapes: shapesOf(s), axis: entry });
+        { code: 'INVALID_AXIS', shapes: shapesOf(s) });
     default: {
       const st = C.statuses[head.status] ?? 'INVALID_SHAPE';
       return new BroadcastError(`${fn}: the engine refused the expression (${st})`, { code: st, shapes: shapesOf(s) });

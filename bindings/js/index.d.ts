@@ -116,15 +116,19 @@ export declare class BroadcastError extends Error {
   readonly dims: Dim[] | null;
   /** Indices of the two operands involved (-1 = the target), else null. */
   readonly operands: number[] | null;
-  /** Every output axis that clashes (the first is `axis`), else null. */
+  /** Every output axis that clashes, ascending (`axis` is one of them: the highest for §1–§5, the lowest for named dims, §6), else null. */
   readonly clashes: number[] | null;
   constructor(message: string, info: { code: ErrorCode; shapes?: unknown[]; axis?: number | null; dims?: Dim[] | null; operands?: number[] | null; clashes?: number[] | null });
   toJSON(): { name: string; code: ErrorCode; message: string; shapes: unknown[]; axis: number | null; dims: Dim[] | null; operands: number[] | null; clashes: number[] | null };
 }
 
-/** A shape as messages print it, NumPy's tuple: `()`, `(3,)`, `(2,?,2..5)`; `[...]` for unknown rank. */
+/**
+ * A shape in the messages' notation, NumPy's tuple: `()`, `(3,)`, `(2,?,2..5)`; `[...]` for unknown rank.
+ * A string dim is printed as given (`'..'` as `..`, `' 2 .. 5'` as ` 2 .. 5`); a message prints the
+ * dims as the call read them (`?`, `2..5`).
+ */
 export declare function formatShape(shape: Shape): string;
-/** A dim as messages print it: `3`, `?`, `2..5`, `6..`, `..4`, `-1`. */
+/** A dim in the messages' notation: `3`, `?`, `2..5`, `6..`, `..4`, `-1`; a string dim as given (not normalised). */
 export declare function formatDim(d: Dim): string;
 
 /**

@@ -378,8 +378,9 @@ const INIT_KEYS = ['wasmUrl', 'wasmBinary', 'module'];
 export function checkInitOptions(options, fn = 'init') {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object') throw new TypeError(`${fn}(options): options must be an object`);
+  const keys = INIT_KEYS.slice(fn > 'init'); // initSync (past 'init'): no wasmUrl, it fetches nothing
   for (const k of Object.keys(options)) {
-    if (!INIT_KEYS.includes(k)) throw new TypeError(`${fn}: unknown option "${k}"; accepted: ${INIT_KEYS.join(', ')}`);
+    if (!keys.includes(k)) throw new TypeError(`${fn}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
   }
   const o = { module: options.module, wasmBinary: options.wasmBinary, wasmUrl: options.wasmUrl };
   if (o.module !== undefined && !(o.module instanceof WebAssembly.Module)) throw new TypeError(`${fn}: options.module must be a WebAssembly.Module`);

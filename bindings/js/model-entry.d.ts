@@ -51,7 +51,7 @@ export declare function broadcastToShape(input: Shape, target: Shape, options?: 
 /** explain() with names as dims: the plan also lists `symbols`. Never throws. */
 export declare function explain(request: ExplainRequest): Explanation & { symbols?: SymbolInfo[] };
 
-/** True when `d` is a name: a string that is not '?' and not an interval. */
+/** True when `d` is a name: a string that is not '?', an interval or '[...]' (spaces around it ignored), nor empty. */
 export declare function isSymbol(d: unknown): d is string;
 
 export interface InferShapesOptions {

@@ -23,11 +23,24 @@ export { isSymbol };
 
 const named = (shapes) => shapes.some((s) => Array.isArray(s) && s.some(isSymbol));
 
+/** A refused dim's message as this entry reads dims: a name is a dim here too. */
+const withNames = (message) => message.replace('"?" or an interval like "2..5"', '"?", an interval like "2..5" or a name');
+
+/** A call without names (tensorcast/shapes' own), its refusal of a dim told as above. */
+function plain(call) {
+  try {
+    return call();
+  } catch (e) {
+    if (e instanceof BroadcastError) e.message = withNames(e.message);
+    throw e;
+  }
+}
+
 /** The plan's shape, or its error thrown as the call's own: `fn` in place of explain's name, the class kept. */
 function answer(plan, fn) {
   if (plan.ok) return plan.shape;
   const e = plan.error;
-  const message = e.message.replace(/^explain: /, `${fn}: `);
+  const message = withNames(e.message.replace(/^explain: /, `${fn}: `));
   if (e.name === 'BroadcastError') throw new BroadcastError(message, e);
   throw new (e.name === 'Error' ? Error : e.name === 'RangeError' ? RangeError : TypeError)(message);
 }
@@ -36,20 +49,20 @@ function answer(plan, fn) {
 export function broadcastShapes(...shapes) {
   // Many shapes go as the array they already are: spread again, 65,536 of them overflowed the stack
   // (rules.broadcastShapes hands any count past its 8-shape lane to broadcastList itself).
-  if (!named(shapes)) return shapes.length > 64 ? rules.broadcastList(shapes) : rules.broadcastShapes(...shapes);
+  if (!named(shapes)) return plain(() => (shapes.length > 64 ? rules.broadcastList(shapes) : rules.broadcastShapes(...shapes)));
   return answer(symbolicPlan({ rule: 'numpy', shapes }), 'broadcastShapes');
 }
 
 /** autoBroadcastShape (OpenVINO none, numpy, pdpd), with names as dims. */
 export function autoBroadcastShape(a, b, options) {
-  if (!named([a, b])) return rules.autoBroadcastShape(a, b, options);
+  if (!named([a, b])) return plain(() => rules.autoBroadcastShape(a, b, options));
   const o = readOptions(options, 'autoBroadcastShape', ['type', 'axis']); // as the numbers-only call reads them
   return answer(symbolicPlan({ rule: o.type ?? 'numpy', shapes: [a, b], axis: o.axis }), 'autoBroadcastShape');
 }
 
 /** broadcastToShape (the Broadcast op's modes), with names as dims. */
 export function broadcastToShape(input, target, options) {
-  if (!named([input, target])) return rules.broadcastToShape(input, target, options);
+  if (!named([input, target])) return plain(() => rules.broadcastToShape(input, target, options));
   const o = readOptions(options, 'broadcastToShape', rules.TO_KEYS);
   return answer(symbolicPlan({ rule: 'broadcastTo', shapes: [input, target], mode: o.mode, axesMapping: o.axesMapping, axis: o.axis }), 'broadcastToShape');
 }
@@ -61,8 +74,9 @@ export function explain(request) {
     // A plain object is read once, here: its getters (or a proxy's) run once, as the main entry's explain runs them.
     if (req && typeof req === 'object' && !Array.isArray(req) && [Object.prototype, null].includes(Object.getPrototypeOf(req))) req = { ...req };
     const shapes = req && typeof req === 'object' && req.expression === undefined && req.rule !== 'named' ? req.shapes : null;
-    if (!Array.isArray(shapes) || !named(shapes)) return explainPlain(req);
-    return symbolicPlan({ ...req, shapes: shapes.slice() });
+    const plan = !Array.isArray(shapes) || !named(shapes) ? explainPlain(req) : symbolicPlan({ ...req, shapes: shapes.slice() });
+    if (!plan.ok && req.expression === undefined) plan.error.message = withNames(plan.error.message);
+    return plan;
   } catch (e) { // a getter or proxy that throws: reported as explain() reports it
     let rule = null;
     try { rule = req.rule ?? 'numpy'; } catch { /* no rule to report */ }
@@ -79,8 +93,11 @@ const toView = (x) => (x instanceof ArrayBuffer || ArrayBuffer.isView(x) ? bytes
  * weights, to read Broadcast's target shapes). Never throws on a readable
  * model; a buffer that is no model is a TypeError.
  */
-export function inferShapes(model, options = {}) {
-  const bin = options && options.bin !== undefined ? toView(options.bin) : null;
+export function inferShapes(model, options) {
+  const o = readOptions(options, 'inferShapes', ['bin', 'tensors']);
+  const bin = o.bin == null ? null : toView(o.bin);
+  // A bin that is not bytes is refused, not read as no bin (its weights would be silently unread).
+  if (bin === null && o.bin != null) throw new TypeError('inferShapes: options.bin must be the bytes of the .bin (Uint8Array, ArrayBuffer or another ArrayBuffer view)');
   if (typeof model === 'string') return inferOpenVino(model, bin);
   const bytes = toView(model);
   if (bytes === null) throw new TypeError('inferShapes: expected the bytes of an ONNX model (Uint8Array or ArrayBuffer) or the text of an OpenVINO IR .xml');
@@ -90,5 +107,5 @@ export function inferShapes(model, options = {}) {
   let k = 0;
   while (k < bytes.length && k < 64 && (bytes[k] === 0x20 || bytes[k] === 0x0a || bytes[k] === 0x0d || bytes[k] === 0x09 || bytes[k] === 0xef || bytes[k] === 0xbb || bytes[k] === 0xbf)) k++;
   if (utf16 || bytes[k] === 0x3c) return inferOpenVino(xmlText(bytes), bin);
-  return inferOnnx(bytes, options ?? {});
+  return inferOnnx(bytes, o);
 }

@@ -16,12 +16,21 @@
 // and every place that constrained it.
 import { BroadcastError, formatShape } from './errors.js';
 import { explain } from './explain.js';
-import { INTERVAL, safeFormat } from './shapes.js';
+import { INTERVAL, UNKNOWN_RANK, safeFormat } from './shapes.js';
 
-/** True when `d` is a symbol: a string other than '?' and an interval. */
+/**
+ * True when `d` is a symbol: a string other than '?', an interval and the
+ * unknown-rank marker '[...]' (which is no dim), spaces around it ignored as
+ * around those (symbolicPlan trims it).
+ */
 export function isSymbol(d) {
-  return typeof d === 'string' && d !== '?' && !INTERVAL.test(d) && d.trim() !== '' && d.trim() === d;
+  if (typeof d !== 'string') return false;
+  const t = d.trim();
+  return t !== '' && t !== '?' && t !== UNKNOWN_RANK && !INTERVAL.test(t);
 }
+
+/** A shape with its names trimmed (' N ' is N, as ' ? ' is '?'); other dims as they are, for the engine to read. */
+const trimNames = (s) => (Array.isArray(s) ? s.map((d) => (isSymbol(d) ? d.trim() : d)) : s);
 
 /** The names a symbolic dim stands for: 'N|M' is N or M (the dim of N ⊕ M). */
 export const members = (d) => d.split('|');
@@ -268,9 +277,9 @@ function namesBack(plan, shapes) {
  * known of them).
  */
 export function symbolicPlan(req, syms = new Symbols(), where = null, since = syms.mark()) {
-  const shapes = req.shapes;
-  const hasSym = Array.isArray(shapes) && shapes.some((s) => Array.isArray(s) && s.some(isSymbol));
+  const hasSym = Array.isArray(req.shapes) && req.shapes.some((s) => Array.isArray(s) && s.some(isSymbol));
   if (!hasSym) return explain(req);
+  const shapes = req.shapes.map(trimNames);
   const eShapes = shapes.map(engineShape);
   const plan = explain({ ...req, shapes: eShapes });
   const at = where ? ` at ${where}` : '';

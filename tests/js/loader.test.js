@@ -297,11 +297,14 @@ describe('a failed load rejects once, leaves nothing, and is retried from scratc
   });
 
   it('options of the wrong type throw a TypeError in every state, without disturbing a load', async () => {
-    const { node } = await fresh();
+    const { node, browser } = await fresh();
     expect(() => node.init({ wasmURL: 'x' })).toThrow(TypeError);
     const p = node.init();
     expect(() => node.init({ module: 3 })).toThrow(TypeError);
     expect(() => node.initSync({ wasmBinary: 'x' })).toThrow(TypeError);
+    // initSync fetches nothing: wasmUrl is none of its options (until 0.9.23 taken, and listed as accepted)
+    for (const entry of [node, browser]) expect(() => entry.initSync({ wasmUrl: 'x' })).toThrow(new TypeError('initSync: unknown option "wasmUrl"; accepted: wasmBinary, module'));
+    expect(() => node.init({ wasmURL: 'x' })).toThrow('accepted: wasmUrl, wasmBinary, module');
     await p;
     expect(() => node.init(null)).toThrow(TypeError);
     expect(() => node.initSync(5)).toThrow(TypeError);

@@ -349,7 +349,17 @@ describe('symbolic dims: every rule against the reference model of the constrain
     expect(q.error.shapes).toEqual([['N'], [3], [5]]);
     const s = tc.explain({ shapes: [['N', 1], [3, 1]] });
     expect(s.symbols[0]).toMatchObject({ name: 'N', values: [1, 3] });
-    expect(tc.explain({ shapes: [[' N'], [3]] }).error.code).toBe('INVALID_SHAPE');
+    // A name is trimmed as '?' and intervals are (until 0.9.23 ' N' was refused); '[...]' is no dim, nor a name.
+    expect(tc.explain({ shapes: [[' N '], [3]] })).toMatchObject({ ok: true, shape: [3] });
+    expect(tc.broadcastShapes(['N '], [' N', 3])).toEqual(['N', 3]);
+    expect(tc.isSymbol(' N ')).toBe(true);
+    expect(tc.isSymbol('[...]')).toBe(false);
+    for (const shapes of [[['[...]', 3], [1]], [['[...]', 'N'], [1]], [['', 'N'], [1]]]) {
+      expect(() => tc.broadcastShapes(...shapes), JSON.stringify(shapes)).toThrow(expect.objectContaining({
+        code: 'INVALID_SHAPE', axis: 0, message: expect.stringContaining('a dim is a number, "?", an interval like "2..5" or a name'),
+      }));
+      expect(tc.explain({ shapes }).error).toMatchObject({ code: 'INVALID_SHAPE', message: expect.stringContaining('or a name') });
+    }
     // A request whose shapes throw when read (a proxy, a getter) is reported, not thrown.
     const trap = (key) => new Proxy(['N', 3], { get: (t, k) => { if (k === key) throw new Error('trapped'); return Reflect.get(t, k); } });
     for (const shapes of [[trap('some')], [trap('0')], new Proxy([['N']], { get: (t, k) => { if (k === '0') throw new Error('trapped'); return Reflect.get(t, k); } })]) {
@@ -955,6 +965,14 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
 });
 
 describe('inferShapes on hostile input', () => {
+  it('options: an unknown key and a bin that is not bytes are TypeErrors (until 0.9.23 ignored, the bin read as none)', () => {
+    const xml = '<?xml version="1.0"?><net name="x" version="11"><layers></layers><edges></edges></net>';
+    expect(() => tc.inferShapes(xml, { tensor: true })).toThrow(new TypeError('inferShapes: unknown option "tensor"; accepted: bin, tensors'));
+    for (const bin of ['x', [1, 2], 3, {}]) expect(() => tc.inferShapes(xml, { bin }), String(bin)).toThrow(/inferShapes: options.bin must be the bytes/);
+    expect(() => tc.inferShapes(xml, null)).toThrow(TypeError);
+    for (const bin of [undefined, null, new Uint8Array(0), new ArrayBuffer(0), new DataView(new ArrayBuffer(8))]) expect(tc.inferShapes(xml, { bin }).nodes).toEqual([]);
+  });
+
   it('a type nested past 50 sequences is one TypeError, the same at every depth and run (until 0.9.17 the JS stack\'s limit: read or "damaged" by the run)', () => {
     // an output whose type is sequence(sequence(... tensor)), `depth` levels
     const seqOf = (depth) => { let t = tensorType(1, [2]); for (let k = 0; k < depth; k++) t = fld(4, fld(1, t)); return t; };
