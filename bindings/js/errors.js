@@ -182,7 +182,8 @@ export function makeError(ctx, e) {
         else msg = `${H}: the ${name(1)} has rank ${b}, lower than the input's rank ${a}`;
       } else if (detail < 0) {
         msg = back
-          ? `${H}: the input has rank ${b}, higher than the output's rank ${a}, so the default axis -1 (rank(output) - rank(input)) is negative`
+          ? ctx.rule !== 'pdpd' ? `${H}: the output has rank ${b}, lower than the input's rank ${a}` // numpy: no axis (dims [input, output] as mode numpy's)
+            : `${H}: the input has rank ${b}, higher than the output's rank ${a}, so the default axis -1 (rank(output) - rank(input)) is negative`
           : `${H}: B has rank ${b}, higher than A's rank ${a}, so the default axis -1 (rank(A) - rank(B)) is negative`;
       } else {
         msg = back

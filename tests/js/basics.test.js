@@ -570,6 +570,13 @@ describe('backward refusals speak backward', () => {
     expect(both([4], [2, 3], { type: 'numpy' }).R.message).toBe('cannot sum (2,3) back to (4,): axis 1 has 3 vs 4 (type numpy)');
     expect(both([2, 3, 1], [2, 3], { type: 'pdpd' }).R.message)
       .toBe('cannot sum (2,3) back to (2,3,1): the input has rank 3, higher than the output\'s rank 2, so the default axis -1 (rank(output) - rank(input)) is negative (type pdpd, axis -1)');
+    // type numpy: no default axis to blame (the message was pdpd's, its ranks the other way round)
+    // (the forward accepts the pair: (3,) is not its result, so no forward refusal to mirror)
+    for (const f of [() => tc.reductionAxes([2, 3], [3], { type: 'numpy' }), () => tc.unbroadcast({ data: new Float64Array(3), shape: [3] }, [2, 3], { type: 'numpy' })]) {
+      const e = thrown(f);
+      expect([e.code, e.axis, e.dims]).toEqual(['RANK_MISMATCH', null, [2, 1]]);
+      expect(e.message).toBe('cannot sum (3,) back to (2,3): the output has rank 1, lower than the input\'s rank 2 (type numpy)');
+    }
     expect(both([3], [2, 3], { type: 'none' }).R.message).toBe('cannot sum (2,3) back to (3,): rank 2 vs 1 (type none: shapes must be identical)');
     expect(tc.reductionAxes([3], [2, 3])).toEqual([0]); // accepted calls unchanged
   });
