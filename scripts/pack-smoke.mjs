@@ -105,7 +105,7 @@ try {
   await check('tarball contents', () => {
     const need = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/broadcast-rules.md', 'docs/expressions.md', 'docs/explorer.md', 'docs/boundary.md',
       'dist/index.js', 'dist/node.js', 'dist/inline.js', 'dist/node.cjs', 'dist/inline.cjs', 'dist/tensorcast.wasm',
-      'dist/index.d.ts', 'dist/data.d.ts', 'dist/inline.d.ts', 'dist/index.d.cts', 'dist/data.d.cts', 'dist/inline.d.cts',
+      'dist/index.d.ts', 'dist/data.d.ts', 'dist/inline.d.ts', 'dist/index.d.cts', 'dist/data.d.cts', 'dist/inline.d.cts', 'dist/wasm-url.d.ts',
       // tensorcast/shapes: its bundles (browser, Node, require), its engine and its declarations.
       'dist/tensorcast-shapes.js', 'dist/tensorcast-shapes-node.js', 'dist/tensorcast-shapes.cjs', 'dist/tensorcast-shapes.wasm',
       'dist/shapes-entry.d.ts', 'dist/shapes-entry.d.cts',

@@ -5,6 +5,8 @@
 // of 'tensorcast' (node.js) and 'tensorcast/shapes' (shapes-node.js), each
 // reading its own engine's file (engine.js).
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { initWith, initSyncWith, moduleFrom, compileModule, compileModuleSync } from './loader.js';
 import { ENGINE } from './engine.js';
 
@@ -17,13 +19,26 @@ function packageWasm() {
   }
 }
 
-// A file that cannot be read is a failed load, as a failed fetch is in a browser.
-function readEngine(u) {
+// A file that cannot be read is a failed load, as a failed fetch is in a browser,
+// and says what to do: the package's own file is missing where an app was
+// bundled without copying it; a wasmUrl of the caller's names the wrong file.
+function readEngine(u, own) {
   try {
     return readFileSync(u);
   } catch (e) {
-    throw new Error(`tensorcast: could not load the engine from ${u.href} (${e.code ?? e.message})`, { cause: e });
+    const fix = own
+      ? `a bundled app: copy ${ENGINE.file} (from the package's dist/) beside the bundle, or pass init({ wasmUrl }) or initSync({ wasmBinary })${ENGINE.build === 'full' ? ', or use tensorcast/inline' : ''}`
+      : 'check options.wasmUrl (a file path, relative to the working directory, or a URL)';
+    throw new Error(`tensorcast: could not load the engine from ${u.href} (${e.code ?? e.message}); ${fix}`, { cause: e });
   }
+}
+
+// options.wasmUrl in Node: a URL object, or a string with a scheme (file:,
+// http:, ...), is a URL; any other string is a file path, taken as it is
+// written ('#' and '%' are file name characters there; a scheme has two letters
+// or more, so C:\ is a drive).
+function wasmFile(s) {
+  return s instanceof URL ? s : /^[a-z][a-z\d+.-]+:/i.test(s) ? new URL(s) : pathToFileURL(resolve(s));
 }
 
 // init()'s source in Node: { module } and { wasmBinary } as anywhere; a file:
@@ -33,11 +48,11 @@ function nodeModule(o) {
   if (o.module !== undefined || o.wasmBinary !== undefined) return moduleFrom(o);
   if (o.wasmUrl === undefined) {
     const u = packageWasm();
-    return compileModule(readEngine(u), u.href);
+    return compileModule(readEngine(u, true), u.href);
   }
-  const u = o.wasmUrl instanceof URL ? o.wasmUrl : new URL(o.wasmUrl, 'file://' + process.cwd() + '/');
+  const u = wasmFile(o.wasmUrl);
   if (u.protocol !== 'file:') return moduleFrom(o);
-  return compileModule(readEngine(u), u.href);
+  return compileModule(readEngine(u, false), u.href);
 }
 
 // initSync()'s source in Node: { module }, { wasmBinary }, else this package's tensorcast.wasm.
@@ -45,7 +60,7 @@ function nodeModuleSync(o) {
   if (o.module !== undefined) return o.module;
   if (o.wasmBinary !== undefined) return compileModuleSync(o.wasmBinary, 'options.wasmBinary');
   const u = packageWasm();
-  return compileModuleSync(readEngine(u), u.href);
+  return compileModuleSync(readEngine(u, true), u.href);
 }
 
 /**

@@ -5,7 +5,7 @@
 // directory and imported from there (a query string on the import would only
 // make the entry file fresh; loader.js beneath it would be shared).
 import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -332,5 +332,51 @@ describe('the loader in the generated entries', () => {
     expect(inline.init()).toBe(q);
     await q;
     works(inline);
+  });
+});
+
+// Node's wasmUrl: a string without a URL scheme is a file path, read as it is
+// written (it was parsed as a URL: '#' began a fragment, '%41' was read as 'A',
+// C:\ was a scheme "c:"); a URL, or a string with a scheme, stays a URL.
+describe('Node: options.wasmUrl as a file path', () => {
+  let base;
+  beforeAll(() => {
+    base = mkdtempSync(path.join(tmpdir(), 'tensorcast-paths-'));
+    dirs.push(base);
+    for (const d of ['a#b', 'pct%41']) {
+      mkdirSync(path.join(base, d));
+      cpSync(path.join(dist, 'tensorcast.wasm'), path.join(base, d, 'tensorcast.wasm'));
+    }
+  });
+
+  it.each(['a#b', 'pct%41'])('a directory named %s: by absolute path, relative path and file: URL', async (d) => {
+    const file = path.join(base, d, 'tensorcast.wasm');
+    for (const wasmUrl of [file, path.relative(process.cwd(), file), pathToFileURL(file), pathToFileURL(file).href]) {
+      const { node } = await fresh();
+      await node.init({ wasmUrl });
+      works(node);
+    }
+  });
+
+  it('a Windows drive path is a path, not a URL scheme', async () => {
+    const { node } = await fresh();
+    const wasmUrl = 'C:\\engines\\tensorcast.wasm';
+    const e = await node.init({ wasmUrl }).catch((x) => x);
+    expect(e.message).toContain(`could not load the engine from ${pathToFileURL(path.resolve(wasmUrl)).href} (ENOENT); check options.wasmUrl`);
+  });
+});
+
+// The package's own engine file missing (a bundled Node app that did not copy
+// it): the error names the file and how to provide it.
+describe('Node: the engine file missing beside the entry', () => {
+  it('init() and initSync() name the URL, the reason and the fix', async () => {
+    const { node, dir } = await fresh();
+    rmSync(path.join(dir, 'tensorcast.wasm'));
+    const href = pathToFileURL(path.join(dir, 'tensorcast.wasm')).href;
+    const e = await node.init().catch((x) => x);
+    expect(() => node.initSync()).toThrow(e.message);
+    expect(e.message).toContain(`could not load the engine from ${href} (ENOENT); `);
+    for (const fix of ['copy tensorcast.wasm', 'beside the bundle', 'init({ wasmUrl })', 'initSync({ wasmBinary })', 'tensorcast/inline']) expect(e.message).toContain(fix);
+    idle(node);
   });
 });
