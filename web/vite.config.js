@@ -16,6 +16,12 @@ export default defineConfig({
   base: './',
   publicDir: path.join(web, 'public'),
   logLevel: 'warn',
+  // The page calls no Tensor method: the two modules that add them to Tensor.prototype
+  // (side effects in package.json, which apps need) are left out of the page.
+  plugins: [{
+    name: 'no-tensor-methods',
+    transform: (code, id) => (/[\\/]dist[\\/](layout|reshape)\.js$/.test(id) ? { code, moduleSideEffects: false } : null),
+  }],
   resolve: {
     alias: { tensorcast: path.join(root, 'dist', 'index.js') },
   },
