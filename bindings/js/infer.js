@@ -9,7 +9,7 @@ import { BroadcastError } from './errors.js';
 import { readOnnx, tensorValues, MAX_VALUES } from './onnx-read.js';
 import { Symbols, nodePlan, isSymbol, requestOf } from './symbolic.js';
 import { isDimValue } from './shapes.js';
-import { num, info, mulDims, addDims, normAxis, attr, attrInt, attrInts, attrStr, FLOAT, BINARY, BINARY_NEW, VARIADIC,
+import { num, info, numbers, mulDims, addDims, normAxis, attr, attrInt, attrInts, attrStr, FLOAT, BINARY, BINARY_NEW, VARIADIC,
   OPTIMISERS, broadcasts, einsumPlan, outputsOf } from './onnx-ops.js';
 
 /** A dim a shape may hold: a count (0 to 2^53 - 1, as the library's own shapes), a name, '?'. */
@@ -27,6 +27,25 @@ function fromType(t) {
 }
 
 const UNKNOWN = info(null);
+
+// A model-local function's call walks its body, so calls that call functions expand. Two bounds keep
+// the walk of a small file small (and off the JS stack's limit, which varies): graphs open at once
+// (the main graph, If/Loop/Scan bodies, function bodies; subgraphs alone nest 32 deep at most: onnx-read),
+// and the nodes walked in function bodies (their subgraphs too), all calls together (f calling g
+// twice, g calling h twice, ... doubles at each level): 64 times the nodes the file holds (a layer's
+// function called for each of 64 layers), and 10,000 whatever it holds. Past either, the model is
+// refused (refusal()), as onnx-read refuses graphs nested too deep.
+const MAX_WALK_DEPTH = 64;
+const FUNCTION_NODES = { perNode: 64, least: 10000 };
+
+const refusals = new WeakSet();
+/** A TypeError for the whole model, which no node's catch turns into an unknown output. */
+function refusal(message) {
+  const e = new TypeError(`inferShapes: ${message}`);
+  refusals.add(e);
+  return e;
+}
+const tooDeep = (at) => refusal(`model-local functions call each other too deep (a walk holds at most ${MAX_WALK_DEPTH} graphs open: the main graph, If, Loop and Scan bodies and the body of each call; at ${at})`);
 
 class Scope {
   constructor(parent) {
@@ -93,6 +112,10 @@ class Run {
     this.walked = new Set();
     this.functions = new Map((model.functions ?? []).map((f) => [`${f.domain}:${f.name}`, f]));
     this.active = new Set(); // the functions being walked (a recursive call is not followed)
+    this.depth = 0; // graphs open in the walk (MAX_WALK_DEPTH)
+    this.fnNodes = 0; // nodes walked in function bodies, at most maxFnNodes
+    this.maxFnNodes = Math.max(FUNCTION_NODES.least, FUNCTION_NODES.perNode * model.nodeCount);
+    this.fnName = null; // the function whose body is being walked (the innermost call's)
     this.fnOpsets = null;
     this.graphNames = new Map(); // each graph name taken (node reports' graph, subgraphTensors' keys) → its next suffix
   }
@@ -126,6 +149,7 @@ class Run {
   callFunction(fn, n, ins, graphName, where) {
     const key = `${fn.domain}:${fn.name}`;
     if (this.active.has(key)) return null;
+    if (this.depth >= MAX_WALK_DEPTH) throw tooDeep(`call ${where} of ${fn.name}`);
     const inner = new Scope(null);
     fn.inputs.forEach((name, k) => { if (ins[k]) inner.set(name, ins[k]); });
     const nodes = fn.nodes.map((b) => {
@@ -137,13 +161,15 @@ class Run {
       }
       return { ...b, attrs };
     });
-    const saved = this.fnOpsets;
+    const [saved, savedName] = [this.fnOpsets, this.fnName];
     this.active.add(key);
     this.fnOpsets = { ...this.model.opsets, ...fn.opsets };
+    this.fnName = fn.name;
     try {
       this.graph({ nodes, initializers: [], inputs: [], outputs: [], valueInfo: [] }, inner, `${graphName}/${where}`);
     } finally {
       this.fnOpsets = saved;
+      this.fnName = savedName;
       this.active.delete(key);
     }
     return fn.outputs.map((o) => inner.get(o));
@@ -160,6 +186,18 @@ class Run {
    * knows of its inputs (a Loop's body), used where the body declares no shape.
    */
   graph(g, scope, name, seed = []) {
+    // Without function calls at most 32 graphs are open (onnx-read's MAX_NESTING): past MAX_WALK_DEPTH, calls nest
+    // (callFunction refuses a call's body; here a subgraph in one).
+    if (this.depth >= MAX_WALK_DEPTH) throw tooDeep(name);
+    this.depth++;
+    try {
+      this.walkGraph(g, scope, name, seed);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  walkGraph(g, scope, name, seed) {
     this.walked.add(g);
     const graphName = this.uniqueName(name);
     // options.tensors: the main graph's values by name; a subgraph's (or a function call's) in a table
@@ -173,7 +211,8 @@ class Run {
     }
     for (const t of g.initializers) {
       const value = t.dims.length <= 1 ? tensorValues(t, this.bytes) : null;
-      scope.set(t.name, info(t.dims.slice(), t.dataType, value && value.every(Number.isFinite) ? value : null));
+      const finite = value && value.every((d) => typeof d === 'bigint' || Number.isFinite(d));
+      scope.set(t.name, info(t.dims.slice(), t.dataType, finite ? value : null));
     }
     g.inputs.forEach((v, k) => {
       if (scope.map.has(v.name) && g.initializers.some((t) => t.name === v.name)) {
@@ -191,6 +230,9 @@ class Run {
 
   node(n, index, scope, graphName, declared, table) {
     this.coverage.nodes++;
+    if (this.fnName !== null && ++this.fnNodes > this.maxFnNodes) {
+      throw refusal(`model-local function calls expand to more than ${this.maxFnNodes} nodes (each call walks its function's body: at most ${FUNCTION_NODES.perNode} times the nodes the file holds, and ${FUNCTION_NODES.least}; at ${n.name || n.opType} in ${this.fnName})`);
+    }
     const where = n.name || `${n.opType}_${index}`;
     const ins = n.inputs.map((x) => scope.get(x));
     let outs = null;
@@ -213,6 +255,7 @@ class Run {
         if (bad >= 0) throw new RangeError(`${n.opType} makes a dim of ${describeDim(dims[bad])}`);
       }
     } catch (e) {
+      if (refusals.has(e)) throw e; // the whole model's refusal, from a function call inside
       // A readable file whose values make no sense (a shape input of 10^12
       // elements, ...): this node's outputs are unknown, and a broadcasting node
       // is reported so; the walk goes on.
@@ -254,8 +297,9 @@ class Run {
         }
       }
       if (v.shape === null && v.lostAt === null) {
+        // a copy: outs[k] may be another value's info (a function output its body never makes is the shared UNKNOWN)
         const up = ins.find((x) => x && x.shape === null && x.lostAt);
-        v.lostAt = up ? up.lostAt : where;
+        v = { ...v, lostAt: up ? up.lostAt : where };
       }
       scope.set(o, v);
       if (table) table.set(o, v.shape);
@@ -348,10 +392,12 @@ class Run {
         req = { rule: 'numpy', shapes: [x, decl.shape] };
         report.rule = 'bidirectional (to the declared output)';
         report.inputs[1] = { name: n.inputs[1], shape: decl.shape, values: true, declared: true };
-      } else if (x !== null && target === null && ins[1] && ins[1].shape && num(ins[1].shape[0])) {
-        // the target's length is known, its values are not
+      } else if (x !== null && target === null && ins[1] && ins[1].shape && num(ins[1].shape[0]) && ins[1].shape[0] <= MAX_VALUES) {
+        // the target's length is known, its values are not (a length past MAX_VALUES, a shape input
+        // that declares 10^9 elements, is no rank to build: the output's rank is unknown, below)
         const r = Math.max(x.length, ins[1].shape[0]);
         report.rule = 'bidirectional';
+        report.lostAt = where; // the output's dims, but x's numbers, are lost here
         // a number other than 1 in x is the output's dim there (the target's is 1 or it); the rest unknown
         report.output.shape = Array.from({ length: r }, (_, i) => {
           const d = x[i - r + x.length];
@@ -361,6 +407,13 @@ class Run {
         report.inputs.push({ name: '(shape values)', shape: null });
         this.nodes.push(report);
         return [info(report.output.shape, elemType)];
+      }
+      // a target value past 2^53 - 1 (a BigInt: tensorValues keeps it as the file has it) is refused by that value
+      const big = target ? target.findIndex((d) => typeof d === 'bigint') : -1;
+      if (big >= 0) {
+        report.inputs[1] = { name: n.inputs[1], shape: asText(target), values: true };
+        return this.clash(report, new BroadcastError(`Expand at ${where}: ${n.inputs[1]} holds ${target[big]} at index ${big}, which is no dim (dims are integers from 0 to 2^53-1)`,
+          { code: 'INVALID_SHAPE', shapes: [x, asText(target)], axis: big, dims: [String(target[big])] }), decl, where);
       }
       if (req === null) {
         unknown = x === null || target === null;
@@ -425,8 +478,10 @@ class Run {
     }
     if (unknown) {
       report.status = 'unknown';
-      const lost = ins.find((x) => x && x.shape === null);
-      if (lost && lost.lostAt) report.lostAt = lost.lostAt;
+      // where the shape was lost: an input's lostAt, else this node (an input the file gives no shape,
+      // an Expand target whose values are not known), as its output's lostAt says to the nodes after it
+      const lost = ins.find((x) => x && x.shape === null && x.lostAt);
+      report.lostAt = lost ? lost.lostAt : where;
       const d = decl && decl.shape ? decl.shape.slice() : null;
       report.output.shape = null;
       this.nodes.push(report);
@@ -448,8 +503,8 @@ class Run {
   /** The values of Add/Sub/Mul/Div on small integer tensors (shape arithmetic), or null. */
   arith(op, n, scope, shape, float) {
     if (!['Add', 'Sub', 'Mul', 'Div'].includes(op) || shape.length > 1) return null;
-    const a = this.values(scope, n.inputs[0]);
-    const b = this.values(scope, n.inputs[1]);
+    const a = numbers(this.values(scope, n.inputs[0]));
+    const b = numbers(this.values(scope, n.inputs[1]));
     if (a === null || b === null) return null;
     const len = shape.length === 0 ? 1 : shape[0];
     if (!num(len) || len > MAX_VALUES) return null;

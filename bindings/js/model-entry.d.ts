@@ -114,6 +114,9 @@ export interface ModelReport {
  * (the .xml text or its bytes, decoded as its byte-order mark or declared
  * encoding says; options.bin its weights). Shapes flow from the
  * inputs and initializers, names kept as names. Never throws on a readable
- * model; what is not a model is a TypeError. Call init() first.
+ * model; what is not a model is a TypeError, and so is an ONNX model nested
+ * past its bounds (graphs past 32 deep; model-local function calls past 64
+ * graphs open, or expanding past 64 times the file's nodes and 10,000).
+ * Call init() first.
  */
 export declare function inferShapes(model: Uint8Array | ArrayBuffer | ArrayBufferView | string, options?: InferShapesOptions): ModelReport;

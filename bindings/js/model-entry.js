@@ -11,6 +11,7 @@ import { explain as explainPlain, refusedPlan } from './explain.js';
 import { symbolicPlan, isSymbol } from './symbolic.js';
 import { readOptions } from './options.js';
 import { inferOnnx } from './infer.js';
+import { readsAsOnnx } from './onnx-read.js';
 import { inferOpenVino, xmlText } from './openvino-ir.js';
 
 export { init, initSync, isReady } from './loader.js';
@@ -102,10 +103,11 @@ export function inferShapes(model, options) {
   const bytes = toView(model);
   if (bytes === null) throw new TypeError('inferShapes: expected the bytes of an ONNX model (Uint8Array or ArrayBuffer) or the text of an OpenVINO IR .xml');
   // An .xml: saved as UTF-16 (its byte-order mark first), or '<' first. Its text in the encoding it
-  // is saved in (xmlText), as an XML reader takes it.
+  // is saved in (xmlText), as an XML reader takes it. Blanks then '<' may also begin a protobuf
+  // (0x20 0x3c: model_version 60): such bytes are an .xml only when they are no ONNX model.
   const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
   let k = 0;
   while (k < bytes.length && k < 64 && (bytes[k] === 0x20 || bytes[k] === 0x0a || bytes[k] === 0x0d || bytes[k] === 0x09 || bytes[k] === 0xef || bytes[k] === 0xbb || bytes[k] === 0xbf)) k++;
-  if (utf16 || bytes[k] === 0x3c) return inferOpenVino(xmlText(bytes), bin);
+  if (utf16 || (bytes[k] === 0x3c && (k === 0 || !readsAsOnnx(bytes)))) return inferOpenVino(xmlText(bytes), bin);
   return inferOnnx(bytes, o);
 }

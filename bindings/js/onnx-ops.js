@@ -69,6 +69,13 @@ export function info(shape, elemType = 0, value = null, lostAt = null) {
   return { shape, elemType, value, lostAt, elem: null };
 }
 
+/**
+ * Values as the shape functions read them: Numbers. A 64-bit value past 2^53 - 1 is kept as the
+ * file has it (a BigInt: tensorValues) while ops only move it (Concat, Gather, Slice, Cast to a wide
+ * type...), so that Expand's target names it exactly; arithmetic takes the Number nearest it.
+ */
+export const numbers = (vs) => (vs && vs.some((d) => typeof d === 'bigint') ? vs.map((d) => (typeof d === 'bigint' ? Number(d) : d)) : vs);
+
 // ---- the op types -------------------------------------------------------------
 
 // Outputs with the shape of input 0.
@@ -94,6 +101,12 @@ const WRAP = new Map([[2, -8], [3, 8], [4, -16], [5, 16], [6, 32], [12, -32]]);
  */
 function castValue(d, to) {
   const bits = WRAP.get(to);
+  if (typeof d === 'bigint') { // past 2^53 - 1: exact in the 64-bit types, wrapped into a narrow one, a float's nearest
+    if (to === 7 || to === 13) return to === 13 && d < 0n ? BigInt.asUintN(64, d) : d;
+    if (to === 9) return 1;
+    if (bits) return castValue(Number(bits > 0 ? BigInt.asIntN(bits, d) : BigInt.asUintN(-bits, d)), to);
+    return to === 10 || to === 16 ? '?' : castValue(Number(d), to);
+  }
   if (to === 10 || to === 16) return Number.isInteger(d) && Math.abs(d) <= (to === 10 ? 2048 : 256) ? d : '?';
   if (!num(d)) return to === 9 || (bits && Math.abs(bits) < 32) ? '?' : d;
   if (to === 9) return +(d !== 0);
@@ -323,10 +336,11 @@ export function outputsOf(n, ins, v, bytes) {
   const op = n.opType;
   const x = ins[0] ? ins[0].shape : null;
   const et = ins[0] ? ins[0].elemType : 0;
-  const vals = (k) => ins[k]?.value ?? null; // input k's small integer values (or null)
+  const vals = (k) => numbers(ins[k]?.value ?? null); // input k's small integer values (or null)
   const rankKnown = x !== null;
   if ((op === 'Neg' || op === 'Abs') && ins[0] && ins[0].value) { // shape arithmetic: a name is not negative
-    return [info(x, et, ins[0].value.map((d) => (num(d) ? (op === 'Neg' ? 0 - d : Math.abs(d)) : op === 'Abs' ? d : '?')))];
+    const big = (d) => (op === 'Neg' ? -d : d < 0n ? -d : d); // a value past 2^53 - 1, exactly
+    return [info(x, et, ins[0].value.map((d) => (num(d) ? (op === 'Neg' ? 0 - d : Math.abs(d)) : typeof d === 'bigint' ? big(d) : op === 'Abs' ? d : '?')))];
   }
   // The softmax family's axis (from opset 11: onnx checked none before) must name an axis of its input.
   if (SOFTMAX.has(op) && rankKnown && v >= 11) axisIn(attrInt(n, 'axis', v < 13 ? 1 : -1), x.length, op);
@@ -372,7 +386,9 @@ export function outputsOf(n, ins, v, bytes) {
       const ts = v < 5 ? null : ins[1] && ins[1].shape;
       if (ts && ts.length !== 1) throw new RangeError(`Reshape: the shape input has rank ${ts.length}, not 1`);
       if (target === null) {
-        const len = ts && num(ts[0]) ? ts[0] : null;
+        // a target of known length, its values not known: that many unknown dims; a length past
+        // MAX_VALUES (a shape input that declares 10^9 elements) is no rank to build: unknown
+        const len = ts && num(ts[0]) && ts[0] <= MAX_VALUES ? ts[0] : null;
         return [info(len === null ? null : new Array(len).fill('?'), et)];
       }
       const allowZero = attrInt(n, 'allowzero', 0) === 1;

@@ -1043,4 +1043,154 @@ describe('inferShapes on hostile input', () => {
     expect(refusals).toBeGreaterThan(0);
     expect(tc.broadcastShapes([2, 1], [3])).toEqual([2, 3]);
   });
+
+  // a model of `nodes` with initializers `inits` (each a GraphProto field 5) and these inputs and outputs, opset 17
+  const withInits = (nodes, inits, inputs, outputs, head = []) => new Uint8Array([...head, ...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 17)]),
+    ...fld(7, [...nodes.flatMap((n) => fld(1, n)), ...str(2, 'g'), ...inits.flat(), ...inputs.flatMap((v) => fld(11, v)), ...outputs.flatMap((v) => fld(12, v))])]);
+  // TensorProto: dims (1), data_type (2), then `data`, name (8)
+  const initOf = (name, type, dims, data = []) => fld(5, [...dims.flatMap((d) => int(1, d)), ...int(2, type), ...data, ...str(8, name)]);
+
+  it('a shape input that declares 10^9 elements (no data, raw_data short of it, or a graph input) leaves Reshape and Expand an unknown rank there, at once (until 0.9.23 an array of 10^9 dims was built: minutes and gigabytes)', () => {
+    const started = Date.now();
+    const nodes = [nodeOf('Reshape', ['x', 's'], ['r'], 'reshape'), nodeOf('Add', ['r', 'x'], ['y'], 'after'), nodeOf('Expand', ['x', 's'], ['e'], 'expand')];
+    const outs = [unshaped('y'), unshaped('e')];
+    for (const [inits, inputs] of [
+      [[initOf('s', 7, [1e9])], []],
+      [[initOf('s', 7, [5e8], fld(9, [1, 0, 0, 0, 0, 0, 0, 0]))], []],
+      [[], [valueInfo('s', 7, [1e9])]],
+    ]) {
+      const r = tc.inferShapes(withInits(nodes, inits, [valueInfo('x', 1, [2, 3]), ...inputs], outs), { tensors: true });
+      expect(r.tensors).toEqual({ r: null, y: null, e: null });
+      expect(r.nodes.map((n) => [n.name, n.status, n.lostAt, n.output.shape])).toEqual([['after', 'unknown', 'reshape', null], ['expand', 'unknown', 'expand', null]]);
+    }
+    expect(Date.now() - started).toBeLessThan(2000);
+    // a length that can be a rank still gives that many dims
+    const r = tc.inferShapes(withInits(nodes, [], [valueInfo('x', 1, [2, 3]), valueInfo('s', 7, [3])], outs), { tensors: true });
+    expect(r.tensors).toMatchObject({ r: ['?', '?', '?'], e: ['?', 2, 3] });
+  });
+
+  // FunctionProto (name 1, input 4, output 5, node 7, opset_import 9, domain 10): f0 … f{levels}, each f{k}
+  // calling f{k+1} `fan` times in a row; the last applies `leaf` to its input. The main graph calls f0 once.
+  const callChain = (levels, fan, leaf = 'Add') => {
+    const call = (k, j, input) => fld(7, [...nodeOf(`f${k + 1}`, [input], [`t${j}`], `c${j}`), ...str(7, 'local')]);
+    const fn = (k, body, out) => fld(25, [...str(1, `f${k}`), ...str(10, 'local'), ...str(4, 'a'), ...str(5, out), ...body, ...fld(9, [...str(1, ''), ...int(2, 17)])]);
+    const fns = Array.from({ length: levels }, (_, k) => fn(k, Array.from({ length: fan }, (_, j) => call(k, j, j ? `t${j - 1}` : 'a')).flat(), `t${fan - 1}`));
+    fns.push(fn(levels, fld(7, nodeOf(leaf, leaf === 'Add' ? ['a', 'a'] : ['a'], ['b'], 'leaf')), 'b'));
+    const graph = [...fld(1, [...nodeOf('f0', ['x'], ['y'], 'call'), ...str(7, 'local')]), ...str(2, 'g'), ...fld(11, valueInfo('x', 1, [2, 3])), ...fld(12, unshaped('y'))];
+    return new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 17)]), ...fld(8, [...str(1, 'local'), ...int(2, 1)]), ...fld(7, graph), ...fns.flat()]);
+  };
+
+  it('model-local functions that call each other twice at each of 30 levels (2^30 calls in a 2.5 KB file) are refused once their calls expand past 10,000 nodes (until 0.9.23 each call was walked: hours)', () => {
+    const started = Date.now();
+    const m = callChain(30, 2, 'Relu');
+    expect(m.length).toBeLessThan(2600);
+    expect(() => tc.inferShapes(m)).toThrow(new TypeError('inferShapes: model-local function calls expand to more than 10000 nodes (each call walks its function\'s body: at most 64 times the nodes the file holds, and 10000; at c1 in f29)'));
+    expect(Date.now() - started).toBeLessThan(2000);
+    // below the bound each call is still walked, and reported under its own graph
+    const r = tc.inferShapes(callChain(6, 2), { tensors: true });
+    expect(r.nodes).toHaveLength(64);
+    expect(r.nodes.every((n) => n.status === 'ok' && n.output.shape.join() === '2,3')).toBe(true);
+    expect(new Set(r.nodes.map((n) => n.graph)).size).toBe(64);
+    expect(r.tensors.y).toEqual([2, 3]);
+  });
+
+  it('functions that call functions thousands deep are one TypeError naming the call, past 64 graphs open in the walk (until 0.9.23 the JS stack overflowed inside, and the report silently lost the nodes)', () => {
+    const r = tc.inferShapes(callChain(62, 1)); // the main graph and 63 function bodies
+    expect(r.nodes.map((n) => [n.name, n.status, n.output.shape])).toEqual([['leaf', 'ok', [2, 3]]]);
+    const refused = new TypeError('inferShapes: model-local functions call each other too deep (a walk holds at most 64 graphs open: the main graph, If, Loop and Scan bodies and the body of each call; at call c0 of f63)');
+    for (const levels of [63, 1000, 5000]) expect(() => tc.inferShapes(callChain(levels, 1)), String(levels)).toThrow(refused);
+    expect(tc.inferShapes(callChain(2, 1)).nodes[0].status).toBe('ok'); // usable after
+  });
+
+  it('a message field given twice is merged, as protobuf parses it (the graph, a type, a shape, a tensor); a oneof\'s last member counts (until 0.9.23 the last replaced the first: nodes, dims and data lost)', () => {
+    const head = [...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 17)])];
+    const dims = (ds) => fld(2, ds.flatMap((d) => fld(1, int(1, d))));
+    const add = fld(1, nodeOf('Add', ['x', 'b'], ['y'], 'add'));
+    const withB = (b) => new Uint8Array([...head, ...fld(7, [...add, ...str(2, 'g'), ...fld(11, valueInfo('x', 1, [2, 3])), ...fld(11, [...str(1, 'b'), ...b]), ...fld(12, unshaped('y'))])]);
+    const addOf = (m) => tc.inferShapes(m).nodes.map((n) => [n.status, n.inputs[1].shape, n.output.shape]);
+    // ModelProto.graph in two parts: its nodes and inputs, then its name and outputs
+    const parts = new Uint8Array([...head, ...fld(7, [...add, ...fld(11, valueInfo('x', 1, [2, 3])), ...fld(11, valueInfo('b', 1, [3]))]), ...fld(7, [...str(2, 'g'), ...fld(12, unshaped('y'))])]);
+    expect(addOf(parts)).toEqual([['ok', [3], [2, 3]]]);
+    // ValueInfoProto.type twice: the second (a tensor_type with no elem_type, no shape) keeps the first's shape
+    expect(addOf(withB([...fld(2, fld(1, [...int(1, 1), ...dims([3])])), ...fld(2, fld(1, []))]))).toEqual([['ok', [3], [2, 3]]]);
+    // TypeProto.tensor_type twice, TypeProto.Tensor.shape twice: the dims of both (dim is repeated)
+    expect(addOf(withB(fld(2, [...fld(1, [...int(1, 1), ...dims([4])]), ...fld(1, int(1, 1))])))).toEqual([['clash', [4], null]]);
+    expect(addOf(withB(fld(2, fld(1, [...int(1, 1), ...dims([2]), ...dims([3])]))))).toEqual([['ok', [2, 3], [2, 3]]]);
+    // dim_value then an empty dim_param: a oneof, the last given (an unnamed dim)
+    expect(addOf(withB(fld(2, fld(1, [...int(1, 1), ...fld(2, fld(1, [...int(1, 4), ...str(2, '')]))]))))).toEqual([['ok', ['?'], [2, 3]]]);
+    // a Constant's value (AttributeProto.t) twice: its dims and type, then its int64_data
+    const value = fld(5, [...str(1, 'value'), ...int(20, 4), ...fld(5, [...int(1, 2), ...int(2, 7)]), ...fld(5, fld(7, [2, 3]))]);
+    const r = tc.inferShapes(new Uint8Array([...head, ...fld(7, [...fld(1, [...nodeOf('Constant', [], ['s'], 'k'), ...value]), ...fld(1, nodeOf('Expand', ['x', 's'], ['y'], 'e')),
+      ...str(2, 'g'), ...fld(11, valueInfo('x', 1, [3])), ...fld(12, unshaped('y'))])]));
+    expect(r.nodes.map((n) => [n.status, n.output.shape])).toEqual([['ok', [2, 3]]]);
+  });
+
+  it('ONNX bytes that begin with blanks and \'<\' (0x20 0x3c: model_version 60) are read as ONNX; an .xml\'s bytes still as an IR (until 0.9.23 "not an OpenVINO IR")', () => {
+    const model = (head) => new Uint8Array([...head, ...onnxModel([nodeOf('Add', ['x', 'x'], ['y'], 'add')], [valueInfo('x', 1, [2, 3])], [unshaped('y')])]);
+    for (const head of [int(4, 60), fld(1, new Array(60).fill(0x41)), [...int(4, 60), ...int(4, 60)]]) {
+      const r = tc.inferShapes(model(head));
+      expect([r.format, r.nodes.map((n) => [n.name, n.status, n.output.shape])], String(head.slice(0, 2))).toEqual(['onnx', [['add', 'ok', [2, 3]]]]);
+    }
+    const xml = '<?xml version="1.0"?>\n<net name="m" version="11"><layers></layers><edges></edges></net>';
+    for (const blanks of ['', ' ', '\n\t ', '\r\n']) expect(tc.inferShapes(enc.encode(blanks + xml)).format).toBe('openvino');
+    expect(() => tc.inferShapes(enc.encode(' <net name="m" version="11"><layers>'))).toThrow('inferShapes: not an OpenVINO IR');
+  });
+
+  it('protobuf the reader does not parse is damage: field number 0, a varint past 10 bytes, packed floats or doubles of a length that is not whole values (until 0.9.23 read, or skipped)', () => {
+    const base = (head, inits = [], nodes = []) => withInits([...nodes, nodeOf('Add', ['x', 'x'], ['y'], 'add')], inits, [valueInfo('x', 1, [2, 3])], [unshaped('y')], head);
+    const damaged = (what, at) => new TypeError(`inferShapes: not an ONNX model (the protobuf is damaged: ${what} at byte ${at})`);
+    expect(() => tc.inferShapes(base([0x00, 0x05]))).toThrow(damaged('field number 0', 1));
+    expect(() => tc.inferShapes(base([0x02, 0x00]))).toThrow(damaged('field number 0', 1));
+    expect(() => tc.inferShapes(base([0x20, ...new Array(10).fill(0x80), 0x00]))).toThrow(damaged('a varint longer than 10 bytes', 11));
+    expect(tc.inferShapes(base([0x20, ...new Array(9).fill(0x80), 0x01])).nodes[0].status).toBe('ok'); // ten bytes: a varint
+    expect(() => tc.inferShapes(base([], [initOf('w', 1, [1], fld(4, [0, 0, 128, 63, 0]))]))).toThrow(damaged('a packed float field of 5 bytes, not a whole number of 4-byte values', 42));
+    expect(() => tc.inferShapes(base([], [initOf('w', 11, [1], fld(10, [0, 0, 0, 0, 0, 0, 240, 63, 0]))]))).toThrow(damaged('a packed double field of 9 bytes, not a whole number of 8-byte values', 42));
+    const floats = (bytes) => [...nodeOf('Constant', [], ['c'], 'k'), ...fld(5, [...str(1, 'value_floats'), ...int(20, 6), ...fld(7, bytes)])];
+    expect(() => tc.inferShapes(base([], [], [floats([0, 0, 128, 63, 0, 0])]))).toThrow(damaged('a packed float field of 6 bytes, not a whole number of 4-byte values', 49));
+    expect(tc.inferShapes(base([], [], [floats([0, 0, 128, 63, 0, 0, 0, 64])])).nodes[0].status).toBe('ok');
+  });
+
+  it('an int64 past 2^53 - 1 in an initializer\'s dims or an Expand target is named as the file has it, not the double nearest it (until 0.9.23 9007199254740993 was printed 9007199254740992)', () => {
+    const big = 9007199254740993n;
+    const x21 = [valueInfo('x', 1, [2, 1])];
+    const expand = (s) => tc.inferShapes(withInits([nodeOf('Expand', ['x', 's'], ['y'], 'expand')], [s], x21, [unshaped('y')])).nodes[0];
+    const raw = [...new Uint8Array(BigInt64Array.of(2n, big).buffer)];
+    for (const s of [initOf('s', 7, [2], fld(7, [2, big].flatMap(varint))), initOf('s', 7, [2], fld(9, raw))]) {
+      const n = expand(s);
+      expect(n.status).toBe('clash');
+      expect(n.error).toMatchObject({ code: 'INVALID_SHAPE', message: 'Expand at expand: s holds 9007199254740993 at index 1, which is no dim (dims are integers from 0 to 2^53-1)', axis: 1, dims: ['9007199254740993'] });
+      expect(n.inputs[1].shape).toEqual([2, '9007199254740993']);
+      JSON.stringify(n);
+    }
+    // through Concat (the value moved, not computed): still exact
+    const concat = fld(5, [...str(1, 'axis'), ...int(3, 0), ...int(20, 2)]);
+    const r = tc.inferShapes(withInits([nodeOf('Shape', ['x'], ['sx'], 'shape'), [...nodeOf('Concat', ['sx', 'b'], ['s'], 'concat'), ...concat], nodeOf('Expand', ['x', 's'], ['y'], 'expand')],
+      [initOf('b', 7, [1], fld(7, varint(big)))], x21, [unshaped('y')]));
+    expect(r.nodes[0].error.message).toBe('Expand at expand: s holds 9007199254740993 at index 2, which is no dim (dims are integers from 0 to 2^53-1)');
+    // an initializer's dim, as a declared dim_value is
+    const add = tc.inferShapes(withInits([nodeOf('Add', ['x', 'w'], ['y'], 'add')], [initOf('w', 1, [big])], x21, [unshaped('y')]), { tensors: true });
+    expect(add.nodes[0].error).toMatchObject({ code: 'INVALID_SHAPE', message: 'Add at add: w has 9007199254740993 at axis 0, which is no dim (dims are integers from 0 to 2^53-1)', dims: ['9007199254740993'] });
+    // values past 2^53 that are no dims still work as the numbers they are: a Slice to INT64_MAX
+    const slice = tc.inferShapes(withInits([nodeOf('Slice', ['x', 'st', 'en'], ['y'], 'slice')],
+      [initOf('st', 7, [1], fld(7, varint(1))), initOf('en', 7, [1], fld(7, varint(2n ** 63n - 1n)))], x21, [unshaped('y')]), { tensors: true });
+    expect(slice.tensors.y).toEqual([1, 1]);
+  });
+
+  it('every unknown node report has lostAt, and each names the node its output\'s lostAt names (until 0.9.23 none where an Expand\'s target values or an input\'s shape were unknown; a function output never made lent its call\'s name to later models)', () => {
+    const lost = (r) => r.nodes.map((n) => [n.name, n.status, n.lostAt]);
+    const x = valueInfo('x', 1, [3, 1]);
+    // an Expand whose target has no values: of unknown length, or of known length
+    expect(lost(tc.inferShapes(onnxModel([nodeOf('Shape', ['u'], ['s'], 'shape'), nodeOf('Expand', ['x', 's'], ['y'], 'expand'), nodeOf('Add', ['y', 'x'], ['z'], 'add')], [x, unshaped('u')], [unshaped('z')]))))
+      .toEqual([['expand', 'unknown', 'expand'], ['add', 'unknown', 'expand']]);
+    expect(lost(tc.inferShapes(onnxModel([nodeOf('Expand', ['x', 's'], ['y'], 'expand')], [x, valueInfo('s', 7, [2])], [unshaped('y')])))).toEqual([['expand', 'unknown', 'expand']]);
+    // an input the file gives no shape
+    expect(lost(tc.inferShapes(onnxModel([nodeOf('Add', ['u', 'x'], ['y'], 'add'), nodeOf('Mul', ['y', 'x'], ['z'], 'mul')], [x, unshaped('u')], [unshaped('z')]))))
+      .toEqual([['add', 'unknown', 'add'], ['mul', 'unknown', 'add']]);
+    // a function whose output its body never makes: unknown at the call; a later model's missing value is its own
+    const fn = [...str(1, 'F'), ...str(10, 'local'), ...str(4, 'a'), ...str(5, 'never'), ...fld(7, nodeOf('Relu', ['a'], ['b'], 'relu')), ...fld(9, [...str(1, ''), ...int(2, 17)])];
+    const graph = [...fld(1, [...nodeOf('F', ['x'], ['u'], 'call'), ...str(7, 'local')]), ...fld(1, nodeOf('Add', ['u', 'x'], ['y'], 'add')), ...str(2, 'g'), ...fld(11, x), ...fld(12, unshaped('y'))];
+    expect(lost(tc.inferShapes(new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 17)]), ...fld(8, [...str(1, 'local'), ...int(2, 1)]), ...fld(7, graph), ...fld(25, fn)]))))
+      .toEqual([['add', 'unknown', 'call']]);
+    expect(lost(tc.inferShapes(onnxModel([nodeOf('Add', ['nothing', 'x'], ['y'], 'add2')], [x], [unshaped('y')])))).toEqual([['add2', 'unknown', 'add2']]);
+  });
 });
