@@ -4,7 +4,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName } from './errors.js';
-import { copyShape, checkShape, exactSize, UNKNOWN_RANK } from './shapes.js';
+import { copyShape, checkShape, exactSize, UNKNOWN_RANK, readStrides, strideCount } from './shapes.js';
 import { readOptions, choose } from './options.js';
 import { readType, readTo, snapTo, shapeCall, namedCall, namedContext, checkCount } from './rules.js';
 import { readNamed, namedResult } from './named.js';
@@ -27,14 +27,15 @@ const RULES = ['numpy', 'none', 'pdpd', 'broadcastTo', 'named'];
  * only past 2^53 (see exact() below); tests/js/explain-exact.test.js holds it
  * to the engine's own plan on small shapes so the two cannot drift (it imports
  * it from explain.js; index.js does not re-export it: not public API).
- * `shape` is the static output shape; each operand { shape, srcAxis, aligned, verdicts }.
+ * `shape` is the static output shape; each operand { shape, srcAxis, aligned, verdicts };
+ * `views`, per operand, null (row-major) or its strides (explain's `strides`).
  * Returns { strides: bigint[][], loop: { shape: bigint[], strides: bigint[][], inner } }.
  */
-export function exactPlan(shape, operands) {
+export function exactPlan(shape, operands, views) {
   const n = operands.length;
-  const strides = operands.map((o) => {
-    const own = new Array(o.shape.length); // row-major strides of its own shape
-    for (let i = o.shape.length - 1, acc = 1n; i >= 0; acc *= BigInt(o.shape[i]), i--) own[i] = acc;
+  const strides = operands.map((o, k) => {
+    const own = views?.[k]?.map(BigInt) ?? []; // a view's strides, else row-major strides of its own shape
+    if (!views?.[k]) for (let i = o.shape.length - 1, acc = 1n; i >= 0; acc *= BigInt(o.shape[i]), i--) own[i] = acc;
     return shape.map((_, a) => (o.srcAxis[a] === null || o.aligned[a] === 1 || o.verdicts[a] === 'stretched' ? 0n : own[o.srcAxis[a]]));
   });
   // Inner kinds by their LoopPlan::Inner number (contract.def): 0 contiguous,
@@ -75,12 +76,13 @@ function exactList(values) {
  * product of the nonzero dims of an operand or of the output (a 0 dim zeroes
  * the strides before it, not those after: [0, 2**40, 2**40] has a stride
  * 2**80); that product, as a double, is exact below 2^53, so below it
- * nothing changes.
+ * nothing changes. A view's strides (`views`, into an ok plan as the engine
+ * reads them) are safe integers as given.
  */
-function exact(shape, operands, loop) {
+function exact(shape, operands, loop, views) {
   const big = (s) => s.reduce((p, d) => (d === 0 ? p : p * d), 1) >= 2 ** 53;
   if (!big(shape) && !operands.some((o) => big(o.shape))) return loop;
-  const x = exactPlan(shape, operands);
+  const x = exactPlan(shape, operands, views);
   operands.forEach((o, k) => {
     const { nums, text } = exactList(x.strides[k]);
     o.strides = nums;
@@ -98,12 +100,12 @@ function exact(shape, operands, loop) {
   };
 }
 
-function finish(ctx, res, names) {
+function finish(ctx, res, names, views) {
   const ok = res.status === 0;
   if (ok) res.shape();
   const plan = res.plan(names);
   const { shape, isStatic, rank, operands } = plan;
-  const loop = isStatic ? exact(shape, operands, plan.loop) : plan.loop;
+  const loop = isStatic ? exact(shape, operands, plan.loop, ok && views) : plan.loop; // (the engine reads views into a plan it made)
   // After the plan: formatting the message may run the caller's toString()s.
   const error = ok ? null : makeError(ctx, res.error());
   const axes = [];
@@ -128,21 +130,21 @@ function finish(ctx, res, names) {
 
 /**
  * explain's `strides`: per shape, null (row-major) or one integer per dim (a
- * view's, as an operand gives them), the plan then reads each view so (its
- * operands' strides and the merged loop). Only static shapes have strides.
+ * view's, as an operand gives them and refused as its are), the plan then
+ * reads each view so (its operands' strides and the merged loop). Only static
+ * shapes have strides.
  */
-function readStrides(given, shapes) {
+function viewStrides(given, shapes) {
   if (given === undefined || given === null) return null;
   if (!Array.isArray(given) || given.length > shapes.length) throw new TypeError(`explain: strides must be an array with one entry (null, or one stride per dim) per shape, at most ${shapes.length}`);
   return Array.from(given, (st, k) => {
     if (st === null || st === undefined) return null;
     const s = shapes[k];
-    if (!Array.isArray(st) || typeof s === 'string' || st.length !== s.length) throw new TypeError(`explain: strides[${k}] must be one integer per dim of shape ${operandName(k)}`);
-    if (!s.every((d) => typeof d === 'number')) throw new TypeError(`explain: strides[${k}]: only a static shape has strides`);
-    return Array.from(st, (v, i) => {
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new TypeError(`explain: strides[${k}][${i}] is not an integer`);
-      return v;
-    });
+    const what = `explain: ${operandName(k)}`;
+    st = readStrides(st, what);
+    if (typeof s === 'string' || !s.every((d) => typeof d === 'number')) throw new TypeError(`explain: strides[${k}]: only a static shape has strides`);
+    strideCount(st, s, what);
+    return st;
   });
 }
 
@@ -168,16 +170,16 @@ function explainInner(req) {
     for (let k = 0; k < n; k++) shapes[k] = copyShape(o.shapes[k], `explain: shape ${operandName(k)}`);
     const { rule: r, ctx, axis } = readType(rule, o.axis, shapes, 'explain');
     for (const s of shapes) checkShape(s, false, shapes);
-    const strides = readStrides(o.strides, shapes);
-    return finish(ctx, shapeCall(C.A.explain, r, axis, shapes, null, strides), operandName);
+    const strides = viewStrides(o.strides, shapes);
+    return finish(ctx, shapeCall(C.A.explain, r, axis, shapes, null, strides), operandName, strides);
   }
   if (rule === 'broadcastTo') {
     if (!Array.isArray(o.shapes) || o.shapes.length !== 2) throw new TypeError("explain: rule 'broadcastTo' takes shapes [input, target]");
     const i = copyShape(o.shapes[0], 'explain: input shape');
     const t = copyShape(o.shapes[1], 'explain: target shape');
     const { rule: r, ctx, axis, mapping } = readTo(i, t, snapTo(o, [i, t], 'explain'), 'explain');
-    const strides = readStrides(o.strides === undefined ? undefined : [o.strides], [i]); // the input's (the target is no operand)
-    return finish(ctx, shapeCall(C.A.explain, r, axis, [i, t], mapping, strides), () => 'input');
+    const strides = viewStrides(o.strides === undefined ? undefined : [o.strides], [i]); // the input's (the target is no operand)
+    return finish(ctx, shapeCall(C.A.explain, r, axis, [i, t], mapping, strides), () => 'input', strides);
   }
   // named
   if (!Array.isArray(o.operands) || o.operands.length !== 2) throw new TypeError("explain: rule 'named' takes operands [left, right]");

@@ -254,7 +254,9 @@ export interface ExplainRequest {
   /**
    * Operands read as views: per shape, null (row-major) or its element
    * strides, one per dim (broadcastTo: the input's strides alone). The plan's
-   * strides and loop are then the ones a call over those views runs.
+   * strides and loop are then the ones a call over those views runs. Strides
+   * are refused as a call refuses a view's: not an array, a TypeError; an entry
+   * that is no safe integer, or not one per dim, INVALID_SHAPE.
    */
   strides?: readonly (readonly number[] | null)[] | readonly number[];
 }

@@ -5,7 +5,7 @@
 // or a view of one (read in place), an onnxruntime Tensor, or a JS number /
 // bigint (a scalar of the other operand's dtype).
 import { C } from './contract.js';
-import { readStaticShape, product, isDimValue, describe, taLength, taTag, part, isU16 } from './shapes.js';
+import { readStaticShape, product, isDimValue, describe, taLength, taTag, part, isU16, readStrides, strideCount } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom } from './named.js';
 import { BroadcastError, formatShape } from './errors.js';
@@ -305,21 +305,7 @@ function readView(o, stridesIn, offsetIn, what) {
     throw new BroadcastError(`${what}.offset must be an integer element index, got ${describe(offset)}`,
       { code: 'INVALID_SHAPE' });
   }
-  let strides = null;
-  if (stridesIn !== undefined) {
-    if (!Array.isArray(stridesIn) && !ArrayBuffer.isView(stridesIn)) {
-      throw new TypeError(`${what}.strides must be an array of integers (one per axis), got ${describe(stridesIn)}`);
-    }
-    strides = Array.from(stridesIn);
-    for (let i = 0; i < strides.length; i++) {
-      const v = strides[i];
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
-        throw new BroadcastError(`${what}.strides[${i}] is ${describe(v)}, not a safe integer`,
-          { code: 'INVALID_SHAPE', axis: i });
-      }
-      strides[i] += 0; // -0 is 0
-    }
-  }
+  const strides = stridesIn === undefined ? null : readStrides(stridesIn, what);
   o.strides = strides;
   o.offset = offset + 0;
   o.lo = -1; // settle() makes it a view (or a plain run of the data)
@@ -337,10 +323,7 @@ function settleView(o, len, what) {
   const shape = o.shape;
   let strides = o.strides;
   if (strides === null) strides = rowMajor(shape);
-  if (strides.length !== shape.length) {
-    throw new BroadcastError(`${what} has ${strides.length} strides for its ${shape.length} axes ${formatShape(shape)}: give one stride per axis`,
-      { code: 'INVALID_SHAPE', shapes: [shape], dims: [strides.length, shape.length] });
-  }
+  strideCount(strides, shape, what);
   o.size = product(shape);
   const r = reach(shape, strides);
   if (r !== null) {

@@ -57,6 +57,31 @@ export function describe(v) {
   return String(v);
 }
 
+/**
+ * A view's strides as given (operands.js, explain): an array of safe integers,
+ * -0 as 0. TypeError for a non-array; INVALID_SHAPE (its axis) for an entry.
+ */
+export function readStrides(stridesIn, what) {
+  if (!Array.isArray(stridesIn) && !ArrayBuffer.isView(stridesIn)) {
+    throw new TypeError(`${what}.strides must be an array of integers (one per axis), got ${describe(stridesIn)}`);
+  }
+  return Array.from(stridesIn, (v, i) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
+      throw new BroadcastError(`${what}.strides[${i}] is ${describe(v)}, not a safe integer`,
+        { code: 'INVALID_SHAPE', axis: i });
+    }
+    return v + 0; // -0 is 0
+  });
+}
+
+/** INVALID_SHAPE unless `strides` has one entry per axis of `shape`. */
+export function strideCount(strides, shape, what) {
+  if (strides.length !== shape.length) {
+    throw new BroadcastError(`${what} has ${strides.length} strides for its ${shape.length} axes ${formatShape(shape)}: give one stride per axis`,
+      { code: 'INVALID_SHAPE', shapes: [shape], dims: [strides.length, shape.length] });
+  }
+}
+
 function isShapeLike(s) {
   return Array.isArray(s) || (ArrayBuffer.isView(s) && !(s instanceof DataView));
 }

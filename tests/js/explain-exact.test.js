@@ -27,7 +27,8 @@ function agree(req) {
   // Small shapes: nothing past 2^53, so no Text field anywhere (results as before).
   expect(r.sizeText).toBeUndefined();
   for (const o of r.operands) expect(o.stridesText).toBeUndefined();
-  const x = exactPlan(r.shape, r.operands);
+  // explain's strides: per shape (broadcastTo: the input's alone), the views an ok plan reads.
+  const x = exactPlan(r.shape, r.operands, r.ok && (req.rule === 'broadcastTo' && req.strides ? [req.strides] : req.strides));
   expect(x.strides.map(nums)).toEqual(r.operands.map((o) => o.strides));
   seen.plans++;
   if (!r.ok) seen.failed++;
@@ -93,6 +94,16 @@ describe('exactPlan is build_loop: the engine\'s own strides, loop and inner on 
     const named = sizes.chain((size) => fc.tuple(operand(size), operand(size), fc.constantFrom('exact', 'intersection', 'union')))
       .map(([a, b, shaping]) => ({ rule: 'named', operands: [a, b], shaping }));
     fc.assert(fc.property(named, agree), { seed: SEED + 3, numRuns: RUNS });
+  });
+
+  it('views: explain\'s strides (any sign, 0, a permutation) read as the engine reads them (until 0.9.23 the twin took every operand row-major)', () => {
+    const stride = fc.integer({ min: -40, max: 40 });
+    const view = (s) => fc.option(fc.array(stride, { minLength: s.length, maxLength: s.length }), { nil: null, freq: 3 });
+    const numpy = fc.array(shape, { minLength: 1, maxLength: 3 })
+      .chain((shapes) => fc.tuple(...shapes.map(view)).map((strides) => ({ rule: 'numpy', shapes, strides })));
+    const to = shape.chain((t) => under(t).chain((i) => fc.array(stride, { minLength: i.length, maxLength: i.length })
+      .map((st) => ({ rule: 'broadcastTo', shapes: [i, t], strides: st }))));
+    fc.assert(fc.property(fc.oneof({ weight: 3, arbitrary: numpy }, { weight: 1, arbitrary: to }), agree), { seed: SEED + 4, numRuns: RUNS });
   });
 
   it('covered what it should', () => {
@@ -228,11 +239,63 @@ describe('strides and loop past 2^53 are exact, as text beside', () => {
     expectStrides(r.operands[1], [G ** 3n, G * G, G, 1n]);
   });
 
+  it('a view past 2^53 keeps its strides (until 0.9.23 the exact path put row-major strides in their place)', () => {
+    const q = 2 ** 27;
+    const r = tc.explain({ rule: 'numpy', shapes: [[q, q, 2], [2]], strides: [[1, q, 2 ** 40], null] });
+    expect(r.ok).toBe(true);
+    expect(r.sizeText).toBe((2n ** 55n).toString());
+    expectStrides(r.operands[0], [1n, BigInt(q), 2n ** 40n]);
+    expectStrides(r.operands[1], [0n, 0n, 1n]);
+    // Nothing merges: A's strides do not continue one another.
+    expectLoop(r.loop, [BigInt(q), BigInt(q), 2n], [[1n, BigInt(q), 2n ** 40n], [0n, 0n, 1n]], 'strided');
+    nothingSaturated(r);
+    // A transposed input of broadcastTo: its strides, stretched on the new axis.
+    const t = tc.explain({ rule: 'broadcastTo', shapes: [[q, q], [2, q, q]], strides: [1, q] });
+    expectStrides(t.operands[0], [0n, 1n, BigInt(q)]);
+    expectLoop(t.loop, [2n, BigInt(q), BigInt(q)], [[0n, 1n, BigInt(q)]], 'strided');
+  });
+
   it('partial shapes: strides stay null, no Text fields', () => {
     const r = tc.explain({ rule: 'numpy', shapes: [[2 ** 40, '?', 2 ** 30], [2 ** 30]] });
     expect(r.static).toBe(false);
     expect(r.operands.map((o) => o.strides)).toEqual([null, null]);
     expect(r.operands.some((o) => 'stridesText' in o)).toBe(false);
     expect(r.loop).toBe(null);
+  });
+});
+
+// ---- strides refused as the data calls refuse a view's ------------------------------
+
+describe('explain refuses strides as the ops refuse a view\'s', () => {
+  /** The error fields of a thrown refusal or of explain's. */
+  const fields = (e) => ({ name: e.name, code: e.code ?? null, axis: e.axis ?? null, dims: e.dims ?? null, shapes: e.shapes ?? [] });
+  const thrown = (f) => { try { f(); } catch (e) { return e; } throw new Error('no refusal'); };
+  const data = new Float32Array(12);
+
+  it('an entry that is no safe integer (1.5, 2^53, \'4\', NaN) is INVALID_SHAPE on its axis; a wrong count INVALID_SHAPE with [given, rank] (until 0.9.23 TypeErrors)', () => {
+    for (const [st, msg] of [[[4, 1.5], 'strides[1] is 1.5'], [[2 ** 53, 1], 'strides[0] is 9007199254740992'], [['4', 1], 'strides[0] is "4"'], [[NaN, 1], 'strides[0] is NaN']]) {
+      const e = tc.explain({ shapes: [[3, 4], [4]], strides: [st, null] }).error;
+      const d = thrown(() => tc.add({ data, shape: [3, 4], strides: st }, { data: new Float32Array(4) }));
+      expect(e).toMatchObject(fields(d));
+      expect(e).toMatchObject({ name: 'BroadcastError', code: 'INVALID_SHAPE' });
+      expect(e.message).toBe(`explain: A.${msg}, not a safe integer`);
+      expect(d.message).toBe(`add: a.${msg}, not a safe integer`);
+    }
+    const e = tc.explain({ shapes: [[3, 4], [4]], strides: [null, [1, 1]] }).error;
+    const d = thrown(() => tc.add({ data, shape: [3, 4] }, { data: new Float32Array(4), strides: [1, 1] }));
+    expect(e).toMatchObject(fields(d));
+    expect(e).toMatchObject({ code: 'INVALID_SHAPE', axis: null, dims: [2, 1], shapes: [[4]] });
+    expect(e.message).toBe('explain: B has 2 strides for its 1 axes (4,): give one stride per axis');
+    const t = tc.explain({ rule: 'broadcastTo', shapes: [[4], [3, 4]], strides: [0.5] }).error;
+    expect(t).toMatchObject(fields(thrown(() => tc.broadcastTo({ data, shape: [4], strides: [0.5] }, [3, 4]))));
+    expect(t.message).toBe('explain: A.strides[0] is 0.5, not a safe integer');
+  });
+
+  it('strides that are no array are a TypeError, and a typed array of them is taken, as by the ops', () => {
+    const e = tc.explain({ shapes: [[3, 4]], strides: [5] }).error;
+    expect(e).toMatchObject({ name: 'TypeError', message: 'explain: A.strides must be an array of integers (one per axis), got 5' });
+    expect(tc.explain({ shapes: [[3, 4]], strides: [Int32Array.of(1, 3)] }).operands[0].strides).toEqual([1, 3]);
+    expect(tc.add({ data, shape: [3, 4], strides: Int32Array.of(1, 3) }, 0).shape).toEqual([3, 4]);
+    expect(tc.explain({ shapes: [['?', 4]], strides: [[4, 1]] }).error.message).toBe('explain: strides[0]: only a static shape has strides');
   });
 });
