@@ -6,7 +6,8 @@ import { C } from './contract.js';
 import { BroadcastError, castAdvice, makeError, aDtype } from './errors.js';
 import { UNKNOWN_RANK, tooManyEntries } from './shapes.js';
 import { internNamed, nameKey } from './named.js';
-import { namedContext } from './rules.js';
+import { namedContext, readType } from './rules.js';
+import { byName } from './options.js';
 import { quote, excerpt } from './expr-parse.js';
 
 const SCALAR = Object.freeze([]);
@@ -22,6 +23,31 @@ export function shapesOf(s) {
 }
 
 export const NO_TENSOR = (fn) => `${fn}: the expression reads no tensor operand, so nothing gives it a dtype and a shape: pass at least one operand as { data, shape } or a tensor`;
+
+/** The refusal of an operand without dims among named ones (but one of rank 0, which joins them). */
+export const noDims = (fn, name) => TypeError(`${fn}: "${name}" has no dims while other operands do: give every tensor operand dims (named) or none`);
+
+/** options.keepdims as a run reads it: true, false or left out. */
+export function keepdimsOf(kd, fn) {
+  if (kd !== undefined && typeof kd !== 'boolean') throw new TypeError(`${fn}: options.keepdims must be a boolean`);
+  return kd === true;
+}
+
+/**
+ * The rule of a run (or of its explain) into `s`: by name for named operands,
+ * with options.shaping; else options.broadcast's type and axis, and no shaping.
+ */
+export function ruleOf(fn, s, typeIn, axisIn, shapingIn) {
+  if (s.named) {
+    if (typeIn !== undefined || axisIn !== undefined) throw byName(fn);
+    s.rule = C.named;
+    s.shaping = C.shapings.get(shapingIn ?? 'exact');
+    if (s.shaping === undefined) throw new TypeError(`${fn}: options.shaping must be 'exact', 'intersection' or 'union'`);
+  } else {
+    if (shapingIn !== undefined) throw new TypeError(`${fn}: options.shaping applies to named operands (with dims) only`);
+    if (typeIn !== undefined || axisIn !== undefined) ({ rule: s.rule, axis: s.axis } = readType(typeIn, axisIn, shapesOf(s), fn));
+  }
+}
 
 // ---- the key -----------------------------------------------------------------------
 
@@ -198,10 +224,13 @@ export function refusal(E, fn, s, res, interned = null) {
 /** The error of an expression the engine compiled but could not run. */
 function runFailure(E, fn, s, head) {
   const st = C.statuses[head.status] ?? 'INVALID_SHAPE';
-  if (st === 'INVALID_AXIS' && head.detail === -6) { // kDetailEmptyReduction (src/kernels/reduce.hpp)
-    const op = E.reduce?.op ?? 'the reduction';
-    return new BroadcastError(`${fn}: ${op} over an axis of size 0: ${op} of no elements has no value (sum gives 0, prod 1); reduce with sum or prod, or over axes of nonzero size`,
-      { code: st, shapes: shapesOf(s), dims: [0] });
-  }
+  if (st === 'INVALID_AXIS' && head.detail === -6) return noValue(E, fn, s); // kDetailEmptyReduction (src/kernels/reduce.hpp)
   return new BroadcastError(`${fn}: the engine could not run the expression (${st})`, { code: st, shapes: shapesOf(s) });
+}
+
+/** min or max over an axis of size 0 (a run's refusal; explain's, from the shapes). */
+export function noValue(E, fn, s) {
+  const op = E.reduce?.op ?? 'the reduction';
+  return new BroadcastError(`${fn}: ${op} over an axis of size 0: ${op} of no elements has no value (sum gives 0, prod 1); reduce with sum or prod, or over axes of nonzero size`,
+    { code: 'INVALID_AXIS', shapes: shapesOf(s), dims: [0] });
 }

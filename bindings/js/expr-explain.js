@@ -2,12 +2,11 @@
 // program and the loop the engine would run for given shapes; it never runs data.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { checkKeys, checkBroadcast, byName } from './options.js';
-import { readType } from './rules.js';
+import { checkKeys, checkBroadcast } from './options.js';
 import { copyShape, checkShape } from './shapes.js';
 import { readNamed } from './named.js';
 import { begin, call, header, requestBuffer } from './wire.js';
-import { encode, readResultNames, refusal } from './expr-codec.js';
+import { encode, readResultNames, refusal, keepdimsOf, NO_TENSOR, noDims, ruleOf, noValue } from './expr-codec.js';
 
 function explainCall(s, key) {
   const p = begin(1 + key.length);
@@ -56,30 +55,29 @@ export function explainExpr(E, fn, shapesIn, options) {
     dtypesIn = options.dtypes;
     bc = options.broadcast;
     shapingIn = options.shaping;
-    keepdims = options.keepdims === true;
+    keepdims = keepdimsOf(options.keepdims, fn);
   }
-  const values = readShapes(E, fn, shapesIn, dtypesIn);
-  const named = values.some((v) => typeof v === 'object' && v.named);
-  const shapes = values.map((v) => (typeof v === 'object' ? v.shape : []));
-  let rule = C.numpy;
-  let axis = -1;
-  let shaping = 0;
   // options.broadcast read as evaluate reads it: explain refuses what a run would.
   let typeIn;
   let axisIn;
-  if (bc !== undefined && bc !== null) {
+  if (bc !== undefined) {
     checkBroadcast(bc, fn);
     typeIn = bc.type;
     axisIn = bc.axis;
   }
+  const values = readShapes(E, fn, shapesIn, dtypesIn);
+  const named = values.some((v) => v.named);
+  if (!values.some((v) => typeof v === 'object')) throw TypeError(NO_TENSOR(fn));
+  // As a run: every tensor operand has dims when one has, but one of rank 0, which joins them.
   if (named) {
-    if (typeIn !== undefined || axisIn !== undefined) throw byName(fn);
-    rule = C.named;
-    shaping = C.shapings.get(shapingIn ?? 'exact') ?? 0;
-  } else {
-    ({ rule, axis } = readType(typeIn, axisIn, shapes, fn));
+    values.forEach((v, k) => {
+      if (typeof v !== 'object' || v.named) return;
+      if (v.shape.length !== 0) throw noDims(fn, E.inputs[k]);
+      v.dims = [];
+    });
   }
-  const s = { values, dest: null, rule, axis, shaping, keepdims, named, shapes };
+  const s = { values, dest: null, rule: C.numpy, axis: -1, shaping: 0, keepdims, named, shapes: null };
+  ruleOf(fn, s, typeIn, axisIn, shapingIn);
   const { key, interned } = encode(E, fn, s);
   const res = explainCall(s, key);
   if (res.status !== 0) throw refusal(E, fn, s, res, interned);
@@ -148,6 +146,9 @@ export function explainExpr(E, fn, shapesIn, options) {
   });
   const axesReduced = [];
   for (let a = 0; a < rootRank; a++) if (Math.floor(mask / 2 ** a) % 2 === 1) axesReduced.push(a);
+  const op = rop >= 0 ? [...C.reduceOps.keys()][rop] : null;
+  // min and max of no elements: a run refuses them (no identity, as NumPy), whatever else the result holds.
+  if ((op === 'min' || op === 'max') && axesReduced.some((a) => root[a] === 0)) throw noValue(E, fn, s);
   return {
     ok: true,
     expression: E.source,
@@ -155,12 +156,12 @@ export function explainExpr(E, fn, shapesIn, options) {
     broadcastShape: root,
     shape,
     dtype,
-    ...(dims ? { dims } : {}),
+    ...(dims?.length ? { dims } : {}), // none when every dim is reduced: an unnamed scalar, as a run gives
     operands,
     program: program.map((ins, i) => ({ register: i, ...ins, text: programLine(ins, i) })),
     loop: { shape: lshape, strides: lstrides },
     execution: gen !== 0 ? 'generated' : 'interpreter',
-    reduce: rop >= 0 ? { op: [...C.reduceOps.keys()][rop], axes: axesReduced, chunkAxes: prefix } : null,
+    reduce: op ? { op, axes: axesReduced, chunkAxes: prefix } : null,
     contraction,
   };
 }

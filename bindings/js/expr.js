@@ -15,8 +15,7 @@
 // run as one-op expressions).
 import { C, none } from './contract.js';
 import { mod } from './loader.js';
-import { checkKeys, checkBroadcast, byName } from './options.js';
-import { readType } from './rules.js';
+import { checkKeys, checkBroadcast } from './options.js';
 import { readOperand, settle, readNames, isScalar, readOut, withNames, hasNames } from './operands.js';
 import { checkOutNames } from './named.js';
 import { request, execute, runExpr, sameInts } from './execute.js';
@@ -24,7 +23,7 @@ import { Tensor, renamed } from './tensor.js';
 import { registerExpressions, refusedPlan } from './explain.js';
 import { generatedCode } from './generated.js';
 import { parseText } from './expr-parse.js';
-import { shapesOf, NO_TENSOR, encode, readResultNames, refusal } from './expr-codec.js';
+import { shapesOf, NO_TENSOR, encode, readResultNames, refusal, ruleOf, noDims, keepdimsOf } from './expr-codec.js';
 import { explainExpr } from './expr-explain.js';
 import { plan, explainProgram } from './program.js';
 
@@ -45,9 +44,7 @@ function readRun(E, fn, operands, options) {
     outIn = options.out;
     bc = options.broadcast;
     shapingIn = options.shaping;
-    const kd = options.keepdims;
-    if (kd !== undefined && typeof kd !== 'boolean') throw new TypeError(`${fn}: options.keepdims must be a boolean`);
-    keepdims = kd === true;
+    keepdims = keepdimsOf(options.keepdims, fn);
   }
   let typeIn;
   let axisIn;
@@ -84,15 +81,7 @@ function readRun(E, fn, operands, options) {
   if (tensors === 0) throw new TypeError(NO_TENSOR(fn));
   const ops = settleAll(fn, values, names, what, named);
   const s = { values, ops, dest, rule: C.numpy, axis: -1, shaping: 0, keepdims, named, shapes: null };
-  if (named) {
-    if (typeIn !== undefined || axisIn !== undefined) throw byName(fn);
-    s.rule = C.named;
-    s.shaping = C.shapings.get(shapingIn ?? 'exact');
-    if (s.shaping === undefined) throw new TypeError(`${fn}: options.shaping must be 'exact', 'intersection' or 'union'`);
-  } else {
-    if (shapingIn !== undefined) throw new TypeError(`${fn}: options.shaping applies to named operands (with dims) only`);
-    if (typeIn !== undefined || axisIn !== undefined) ({ rule: s.rule, axis: s.axis } = readType(typeIn, axisIn, shapesOf(s), fn));
-  }
+  ruleOf(fn, s, typeIn, axisIn, shapingIn);
   return s;
 }
 
@@ -111,7 +100,7 @@ function settleAll(fn, values, names, what, named) {
     if (!named) continue;
     // A rank-0 operand without names joins named ones (as a copy: a tensor's record is never changed), as in the ops.
     if (!v.named && v.dims === undefined) {
-      if (v.shape?.length !== 0) throw new TypeError(`${fn}: "${names[k]}" has no dims while other operands do: give every tensor operand dims (named) or none`);
+      if (v.shape?.length !== 0) throw noDims(fn, names[k]);
       values[k] = withNames(v, [], []);
     }
     readNames(v, names[k], fn);

@@ -524,6 +524,7 @@ export interface ExpressionPlan {
   /** The result's shape (after a reduction). */
   shape: number[];
   dtype: DType;
+  /** The result's dims, for named operands (none for a rank-0 result, as evaluate gives it). */
   dims?: (string | number)[];
   operands: ExpressionOperandPlan[];
   program: ExpressionInstruction[];

@@ -234,12 +234,17 @@ export function check(st, fn) {
   if (st !== 0) throw new Error(`${fn}: engine status ${st}`);
 }
 
+/** INVALID_AXIS when `axes` of `shape` hold no element: argmax and argmin have no index to give (program.js explains it too). */
+export function emptyArg(fn, shape, axes) {
+  if (product(axes.map((i) => shape[i])) === 0) {
+    throw new BroadcastError(`${fn}: x ${formatShape(shape)} is empty along the axis`, { code: 'INVALID_AXIS', shapes: [shape], axis: axes.length === 1 ? axes[0] : null, dims: [0] });
+  }
+}
+
 function arg(fn, x, axis, options, min) {
   const s = read(x, axis, options, fn, ['out', 'keepdims'], false);
   const { X, axes } = s;
-  if (product(axes.map((i) => X.shape[i])) === 0) {
-    throw new BroadcastError(`${fn}: x ${formatShape(X.shape)} is empty along the axis`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes.length === 1 ? axes[0] : null, dims: [0] });
-  }
+  emptyArg(fn, X.shape, axes);
   const b = block(X, axes, fn);
   let q = 0;
   try {

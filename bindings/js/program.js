@@ -20,7 +20,7 @@ import { excerpt } from './expr-parse.js';
 import { Tensor } from './tensor.js';
 import { refusedPlan } from './explain.js';
 import { BroadcastError } from './errors.js';
-import { argmax, argmin } from './post.js';
+import { argmax, argmin, emptyArg } from './post.js';
 
 const REDUCE = ['sum', 'prod', 'min', 'max', 'mean'];
 const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
@@ -281,13 +281,15 @@ export function explainProgram(P, fn, shapesIn, options) {
       const kd = T.keepdims ?? keepdims ?? false;
       const ax = T.axis === undefined ? null : typeof T.axis === 'string' ? (x.dims ?? []).indexOf(T.axis) : T.axis < 0 ? T.axis + x.shape.length : T.axis;
       if (ax !== null && !(ax >= 0 && ax < x.shape.length)) throw new BroadcastError(`${fn}: ${T.fn} has no axis ${T.axis}`, { code: 'INVALID_AXIS', shapes: [x.shape], axis: ax, dims: [x.shape.length] });
+      const axes = ax === null ? x.shape.map((_, a) => a) : [ax];
+      emptyArg(T.fn, x.shape, axes); // as the run refuses it
       const keep = (a) => ax !== null && a !== ax;
       const shape = x.shape.flatMap((d, a) => (keep(a) ? [d] : kd ? [1] : []));
       const dims = x.dims && ax !== null ? x.dims.filter((_, a) => a !== ax || kd) : undefined;
       // The pass before it is what runs the work (its program, loop, execution); this one reduces its result.
       const { dims: _, ...rest } = x;
       passes.push({ ...rest, name: null, keepdims: kd, expression: `${T.fn}(${T.input}${T.axis === undefined ? '' : `, ${JSON.stringify(T.axis)}`})`, inputs: [T.input],
-        broadcastShape: x.shape, shape, dtype: 'int32', ...(dims ? { dims } : {}), reduce: { op: T.fn, axes: ax === null ? x.shape.map((_, a) => a) : [ax], chunkAxes: 0 }, contraction: null });
+        broadcastShape: x.shape, shape, dtype: 'int32', ...(dims?.length ? { dims } : {}), reduce: { op: T.fn, axes, chunkAxes: 0 }, contraction: null });
       return;
     }
     const kd = p.keepdims ?? (i === P.passes.length - 1 && keepdims) ?? false;

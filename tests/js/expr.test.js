@@ -547,6 +547,96 @@ describe('compile and explain', () => {
   });
 });
 
+describe('explain refuses what evaluate refuses, and gives the shape, dtype and dims it gives', () => {
+  const z = (shape, dims) => ({ data: new Float32Array(shape.reduce((p, d) => p * d, 1)), shape, ...(dims ? { dims } : {}) });
+  /** The refusal of evaluate over `operands` and explain's over `shapes`: one class, code, axis, dims, shapes and message (but the function's name). */
+  function sameRefusal(text, operands, shapes, options) {
+    let d;
+    try { tc.evaluate(text, operands, options); } catch (e) { d = e; }
+    expect(d, `evaluate ${text}`).toBeDefined();
+    const r = tc.explain({ expression: text, shapes, ...options });
+    expect(r.ok, `explain ${text}`).toBe(false);
+    const e = r.error;
+    expect({ name: e.name, code: e.code, axis: e.axis, dims: e.dims, shapes: e.shapes, message: e.message.replace(/^explain: /, 'evaluate: ') }, text)
+      .toEqual({ name: d.name, code: d.code ?? null, axis: d.axis ?? null, dims: d.dims ?? null, shapes: d.shapes ?? [], message: d.message });
+    expect(tc.compile(text).explain(shapes, options)).toEqual(r);
+    return e;
+  }
+  /** Both accept: explain says the shape, dtype and dims (or none) of evaluate's result. */
+  function sameResult(text, operands, shapes, options) {
+    const v = tc.evaluate(text, operands, options);
+    const r = tc.explain({ expression: text, shapes, ...options });
+    expect(r.ok, `${text}: ${r.error?.message}`).toBe(true);
+    expect({ shape: r.shape, dtype: r.dtype, hasDims: 'dims' in r, dims: r.dims }, text).toEqual({ shape: v.shape, dtype: v.dtype, hasDims: 'dims' in v, dims: v.dims });
+  }
+
+  it('min, max, argmin and argmax over an axis of size 0: no value, as NumPy (until 0.9.23 explain said ok)', () => {
+    const e = sameRefusal('max(x, 0)', { x: z([0, 3]) }, { x: [0, 3] });
+    expect(e).toMatchObject({ name: 'BroadcastError', code: 'INVALID_AXIS', axis: null, dims: [0], shapes: [[0, 3]],
+      message: 'explain: max over an axis of size 0: max of no elements has no value (sum gives 0, prod 1); reduce with sum or prod, or over axes of nonzero size' });
+    sameRefusal('min(x)', { x: z([0]) }, { x: [0] });
+    sameRefusal('max(x, 0)', { x: z([0, 0]) }, { x: [0, 0] }); // an empty result too: the reduced axis decides
+    sameRefusal('max(x + y, 0)', { x: z([0, 1]), y: z([3]) }, { x: [0, 1], y: [3] });
+    sameRefusal('x - max(x, 1, true)', { x: z([3, 0]) }, { x: [3, 0] }); // a reduction inside: its pass
+    sameRefusal("max(x, ['a'])", { x: z([0, 3], ['a', 'b']) }, { x: { dims: ['a', 'b'], shape: [0, 3] } });
+    expect(sameRefusal('argmax(x, 0)', { x: z([0, 3]) }, { x: [0, 3] }))
+      .toMatchObject({ code: 'INVALID_AXIS', axis: 0, dims: [0], shapes: [[0, 3]], message: 'argmax: x (0,3) is empty along the axis' });
+    expect(sameRefusal('argmin(x)', { x: z([2, 0]) }, { x: [2, 0] })).toMatchObject({ axis: null, dims: [0] });
+    sameRefusal("argmax(x, 'a', true)", { x: z([0, 3], ['a', 'b']) }, { x: { dims: ['a', 'b'], shape: [0, 3] } });
+    // Over axes of nonzero size (an empty result), and sum, prod and mean of none: both give a result.
+    sameResult('max(x, 1)', { x: z([0, 3]) }, { x: [0, 3] });
+    sameResult('max(x, 0)', { x: z([3, 0]) }, { x: [3, 0] });
+    sameResult('argmax(x, 1)', { x: z([0, 3]) }, { x: [0, 3] });
+    for (const text of ['sum(x, 0)', 'prod(x)', 'mean(x, 0)']) sameResult(text, { x: z([0, 3]) }, { x: [0, 3] });
+  });
+
+  it('an operand without dims among named ones: the TypeError evaluate gives, one of rank 0 joins them (until 0.9.23 "Cannot read properties of undefined")', () => {
+    const e = sameRefusal('x + y', { x: z([2, 3], ['a', 'b']), y: z([3]) }, { x: { dims: ['a', 'b'], shape: [2, 3] }, y: [3] });
+    expect(e).toMatchObject({ name: 'TypeError', message: 'explain: "y" has no dims while other operands do: give every tensor operand dims (named) or none' });
+    sameRefusal('x + y', { x: z([], []), y: z([2, 3]) }, { x: { dims: [], shape: [] }, y: [2, 3] });
+    sameResult('x + y', { x: z([2, 3], ['a', 'b']), y: z([]) }, { x: { dims: ['a', 'b'], shape: [2, 3] }, y: [] });
+    sameResult('x * y + 1', { x: z([], []), y: z([2], ['a']) }, { x: [], y: { dims: ['a'], shape: [2] } });
+  });
+
+  it('options refused as evaluate refuses them: shaping without named operands or not a shaping, broadcast null, keepdims not a boolean (until 0.9.23 explain took them)', () => {
+    const x = { x: z([2, 3]) };
+    const xs = { x: [2, 3] };
+    const n = { x: z([2, 3], ['a', 'b']) };
+    const ns = { x: { dims: ['a', 'b'], shape: [2, 3] } };
+    expect(sameRefusal('x + 1', x, xs, { shaping: 'union' })).toMatchObject({ name: 'TypeError', message: 'explain: options.shaping applies to named operands (with dims) only' });
+    sameRefusal('x + 1', x, xs, { shaping: null });
+    expect(sameRefusal('x + 1', n, ns, { shaping: 'bogus' })).toMatchObject({ name: 'TypeError', message: "explain: options.shaping must be 'exact', 'intersection' or 'union'" });
+    sameRefusal('x + 1', n, ns, { shaping: 3 });
+    expect(sameRefusal('x + 1', x, xs, { broadcast: null })).toMatchObject({ name: 'TypeError', message: 'explain: options.broadcast must be { type, axis }' });
+    // keepdims: explain({ ... }) refuses it among its own keys; compile().explain as evaluate words it.
+    expect(() => tc.evaluate('sum(x)', x, { keepdims: 1 })).toThrow('evaluate: options.keepdims must be a boolean');
+    expect(tc.compile('sum(x)').explain(xs, { keepdims: 1 }).error).toMatchObject({ name: 'TypeError', message: 'explain: options.keepdims must be a boolean' });
+    expect(tc.explain({ expression: 'sum(x)', shapes: xs, keepdims: 1 }).error).toMatchObject({ name: 'TypeError', message: 'explain: keepdims must be a boolean' });
+    sameResult('x + 1', n, ns, { shaping: 'union' });
+    sameResult('sum(x)', x, xs, { keepdims: true });
+  });
+
+  it('a rank-0 result of named operands has no dims, as evaluate gives it (until 0.9.23 explain said dims: [])', () => {
+    sameResult('x + 1', { x: z([], []) }, { x: { dims: [], shape: [] } });
+    sameResult('sum(x)', { x: z([], []) }, { x: { dims: [], shape: [] } });
+    sameResult('sum(x)', { x: z([3], ['a']) }, { x: { dims: ['a'], shape: [3] } });
+    sameResult("argmax(x, 'a')", { x: z([3], ['a']) }, { x: { dims: ['a'], shape: [3] } });
+    sameResult('s = sum(x); x - s', { x: z([3], ['a']) }, { x: { dims: ['a'], shape: [3] } });
+    sameResult("argmax(x, 'a', true)", { x: z([3], ['a']) }, { x: { dims: ['a'], shape: [3] } });
+    sameResult('sum(x)', { x: z([3], ['a']) }, { x: { dims: ['a'], shape: [3] } }, { keepdims: true });
+  });
+
+  it('comparisons of numbers alone: no tensor gives a dtype or shape, refused as evaluate refuses them (until 0.9.23 explain said uint8, shape [])', () => {
+    const e = sameRefusal('1 < 2', {}, {});
+    expect(e).toMatchObject({ name: 'TypeError', message: 'explain: the expression reads no tensor operand, so nothing gives it a dtype and a shape: pass at least one operand as { data, shape } or a tensor' });
+    sameRefusal('x < 2', { x: 3 }, { x: 3 });
+    sameRefusal('x == y', { x: 3, y: 2n }, { x: 3, y: 2n });
+    sameRefusal('!(x > 1) || x != 2', { x: 3 }, { x: 3 });
+    sameRefusal('x + 2', { x: 3 }, { x: 3 });
+    sameResult('x < 2', { x: z([2]) }, { x: [2] });
+  });
+});
+
 describe('refusals: clear errors, never a trap, the engine unharmed', () => {
   const syntax = (text, offset, what) => {
     let e;
