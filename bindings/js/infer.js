@@ -31,12 +31,14 @@ const UNKNOWN = info(null);
 // A model-local function's call walks its body, so calls that call functions expand. Two bounds keep
 // the walk of a small file small (and off the JS stack's limit, which varies): graphs open at once
 // (the main graph, If/Loop/Scan bodies, function bodies; subgraphs alone nest 32 deep at most: onnx-read),
-// and the nodes walked in function bodies (their subgraphs too), all calls together (f calling g
-// twice, g calling h twice, ... doubles at each level): 64 times the nodes the file holds (a layer's
-// function called for each of 64 layers), and 10,000 whatever it holds. Past either, the model is
-// refused (refusal()), as onnx-read refuses graphs nested too deep.
+// and the nodes walked in function bodies (their subgraphs too), all calls together: 100,000, counted
+// from the file before the walk (fnExpansion: f calling g twice, g calling h twice, ... doubles at
+// each level; a 30-level file of 2.5 KB is refused at once), and again as the walk goes. A model
+// whose layers are calls of one function expands to a few thousand nodes per hundred layers (an
+// exporter's Block > Attention/MLP > Linear: 128 layers, 15,104). Past either, the model is refused
+// (refusal()), as onnx-read refuses graphs nested too deep.
 const MAX_WALK_DEPTH = 64;
-const FUNCTION_NODES = { perNode: 64, least: 10000 };
+const FUNCTION_NODES = 100000;
 
 const refusals = new WeakSet();
 /** A TypeError for the whole model, which no node's catch turns into an unknown output. */
@@ -46,6 +48,47 @@ function refusal(message) {
   return e;
 }
 const tooDeep = (at) => refusal(`model-local functions call each other too deep (a walk holds at most ${MAX_WALK_DEPTH} graphs open: the main graph, If, Loop and Scan bodies and the body of each call; at ${at})`);
+const tooMany = (at) => refusal(`model-local function calls expand to more than ${FUNCTION_NODES} nodes (each call walks its function's body, and a walk takes at most ${FUNCTION_NODES} nodes in function bodies; at ${at})`);
+
+/**
+ * The nodes a walk of `nodes` takes in function bodies, counted from the file (memoised per function,
+ * so a doubling file costs its size): each call of a model-local function its body's nodes, and their
+ * If, Loop and Scan bodies' (as Run walks them); a call of a function being counted is not followed
+ * (as callFunction), nor one past MAX_WALK_DEPTH (the walk refuses it). Stops past FUNCTION_NODES,
+ * with `at` the main graph's call that crossed it.
+ */
+function fnExpansion(nodes, functions) {
+  const memo = new Map();
+  const open = new Set();
+  const count = (list, inBody, depth) => {
+    let s = 0;
+    for (const n of list) {
+      if (inBody) s++;
+      const key = `${n.domain}:${n.opType}`;
+      const fn = functions.get(key);
+      if (fn) {
+        if (!open.has(key) && depth < MAX_WALK_DEPTH) {
+          if (!memo.has(key)) {
+            open.add(key);
+            memo.set(key, count(fn.nodes, true, depth + 1));
+            open.delete(key);
+          }
+          s += memo.get(key);
+        }
+      } else {
+        for (const a of n.attrs.values()) if (a.g) s += count(a.g.nodes, inBody, depth + 1);
+      }
+      if (s > FUNCTION_NODES) return s;
+    }
+    return s;
+  };
+  let total = 0;
+  for (const n of nodes) {
+    total += count([n], false, 1);
+    if (total > FUNCTION_NODES) return `call ${n.name || n.opType} of ${n.opType}`;
+  }
+  return null;
+}
 
 class Scope {
   constructor(parent) {
@@ -76,12 +119,14 @@ const textsOf = (v) => (Array.isArray(v) ? asText(v).map(textsOf)
 
 /**
  * An input dim past 2^53 - 1 at a broadcasting node (a BigInt: onnx-read keeps such a dim_value
- * exact), refused by the value in the file (a Number would name its neighbour: 2^53 + 1 is 2^53).
+ * exact), refused by the value in the file (a Number would name its neighbour: 2^53 + 1 is 2^53);
+ * and one below 0 (a declared dim_value of -1), which a rule whose target may hold -1 ("keep this
+ * dim": PRelu's slope to X) would otherwise take.
  */
-function bigDim(n, ins, where) {
+function badDim(n, ins, where) {
   for (let k = 0; k < ins.length; k++) {
     const s = ins[k] ? ins[k].shape : null;
-    const i = s ? s.findIndex((d) => typeof d === 'bigint') : -1;
+    const i = s ? s.findIndex((d) => typeof d === 'bigint' || d < 0) : -1;
     if (i >= 0) {
       return new BroadcastError(`${n.opType} at ${where}: ${n.inputs[k]} has ${s[i]} at axis ${i}, which is no dim (dims are integers from 0 to 2^53-1)`,
         { code: 'INVALID_SHAPE', shapes: ins.map((x) => (x ? asText(x.shape) : null)), axis: i, dims: [String(s[i])] });
@@ -113,8 +158,9 @@ class Run {
     this.functions = new Map((model.functions ?? []).map((f) => [`${f.domain}:${f.name}`, f]));
     this.active = new Set(); // the functions being walked (a recursive call is not followed)
     this.depth = 0; // graphs open in the walk (MAX_WALK_DEPTH)
-    this.fnNodes = 0; // nodes walked in function bodies, at most maxFnNodes
-    this.maxFnNodes = Math.max(FUNCTION_NODES.least, FUNCTION_NODES.perNode * model.nodeCount);
+    this.fnNodes = 0; // nodes walked in function bodies, at most FUNCTION_NODES
+    const over = this.functions.size ? fnExpansion(model.graph.nodes, this.functions) : null;
+    if (over !== null) throw tooMany(over);
     this.fnName = null; // the function whose body is being walked (the innermost call's)
     this.fnOpsets = null;
     this.graphNames = new Map(); // each graph name taken (node reports' graph, subgraphTensors' keys) → its next suffix
@@ -230,9 +276,7 @@ class Run {
 
   node(n, index, scope, graphName, declared, table) {
     this.coverage.nodes++;
-    if (this.fnName !== null && ++this.fnNodes > this.maxFnNodes) {
-      throw refusal(`model-local function calls expand to more than ${this.maxFnNodes} nodes (each call walks its function's body: at most ${FUNCTION_NODES.perNode} times the nodes the file holds, and ${FUNCTION_NODES.least}; at ${n.name || n.opType} in ${this.fnName})`);
-    }
+    if (this.fnName !== null && ++this.fnNodes > FUNCTION_NODES) throw tooMany(`${n.name || n.opType} in ${this.fnName}`);
     const where = n.name || `${n.opType}_${index}`;
     const ins = n.inputs.map((x) => scope.get(x));
     let outs = null;
@@ -316,8 +360,8 @@ class Run {
     const outName = n.outputs[0];
     const decl = declared.get(outName);
     if (decl) report.output.declared = decl.shape ? decl.shape.slice() : null;
-    const big = bigDim(n, ins, where);
-    if (big) return this.clash(report, big, decl, where);
+    const bad = badDim(n, ins, where);
+    if (bad) return this.clash(report, bad, decl, where);
     let req = null; // the explain() request of the node's rule
     let wrap = (shape) => shape; // the node's output from the plan's shape
     let unknown = false;
@@ -411,6 +455,7 @@ class Run {
       // a target value past 2^53 - 1 (a BigInt: tensorValues keeps it as the file has it) is refused by that value
       const big = target ? target.findIndex((d) => typeof d === 'bigint') : -1;
       if (big >= 0) {
+        report.rule = 'bidirectional';
         report.inputs[1] = { name: n.inputs[1], shape: asText(target), values: true };
         return this.clash(report, new BroadcastError(`Expand at ${where}: ${n.inputs[1]} holds ${target[big]} at index ${big}, which is no dim (dims are integers from 0 to 2^53-1)`,
           { code: 'INVALID_SHAPE', shapes: [x, asText(target)], axis: big, dims: [String(target[big])] }), decl, where);

@@ -116,7 +116,7 @@ export interface ModelReport {
  * inputs and initializers, names kept as names. Never throws on a readable
  * model; what is not a model is a TypeError, and so is an ONNX model nested
  * past its bounds (graphs past 32 deep; model-local function calls past 64
- * graphs open, or expanding past 64 times the file's nodes and 10,000).
+ * graphs open, or expanding past 100,000 nodes in function bodies).
  * Call init() first.
  */
 export declare function inferShapes(model: Uint8Array | ArrayBuffer | ArrayBufferView | string, options?: InferShapesOptions): ModelReport;

@@ -102,7 +102,10 @@ const WRAP = new Map([[2, -8], [3, 8], [4, -16], [5, 16], [6, 32], [12, -32]]);
 function castValue(d, to) {
   const bits = WRAP.get(to);
   if (typeof d === 'bigint') { // past 2^53 - 1: exact in the 64-bit types, wrapped into a narrow one, a float's nearest
-    if (to === 7 || to === 13) return to === 13 && d < 0n ? BigInt.asUintN(64, d) : d;
+    if (to === 7 || to === 13) { // wrapped (uint64 2^64 - 1 to int64 is -1), a Number where one holds it
+      const w = to === 7 ? BigInt.asIntN(64, d) : BigInt.asUintN(64, d);
+      return w >= -Number.MAX_SAFE_INTEGER && w <= Number.MAX_SAFE_INTEGER ? Number(w) : w;
+    }
     if (to === 9) return 1;
     if (bits) return castValue(Number(bits > 0 ? BigInt.asIntN(bits, d) : BigInt.asUintN(-bits, d)), to);
     return to === 10 || to === 16 ? '?' : castValue(Number(d), to);

@@ -229,7 +229,6 @@ function attribute(r, end) {
 }
 
 function node(r, end) {
-  nodeCount++;
   const n = { name: '', opType: '', domain: '', inputs: [], outputs: [], attrs: new Map() };
   r.fields(end, (f, w) => {
     if (f === 1 && w === 2) n.inputs.push(r.string(r.len()));
@@ -248,7 +247,6 @@ function node(r, end) {
 const MAX_NESTING = 32;
 let nesting = 0; // graphs open in the read (readOnnx starts it at 0)
 let bigDims = false; // a dim_value (or a tensor's dim) past 2^53 - 1 was read (readOnnx starts it false)
-let nodeCount = 0; // the nodes read: graphs, subgraphs and function bodies (readOnnx starts it at 0)
 
 /** A GraphProto; `into`: the graph an earlier occurrence of the same field read (merged into it, as protobuf does). */
 function graph(r, end, into = null) {
@@ -324,16 +322,14 @@ export function readsAsOnnx(bytes) {
 
 /**
  * The model in `bytes` (a Uint8Array): { irVersion, opsets: {domain: version},
- * graph, functions, bigDims, nodeCount }. `bigDims`: some dim_value is past 2^53 - 1 (a BigInt in
- * its shape); `nodeCount`: the nodes the file holds, in every graph and function. Throws a
- * TypeError when the bytes are not an ONNX model.
+ * graph, functions, bigDims }. `bigDims`: some dim_value is past 2^53 - 1 (a BigInt in its
+ * shape). Throws a TypeError when the bytes are not an ONNX model.
  */
 export function readOnnx(bytes) {
   const r = new Reader(bytes);
-  const m = { irVersion: 0, opsets: {}, graph: null, producer: '', functions: [], bigDims: false, nodeCount: 0 };
+  const m = { irVersion: 0, opsets: {}, graph: null, producer: '', functions: [], bigDims: false };
   nesting = 0;
   bigDims = false;
-  nodeCount = 0;
   try {
     r.fields(bytes.length, (f, w) => {
       if (f === 1 && w === 0) m.irVersion = r.varint();
@@ -349,7 +345,6 @@ export function readOnnx(bytes) {
   }
   if (m.graph === null || m.irVersion === 0) throw new TypeError(`${NOT_ONNX} (no ir_version or graph)`);
   m.bigDims = bigDims;
-  m.nodeCount = nodeCount;
   return m;
 }
 

@@ -1080,12 +1080,18 @@ describe('inferShapes on hostile input', () => {
     return new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, 17)]), ...fld(8, [...str(1, 'local'), ...int(2, 1)]), ...fld(7, graph), ...fns.flat()]);
   };
 
-  it('model-local functions that call each other twice at each of 30 levels (2^30 calls in a 2.5 KB file) are refused once their calls expand past 10,000 nodes (until 0.9.23 each call was walked: hours)', () => {
+  it('model-local functions that call each other twice at each of 30 levels (2^30 calls in a 2.5 KB file) are refused at once, their calls counted past 100,000 nodes from the file (until 0.9.23 each call was walked: hours)', () => {
     const started = Date.now();
     const m = callChain(30, 2, 'Relu');
     expect(m.length).toBeLessThan(2600);
-    expect(() => tc.inferShapes(m)).toThrow(new TypeError('inferShapes: model-local function calls expand to more than 10000 nodes (each call walks its function\'s body: at most 64 times the nodes the file holds, and 10000; at c1 in f29)'));
+    const refused = new TypeError('inferShapes: model-local function calls expand to more than 100000 nodes (each call walks its function\'s body, and a walk takes at most 100000 nodes in function bodies; at call call of f0)');
+    expect(() => tc.inferShapes(m)).toThrow(refused);
+    expect(() => tc.inferShapes(callChain(16, 2, 'Relu'))).toThrow(refused); // 2 × 2^16 + 2^16 - 2 nodes in bodies
     expect(Date.now() - started).toBeLessThan(2000);
+    // 24,575 nodes in bodies (an exporter's layers as calls of one function: 128 layers of Block > Attention/MLP
+    // > Linear expand to 15,104), walked: 0.9.24's first bound (64 × the file's nodes, 10,000 at least) refused them
+    const many = tc.inferShapes(callChain(13, 2, 'Relu'), { tensors: true });
+    expect([many.coverage.nodes, many.tensors.y]).toEqual([24575, [2, 3]]);
     // below the bound each call is still walked, and reported under its own graph
     const r = tc.inferShapes(callChain(6, 2), { tensors: true });
     expect(r.nodes).toHaveLength(64);
@@ -1157,7 +1163,7 @@ describe('inferShapes on hostile input', () => {
     const raw = [...new Uint8Array(BigInt64Array.of(2n, big).buffer)];
     for (const s of [initOf('s', 7, [2], fld(7, [2, big].flatMap(varint))), initOf('s', 7, [2], fld(9, raw))]) {
       const n = expand(s);
-      expect(n.status).toBe('clash');
+      expect([n.status, n.rule]).toEqual(['clash', 'bidirectional']);
       expect(n.error).toMatchObject({ code: 'INVALID_SHAPE', message: 'Expand at expand: s holds 9007199254740993 at index 1, which is no dim (dims are integers from 0 to 2^53-1)', axis: 1, dims: ['9007199254740993'] });
       expect(n.inputs[1].shape).toEqual([2, '9007199254740993']);
       JSON.stringify(n);
@@ -1174,6 +1180,20 @@ describe('inferShapes on hostile input', () => {
     const slice = tc.inferShapes(withInits([nodeOf('Slice', ['x', 'st', 'en'], ['y'], 'slice')],
       [initOf('st', 7, [1], fld(7, varint(1))), initOf('en', 7, [1], fld(7, varint(2n ** 63n - 1n)))], x21, [unshaped('y')]), { tensors: true });
     expect(slice.tensors.y).toEqual([1, 1]);
+    // a Cast wraps a 64-bit value as onnx does: uint64 2^64 - 1 to int64 is -1, a Reshape's -1
+    const toI64 = fld(5, [...str(1, 'to'), ...int(3, 7), ...int(20, 2)]);
+    const u64 = initOf('u', 13, [1], fld(9, [...new Uint8Array(BigUint64Array.of(2n ** 64n - 1n).buffer)]));
+    const cast = tc.inferShapes(withInits([[...nodeOf('Cast', ['u'], ['c'], 'cast'), ...toI64], nodeOf('Reshape', ['x', 'c'], ['y'], 'reshape')], [u64], x21, [unshaped('y')]), { tensors: true });
+    expect(cast.tensors).toEqual({ c: [1], y: [2] });
+  });
+
+  it('a declared dim_value below 0 (an exporter\'s -1 for a dynamic dim) is INVALID_SHAPE at the broadcasting node that meets it, PRelu\'s X too (until 0.9.23 PRelu took X\'s -1 as a broadcastTo target\'s "keep this dim": ok, -1 in its output)', () => {
+    const r = tc.inferShapes(withInits([nodeOf('PRelu', ['x', 's'], ['y'], 'prelu'), nodeOf('Add', ['x', 'w'], ['z'], 'add')], [initOf('s', 1, [3, 1]), initOf('w', 1, [1, 5])],
+      [valueInfo('x', 1, [2, 3, -1])], [unshaped('y'), unshaped('z')]), { tensors: true });
+    expect(r.nodes.map((n) => [n.name, n.status, n.output.shape, n.error.code, n.error.axis, n.error.dims, n.error.message])).toEqual([
+      ['prelu', 'clash', null, 'INVALID_SHAPE', 2, ['-1'], 'PRelu at prelu: x has -1 at axis 2, which is no dim (dims are integers from 0 to 2^53-1)'],
+      ['add', 'clash', null, 'INVALID_SHAPE', 2, ['-1'], 'Add at add: x has -1 at axis 2, which is no dim (dims are integers from 0 to 2^53-1)']]);
+    expect(r.tensors).toEqual({ y: null, z: null });
   });
 
   it('every unknown node report has lostAt, and each names the node its output\'s lostAt names (until 0.9.23 none where an Expand\'s target values or an input\'s shape were unknown; a function output never made lent its call\'s name to later models)', () => {
