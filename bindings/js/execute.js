@@ -458,7 +458,8 @@ function samePtrs(ptrs, ops) {
 function resultAt(shape, size, out, dest, outDtype) {
   const off = out / outDtype.size;
   if (dest !== null) {
-    taSet.call(dest.data, (outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
+    // (no element: nothing written, as to an out whose buffer was detached: its length is 0)
+    if (size) taSet.call(dest.data, (outDtype.half ? viewFor(outDtype, dest.data) : view(outDtype)).subarray(off, off + size));
     return { data: dest.data, shape, dtype: outDtype.name };
   }
   return { data: copyOut(outDtype, off, size), shape, dtype: outDtype.name };

@@ -6,7 +6,7 @@
 // reads a plain view's strides, execute.js hands them to the engine).
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
-import { product, describe, rankTooLarge, mayShare, taSet, isU16 } from './shapes.js';
+import { product, describe, rankTooLarge, tooManyEntries, mayShare, taSet, isU16 } from './shapes.js';
 import { C, none } from './contract.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut, committable, commitError, taLength, arrayLike } from './operands.js';
@@ -83,6 +83,8 @@ function axisOf(a, r, names, fn, entry) {
 /** A list of axes (a number, a name or an array of them; undefined / null: `all`), each once. */
 function axesOf(axes, r, names, fn, all) {
   if (axes === undefined || axes === null) return all;
+  // a list longer than any rank is refused by its length, before its entries are read (a sparse one of 2^32 - 1)
+  if (Array.isArray(axes) && axes.length > C.limits.maxRank) throw tooManyEntries(`${fn}: axes`, 'axes', axes.length);
   const list = Array.isArray(axes) ? Array.from(axes) : [axes];
   const seen = new Set(none);
   return list.map((a, i) => {
@@ -264,9 +266,9 @@ export function squeeze(x, axes) {
 export function expandDims(x, axis, options) {
   const o = readOptions(options, 'expandDims', ['dims']);
   const v = source(x, 'expandDims');
-  const list = Array.isArray(axis) ? Array.from(axis) : [axis];
-  const r = v.shape.length + list.length;
+  const r = v.shape.length + (Array.isArray(axis) ? axis.length : 1);
   if (r > C.limits.maxRank) throw rankTooLarge(r);
+  const list = Array.isArray(axis) ? Array.from(axis) : [axis];
   const at = axesOf(axis ?? list, r, null, 'expandDims', null); // a number is `axis` in messages, a list's entries `axes[i]`
   let newDims = null;
   if (v.names) {

@@ -265,7 +265,8 @@ export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
 export function readOperand(x, what) {
   const h = handleOf(x);
   if (h) return h; // the tensor's own record: resident operands allocate nothing
-  if (x === null || typeof x !== 'object' || ArrayBuffer.isView(x) || Array.isArray(x)) throw notOperand(x, what);
+  // (an object whose prototype is a Tensor, Object.create(t), is none: its getters are a Tensor's)
+  if (x === null || typeof x !== 'object' || ArrayBuffer.isView(x) || Array.isArray(x) || isTensor(x)) throw notOperand(x, what);
   let data;
   try {
     data = x.data;
@@ -396,6 +397,7 @@ function notOperand(x, what) {
   if (ArrayBuffer.isView(x)) {
     return TypeError(`${what} is a bare ${x.constructor?.name ?? 'typed array'}: pass { data, shape } (shape defaults to [data.length]) or tensor(data, shape)`);
   }
+  if (isTensor(x)) return TypeError(`${what} inherits from a Tensor but is none (Object.create): pass the tensor`);
   return TypeError(`${what} is a plain Array; pass { data: Float32Array.from(${what.split(': ').pop()}), shape: [${x.length}] } or tensor(Float32Array.from(...), shape)`);
 }
 

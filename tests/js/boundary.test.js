@@ -395,3 +395,51 @@ describe("broadcastShapes' lane and the general path answer alike, reading each 
     expect(inner).toEqual(lane);
   });
 });
+
+describe('hostile arguments found by a fuzz of 169,166 calls (0.9.24): refused or taken by the library, not by V8', () => {
+  it('an axes list longer than any rank is refused by its length at once, as sum\'s axes are (until 0.9.23 flip, squeeze, transpose and expandDims walked a sparse list of 2^32 - 1 holes for 15-47 s, then V8\'s "Invalid array length")', () => {
+    const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
+    const t = tc.tensor(f32(1, 2, 3, 4, 5, 6), [2, 3]);
+    const holes = () => { const a = []; a.length = 2 ** 32 - 1; return a; };
+    const started = Date.now();
+    const refusal = (f) => { try { f(); } catch (e) { return [e.name, e.code, e.message]; } return null; };
+    for (const [fn, f] of [['flip', () => tc.flip(x, holes())], ['squeeze', () => tc.squeeze(x, holes())], ['transpose', () => tc.transpose(x, holes())], ['flip', () => t.flip(holes())]]) {
+      expect(refusal(f)).toEqual(['BroadcastError', 'INVALID_AXIS', `${fn}: axes has 4294967295 entries, but a shape has at most 32 axes and each may be named once`]);
+    }
+    expect(refusal(() => tc.expandDims(x, holes()))).toEqual(['BroadcastError', 'INVALID_SHAPE', 'invalid shape: rank 4294967297 exceeds the maximum of 32 dims']);
+    expect(Date.now() - started).toBeLessThan(2000);
+    const v = t.flip([0, 1]); // a list as long as the rank still works
+    expect(Array.from(v.toArray())).toEqual([6, 5, 4, 3, 2, 1]);
+    v.dispose();
+    t.dispose();
+  });
+
+  it('an out whose buffer was detached, for a result of no elements: nothing to write, taken as every call takes it (until 0.9.23 tanh, add, sum, cast, unbroadcast and evaluate threw V8\'s "Cannot perform %TypedArray%.prototype.set on a detached ArrayBuffer"; contiguous and softmax took it)', () => {
+    const before = tc.memory().allocatedBytes;
+    const detached = () => { const a = new Float32Array(4); structuredClone(a.buffer, { transfer: [a.buffer] }); expect(a.length).toBe(0); return a; };
+    const x = () => ({ data: new Float32Array(0), shape: [0, 3] });
+    for (const [name, f, shape] of [['tanh', (out) => tc.tanh(x(), { out }), [0, 3]], ['add', (out) => tc.add(x(), 1, { out }), [0, 3]],
+      ['sum', (out) => tc.sum(x(), { axes: [1], out }), [0]], ['cast', (out) => tc.cast(x(), 'float32', { out }), [0, 3]],
+      ['unbroadcast', (out) => tc.unbroadcast({ data: new Float32Array(0), shape: [2, 0] }, [0], { out }), [0]],
+      ['evaluate', (out) => tc.evaluate('x * 2', { x: x() }, { out }), [0, 3]], ['contiguous', (out) => tc.contiguous(x(), { out }), [0, 3]],
+      ['softmax', (out) => tc.softmax(x(), -1, { out }), [0, 3]]]) {
+      const out = detached();
+      const r = f(out);
+      expect([name, r.data === out, r.shape]).toEqual([name, true, shape]);
+    }
+    expect(values(tc.add(A(), B()))).toEqual(RIGHT);
+    expect(tc.memory().allocatedBytes).toBe(before);
+  });
+
+  it('an object that inherits from a Tensor (Object.create(t)) is refused as none, by the library (until 0.9.23 V8\'s "Receiver must be an instance of class Tensor" from a getter)', () => {
+    const t = tc.tensor(f32(1, 2, 3), [3]);
+    for (const fake of [Object.create(t), Object.create(tc.Tensor.prototype)]) {
+      expect(() => tc.add(fake, 1)).toThrow(new TypeError('add: a inherits from a Tensor but is none (Object.create): pass the tensor'));
+      expect(() => tc.evaluate('x + 1', { x: fake })).toThrow(/^evaluate: x inherits from a Tensor but is none/);
+      expect(() => tc.concat([t, fake])).toThrow(new TypeError('concat: xs[1] inherits from a Tensor but is none (Object.create): pass the tensor'));
+      expect(() => tc.add(t, 1, { out: fake })).toThrow(new TypeError('add: out must be a typed array or a resident tensor'));
+    }
+    expect(values(tc.add(t, 1))).toEqual([2, 3, 4]);
+    t.dispose();
+  });
+});
