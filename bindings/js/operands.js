@@ -22,7 +22,7 @@ export let handleOf = () => null;
 /** True while a Tensor of this instance is not disposed. */
 let isAlive = () => false;
 /** True for a Tensor of this instance. */
-let isTensor = () => false;
+export let isTensor = () => false;
 
 /** tensor.js, once: how a Tensor's record, liveness and class are read. */
 export function bindTensor(h, alive, isT) {
@@ -390,7 +390,7 @@ function ortOperand(data, dims, type, what) {
 }
 
 // The errors of readOperand (apart, so the function V8 inlines stays small).
-function notOperand(x, what) {
+export function notOperand(x, what) {
   if (x === null || typeof x !== 'object') {
     return TypeError(`${what} must be { data, shape } or a resident tensor, got ${x === null ? 'null' : typeof x}`);
   }

@@ -7,7 +7,7 @@ import { BroadcastError, formatShape, outLengthError, outDtypeError } from './er
 import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
-import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds, hasNames } from './operands.js';
+import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds, hasNames, isTensor, notOperand } from './operands.js';
 import { readNamed, nameKey, LabelMap, checkLabels, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe, tooManyEntries, isU16, taSet } from './shapes.js';
 import { view } from './heap.js';
@@ -83,6 +83,7 @@ function readInput(x, fn) {
     return { shape: null, named: { dims: t.dims.slice(), sizes: t.shape.slice(), labels: t.labels.slice() }, what: 'the input tensor' };
   }
   if (isForeignTensor(x)) throw foreignTensor(`${fn}: input`);
+  if (isTensor(x)) throw notOperand(x, `${fn}: input`); // Object.create(t): a Tensor's getters, no tensor
   if (typeof x === 'string' || Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))) {
     return { shape: copyShape(x, `${fn}: input shape`), named: null, what: 'the input shape' };
   }

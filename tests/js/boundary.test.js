@@ -438,6 +438,7 @@ describe('hostile arguments found by a fuzz of 169,166 calls (0.9.24): refused o
       expect(() => tc.evaluate('x + 1', { x: fake })).toThrow(/^evaluate: x inherits from a Tensor but is none/);
       expect(() => tc.concat([t, fake])).toThrow(new TypeError('concat: xs[1] inherits from a Tensor but is none (Object.create): pass the tensor'));
       expect(() => tc.add(t, 1, { out: fake })).toThrow(new TypeError('add: out must be a typed array or a resident tensor'));
+      expect(() => tc.unbroadcast({ data: f32(1, 2, 3) }, fake)).toThrow(new TypeError('unbroadcast: input inherits from a Tensor but is none (Object.create): pass the tensor'));
     }
     expect(values(tc.add(t, 1))).toEqual([2, 3, 4]);
     t.dispose();
