@@ -2,7 +2,7 @@
 // program and the loop the engine would run for given shapes; it never runs data.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { checkKeys, checkBroadcast } from './options.js';
+import { checkKeys, readBroadcast } from './options.js';
 import { copyShape, checkShape } from './shapes.js';
 import { readNamed } from './named.js';
 import { begin, call, header, requestBuffer } from './wire.js';
@@ -58,13 +58,7 @@ export function explainExpr(E, fn, shapesIn, options) {
     keepdims = keepdimsOf(options.keepdims, fn);
   }
   // options.broadcast read as evaluate reads it: explain refuses what a run would.
-  let typeIn;
-  let axisIn;
-  if (bc !== undefined) {
-    checkBroadcast(bc, fn);
-    typeIn = bc.type;
-    axisIn = bc.axis;
-  }
+  const { type: typeIn, axis: axisIn } = readBroadcast(bc, fn);
   const values = readShapes(E, fn, shapesIn, dtypesIn);
   const named = values.some((v) => v.named);
   if (!values.some((v) => typeof v === 'object')) throw TypeError(NO_TENSOR(fn));

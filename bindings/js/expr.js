@@ -15,7 +15,7 @@
 // run as one-op expressions).
 import { C, none } from './contract.js';
 import { mod } from './loader.js';
-import { checkKeys, checkBroadcast } from './options.js';
+import { checkKeys, readBroadcast } from './options.js';
 import { readOperand, settle, readNames, isScalar, readOut, withNames, hasNames } from './operands.js';
 import { checkOutNames } from './named.js';
 import { request, execute, runExpr, sameInts } from './execute.js';
@@ -46,13 +46,7 @@ function readRun(E, fn, operands, options) {
     shapingIn = options.shaping;
     keepdims = keepdimsOf(options.keepdims, fn);
   }
-  let typeIn;
-  let axisIn;
-  if (bc !== undefined) {
-    checkBroadcast(bc, fn);
-    typeIn = bc.type;
-    axisIn = bc.axis;
-  }
+  const { type: typeIn, axis: axisIn } = readBroadcast(bc, fn);
   if (operands === null || typeof operands !== 'object' || Array.isArray(operands)) {
     throw new TypeError(`${fn}: operands must be an object of named operands, e.g. { ${E.inputs.map((n) => `${n}: ...`).join(', ') || 'x: ...'} }`);
   }

@@ -5,7 +5,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, castAdvice, formatShape, outDtypeError, domainRefusal, cannotHold } from './errors.js';
-import { readOptions, checkKeys, choose, checkBroadcast, byName } from './options.js';
+import { readOptions, checkKeys, choose, readBroadcast, byName } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
 import { internNamed } from './named.js';
@@ -34,13 +34,7 @@ function binary(op, name, whatA, whatB, a, b, options) {
   let A = isScalar(a) ? null : readOperand(a, whatA);
   let B = isScalar(b) ? null : readOperand(b, whatB);
   if (A === null && B === null) throw new TypeError(`${name}: at least one operand must be a tensor ({ data, shape } or a resident tensor)`);
-  let typeIn;
-  let axisIn;
-  if (bc !== undefined) {
-    checkBroadcast(bc, name);
-    typeIn = bc.type;
-    axisIn = bc.axis;
-  }
+  const { type: typeIn, axis: axisIn } = readBroadcast(bc, name);
   if (A !== null && A.named !== null) readNames(A, 'left', name);
   if (B !== null && B.named !== null) readNames(B, 'right', name);
   const dest = outIn === undefined ? null : readOut(outIn, name);

@@ -42,11 +42,17 @@ function unknownOption(fn, suffix, k, keys) {
   return TypeError(`${fn}${suffix}: unknown option "${k}"; accepted: ${keys.join(', ')}`);
 }
 
-/** TypeError unless options.broadcast `bc` is { type, axis } (no other key); runs no getter. */
-export function checkBroadcast(bc, fn) {
+/**
+ * options.broadcast `bc`, checked (its keys, without running a getter) for the caller to read its
+ * type and axis once: {} when it is not given; a TypeError unless it is { type, axis } (no other key).
+ */
+export function readBroadcast(bc, fn) {
+  if (bc === undefined) return NO_BROADCAST;
   if (bc === null || typeof bc !== 'object') throw new TypeError(`${fn}: options.broadcast must be { type, axis }`);
   checkKeys(bc, fn, BROADCAST_KEYS, ': options.broadcast');
+  return bc;
 }
+const NO_BROADCAST = Object.freeze({});
 
 /** The refusal of a broadcast type or axis given with named operands (§6: they align by name, never by position). */
 export const byName = (fn) => TypeError(`${fn}: options.broadcast applies to positional operands; named operands align by name (options.shaping)`);
