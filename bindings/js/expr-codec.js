@@ -95,7 +95,7 @@ export function encode(E, fn, s) {
   if (axes === null) {
     key.push(-1);
   } else {
-    // As the reductions' own `axes` option (reduce.js readList): a list longer than any rank, by its length.
+    // As the reductions' own `axes` option (shapes.js readList): a list longer than any rank, by its length.
     if (axes.length > C.limits.maxRank) throw tooManyEntries(`${fn}: ${E.reduce.op} axes`, 'axes', axes.length, shapesOf(s));
     key.push(axes.length);
     for (let k = 0; k < axes.length; k++) {

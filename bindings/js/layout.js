@@ -6,7 +6,7 @@
 // reads a plain view's strides, execute.js hands them to the engine).
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
-import { product, describe, rankTooLarge, tooManyEntries, mayShare, taSet, isU16 } from './shapes.js';
+import { product, describe, rankTooLarge, readList, mayShare, taSet, isU16 } from './shapes.js';
 import { C, none } from './contract.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut, committable, commitError, taLength, arrayLike } from './operands.js';
@@ -83,9 +83,7 @@ function axisOf(a, r, names, fn, entry) {
 /** A list of axes (a number, a name or an array of them; undefined / null: `all`), each once. */
 function axesOf(axes, r, names, fn, all) {
   if (axes === undefined || axes === null) return all;
-  // a list longer than any rank is refused by its length, before its entries are read (a sparse one of 2^32 - 1)
-  if (Array.isArray(axes) && axes.length > C.limits.maxRank) throw tooManyEntries(`${fn}: axes`, 'axes', axes.length);
-  const list = Array.isArray(axes) ? Array.from(axes) : [axes];
+  const list = readList(axes, fn, 'axes', (v) => !Array.isArray(v)); // longer than any rank: refused by its length (2^32 - 1 holes)
   const seen = new Set(none);
   return list.map((a, i) => {
     const k = axisOf(a, r, names, fn, Array.isArray(axes) ? `axes[${i}]` : 'axis');

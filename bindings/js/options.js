@@ -47,12 +47,11 @@ function unknownOption(fn, suffix, k, keys) {
  * type and axis once: {} when it is not given; a TypeError unless it is { type, axis } (no other key).
  */
 export function readBroadcast(bc, fn) {
-  if (bc === undefined) return NO_BROADCAST;
+  if (bc === undefined) return EMPTY;
   if (bc === null || typeof bc !== 'object') throw new TypeError(`${fn}: options.broadcast must be { type, axis }`);
   checkKeys(bc, fn, BROADCAST_KEYS, ': options.broadcast');
   return bc;
 }
-const NO_BROADCAST = Object.freeze({});
 
 /** The refusal of a broadcast type or axis given with named operands (§6: they align by name, never by position). */
 export const byName = (fn) => TypeError(`${fn}: options.broadcast applies to positional operands; named operands align by name (options.shaping)`);

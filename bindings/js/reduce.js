@@ -9,7 +9,7 @@ import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
 import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds, hasNames, isTensor, notOperand } from './operands.js';
 import { readNamed, nameKey, LabelMap, checkLabels, ownObject, checkOutNames, describeDims } from './named.js';
-import { product, describe, tooManyEntries, isU16, taSet } from './shapes.js';
+import { product, describe, isU16, taSet, readList } from './shapes.js';
 import { view } from './heap.js';
 import { tensor, renamed, metaOf } from './tensor.js';
 import { request, execute, intoOut } from './execute.js';
@@ -237,24 +237,6 @@ function named(r, input, coords) {
 }
 
 const REDUCE_KEYS = ['axes', 'dims', 'keepdims', 'dtype', 'out'];
-
-/**
- * A list option (axes, dims) read once: a single entry (`isOne`) as a list of
- * it, or an array read by its length once and each entry once. A list longer
- * than any shape's rank is refused by its length, before anything is copied
- * (a rank-r input has r distinct axes). `expected` says what the option
- * takes, for its TypeError.
- */
-function readList(x, fn, key, isOne, expected) {
-  if (x == null) return null; // null: the default, as undefined
-  if (isOne(x)) return [x];
-  if (!Array.isArray(x)) throw new TypeError(`${fn}: ${key} must be ${expected}, got ${describe(x)}`);
-  const n = x.length;
-  if (!(n <= C.limits.maxRank)) throw tooManyEntries(`${fn}: ${key}`, key, n);
-  const out = new Array(n);
-  for (let k = 0; k < n; k++) out[k] = x[k];
-  return out;
-}
 
 /** The axes option: integers (range and repeats are the engine's to check, against the rank). */
 function readAxes(axes, fn) {

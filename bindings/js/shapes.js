@@ -108,6 +108,24 @@ export function tooManyEntries(what, key, n, shapes) {
     { code: 'INVALID_AXIS', shapes });
 }
 
+/**
+ * A list option (axes, dims) read once: a single entry (`isOne`) as a list of
+ * it, or an array read by its length once and each entry once. A list longer
+ * than any shape's rank is refused by its length, before anything is copied
+ * (a rank-r input has r distinct axes). `expected` says what the option
+ * takes, for its TypeError.
+ */
+export function readList(x, fn, key, isOne, expected) {
+  if (x == null) return null; // null: the default, as undefined
+  if (isOne(x)) return [x];
+  if (!Array.isArray(x)) throw new TypeError(`${fn}: ${key} must be ${expected}, got ${describe(x)}`);
+  const n = x.length;
+  if (!(n <= C.limits.maxRank)) throw tooManyEntries(`${fn}: ${key}`, key, n);
+  const out = new Array(n);
+  for (let k = 0; k < n; k++) out[k] = x[k];
+  return out;
+}
+
 export function rankTooLarge(n) {
   return new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${C.limits.maxRank} dims`,
     { code: 'INVALID_SHAPE' });
