@@ -24,11 +24,12 @@ import { materialise } from './ops.js';
  * resident one's relative to its element 0; a plain one's into its data) and
  * its names ({ dims, labels } or null).
  */
-function source(x, fn, what = `${fn}: x`) {
+function source(x, fn, label = 'x') {
   mod();
+  const what = `${fn}: ${label}`;
   const o = readOperand(x, what); // a non-object: its TypeError (notOperand)
   if (!o.resident) {
-    readNames(o, what, fn);
+    readNames(o, label, fn); // its messages put `${fn}: ` before the label
     settle(o, what);
   }
   const names = o.dims !== undefined ? { dims: o.dims.slice(), labels: o.labels ? o.labels.slice() : o.dims.map(() => null) } : null;
@@ -369,7 +370,7 @@ const unnamedNewAxis = (fn) => TypeError(`${fn}: options.dims names the new axis
 
 function sources(xs, fn) {
   if (!Array.isArray(xs) || xs.length === 0) throw new TypeError(`${fn}: xs must be a non-empty array of operands`);
-  const vs = Array.from(xs, (x, i) => source(x, fn, `${fn}: xs[${i}]`));
+  const vs = Array.from(xs, (x, i) => source(x, fn, `xs[${i}]`));
   const dt = vs[0].o.dtype;
   vs.forEach((v, i) => {
     if (v.o.dtype !== dt) {

@@ -111,3 +111,26 @@ describe('label interning', () => {
     expect(Array.from(r.data)).toEqual([1, 2, 13, 20]);
   });
 });
+
+describe('named operands of the layout functions', () => {
+  // The messages name the call once: "concat: xs[1] …", not "concat: concat: xs[1] …".
+  it('a bad dims list names the call once', () => {
+    const f = new Float32Array(2);
+    const bad = { data: f, shape: [2], dims: ['a', 'b'] };
+    const good = { data: f, shape: [2], dims: ['a'] };
+    const cases = [
+      [() => tc.concat([good, bad], 0), 'concat: xs[1] has 2 dim names but shape (2,)'],
+      [() => tc.stack([good, bad], 0, { dims: 'n' }), 'stack: xs[1] has 2 dim names but shape (2,)'],
+      [() => tc.transpose(bad), 'transpose: x has 2 dim names but shape (2,)'],
+      [() => tc.flip(bad), 'flip: x has 2 dim names but shape (2,)'],
+      [() => tc.squeeze(bad), 'squeeze: x has 2 dim names but shape (2,)'],
+      [() => tc.contiguous(bad), 'contiguous: x has 2 dim names but shape (2,)'],
+      [() => tc.concat([good, { data: f, shape: [2], dims: ['a'], coords: 5 }], 0), 'concat: xs[1].coords must be an object of { dimName: labels[] }'],
+    ];
+    for (const [run, message] of cases) {
+      let e = null;
+      try { run(); } catch (x) { e = x; }
+      expect(e?.message).toBe(message);
+    }
+  });
+});
