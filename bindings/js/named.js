@@ -41,7 +41,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
   let shape;
   if (shapeIn !== undefined) {
     shape = copyShape(shapeIn, `${fn}: ${which}.shape`);
-    checkShape(shape, false, [shape]);
+    checkShape(shape, false, [shape], `${fn}: ${which}.shape`);
     if (!isStatic(shape)) {
       throw new BroadcastError(`${fn}: ${which}.shape must be static`, { code: 'INVALID_SHAPE', shapes: [shape] });
     }

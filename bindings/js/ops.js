@@ -10,7 +10,7 @@ import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
 import { internNamed } from './named.js';
 import { readOperand, settle, readNames, scalarOperand, readOut, isScalar, withNames, outHolds, hasNames } from './operands.js';
-import { request, execute, runBinary, intoOut } from './execute.js';
+import { request, execute, runBinary } from './execute.js';
 import { largeCall, LARGE } from './expr-large.js';
 import { namedWhere } from './expr.js';
 
@@ -93,9 +93,8 @@ function namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn) {
   if (B.dims === undefined && B.shape.length === 0) B = withNames(B, [], []);
   if (A.dims === undefined || B.dims === undefined) throw new TypeError(`${name}: give dims to both operands (or neither) to broadcast by name`);
   const shaping = choose(shapingIn, C.shapings, 'intersection', name, 'shaping');
-  // A resident `out` with names is read by them: the result is made apart, its
-  // names compared with out's (they are known only once planned), then copied.
-  if (dest !== null && dest.resident && dest.dims !== undefined) return intoNamedOut(op, name, A, B, dest, outDtype, shaping, fillIn);
+  // (A resident `out` with names is read by them: execute() makes the result
+  // apart, compares its names with out's, then copies it in.)
   const na = { dims: A.dims, sizes: A.shape, labels: A.labels };
   const nb = { dims: B.dims, sizes: B.shape, labels: B.labels };
   // Union cells one side lacks read the fill value (default NaN / 0).
@@ -108,10 +107,6 @@ function namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn) {
   c.op = op.id;
   c.dtype = dt.id;
   return execute(c);
-}
-
-function intoNamedOut(op, name, A, B, dest, outDtype, shaping, fillIn) {
-  return intoOut(dest, name, [A, B], () => namedBinary(op, name, A, B, null, outDtype, shaping, fillIn));
 }
 
 /** An element-wise op by its name in ops.def (the engine's op table). */

@@ -95,7 +95,7 @@ export function copyShape(shape, what, suffix = '') {
   if (typeof shape === 'string' && shape === UNKNOWN_RANK) return shape;
   if (!isShapeLike(shape)) throw new TypeError(`${what}${suffix} must be an array of dims (e.g. [2, 3]), got ${describe(shape)}`);
   const n = Array.isArray(shape) ? shape.length : taLength.call(shape);
-  if (!(n <= C.limits.maxRank)) throw rankTooLarge(n);
+  if (!(n <= C.limits.maxRank)) throw rankTooLarge(n, what + suffix);
   // new Array(n): exactly n slots (a push-grown array reserves 17 at its first push).
   const out = new Array(n);
   for (let i = 0; i < n; i++) out[i] = shape[i];
@@ -126,13 +126,14 @@ export function readList(x, fn, key, isOne, expected) {
   return out;
 }
 
-export function rankTooLarge(n) {
-  return new BroadcastError(`invalid shape: rank ${n} exceeds the maximum of ${C.limits.maxRank} dims`,
+/** INVALID_SHAPE for rank `n` over the limit; `what` (if given) names the shape: "add: a.shape". */
+export function rankTooLarge(n, what) {
+  return new BroadcastError(`${what ?? 'invalid shape'}: rank ${n} exceeds the maximum of ${C.limits.maxRank} dims`,
     { code: 'INVALID_SHAPE' });
 }
 
-function invalidDim(shape, i, d, why, shapes) {
-  return new BroadcastError(`invalid shape ${safeFormat(shape)}: dim ${i} is ${describe(d)}; ${why}`,
+function invalidDim(shape, i, d, why, shapes, what = 'invalid shape') {
+  return new BroadcastError(`${what} ${safeFormat(shape)}: dim ${i} is ${describe(d)}; ${why}`,
     { code: 'INVALID_SHAPE', shapes: shapes ?? [shape], axis: i, dims: [d] });
 }
 
@@ -144,9 +145,10 @@ export function safeFormat(shape) {
 /**
  * Check a copied shape (no user code runs): dims are safe integers, '?' or
  * intervals; `allowKeep` lets -1 through (a §5 target). Strings are trimmed in
- * place. `shapes` is the call's list for the error.
+ * place. `shapes` is the call's list for the error; `what` (if given) names
+ * the shape in its message ("add: a.shape [2, -1]: dim 1 is -1; …").
  */
-export function checkShape(s, allowKeep, shapes) {
+export function checkShape(s, allowKeep, shapes, what) {
   if (typeof s === 'string') return s; // UNKNOWN_RANK
   for (let i = 0; i < s.length; i++) {
     const d = s[i];
@@ -155,7 +157,7 @@ export function checkShape(s, allowKeep, shapes) {
       if (d === -1 && allowKeep) continue;
       throw invalidDim(s, i, d, d === -1
         ? '-1 is only meaningful in a broadcastTo target (mode numpy)'
-        : 'dims must be integers from 0 to 2^53-1', shapes);
+        : 'dims must be integers from 0 to 2^53-1', shapes, what);
     }
     if (typeof d === 'string') {
       const t = d.trim();
@@ -166,9 +168,9 @@ export function checkShape(s, allowKeep, shapes) {
         const hi = m[2] === '' ? Infinity : Number(m[2]);
         if (Number.isSafeInteger(lo) && (hi === Infinity || Number.isSafeInteger(hi)) && lo <= hi) { s[i] = t; continue; }
       }
-      throw invalidDim(s, i, d, 'a dim is a number, "?" or an interval like "2..5"', shapes);
+      throw invalidDim(s, i, d, 'a dim is a number, "?" or an interval like "2..5"', shapes, what);
     }
-    throw invalidDim(s, i, d, 'dims must be integers from 0 to 2^53-1', shapes);
+    throw invalidDim(s, i, d, 'dims must be integers from 0 to 2^53-1', shapes, what);
   }
   return s;
 }
@@ -188,16 +190,16 @@ export function isDimValue(d) {
 }
 
 export function readStaticShape(shape, what, suffix = '') {
-  if (!Array.isArray(shape)) return staticOrThrow(checkShape(copyShape(shape, what, suffix), false), what, suffix);
+  if (!Array.isArray(shape)) return staticOrThrow(checkShape(copyShape(shape, what, suffix), false, undefined, what + suffix), what, suffix);
   const n = shape.length;
-  if (!(n <= C.limits.maxRank)) throw rankTooLarge(n); // its length read once: a Proxy cannot answer twice
+  if (!(n <= C.limits.maxRank)) throw rankTooLarge(n, what + suffix); // its length read once: a Proxy cannot answer twice
   const out = new Array(n);
   for (let i = 0; i < n; i++) {
     const d = shape[i];
     out[i] = d;
     if (!isDimValue(d)) {
       for (let j = i + 1; j < n; j++) out[j] = shape[j];
-      return staticOrThrow(checkShape(out, false), what, suffix);
+      return staticOrThrow(checkShape(out, false, undefined, what + suffix), what, suffix);
     }
   }
   return out;

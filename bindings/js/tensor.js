@@ -196,7 +196,7 @@ export function viewOf(h, shape, dims, coords, strides = null, ptr = h.ptr) {
 /** The record of `t`, the receiver of method `fn`: an object made from a Tensor (Object.create) is refused by name. */
 function ownRecord(t, fn) {
   const h = handleOf(t);
-  if (h === null) throw new TypeError(`${fn}(): called on an object that inherits from a Tensor but is none (Object.create): call it on the tensor`);
+  if (h === null) throw TypeError(`${fn}(): this inherits from a Tensor but is none (Object.create): pass the tensor`);
   return h;
 }
 

@@ -440,10 +440,33 @@ describe('hostile arguments found by a fuzz of 169,166 calls (0.9.24): refused o
       expect(() => tc.add(t, 1, { out: fake })).toThrow(new TypeError('add: out must be a typed array or a resident tensor'));
       expect(() => tc.unbroadcast({ data: f32(1, 2, 3) }, fake)).toThrow(new TypeError('unbroadcast: input inherits from a Tensor but is none (Object.create): pass the tensor'));
       // Its methods too (until 0.9.24 toArray() failed reading a property of null).
-      expect(() => fake.toArray()).toThrow(new TypeError('toArray(): called on an object that inherits from a Tensor but is none (Object.create): call it on the tensor'));
-      expect(() => fake.item()).toThrow(new TypeError('item(): called on an object that inherits from a Tensor but is none (Object.create): call it on the tensor'));
+      expect(() => fake.toArray()).toThrow(new TypeError('toArray(): this inherits from a Tensor but is none (Object.create): pass the tensor'));
+      expect(() => fake.item()).toThrow(new TypeError('item(): this inherits from a Tensor but is none (Object.create): pass the tensor'));
     }
     expect(values(tc.add(t, 1))).toEqual([2, 3, 4]);
     t.dispose();
+  });
+});
+
+describe('a data shape that is refused names its operand (0.9.25)', () => {
+  // Until 0.9.24 these said only "invalid shape [2, -1]: …", not whose shape it was.
+  const f = new Float32Array(2);
+  const msg = (run) => { try { run(); } catch (e) { return [e.code, e.message]; } return null; };
+  it('binary ops, evaluate, tensor() and the layout functions', () => {
+    expect(msg(() => tc.add({ data: f, shape: [2] }, { data: f, shape: [2, -1] })))
+      .toEqual(['INVALID_SHAPE', 'add: b.shape [2, -1]: dim 1 is -1; -1 is only meaningful in a broadcastTo target (mode numpy)']);
+    expect(msg(() => tc.mul({ data: f, shape: [1.5] }, 2)))
+      .toEqual(['INVALID_SHAPE', 'mul: a.shape [1.5]: dim 0 is 1.5; dims must be integers from 0 to 2^53-1']);
+    expect(msg(() => tc.evaluate('x + y', { x: { data: f, shape: [2] }, y: { data: f, shape: [-3] } }))?.[1])
+      .toMatch(/^evaluate: y\.shape \[-3\]: dim 0 is -3/);
+    expect(msg(() => tc.add({ data: f, shape: new Array(33).fill(1) }, 1)))
+      .toEqual(['INVALID_SHAPE', 'add: a.shape: rank 33 exceeds the maximum of 32 dims']);
+    expect(msg(() => tc.add({ data: f, shape: new Int32Array(33) }, 1)))
+      .toEqual(['INVALID_SHAPE', 'add: a.shape: rank 33 exceeds the maximum of 32 dims']);
+    expect(msg(() => tc.tensor(f, [-2]))?.[1]).toMatch(/^tensor\(shape\) \[-2\]: dim 0 is -2/);
+    expect(msg(() => tc.transpose({ data: f, shape: [NaN] }))?.[1]).toMatch(/^transpose: x\.shape \[NaN\]: dim 0 is NaN/);
+    expect(msg(() => tc.add({ data: f, shape: [2, 'x'], dims: ['a', 'b'] }, 1))?.[1]).toMatch(/^add: a\.shape \[2, "x"\]: dim 1 is "x"/);
+    // The shape functions name the shape they were given as before.
+    expect(msg(() => tc.broadcastShapes([2, NaN], [3]))?.[1]).toMatch(/^invalid shape \[2, NaN\]: dim 1 is NaN/);
   });
 });
