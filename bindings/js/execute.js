@@ -633,13 +633,14 @@ function growOut(c, res) {
   return out;
 }
 
-/** The result of named operands: with the engine's dims and coords. */
+/** The result of named operands: with the engine's dims and coords (rank 0: none, as evaluate and the reductions give it). */
 function namedTensor(c, res, out) {
   const shape = res.shape();
   const named = namedResult(c.named.nameList, res.namedAxes(c.named.labelList, c.named.rawName).axes);
-  if (out === 0) return makeTensor(res.field('result'), shape, c.outDtype, named.dims, named.coords);
+  const dims = shape.length ? named.dims : undefined;
+  if (out === 0) return makeTensor(res.field('result'), shape, c.outDtype, dims, named.coords);
   const r = produce(shape, out, c.dest, c.outDtype);
-  r.dims = named.dims;
+  if (dims) r.dims = dims;
   if (named.coords) r.coords = named.coords;
   return r;
 }

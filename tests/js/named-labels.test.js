@@ -134,3 +134,23 @@ describe('named operands of the layout functions', () => {
     }
   });
 });
+
+describe('a rank-0 result of named operands', () => {
+  // evaluate and the reductions give it without dims (docs/expressions.md); until 0.9.24 the binary ops gave dims [].
+  it('has no dims, from every call family', () => {
+    const a = { data: Float32Array.of(2), shape: [], dims: [] };
+    const b = { data: Float32Array.of(3), shape: [], dims: [] };
+    const results = [tc.add(a, b), tc.mul(a, 4), tc.evaluate('x + y', { x: a, y: b }), tc.sum({ data: Float32Array.of(1, 4), dims: ['i'] })];
+    for (const r of results) {
+      expect(r.shape).toEqual([]);
+      expect(r.dims).toBeUndefined();
+    }
+    expect(results.map((r) => r.data[0])).toEqual([5, 8, 5, 5]);
+    const t = tc.add(tc.tensor(Float32Array.of(2), [], { dims: [] }), b);
+    expect(t.dims).toBeUndefined();
+    expect(t.item()).toBe(5);
+    t.dispose();
+    // A rank-1 result keeps its name.
+    expect(tc.add(a, { data: Float32Array.of(1, 2), dims: ['i'] }).dims).toEqual(['i']);
+  });
+});
