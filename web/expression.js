@@ -6,15 +6,14 @@
 // Nothing here parses the expression or decides a broadcast: compile() and
 // explain() do, and a failed node is drawn from the library's own explain().
 import { compile, explain, evaluate } from 'tensorcast';
-import { parseShape } from './state.js';
+import { parseShape, MAX_TEXT } from './parse.js';
 import { previewDtype, product, exactProduct } from './views.js';
 
 export const DEFAULT_EXPRESSION = '(x - m) / s';
 export const DEFAULT_VARS = [['x', '2,3'], ['m', '3'], ['s', '2,1']];
 /** The longest expression the page keeps (the URL carries it). */
 export const MAX_EXPRESSION = 2000;
-/** The longest shape, mapping or operand text the page reads (and a link keeps). */
-export const MAX_TEXT = 400;
+export { MAX_TEXT };
 
 /**
  * The operand names an expression reads, in the library's order:

@@ -1,8 +1,9 @@
-// The broadcast explorer's pure logic, in three rooms:
+// The broadcast explorer's pure logic, in these rooms:
+//   parse.js    the shape text a person types, read (state.js and expression.js share it);
 //   state.js    the rules offered, parsing what a person types, the page state
 //               and its URL form, the explain() request, the examples;
-//   views.js    what is drawn from a plan: counts and sizes, axis verdicts, the
-//               backward view, the memory view, the data preview's indices;
+//   views.js    what is drawn from a plan: the dtype list, counts and sizes, axis
+//               verdicts, the backward view, the memory view, the data preview's indices;
 //   suggest.js  suggestions when shapes do not broadcast.
 //
 // Nothing here decides whether shapes broadcast: every verdict comes from the

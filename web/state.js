@@ -1,8 +1,11 @@
 // The explorer's page state: the rules it offers, parsing what a person
 // types, the state and its URL form, the explain() request built from it,
 // and the one-click examples. No DOM, no globals (unit-tested in Node).
-import { formatDim, DTYPES, contract } from 'tensorcast';
-import { DEFAULT_EXPRESSION, DEFAULT_VARS, MAX_EXPRESSION, MAX_TEXT, withExpression, expressionRequest, varsToParams, paramsToVars } from './expression.js';
+import { formatDim, DTYPES } from 'tensorcast';
+import { DEFAULT_EXPRESSION, DEFAULT_VARS, MAX_EXPRESSION, withExpression, expressionRequest, varsToParams, paramsToVars } from './expression.js';
+import { MAX_TEXT, UNKNOWN_RANK, stripBrackets, parseShape, parseMapping } from './parse.js';
+
+export { UNKNOWN_RANK, parseShape, parseMapping };
 
 export const OPERAND_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export const MAX_OPERANDS = 8;
@@ -37,25 +40,6 @@ export const SHAPING_HINTS = {
   union: 'Outer join of the labels.',
 };
 
-/**
- * The library's dtypes with their element size and typed-array name, in the
- * engine's order: [{ name, size, array }]. Empty before init().
- */
-let dtypeCache = { from: null, list: [] };
-export function dtypeList() {
-  if (!DTYPES.length) return [];
-  if (dtypeCache.from !== DTYPES) { // DTYPES is replaced (not mutated) when init() fills it
-    const info = new Map(contract().dtypes.map((d) => [d.name, d]));
-    dtypeCache = { from: DTYPES, list: DTYPES.map((name) => ({ name, size: info.get(name)?.size ?? null, array: info.get(name)?.array ?? null })) };
-  }
-  return dtypeCache.list;
-}
-
-/** Bytes per element of a dtype the library knows, else null. */
-export function itemSize(dtype) {
-  return dtypeList().find((d) => d.name === dtype)?.size ?? null;
-}
-
 export function isBroadcastTo(rule) {
   return rule.startsWith('to-');
 }
@@ -79,68 +63,6 @@ export function operandRole(rule, i) {
 
 // ---- parsing -----------------------------------------------------------------
 
-const INT = /^-?\d+$/;
-const INTERVAL = /^\d*\.\.\d*$/;
-export const UNKNOWN_RANK = '[...]';
-
-function stripBrackets(s) {
-  const t = s.trim();
-  if ((t.startsWith('[') && t.endsWith(']')) || (t.startsWith('(') && t.endsWith(')'))) {
-    return { inner: t.slice(1, -1), bracketed: true };
-  }
-  return { inner: t, bracketed: false };
-}
-
-/**
- * Parse a shape typed by a person. Accepts `8,1,6,1`, `8 1 6 1`, `[2,3]`,
- * `(3,)`, `()` or `[]` (a scalar), dims `?` and `2..5`, `-1` (meaningful in a
- * Broadcast target), and `[...]` or `...` for a shape of unknown rank.
- * Returns { ok: true, shape } or { ok: false, error }. Never evaluates text.
- */
-export function parseShape(text) {
-  if (typeof text !== 'string') return { ok: false, error: 'a shape must be text' };
-  const t = text.trim();
-  if (t === '') return { ok: false, error: 'empty: type dims like 2,3 — or () for a scalar' };
-  if (t.length > MAX_TEXT) return { ok: false, error: 'too long' };
-  const { inner } = stripBrackets(t);
-  if (inner.trim() === '...') return { ok: true, shape: UNKNOWN_RANK };
-  if (/[[\]()]/.test(inner)) return { ok: false, error: 'unbalanced or nested brackets: write one shape like [2, 3]' };
-  const tokens = inner.split(/[\s,]+/).filter((x) => x !== '');
-  if (/,\s*,/.test(inner)) return { ok: false, error: 'an empty dim between two commas' };
-  const shape = [];
-  for (const tok of tokens) {
-    if (INT.test(tok)) {
-      const n = Number(tok);
-      if (!Number.isSafeInteger(n)) return { ok: false, error: `${tok} is too large: dims go up to 2^53−1` };
-      shape.push(n === 0 ? 0 : n); // no -0
-    } else if (tok === '?') {
-      shape.push('?');
-    } else if (INTERVAL.test(tok)) {
-      shape.push(tok);
-    } else {
-      return { ok: false, error: `"${tok}" is not a dim: use a number, ? or an interval like 2..5 (names such as batch: the model explorer, tensorcast/model)` };
-    }
-  }
-  if (shape.length > 32) return { ok: false, error: `rank ${shape.length}: at most 32 dims` };
-  return { ok: true, shape };
-}
-
-/** Parse an axes mapping: `1, 2`, `[1,2]`, or empty for a scalar input. */
-export function parseMapping(text) {
-  if (typeof text !== 'string') return { ok: false, error: 'an axes mapping must be text' };
-  const { inner } = stripBrackets(text);
-  if (/[[\]()]/.test(inner)) return { ok: false, error: 'unbalanced or nested brackets' };
-  const tokens = inner.split(/[\s,]+/).filter((x) => x !== '');
-  const mapping = [];
-  for (const tok of tokens) {
-    if (!INT.test(tok) || !Number.isSafeInteger(Number(tok))) {
-      return { ok: false, error: `"${tok}" is not an axis: the mapping lists one output axis per input axis, like 1, 2` };
-    }
-    mapping.push(Number(tok));
-  }
-  if (mapping.length > 33) return { ok: false, error: 'too many entries' };
-  return { ok: true, mapping };
-}
 
 const NAME = /^[^\s,{}[\]()]+$/;
 

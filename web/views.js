@@ -1,9 +1,29 @@
 // What the explorer draws from a plan: counts and sizes as text, each axis's
 // verdict, the backward view (the axes a gradient is summed over), the memory
 // view and the data preview's read indices. No DOM, no globals.
-import { formatShape, reductionAxes, add, broadcastTo, unbroadcast } from 'tensorcast';
-import { dtypeList } from './state.js';
+import { formatShape, reductionAxes, add, broadcastTo, unbroadcast, DTYPES, contract } from 'tensorcast';
 import { labelReads, clashAxes, rightAlign } from './plan-words.js';
+
+// ---- dtypes ------------------------------------------------------------------
+
+/**
+ * The library's dtypes with their element size and typed-array name, in the
+ * engine's order: [{ name, size, array }]. Empty before init().
+ */
+let dtypeCache = { from: null, list: [] };
+export function dtypeList() {
+  if (!DTYPES.length) return [];
+  if (dtypeCache.from !== DTYPES) { // DTYPES is replaced (not mutated) when init() fills it
+    const info = new Map(contract().dtypes.map((d) => [d.name, d]));
+    dtypeCache = { from: DTYPES, list: DTYPES.map((name) => ({ name, size: info.get(name)?.size ?? null, array: info.get(name)?.array ?? null })) };
+  }
+  return dtypeCache.list;
+}
+
+/** Bytes per element of a dtype the library knows, else null. */
+export function itemSize(dtype) {
+  return dtypeList().find((d) => d.name === dtype)?.size ?? null;
+}
 
 // ---- formatting --------------------------------------------------------------
 
