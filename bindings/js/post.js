@@ -81,7 +81,7 @@ function axisOf(a, X, fn) {
 
 function axisError(fn, X, a, why) {
   return new BroadcastError(`${fn}: axis ${Array.isArray(a) ? `[${a}]` : describe(a)} ${why} (x is ${formatShape(X.shape)}${X.dims !== undefined ? `, dims ${X.dims.join(', ')}` : ''})`,
-    { code: 'INVALID_AXIS', shapes: [X.shape], axis: typeof a === 'number' ? a : null });
+    { code: 'INVALID_AXIS', shapes: [X.shape], axis: Number.isInteger(a) ? a : null }); // 1.5, NaN: no axis, as the other calls say
 }
 
 /**

@@ -705,6 +705,23 @@ describe('refusals, and no leak after them', () => {
   });
 });
 
+describe('an axis that is no integer', () => {
+  const x = { data: Float32Array.of(3, 1, 2, 9, 7, 8), shape: [2, 3] };
+  it('an axis of 1.5, NaN or Infinity is INVALID_AXIS with axis null, as the layout functions and reductions give it (until 0.9.24 the number itself)', () => {
+    const err = (f) => { try { f(); } catch (e) { return e; } return null; };
+    for (const a of [1.5, NaN, Infinity, -0.5]) {
+      for (const f of [() => tc.softmax(x, a), () => tc.logSoftmax(x, a), () => tc.logSumExp(x, [0, a]), () => tc.argmax(x, a), () => tc.argmin(x, a), () => tc.topk(x, 1, { axis: a })]) {
+        const e = err(f);
+        expect(e?.code).toBe('INVALID_AXIS');
+        expect(e.axis).toBe(null);
+      }
+      expect(err(() => tc.flip(x, a)).axis).toBe(null);
+    }
+    expect(err(() => tc.argmax(x, 2)).axis).toBe(2); // an integer out of range stays as given
+    expect(err(() => tc.topk(x, 1, { axis: -3 })).axis).toBe(-3);
+  });
+});
+
 describe('null for an axis is its default (NumPy axis=None)', () => {
   const x = { data: Float32Array.of(1, 5, 2, 7, 3, 0, 4, 4), shape: [2, 4] };
   const same = (a, b) => {
