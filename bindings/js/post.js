@@ -278,6 +278,7 @@ export function topk(x, k, options) {
   if (!Number.isInteger(k) || k < 0 || k > n) {
     throw new BroadcastError(`topk: k must be an integer from 0 to ${n} (the axis length), got ${describe(k)}`, { code: 'INVALID_AXIS', shapes: [X.shape], axis: axes[0], dims: [n] });
   }
+  k += 0; // -0 (Math.round(-0.2)) as 0: it is the result's dim
   const b = block(X, axes, 'topk');
   const dt = X.dtype;
   const I32 = C.dtypeByName.get('int32');

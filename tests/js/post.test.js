@@ -705,7 +705,7 @@ describe('refusals, and no leak after them', () => {
   });
 });
 
-describe('an axis that is no integer', () => {
+describe('an axis that is no integer, and k = -0', () => {
   const x = { data: Float32Array.of(3, 1, 2, 9, 7, 8), shape: [2, 3] };
   it('an axis of 1.5, NaN or Infinity is INVALID_AXIS with axis null, as the layout functions and reductions give it (until 0.9.24 the number itself)', () => {
     const err = (f) => { try { f(); } catch (e) { return e; } return null; };
@@ -719,6 +719,18 @@ describe('an axis that is no integer', () => {
     }
     expect(err(() => tc.argmax(x, 2)).axis).toBe(2); // an integer out of range stays as given
     expect(err(() => tc.topk(x, 1, { axis: -3 })).axis).toBe(-3);
+  });
+  it('topk with k = -0 (Math.round(-0.2)) gives a dim of +0 (until 0.9.24 the shape held -0)', () => {
+    const r = tc.topk(x, Math.round(-0.2));
+    expect(Object.is(r.values.shape[1], 0)).toBe(true);
+    expect(Object.is(r.indices.shape[1], 0)).toBe(true);
+    const t = tc.tensor(x.data, x.shape);
+    const rt = tc.topk(t, -0, { axis: 0 });
+    expect(Object.is(rt.values.shape[0], 0)).toBe(true);
+    expect(rt.values.shape).toEqual([0, 3]);
+    rt.values.dispose();
+    rt.indices.dispose();
+    t.dispose();
   });
 });
 
