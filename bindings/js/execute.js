@@ -156,7 +156,7 @@ export function intoOut(dest, fn, ops, run) {
   const size = h !== null ? h.size : r.data.length;
   try {
     const dims = h !== null ? h.dims : r.dims;
-    if (dims !== undefined) checkOutNames(fn, dest, dims, h !== null ? h.labels : dims.map((d) => r.coords?.[nameKey(d)] ?? null));
+    if (dims !== undefined) checkOutNames(fn, dest, dims, h !== null ? h.labels : dims.map((d) => r.coords?.[nameKey(d)] ?? null), h !== null ? h.shape : r.shape);
     if (dt !== dest.dtype) {
       throw outDtypeError(fn, dest.dtype, dt, [dest.shape]);
     }

@@ -17,7 +17,6 @@ import { C, none } from './contract.js';
 import { mod } from './loader.js';
 import { checkKeys, readBroadcast } from './options.js';
 import { readOperand, settle, readNames, isScalar, readOut, withNames, hasNames } from './operands.js';
-import { checkOutNames } from './named.js';
 import { request, execute, runExpr, sameInts } from './execute.js';
 import { Tensor, renamed } from './tensor.js';
 import { registerExpressions, refusedPlan } from './explain.js';
@@ -208,12 +207,8 @@ export function exprRequest(E, fn, s, key, ops, interned) {
   if (s.named) {
     c.after = (res, r) => {
       const d = c.dest; // null when made apart for a view or a named out (execute.js intoOut checks the names then)
-      if (d !== null && d.resident) res.shape(); // result() returned out without reading the shape
+      if (d !== null && d.resident) return r; // the caller's out, which has no dims (those with dims are made apart)
       const names = readResultNames(res, interned, s.keepdims && E.reduce !== null);
-      if (d !== null && d.resident) {
-        checkOutNames(fn, d, names.dims, names.labels);
-        return r;
-      }
       if (names.dims.length === 0) return r; // every dim reduced: an unnamed scalar, as the reductions give
       // A fresh resident result: a view with the names over its memory (renamed disposes the nameless one).
       if (r instanceof Tensor) return renamed(r, names.dims, names.coords ?? undefined);

@@ -411,7 +411,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   const dest = readOut(outIn, fn);
   const size = product(shape);
   if (dest !== null) {
-    if (names) checkOutNames(fn, dest, names.dims, names.labels); // a resident out with dims is read by them (a typed one has none)
+    if (names) checkOutNames(fn, dest, names.dims, names.labels, shape); // a resident out with dims is read by them (a typed one has none)
     if (dest.dtype !== dt && !(dt.half && !dest.resident && isU16(dest.data))) {
       throw outDtypeError(fn, dest.dtype, dt, [shape]);
     }

@@ -1,7 +1,7 @@
 // Named operands (§6): { dims, shape } or { dims, coords }, read once into
 // owned arrays, and their encoding (names and labels become integer ids).
 import { BroadcastError, formatShape } from './errors.js';
-import { copyShape, checkShape, isStatic, UNKNOWN_RANK, describe } from './shapes.js';
+import { copyShape, checkShape, isStatic, UNKNOWN_RANK, describe, safeFormat } from './shapes.js';
 import { C, none } from './contract.js';
 
 /** A dim name's identity: coords keys are strings, so 1 and '1' are the same name. */
@@ -150,15 +150,23 @@ export function sameNames(dimsA, labelsA, dimsB, labelsB) {
   return null;
 }
 
-export const describeDims = (dims) => `[${dims.map((d) => JSON.stringify(d)).join(', ')}]`;
+/** Dim names as a message prints them: ["a", 0] (shapes.js safeFormat: a string quoted, a number as it is). */
+export const describeDims = safeFormat;
 
-/** Refuse a resident `out` whose dims or coords are not the result's `dims` / `labels`. */
-export function checkOutNames(fn, dest, dims, labels) {
-  const diff = dest.dims === undefined ? null : sameNames(dest.dims, dest.labels, dims, labels); // an out without dims takes any names
-  if (diff === null) return;
-  throw new BroadcastError(`${fn}: out has dims ${describeDims(dest.dims)}${diff.labels ? ' with other coordinates' : ''} but the result has dims ${describeDims(dims)}`
-    + `${diff.labels ? ` (dim "${dims[diff.axis]}" differs)` : ''}: its data would be read by the wrong names; pass an out with the result's dims and coords, or one without dims`,
-  { code: 'INCOMPATIBLE_DIMS', shapes: [dest.shape], axis: diff.axis });
+/**
+ * Refuse a resident `out` whose dims, sizes or coords are not the result's
+ * `dims`, `shape` / `labels` (an out of the result's size whose dims have
+ * other sizes would be read with them).
+ */
+export function checkOutNames(fn, dest, dims, labels, shape) {
+  if (dest.dims === undefined) return; // an out without dims takes any names
+  const diff = sameNames(dest.dims, dest.labels, dims, labels);
+  const i = diff ? diff.axis : shape.findIndex((n, k) => n !== dest.shape[k]);
+  if (i < 0) return;
+  const other = diff ? diff.labels && 'coordinates' : 'sizes';
+  throw new BroadcastError(`${fn}: out has dims ${describeDims(dest.dims)}${other ? ` with other ${other}` : ''} but the result has dims ${describeDims(dims)}`
+    + `${other ? ` (dim "${dims[i]}" differs)` : ''}: its data would be read by the wrong names; pass an out with the result's dims and coords, or one without dims`,
+  { code: 'INCOMPATIBLE_DIMS', shapes: [dest.shape], axis: i });
 }
 
 export function describeNamed(n) {

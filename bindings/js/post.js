@@ -179,7 +179,7 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null, ch
   const size = product(shape);
   const es = dt.size;
   const src = view(dt);
-  if (dest?.resident && dims) checkOutNames(fn, dest, dims, dims.map((d) => coords?.[d] ?? null));
+  if (dest?.resident && dims) checkOutNames(fn, dest, dims, dims.map((d) => coords?.[d] ?? null), shape);
   if (dims?.length === 0) dims = undefined; // every dim reduced: an unnamed scalar, as the reductions give
   if (dest !== null) {
     const have = dest.resident ? dest.size : taLength.call(dest.data);

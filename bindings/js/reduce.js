@@ -137,7 +137,7 @@ function unbroadcastNamed(G, I, o) {
   checkLabels(fn, 'input', input.dims, input.labels, [input.sizes, G.shape]);
   if (G.labels) checkLabels(fn, 'grad', G.dims, G.labels, [input.sizes, G.shape]);
   // A resident `out` with names must carry the result's (the input's): its data is read by them.
-  if (dest !== null && dest.resident) checkOutNames(fn, dest, input.dims, input.labels);
+  if (dest !== null && dest.resident) checkOutNames(fn, dest, input.dims, input.labels, input.sizes);
   const gPos = new Map(G.dims.map((d, k) => [nameKey(d), k]));
   const inKeys = new Set(input.dims.map(nameKey));
   // Per input axis: the gradient axis it comes from, and where labels decide, the index map.
@@ -297,15 +297,17 @@ function reducedNames(X, axes, keepdims) {
   const dims = [];
   const labels = [];
   const entries = [];
+  const shape = [];
   for (let a = 0; a < rank; a++) {
     if (gone[a] && !keepdims) continue;
     dims.push(X.dims[a]);
+    shape.push(gone[a] ? 1 : X.shape[a]);
     const l = gone[a] ? null : X.labels?.[a] ?? null;
     labels.push(l);
     if (l) entries.push([nameKey(X.dims[a]), l.slice()]);
   }
   if (dims.length === 0) return null;
-  return { dims, labels, coords: entries.length ? ownObject(entries) : undefined };
+  return { dims, labels, shape, coords: entries.length ? ownObject(entries) : undefined };
 }
 
 function reduce(name, x, options) {
@@ -350,7 +352,7 @@ function reduceNamed(name, X, axes, keepdims, acc, dest) {
     && new Set(axes.map((a) => (a < 0 ? a + rank : a))).size === axes.length);
   const names = valid ? reducedNames(X, axes, keepdims) : null;
   if (valid && dest !== null && dest.resident) {
-    checkOutNames(name, dest, names ? names.dims : [], names ? names.labels : []);
+    checkOutNames(name, dest, names ? names.dims : [], names ? names.labels : [], names ? names.shape : []);
   }
   const r = runReduce(name, name, X, axes, keepdims, acc, dest);
   if (names === null || (dest !== null && dest.resident)) return r; // a scalar, or the caller's own out tensor as it is

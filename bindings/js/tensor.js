@@ -109,7 +109,7 @@ export class Tensor {
 
   /** Copy the data out into a new typed array (a view's elements in row-major order). */
   toArray() {
-    const h = ownRecord(this, 'toArray');
+    const h = handleOf(this);
     const off = h.ptr / h.dtype.size;
     if (h.strides !== null) return gather(view(h.dtype), off, h.shape, h.strides, new h.dtype.ctor(h.size));
     return heapCopy(h.dtype, off, h.size);
@@ -127,7 +127,7 @@ export class Tensor {
    * BroadcastError (INVALID_SHAPE) naming the size: reduce first (sum(t).item()) or copy all out with toArray().
    */
   item() {
-    const h = ownRecord(this, 'item');
+    const h = handleOf(this);
     if (h.size !== 1) {
       throw new BroadcastError(`item(): the tensor ${formatShape(h.shape)} has ${h.size} elements, and item() reads a tensor of exactly one; `
         + 'reduce it first (sum(t).item(), mean(t).item()) or copy every element out with toArray()',
@@ -191,13 +191,6 @@ export function makeTensor(ptr, shape, dtype, dims, coords) {
  */
 export function viewOf(h, shape, dims, coords, strides = null, ptr = h.ptr) {
   return new Tensor(TOKEN, ptr, shape, h.dtype, dims, coords, sharedAlloc(h.tensor), strides);
-}
-
-/** The record of `t`, the receiver of method `fn`: an object made from a Tensor (Object.create) is refused by name. */
-function ownRecord(t, fn) {
-  const h = handleOf(t);
-  if (h === null) throw TypeError(`${fn}(): this inherits from a Tensor but is none (Object.create): pass the tensor`);
-  return h;
 }
 
 /**

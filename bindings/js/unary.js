@@ -37,7 +37,7 @@ function snapshot(x, options, name, what) {
 /** Run request `c` on X into dest, and give the result X's names. */
 function run(c, X, dest, name) {
   const dims = X.dims;
-  if (dims !== undefined && dest !== null && dest.resident) checkOutNames(name, dest, dims, X.labels);
+  if (dims !== undefined && dest !== null && dest.resident) checkOutNames(name, dest, dims, X.labels, X.shape);
   const r = execute(c);
   if (dims === undefined || (dest !== null && dest.resident)) return r;
   let coords;

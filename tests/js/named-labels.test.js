@@ -154,3 +154,37 @@ describe('a rank-0 result of named operands', () => {
     expect(tc.add(a, { data: Float32Array.of(1, 2), dims: ['i'] }).dims).toEqual(['i']);
   });
 });
+
+describe('a resident out with the result\'s dim names but other sizes', () => {
+  // Until 0.9.24 an out with dims ['a', 'b'] and shape [2, 3] took a result whose a is 3 and b is 2 (same size,
+  // same names): the out then read its data with the wrong sizes. It is now refused, by every call family.
+  it('is refused as INCOMPATIBLE_DIMS, naming the dim; the out is left unwritten', () => {
+    const x = { data: Float32Array.of(1, 2, 3, 4, 5, 6), shape: [3, 2], dims: ['a', 'b'] };
+    const calls = {
+      neg: (out) => tc.neg(x, { out }),
+      add: (out) => tc.add(x, 1, { out }),
+      evaluate: (out) => tc.evaluate('-x', { x }, { out }),
+      contiguous: (out) => tc.contiguous(x, { out }),
+      concat: (out) => tc.concat([x], 0, { out }),
+      softmax: (out) => tc.softmax(x, 'b', { out }),
+      unbroadcast: (out) => tc.unbroadcast({ data: new Float32Array(6), shape: [3, 2], dims: ['a', 'b'] }, { dims: ['a', 'b'], shape: [3, 2] }, { out }),
+    };
+    for (const [name, run] of Object.entries(calls)) {
+      const out = tc.tensor(new Float32Array(6), [2, 3], { dims: ['a', 'b'] });
+      let e = null;
+      try { run(out); } catch (x2) { e = x2; }
+      expect(e?.code, name).toBe('INCOMPATIBLE_DIMS');
+      expect(e.axis).toBe(0);
+      expect(e.message).toBe(`${name}: out has dims ["a", "b"] with other sizes but the result has dims ["a", "b"] (dim "a" differs): its data would be read by the wrong names; pass an out with the result's dims and coords, or one without dims`);
+      expect(Array.from(out.toArray())).toEqual([0, 0, 0, 0, 0, 0]);
+      out.dispose();
+      // The out of the result's sizes takes it.
+      const ok = tc.tensor(new Float32Array(6), [3, 2], { dims: ['a', 'b'] });
+      expect(run(ok)).toBe(ok);
+      ok.dispose();
+    }
+    const s = tc.tensor(new Float32Array(6), [3, 2], { dims: ['a', 'b'] });
+    expect(() => tc.sum(x, { axes: [0], keepdims: true, out: s })).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_DIMS', axis: 0 }));
+    s.dispose();
+  });
+});
