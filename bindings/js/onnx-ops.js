@@ -533,7 +533,8 @@ export function outputsOf(n, ins, v, bytes) {
       const pads = v < 11 ? attrInts(n, 'pads') ?? attrInts(n, 'paddings') : vals(1);
       if (!rankKnown) return [info(null, et)];
       if (!pads) return [info(x.map(() => '?'), et)];
-      const axesV = v >= 18 && n.inputs.length > 3 ? vals(3) : null;
+      const axesV = v >= 18 && n.inputs[3] ? vals(3) : null;
+      if (v >= 18 && n.inputs[3] && !axesV) return [info(x.map(() => '?'), et)]; // axes given, their values not known
       const axes = axesV ? axesV.map((a) => normAxis(a, x.length)) : x.map((_, i) => i);
       const out = x.slice();
       // begin + end first: pads of -1 and 1 keep a name (N - 1 + 1 is N)

@@ -962,6 +962,14 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     const u64 = tensorOf('u', 13, [2], fld(11, [3, 4].flatMap(varint)));
     expect(y([[...nodeOf('Cast', ['u'], ['s'], 'cast'), ...attrI('to', 7)], nodeOf('Reshape', ['x', 's'], ['y'], 'reshape')], [x(12)], [u64])).toEqual([3, 4]);
   });
+
+  it('Pad-18 whose axes input has values not known leaves the dims unknown (until 0.9.24 the pads went to the first axes in order: [6, 3] padded on axes [1, 0] was [7, 7], not [10, 4])', () => {
+    const pad = (inputs, inits) => y([nodeOf('Pad', ['x', 'p', '', 'a'], ['y'], 'pad')], inputs, inits, 18);
+    expect(pad([x(6, 3), valueInfo('a', 7, [2])], [i64('p', [1, 2, 0, 2])])).toEqual(['?', '?']);
+    expect(pad([x(6, 3)], [i64('p', [1, 2, 0, 2]), i64('a', [1, 0])])).toEqual([10, 4]);
+    expect(pad([x(6, 3)], [i64('p', [1, 2]), i64('a', [-1])])).toEqual([6, 6]);
+    expect(y([nodeOf('Pad', ['x', 'p', '', ''], ['y'], 'pad')], [x(6, 3)], [i64('p', [1, 2, 0, 2])], 18)).toEqual([7, 7]); // no axes: all, in order
+  });
 });
 
 describe('inferShapes on hostile input', () => {
