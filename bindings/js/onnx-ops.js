@@ -178,7 +178,7 @@ export const OPTIMISERS = { Adagrad: [0, 2], Adam: [0, 2, 3], Momentum: [0, 2] }
  * The outputs of an op of MORE: `ins` its inputs' infos, `vals(k)` input k's values (or null).
  * Dims it cannot know are '?'; null where not even the rank is known.
  */
-function moreShapes(n, op, ins, vals) {
+function moreShapes(n, op, ins, vals, v) {
   const shape = (k) => (ins[k] ? ins[k].shape : null);
   const x = shape(0);
   const et = ins[0] ? ins[0].elemType : 0;
@@ -259,11 +259,13 @@ function moreShapes(n, op, ins, vals) {
       const rois = shape(1);
       return [info([rois ? rois[0] : '?', x ? x[1] : '?', attrInt(n, 'output_height', 1), attrInt(n, 'output_width', 1)], et)];
     }
-    case 'DFT': { // along axis (default 1; an input from opset 20): dft_length (or the axis), half of it + 1 when onesided; last dim 2
+    case 'DFT': { // along axis (an attribute, default 1; from opset 20 input 2, default -2): dft_length (or the axis), half of it + 1 when onesided; last dim 2
       if (!x) return [info(null, et)];
-      const a = normAxis(attrInt(n, 'axis', 1), x.length);
-      const given = n.inputs[1] ? scalar(1) : x[a];
-      const len = attrInt(n, 'inverse', 0) === 0 && attrInt(n, 'onesided', 0) === 1 ? (num(given) ? Math.floor(given / 2) + 1 : '?') : given;
+      const given = v < 20 ? attrInt(n, 'axis', 1) : n.inputs[2] ? scalar(2) : -2;
+      if (!num(given)) return [info(x.map((d, i) => (i === x.length - 1 ? 2 : '?')), et)]; // an axis input whose value is not known
+      const a = normAxis(given, x.length);
+      const size = n.inputs[1] ? scalar(1) : x[a];
+      const len = attrInt(n, 'inverse', 0) === 0 && attrInt(n, 'onesided', 0) === 1 ? (num(size) ? Math.floor(size / 2) + 1 : '?') : size;
       return [info(x.map((d, i) => (i === a ? len : i === x.length - 1 ? 2 : d)), et)];
     }
     case 'STFT': { // [batch, frames, bins, 2]: frames from the signal's length, the step and the frame's length
@@ -602,7 +604,7 @@ export function outputsOf(n, ins, v, bytes) {
       return n.outputs.map((_, k) => info(k === 0 ? Y : H, et));
     }
     default:
-      if (MORE.has(op)) return moreShapes(n, op, ins, vals);
+      if (MORE.has(op)) return moreShapes(n, op, ins, vals, v);
       if (REDUCE.has(op)) {
         if (!rankKnown) return [info(null, et)];
         const fromInput = op === 'ReduceSum' ? v >= 13 : v >= 18;

@@ -970,6 +970,16 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(pad([x(6, 3)], [i64('p', [1, 2]), i64('a', [-1])])).toEqual([6, 6]);
     expect(y([nodeOf('Pad', ['x', 'p', '', ''], ['y'], 'pad')], [x(6, 3)], [i64('p', [1, 2, 0, 2])], 18)).toEqual([7, 7]); // no axes: all, in order
   });
+
+  it('DFT-20 takes its axis from input 2, -2 when it is omitted (until 0.9.24 opset 17\'s axis attribute, default 1: [5, 7, 8, 1] onesided was [5, 4, 8, 2], not [5, 7, 5, 2])', () => {
+    const dft = (dims, ins, inits, opset = 20, axis = []) => y([[...nodeOf('DFT', ins, ['y'], 'dft'), ...attrI('onesided', 1), ...axis]], [x(...dims)], inits, opset);
+    expect(dft([5, 7, 8, 1], ['x'], [])).toEqual([5, 7, 5, 2]);
+    expect(dft([5, 7, 8, 1], ['x', 'L', 'A'], [i64('L', [6], []), i64('A', [-3], [])])).toEqual([5, 4, 8, 2]);
+    expect(dft([5, 7, 8, 1], ['x', '', 'A'], [i64('A', [2], [])])).toEqual([5, 7, 5, 2]);
+    expect(y([nodeOf('DFT', ['x', '', 'A'], ['y'], 'dft')], [x(5, 7, 8, 1), valueInfo('A', 7, [])], [], 20)).toEqual(['?', '?', '?', 2]); // the axis not known
+    expect(dft([5, 7, 8, 1], ['x'], [], 17)).toEqual([5, 4, 8, 2]); // opset 17: the attribute, default 1
+    expect(dft([5, 7, 8, 1], ['x'], [], 17, attrI('axis', 2))).toEqual([5, 7, 5, 2]);
+  });
 });
 
 describe('inferShapes on hostile input', () => {
