@@ -980,6 +980,15 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(dft([5, 7, 8, 1], ['x'], [], 17)).toEqual([5, 4, 8, 2]); // opset 17: the attribute, default 1
     expect(dft([5, 7, 8, 1], ['x'], [], 17, attrI('axis', 2))).toEqual([5, 7, 5, 2]);
   });
+
+  it('Concat before opset 4 without an axis joins on axis 1, its default then (until 0.9.24 axis 0: [2, 3] and [2, 4] were unknown, [2, 3] twice [4, 3])', () => {
+    const concat = (a, b, opset, attrs = []) => y([[...nodeOf('Concat', ['a', 'b'], ['y'], 'cat'), ...attrs]], [valueInfo('a', 1, a), valueInfo('b', 1, b)], [], opset);
+    expect(concat([2, 3], [2, 4], 3)).toEqual([2, 7]);
+    expect(concat([2, 3], [2, 3], 1)).toEqual([2, 6]);
+    expect(concat([2, 3], [2, 3], 3, attrI('axis', 0))).toEqual([4, 3]);
+    expect(concat([2, 3], [5, 3], 4, attrI('axis', 0))).toEqual([7, 3]);
+    expect(concat([3], [4], 3)).toBe(null); // rank 1 has no axis 1
+  });
 });
 
 describe('inferShapes on hostile input', () => {
