@@ -84,7 +84,7 @@ const SAME = new Set(('Abs Acos Acosh Asin Asinh Atan Atanh Bernoulli Ceil Celu 
   'LeakyRelu Log LogSoftmax LpNormalization LRN MeanVarianceNormalization Mish Neg Not ' +
   'QuantizeLinear RandomNormalLike RandomUniformLike Reciprocal Relu Round Selu Shrink Sigmoid Sign Sin Sinh Softmax Softplus ' +
   'Softsign Sqrt Tan Tanh ThresholdedRelu Trilu BitwiseNot ScatterElements ScatterND Scatter ReverseSequence ' +
-  'SimplifiedLayerNormalization SkipLayerNormalization FastGelu BiasGelu QuickGelu EyeLike').split(' '));
+  'FastGelu BiasGelu QuickGelu EyeLike').split(' '));
 const SOFTMAX = new Set(['Softmax', 'LogSoftmax', 'Hardmax']);
 // Same shape and, for small integer tensors, the same values (a cast to an integer type truncates them).
 const PASS = new Set(['Identity', 'Cast', 'CastLike']);
@@ -358,9 +358,11 @@ export function outputsOf(n, ins, v, bytes) {
   switch (op) {
     case 'BatchNormalization': // training mode's running mean and variance (and opset < 14's saved ones): one per channel
       return n.outputs.map((_, k) => info(k === 0 ? x : rankKnown && x.length > 1 ? [x[1]] : null, et));
-    case 'LayerNormalization': { // Mean and InvStdDev: the normalised axes kept as 1, in stash_type
+    case 'LayerNormalization':
+    case 'SimplifiedLayerNormalization':
+    case 'SkipLayerNormalization': { // Mean and InvStdDev: the normalised axes kept as 1, in stash_type (SkipLayerNormalization's output 3, the sum: x)
       const a = rankKnown ? normAxis(attrInt(n, 'axis', -1), x.length) : 0;
-      return n.outputs.map((_, k) => (k === 0 ? info(x, et) : info(rankKnown ? x.map((d, i) => (i < a ? d : 1)) : null, attrInt(n, 'stash_type', 1))));
+      return n.outputs.map((_, k) => (k === 0 || k === 3 ? info(x, et) : info(rankKnown ? x.map((d, i) => (i < a ? d : 1)) : null, attrInt(n, 'stash_type', 1))));
     }
     case 'Constant': {
       const t = attr(n, 'value');

@@ -989,6 +989,17 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(concat([2, 3], [5, 3], 4, attrI('axis', 0))).toEqual([7, 3]);
     expect(concat([3], [4], 3)).toBe(null); // rank 1 has no axis 1
   });
+
+  it('SimplifiedLayerNormalization\'s inv_std_var and SkipLayerNormalization\'s mean and inv_std_var keep the normalised axes as 1, as onnxruntime makes them (until 0.9.24 x\'s shape: [2, 3, 4], not [2, 3, 1])', () => {
+    const norm = (op, outs, attrs = [], domain = []) => y([[...nodeOf(op, ['x', 's', 'g'], outs, 'n'), ...domain, ...attrs]], [x(2, 3, 4), valueInfo('s', 1, [2, 3, 4]), valueInfo('g', 1, [4])]);
+    expect(norm('SimplifiedLayerNormalization', ['o', 'y'])).toEqual([2, 3, 1]);
+    expect(norm('SimplifiedLayerNormalization', ['o', 'y'], attrI('axis', 1))).toEqual([2, 1, 1]);
+    const ms = str(7, 'com.microsoft');
+    expect(norm('SkipLayerNormalization', ['o', 'y'], [], ms)).toEqual([2, 3, 1]); // mean
+    expect(norm('SkipLayerNormalization', ['o', '', 'y'], [], ms)).toEqual([2, 3, 1]); // inv_std_var
+    expect(norm('SkipLayerNormalization', ['o', '', '', 'y'], [], ms)).toEqual([2, 3, 4]); // input + skip + bias
+    expect(norm('SkipLayerNormalization', ['y'], [], ms)).toEqual([2, 3, 4]);
+  });
 });
 
 describe('inferShapes on hostile input', () => {
