@@ -193,6 +193,7 @@ function moreShapes(n, op, ins, vals, v) {
       return op === 'SoftmaxCrossEntropyLoss' ? [loss, info(x, et)] : [loss];
     }
     case 'Unique': { // Y, indices, inverse_indices, counts: as many as there are distinct values
+      if (n.domain === 'com.microsoft') return [info(['?'], et), info(x, 7), info(['?'], 7)]; // its own: Y, inverse_indices of a 1-D x, counts
       const a = attr(n, 'axis');
       const y = keptOf(a);
       const inv = a ? (x ? [x[normAxis(a.i, x.length)]] : ['?']) : [x ? prod(x) : '?'];

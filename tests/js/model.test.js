@@ -1000,6 +1000,14 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(norm('SkipLayerNormalization', ['o', '', '', 'y'], [], ms)).toEqual([2, 3, 4]); // input + skip + bias
     expect(norm('SkipLayerNormalization', ['y'], [], ms)).toEqual([2, 3, 4]);
   });
+
+  it('Unique of com.microsoft has its own three outputs: uniques, an index per element, counts (until 0.9.24 read as ONNX\'s four: the counts were x\'s length)', () => {
+    const unique = (outs, domain = str(7, 'com.microsoft')) => y([[...nodeOf('Unique', ['x'], outs, 'u'), ...domain]], [x(5)]);
+    expect(unique(['u', 'i', 'y'])).toEqual(['?']);
+    expect(unique(['u', 'y'])).toEqual([5]);
+    expect(unique(['y'])).toEqual(['?']);
+    expect(unique(['u', 'i', 'y'], [])).toEqual([5]); // ONNX's: inverse_indices
+  });
 });
 
 describe('inferShapes on hostile input', () => {
