@@ -676,7 +676,9 @@ function sliceShape(n, ins, vals, v) {
 }
 
 function windowShapes(n, ins, op) {
-  const x = ins[0] ? ins[0].shape : null;
+  const last = attrInt(n, 'channels_last', 0) === 1; // com.microsoft's QLinearConv: x and y are [N, D..., C]
+  let x = ins[0] ? ins[0].shape : null;
+  if (last && x) x = [x[0], x[x.length - 1], ...x.slice(1, -1)];
   const et = ins[0] ? ins[0].elemType : 0;
   const w = ins[1] ? ins[1].shape : null;
   const conv = op.startsWith('Conv') || op === 'QLinearConv';
@@ -720,6 +722,7 @@ function windowShapes(n, ins, op) {
       out.push(o);
     }
   }
+  if (last) out.push(out.splice(1, 1)[0]);
   const outs = [info(out, op === 'ConvInteger' ? 6 : et)];
   if (n.outputs.length > 1) outs.push(info(out, 7)); // MaxPool's indices
   return outs;

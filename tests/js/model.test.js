@@ -1008,6 +1008,15 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(unique(['y'])).toEqual(['?']);
     expect(unique(['u', 'i', 'y'], [])).toEqual([5]); // ONNX's: inverse_indices
   });
+
+  it('QLinearConv of com.microsoft with channels_last reads x and makes y as [N, H, W, C] (until 0.9.24 as [N, C, H, W]: [1, 7, 5, 3] by a 3x3 kernel of 4 filters was [1, 4, 3, 1], not [1, 5, 3, 4])', () => {
+    const conv = (dims, last) => y([[...nodeOf('QLinearConv', ['x', 'xs', 'xz', 'w', 'ws', 'wz', 'ys', 'yz'], ['y'], 'c'), ...str(7, 'com.microsoft'),
+      ...attrInts('kernel_shape', [3, 3]), ...(last === undefined ? [] : attrI('channels_last', last))]], [valueInfo('x', 2, dims), valueInfo('w', 2, [4, 3, 3, 3])]);
+    expect(conv([1, 7, 5, 3], 1)).toEqual([1, 5, 3, 4]);
+    expect(conv(['N', 7, 5, 3], 1)).toEqual(['N', 5, 3, 4]);
+    expect(conv([1, 3, 7, 5], 0)).toEqual([1, 4, 5, 3]);
+    expect(conv([1, 3, 7, 5])).toEqual([1, 4, 5, 3]);
+  });
 });
 
 describe('inferShapes on hostile input', () => {
