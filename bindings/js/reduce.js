@@ -243,7 +243,8 @@ function readAxes(axes, fn) {
   const out = readList(axes, fn, 'axes', (v) => typeof v === 'number', 'an integer or an array of integers');
   if (out !== null) {
     for (let k = 0; k < out.length; k++) {
-      if (typeof out[k] !== 'number' || !Number.isInteger(out[k])) {
+      if (typeof out[k] !== 'number') throw TypeError(`${fn}: axes[${k}] must be an integer axis, got ${describe(out[k])}`); // a wrong type (§8)
+      if (!Number.isInteger(out[k])) {
         throw new BroadcastError(`${fn}: axes[${k}] = ${describe(out[k])} is not an integer axis`, { code: 'INVALID_AXIS' });
       }
     }

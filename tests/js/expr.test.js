@@ -239,12 +239,12 @@ describe('reductions', () => {
     }
   });
 
-  it('a BigInt axis is refused as the reductions refuse axes: [1n]', () => {
+  it('a BigInt axis in the text is INVALID_AXIS (the reductions\' axes: [1n], a value of a wrong type, is a TypeError)', () => {
     const x = X();
     for (const text of ['sum(x, 1n)', 'sum(x, -1n)', 'sum(x, [0, 1n])', 'sum(x, (1n))']) {
       expect(() => tc.evaluate(text, { x }), text).toThrow(expect.objectContaining({ code: 'INVALID_AXIS', message: expect.stringMatching(/is not an integer axis/) }));
     }
-    expect(() => tc.sum(x, { axes: [1n] })).toThrow(expect.objectContaining({ code: 'INVALID_AXIS' }));
+    expect(() => tc.sum(x, { axes: [1n] })).toThrow(TypeError);
     same(tc.evaluate('sum(x, 1)', { x }), tc.sum(x, { axes: [1] }));
   });
 

@@ -353,6 +353,20 @@ describe('sum, prod, min, max, mean', () => {
     expect(() => tc.sum(x, { dtype: 'bfloat16' })).toThrow(TypeError);
     expect(() => tc.sum(x, { keepdims: 1 })).toThrow(TypeError);
   });
+  it('an axes entry of a wrong type (a bigint, a boolean, null, an array, a string, a hole) is a TypeError (§8); a number that is no integer axis stays INVALID_AXIS', () => {
+    const x = { data: new Float32Array(6), shape: [2, 3] };
+    for (const axes of [[1n], [0, true], [null], [[0]], ['1'], [, 1]]) { // eslint-disable-line no-sparse-arrays
+      for (const op of ['sum', 'prod', 'min', 'max', 'mean']) {
+        let e = null;
+        try { tc[op](x, { axes }); } catch (err) { e = err; }
+        expect(e?.name, `${op} ${String(axes)}`).toBe('TypeError');
+        expect(e.message).toMatch(new RegExp(`^${op}: axes\\[\\d\\] must be an integer axis, got `));
+      }
+    }
+    for (const axes of [[0.5], [NaN], [0, Infinity]]) {
+      expect(() => tc.sum(x, { axes }), String(axes)).toThrow(expect.objectContaining({ name: 'BroadcastError', code: 'INVALID_AXIS', axis: null }));
+    }
+  });
   it('float32 sums are accurate: 2^20 values in [0, 1) within 1e-6 relative of the exact sum', () => {
     const r = rng(2024);
     const n = 1 << 20;
