@@ -871,15 +871,21 @@ export interface TopkOptions<V, I> {
   out?: { values?: V; indices?: I };
 }
 /** The k largest (or smallest) elements along an axis, highest first, ties to the lower index, NaN above +Infinity. */
-export declare function topk<X extends OrtTensorLike>(x: UntypedOrt<X>, k: number, options?: TopkOptions<TypedArray, Int32Array>): { values: TensorData; indices: TensorData<Int32Array> };
+/** onnxruntime's untyped Tensor: each of values and indices a Tensor when its `out` is one, else plain data. */
+export declare function topk<X extends OrtTensorLike, V extends TypedArray | Tensor | undefined = undefined, I extends Int32Array | Tensor<'int32'> | undefined = undefined>(x: UntypedOrt<X>, k: number, options?: Omit<TopkOptions<never, never>, 'out'> & { out?: { values?: V; indices?: I } }): { values: [V] extends [Tensor] ? Tensor : TensorData; indices: [I] extends [Tensor] ? Tensor<'int32'> : TensorData<Int32Array> };
 // A resident x with both outs typed arrays: data over them (each out given alone keeps the other a Tensor).
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: ArrayOf<NoInferFrom<D>>; indices: Int32Array } }): { values: DataOf<D>; indices: TensorData<Int32Array> };
 /** A resident input with one typed-array `out`: that one plain data, the other a Tensor. */
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: ArrayOf<NoInferFrom<D>>; indices?: Tensor<'int32'> } }): { values: DataOf<D>; indices: Tensor<'int32'> };
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: Tensor<NoInferFrom<D>>; indices: Int32Array } }): { values: Tensor<D>; indices: TensorData<Int32Array> };
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?: TopkOptions<Tensor<D>, Tensor<'int32'>>): { values: Tensor<D>; indices: Tensor<'int32'> };
+/** float16 bits with a resident `out`: that one a Tensor, the other plain data. */
+export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<'float16'>; indices: Tensor<'int32'> } }): { values: Tensor<'float16'>; indices: Tensor<'int32'> };
+export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<'float16'>; indices?: Int32Array } }): { values: Tensor<'float16'>; indices: TensorData<Int32Array> };
+export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: ArrayOf<'float16'>; indices: Tensor<'int32'> } }): { values: DataOf<'float16'>; indices: Tensor<'int32'> };
 export declare function topk(x: Float16Bits, k: number, options?: TopkOptions<ArrayOf<'float16'>, Int32Array>): { values: DataOf<'float16'>; indices: TensorData<Int32Array> };
 /** Plain data with a resident `out`: that one a Tensor, the other plain data. */
+export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<DTypeOf<A>>; indices: Tensor<'int32'> } }): { values: Tensor<DTypeOf<A>>; indices: Tensor<'int32'> };
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<DTypeOf<A>>; indices?: Int32Array } }): { values: Tensor<DTypeOf<A>>; indices: TensorData<Int32Array> };
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: ArrayOf<DTypeOf<A>>; indices: Tensor<'int32'> } }): { values: DataOf<DTypeOf<A>>; indices: Tensor<'int32'> };
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<ArrayOf<DTypeOf<A>>, Int32Array>): { values: DataOf<DTypeOf<A>>; indices: TensorData<Int32Array> };

@@ -1,0 +1,92 @@
+// Type probe that also runs: each call's declared result type (`same<>`, checked
+// by tsc like every probe here) and what the call returns at run time
+// (`results()`, run by tests/js/type-results.test.js against dist/) are
+// compared with one expectation, written once: `Tensor float32`, or the data's
+// constructor and dtype (`Float32Array float32`), or both parts of topk's pair.
+// A call the runtime takes must compile, and give the type it is declared to.
+import {
+  add, less, neg, sqrt, cast, sum, mean, argmax, softmax, logSumExp, topk, where, broadcastTo,
+  reshape, transpose, concat, evaluate, tensor, Tensor,
+} from 'tensorcast';
+import type { TensorData, DataOf, View, Reshaped, OrtTensorLike } from 'tensorcast';
+
+type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
+function same<X, Y>(_: Equal<X, Y>): void {}
+
+/** What a result is at run time, in the expectations' words. */
+function kind(v: unknown): string {
+  if (v instanceof Tensor) return `Tensor ${v.dtype}`;
+  if (typeof v !== 'object' || v === null) return typeof v;
+  if ('values' in v && 'indices' in v) return `{ values: ${kind(v.values)}, indices: ${kind(v.indices)} }`;
+  if ('data' in v) {
+    const d = v as { data: { constructor: { name: string } }; dtype?: string; dims?: unknown[] };
+    // float16 data is the runtime's Float16Array, or its bits in a Uint16Array (Node 20): Float16Data either way.
+    const array = d.dtype === 'float16' && /^(Float16|Uint16)Array$/.test(d.data.constructor.name) ? 'Float16Data' : d.data.constructor.name;
+    return `${array} ${d.dtype ?? '-'}${d.dims ? ` dims ${d.dims.join(',')}` : ''}`;
+  }
+  return 'object';
+}
+
+const f32 = () => ({ data: Float32Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3] });
+const i32 = () => ({ data: Int32Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3] });
+const named = () => ({ data: Float32Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['a', 'b'] });
+const h16 = () => ({ data: new Uint16Array(6), shape: [2, 3], dtype: 'float16' as const });
+const ort16 = () => ({ type: 'float16' as const, dims: [2, 3], data: new Uint16Array(6) });
+const resident = () => tensor(Float32Array.of(1, 2, 3, 4, 5, 6), [2, 3]);
+type F32 = ReturnType<typeof f32>['data']; // Float32Array<ArrayBuffer> where the lib's typed arrays are generic
+type Pair<V, I> = { values: V; indices: I };
+
+/** Run every call; each result its kind does not match is a line of the answer. */
+export function results(untyped: OrtTensorLike): string[] {
+  const bad: string[] = [];
+  const is = (what: string, v: unknown, want: string): void => {
+    const got = kind(v);
+    if (got !== want) bad.push(`${what}: the types say ${want}, it returns ${got}`);
+  };
+
+  // Typical calls: plain in, plain out of its dtype; resident in, resident out; a typed `out`, data over it.
+  const a1 = add(f32(), 1); same<typeof a1, TensorData<Float32Array>>(true); is('add(f32, 1)', a1, 'Float32Array float32');
+  const a2 = add(resident(), f32()); same<typeof a2, Tensor<'float32'>>(true); is('add(tensor, f32)', a2, 'Tensor float32');
+  const a3 = add(resident(), 1, { out: new Float32Array(6) }); same<typeof a3, DataOf<'float32'>>(true); is('add(tensor, 1, { out: array })', a3, 'Float32Array float32');
+  const a4 = less(i32(), 3); same<typeof a4, TensorData<Uint8Array>>(true); is('less(i32, 3)', a4, 'Uint8Array uint8');
+  const a5 = add(named(), named()); same<typeof a5, TensorData<Float32Array>>(true); is('add(named, named)', a5, 'Float32Array float32 dims a,b');
+  const u1 = neg(h16()); same<typeof u1, DataOf<'float16'>>(true); is('neg(float16 bits)', u1, 'Float16Data float16');
+  const u2 = sqrt(resident()); same<typeof u2, Tensor<'float32'>>(true); is('sqrt(tensor)', u2, 'Tensor float32');
+  const c1 = cast(i32(), 'float64'); same<typeof c1, DataOf<'float64'>>(true); is("cast(i32, 'float64')", c1, 'Float64Array float64');
+  const r1 = sum(i32(), { axes: 1 }); same<typeof r1, DataOf<'int32'>>(true); is('sum(i32)', r1, 'Int32Array int32');
+  const r2 = mean(i32()); same<typeof r2, DataOf<'float64'>>(true); is('mean(i32)', r2, 'Float64Array float64');
+  const r3 = sum(named(), { dims: 'a' }); same<typeof r3, DataOf<'float32'>>(true); is("sum(named, { dims: 'a' })", r3, 'Float32Array float32 dims b');
+  const r4 = sum(f32(), { out: tensor(new Float32Array(1)) }); same<typeof r4, Tensor<'float32'>>(true); is('sum(f32, { out: tensor })', r4, 'Tensor float32');
+  const p1 = argmax(f32(), 1); same<typeof p1, TensorData<Int32Array>>(true); is('argmax(f32, 1)', p1, 'Int32Array int32');
+  const p2 = softmax(resident()); same<typeof p2, Tensor<'float32'>>(true); is('softmax(tensor)', p2, 'Tensor float32');
+  const p3 = logSumExp(h16(), -1); same<typeof p3, DataOf<'float16'>>(true); is('logSumExp(float16 bits)', p3, 'Float16Data float16');
+  const w1 = where({ data: Uint8Array.of(1, 0, 1) }, f32(), 0); same<typeof w1, DataOf<'float32'>>(true); is('where(cond, f32, 0)', w1, 'Float32Array float32');
+  const b1 = broadcastTo(resident(), [2, 2, 3]); same<typeof b1, Tensor<'float32'>>(true); is('broadcastTo(tensor)', b1, 'Tensor float32');
+  const l1 = transpose(f32()); same<typeof l1, View<F32>>(true); is('transpose(f32)', l1, 'Float32Array -');
+  const l2 = reshape(h16(), [6]); same<typeof l2.dtype, 'float16'>(true); is('reshape(float16 bits)', l2, 'Float16Data float16');
+  const l3 = concat([f32(), f32()]); same<typeof l3, Reshaped<F32>>(true); is('concat([f32, f32])', l3, 'Float32Array -');
+  const e1 = evaluate('x * 2 + y', { x: f32(), y: f32() }); same<typeof e1, TensorData<Float32Array>>(true); is('evaluate(f32)', e1, 'Float32Array float32');
+  const e2 = evaluate('x < 2', { x: resident() }); same<typeof e2, Tensor<'uint8'>>(true); is('evaluate(x < 2, tensor)', e2, 'Tensor uint8');
+
+  // topk: each of values and indices is a Tensor when its `out` is one (until 0.9.25 plain data
+  // with both outs resident did not compile, float16 bits with a resident out did not compile or
+  // typed their values uint16, and onnxruntime's untyped Tensor took no resident out).
+  const k1 = topk(f32(), 2, { out: { values: tensor(new Float32Array(4)), indices: tensor(new Int32Array(4)) } });
+  same<typeof k1, Pair<Tensor<'float32'>, Tensor<'int32'>>>(true); is('topk(f32, both outs resident)', k1, '{ values: Tensor float32, indices: Tensor int32 }');
+  const k2 = topk(h16(), 2, { out: { indices: tensor(new Int32Array(4)) } });
+  same<typeof k2, Pair<DataOf<'float16'>, Tensor<'int32'>>>(true); is('topk(float16 bits, indices out resident)', k2, '{ values: Float16Data float16, indices: Tensor int32 }');
+  const k3 = topk(ort16(), 2, { out: { values: tensor(new Uint16Array(4), [4], { dtype: 'float16' }) } });
+  same<typeof k3, Pair<Tensor<'float16'>, TensorData<Int32Array>>>(true); is('topk(ort float16, values out resident)', k3, '{ values: Tensor float16, indices: Int32Array int32 }');
+  const k4 = topk(h16(), 2, { out: { values: tensor(new Uint16Array(4), [4], { dtype: 'float16' }), indices: tensor(new Int32Array(4)) } });
+  same<typeof k4, Pair<Tensor<'float16'>, Tensor<'int32'>>>(true); is('topk(float16 bits, both outs resident)', k4, '{ values: Tensor float16, indices: Tensor int32 }');
+  const k5 = topk(untyped, 2, { out: { indices: tensor(new Int32Array(4)) } });
+  same<typeof k5, Pair<TensorData, Tensor<'int32'>>>(true); is('topk(ort untyped, indices out resident)', k5, '{ values: Float32Array float32, indices: Tensor int32 }');
+  const k6 = topk(untyped, 2, { out: { values: tensor(new Float32Array(4)) } });
+  same<typeof k6, Pair<Tensor, TensorData<Int32Array>>>(true); is('topk(ort untyped, values out resident)', k6, '{ values: Tensor float32, indices: Int32Array int32 }');
+  const k7 = topk(untyped, 2);
+  same<typeof k7, Pair<TensorData, TensorData<Int32Array>>>(true); is('topk(ort untyped)', k7, '{ values: Float32Array float32, indices: Int32Array int32 }');
+  const k8 = topk(resident(), 2, { out: { values: new Float32Array(4) } });
+  same<typeof k8, Pair<DataOf<'float32'>, Tensor<'int32'>>>(true); is('topk(tensor, values out array)', k8, '{ values: Float32Array float32, indices: Tensor int32 }');
+
+  return bad;
+}
