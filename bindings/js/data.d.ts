@@ -788,7 +788,9 @@ export interface NamedUnbroadcastOptions<R extends DType = DType> {
  */
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R>): Tensor<R>;
+export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 
 /** Options of the reductions. */

@@ -5,7 +5,7 @@
 // constructor and dtype (`Float32Array float32`), or both parts of topk's pair.
 // A call the runtime takes must compile, and give the type it is declared to.
 import {
-  add, less, neg, sqrt, cast, sum, mean, argmax, softmax, logSumExp, topk, where, broadcastTo,
+  add, less, neg, sqrt, cast, sum, mean, argmax, softmax, logSumExp, topk, unbroadcast, where, broadcastTo,
   reshape, transpose, concat, evaluate, tensor, Tensor,
 } from 'tensorcast';
 import type { TensorData, DataOf, View, Reshaped, OrtTensorLike } from 'tensorcast';
@@ -88,5 +88,14 @@ export function results(untyped: OrtTensorLike): string[] {
   const k8 = topk(resident(), 2, { out: { values: new Float32Array(4) } });
   same<typeof k8, Pair<DataOf<'float32'>, Tensor<'int32'>>>(true); is('topk(tensor, values out array)', k8, '{ values: Float32Array float32, indices: Tensor int32 }');
 
+  // unbroadcast of a named gradient into a resident out: that tensor (until 0.9.25 plain data and float16 bits did not compile).
+  const g1 = unbroadcast(named(), { dims: ['b'], shape: [3] }, { out: tensor(new Float32Array(3)) });
+  same<typeof g1, Tensor<'float32'>>(true); is('unbroadcast(named, named input, { out: tensor })', g1, 'Tensor float32');
+  const g2 = unbroadcast({ ...h16(), dims: ['a', 'b'] }, { dims: ['b'], shape: [3] }, { out: tensor(new Uint16Array(3), [3], { dtype: 'float16' }) });
+  same<typeof g2, Tensor<'float16'>>(true); is('unbroadcast(named float16 bits, { out: tensor })', g2, 'Tensor float16');
+  const g3 = unbroadcast(named(), { dims: ['b'], shape: [3] }, { dtype: 'float64', out: tensor(new Float64Array(3)) });
+  same<typeof g3, Tensor<'float64'>>(true); is("unbroadcast(named, { dtype: 'float64', out: tensor })", g3, 'Tensor float64');
+  const g4 = unbroadcast(named(), { dims: ['b'], shape: [3] });
+  same<typeof g4, DataOf<'float32'>>(true); is('unbroadcast(named, named input)', g4, 'Float32Array float32 dims b');
   return bad;
 }
