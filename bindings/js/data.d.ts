@@ -706,18 +706,18 @@ export declare function where(cond: Condition, a: Float16Bits, b: PlainOperand<'
 export declare function where(cond: Condition, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: ArrayOf<'float16'> }): DataOf<'float16'>;
 export declare function where(cond: Tensor, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> }): Tensor<'float16'>;
 export declare function where(cond: Tensor, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> }): Tensor<'float16'>;
-export declare function where(cond: TensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function where(cond: TensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function where(cond: TensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
-export declare function where(cond: TensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+export declare function where(cond: TensorLike | OrtTensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function where(cond: TensorLike | OrtTensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function where(cond: TensorLike | OrtTensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+export declare function where(cond: TensorLike | OrtTensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
 export declare function where<A extends TypedArray>(cond: Condition, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: Condition, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: Tensor, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: Tensor, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function where<A extends TypedArray>(cond: TensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
-export declare function where<A extends TypedArray>(cond: TensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 
 // ---- the backward direction: reductionAxes, unbroadcast, reductions, broadcastArrays ----
 

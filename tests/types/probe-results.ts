@@ -97,5 +97,10 @@ export function results(untyped: OrtTensorLike): string[] {
   same<typeof g3, Tensor<'float64'>>(true); is("unbroadcast(named, { dtype: 'float64', out: tensor })", g3, 'Tensor float64');
   const g4 = unbroadcast(named(), { dims: ['b'], shape: [3] });
   same<typeof g4, DataOf<'float32'>>(true); is('unbroadcast(named, named input)', g4, 'Float32Array float32 dims b');
+
+  // where with onnxruntime's untyped Tensor as the condition (until 0.9.25 plain a and b did not compile).
+  const w2 = where(untyped, f32(), f32()); same<typeof w2, DataOf<'float32'>>(true); is('where(ort untyped, f32, f32)', w2, 'Float32Array float32');
+  const w3 = where(untyped, f32(), 0, { out: tensor(new Float32Array(6)) }); same<typeof w3, Tensor<'float32'>>(true); is('where(ort untyped, f32, 0, { out: tensor })', w3, 'Tensor float32');
+  const w4 = where(untyped, h16(), 0); same<typeof w4, DataOf<'float16'>>(true); is('where(ort untyped, float16 bits, 0)', w4, 'Float16Data float16');
   return bad;
 }
