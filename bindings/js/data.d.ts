@@ -513,7 +513,9 @@ type Result<D extends DType, Bool extends boolean> = Bool extends true ? 'uint8'
  * gives `TensorData` over that array, whatever the operands.
  */
 export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = false> {
-  /** onnxruntime's untyped Tensor (a session's output) on either side: the dtype is known at run time. */
+  /** onnxruntime's untyped Tensor (a session's output) on either side: the dtype is known at run time; a typed-array `out`, plain data over it. */
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: Tensor, options: ElementwiseOptions & { out: TypedArray }): DataOf<Result<In, Bool>>;
+  <X extends OrtTensorLike>(a: Tensor, b: UntypedOrt<X>, options: ElementwiseOptions & { out: TypedArray }): DataOf<Result<In, Bool>>;
   <X extends OrtTensorLike>(a: UntypedOrt<X>, b: Tensor, options?: ElementwiseOptions): Tensor<Result<In, Bool>>;
   <X extends OrtTensorLike>(a: Tensor, b: UntypedOrt<X>, options?: ElementwiseOptions): Tensor<Result<In, Bool>>;
   <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;

@@ -102,5 +102,10 @@ export function results(untyped: OrtTensorLike): string[] {
   const w2 = where(untyped, f32(), f32()); same<typeof w2, DataOf<'float32'>>(true); is('where(ort untyped, f32, f32)', w2, 'Float32Array float32');
   const w3 = where(untyped, f32(), 0, { out: tensor(new Float32Array(6)) }); same<typeof w3, Tensor<'float32'>>(true); is('where(ort untyped, f32, 0, { out: tensor })', w3, 'Tensor float32');
   const w4 = where(untyped, h16(), 0); same<typeof w4, DataOf<'float16'>>(true); is('where(ort untyped, float16 bits, 0)', w4, 'Float16Data float16');
+
+  // onnxruntime's untyped Tensor beside a resident one, into a typed-array out: data over it (until 0.9.25 typed a Tensor).
+  const o1 = add(untyped, resident(), { out: new Float32Array(6) }); same<typeof o1, TensorData>(true); is('add(ort untyped, tensor, { out: array })', o1, 'Float32Array float32');
+  const o2 = less(resident(), untyped, { out: new Uint8Array(6) }); same<typeof o2, DataOf<'uint8'>>(true); is('less(tensor, ort untyped, { out: array })', o2, 'Uint8Array uint8');
+  const o3 = add(untyped, resident()); same<typeof o3, Tensor>(true); is('add(ort untyped, tensor)', o3, 'Tensor float32');
   return bad;
 }
