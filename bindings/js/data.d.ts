@@ -478,6 +478,13 @@ export declare function releaseScratch(): void;
 // not a union), and works before TypeScript 5.4's NoInfer.
 type NoInferFrom<T> = [T][T extends unknown ? 0 : never];
 
+/**
+ * The typed arrays of plain data (no `dtype: 'float16'` mark) of the dtypes `In`: a Uint16Array
+ * only when `In` has uint16, for without Float16Array in the lib it is also float16's
+ * (Float16Data), and float16 bits take the Float16Bits overloads.
+ */
+type PlainArrayOf<In extends DType> = ArrayOf<Exclude<In, 'float16'>> | ('float16' extends In ? Float16ArrayOfLib : never);
+
 /** A plain operand of dtype `D`: data with a shape, or a JS scalar. */
 export type PlainOperand<D extends DType> = TensorLike<ArrayOf<D>> | BitsOf<D> | ScalarOf<D>;
 
@@ -535,12 +542,12 @@ export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = 
   (a: BitsOf<In>, b: PlainOperand<'float16'>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> }): DataOf<Result<'float16', Bool>>;
   (a: PlainOperand<'float16'>, b: BitsOf<In>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> }): DataOf<Result<'float16', Bool>>;
   /** A scalar first and plain data second: into a resident `out`, that tensor; else plain data. */
-  <A extends ArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
-  <A extends ArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
+  <A extends PlainArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
+  <A extends PlainArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
   /** Plain data first, written into a resident `out`: that tensor. */
-  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
+  <A extends PlainArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
   /** Plain operands: plain data of their dtype (Uint8Array for comparisons and logical ops). Last, so a mismatch is reported against it. */
-  <A extends ArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
+  <A extends PlainArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
 }
 
 /** Element-wise ops giving uint8 0/1. Truthiness is `!= 0` (NaN is true, as in NumPy). */
@@ -606,9 +613,9 @@ export interface UnaryOp<In extends DType = DType, Bool extends boolean = false>
   (x: BitsOf<In>, options: UnaryOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
   (x: BitsOf<In>, options?: UnaryOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> }): DataOf<Result<'float16', Bool>>;
   /** Plain data written into a resident `out`: that tensor. */
-  <A extends ArrayOf<In>>(x: TensorLike<A>, options: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
+  <A extends PlainArrayOf<In>>(x: TensorLike<A>, options: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
   /** Plain data: plain data of its dtype (Uint8Array for logicalNot, isNaN, isFinite). */
-  <A extends ArrayOf<In>>(x: TensorLike<A>, options?: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
+  <A extends PlainArrayOf<In>>(x: TensorLike<A>, options?: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
 }
 
 /** -x (integers wrap; uint8clamped gives 0). */
@@ -830,8 +837,8 @@ export interface AlongAxis {
   <D extends FloatDType>(x: Tensor<D>, axis?: Axis, options?: { out?: Tensor<D> }): Tensor<D>;
   (x: Float16Bits, axis: Axis | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
   (x: Float16Bits, axis?: Axis, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
-  <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-  <A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+  <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+  <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 }
 
 /**
@@ -849,9 +856,9 @@ export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axe
 export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: ArrayOf<D> }): DataOf<D>;
 export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
 export declare function logSumExp(x: Float16Bits, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function logSumExp(x: Float16Bits, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<'float16'> }): DataOf<'float16'>;
-export declare function logSumExp<A extends ArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 
 /** argmax / argmin: int32 indices along `axis` (default: into the flattened x), the first of equals, a NaN first (NumPy). */
 export interface ArgReduction {

@@ -5,7 +5,7 @@
 // constructor and dtype (`Float32Array float32`), or both parts of topk's pair.
 // A call the runtime takes must compile, and give the type it is declared to.
 import {
-  add, less, neg, sqrt, cast, sum, mean, argmax, softmax, logSumExp, topk, unbroadcast, where, broadcastTo,
+  add, less, neg, sqrt, exp, atan2, cast, sum, mean, argmax, softmax, logSumExp, topk, unbroadcast, where, broadcastTo,
   reshape, transpose, concat, evaluate, tensor, Tensor,
 } from 'tensorcast';
 import type { TensorData, DataOf, View, Reshaped, OrtTensorLike } from 'tensorcast';
@@ -42,6 +42,14 @@ export function results(untyped: OrtTensorLike): string[] {
   const is = (what: string, v: unknown, want: string): void => {
     const got = kind(v);
     if (got !== want) bad.push(`${what}: the types say ${want}, it returns ${got}`);
+  };
+  // A call that does not compile (its line's @ts-expect-error) must throw at run time.
+  const refuses = (what: string, call: () => unknown): void => {
+    try {
+      bad.push(`${what}: does not compile, and returns ${kind(call())}`);
+    } catch {
+      // refused at run time too
+    }
   };
 
   // Typical calls: plain in, plain out of its dtype; resident in, resident out; a typed `out`, data over it.
@@ -107,5 +115,24 @@ export function results(untyped: OrtTensorLike): string[] {
   const o1 = add(untyped, resident(), { out: new Float32Array(6) }); same<typeof o1, TensorData>(true); is('add(ort untyped, tensor, { out: array })', o1, 'Float32Array float32');
   const o2 = less(resident(), untyped, { out: new Uint8Array(6) }); same<typeof o2, DataOf<'uint8'>>(true); is('less(tensor, ort untyped, { out: array })', o2, 'Uint8Array uint8');
   const o3 = add(untyped, resident()); same<typeof o3, Tensor>(true); is('add(ort untyped, tensor)', o3, 'Tensor float32');
+
+  // uint16 data into a float-only op is DTYPE_MISMATCH; under a lib without Float16Array (Float16Data is a
+  // Uint16Array) it compiled until 0.9.25, typed as uint16 data. float16 bits say so: dtype 'float16'.
+  const u16 = () => ({ data: new Uint16Array(6), shape: [2, 3] });
+  // @ts-expect-error uint16 data into sqrt
+  refuses('sqrt(uint16 data)', () => sqrt(u16()));
+  // @ts-expect-error uint16 data into exp, into a resident out
+  refuses('exp(uint16 data, { out: tensor })', () => exp(u16(), { out: tensor(new Uint16Array(6)) }));
+  // @ts-expect-error uint16 data into atan2
+  refuses('atan2(uint16 data, 1)', () => atan2(u16(), 1));
+  // @ts-expect-error uint16 data into softmax
+  refuses('softmax(uint16 data)', () => softmax(u16()));
+  // @ts-expect-error uint16 data into logSumExp
+  refuses('logSumExp(uint16 data)', () => logSumExp(u16()));
+  // @ts-expect-error an ort 'uint16' tensor into sqrt
+  refuses("sqrt(ort 'uint16')", () => sqrt({ type: 'uint16' as const, dims: [2], data: new Uint16Array(2) }));
+  const s1 = sqrt(h16()); same<typeof s1, DataOf<'float16'>>(true); is('sqrt(float16 bits)', s1, 'Float16Data float16');
+  const s2 = softmax(ort16()); same<typeof s2, DataOf<'float16'>>(true); is('softmax(ort float16)', s2, 'Float16Data float16');
+  const s3 = neg(u16()); same<typeof s3, DataOf<'uint16'>>(true); is('neg(uint16 data)', s3, 'Uint16Array uint16');
   return bad;
 }
