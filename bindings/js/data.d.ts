@@ -256,7 +256,7 @@ export declare class Tensor<D extends DType = DType> {
   /** {@link squeeze} of this tensor: a view. */
   squeeze(axes?: number | string | readonly (number | string)[]): Tensor<D>;
   /** {@link expandDims} of this tensor: a view. */
-  expandDims(axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Tensor<D>;
+  expandDims(axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): Tensor<D>;
   /** {@link contiguous}: a row-major copy (a new tensor, or into `out`). */
   contiguous(options: { out: ArrayOf<D> }): Reshaped<ArrayOf<D>>;
   contiguous(options?: { out?: Tensor<D> }): Tensor<D>;
@@ -387,11 +387,11 @@ export declare function squeeze<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?
 export declare function squeeze<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
 export declare function squeeze(x: Float16Bits, axes?: number | string | readonly (number | string)[]): Float16View;
 export declare function squeeze<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
-/** A new axis of size 1 at `axis` of the result (numpy.expand_dims); a named operand names it: `options.dims` (a TypeError for an operand without dims). A view. */
-export declare function expandDims<X extends OrtTensorLike>(x: UntypedOrt<X>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): View;
-export declare function expandDims<D extends DType>(x: Tensor<D>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Tensor<D>;
-export declare function expandDims(x: Float16Bits, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): Float16View;
-export declare function expandDims<A extends TypedArray>(x: TensorLike<A>, axis: number | readonly number[], options?: { dims?: readonly (string | number)[] }): View<A>;
+/** A new axis of size 1 at `axis` of the result (numpy.expand_dims); a named operand names it: `options.dims`, a name per new axis (one axis: the name alone, as stack's; a TypeError for an operand without dims). A view. */
+export declare function expandDims<X extends OrtTensorLike>(x: UntypedOrt<X>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): View;
+export declare function expandDims<D extends DType>(x: Tensor<D>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): Tensor<D>;
+export declare function expandDims(x: Float16Bits, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): Float16View;
+export declare function expandDims<A extends TypedArray>(x: TensorLike<A>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): View<A>;
 /** A row-major copy: a new resident tensor of a resident one (or into `out`), a new `{ data, shape }` of a plain one. */
 export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options: { out: Tensor }): Tensor;
 export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options?: { out?: TypedArray }): Reshaped;

@@ -6,7 +6,7 @@
 // A call the runtime takes must compile, and give the type it is declared to.
 import {
   add, less, neg, sqrt, exp, atan2, cast, sum, mean, argmax, softmax, logSumExp, topk, unbroadcast, where, broadcastTo,
-  reshape, transpose, concat, evaluate, tensor, Tensor,
+  reshape, transpose, expandDims, concat, evaluate, tensor, Tensor,
 } from 'tensorcast';
 import type { TensorData, DataOf, View, Reshaped, OrtTensorLike } from 'tensorcast';
 
@@ -134,5 +134,9 @@ export function results(untyped: OrtTensorLike): string[] {
   const s1 = sqrt(h16()); same<typeof s1, DataOf<'float16'>>(true); is('sqrt(float16 bits)', s1, 'Float16Data float16');
   const s2 = softmax(ort16()); same<typeof s2, DataOf<'float16'>>(true); is('softmax(ort float16)', s2, 'Float16Data float16');
   const s3 = neg(u16()); same<typeof s3, DataOf<'uint16'>>(true); is('neg(uint16 data)', s3, 'Uint16Array uint16');
+
+  // expandDims names one new axis with the name alone, as stack does (until 0.9.25 only a list compiled).
+  const x1 = expandDims(named(), 0, { dims: 'n' }); same<typeof x1, View<F32>>(true); is("expandDims(named, 0, { dims: 'n' })", x1, 'Float32Array - dims n,a,b');
+  const x2 = tensor(new Float32Array(6), [2, 3], { dims: ['a', 'b'] }).expandDims(-1, { dims: 'n' }); same<typeof x2, Tensor<'float32'>>(true); is("t.expandDims(-1, { dims: 'n' })", x2, 'Tensor float32');
   return bad;
 }
