@@ -270,6 +270,12 @@ export function inferOpenVino(xml, bin) {
         return refuse(new BroadcastError(`${where}: axes_mapping[${bm}] = ${mapping[bm]} is not an output axis (0 to ${t.length - 1})`,
           { code: 'INVALID_AXES_MAPPING', shapes: [ins[0].shape, t] }).toJSON());
       }
+      // A scalar under a one-entry mapping: OpenVINO asks for 1 at that target dim (the engine reads the scalar as [1], which stretches)
+      const m0 = mode === 'explicit' && !ins[0].shape.length && mapping.length === 1 ? mapping[0] : -1;
+      if (differ(t[m0], 1)) {
+        return refuse(new BroadcastError(`${where}: a scalar under axes_mapping [${m0}] needs target dim 1 there; the target has ${t[m0]}`,
+          { code: 'INCOMPATIBLE_DIMS', shapes: [ins[0].shape, t], axis: m0, dims: [1, t[m0]] }).toJSON());
+      }
       req = { rule: 'broadcastTo', shapes: [ins[0].shape, t], mode, axesMapping: mode === 'explicit' ? mapping : undefined, axis };
     } else {
       if (!rule) return refuse(typeError(`${where}: auto_broadcast "${kind}" is not none, explicit, numpy or pdpd`));

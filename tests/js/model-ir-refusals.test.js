@@ -190,6 +190,16 @@ describe('OpenVINO IR: what the file says badly', () => {
     expect(broadcast('opset3', { mode: 'explicit' }, [3], [2, 3], [2, 3])).toMatchObject({ status: 'unknown', rule: 'broadcastTo explicit' });
   });
 
+  it('a scalar under a one-entry axes_mapping takes a target dim of 1 there, as OpenVINO checks it (until 0.9.24 any dim: the scalar stretched)', () => {
+    const n = broadcast('opset3', { mode: 'explicit' }, [], [2, 3], [2, 3], [1]);
+    expect(n).toMatchObject({ status: 'clash', error: { name: 'BroadcastError', code: 'INCOMPATIBLE_DIMS', axis: 1, dims: [1, 3] } });
+    expect(n.error.message).toBe('bc: a scalar under axes_mapping [1] needs target dim 1 there; the target has 3');
+    expect(broadcast('opset1', { mode: 'explicit' }, [], [4], [4], [0]).status).toBe('clash');
+    // a target dim of 1 is what OpenVINO takes; an empty mapping broadcasts the scalar anywhere
+    expect(broadcast('opset3', { mode: 'explicit' }, [], [2, 1], [2, 1], [1])).toMatchObject({ status: 'ok', output: { shape: [2, 1] } });
+    expect(broadcast('opset3', { mode: 'explicit' }, [], [2, 3], [2, 3], [])).toMatchObject({ status: 'ok', output: { shape: [2, 3] } });
+  });
+
   it('a target_shape or axes_mapping value past 2^53 is named as the .bin holds it (until 0.9.23 rounded: 2^53 + 1 read 2^53)', () => {
     const big = '9007199254740993';
     const t = broadcast('opset3', { mode: 'numpy' }, [1], [big], ['?']);
