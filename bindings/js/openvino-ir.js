@@ -231,7 +231,9 @@ export function inferOpenVino(xml, bin) {
     // -1, the suffix placement). Another attribute (an element-wise op's axis) is not read.
     // OpenVINO's attribute visitor names a structure's member with its context ("auto_broadcast.auto_broadcast_axis",
     // "mode.axis"): both spellings are read, the plain one first.
-    const axisName = isBroadcast && layer.attrs.version !== 'opset1' ? 'axis' : 'auto_broadcast_axis';
+    // Broadcast-1 is opset1's and opset2's Broadcast, Broadcast-3 that of opset3 on
+    const v1 = /^opset[12]$/.test(layer.attrs.version);
+    const axisName = isBroadcast && !v1 ? 'axis' : 'auto_broadcast_axis';
     const axisText = data[axisName] ?? data[`${isBroadcast ? 'mode' : 'auto_broadcast'}.${axisName}`];
     const axis = lower === 'pdpd' ? integer(axisText) ?? 0 : undefined;
     if (Number.isNaN(axis)) {
@@ -241,7 +243,6 @@ export function inferOpenVino(xml, bin) {
     const since = syms.mark(); // the plan lists what this layer adds (Select's two steps), as inferShapes' ONNX nodes
     if (isBroadcast) {
       // OpenVINO reads mode "none" as explicit; Broadcast-1 has no bidirectional mode
-      const v1 = layer.attrs.version === 'opset1';
       let mode = lower === 'none' ? 'explicit' : lower;
       if (!['numpy', 'explicit', 'bidirectional', 'pdpd'].includes(mode) || (mode === 'bidirectional' && v1)) {
         return refuse(typeError(`${where}: Broadcast${v1 ? '-1' : ''} has no mode "${kind}"`));

@@ -200,6 +200,14 @@ describe('OpenVINO IR: what the file says badly', () => {
     expect(broadcast('opset3', { mode: 'explicit' }, [], [2, 3], [2, 3], [])).toMatchObject({ status: 'ok', output: { shape: [2, 3] } });
   });
 
+  it('a Broadcast of version opset2 is Broadcast-1, as OpenVINO\'s opset2 holds it (until 0.9.24 read as Broadcast-3)', () => {
+    // Broadcast-1's pdpd axis is auto_broadcast_axis, it has no bidirectional, and explicit without axes_mapping is numpy
+    expect(broadcast('opset2', { mode: 'pdpd', auto_broadcast_axis: 1 }, [3], [2, 3, 6], [2, 3, 6])).toMatchObject({ status: 'ok', rule: 'broadcastTo pdpd' });
+    expect(broadcast('opset2', { mode: 'bidirectional' }, [3], [2, 3], [2, 3]).error.message).toBe('bc: Broadcast-1 has no mode "bidirectional"');
+    expect(broadcast('opset2', { mode: 'explicit' }, [3], [2, 3], [2, 3])).toMatchObject({ status: 'ok', rule: 'broadcastTo numpy' });
+    expect(broadcast('opset4', { mode: 'bidirectional' }, [3], [2, 3], [2, 3])).toMatchObject({ status: 'ok', rule: 'broadcastTo bidirectional' });
+  });
+
   it('a target_shape or axes_mapping value past 2^53 is named as the .bin holds it (until 0.9.23 rounded: 2^53 + 1 read 2^53)', () => {
     const big = '9007199254740993';
     const t = broadcast('opset3', { mode: 'numpy' }, [1], [big], ['?']);
