@@ -250,6 +250,8 @@ export function inferOpenVino(xml, bin) {
       // Broadcast-1 explicit without an axes_mapping input is numpy (OpenVINO's validate_and_infer_types)
       if (v1 && mode === 'explicit' && ins.length < 3) mode = 'numpy';
       report.rule = `broadcastTo ${mode}`;
+      // Broadcast-3 takes it in explicit mode (OpenVINO refuses the layer without it)
+      if (mode === 'explicit' && ins.length < 3) return refuse(typeError(`${where}: Broadcast-3 takes 3 inputs in explicit mode (its axes_mapping); the file records ${ins.length}`));
       const target = constValues(source(layer, ins[1]) ?? { children: [] }, bin);
       const mapping = ins[2] ? constValues(source(layer, ins[2]) ?? { children: [] }, bin) : null;
       const t = target ?? (mode === 'bidirectional' ? null : out.shape);
