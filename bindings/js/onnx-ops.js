@@ -675,6 +675,14 @@ function sliceShape(n, ins, vals, v) {
   return info(out, et, value);
 }
 
+/**
+ * The strides a window takes past its first position over `span` (input and
+ * pads less the window): floor(span / s); a window wider than the padded
+ * input by less than a stride takes none but still makes one output, as
+ * onnx's inference and onnxruntime divide (toward zero) and give.
+ */
+const steps = (span, s) => (span < 0 && span > -s ? 0 : Math.floor(span / s));
+
 function windowShapes(n, ins, op) {
   const last = attrInt(n, 'channels_last', 0) === 1; // com.microsoft's QLinearConv: x and y are [N, D..., C]
   let x = ins[0] ? ins[0].shape : null;
@@ -714,10 +722,10 @@ function windowShapes(n, ins, op) {
       continue;
     }
     if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') out.push(Math.ceil(d / strides[i]));
-    else if (autoPad === 'VALID') out.push(Math.floor((d - k) / strides[i]) + 1);
+    else if (autoPad === 'VALID') out.push(steps(d - k, strides[i]) + 1);
     else {
       const span = d + pads[i] + pads[i + sp] - k;
-      let o = (ceil ? Math.ceil(span / strides[i]) : Math.floor(span / strides[i])) + 1;
+      let o = (ceil ? Math.ceil(span / strides[i]) : steps(span, strides[i])) + 1;
       if (ceil && (o - 1) * strides[i] >= d + pads[i]) o--; // the last window must start inside the input
       out.push(o);
     }

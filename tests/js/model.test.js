@@ -1269,3 +1269,22 @@ describe('inferShapes on hostile input', () => {
     expect(lost(tc.inferShapes(onnxModel([nodeOf('Add', ['nothing', 'x'], ['y'], 'add2')], [x], [unshaped('y')])))).toEqual([['add2', 'unknown', 'add2']]);
   });
 });
+
+describe('pooling windows wider than the padded input', () => {
+  // onnx's inference and onnxruntime divide toward zero: a window wider than the padded input by less than a
+  // stride makes one output (until 0.9.24 inferShapes stated 0, flooring the negative quotient).
+  const attrIs = (name, vs) => fld(5, [...str(1, name), ...vs.flatMap((v) => int(8, v)), ...int(20, 7)]);
+  const attrI = (name, v) => fld(5, [...str(1, name), ...int(3, v), ...int(20, 2)]);
+  const attrS = (name, v) => fld(5, [...str(1, name), ...str(4, v), ...int(20, 3)]);
+  const pool = (op, d, k, s, extra = []) => tc.inferShapes(onnxModel([[...nodeOf(op, ['x'], ['y'], 'p'), ...attrIs('kernel_shape', [k]), ...attrIs('strides', [s]), ...extra.flat()]],
+    [valueInfo('x', 1, [1, 1, d])], [unshaped('y')], 13), { tensors: true }).tensors.y;
+  it('gives one output, as the references do; a window that fits is unchanged', () => {
+    expect(pool('MaxPool', 3, 4, 2)).toEqual([1, 1, 1]); // span -1, stride 2
+    expect(pool('AveragePool', 2, 5, 4)).toEqual([1, 1, 1]); // span -3, stride 4
+    expect(pool('MaxPool', 3, 4, 2, [attrI('ceil_mode', 1)])).toEqual([1, 1, 1]);
+    expect(pool('MaxPool', 3, 4, 2, [attrS('auto_pad', 'VALID')])).toEqual([1, 1, 1]);
+    expect(pool('MaxPool', 4, 4, 1)).toEqual([1, 1, 1]);
+    expect(pool('MaxPool', 9, 3, 2)).toEqual([1, 1, 4]);
+    expect(pool('MaxPool', 8, 3, 2, [attrI('ceil_mode', 1)])).toEqual([1, 1, 4]);
+  });
+});
