@@ -347,6 +347,7 @@ describe('where, cast, unary ops, dtypes', () => {
     const b = T(BigInt64Array.of(1n, 0n), [2]);
     const b2 = T(BigInt64Array.of(7n, 8n), [2]);
     expect(Array.from(tc.evaluate('0.5 ? i : 7', { i }).data)).toEqual([5, 6]);
+    expect(Array.from(tc.evaluate('(0 / 0) ? i : 7', { i }).data)).toEqual([5, 6]); // NaN is true, as in where() and NumPy (docs/expressions.md)
     expect(Array.from(tc.evaluate('(u ? 0.5 : 0) ? i : 7', { u, i }).data)).toEqual([5, 7]);
     expect(Array.from(tc.evaluate('where(256, u, 7)', { u }).data)).toEqual([1, 0]); // 256 as uint8 was 0
     expect(Array.from(tc.evaluate('(f ? 0.25 : 0) ? i : -1', { f, i }).data)).toEqual([5, -1]);
