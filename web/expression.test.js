@@ -184,6 +184,17 @@ describe('data preview and copy as code', () => {
       expect(logs).toEqual([`out ${tc.formatShape(v.shape)}: ${[...v.output].join(' ')}`]);
     });
   }
+  it('a program whose last pass is small but whose input is not draws no preview (until 0.9.24 it filled and drew every input: a 1000 × 1000 x froze the page)', () => {
+    for (const [expr, x] of [['m = sum(x); m + 1', '1000, 1000'], ['m = sum(x, [0]); m + 1', '100000, 3']]) {
+      const p = planOf(exprState(expr, [['x', x]]));
+      expect(p.ok).toBe(true);
+      expect(p.size).toBeLessThanOrEqual(64); // the last pass alone would fit
+      expect(previewable(p), expr).toBe(false);
+    }
+    const small = planOf(exprState('m = sum(x); m + 1', [['x', '2, 3']]));
+    expect(previewable(small)).toBe(true);
+    expect([...expressionValues(small, 'float32').output]).toEqual([22]);
+  });
   it('the (x - m) / s preview is the arithmetic', () => {
     const p = planOf(exprState('(x - m) / s', [['x', '2,3'], ['m', '3'], ['s', '2,1']]));
     expect([...expressionValues(p, 'float32').output]).toEqual([0, 0, 0, 1.5, 1.5, 1.5]);

@@ -322,13 +322,15 @@ export const PREVIEW_LIMIT = 64;
 
 /**
  * Whether the plan is small enough to draw as grids: static, every tensor at
- * most PREVIEW_LIMIT elements, and readable with strides alone (labelled
+ * most PREVIEW_LIMIT elements (every pass of a program too), and readable with strides alone (labelled
  * named dims that reorder need a gather, which strides cannot express).
  */
 export function previewable(plan, limit = PREVIEW_LIMIT) {
   if (!plan || !plan.ok || !plan.static || !Array.isArray(plan.shape)) return false;
   if (plan.needsGather) return false;
   if (typeof plan.size !== 'number' || plan.size > limit || plan.size < 1) return false;
+  // A program's plan is its last pass: the earlier passes read the inputs the preview fills, and must fit too.
+  if (plan.expr?.passes?.some((p) => product(p.broadcastShape) > limit)) return false;
   return plan.operands.every((op) => op.strides && isStaticShape(op.shape) && product(op.shape) <= limit);
 }
 
