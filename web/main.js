@@ -245,7 +245,7 @@ function setState(next, opts = {}) {
     || (next.rule === 'expression' && next.vars.map((v) => v[0]).join() !== state.vars.map((v) => v[0]).join());
   state = next;
   if (!opts.noUrl) {
-    const url = `${location.pathname}?${stateToQuery(state)}`;
+    const url = `?${stateToQuery(state)}`; // relative: the path stays as it is (a `//` path would read as another host)
     if (opts.push) history.pushState(null, '', url);
     else history.replaceState(null, '', url);
   }
@@ -581,7 +581,7 @@ async function start() {
   buildOperandRows();
   syncControls();
   document.documentElement.dataset.ready = 'true';
-  history.replaceState(null, '', `${location.pathname}?${stateToQuery(state)}`);
+  history.replaceState(null, '', `?${stateToQuery(state)}`);
   render();
 }
 

@@ -313,6 +313,20 @@ describe('broadcast explorer in Chromium', () => {
     await p2.close();
   });
 
+  it('opens and keeps its state under a path that starts with // (until 0.9.24 the address was read as another host: the page stopped at "Loading the engine…")', async () => {
+    const p = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    const errors = [];
+    p.on('pageerror', (e) => errors.push(e.message));
+    await watch(p, 'double-slash');
+    await open(p, '/?rule=numpy&s=2,3&s=3'); // the served folder's index at the path //
+    await statusHas('(2,3)', p);
+    await p.getByLabel('Shape B').fill('4, 1, 1');
+    await statusHas('(4,2,3)', p);
+    expect(await p.evaluate(() => [location.pathname, location.search])).toEqual(['//', '?rule=numpy&s=2,3&s=4,%201,%201']);
+    expect(errors).toEqual([]);
+    await p.close();
+  });
+
   it('runs every one-click example from the spec', async () => {
     const want = {
       numpy: '(8,7,6,5)', clash: 'axis 0 has 3 vs 4', pdpd: '(2,3,4,5)', explicit: '(1,16,50,50)',
