@@ -70,7 +70,11 @@ export function suggest(state, result, lib, max = 3) {
   const shapes = parsed.map((p) => (p.ok ? p.shape : null));
   const rankOf = (s) => (Array.isArray(s) ? s.length : null);
 
+  // At most this many explain() calls: clashes of many rank-32 operands have thousands of candidate
+  // reshapes, and the page runs this on every keystroke (a few hundred at most otherwise).
+  let budget = 1000;
   const verify = (patch) => {
+    if (budget-- <= 0) return null;
     const b = buildRequest(applyPatch(state, patch));
     if (!b.ok) return null;
     const r = lib.explain(b.request);
