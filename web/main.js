@@ -29,6 +29,15 @@ function showSetAside(note) {
   el.hidden = !note;
 }
 
+/**
+ * The state an address holds. A named link without names (no n=) gets the ones the Rule select
+ * gives; one with them, empty ones included (the page writes n= for every operand), is the view it was.
+ */
+function stateFromLink(query) {
+  const s = stateFromQuery(query);
+  return new URLSearchParams(query).has('n') ? s : withDefaultNames(s);
+}
+
 // ---- controls ---------------------------------------------------------------
 
 function buildStaticControls() {
@@ -84,7 +93,7 @@ function buildStaticControls() {
   window.addEventListener('popstate', () => {
     setAside = [];
     showSetAside(null);
-    setState(withDefaultNames(stateFromQuery(location.search)), { structure: true, noUrl: true });
+    setState(stateFromLink(location.search), { structure: true, noUrl: true });
   });
   $('copy-link').addEventListener('click', copyLink);
 
@@ -576,7 +585,7 @@ async function start() {
     return;
   }
   // After init(): the dtype list (and so the dtypes a link may name) is the library's.
-  state = withDefaultNames(stateFromQuery(location.search)); // a named link without names gets the ones the Rule select gives
+  state = stateFromLink(location.search);
   buildStaticControls();
   buildOperandRows();
   syncControls();

@@ -327,6 +327,29 @@ describe('broadcast explorer in Chromium', () => {
     await p.close();
   });
 
+  it('a named view with its dim names cleared survives a reload and Back (until 0.9.24 the link came back with d1, d2… and another result)', async () => {
+    const p = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    await watch(p, 'named-empty');
+    await open(p, '?rule=named&s=3&s=3,2'); // a link without names gets the Rule select's
+    expect(await p.getByLabel('Dims B').inputValue()).toBe('d2, d1');
+    await p.getByLabel('Dims A').fill('');
+    await p.getByLabel('Dims B').fill('');
+    await statusHas('INVALID_SHAPE', p);
+    const link = await href(p);
+    expect(link).toContain('&n=&n=');
+    const shown = await p.getByRole('status').textContent();
+    await p.reload();
+    await p.waitForSelector('html[data-ready="true"]');
+    expect(await p.getByRole('status').textContent()).toBe(shown);
+    expect([await p.getByLabel('Dims A').inputValue(), await p.getByLabel('Dims B').inputValue(), await href(p)]).toEqual(['', '', link]);
+    await p.locator('[data-example="numpy"]').click();
+    await statusHas('(8,7,6,5)', p);
+    await p.goBack();
+    await statusHas('INVALID_SHAPE', p);
+    expect([await p.getByLabel('Dims A').inputValue(), await p.getByLabel('Dims B').inputValue()]).toEqual(['', '']);
+    await p.close();
+  });
+
   it('runs every one-click example from the spec', async () => {
     const want = {
       numpy: '(8,7,6,5)', clash: 'axis 0 has 3 vs 4', pdpd: '(2,3,4,5)', explicit: '(1,16,50,50)',
