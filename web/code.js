@@ -664,6 +664,8 @@ function openvinoCode(p, dtypeName, state) {
   let tNote = null;
   if (target.includes(-1)) {
     if (!p.ok) return { lang: 'python', code: null, note: 'OpenVINO\'s Broadcast has no −1 (keep the input\'s dim) in target_shape, and these shapes do not broadcast: nothing to fill in.' };
+    // The dims a −1 keeps are the input's: a ?, an interval or an unknown rank there leaves no number to fill in.
+    if (!isStatic(plan.shape)) return { lang: 'python', code: null, note: 'OpenVINO\'s Broadcast has no −1 (keep the input\'s dim) in target_shape, and the input\'s dim it keeps is not a number here: nothing to fill in.' };
     t = plan.shape;
     tNote = pyComment(`target_shape ${pyTuple(target)} with its −1 dims filled in from the result: OpenVINO has no −1 there`);
   }

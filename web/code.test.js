@@ -336,6 +336,15 @@ describe('OpenVINO snippet', () => {
     expect(c.code).toContain('np.array([3, 1, 5, 6], dtype=np.int64)');
     expect(formatShape(c.plan.shape)).toBe('(3,1,5,6)');
   });
+  it('a −1 that keeps a dynamic input dim has no number to fill in: no code, and why (until 0.9.24 np.array([3, ?]), no Python)', () => {
+    for (const [input, kept] of [['?', '?'], ['2..5', '2..5'], ['[...]', '?']]) {
+      const c = snippet('openvino', st({ rule: 'to-numpy', shapes: [input, '3, -1'] }));
+      expect(c.plan.ok).toBe(true);
+      expect(c.plan.shape).toEqual([3, kept]);
+      expect(c.code, input).toBeNull();
+      expect(c.note).toMatch(/no −1 .* in target_shape, and the input's dim it keeps is not a number here/);
+    }
+  });
 });
 
 describe('PyTorch and OpenVINO (not installable here): the calls compute the page\'s axes and shapes', () => {
