@@ -571,7 +571,7 @@ export declare const minimum: ElementwiseOp;
 export declare const maximum: ElementwiseOp;
 /** atan2(a, b), the angle of the point (b, a). Float dtypes only. */
 export declare const atan2: ElementwiseOp<FloatDType>;
-/** sqrt(a² + b²) without undue overflow or underflow (float64: the C library's, within 1 ulp of NumPy; float32 and float16: in double, rounded once). Float dtypes only. */
+/** sqrt(a² + b²) without undue overflow or underflow (float64: the C library's, within 1 ulp of NumPy; float32: in double, rounded once; float16: the float32 result rounded to float16). Float dtypes only. */
 export declare const hypot: ElementwiseOp<FloatDType>;
 /** Comparisons and logical ops return uint8 0/1 data. Truthiness is `!= 0` (NaN is true, as in NumPy). */
 export declare const equal: ComparisonOp;

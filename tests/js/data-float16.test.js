@@ -147,6 +147,23 @@ describe('float16 as Uint16Array bits (a runtime without Float16Array)', () => {
     expect(isNanHalf(tc.sub(h(Infinity), h(Infinity)).data[0])).toBe(true);
   });
 
+  it('hypot is the float32 hypot rounded to float16, as every float16 op (not the double rounded once)', () => {
+    const h = (v) => ({ data: new Uint16Array([halfBits(v)]), shape: [], dtype: 'float16' });
+    // sqrt(6492² + 45184²) = 45648.000175…: float32 45648, a float16 tie (ulp 32), to even 45632;
+    // the double rounded once to float16 would be 45664.
+    expect(halfValue(tc.hypot(h(6492), h(45184)).data[0])).toBe(45632);
+    expect(halfValue(tc.evaluate('hypot(a, b)', { a: h(6492), b: h(45184) }).data[0])).toBe(45632);
+    // every pair of a grid over the float16 range: the float32 hypot, rounded once to float16
+    let s = 5;
+    const n = 1 << 16;
+    const a = new Uint16Array(n);
+    const b = new Uint16Array(n);
+    for (let i = 0; i < n; i++) { s = (Math.imul(s, 1103515245) + 12345) >>> 0; a[i] = s >>> 16; b[i] = s & 0xffff; }
+    const r = tc.hypot({ data: a, shape: [n], dtype: 'float16' }, { data: b, shape: [n], dtype: 'float16' }).data;
+    const w = tc.cast(tc.hypot(tc.cast({ data: a, shape: [n], dtype: 'float16' }, 'float32'), tc.cast({ data: b, shape: [n], dtype: 'float16' }, 'float32')), 'float16').data;
+    for (let i = 0; i < n; i++) if (isNanHalf(w[i]) ? !isNanHalf(r[i]) : r[i] !== w[i]) throw new Error(`hypot(${halfValue(a[i])}, ${halfValue(b[i])}): ${halfValue(r[i])}, float32 rounded ${halfValue(w[i])}`);
+  });
+
   it('a dtype beside a plain operand must agree with its array', () => {
     const x = { data: new Float32Array([1, 2]), shape: [2], dtype: 'float16' };
     expect(() => tc.add(x, x)).toThrow(TypeError);
