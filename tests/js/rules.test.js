@@ -72,6 +72,13 @@ describe('§2 none', () => {
     expect(e.axis).toBe(1);
     expect(e.dims).toEqual([1, 3]);
   });
+  it('dynamic dims merge (intersection); an unknown rank takes the other shape, which it must equal (docs §2)', () => {
+    expect(tc.autoBroadcastShape(['2..5', '?', 3], ['4..8', 4, '?'], { type: 'none' })).toEqual(['4..5', 4, 3]);
+    expect(caught(() => tc.autoBroadcastShape(['2..3'], ['4..8'], { type: 'none' })).code).toBe('SHAPE_MISMATCH');
+    expect(tc.autoBroadcastShape('[...]', [5, '1..'], { type: 'none' })).toEqual([5, '1..']);
+    expect(tc.autoBroadcastShape([5, '1..'], '[...]', { type: 'none' })).toEqual([5, '1..']);
+    expect(tc.autoBroadcastShape('[...]', '[...]', { type: 'none' })).toBe('[...]');
+  });
 });
 
 describe('§3 pdpd', () => {
