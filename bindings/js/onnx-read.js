@@ -3,6 +3,7 @@
 // value_info, and every subgraph. Initializer data is not copied: a tensor
 // keeps where its bytes are, and only small integer tensors (shapes, axes,
 // pads: what shape inference needs) are decoded. One pass over the bytes.
+import { INTERVAL, UNKNOWN_RANK } from './shapes.js';
 
 const TYPE_NAMES = ['undefined', 'float32', 'uint8', 'int8', 'uint16', 'int16', 'int32', 'int64', 'string', 'bool',
   'float16', 'float64', 'uint32', 'uint64', 'complex64', 'complex128', 'bfloat16'];
@@ -151,7 +152,9 @@ function dimension(r, end) {
     // dim_value and dim_param are a oneof: the last one given is the dim.
     // a dim_value past 2^53 - 1 stays a BigInt (a Number would round it): infer.js refuses it by the value in the file
     if (f === 1 && w === 0) { d = r.varint(true); if (typeof d === 'bigint') bigDims = true; }
-    else if (f === 2 && w === 2) { const s = r.string(r.len()).trim(); d = s !== '' ? s : '?'; } // a name ('' or blanks: unnamed)
+    // a name ('' or blanks: unnamed; so is a text this library reads as another dim, an interval '2..5', '[...]'
+    // or a merged 'a|b' (the dim of a ⊕ b): ONNX's names are opaque)
+    else if (f === 2 && w === 2) { const s = r.string(r.len()).trim(); d = s !== '' && s !== UNKNOWN_RANK && !INTERVAL.test(s) && !s.includes('|') ? s : '?'; }
     else r.skip(w);
   });
   return d;
