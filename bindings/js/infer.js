@@ -126,7 +126,7 @@ const textsOf = (v) => (Array.isArray(v) ? asText(v).map(textsOf)
 function badDim(n, ins, where) {
   for (let k = 0; k < ins.length; k++) {
     const s = ins[k] ? ins[k].shape : null;
-    const i = s ? s.findIndex((d) => typeof d === 'bigint' || d < 0) : -1;
+    const i = s ? s.findIndex((d) => typeof d === 'bigint' || (typeof d === 'number' && d < 0)) : -1;
     if (i >= 0) {
       return new BroadcastError(`${n.opType} at ${where}: ${n.inputs[k]} has ${s[i]} at axis ${i}, which is no dim (dims are integers from 0 to 2^53-1)`,
         { code: 'INVALID_SHAPE', shapes: ins.map((x) => (x ? asText(x.shape) : null)), axis: i, dims: [String(s[i])] });

@@ -1023,7 +1023,7 @@ describe('inferShapes on hostile input', () => {
   it('a dim_param is an opaque name: one that reads as an interval, [...] or a merged dim is an unnamed dim (until 0.9.25 read as those: a clash on a valid model)', () => {
     const add = (dims) => tc.inferShapes(onnxModel([nodeOf('Add', ['x', 'y'], ['z'], 'add')], [valueInfo('x', 1, dims), valueInfo('y', 1, [7, 3])], [unshaped('z')]));
     // onnx and onnxruntime take '2..5' as a name like any: x [7, 3] (2..5 = 7) runs
-    for (const [dims, out] of [[['2..5', 3], ['?', 3]], [['..', 3], ['?', 3]], [[' 1 .. 4 ', 1], ['?', 3]], [['[...]', 3], ['?', 3]], [['N', 3], ['N', 3]]]) {
+    for (const [dims, out] of [[['2..5', 3], ['?', 3]], [['..', 3], ['?', 3]], [[' 1 .. 4 ', 1], ['?', 3]], [['[...]', 3], ['?', 3]], [['N', 3], ['N', 3]], [['-1', 3], ['-1', 3]], [['-Infinity', 3], ['-Infinity', 3]]]) {
       const r = add(dims);
       expect([r.nodes[0].status, r.nodes[0].inputs[0].shape, r.nodes[0].output.shape], String(dims)).toEqual(['ok', [out[0], dims[1]], [7, 3]]);
     }
