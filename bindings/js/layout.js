@@ -127,7 +127,7 @@ export function transpose(x, axes) {
 export function slice(x, ...specs) {
   const v = source(x, 'slice');
   if (specs.length === 1 && typeof specs[0] === 'string') specs = parseSpecs(specs[0]);
-  else if (specs.some((t) => typeof t === 'string')) specs = specs.map((t) => (typeof t === 'string' ? oneSpec(t) : t)); // '::-1' for one axis
+  else if (specs.some((t) => typeof t === 'string')) specs = specs.map((t, a) => (typeof t === 'string' ? oneSpec(t, a) : t)); // '::-1' for one axis
   const r = v.shape.length;
   if (specs.length > r) {
     throw shapeError(`slice: ${specs.length} specs for a view of rank ${r} ${formatShape(v.shape)}: at most one per axis`, v.shape, null, [specs.length, r]);
@@ -194,17 +194,18 @@ function range(spec, n, a, shape) {
   return [start, stop, step];
 }
 
-/** One axis's spec as text ('::-1', '1:', '0'). */
-function oneSpec(text) {
-  const r = parseSpecs(text);
-  if (r.length !== 1) throw shapeError(`slice: ${describe(text)} is ${r.length} specs, in place of one axis's`, null, null, null);
+/** Axis `a`'s spec as text ('::-1', '1:', '0'). */
+function oneSpec(text, a) {
+  const r = parseSpecs(text, a);
+  if (r.length !== 1) throw shapeError(`slice: ${describe(text)} is ${r.length} specs, in place of one axis's`, null, a, null);
   return r[0];
 }
 
-/** '1:3, ::-1, 0' as specs: [[1, 3], [null, null, -1], 0]. */
-function parseSpecs(text) {
+/** '1:3, ::-1, 0' as specs: [[1, 3], [null, null, -1], 0]; `at`: the axis of the first (messages count from it). */
+function parseSpecs(text, at = 0) {
   if (text.trim() === '') return [];
   return text.split(',').map((part, i) => {
+    i += at;
     const p = part.trim();
     const num = (t) => {
       const s = t.trim();

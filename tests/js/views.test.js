@@ -581,6 +581,15 @@ describe('layout functions: names, the string form, materialising', () => {
     expect(() => tc.slice(x, 'a')).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
   });
 
+  it('a malformed text spec among others is named by its own axis (until 0.9.25 spec 0, axis 0, whichever it was)', () => {
+    const x = { data: iota(60), shape: [3, 4, 5] };
+    expect(() => tc.slice(x, null, null, 'a')).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', axis: 2, message: 'slice: "a": spec 2 is not an index or start:stop:step' }));
+    expect(() => tc.slice(x, 0, '1:2:3:4')).toThrow(expect.objectContaining({ axis: 1, message: 'slice: "1:2:3:4": spec 1 ("1:2:3:4") has more than two colons' }));
+    expect(() => tc.slice(x, 0, ' ', null)).toThrow(expect.objectContaining({ axis: 1, message: 'slice: " " is 0 specs, in place of one axis\'s' }));
+    expect(() => tc.slice(x, 0, 1, '1,2')).toThrow(expect.objectContaining({ axis: 2 }));
+    expect(() => tc.slice(x, '0, 1, a')).toThrow(expect.objectContaining({ axis: 2, message: expect.stringContaining('spec 2 is not') })); // one string: as before
+  });
+
   it('a numeric dim name is addressed by its string, as the reductions address it', () => {
     const x = { data: iota(6), shape: [2, 3], dims: ['b', 1] };
     const t = tc.transpose(x, ['1', 'b']);
