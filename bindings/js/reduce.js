@@ -97,9 +97,9 @@ function readInput(x, fn) {
   const coords = x.coords;
   if (data !== undefined) {
     // An operand: its shape (its data's length when it has none) and its names; its data is not read.
-    // (An onnxruntime Tensor's `type` is read only where it can be one.)
+    // (An onnxruntime Tensor's `type` is read only where it can be one; a view's strides and offset, to check it.)
     const type = mayBeOrt(shape, dims, coords, undefined) ? x.type : undefined;
-    const X = readOperand(type === undefined ? { data, shape, dims, coords } : { data, dims, type }, `${fn}: input`);
+    const X = readOperand(type === undefined ? { data, shape, dims, coords, strides: x.strides, offset: x.offset } : { data, dims, type }, `${fn}: input`);
     if (X.named !== null) readNames(X, 'input', fn);
     settle(X, `${fn}: input`);
     if (X.dims === undefined) return { shape: X.shape.slice(), named: null, what: 'the input operand' };

@@ -105,6 +105,17 @@ describe('every call family reads views in place', () => {
     t.dispose();
   });
 
+  it('unbroadcast takes a plain view as the input operand: its shape, the view checked by its strides (until 0.9.25 its data\'s length held against the shape)', () => {
+    const g = { data: iota(24), shape: [2, 3, 4] };
+    const params = { data: iota(20), shape: [5, 4] };
+    const bias = tc.slice(params, '0:1'); // [1, 4]: a view over the 20 elements
+    expect(arr(tc.unbroadcast(g, bias))).toEqual([60, 66, 72, 78]);
+    const col = tc.slice({ data: iota(12), shape: [3, 4] }, null, '::-2'); // [3, 2], strides [4, -2]
+    expect(arr(tc.unbroadcast({ data: iota(6), shape: [3, 2] }, col))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(arr(tc.unbroadcast({ ...g, dims: ['a', 'b', 'c'] }, { ...tc.slice(params, 1), dims: ['c'] }))).toEqual([60, 66, 72, 78]);
+    expect(() => tc.unbroadcast(g, { data: iota(20), shape: [1, 4], strides: [4, 1], offset: 17 })).toThrow(expect.objectContaining({ code: 'LENGTH_MISMATCH', message: expect.stringContaining('reads element 20, outside its data of 20 elements') }));
+  });
+
   it('the same shapes with other strides are planned anew: an op, a compiled expression and a where, alternating', () => {
     const t = tc.tensor(iota(16), [4, 4]);
     const tt = t.transpose();
