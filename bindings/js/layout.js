@@ -109,12 +109,13 @@ export function transpose(x, axes) {
   if (perm.length !== r) {
     throw axisError(`transpose: ${perm.length} axes for rank ${r}: give each axis once`, null, [perm.length, r]);
   }
-  return finish({
-    o: v.o, offset: v.offset,
-    shape: perm.map((a) => v.shape[a]),
-    strides: perm.map((a) => v.strides[a]),
-    names: v.names && { dims: perm.map((a) => v.names.dims[a]), labels: perm.map((a) => v.names.labels[a]) },
-  });
+  return picked(v, perm);
+}
+
+/** The view `v` with its axes `axes` only, in that order (transpose, squeeze). */
+function picked(v, axes) {
+  const at = (list) => axes.map((a) => list[a]);
+  return finish({ o: v.o, offset: v.offset, shape: at(v.shape), strides: at(v.strides), names: v.names && { dims: at(v.names.dims), labels: at(v.names.labels) } });
 }
 
 /**
@@ -250,12 +251,7 @@ export function squeeze(x, axes) {
     if (v.shape[a] !== 1) throw axisError(`squeeze: axis ${a} has size ${v.shape[a]}; only an axis of size 1 can be squeezed`, a, [v.shape[a]]);
   }
   const keep = v.shape.map((_, i) => i).filter((i) => !drop.has(i));
-  return finish({
-    o: v.o, offset: v.offset,
-    shape: keep.map((a) => v.shape[a]),
-    strides: keep.map((a) => v.strides[a]),
-    names: v.names && { dims: keep.map((a) => v.names.dims[a]), labels: keep.map((a) => v.names.labels[a]) },
-  });
+  return picked(v, keep);
 }
 
 /**
@@ -353,11 +349,12 @@ export function stack(xs, axis = 0, options) {
     }
   });
   // Each input as a view with the new axis (size 1), then concatenated along it.
+  const ins = (list, e) => [...list.slice(0, a), e, ...list.slice(a)];
   const ex = vs.map((v) => ({
     ...v,
-    shape: [...v.shape.slice(0, a), 1, ...v.shape.slice(a)],
-    strides: [...v.strides.slice(0, a), 0, ...v.strides.slice(a)],
-    names: v.names && { dims: [...v.names.dims.slice(0, a), o.dims ?? 'stack', ...v.names.dims.slice(a)], labels: [...v.names.labels.slice(0, a), null, ...v.names.labels.slice(a)] },
+    shape: ins(v.shape, 1),
+    strides: ins(v.strides, 0),
+    names: v.names && { dims: ins(v.names.dims, o.dims ?? 'stack'), labels: ins(v.names.labels, null) },
   }));
   const named = vs.some((v) => v.names);
   if (named === (o.dims === undefined)) throw named ? TypeError('stack: the inputs have dims: name the new axis, stack(xs, axis, { dims: \'name\' })') : unnamedNewAxis('stack');
