@@ -79,7 +79,7 @@ function axisOf(a, X, fn) {
   throw axisError(fn, X, a, 'is not one of its axes');
 }
 
-function axisError(fn, X, a, why) {
+export function axisError(fn, X, a, why) {
   return new BroadcastError(`${fn}: axis ${Array.isArray(a) ? `[${a}]` : describe(a)} ${why} (x is ${formatShape(X.shape)}${X.dims !== undefined ? `, dims ${X.dims.join(', ')}` : ''})`,
     { code: 'INVALID_AXIS', shapes: [X.shape], axis: Number.isInteger(a) ? a : null }); // 1.5, NaN: no axis, as the other calls say
 }

@@ -19,8 +19,7 @@ import { C, none } from './contract.js';
 import { excerpt } from './expr-parse.js';
 import { Tensor } from './tensor.js';
 import { refusedPlan } from './explain.js';
-import { BroadcastError } from './errors.js';
-import { argmax, argmin, emptyArg } from './post.js';
+import { argmax, argmin, emptyArg, axisError } from './post.js';
 
 const REDUCE = ['sum', 'prod', 'min', 'max', 'mean'];
 const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
@@ -280,7 +279,7 @@ export function explainProgram(P, fn, shapesIn, options) {
       if (x.ok === false) return void passes.push({ ...x, name: null });
       const kd = T.keepdims ?? keepdims ?? false;
       const ax = T.axis === undefined ? null : typeof T.axis === 'string' ? (x.dims ?? []).indexOf(T.axis) : T.axis < 0 ? T.axis + x.shape.length : T.axis;
-      if (ax !== null && !(ax >= 0 && ax < x.shape.length)) throw new BroadcastError(`${fn}: ${T.fn} has no axis ${T.axis}`, { code: 'INVALID_AXIS', shapes: [x.shape], axis: ax, dims: [x.shape.length] });
+      if (ax !== null && !(ax >= 0 && ax < x.shape.length)) throw axisError(T.fn, x, T.axis, 'is not one of its axes'); // as the run refuses it
       const axes = ax === null ? x.shape.map((_, a) => a) : [ax];
       emptyArg(T.fn, x.shape, axes); // as the run refuses it
       const keep = (a) => ax !== null && a !== ax;

@@ -333,6 +333,21 @@ describe('statements and reductions inside expressions', () => {
     expect(tc.explain({ expression: 'argmax(x, 3)', shapes: { x: [4, 7] } })).toMatchObject({ ok: false });
   });
 
+  it("explain() refuses an argmax axis out of range with the run's error: its message, axis as written, no dims (until now -5 of rank 2 was axis -3, dims [2])", () => {
+    const x = logits();
+    const n = { ...logits(), dims: ['b', 'c'] };
+    const fields = (e) => [e.name, e.code, e.axis, e.dims, e.message];
+    for (const [text, ops, shapes] of [['argmax(x, -5)', { x }, { x: [4, 7] }], ['argmin(x - 1, 2, true)', { x }, { x: [4, 7] }],
+      ['e = exp(x); argmax(e, -3)', { x }, { x: [4, 7] }], ["argmax(x, 'c')", { x }, { x: [4, 7] }], ['argmax(sum(x), 0)', { x }, { x: [4, 7] }],
+      ["argmax(n * 2, 'zz')", { n }, { n: { shape: [4, 7], dims: ['b', 'c'] } }]]) {
+      let run = null;
+      try { tc.evaluate(text, ops); } catch (e) { run = e; }
+      const plan = tc.explain({ expression: text, shapes });
+      expect(plan.ok, text).toBe(false);
+      expect(fields(plan.error), text).toEqual(fields(run));
+    }
+  });
+
   it('two reductions whose texts differ inside a string are two passes (until 0.9.15 spaces in a dim name were dropped and they were computed once)', () => {
     const n = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3], dims: ['a b', 'ab'] };
     const got = tc.evaluate("sum(n, ['a b']) - sum(n, ['ab'])", { n });
