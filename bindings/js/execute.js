@@ -509,7 +509,7 @@ function binaryCommitError(name, A, B, dest) {
 function operandWhat(c, k) {
   const A = C.A;
   const names = c.action === A.where ? ['cond', 'a', 'b'] : c.action === A.binary ? ['a', 'b', 'fill', 'fill']
-    : c.action === A.unbroadcast ? ['grad'] : ['x'];
+    : c.fn === 'unbroadcast' ? ['grad'] : ['x'];
   return `${c.fn}: ${names[k] ?? `operand ${k}`}`;
 }
 

@@ -351,6 +351,18 @@ describe('the issue\'s repros', () => {
     expect(tc.memory().liveTensors).toBe(0);
   });
 
+  it('unbroadcast by name: a grad disposed by a getter of the input is named grad, as by position', () => {
+    // Until 0.9.25 the named path (a reduction inside) said "unbroadcast: x was disposed ...".
+    const g = tc.tensor(iota(6), [2, 3], { dims: ['a', 'b'] });
+    const input = { dims: ['b'], get coords() { g.dispose(); return { b: ['x', 'y', 'z'] }; } };
+    expect(() => tc.unbroadcast(g, input)).toThrow('unbroadcast: grad was disposed while the call was reading its arguments');
+    const h = tc.tensor(iota(6), [2, 3]);
+    const am = [1];
+    Object.defineProperty(am, 0, { get() { h.dispose(); return 1; } });
+    expect(() => tc.unbroadcast(h, [3], { mode: 'explicit', axesMapping: am })).toThrow('unbroadcast: grad was disposed while');
+    expect(tc.memory().liveTensors).toBe(0);
+  });
+
   it('broadcastArrays reads each operand once, and a refused operand leaves nothing behind', () => {
     let reads = 0;
     const a = { get data() { reads++; return reads === 1 ? f32(1, 2) : f32(9, 9); }, shape: [2, 1] };
