@@ -7,7 +7,7 @@ import { BroadcastError, formatShape, outLengthError, outDtypeError } from './er
 import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
-import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds, hasNames, isTensor, notOperand } from './operands.js';
+import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds, hasNames, isTensor, notOperand, committable, commitError } from './operands.js';
 import { readNamed, nameKey, LabelMap, checkLabels, ownObject, checkOutNames, describeDims } from './named.js';
 import { product, describe, isU16, taSet, readList } from './shapes.js';
 import { view } from './heap.js';
@@ -427,8 +427,10 @@ export function broadcastArrays(...xs) {
   for (let k = 0; k < xs.length; k++) ops[k] = readOperand(xs[k], `broadcastArrays: #${k}`);
   // No user code runs past this point.
   for (let k = 0; k < ops.length; k++) {
+    const what = `broadcastArrays: #${k}`;
     if (hasNames(ops[k])) throw byPosition('broadcastArrays', `#${k}`);
-    settle(ops[k], `broadcastArrays: #${k}`);
+    settle(ops[k], what);
+    if (!committable(ops[k])) throw commitError(ops[k], what); // a tensor a later operand's getter disposed
   }
   const shape = broadcastList(ops.map((o) => o.shape)); // no spread: 65,536 operands fit
   const to = snapTo({}, [], 'broadcastArrays');

@@ -377,6 +377,15 @@ describe('the issue\'s repros', () => {
     t.dispose();
   });
 
+  it('broadcastArrays names the operand a later getter disposed as it names the others (#k), and makes no result', () => {
+    // Until 0.9.25 the message said "broadcastArrays: x was disposed ...": a name the call has nowhere else.
+    const t = tc.tensor(f32(1, 2), [2, 1]);
+    const live = tc.memory().liveTensors;
+    const b = { data: f32(1, 2, 3), get shape() { t.dispose(); return [3]; } };
+    expect(() => tc.broadcastArrays({ data: f32(5), shape: [] }, t, b)).toThrow('broadcastArrays: #1 was disposed while the call was reading its arguments');
+    expect(tc.memory().liveTensors).toBe(live - 1);
+  });
+
   it('a plain operand whose resizable buffer grows while the options are read is refused, not overrun', () => {
     const buf = new ArrayBuffer(12, { maxByteLength: 4096 });
     const data = new Float32Array(buf);
