@@ -15,12 +15,15 @@ const SAMPLES = [
 ];
 
 // The worker, started again when a model is picked while another is still being read (its
-// answer would be stale, and the new one would wait behind it).
+// answer would be stale, and the new one would wait behind it), or after it failed (a worker
+// whose script did not load never answers).
 let worker = null;
 const pending = new Map(); // the reads in flight, by id
 let nextId = 0;
+let broken = false; // the worker failed: the next read starts another
 function startWorker() {
   worker?.terminate();
+  broken = false;
   for (const p of pending.values()) p({ ok: false, stale: true });
   pending.clear();
   worker = new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
@@ -38,6 +41,7 @@ function startWorker() {
     received.delete(id);
   };
   worker.onerror = (e) => {
+    broken = true;
     for (const p of pending.values()) p({ ok: false, error: { name: 'Error', message: e.message || 'the worker failed' } });
     pending.clear();
   };
@@ -54,7 +58,7 @@ function ask(message, transfer = []) {
 }
 
 function infer(model, bin, xml) {
-  if (pending.size > 0) startWorker();
+  if (pending.size > 0 || broken) startWorker();
   return ask({ model, bin, xml }, [model, bin].filter((x) => x instanceof ArrayBuffer));
 }
 

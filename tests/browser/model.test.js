@@ -243,6 +243,26 @@ describe('the model explorer', () => {
     await page.locator('#summary .status-msg', { hasText: 'does not start with <' }).waitFor({ timeout: 10_000 });
   });
 
+  it('reads the next pick after the worker failed (until 0.9.25 that pick was sent to the failed worker and said "Reading…" for ever)', async () => {
+    const p = await browser.newPage();
+    try {
+      let held = null; // the worker's script, failed once a model is being read
+      await p.route('**/model-worker-*.js', (route) => { if (held === null) held = route; else route.continue(); });
+      await p.goto(`${url}model.html`);
+      await p.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+      const attention = { name: 'attention.onnx', mimeType: 'application/octet-stream', buffer: readFileSync(path.join(root, 'web', 'public', 'samples', 'attention.onnx')) };
+      await p.setInputFiles('#file', attention);
+      await p.waitForFunction(() => /^Reading /.test(document.getElementById('summary').textContent));
+      await held.abort('failed');
+      await p.locator('#summary .status-msg', { hasText: 'the worker failed' }).waitFor({ timeout: 10_000 });
+      await p.setInputFiles('#file', attention);
+      await p.waitForFunction(() => document.body.dataset.nodes === '2', null, { timeout: 10_000 });
+      expect(await p.locator('#summary .status-kind').textContent()).toBe('ONNX · attention.onnx (551 B)');
+    } finally {
+      await p.close();
+    }
+  });
+
   it('had no console errors, page errors or failed requests', () => {
     expect(problems).toEqual([]);
   });
