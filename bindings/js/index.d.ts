@@ -548,8 +548,9 @@ export interface ExpressionPlan {
    * product rounded to float16, k in the float16 sum's parts of 8192 terms
    * (a column: 8192 / min(columns, 1024) rows), each result rounded once.
    * null: the chunks run it (another dtype, a max, more than a bare product,
-   * reduced axes apart or in different orders in a and b, or a small vector
-   * product).
+   * reduced axes apart or in different orders in a and b, or a product the
+   * chunks run as fast: in the col order, fewer than 4 rows, a vector times a
+   * matrix among them, at every size but float16's small ones).
    */
   contraction: { order: 'col' | 'row'; m: number; k: number; n: number; a: string; b: string; c?: string; panel: { rows: number; columns: number } | null } | null;
   /**

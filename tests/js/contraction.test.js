@@ -156,6 +156,19 @@ describe('contraction kernel: sum(x * w) bit for bit the ops one by one', () => 
     none('sum(x * w, [1])', { x: [1024, 1024], w: [1024] }); // a matrix times a vector: the chunks are faster
     none('sum(x * w, [0])', { x: [1024, 1024], w: [1024, 1] });
   });
+
+  it('the col order leaves fewer than 4 rows to the chunks at every size (docs/expressions.md), 4 rows run', () => {
+    // A vector times a matrix far past 8192 multiply-adds stays on the chunks, as do 2 and 3 rows.
+    for (const dtype of ['float32', 'float64', 'int32', 'uint32']) {
+      for (const [M, K, N] of [[1, 128, 128], [1, 4096, 4096], [2, 1024, 1024], [3, 4096, 64]]) {
+        const dtypes = { x: dtype, w: dtype };
+        expect(tc.explain({ expression: 'sum(x * w, [1])', shapes: { x: [M, K, 1], w: [K, N] }, dtypes }).contraction, `${dtype} ${M} ${K} ${N}`).toBeNull();
+        expect(tc.explain({ expression: "sum(x * w, ['in'])", shapes: { x: { shape: [M, K], dims: ['b', 'in'] }, w: { shape: [N, K], dims: ['out', 'in'] } }, dtypes }).contraction).toBeNull();
+      }
+      expect(tc.explain({ expression: 'sum(x * w, [1])', shapes: { x: [4, 1024, 1], w: [1024, 1024] }, dtypes: { x: dtype, w: dtype } }).contraction)
+        .toMatchObject({ order: 'col', m: 4, k: 1024, n: 1024 });
+    }
+  });
 });
 
 // float16 through the contraction kernel: operands packed as float32, each
