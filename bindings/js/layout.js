@@ -104,7 +104,7 @@ function axesOf(axes, r, names, fn, all) {
 export function transpose(x, axes) {
   const v = source(x, 'transpose');
   const r = v.shape.length;
-  const rev = v.shape.map((_, i) => r - 1 - i);
+  const rev = [...v.shape.keys()].reverse();
   const perm = axesOf(axes, r, v.names, 'transpose', rev);
   if (perm.length !== r) {
     throw axisError(`transpose: ${perm.length} axes for rank ${r}: give each axis once`, null, [perm.length, r]);
@@ -229,7 +229,7 @@ function parseSpecs(text, at = 0) {
 export function flip(x, axes) {
   const v = source(x, 'flip');
   const r = v.shape.length;
-  const list = axesOf(axes, r, v.names, 'flip', v.shape.map((_, i) => i));
+  const list = axesOf(axes, r, v.names, 'flip', [...v.shape.keys()]);
   let offset = v.offset;
   const strides = v.strides.slice();
   const labels = v.names ? v.names.labels.slice() : null;
@@ -250,7 +250,7 @@ export function squeeze(x, axes) {
   for (const a of drop) {
     if (v.shape[a] !== 1) throw axisError(`squeeze: axis ${a} has size ${v.shape[a]}; only an axis of size 1 can be squeezed`, a, [v.shape[a]]);
   }
-  const keep = v.shape.map((_, i) => i).filter((i) => !drop.has(i));
+  const keep = [...v.shape.keys()].filter((i) => !drop.has(i));
   return picked(v, keep);
 }
 
