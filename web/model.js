@@ -279,13 +279,13 @@ function wire() {
     e.target.value = ''; // the same file picked again is a change again (a retry, a model saved anew)
     if (picked.length) openFiles(picked);
   });
-  const zone = $('dropzone');
-  zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('is-over'); });
-  zone.addEventListener('dragleave', () => zone.classList.remove('is-over'));
   // A file dropped anywhere on the page is opened (outside the zone the browser would open it in
   // the page's place, and the report would be lost).
-  // Only files: text dragged into the filter box is the browser's to drop.
+  // Only files: text dragged into the filter box is the browser's to drop, and lights no zone.
   const files = (e) => e.dataTransfer?.types.includes('Files');
+  const zone = $('dropzone');
+  zone.addEventListener('dragover', (e) => { if (files(e)) zone.classList.add('is-over'); });
+  zone.addEventListener('dragleave', () => zone.classList.remove('is-over'));
   window.addEventListener('dragover', (e) => { if (files(e)) e.preventDefault(); });
   window.addEventListener('drop', (e) => {
     if (!files(e)) return;

@@ -125,6 +125,18 @@ describe('the model explorer', () => {
     })).toBe(false);
     await waitListed(before);
     expect(await page.locator('#summary').textContent()).toContain('dropped.onnx');
+    // text dragged over the drop zone is no file: the zone neither lights up nor takes it (until 0.9.25
+    // it lit up, and a text drop left it lit)
+    expect(await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', 'Add');
+      const zone = document.querySelector('#dropzone');
+      const over = new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true });
+      zone.dispatchEvent(over);
+      const lit = zone.classList.contains('is-over');
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      return [over.defaultPrevented, lit, zone.classList.contains('is-over')];
+    })).toEqual([false, false, false]);
   });
 
   it('says what is not a model, and stays usable', async () => {
