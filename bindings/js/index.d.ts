@@ -560,6 +560,9 @@ export interface ExpressionPlan {
    * keepdims it runs with. The fields above are the last pass's.
    */
   passes?: (ExpressionPlan & { name: string | null; keepdims: boolean })[];
+  /** A program: the last pass's `name` (null: it makes the result) and `keepdims`, as its entry in `passes` has them. */
+  name?: string | null;
+  keepdims?: boolean;
 }
 
 /** explain() of an expression: its plan, or `{ ok: false, error }` (a SyntaxError, a BroadcastError, a TypeError) as explain() reports any refusal. */
