@@ -1,7 +1,7 @@
 // tensorcast/model: tensorcast/shapes' rules, where a dim may also be a name
 // ('batch'), and inferShapes() for ONNX models and OpenVINO IR. Its own entry
 // (on tensorcast-shapes.wasm), so that the main entry does not carry the model readers.
-import type { Dim, Shape, ShapeResult, AutoBroadcastOptions, BroadcastToOptions, ExplainRequest, Explanation, BroadcastError } from './index.js';
+import type { Dim, Shape, ShapeResult, AutoBroadcastOptions, BroadcastToOptions, ExplainRequest, Explanation } from './index.js';
 
 // BroadcastError is declared as the full entry's; at run time each entry has a class of its own
 // (an error of one entry is no instanceof another's: test e.name or e.code across entries).
@@ -77,7 +77,13 @@ export interface NodeReport {
   inputs: { name: string; shape: Dim[] | null; values?: boolean; declared?: boolean }[];
   output: { name: string; shape: Dim[] | null; declared?: Dim[] | null };
   status: 'ok' | 'clash' | 'declared-mismatch' | 'unknown';
-  error?: ReturnType<BroadcastError['toJSON']>;
+  /**
+   * Why the node clashed or was lost: a rule's refusal (a BroadcastError's JSON), or, with `code`
+   * null and no `operands` or `clashes`, a refusal of another kind, as explain() reports one (a
+   * TypeError: an IR layer with a mode, auto_broadcast or inputs its op does not take; a node whose
+   * values make no sense, status 'unknown').
+   */
+  error?: NonNullable<Explanation['error']>;
   /** The explain() request the node was checked by (names kept): what the explorer draws. */
   request?: ExplainRequest;
   /**
