@@ -215,8 +215,10 @@ export function serve(dir, port = 8080, { host = '127.0.0.1' } = {}) {
         // A folder's page loads its assets relative to the folder: its URL must end in '/'.
         if (!where.slash) {
           // Written from the resolved path, so the target stays on this server (never `//host/`).
+          // The root itself (`/.`, `/assets/..`) is `/`, not `//` (a scheme-relative URL with no host).
           const q = /\?[^#]*/.exec(req.url)?.[0] ?? '';
-          return send(301, { location: `/${path.relative(root, file).split(path.sep).map(encodeURIComponent).join('/')}/${q}` });
+          const rel = path.relative(root, file);
+          return send(301, { location: `/${rel && `${rel.split(path.sep).map(encodeURIComponent).join('/')}/`}${q}` });
         }
         file = path.join(file, 'index.html');
         st = await stat(file);

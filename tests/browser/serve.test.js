@@ -220,6 +220,14 @@ describe('serve(): the edges of HTTP', () => {
     expect(s.status).toBe(301);
     expect(s.headers.location).toBe('/page/');
   });
+  it('redirects the folder itself, named without its slash (/., /assets/..), to /, never to // (a URL with no host)', async () => {
+    for (const p of ['/.', '/%2e', '/..', '/assets/..', '/assets/%2e%2e']) {
+      const r = await get(p);
+      expect(r.status, p).toBe(301);
+      expect(r.headers.location, p).toBe('/');
+    }
+    expect((await get('/.?x=//evil.example')).headers.location).toBe('/?x=//evil.example');
+  });
   it('refuses an encoded separator: /assets/..%2findex.html is no file here (it was index.html, its assets then missed)', async () => {
     for (const p of ['/assets/..%2findex.html', '/assets%2fa.js', '/assets%5ca.js']) expect((await get(p)).status, p).toBe(404);
   });
