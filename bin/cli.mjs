@@ -42,7 +42,7 @@ export class UsageError extends Error {}
 function parsePort(text, from) {
   if (!/^\d+$/.test(String(text).trim())) throw new UsageError(`${from} must be a port number from 0 to 65535, not "${text}"`);
   const port = Number(text);
-  if (port > 65535) throw new UsageError(`${from} must be a port number from 0 to 65535, not ${port}`);
+  if (port > 65535) throw new UsageError(`${from} must be a port number from 0 to 65535, not ${String(text).trim()}`);
   return port;
 }
 

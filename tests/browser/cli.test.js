@@ -68,6 +68,8 @@ describe('tensorcast command line', () => {
     [['explore', '--port', '--open'], /--port needs a value/],
     [['explore', '--port', 'http'], /--port must be a port number from 0 to 65535, not "http"/],
     [['explore', '--port', '65536'], /not 65536/],
+    [['explore', '--port', '99999999999999999999'], /not 99999999999999999999$/],
+    [['explore', '--port=070000'], /not 070000$/],
     [['explore', '--port', '-1'], /--port needs a value|not "-1"/],
     [['explore', '--port', '1.5'], /not "1.5"/],
     [['explore', '--port', '1', '--port', '2'], /--port is given twice/],
