@@ -82,6 +82,8 @@ export function parseArgs(argv, env = process.env) {
         if (inline !== undefined) throw new UsageError('--open takes no value');
         once(flag);
         opts.open = true;
+      } else if (flag === '--help' || flag === '--version') {
+        throw new UsageError(`${flag} takes no value`);
       } else {
         throw new UsageError(`unknown option ${flag}`);
       }

@@ -74,6 +74,8 @@ describe('tensorcast command line', () => {
     [['explore', '--port', '1.5'], /not "1.5"/],
     [['explore', '--port', '1', '--port', '2'], /--port is given twice/],
     [['explore', '--open=yes'], /--open takes no value/],
+    [['--help=yes'], /^--help takes no value$/],
+    [['explore', '--version=1'], /^--version takes no value$/],
     [['explore', '--host='], /--host needs a value/],
   ])('refuses %j', (argv, msg) => {
     expect(() => parseArgs(argv, {})).toThrow(UsageError);
