@@ -4,7 +4,7 @@
 // explorer (dist/explorer/, the static page `npx tensorcast explore` serves).
 import { cpSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { root, run, ensureEmscripten, emEnv } from './lib.mjs';
+import { root, run, ensureEmscripten, emEnv, isMain } from './lib.mjs';
 import { entries } from './entries.mjs';
 
 export function build({ quiet = false } = {}) {
@@ -29,4 +29,4 @@ export function build({ quiet = false } = {}) {
   console.log('built dist/');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) build();
+if (isMain(import.meta.url)) build();

@@ -49,6 +49,20 @@ const MANUAL = {
   ],
 };
 
+/**
+ * Whether the module at `metaUrl` is the script node was started with
+ * (`node scripts/start.mjs`), however its path is spelled: one with a space or
+ * a `%` is percent-encoded in the URL, and a folder reached through a symlink
+ * is resolved in it (Node runs the real file).
+ */
+export function isMain(metaUrl) {
+  try {
+    return Boolean(process.argv[1]) && realpathSync(process.argv[1]) === fileURLToPath(metaUrl);
+  } catch {
+    return false; // argv[1] names no file: not a script run by node
+  }
+}
+
 /** Who is asking, for messages: `npm start`, `npm test`, or the script's name. */
 function caller() {
   const event = process.env.npm_lifecycle_event;

@@ -7,14 +7,14 @@
 // packages, Debian's emscripten) it names before installing; without apt-get
 // it prints the manual steps and exits 1 (scripts/lib.mjs).
 import path from 'node:path';
-import { root, ensureNodeModules } from './lib.mjs';
+import { root, ensureNodeModules, isMain } from './lib.mjs';
 import { serve, listenErrorMessage } from '../bin/serve.mjs';
 import { startPlan } from './fresh.mjs';
 import { buildWeb, EXPLORER_OUT } from './web.mjs';
 
 export { buildWeb };
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   const portText = String(process.env.PORT ?? 8080).trim();
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) {

@@ -5,7 +5,7 @@
 // packed tarball, is scripts/pack-smoke.mjs's check.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync, symlinkSync, readFileSync, existsSync, chmodSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, symlinkSync, readFileSync, existsSync, chmodSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -288,5 +288,27 @@ describe('npm start installs nothing unannounced', () => {
     expect(r.stderr).toContain(`Run npm ci in ${tmp}`);
     expect(existsSync(log)).toBe(false);
     expect(readFileSync(path.join(shared, 'keep.txt'), 'utf8')).toBe('other checkouts use this');
+  });
+  it('npm start, npm run build and scripts/entries.mjs run in a clone whose path has a space or is reached through a symlink (they did nothing, exit 0)', () => {
+    const clone = path.join(tmp, 'My Projects', 'tensorcast');
+    for (const d of ['scripts', 'bin']) cpSync(path.join(root, d), path.join(clone, d), { recursive: true });
+    symlinkSync(path.join(root, 'node_modules'), path.join(clone, 'node_modules')); // esbuild, for entries.mjs
+    const link = path.join(tmp, 'linked-clone');
+    symlinkSync(clone, link);
+    const PATH = pathWith('no-emcc', {});
+    const script = (dir, name, args = [], env = {}) => spawnSync(process.execPath, [path.join(dir, 'scripts', name), ...args], {
+      encoding: 'utf8', timeout: 20_000, env: { ...process.env, PATH, ...env },
+    });
+    for (const dir of [clone, link]) {
+      const start = script(dir, 'start.mjs', [], { PORT: 'abc' });
+      expect(start.status, dir).toBe(1);
+      expect(start.stderr).toContain('npm start: PORT must be a port number');
+      const build = script(dir, 'build.mjs');
+      expect(build.status, dir).toBe(1);
+      expect(build.stderr).toContain('emscripten: emcc');
+      const entries = script(dir, 'entries.mjs', [path.join(tmp, 'no-dist')]);
+      expect(entries.status, dir).toBe(1);
+      expect(entries.stderr).toContain('no-dist');
+    }
   });
 });
