@@ -134,13 +134,13 @@ function finish(ctx, res, names, views) {
  * reads each view so (its operands' strides and the merged loop). Only static
  * shapes have strides.
  */
-function viewStrides(given, shapes) {
+function viewStrides(given, shapes, names = operandName) {
   if (given === undefined || given === null) return null;
   if (!Array.isArray(given) || given.length > shapes.length) throw new TypeError(`explain: strides must be an array with one entry (null, or one stride per dim) per shape, at most ${shapes.length}`);
   return Array.from(given, (st, k) => {
     if (st === null || st === undefined) return null;
     const s = shapes[k];
-    const what = `explain: ${operandName(k)}`;
+    const what = `explain: ${names(k)}`;
     st = readStrides(st, what);
     if (typeof s === 'string' || !s.every((d) => typeof d === 'number')) throw new TypeError(`explain: strides[${k}]: only a static shape has strides`);
     strideCount(st, s, what);
@@ -178,7 +178,7 @@ function explainInner(req) {
     const i = copyShape(o.shapes[0], 'explain: input shape');
     const t = copyShape(o.shapes[1], 'explain: target shape');
     const { rule: r, ctx, axis, mapping } = readTo(i, t, snapTo(o, [i, t], 'explain'), 'explain');
-    const strides = viewStrides(o.strides === undefined ? undefined : [o.strides], [i]); // the input's (the target is no operand)
+    const strides = viewStrides(o.strides === undefined ? undefined : [o.strides], [i], () => 'input'); // the input's (the target is no operand)
     return finish(ctx, shapeCall(C.A.explain, r, axis, [i, t], mapping, strides), () => 'input', strides);
   }
   // named

@@ -288,7 +288,17 @@ describe('explain refuses strides as the ops refuse a view\'s', () => {
     expect(e.message).toBe('explain: B has 2 strides for its 1 axes (4,): give one stride per axis');
     const t = tc.explain({ rule: 'broadcastTo', shapes: [[4], [3, 4]], strides: [0.5] }).error;
     expect(t).toMatchObject(fields(thrown(() => tc.broadcastTo({ data, shape: [4], strides: [0.5] }, [3, 4]))));
-    expect(t.message).toBe('explain: A.strides[0] is 0.5, not a safe integer');
+    expect(t.message).toBe('explain: input.strides[0] is 0.5, not a safe integer');
+  });
+
+  it('broadcastTo names its operand \'input\' in a refusal of its strides, as its plan does (not \'A\')', () => {
+    const count = tc.explain({ rule: 'broadcastTo', shapes: [[3, 1], [3, 4]], strides: [1] });
+    expect(count.error).toMatchObject({ code: 'INVALID_SHAPE', dims: [1, 2] });
+    expect(count.error.message).toBe('explain: input has 1 strides for its 2 axes (3,1): give one stride per axis');
+    expect(tc.explain({ rule: 'broadcastTo', shapes: [[3, 1], [3, 4]], strides: 5 }).error.message)
+      .toBe('explain: input.strides must be an array of integers (one per axis), got 5');
+    expect(tc.explain({ rule: 'broadcastTo', shapes: [[3, 1], [3, 4]], strides: [1, 1] }).operands[0].name).toBe('input');
+    expect(tc.explain({ shapes: [[3, 4], [4]], strides: [[1, 1.5], null] }).error.message).toBe('explain: A.strides[1] is 1.5, not a safe integer');
   });
 
   it('strides that are no array are a TypeError, and a typed array of them is taken, as by the ops', () => {
