@@ -321,7 +321,8 @@ export interface Reshaped<A extends TypedArray = TypedArray> {
  * tensor gives a Tensor over the same memory (a view, nothing copied; the
  * memory is freed when the last tensor over it is disposed, in any order),
  * unless it is a view not in row-major order (a transpose, a flip, a step),
- * which is copied first, as NumPy copies it; a plain operand gives
+ * which is copied first (NumPy copies only where no strides can express the
+ * new shape, and otherwise gives a view); a plain operand gives
  * `{ data, shape }` with the same typed array (a view `{ data, shape, strides, offset }` in
  * row-major order: the subarray it covers; any other view: a copy, as for a tensor)
  * (float16 bits keep `dtype: 'float16'`). Names are

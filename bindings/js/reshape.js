@@ -63,7 +63,7 @@ const formatReq = (req) => formatShape(req.map((d) => (typeof d === 'number' ? d
  *   copied): writing through either is seen through the other (`out` included),
  *   and the memory is freed when the last tensor over it is disposed, in any order.
  *   A view whose elements are not in row-major order (a transpose, a flip, a
- *   step) is copied first, as NumPy copies it: the result is a tensor of its own.
+ *   step) is copied first (NumPy copies only where no strides express the new shape): the result is a tensor of its own.
  * - A plain operand `{ data, shape }` gives `{ data, shape }`: the same typed
  *   array with the new shape.
  *
@@ -114,7 +114,7 @@ export function reshape(x, shape, options) {
 Object.defineProperty(Tensor.prototype, 'reshape', {
   /**
    * The same data in another shape: a view over this tensor's memory (no
-   * copy; a view not in row-major order is copied first, as NumPy copies it),
+   * copy; a view not in row-major order is copied first; NumPy copies only where no strides express the new shape),
    * as reshape(this, shape, options). One dim may be -1 (inferred).
    */
   value: function reshape_(shape, options) { return reshape(this, shape, options); },
