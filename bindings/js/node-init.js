@@ -15,7 +15,7 @@ function packageWasm() {
   try {
     return ENGINE.url();
   } catch (e) {
-    throw new Error(`tensorcast: cannot find ${ENGINE.file}: this bundle has no import.meta.url (the ESM entry bundled as CommonJS or IIFE); pass init({ wasmUrl }) or initSync({ wasmBinary }), or use tensorcast/inline`, { cause: e });
+    throw new Error(`tensorcast: cannot find ${ENGINE.file}: this bundle has no import.meta.url (the ESM entry bundled as CommonJS or IIFE); pass init({ wasmUrl }) or initSync({ wasmBinary })${ENGINE.build === 'full' ? ', or use tensorcast/inline' : ''}`, { cause: e });
   }
 }
 

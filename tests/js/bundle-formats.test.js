@@ -45,6 +45,18 @@ describe('an ESM entry bundled without import.meta', () => {
       expect(l).toContain('tensorcast/inline');
     }
   });
+  it('tensorcast/shapes and tensorcast/model as CommonJS: the fix names their own file, not tensorcast/inline', () => {
+    // tensorcast/inline has neither inferShapes nor named dims: it is no fix for these entries.
+    for (const entry of ['tensorcast-shapes-node.js', 'tensorcast-model-node.js']) {
+      const lines = run(entry, REPORT, 'cjs', 'node').split('\n');
+      expect(lines).toHaveLength(2);
+      for (const l of lines) {
+        expect(l).toContain('cannot find tensorcast-shapes.wasm: this bundle has no import.meta.url');
+        expect(l).toContain('init({ wasmUrl })');
+        expect(l).not.toContain('tensorcast/inline');
+      }
+    }
+  });
   it('browser entry as an IIFE: init() rejects naming the file and the recipe', () => {
     const out = run('index.js', 'tc.init().then(() => console.log("loaded"), (e) => console.log(e.constructor.name + ": " + e.message));', 'iife', 'browser');
     expect(out).toMatch(/^Error: tensorcast: /);
