@@ -158,7 +158,7 @@ function explainInner(req) {
   const o = readOptions(req, 'explain', KEYS);
   if (o.expression !== undefined) {
     // Expressions are the full entry's (expr.js registers itself); tensorcast/shapes has none.
-    if (explainExpression === null) throw new TypeError("explain: expressions need the full entry: import from 'tensorcast', not 'tensorcast/shapes'");
+    if (explainExpression === null) throw new TypeError("explain: expressions need the full entry: import from 'tensorcast'");
     return explainExpression(o);
   }
   if (rule === 'numpy' || rule === 'none' || rule === 'pdpd') {

@@ -54,6 +54,18 @@ describe('tensorcast/shapes: what it exports', () => {
     expect(shapes.ErrorCode).toEqual(full.ErrorCode);
   });
 
+  it('explain() of an expression points to the full entry, and blames no entry the caller may not have used', async () => {
+    // tensorcast/model shares this refusal: it must not tell a model user to stop importing tensorcast/shapes.
+    const model = await import('../../dist/tensorcast-model-node.js');
+    await model.init();
+    for (const entry of [shapes, model]) {
+      const r = entry.explain({ expression: 'x * 2', shapes: { x: [2] } });
+      expect(r.ok).toBe(false);
+      expect(r.error.name).toBe('TypeError');
+      expect(r.error.message).toBe("explain: expressions need the full entry: import from 'tensorcast'");
+    }
+  });
+
   it('its contract: the same rules, statuses, limits and version; build "shapes", no dtypes, ops or reductions', () => {
     const s = shapes.contract();
     const f = full.contract();
