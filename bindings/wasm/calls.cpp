@@ -554,7 +554,6 @@ EMSCRIPTEN_KEEPALIVE int tc_shapes_only() { return 1; }
 EMSCRIPTEN_KEEPALIVE Addr tc_malloc(double bytes) { return addr(allocate(bytes)); }
 EMSCRIPTEN_KEEPALIVE void tc_free(Addr p) { release(at(p)); }
 EMSCRIPTEN_KEEPALIVE double tc_allocated_bytes() { return static_cast<double>(allocated_bytes()); }
-EMSCRIPTEN_KEEPALIVE int tc_allocation_count() { return static_cast<int>(allocation_count()); }
 
 // An element-wise call the engine has answered Ok, made again (execute.js
 // runBinary): the same request, so the same plan (cache entry `entry`, while
