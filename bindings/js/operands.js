@@ -331,6 +331,7 @@ function settleView(o, len, what) {
     const first = o.offset + r[0];
     const last = o.offset + r[1];
     if (first < 0 || last >= len) {
+      if (isDetached(o.data)) throw lengthError(what, `${what}.data`, o.data, 0); // a transferred buffer (its length is 0): as plain data says it
       // The axis that carries it past the data: the one with the largest reach on that side.
       let axis = 0;
       let far = -1;

@@ -89,6 +89,13 @@ for (const [slot, run] of OPERAND_SLOTS.filter((_, i) => i % 2 === 0)) {
   add(`${slot}: a shape whose count overflows`, () => ({ call: () => run({ data: iota(1), shape: [2 ** 30, 2 ** 30, 2 ** 30] }) }), err('LENGTH_MISMATCH'));
   // A detached buffer says so (issue 11): a TypeError naming the transfer, not a length mismatch.
   add(`${slot}: detached data`, () => ({ call: () => run({ data: detached(), shape: [3] }) }), TYPE);
+  // A view of detached data too (until 0.9.26 LENGTH_MISMATCH: "outside its data of 0 elements (axis 0 reaches past -1)").
+  add(`${slot}: detached data of a view`, () => ({ call: () => run({ data: detached(Float32Array, 6), shape: [3], strides: [2], offset: 0 }) }), TYPE);
+}
+// The layout functions, the reductions and the post-processing read a view of detached data as the ops do.
+for (const [fn, f] of [['transpose', (x) => tc.transpose(x)], ['contiguous', (x) => tc.contiguous(x)], ['sum', (x) => tc.sum(x)],
+  ['softmax', (x) => tc.softmax(x)], ['evaluate', (x) => tc.evaluate('x + 1', { x })]]) {
+  add(`${fn}: detached data of a view`, () => ({ call: () => f({ data: detached(Float32Array, 6), shape: [2, 3], strides: [1, 2] }) }), TYPE);
 }
 for (const [label, d] of BAD_DIMS) {
   add(`tensor: shape [1, ${label}]`, call('tensor', iota(3), [1, d]), err('INVALID_SHAPE'));
