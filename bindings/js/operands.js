@@ -349,7 +349,7 @@ function settleView(o, len, what) {
   if (r === null || isRowMajor(shape, strides)) {
     // No element, or a run of the data: the contiguous path over that run.
     const start = r === null ? 0 : o.offset;
-    o.data = part(o.data, start, o.size);
+    if (len) o.data = part(o.data, start, o.size); // (no element of no data: as it is, it may be detached)
     o.strides = null;
     o.offset = 0;
     o.lo = 0; // no longer a view: a later reading with strides of its own (post.js block()) spans [0, size)
