@@ -226,10 +226,10 @@ class Program {
   }
 }
 
-/** `values`' own entries for `names` (a missing one is left for the pass to name). */
+/** `values`' own entries for `names` (a missing one is left for the pass to name), in an object with no prototype: "__proto__" is a name. */
 function pick(values, names, fn, what) {
   if (values === null || typeof values !== 'object') throw new TypeError(`${fn}: ${what} must be an object`);
-  const o = {};
+  const o = Object.create(null);
   for (const n of names) if (own(values, n)) o[n] = values[n];
   return o;
 }
@@ -270,7 +270,7 @@ function runProgram(P, fn, operands, options) {
 export function explainProgram(P, fn, shapesIn, options) {
   const { keepdims, dtypes: dt, ...rest } = options ?? {};
   const shapes = pick(shapesIn, P.inputs, fn, 'shapes');
-  const dtypes = { ...dt };
+  const dtypes = pick({ ...dt }, P.inputs);
   const passes = [];
   P.passes.forEach((p, i) => {
     const T = p.terminal;

@@ -376,6 +376,29 @@ describe('statements and reductions inside expressions', () => {
     expect(tc.evaluate('argmax(x, 1, true)', { x }).shape).toEqual([2, 1]);
   });
 
+  it('"__proto__" is a name like any other in a program: an operand and a statement so named (until now every program refused the operand, and explain() lost the statement\'s dtype)', () => {
+    const v = { data: Float64Array.of(1, 2, 3), shape: [3] };
+    const ops = JSON.parse('{"__proto__": null}');
+    ops.__proto__ = v; // an own property: JSON.parse defined it
+    expect(Object.hasOwn(ops, '__proto__')).toBe(true);
+    const want = bits(tc.sub(v, tc.max(v, { axes: [0], keepdims: true })));
+    for (const text of ['__proto__ - max(__proto__, [0], true)', 'm = max(__proto__, [0], true); __proto__ - m', '__proto__ - max(__proto__, [0], true);']) {
+      expect(bits(tc.evaluate(text, ops)), text).toEqual(want);
+      expect(bits(tc.compile(text).run(ops)), text).toEqual(want);
+      const shapes = JSON.parse('{"__proto__": [3]}');
+      const dtypes = JSON.parse('{"__proto__": "float64"}');
+      const x = tc.explain({ expression: text, shapes, dtypes });
+      expect([x.ok, x.dtype, x.shape], text).toEqual([true, 'float64', [3]]);
+    }
+    expect(tc.evaluate('argmax(__proto__)', ops).data[0]).toBe(2);
+    const x = { data: Float64Array.of(1, 2), shape: [2] };
+    const text = '__proto__ = x * 2; __proto__ + 1';
+    expect(bits(tc.evaluate(text, { x }))).toEqual(['3', '5']);
+    const e = tc.explain({ expression: text, shapes: { x: [2] }, dtypes: { x: 'float64' } });
+    expect(e.passes.map((p) => p.dtype)).toEqual(['float64', 'float64']);
+    expect(e.dtype).toBe('float64');
+  });
+
   it('`m=!x` assigns (until 0.9.15 `=!` was read as one operator and the statement refused)', () => {
     const x = { data: f32(0, 2, 0) };
     expect(bits(tc.evaluate('m=!x; m', { x }))).toEqual(['1', '0', '1']);
