@@ -25,10 +25,10 @@ function readShapes(E, fn, shapesIn, dtypesIn) {
   if (shapesIn === null || typeof shapesIn !== 'object' || Array.isArray(shapesIn)) throw new TypeError(`${fn}: shapes must be an object { operandName: shape }`);
   const values = [];
   for (const name of E.inputs) {
-    if (!Object.prototype.hasOwnProperty.call(shapesIn, name)) throw new TypeError(`${fn}: the expression reads "${name}" but shapes has no own property "${name}"`);
+    if (!Object.hasOwn(shapesIn, name)) throw new TypeError(`${fn}: the expression reads "${name}" but shapes has no own property "${name}"`);
     const v = shapesIn[name];
     let dt = 'float32';
-    if (dtypesIn !== undefined && dtypesIn !== null && Object.prototype.hasOwnProperty.call(dtypesIn, name)) dt = dtypesIn[name];
+    if (dtypesIn !== undefined && dtypesIn !== null && Object.hasOwn(dtypesIn, name)) dt = dtypesIn[name];
     if (typeof v === 'number' || typeof v === 'bigint') { values.push(v); continue; }
     const dtype = C.dtypeByName.get(dt);
     if (!dtype) throw new TypeError(`${fn}: dtypes.${name} must be one of ${C.dtypes.map((d) => d.name).join(', ')}`);

@@ -28,7 +28,6 @@ import { plan, explainProgram } from './program.js';
 
 const RUN_KEYS = ['out', 'broadcast', 'shaping', 'keepdims'];
 const CACHE_MAX = 256;
-const hasOwn = Object.prototype.hasOwnProperty;
 const cache = new Map(none); // text -> Expression (least recently used first)
 
 // ---- the snapshot of one run -----------------------------------------------------------
@@ -57,7 +56,7 @@ function readRun(E, fn, operands, options) {
   for (let k = 0; k < names.length; k++) {
     const name = names[k];
     // Own properties only: a name such as "constructor" or "__proto__" is never read from a prototype.
-    if (!hasOwn.call(operands, name)) {
+    if (!Object.hasOwn(operands, name)) {
       throw new TypeError(`${fn}: the expression reads "${name}" but operands has no own property "${name}"`);
     }
     const v = operands[name];

@@ -54,7 +54,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
   const labels = new Array(dims.length);
   const coordKeys = coords ? Object.keys(coords) : [];
   for (let i = 0; i < dims.length; i++) {
-    let c = coords && Object.prototype.hasOwnProperty.call(coords, nameKey(dims[i])) ? coords[nameKey(dims[i])] : undefined;
+    let c = coords && Object.hasOwn(coords, nameKey(dims[i])) ? coords[nameKey(dims[i])] : undefined;
     if (c !== undefined) {
       if (!Array.isArray(c)) throw new TypeError(`${fn}: ${which}.coords.${dims[i]} must be an array of labels`);
       c = Array.from(c);

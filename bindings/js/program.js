@@ -22,7 +22,6 @@ import { refusedPlan } from './explain.js';
 import { argmax, argmin, emptyArg, axisError } from './post.js';
 
 const REDUCE = ['sum', 'prod', 'min', 'max', 'mean'];
-const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
 // The terminal reductions, around the whole of the last statement:
 // `argmax(expr, axis, keepdims)` runs expr as a pass, then post.js's function
@@ -230,7 +229,7 @@ class Program {
 function pick(values, names, fn, what) {
   if (values === null || typeof values !== 'object') throw new TypeError(`${fn}: ${what} must be an object`);
   const o = Object.create(null);
-  for (const n of names) if (own(values, n)) o[n] = values[n];
+  for (const n of names) if (Object.hasOwn(values, n)) o[n] = values[n];
   return o;
 }
 
