@@ -378,7 +378,9 @@ class Run {
           // The legacy broadcast takes B as a contiguous part of A's shape ("1-dim expansion doesn't work
           // yet"; Caffe2 strips B's outer 1s): a 1 inside B may not stretch where PDPD would let it.
           if (!unknown) {
-            const [first, last] = [b.findIndex((d) => d !== 1), b.findLastIndex((d) => d !== 1)];
+            const first = b.findIndex((d) => d !== 1);
+            let last = b.length - 1;
+            while (last >= 0 && b[last] === 1) last--;
             const start = axis === -1 ? a.length - b.length : axis; // where B's axis 0 lies in A
             const i = b.findIndex((d, k) => k > first && k < last && d === 1 && num(a[start + k]) && a[start + k] !== 1);
             if (i >= 0) {
