@@ -4,7 +4,7 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName } from './errors.js';
-import { copyShape, checkShape, exactSize, UNKNOWN_RANK, readStrides, strideCount } from './shapes.js';
+import { copyShape, checkShape, exactSize, UNKNOWN_RANK, readStrides, strideCount, describe } from './shapes.js';
 import { readOptions, choose } from './options.js';
 import { readType, readTo, snapTo, shapeCall, namedCall, namedContext, checkCount } from './rules.js';
 import { readNamed, namedResult } from './named.js';
@@ -153,7 +153,7 @@ function explainInner(req) {
   if (req === null || typeof req !== 'object' || Array.isArray(req)) throw new TypeError('explain: the request must be an object like { rule, shapes }');
   const rule = req.rule ?? 'numpy';
   if (typeof rule !== 'string' || !RULES.includes(rule)) {
-    throw new TypeError(`explain: unknown rule ${typeof rule === 'string' ? JSON.stringify(rule) : String(rule)}; use 'numpy', 'none', 'pdpd', 'broadcastTo' or 'named'`);
+    throw new TypeError(`explain: unknown rule ${describe(rule)}; use 'numpy', 'none', 'pdpd', 'broadcastTo' or 'named'`);
   }
   const o = readOptions(req, 'explain', KEYS);
   if (o.expression !== undefined) {

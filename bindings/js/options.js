@@ -1,5 +1,7 @@
 // Option objects: refused when they hold a key the function does not take
 // (a misspelling must not silently select a default), and read once.
+import { describe } from './shapes.js';
+
 const EMPTY = Object.freeze({});
 const FLAGS = ['keepdims', 'largest', 'sorted']; // options that are true or false
 const BROADCAST_KEYS = ['type', 'axis'];
@@ -64,5 +66,5 @@ export function choose(value, map, dflt, fn, what) {
   const v = value ?? dflt;
   if (typeof v === 'string' && map.has(v)) return v;
   const names = [...map.keys()].map((k) => `'${k}'`);
-  throw new TypeError(`${fn}: ${what} must be ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}, got ${typeof v === 'string' ? JSON.stringify(v) : String(typeof v === 'symbol' ? 'a symbol' : v)}`);
+  throw new TypeError(`${fn}: ${what} must be ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}, got ${describe(v)}`);
 }

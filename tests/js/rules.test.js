@@ -292,6 +292,16 @@ describe('argument checking', () => {
     expect(caught(() => tc.broadcastToShape([1], [1], { mode: 'expand' }))).toBeInstanceOf(TypeError);
     expect(caught(() => tc.namedBroadcastShape({ dims: [] }, { dims: [] }, { shaping: 'outer' }))).toBeInstanceOf(TypeError);
   });
+  it('an unknown rule, mode or shaping that is an object is named as one, never [object Object] (nor a crash on a null prototype)', () => {
+    const bare = Object.create(null);
+    expect(() => tc.broadcastToShape([2], [2], { mode: {} })).toThrow(/mode must be 'numpy', 'explicit', 'bidirectional' or 'pdpd', got an object$/);
+    expect(() => tc.broadcastToShape([2], [2], { mode: bare })).toThrow(/mode must be .* got an object$/);
+    expect(() => tc.autoBroadcastShape([2], [2], { type: ['pdpd'] })).toThrow(/type must be 'numpy', 'none' or 'pdpd', got an array$/);
+    expect(() => tc.namedBroadcastShape({ dims: [] }, { dims: [] }, { shaping: bare })).toThrow(/shaping must be .* got an object$/);
+    expect(() => tc.broadcastTo({ data: new Float32Array(2) }, [2], { mode: 5n })).toThrow(/got 5n$/);
+    expect(tc.explain({ rule: bare, shapes: [[2], [2]] }).error.message).toBe("explain: unknown rule an object; use 'numpy', 'none', 'pdpd', 'broadcastTo' or 'named'");
+    expect(tc.explain({ rule: 'broadcastTo', shapes: [[2], [2]], mode: {} }).error.message).toMatch(/got an object$/);
+  });
   it('many operands (more than fit the initial scratch)', () => {
     const shapes = Array.from({ length: 400 }, (_, i) => (i % 2 ? [1, 2] : [3, 1].concat([]).slice(0, 2)));
     expect(tc.broadcastShapes(...shapes)).toEqual([3, 2]);
