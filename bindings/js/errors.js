@@ -48,8 +48,12 @@ export function outLengthError(fn, have, shape, size) {
 /** A dtype's name with its article, as a message says it: 'an int32', 'a float32'. */
 export const aDtype = (name) => `${name[0] === 'i' ? 'an' : 'a'} ${name}`;
 
-/** Why `out` (a snapshot: its dtype, resident or not) cannot take a result of dtype `want`, as the element-wise and unary calls say it. */
-export const cannotHold = (dest, want) => `out: ${aDtype(dest.dtype.name)} ${dest.resident ? 'tensor' : 'array'} cannot hold ${aDtype(want.name)} result`;
+/**
+ * The refusal of `out` (a snapshot: its dtype, resident or not) for a result of dtype `want`, as the
+ * element-wise and unary calls say it (`more` ends the message): DTYPE_MISMATCH, dims [out's, want].
+ */
+export const cannotHold = (fn, dest, want, shapes, more = '') => new BroadcastError(`${fn}: out: ${aDtype(dest.dtype.name)} ${dest.resident ? 'tensor' : 'array'} cannot hold ${aDtype(want.name)} result${more}`,
+  { code: 'DTYPE_MISMATCH', shapes, dims: [dest.dtype.name, want.name] });
 
 /** The refusal of an `out` of dtype `have` for a result of dtype `want` (dtype records): DTYPE_MISMATCH. */
 export function outDtypeError(fn, have, want, shapes) {

@@ -79,8 +79,7 @@ function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
   const refused = domainRefusal(op, name, dt, A.shape);
   if (refused !== null) return refused;
   if (dest !== null && !outHolds(dest, outDtype)) {
-    return new BroadcastError(`${name}: ${cannotHold(dest, outDtype)}`,
-      { code: 'DTYPE_MISMATCH', shapes: [A.shape, B.shape] });
+    return cannotHold(name, dest, outDtype, [A.shape, B.shape]);
   }
   return TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);
 }

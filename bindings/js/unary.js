@@ -5,7 +5,7 @@
 // operands keep their dims and coords.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, domainRefusal, cannotHold } from './errors.js';
+import { domainRefusal, cannotHold } from './errors.js';
 import { renamed } from './tensor.js';
 import { checkKeys } from './options.js';
 import { checkOutNames } from './named.js';
@@ -48,11 +48,6 @@ function run(c, X, dest, name) {
   return r;
 }
 
-function outMismatch(name, dest, outDtype, X) {
-  return new BroadcastError(`${name}: ${cannotHold(dest, outDtype)}; pass out of dtype ${outDtype.name}`,
-    { code: 'DTYPE_MISMATCH', shapes: [X.shape], dims: [dest.dtype.name, outDtype.name] });
-}
-
 function unaryCall(op, name, what, x, options) {
   mod();
   const { X, dest } = snapshot(x, options, name, what);
@@ -60,7 +55,7 @@ function unaryCall(op, name, what, x, options) {
   const refused = domainRefusal(op, name, dt, X.shape);
   if (refused !== null) throw refused;
   const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
-  if (dest !== null && !outHolds(dest, outDtype)) throw outMismatch(name, dest, outDtype, X);
+  if (dest !== null && !outHolds(dest, outDtype)) throw cannotHold(name, dest, outDtype, [X.shape], `; pass out of dtype ${outDtype.name}`);
   if (X.size >= LARGE) {
     const r = largeCall(`${name}(a)`, [X], dest, outDtype, C.numpy, -1);
     if (r !== null) return r;
@@ -95,7 +90,7 @@ export function cast(x, dtype, options) {
   if (dtype === undefined) throw new TypeError(`cast: give the dtype to convert to, one of ${[...C.dtypeByName.keys()].join(', ')}: cast(x, 'float32')`);
   const to = accDtype(dtype, 'cast');
   const { X, dest } = snapshot(x, options, 'cast', 'cast: x');
-  if (dest !== null && !outHolds(dest, to)) throw outMismatch('cast', dest, to, X);
+  if (dest !== null && !outHolds(dest, to)) throw cannotHold('cast', dest, to, [X.shape], `; pass out of dtype ${to.name}`);
   if (X.size >= LARGE) {
     const r = largeCall(`cast(a, '${to.name}')`, [X], dest, to, C.numpy, -1);
     if (r !== null) return r;

@@ -146,6 +146,18 @@ describe('errors that say the cause and the fix', () => {
     expect(() => tc.expandDims(x, [0, 5])).toThrow(/expandDims: axes\[1\] 5 is out of range/);
     expect(() => tc.expandDims(x)).toThrow(/expandDims: axes\[0\]/); // no axis: as before
   });
+  it('an out of the wrong dtype gives dims [out\'s dtype, the result\'s] in the element-wise calls as in the unary ones (until 0.9.26 null there)', () => {
+    const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
+    const named = { data: f32(1, 2), dims: ['x'], shape: [2] };
+    const cases = [
+      [() => tc.add(x, x, { out: new Int32Array(6) }), ['int32', 'float32']],
+      [() => tc.equal(x, x, { out: new Float32Array(6) }), ['float32', 'uint8']],
+      [() => tc.add(named, named, { out: new Int32Array(2) }), ['int32', 'float32']],
+      [() => tc.neg(x, { out: new Int32Array(6) }), ['int32', 'float32']],
+      [() => tc.where({ data: new Uint8Array(6), shape: [2, 3] }, x, x, { out: new Int32Array(6) }), ['int32', 'float32']],
+    ];
+    for (const [f, dims] of cases) expect(f).toThrow(expect.objectContaining({ code: 'DTYPE_MISMATCH', dims }));
+  });
   it('dtype given as a constructor names the string to pass', () => {
     expect(() => tc.sum({ data: f32(1) }, { dtype: Float64Array })).toThrow(/dtype is a name: pass 'float64', not the Float64Array constructor/);
     expect(() => tc.unbroadcast({ data: f32(1, 2), shape: [2] }, [1], { dtype: Int32Array })).toThrow(/pass 'int32'/);
