@@ -7,7 +7,7 @@ import { BroadcastError, castAdvice, makeError, aDtype } from './errors.js';
 import { UNKNOWN_RANK, tooManyEntries } from './shapes.js';
 import { internNamed, nameKey } from './named.js';
 import { namedContext, readType } from './rules.js';
-import { byName } from './options.js';
+import { byName, choose } from './options.js';
 import { quote, excerpt } from './expr-parse.js';
 
 const SCALAR = Object.freeze([]);
@@ -41,8 +41,7 @@ export function ruleOf(fn, s, typeIn, axisIn, shapingIn) {
   if (s.named) {
     if (typeIn !== undefined || axisIn !== undefined) throw byName(fn);
     s.rule = C.named;
-    s.shaping = C.shapings.get(shapingIn ?? 'exact');
-    if (s.shaping === undefined) throw new TypeError(`${fn}: options.shaping must be 'exact', 'intersection' or 'union'`);
+    s.shaping = C.shapings.get(choose(shapingIn, C.shapings, 'exact', fn, 'options.shaping'));
   } else {
     if (shapingIn !== undefined) throw new TypeError(`${fn}: options.shaping applies to named operands (with dims) only`);
     if (typeIn !== undefined || axisIn !== undefined) ({ rule: s.rule, axis: s.axis } = readType(typeIn, axisIn, shapesOf(s), fn));
