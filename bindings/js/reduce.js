@@ -188,6 +188,8 @@ function unbroadcastNamed(G, I, o) {
   const strideOf = src.map((k) => keptStride[kept.indexOf(k)]);
   const size = product(input.sizes);
   const to = new acc.ctor(size);
+  // float16 cells move as bits: read through a Float16Array, every NaN would come out as one NaN.
+  const [src16, dst] = acc.half ? [bits16(from), bits16(to)] : [from, to];
   const idx = new Array(rank).fill(0);
   for (let e = 0; e < size; e++) {
     let off = 0;
@@ -197,7 +199,7 @@ function unbroadcastNamed(G, I, o) {
       if (j < 0) { absent = true; break; }
       off += j * strideOf[a];
     }
-    if (!absent) to[e] = from[off];
+    if (!absent) dst[e] = src16[off];
     for (let a = rank - 1; a >= 0; a--) {
       if (++idx[a] < input.sizes[a]) break;
       idx[a] = 0;
@@ -209,12 +211,15 @@ function unbroadcastNamed(G, I, o) {
     if (dest.resident) return intoOut(dest, fn, [], () => ({ data: to, shape: input.sizes.slice(), dtype: acc.name }));
     if (taLength.call(dest.data) !== size) throw outLengthError(fn, taLength.call(dest.data), input.sizes, size);
     // A Uint16Array out of a float16 result takes the bits (where `to` is a Float16Array).
-    taSet.call(dest.data, acc.half && isU16(dest.data) ? new Uint16Array(to.buffer, to.byteOffset, to.length) : to);
+    taSet.call(dest.data, acc.half && isU16(dest.data) ? bits16(to) : to);
     return named({ data: dest.data, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
   }
   return named({ data: to, shape: input.sizes.slice(), dtype: acc.name }, input, coords);
 }
 
+
+/** The bits of float16 cells (a Float16Array or a Uint16Array). */
+const bits16 = (t) => new Uint16Array(t.buffer, t.byteOffset, t.length);
 
 function namedCoords(input) {
   const entries = [];

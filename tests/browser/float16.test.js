@@ -46,6 +46,11 @@ const body = `
   const xb = { data: Uint16Array.of(0x3c00, 0x4000, 0x4200, 0x3800), shape: [2, 2], dtype: 'float16' };
   out.forms = [tc.softmax(xb), tc.logSoftmax(xb), tc.logSumExp(xb, [1]), tc.topk(xb, 1).values, tc.concat([xb, xb], 0),
     tc.stack([xb, xb], 0), tc.contiguous(tc.transpose(xb)), tc.add(xb, 1)].map((r) => Object.prototype.toString.call(r.data));
+  // A named unbroadcast that reorders dims moves float16 cells as bits (until 0.9.27 through a
+  // Float16Array, where every NaN came out as 7e00): the NaNs keep their payloads, as in Node.
+  const gn = tc.unbroadcast({ data: new Float16Array(Uint16Array.of(0x7e55, 0x3c00, 0x4000, 0xfe01).buffer), dims: ['b', 'a'], shape: [2, 2] },
+    { dims: ['a', 'b'], shape: [2, 2] });
+  out.unbroadcastBits = { tag: Object.prototype.toString.call(gn.data), bits: Array.from(new Uint16Array(gn.data.buffer, gn.data.byteOffset, 4)) };
   out.concatValues = Array.from(tc.concat([xb, { data: Float16Array.of(5, 6), shape: [1, 2] }], 0).data, String);
 `;
 
@@ -57,6 +62,7 @@ describe('float16 in Chromium (a real Float16Array)', () => {
     expect(r.error).toBeUndefined();
     expect(r.has).toBe(true);
     expect(r.add.tag).toBe('[object Float16Array]');
+    expect(r.unbroadcastBits).toEqual({ tag: '[object Float16Array]', bits: [0x7e55, 0x4000, 0x3c00, 0xfe01] });
     expect(r.add.dtype).toBe('float16');
     // 0.1 + 0.2 in float16: 0.0999755859375 + 0.199951171875, rounded once: 0.2998046875
     expect(r.add.values).toEqual(['3', '3', 'Infinity', '0', '0.2998046875']);
