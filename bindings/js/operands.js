@@ -106,7 +106,7 @@ export function isForeignTensor(x) {
 export function foreignTensor(what) {
   return TypeError(`${what} is a Tensor of another tensorcast instance (the CommonJS build, tensorcast/inline, `
     + 'or a second copy of the package), whose memory is not this one\'s: import tensorcast one way throughout, '
-    + 'or pass { data: t.toArray(), shape: t.shape }');
+    + 'or copy it out: t.toArray() and t.shape');
 }
 
 /** A copy of an operand with other dims and labels (a tensor's own record is never changed). */

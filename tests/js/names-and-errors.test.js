@@ -174,6 +174,12 @@ describe('errors that say the cause and the fix', () => {
     expect(() => tc.sum(foreign)).toThrow(/sum: x is a Tensor of another tensorcast instance/);
     expect(() => tc.add(mine, mine, { out: foreign })).toThrow(/add: out is a Tensor of another tensorcast instance/);
     expect(() => tc.broadcastTo(foreign, [2, 3])).toThrow(TypeError);
+    // The way out it names works for tensor() too (until 0.9.27 it said to pass
+    // { data: t.toArray(), shape: t.shape }, which tensor() refuses).
+    expect(() => tc.tensor(foreign)).toThrow(/tensor\(data\) is a Tensor of another tensorcast instance.*copy it out: t\.toArray\(\) and t\.shape/);
+    const copied = tc.tensor(foreign.toArray(), foreign.shape);
+    expect(Array.from(tc.add(copied, mine).toArray())).toEqual([2, 4, 6]);
+    copied.dispose();
     // Its own instance still reads it.
     expect(Array.from(other.add(foreign, foreign).toArray())).toEqual([2, 4, 6]);
     foreign.dispose();
