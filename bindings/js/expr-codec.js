@@ -176,8 +176,10 @@ export function refusal(E, fn, s, res, interned = null) {
   // Named: each shape's dim names, so that a clash names its dim as the element-wise ops do.
   const dimNames = res.next() === 1 ? shapes.map((sh) => sh.map(() => interned?.nameList[res.next()])) : null;
   const text = E.source;
-  const at = `${fn}: ${quote(text.slice(pos, pos + len))} (offset ${pos})`;
-  const where = excerpt(text, pos, len);
+  // Named where() runs as the text "where(c, a, b)", which its caller never wrote: no quote of it.
+  const own = fn !== 'where';
+  const at = own ? `${fn}: ${quote(text.slice(pos, pos + len))} (offset ${pos})` : fn;
+  const where = own ? excerpt(text, pos, len) : '';
   switch (code) {
     case 'mismatch':
       return new BroadcastError(`${at} mixes ${a} and ${b}: the operands of an op share one dtype; ${castAdvice(a, b).replace('(x,', '(...,')}${where}`,

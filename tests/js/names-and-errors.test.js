@@ -163,6 +163,24 @@ describe('errors that say the cause and the fix', () => {
     expect(() => tc.unbroadcast({ data: f32(1, 2), shape: [2] }, [1], { dtype: Int32Array })).toThrow(/pass 'int32'/);
     expect(() => tc.sum({ data: f32(1) }, { dtype: 7 })).toThrow(/dtype must be one of .*, got 7/);
   });
+  it('named where() refuses without quoting an expression its caller never wrote', () => {
+    // Named where() runs as the expression "where(c, a, b)"; until 0.9.27 its refusals quoted that
+    // text with an offset and carets.
+    const c = { data: Uint8Array.of(1, 0), dims: ['x'], shape: [2] };
+    const a = { data: Float32Array.of(1, 2), dims: ['x'], shape: [2] };
+    const b = { data: Int32Array.of(1, 2), dims: ['x'], shape: [2] };
+    const err = (f) => { try { f(); } catch (e) { return e; } return null; };
+    const mixed = err(() => tc.where(c, a, b));
+    expect(mixed.code).toBe('DTYPE_MISMATCH');
+    expect(mixed.dims).toEqual(['float32', 'int32']);
+    expect(mixed.message).toMatch(/^where mixes float32 and int32: .*cast\(\.\.\., 'float64'\)/);
+    const clash = err(() => tc.where(c, a, { data: Float32Array.of(1, 2, 3), dims: ['x'], shape: [3] }));
+    expect(clash.code).toBe('INCOMPATIBLE_DIMS');
+    expect(clash.message).toMatch(/^where: cannot broadcast named dims \(x: 2\) with \(x: 3\)/);
+    for (const e of [mixed, clash]) expect(e.message).not.toMatch(/where\(c, a, b\)|offset|\^/);
+    // evaluate() of the same text still quotes it: the caller wrote it.
+    expect(err(() => tc.evaluate('where(c, a, b)', { c, a, b })).message).toMatch(/^evaluate: "where\(c, a, b\)" \(offset 0\) mixes/);
+  });
   it('a tensor of another tensorcast instance is refused by name, as an operand and as out', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tc-other-'));
     cpSync(fileURLToPath(new URL('../../dist', import.meta.url)), dir, { recursive: true });
