@@ -286,8 +286,8 @@ void write_names(Writer& w, const Compiled& c) {
     w.put(kept ? 1 : 0);
     w.put(static_cast<double>(c.root_names[a]));
     const i64 count = c.root_label_count[a];
-    w.put(count == 0 ? -1 : static_cast<double>(count));
-    for (i64 i = 0; i < count; ++i) w.put(static_cast<double>(*l++));
+    w.put(static_cast<double>(count - 1));  // -1: unlabeled (an empty labeled dim is 0)
+    for (i64 i = 1; i < count; ++i) w.put(static_cast<double>(*l++));
   }
 }
 

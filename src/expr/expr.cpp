@@ -927,7 +927,7 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     out.root_label_count.assign(static_cast<size_t>(ns.rank), 0);
     for (int a = 0; a < ns.rank; ++a) {
       if (!ns.labels[a]) continue;
-      out.root_label_count[static_cast<size_t>(a)] = ns.size[a];
+      out.root_label_count[static_cast<size_t>(a)] = ns.size[a] + 1;
       out.root_labels.append(ns.labels[a], ns.labels[a] + ns.size[a]);
     }
   }

@@ -110,6 +110,17 @@ describe('label interning', () => {
     expect(r.coords.x).toEqual(['a', 'b', 'c', 'z']);
     expect(Array.from(r.data)).toEqual([1, 2, 13, 20]);
   });
+
+  it('a labeled dim with no labels keeps its (empty) coords through evaluate and where, as through add', () => {
+    // An intersection of disjoint labels is such a dim; evaluate and where dropped its coords.
+    const x = { data: new Float32Array(0), shape: [0], dims: ['x'], coords: { x: [] } };
+    const y = { data: Float32Array.of(1, 2), shape: [2], dims: ['y'], coords: { y: ['p', 'q'] } };
+    const want = { x: [], y: ['p', 'q'] };
+    expect(tc.add(x, y).coords).toEqual(want);
+    expect(tc.evaluate('x + y', { x, y }).coords).toEqual(want);
+    expect(tc.where(x, x, y).coords).toEqual(want);
+    expect(tc.evaluate('x * 2', { x }).coords).toEqual({ x: [] });
+  });
 });
 
 describe('named operands of the layout functions', () => {
