@@ -4,7 +4,7 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { checkKeys, readBroadcast } from './options.js';
 import { copyShape, checkShape } from './shapes.js';
-import { readNamed } from './named.js';
+import { readNamed, checkLabels } from './named.js';
 import { begin, call, header, requestBuffer } from './wire.js';
 import { encode, readResultNames, refusal, keepdimsOf, NO_TENSOR, noDims, ruleOf, noValue } from './expr-codec.js';
 
@@ -38,6 +38,7 @@ function readShapes(E, fn, shapesIn, dtypesIn) {
       values.push({ shape, dtype });
     } else {
       const n = readNamed(v, name, fn);
+      checkLabels(fn, name, n.dims, n.labels, [n.sizes]); // as evaluate refuses them
       values.push({ shape: n.sizes, dtype, dims: n.dims, labels: n.labels, named: true });
     }
   }

@@ -7,7 +7,7 @@
 import { C } from './contract.js';
 import { readStaticShape, product, isDimValue, describe, taLength, taTag, part, isU16, readStrides, strideCount } from './shapes.js';
 import { halfBits } from './half.js';
-import { namedFrom } from './named.js';
+import { namedFrom, checkLabels } from './named.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { rowMajor, isRowMajor, reach } from './strided.js';
 
@@ -430,14 +430,19 @@ export function settle(o, what) {
   return o;
 }
 
-/** Names of a plain operand, read (once) after its shape is known. */
-export function readNames(o, what, fn) {
+/**
+ * Names of a plain operand, read (once) after its shape is known. A label
+ * twice in a dim is refused, as tensor() refuses it; `engine`: the call's
+ * engine checks that itself (the binary ops).
+ */
+export function readNames(o, what, fn, engine) {
   if (o.resident || !o.named) return o;
   // A shape left to default takes the data's length now; settle() checks it again last.
   if (o.shape === null) o.shape = [taLength.call(o.data)];
   const nd = namedFrom(o.named.dims, o.named.coords, o.shape, what, fn);
   o.dims = nd.dims;
   o.labels = nd.labels;
+  if (!engine) checkLabels(fn, what, nd.dims, nd.labels, [o.shape]);
   return o;
 }
 

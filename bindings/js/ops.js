@@ -35,8 +35,8 @@ function binary(op, name, whatA, whatB, a, b, options) {
   let B = isScalar(b) ? null : readOperand(b, whatB);
   if (A === null && B === null) throw new TypeError(`${name}: at least one operand must be a tensor ({ data, shape } or a resident tensor)`);
   const { type: typeIn, axis: axisIn } = readBroadcast(bc, name);
-  if (A !== null && A.named !== null) readNames(A, 'left', name);
-  if (B !== null && B.named !== null) readNames(B, 'right', name);
+  if (A !== null && A.named !== null) readNames(A, 'left', name, 1);
+  if (B !== null && B.named !== null) readNames(B, 'right', name, 1);
   const dest = outIn === undefined ? null : readOut(outIn, name);
   // No user code runs past this point.
   if (A !== null) settle(A, whatA);

@@ -133,9 +133,8 @@ function unbroadcastNamed(G, I, o) {
   if (dest && !outHolds(dest, acc)) {
     throw outDtypeError(fn, dest.dtype, acc, [input.sizes, G.shape]);
   }
-  // Labels name cells: a dim that has one twice is refused, as in every named call.
+  // Labels name cells: a dim that has one twice is refused, as in every named call (grad's: when read).
   checkLabels(fn, 'input', input.dims, input.labels, [input.sizes, G.shape]);
-  if (G.labels) checkLabels(fn, 'grad', G.dims, G.labels, [input.sizes, G.shape]);
   // A resident `out` with names must carry the result's (the input's): its data is read by them.
   if (dest !== null && dest.resident) checkOutNames(fn, dest, input.dims, input.labels, input.sizes);
   const gPos = new Map(G.dims.map((d, k) => [nameKey(d), k]));

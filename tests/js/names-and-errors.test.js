@@ -36,6 +36,27 @@ describe('duplicate labels are refused in every named call', () => {
     expect(() => tc.add({ data: f32(1, 2), shape: [2], ...a }, { data: f32(1), shape: [1], ...b })).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
     expect(() => tc.tensor(f32(1, 2), [2], a)).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE' }));
   });
+  it('a plain operand with a label twice is refused by the calls of one operand too', () => {
+    // They passed the labels on: sum gave coords { y: ['p', 'p'] }, which tensor() refuses.
+    const x = { data: f32(1, 2, 3, 4), shape: [2, 2], dims: ['x', 'y'], coords: { y: ['p', 'p'] } };
+    const calls = {
+      sum: () => tc.sum(x, { dims: ['x'] }),
+      max: () => tc.max(x, { axes: 0 }),
+      exp: () => tc.exp(x),
+      softmax: () => tc.softmax(x, 'x'),
+      transpose: () => tc.transpose(x, ['y', 'x']),
+      contiguous: () => tc.contiguous(x),
+      evaluate: () => tc.evaluate('-x', { x }),
+      'evaluate sum': () => tc.evaluate("sum(x, ['x'])", { x }),
+    };
+    for (const [fn, call] of Object.entries(calls)) {
+      expect(call, fn).toThrow(expect.objectContaining({ code: 'INVALID_SHAPE', axis: 1, message: expect.stringMatching(/x has the coordinate "p" twice in dim "y" \(at 0 and 1\): duplicate labels/) }));
+    }
+    // explain() of an expression refuses what evaluate refuses.
+    const e = tc.explain({ expression: '-x', shapes: { x: { dims: x.dims, shape: x.shape, coords: x.coords } } });
+    expect(e.ok).toBe(false);
+    expect(e.error).toMatchObject({ code: 'INVALID_SHAPE', axis: 1, message: expect.stringMatching(/explain: x has the coordinate "p" twice/) });
+  });
 });
 
 describe('a resident out with dims is read by them', () => {
