@@ -1040,8 +1040,10 @@ Status compile(const Parsed& p, const char16_t* text, const Request& req, Compil
     // And of the next axis as many indices as fit: with a row a chunk, the
     // chunk's costs came a row at a time ([50176, 3] summed over its rows in
     // an expression ran 22x the sum op).
-    const i64 g = static_cast<i64>(262144.0 / bytes);  // < the axis' dim (it did not join whole)
-    if (!out.rows.on && pre > 0 && g > 1) out.group = g;
+    if (!out.rows.on && pre > 0) {
+      const i64 g = static_cast<i64>(262144.0 / bytes);  // < the axis' dim (it did not join whole); bytes > 0 here
+      if (g > 1) out.group = g;
+    }
     out.prefix = pre;
   }
   // The chunk's first axis, `group` of its indices a chunk (where it is split).

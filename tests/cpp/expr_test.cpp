@@ -231,6 +231,20 @@ TEST(Expr, ZeroSizeAndRankZero) {
   EXPECT_EQ(got, 3.75);
 }
 
+TEST(Expr, ReductionOverAZeroSizeAxisPlansWithoutDividingByZero) {
+  // sum(x, [1]) over [2, 0]: the chunk planned below the kept axis holds no
+  // bytes; the split of that axis into groups must not be computed from 0 bytes
+  // (262144 / 0 converted to an integer: undefined behaviour, a UBSan report).
+  auto r = build("sum(x, [1])", {tensor(DType::f32, shape({2, 0}))}, Rule::numpy, -1, {1}, false);
+  ASSERT_EQ(r.st, Status::Ok);
+  EXPECT_EQ(r.c.out_size, 2);
+  EXPECT_EQ(r.c.group, 1);
+  const void* none[1] = {nullptr};
+  std::vector<float> got(2, -1.0f);
+  ASSERT_EQ(run(r.c, none, got.data(), nullptr), Status::Ok);
+  EXPECT_EQ(got, (std::vector<float>{0.0f, 0.0f}));
+}
+
 TEST(Expr, HugeShapesAreDescribedNotRun) {
   // The broadcast of two large shapes compiles (a description), and its size says it cannot be held.
   auto r = build("a * b", {tensor(DType::f64, shape({1 << 20, 1})), tensor(DType::f64, shape({1, 1 << 20}))});
