@@ -61,11 +61,13 @@ const seconds = (t0) => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
   const bdir = path.join(root, 'build', 'fuzz');
   run('cmake', ['--preset', 'fuzz']);
   run('cmake', ['--build', '--preset', 'fuzz', '-j2']);
-  // Each harness on a copy of its seeds: the rules 60 s, the expression parser and the views 30 s each.
+  // Each harness on a copy of its seeds: the rules 60 s, the expression parser, the views and the
+  // expression evaluator 30 s each.
   const harnesses = [
     { exe: 'rules_fuzz', seeds: 'corpus', seconds: 60, extra: [] },
     { exe: 'expr_fuzz', seeds: 'expr-corpus', seconds: 30, extra: [`-dict=${path.join(root, 'tests', 'fuzz', 'expr.dict')}`] },
     { exe: 'views_fuzz', seeds: 'views-corpus', seconds: 30, extra: ['-max_len=512'] },
+    { exe: 'eval_fuzz', seeds: 'eval-corpus', seconds: 30, extra: ['-max_len=512'] },
   ];
   let passed = 0;
   let failed = 0;
