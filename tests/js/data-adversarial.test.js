@@ -89,7 +89,7 @@ for (const [slot, run] of OPERAND_SLOTS.filter((_, i) => i % 2 === 0)) {
   add(`${slot}: a shape whose count overflows`, () => ({ call: () => run({ data: iota(1), shape: [2 ** 30, 2 ** 30, 2 ** 30] }) }), err('LENGTH_MISMATCH'));
   // A detached buffer says so (issue 11): a TypeError naming the transfer, not a length mismatch.
   add(`${slot}: detached data`, () => ({ call: () => run({ data: detached(), shape: [3] }) }), TYPE);
-  // A view of detached data too (until 0.9.26 LENGTH_MISMATCH: "outside its data of 0 elements (axis 0 reaches past -1)").
+  // A view of detached data too (until 0.9.27 LENGTH_MISMATCH: "outside its data of 0 elements (axis 0 reaches past -1)").
   add(`${slot}: detached data of a view`, () => ({ call: () => run({ data: detached(Float32Array, 6), shape: [3], strides: [2], offset: 0 }) }), TYPE);
 }
 // The layout functions, the reductions and the post-processing read a view of detached data as the ops do.
@@ -114,7 +114,7 @@ for (const [fn, f, want] of [['softmax', (x) => tc.softmax(x), []], ['logSoftmax
   ['concat', (x) => tc.concat([x, x], 0), []], ['stack', (x) => tc.stack([x], 0), []], ['add', (x) => tc.add(x, 1), []]]) {
   add(`${fn}: detached data, no shape`, () => ({ call: () => f({ data: detached() }) }), ok((r) => expect(plain(r)).toEqual(want)));
 }
-// So is a view of detached data that reads no element (until 0.9.26 V8's "Cannot perform Construct on a detached ArrayBuffer").
+// So is a view of detached data that reads no element (until 0.9.27 V8's "Cannot perform Construct on a detached ArrayBuffer").
 for (const [fn, f, shape] of [['add', (x) => tc.add(x, 1), [0, 3]], ['sum', (x) => tc.sum(x, { axes: 1 }), [0]], ['softmax', (x) => tc.softmax(x), [0, 3]],
   ['evaluate', (x) => tc.evaluate('x * 2', { x }), [0, 3]], ['transpose', (x) => tc.transpose(x), [3, 0]], ['contiguous', (x) => tc.contiguous(x), [0, 3]],
   ['concat', (x) => tc.concat([x, x], 0), [0, 3]], ['reshape', (x) => tc.reshape(x, [3, 0]), [3, 0]]]) {

@@ -607,7 +607,7 @@ describe('explain refuses what evaluate refuses, and gives the shape, dtype and 
     expect(sameRefusal('x + 1', x, xs, { shaping: 'union' })).toMatchObject({ name: 'TypeError', message: 'explain: options.shaping applies to named operands (with dims) only' });
     sameRefusal('x + 1', x, xs, { shaping: null });
     expect(sameRefusal('x + 1', n, ns, { shaping: 'bogus' })).toMatchObject({ name: 'TypeError', message: "explain: options.shaping must be 'exact', 'intersection' or 'union', got \"bogus\"" });
-    // The value given is named, as the element-wise ops name it (until 0.9.26 it was left out).
+    // The value given is named, as the element-wise ops name it (until 0.9.27 it was left out).
     expect(sameRefusal('x + 1', n, ns, { shaping: 3 }).message).toMatch(/, got 3$/);
     expect(sameRefusal('x + 1', n, ns, { shaping: {} }).message).toMatch(/, got an object$/);
     expect(sameRefusal('x + 1', x, xs, { broadcast: null })).toMatchObject({ name: 'TypeError', message: 'explain: options.broadcast must be { type, axis }' });

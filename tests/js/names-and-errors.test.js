@@ -167,7 +167,7 @@ describe('errors that say the cause and the fix', () => {
     expect(() => tc.expandDims(x, [0, 5])).toThrow(/expandDims: axes\[1\] 5 is out of range/);
     expect(() => tc.expandDims(x)).toThrow(/expandDims: axes\[0\]/); // no axis: as before
   });
-  it('an out of the wrong dtype gives dims [out\'s dtype, the result\'s] in the element-wise calls as in the unary ones (until 0.9.26 null there)', () => {
+  it('an out of the wrong dtype gives dims [out\'s dtype, the result\'s] in the element-wise calls as in the unary ones (until 0.9.27 null there)', () => {
     const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
     const named = { data: f32(1, 2), dims: ['x'], shape: [2] };
     const cases = [
