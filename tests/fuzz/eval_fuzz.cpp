@@ -43,26 +43,13 @@
 #include "expr/expr.hpp"
 #include "kernels/kernels.hpp"
 #include "kernels/reduce.hpp"
+#include "views.hpp"
 
 using namespace tc;
 using namespace tc::expr;
+using namespace tc::fuzz;
 
 namespace {
-
-[[noreturn]] void violated(const char* what) {
-  std::fprintf(stderr, "eval_fuzz: invariant violated: %s\n", what);
-  std::abort();
-}
-#define CHECK(cond) \
-  do {              \
-    if (!(cond)) violated(#cond); \
-  } while (0)
-
-struct Bytes {
-  const uint8_t* p;
-  const uint8_t* end;
-  uint8_t u8() { return p < end ? *p++ : 0; }
-};
 
 constexpr i64 kMaxElems = 1 << 17;  // per operand and per root: past the 256 KiB chunk now and then
 
@@ -211,16 +198,6 @@ struct Gen {
 };
 
 // ---- operands -----------------------------------------------------------------
-struct View {
-  Shape shape;
-  i64 strides[kMaxRank] = {};
-  i64 elems = 1;
-  i64 lo = 0, hi = 0;
-  std::unique_ptr<unsigned char[]> block;
-  size_t block_bytes = 0;
-  const unsigned char* first = nullptr;
-};
-
 void lay_out(View& v, const int* kinds, const int* custom) {
   i64 row = 1;
   v.elems = 1;
@@ -275,44 +252,6 @@ void fill(View& v, DType dt, const uint8_t* data, size_t n, size_t& at, bool saf
   }
   v.first = v.block.get() + static_cast<size_t>(-v.lo) * es * (span ? 1 : 0);
 }
-
-std::vector<unsigned char> gather(const View& v, size_t es) {
-  std::vector<unsigned char> out(static_cast<size_t>(v.elems) * es);
-  i64 idx[kMaxRank] = {};
-  for (i64 k = 0; k < v.elems; ++k) {
-    i64 off = 0;
-    for (int a = 0; a < v.shape.rank; ++a) off += idx[a] * v.strides[a];
-    std::memcpy(out.data() + static_cast<size_t>(k) * es, v.first + off * static_cast<i64>(es), es);
-    for (int a = v.shape.rank - 1; a >= 0; --a) {
-      if (++idx[a] < v.shape.dims[a].lo) break;
-      idx[a] = 0;
-    }
-  }
-  return out;
-}
-
-bool same_element(DType dt, const unsigned char* x, const unsigned char* y) {
-  if (dt == DType::f32) {
-    float a, b;
-    std::memcpy(&a, x, 4), std::memcpy(&b, y, 4);
-    if (std::isnan(a) && std::isnan(b)) return true;
-  } else if (dt == DType::f64) {
-    double a, b;
-    std::memcpy(&a, x, 8), std::memcpy(&b, y, 8);
-    if (std::isnan(a) && std::isnan(b)) return true;
-  } else if (dt == DType::f16) {
-    uint16_t a, b;
-    std::memcpy(&a, x, 2), std::memcpy(&b, y, 2);
-    if ((a & 0x7c00) == 0x7c00 && (a & 0x3ff) && (b & 0x7c00) == 0x7c00 && (b & 0x3ff)) return true;
-  }
-  return std::memcmp(x, y, dtype_size(dt)) == 0;
-}
-
-struct Out {
-  std::unique_ptr<unsigned char[]> p;
-  size_t n;
-  explicit Out(size_t bytes) : p(new unsigned char[bytes ? bytes : 1]), n(bytes) { std::memset(p.get(), 0xab, bytes ? bytes : 1); }
-};
 
 struct Side {
   std::vector<Input> inputs;
@@ -554,7 +493,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::memcpy(&x, got.p.get() + static_cast<size_t>(e) * 4, 4);
     if (x != want_x) {
       std::fprintf(stderr, "eval_fuzz: %s element %lld: %d, the reference %d\n", text.c_str(), static_cast<long long>(e), x, want_x);
-      violated("the int32 reference");
+      violated("the int32 reference", __FILE__);
     }
     for (int a = R.rank - 1; a >= 0; --a) {
       if (++idx[a] < R.dims[a].lo) break;

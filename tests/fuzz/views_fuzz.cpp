@@ -34,37 +34,14 @@
 #include "kernels/kernels.hpp"
 #include "kernels/reduce.hpp"
 #include "rules/rules.hpp"
+#include "views.hpp"
 
 using namespace tc;
+using namespace tc::fuzz;
 
 namespace {
 
-[[noreturn]] void violated(const char* what) {
-  std::fprintf(stderr, "views_fuzz: invariant violated: %s\n", what);
-  std::abort();
-}
-#define CHECK(cond) \
-  do {              \
-    if (!(cond)) violated(#cond); \
-  } while (0)
-
-struct Bytes {
-  const uint8_t* p;
-  const uint8_t* end;
-  uint8_t u8() { return p < end ? *p++ : 0; }
-};
-
 constexpr i64 kMaxElems = 2048;  // per view and per result: fast runs, and float16 sums of +-1 stay exact
-
-struct View {
-  Shape shape;
-  i64 strides[kMaxRank];
-  i64 elems = 1;   // of the view
-  i64 lo = 0, hi = 0;  // element span relative to element 0: [lo, hi]
-  std::unique_ptr<unsigned char[]> block;  // exactly the span
-  size_t block_bytes = 0;
-  const unsigned char* first = nullptr;    // element 0
-};
 
 bool read_view(Bytes& b, View& v, int rank_cap) {
   const int rank = b.u8() % (rank_cap + 1);
@@ -130,52 +107,11 @@ void fill_view(View& v, DType dt, const uint8_t* data, size_t n, size_t& at, boo
   v.first = v.block.get() + static_cast<size_t>(-v.lo) * es * (span ? 1 : 0);
 }
 
-// The view as a row-major copy (exact size).
-std::vector<unsigned char> gather(const View& v, size_t es) {
-  std::vector<unsigned char> out(static_cast<size_t>(v.elems) * es);
-  i64 idx[kMaxRank] = {};
-  for (i64 k = 0; k < v.elems; ++k) {
-    i64 off = 0;
-    for (int a = 0; a < v.shape.rank; ++a) off += idx[a] * v.strides[a];
-    std::memcpy(out.data() + static_cast<size_t>(k) * es, v.first + off * static_cast<i64>(es), es);
-    for (int a = v.shape.rank - 1; a >= 0; --a) {
-      if (++idx[a] < v.shape.dims[a].lo) break;
-      idx[a] = 0;
-    }
-  }
-  return out;
-}
-
-bool same_element(DType dt, const unsigned char* x, const unsigned char* y) {
-  if (dt == DType::f32) {
-    float a, b;
-    std::memcpy(&a, x, 4), std::memcpy(&b, y, 4);
-    if (std::isnan(a) && std::isnan(b)) return true;
-  } else if (dt == DType::f64) {
-    double a, b;
-    std::memcpy(&a, x, 8), std::memcpy(&b, y, 8);
-    if (std::isnan(a) && std::isnan(b)) return true;
-  } else if (dt == DType::f16) {
-    uint16_t a, b;
-    std::memcpy(&a, x, 2), std::memcpy(&b, y, 2);
-    if ((a & 0x7c00) == 0x7c00 && (a & 0x3ff) && (b & 0x7c00) == 0x7c00 && (b & 0x3ff)) return true;
-  }
-  return std::memcmp(x, y, dtype_size(dt)) == 0;
-}
-
 void check_same(DType dt, const std::vector<unsigned char>& got, const std::vector<unsigned char>& want) {
   CHECK(got.size() == want.size());
   const size_t es = dtype_size(dt);
   for (size_t i = 0; i < got.size(); i += es) CHECK(same_element(dt, got.data() + i, want.data() + i));
 }
-
-// Exact-size result blocks (at least one byte, so that data() is a heap address).
-struct Out {
-  std::unique_ptr<unsigned char[]> p;
-  size_t n;
-  explicit Out(size_t bytes) : p(new unsigned char[bytes ? bytes : 1]), n(bytes) { std::memset(p.get(), 0xab, bytes ? bytes : 1); }
-  std::vector<unsigned char> bytes() const { return std::vector<unsigned char>(p.get(), p.get() + n); }
-};
 
 }  // namespace
 
