@@ -76,7 +76,8 @@ export function parseArgs(argv, env = process.env) {
         opts.port = parsePort(value(), '--port');
       } else if (flag === '--host') {
         once(flag);
-        opts.host = value();
+        // An IPv6 address as a URL writes it ([::1]) is the address inside the brackets.
+        opts.host = value().replace(/^\[([^\]]*:[^\]]*)\]$/, '$1');
         if (!opts.host) throw new UsageError('--host needs a value');
       } else if (flag === '--open') {
         if (inline !== undefined) throw new UsageError('--open takes no value');

@@ -52,6 +52,9 @@ describe('tensorcast command line', () => {
     expect(parseArgs(['explore'], {})).toEqual({ command: 'explore', port: 8080, host: '127.0.0.1', open: false });
     expect(parseArgs(['explore', '--port', '0', '--open', '--host=0.0.0.0'], {})).toEqual({ command: 'explore', port: 0, host: '0.0.0.0', open: true });
     expect(parseArgs(['--port=9000', 'explore'], {}).port).toBe(9000);
+    // An IPv6 address written as in a URL: listen() takes it without the brackets (until 0.9.28: "cannot resolve the host name [::1]").
+    expect(parseArgs(['explore', '--host', '[::1]'], {}).host).toBe('::1');
+    expect(parseArgs(['explore', '--host=[fe80::1%eth0]'], {}).host).toBe('fe80::1%eth0');
     expect(parseArgs(['explore'], { PORT: '3000' }).port).toBe(3000);
     expect(parseArgs(['explore', '--port', '4000'], { PORT: '3000' }).port).toBe(4000);
     expect(parseArgs(['--help'], {}).command).toBe('help');
