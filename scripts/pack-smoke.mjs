@@ -124,6 +124,18 @@ try {
     // every link); nothing else of docs/ (the screenshot is linked from the repository).
     const stray = files.filter((f) => /^(tests|src|bench|build|web|scripts|bindings|docs|node_modules)\//.test(f) && !/^docs\/[\w-]+\.md$/.test(f));
     must(stray.length === 0, `the tarball carries files users do not need: ${stray.join(', ')}`);
+    // Every module of dist/ it carries is one an export loads, or one that such a module imports (the model and
+    // shapes entries are bundles: their source modules stay out).
+    const dist = path.join(process.env.PACK_SMOKE_PACKAGE || root, 'dist');
+    const reached = new Set();
+    const reach = (f) => {
+      if (reached.has(f) || !/\.c?js$/.test(f)) return;
+      reached.add(f);
+      for (const m of readFileSync(path.join(dist, f), 'utf8').matchAll(/(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"]\.\/([\w.-]+)['"]/g)) reach(m[1]);
+    };
+    JSON.stringify(manifest.exports).replace(/"\.\/dist\/([\w.-]+)"/g, (_, f) => reach(f));
+    const unreached = files.filter((f) => /^dist\/[\w.-]+\.c?js$/.test(f) && !reached.has(f.slice(5)));
+    must(unreached.length === 0, `the tarball carries modules no export loads: ${unreached.join(', ')}`);
     must(/Apache License[\s\S]*Version 2\.0/.test(readFileSync(path.join(process.env.PACK_SMOKE_PACKAGE || root, 'LICENSE'), 'utf8')), 'LICENSE is not the Apache-2.0 text');
     const pageBytes = info.files.filter((f) => f.path.startsWith('dist/explorer/')).reduce((n, f) => n + f.size, 0);
     return `${files.length} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked (the explorer: ${page.length} files, ${pageBytes} bytes)`;
