@@ -294,11 +294,15 @@ function moreShapes(n, op, ins, vals, v) {
  */
 export function einsumPlan(equation, shapes, where, same) {
   const eq = equation.replace(/\s+/g, '');
-  const [lhs, rhs] = eq.split('->');
-  const terms = lhs.split(',').map((t) => t.replace('...', '.'));
-  if (terms.length !== shapes.length || terms.some((t) => /[^.A-Za-z]/.test(t))) return null;
+  const [lhs, rhs, more] = eq.split('->');
+  const raw = lhs.split(',');
+  // Letters and at most one '...' a term (NumPy and onnxruntime refuse any other)
+  const term = (t) => /^[A-Za-z]*(\.\.\.)?[A-Za-z]*$/.test(t);
+  if (raw.length !== shapes.length || !raw.every(term)) return null;
+  const terms = raw.map((t) => t.replace('...', '.'));
   const letters = [...new Set(terms.join('').replace(/\./g, ''))];
   const rows = [];
+  let ellDims = 0;
   for (let k = 0; k < terms.length; k++) {
     const t = terms[k];
     const s = shapes[k];
@@ -321,13 +325,22 @@ export function einsumPlan(equation, shapes, where, same) {
       } else dim.set(c, d);
     }
     rows.push([...ell, ...letters.map((c) => (dim.has(c) ? dim.get(c) : 1))]);
+    ellDims = Math.max(ellDims, e);
+  }
+  // The output: one '->', its letters once each and each an input's
+  const outL = (rhs ?? '').replace('...', '');
+  if (more !== undefined || !term(rhs ?? '') || new Set(outL).size < outL.length || [...outL].some((c) => !lhs.includes(c))) return null;
+  // An output without '...' drops no ellipsis dims: NumPy and onnxruntime refuse it unless the ellipses have none
+  if (ellDims > 0 && rhs !== undefined && !rhs.includes('...')) {
+    return new BroadcastError(`Einsum at ${where}: the inputs' '...' has ${ellDims} dims; the output '${rhs}' has no '...' to hold them`,
+      { code: 'RANK_MISMATCH', shapes, dims: [ellDims, 0] });
   }
   const out = rhs ?? `${lhs.includes('...') ? '.' : ''}${letters.filter((c) => lhs.split(c).length === 2).sort().join('')}`;
   const L = letters.length;
   return {
     shapes: rows,
     rule: `numpy over [ellipsis, ${letters.join(' ')}] (Einsum)`,
-    wrap: (m) => [...out.replace('...', '.')].flatMap((c) => (c === '.' ? m.slice(0, m.length - L) : [letters.includes(c) ? m[m.length - L + letters.indexOf(c)] : '?'])),
+    wrap: (m) => [...out.replace('...', '.')].flatMap((c) => (c === '.' ? m.slice(0, m.length - L) : [m[m.length - L + letters.indexOf(c)]])),
   };
 }
 

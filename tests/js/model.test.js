@@ -541,6 +541,14 @@ describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/ge
     expect(einsum('ij,jk->ik', [[2, 1], [3, 5]]).tensors.y).toEqual([2, 5]);
     expect(einsum('...ij,j...->...i', [[2, 1, 4, 3], [3, 1]]).tensors.y).toEqual([2, 1, 4]);
     expect(einsum('bij,bjk', [[1, 2, 3], [6, 3, 5]]).tensors.y).toEqual([2, 5]); // implicit: b is in both, so it is summed (NumPy: (2, 5))
+    // equations NumPy and onnxruntime refuse have no shape (until 0.9.27 '->' twice, a lone '.', an output letter
+    // repeated or in no input gave one), and an output without '...' while the ellipses have dims is a clash (it summed them)
+    for (const [eq, shapes] of [['ij->j->i', [[2, 3]]], ['i.j', [[2, 4, 3]]], ['ij->ii', [[2, 3]]], ['ij->iz', [[2, 3]]], ['i...j...', [[2, 4, 3]]]]) {
+      expect([eq, einsum(eq, shapes).nodes[0].status]).toEqual([eq, 'unknown']);
+    }
+    expect(einsum('i...j->ij', [[2, 5, 3]]).nodes[0].error).toMatchObject({ code: 'RANK_MISMATCH', dims: [1, 0] });
+    expect(einsum('i...j->ij', [[2, 3]]).tensors.y).toEqual([2, 3]); // an empty ellipsis may be left out, as NumPy and onnxruntime allow
+    expect(einsum('ij - > ji', [[2, 3]]).tensors.y).toEqual([3, 2]); // onnxruntime drops every space (NumPy refuses one inside '->')
     const named = einsum('...i,...i->...', [['N', 3], [3, 3]]);
     expect(named.tensors.y).toEqual([3]);
     expect(named.symbols.find((x) => x.name === 'N').values).toEqual([1, 3]);
