@@ -309,7 +309,7 @@ export function einsumPlan(equation, shapes, where, same) {
     const count = t.replace('.', '').length; // its letters
     const e = s.length - count; // the ellipsis's dims
     if (e < 0 || (e > 0 && !t.includes('.'))) {
-      return new BroadcastError(`Einsum at ${where}: input ${k} has rank ${s.length}; its term '${t.replace('.', '...')}' has ${count} letters`,
+      return new BroadcastError(`Einsum at ${where}: input ${k} has rank ${s.length}; its term '${t.replace('.', '...')}' has ${count} letter${count === 1 ? '' : 's'}`,
         { code: 'RANK_MISMATCH', shapes, dims: [s.length, count] });
     }
     const dim = new Map();
@@ -332,7 +332,7 @@ export function einsumPlan(equation, shapes, where, same) {
   if (more !== undefined || !term(rhs ?? '') || new Set(outL).size < outL.length || [...outL].some((c) => !lhs.includes(c))) return null;
   // An output without '...' drops no ellipsis dims: NumPy and onnxruntime refuse it unless the ellipses have none
   if (ellDims > 0 && rhs !== undefined && !rhs.includes('...')) {
-    return new BroadcastError(`Einsum at ${where}: the inputs' '...' has ${ellDims} dims; the output '${rhs}' has no '...' to hold them`,
+    return new BroadcastError(`Einsum at ${where}: the inputs' '...' has ${ellDims} dim${ellDims === 1 ? '' : 's'}; the output '${rhs}' has no '...' to hold them`,
       { code: 'RANK_MISMATCH', shapes, dims: [ellDims, 0] });
   }
   const out = rhs ?? `${lhs.includes('...') ? '.' : ''}${letters.filter((c) => lhs.split(c).length === 2).sort().join('')}`;

@@ -537,6 +537,10 @@ describe('shape values and subgraphs (tests/fixtures/onnx/values, tests/tools/ge
     }
     // a term with an ellipsis and more letters than the input's rank: dims are [rank, letters], as the message says
     expect(einsum('...ij->i', [[3]]).nodes[0].error).toMatchObject({ code: 'RANK_MISMATCH', dims: [1, 2], message: expect.stringContaining("its term '...ij' has 2 letters") });
+    // one letter, one dim: said so (until 0.9.28 "has 1 letters", "has 1 dims")
+    expect(einsum('ij->i', [[3]]).nodes[0].error?.message).toContain("input 0 has rank 1; its term 'ij' has 2 letters");
+    expect(einsum('i->i', [[3, 4]]).nodes[0].error?.message).toMatch(/its term 'i' has 1 letter$/);
+    expect(einsum('...i->i', [[5, 3]]).nodes[0].error?.message).toContain("the inputs' '...' has 1 dim; the output 'i' has no '...'");
     // NumPy stretches a 1 for a letter across inputs, and the ellipses broadcast
     expect(einsum('ij,jk->ik', [[2, 1], [3, 5]]).tensors.y).toEqual([2, 5]);
     expect(einsum('...ij,j...->...i', [[2, 1, 4, 3], [3, 1]]).tensors.y).toEqual([2, 1, 4]);
