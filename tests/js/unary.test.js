@@ -189,6 +189,29 @@ describe('semantics NumPy leaves open or the library decides', () => {
     expect(Array.from(sm).every((v, i) => (i % 4 ? Object.is(v, 0) : v > 0))).toBe(true);
   });
 
+  it('docs/accuracy.md names, for each float32 overflow and underflow, the first float at which it holds', () => {
+    // Each figure read as a float32 must be that float: the float before it (toward 0) does not hold.
+    const text = readFileSync(new URL('../../docs/accuracy.md', import.meta.url), 'utf8').replace(/\s+/g, ' ').replace(/−/g, '-');
+    const fig = (re) => Number(text.match(re)[1]);
+    const sub = (v) => v !== 0 && Math.abs(v) < 2 ** -126;
+    const rows = [
+      ['exp', fig(/`exp` is \+Infinity from ([-\d.]+)/), (v) => v === Infinity],
+      ['exp', fig(/subnormal from ([-\d.]+) and \+0/), sub],
+      ['exp', fig(/\+0 from ([-\d.]+)/), (v) => Object.is(v, 0)],
+      ['expm1', fig(/`expm1` is -1 from ([-\d.]+)/), (v) => v === -1],
+      ['sigmoid', fig(/`sigmoid` is 1 from ([-\d.]+)/), (v) => v === 1],
+      ['sigmoid', fig(/`sigmoid` is 1 from [-\d.]+ and subnormal from ([-\d.]+)/), sub],
+      ['tanh', fig(/`tanh` is first ±1 at \|x\| = ([-\d.]+)/), (v) => v === 1],
+    ];
+    for (const [op, x, holds] of rows) {
+      const f = Math.fround(x);
+      const before = new Float32Array([f]);
+      new Uint32Array(before.buffer)[0] -= 1; // one float closer to 0
+      const [at, prev] = run(op, Float32Array, [f, before[0]]);
+      expect(holds(at) && !holds(prev), `${op} at ${x} (${f}): ${at}, the float before: ${prev}`).toBe(true);
+    }
+  });
+
   it('integers wrap; uint8clamped neg is 0; bitwiseNot of uint8clamped is 255 - x', () => {
     expect(run('neg', Int8Array, [-128, 127, 0])).toEqual([-128, -127, 0]);
     expect(run('abs', Int32Array, [-2147483648, -5])).toEqual([-2147483648, 5]);
