@@ -202,6 +202,7 @@ describe('semantics NumPy leaves open or the library decides', () => {
       ['sigmoid', fig(/`sigmoid` is 1 from ([-\d.]+)/), (v) => v === 1],
       ['sigmoid', fig(/`sigmoid` is 1 from [-\d.]+ and subnormal from ([-\d.]+)/), sub],
       ['tanh', fig(/`tanh` is first ±1 at \|x\| = ([-\d.]+)/), (v) => v === 1],
+      ['tanh', fig(/is ±1 for every \|x\| ≥ ([-\d.]+)/), (v) => v === 1], // (and every float past it: the scan the page cites)
     ];
     for (const [op, x, holds] of rows) {
       const f = Math.fround(x);
