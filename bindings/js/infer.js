@@ -469,7 +469,7 @@ class Run {
         report.inputs[1] = { name: n.inputs[1], shape: target, values: true };
       }
     } else if (op === 'Gemm') {
-      const [A, B, C] = [shapeOfIn(0), shapeOfIn(1), n.inputs.length > 2 ? shapeOfIn(2) : undefined];
+      const [A, B, C] = [shapeOfIn(0), shapeOfIn(1), n.inputs[2] ? shapeOfIn(2) : undefined]; // C omitted: absent or '' (opset 11 on)
       unknown = A === null || B === null || C === null;
       if (!unknown) {
         const bad = A.length !== 2 ? ['A', A] : B.length !== 2 ? ['B', B] : null;

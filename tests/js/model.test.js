@@ -1029,6 +1029,13 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(conv([1, 3, 7, 5], 0)).toEqual([1, 4, 5, 3]);
     expect(conv([1, 3, 7, 5])).toEqual([1, 4, 5, 3]);
   });
+
+  it('Gemm whose optional C is omitted by an empty name is A times B (until 0.9.27 unknown, C read as an input of no shape)', () => {
+    const gemm = (ins) => tc.inferShapes(onnxModel([nodeOf('Gemm', ins, ['y'], 'gemm')], [valueInfo('a', 1, [2, 3]), valueInfo('b', 1, [3, 4])], [str(1, 'y')], 13), { tensors: true });
+    const r = gemm(['a', 'b', '']);
+    expect([r.nodes[0].status, r.nodes[0].rule, r.tensors.y]).toEqual(['ok', 'matmul', [2, 4]]);
+    expect(gemm(['a', 'b']).tensors.y).toEqual([2, 4]);
+  });
 });
 
 describe('inferShapes on hostile input', () => {
