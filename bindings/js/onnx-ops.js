@@ -730,8 +730,10 @@ function windowShapes(n, ins, op) {
     }
     if (op === 'ConvTranspose') {
       const op2 = attrInts(n, 'output_padding')?.[i] ?? 0;
-      if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') out.push(d * strides[i]);
-      else out.push(strides[i] * (d - 1) + op2 + k - (autoPad === 'VALID' ? 0 : pads[i] + pads[i + sp]));
+      const full = strides[i] * (d - 1) + op2 + k; // no padding
+      // SAME pads to d × stride; pads are never negative, so a kernel (and output_padding) short of the stride gives less, as onnxruntime makes it
+      if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') out.push(Math.min(d * strides[i], full));
+      else out.push(full - (autoPad === 'VALID' ? 0 : pads[i] + pads[i + sp]));
       continue;
     }
     if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') out.push(Math.ceil(d / strides[i]));

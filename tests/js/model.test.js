@@ -1036,6 +1036,17 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect([r.nodes[0].status, r.nodes[0].rule, r.tensors.y]).toEqual(['ok', 'matmul', [2, 4]]);
     expect(gemm(['a', 'b']).tensors.y).toEqual([2, 4]);
   });
+
+  it('ConvTranspose with SAME padding gives d × stride, or less where the kernel falls short of the stride (pads are never negative), as onnxruntime makes it (until 0.9.27 d × stride always: 7 by a kernel of 1 and stride 3 was 21, not 19)', () => {
+    const ct = (d, k, s, pad = 'SAME_UPPER', more = []) => y([[...nodeOf('ConvTranspose', ['x', 'w'], ['y'], 'ct'), ...attrInts('kernel_shape', [k]), ...attrInts('strides', [s]),
+      ...attrS('auto_pad', pad), ...more]], [x(1, 1, d), valueInfo('w', 1, [1, 1, k])]);
+    expect(ct(7, 1, 3)).toEqual([1, 1, 19]); // 3 × 6 + 1
+    expect(ct(7, 1, 3, 'SAME_LOWER')).toEqual([1, 1, 19]);
+    expect(ct(7, 1, 3, 'SAME_UPPER', attrInts('output_padding', [1]))).toEqual([1, 1, 20]);
+    expect(ct(7, 2, 3, 'SAME_UPPER', attrInts('dilations', [2]))).toEqual([1, 1, 21]); // a kernel of 3 with the dilation: 7 × 3
+    expect(ct(5, 3, 2)).toEqual([1, 1, 10]);
+    expect(ct(6, 3, 3)).toEqual([1, 1, 18]);
+  });
 });
 
 describe('inferShapes on hostile input', () => {
