@@ -487,8 +487,8 @@ export function outputsOf(n, ins, v, bytes) {
           out[i] = known[0] ?? shapes.map((s) => s[i]).find(isSymbol) ?? '?';
         }
       }
-      let value = null;
-      if (r === 1 && ins.every((i) => i.value)) value = ins.flatMap((i) => i.value);
+      let value = null; // at most MAX_VALUES, as any tensor's: Concat(v, v) repeated would double them at each node
+      if (r === 1 && ins.every((i) => i.value) && ins.reduce((s, i) => s + i.value.length, 0) <= MAX_VALUES) value = ins.flatMap((i) => i.value);
       return [info(out, et, value)];
     }
     case 'Split': {
