@@ -134,18 +134,18 @@ export function head(ctx) {
     return `cannot sum ${formatShape(output)} back to ${formatShape(input)}`;
   }
   if (ctx.kind === 'to') {
-    return `cannot broadcast shape ${formatShape(ctx.shapes[0])} to ${formatShape(ctx.shapes[1])} (mode ${ctx.mode}${ctx.mode === 'pdpd' && ctx.axis !== undefined ? `, axis ${ctx.axis}` : ''})`;
+    return `cannot broadcast shape ${formatShape(ctx.shapes[0])} to ${formatShape(ctx.shapes[1])} (mode ${ctx.mode}${ctx.mode === 'pdpd' && ctx.axis != null ? `, axis ${ctx.axis}` : ''})`;
   }
   if (ctx.kind === 'named') return `cannot broadcast named dims ${ctx.describe[0]} with ${ctx.describe[1]}`;
-  const tail = ctx.rule === 'pdpd' ? ` (pdpd, axis ${ctx.axis === undefined ? -1 : ctx.axis})` : ctx.rule === 'none' ? ' (broadcast none: shapes must be identical)' : '';
+  const tail = ctx.rule === 'pdpd' ? ` (pdpd, axis ${ctx.axis ?? -1})` : ctx.rule === 'none' ? ' (broadcast none: shapes must be identical)' : '';
   return `operands could not be broadcast together with shapes ${ctx.shapes.map(formatShape).join(' ')}${tail}`;
 }
 
 /** The end of a backward refusal: the forward rule it mirrors, ` (mode numpy)`; '' for a forward one. */
 export function tail(ctx) {
   if (!ctx.back) return '';
-  if (ctx.kind === 'to') return ` (mode ${ctx.mode}${ctx.mode === 'pdpd' && ctx.axis !== undefined ? `, axis ${ctx.axis}` : ''})`;
-  if (ctx.rule === 'pdpd') return ` (type pdpd, axis ${ctx.axis === undefined ? -1 : ctx.axis})`;
+  if (ctx.kind === 'to') return ` (mode ${ctx.mode}${ctx.mode === 'pdpd' && ctx.axis != null ? `, axis ${ctx.axis}` : ''})`;
+  if (ctx.rule === 'pdpd') return ` (type pdpd, axis ${ctx.axis ?? -1})`;
   return ` (type ${ctx.rule}${ctx.rule === 'none' ? ': shapes must be identical' : ''})`;
 }
 

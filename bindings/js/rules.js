@@ -11,9 +11,9 @@ import { readNamed, internNamed, writeNamed, describeNamed, namedOutNames, named
 
 // ---- snapshots of the arguments -------------------------------------------------
 
-/** An axis option: undefined (the default, -1) or an integer. */
+/** An axis option: undefined or null (the default, -1) or an integer. */
 export function readAxis(axis, ctx) {
-  if (axis === undefined) return -1;
+  if (axis == null) return -1;
   if (typeof axis !== 'number') throw new TypeError(`axis must be an integer, got ${typeof axis}`);
   if (!Number.isInteger(axis)) {
     throw new BroadcastError(`axis must be an integer, got ${axis}`, { code: 'INVALID_AXIS', shapes: ctx.shapes });

@@ -134,12 +134,12 @@ for (const s of ['outer', 'inner', 'Exact', 'left', '', 0, {}, ['exact']]) {
   add(`namedBroadcastShape: shaping ${JSON.stringify(s)}`, 'namedBroadcastShape', [{ dims: ['x'], shape: [2] }, { dims: ['x'], shape: [2] }, { shaping: s }], TYPE);
 }
 
-// 7. pdpd axis: out of range -> INVALID_AXIS; non-integer number -> INVALID_AXIS; not a number -> TypeError
+// 7. pdpd axis: out of range -> INVALID_AXIS; non-integer number -> INVALID_AXIS; not a number -> TypeError (null: the default)
 const AXES = [
   [-2, 'INVALID_AXIS'], [-3, 'INVALID_AXIS'], [-100, 'INVALID_AXIS'], [5, 'INVALID_AXIS'], [33, 'INVALID_AXIS'],
   [2 ** 31, 'INVALID_AXIS'], [2 ** 53, 'INVALID_AXIS'], [1e300, 'INVALID_AXIS'], [-1e300, 'INVALID_AXIS'],
   [0.5, 'INVALID_AXIS'], [-0.5, 'INVALID_AXIS'], [NaN, 'INVALID_AXIS'], [Infinity, 'INVALID_AXIS'], [-Infinity, 'INVALID_AXIS'],
-  ['1', TYPE], [null, TYPE], [1n, TYPE], [{}, TYPE], [[1], TYPE], [true, TYPE], [sym, TYPE],
+  ['1', TYPE], [1n, TYPE], [{}, TYPE], [[1], TYPE], [true, TYPE], [sym, TYPE],
 ];
 for (const [axis, want] of AXES) {
   const label = typeof axis === 'symbol' ? 'Symbol' : typeof axis === 'bigint' ? `${axis}n` : JSON.stringify(axis) ?? String(axis);
@@ -147,6 +147,8 @@ for (const [axis, want] of AXES) {
   add(`autoBroadcastShape pdpd: axis ${label}`, 'autoBroadcastShape', [[2, 3, 4, 5], [3, 1], { type: 'pdpd', axis }], expect);
   add(`broadcastToShape pdpd: axis ${label}`, 'broadcastToShape', [[3, 1], [2, 3, 6], { mode: 'pdpd', axis }], expect);
 }
+add('autoBroadcastShape pdpd: axis null is the default, -1', 'autoBroadcastShape', [[2, 3, 4, 5], [4, 1], { type: 'pdpd', axis: null }], ok([2, 3, 4, 5]));
+add('broadcastToShape pdpd: axis null is the default, -1', 'broadcastToShape', [[3, 1], [2, 3, 6], { mode: 'pdpd', axis: null }], ok([2, 3, 6]));
 add('autoBroadcastShape pdpd: axis -0 is axis 0', 'autoBroadcastShape', [[3, 4], [3], { type: 'pdpd', axis: -0 }], ok([3, 4]));
 add('autoBroadcastShape pdpd: axis = rank(A) with an all-1 B', 'autoBroadcastShape', [[3, 4], [1, 1], { type: 'pdpd', axis: 2 }], ok([3, 4]));
 add('autoBroadcastShape pdpd: axis = rank(A) with a real B', 'autoBroadcastShape', [[3, 4], [4], { type: 'pdpd', axis: 2 }], err('RANK_MISMATCH', null));

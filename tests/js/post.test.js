@@ -758,4 +758,22 @@ describe('null for an axis is its default (NumPy axis=None)', () => {
     const n = { data: x.data, shape: [2, 4], dims: ['b', 'c'] };
     same(tc.mean(n, { dims: null }), tc.mean(n));
   });
+  it('a PDPD axis: -1, in the shape calls, explain, the ops, evaluate and the backward calls', () => {
+    const b = { data: Float32Array.of(1, 2, 3, 4), shape: [4] };
+    const pdpd = { type: 'pdpd', axis: null };
+    expect(tc.autoBroadcastShape([2, 4], [4], pdpd)).toEqual([2, 4]);
+    expect(tc.broadcastToShape([4], [2, 4], { mode: 'pdpd', axis: null })).toEqual([2, 4]);
+    const plan = tc.explain({ rule: 'pdpd', shapes: [[2, 4], [4]], axis: null });
+    expect(plan.ok).toBe(true);
+    expect(plan.shape).toEqual([2, 4]);
+    same(tc.add(x, b, { broadcast: pdpd }), tc.add(x, b, { broadcast: { type: 'pdpd' } }));
+    same(tc.evaluate('x + b', { x, b }, { broadcast: pdpd }), tc.add(x, b));
+    same(tc.broadcastTo(b, [2, 4], { mode: 'pdpd', axis: null }), tc.broadcastTo(b, [2, 4]));
+    expect(tc.reductionAxes([4], [2, 4], pdpd)).toEqual([0]);
+    same(tc.unbroadcast(x, [4], pdpd), tc.unbroadcast(x, [4]));
+    expect(() => tc.autoBroadcastShape([2, 3, 4, 5], [3, 1], { type: 'pdpd', axis: null })).toThrow(expect.objectContaining({
+      code: 'INCOMPATIBLE_DIMS', axis: 2,
+      message: 'operands could not be broadcast together with shapes (2,3,4,5) (3,1) (pdpd, axis -1): axis 2 has 4 vs 3',
+    }));
+  });
 });
