@@ -313,11 +313,11 @@ export function contiguous(x, options) {
  * one after another along `axis` (default 0), into a new row-major result
  * (resident when any input is) or options.out.
  */
-export function concat(xs, axis = 0, options) {
+export function concat(xs, axis, options) {
   const o = readOptions(options, 'concat', ['out']);
   const vs = sources(xs, 'concat');
   const r = vs[0].shape.length;
-  const a = axisOf(axis, r, vs[0].names, 'concat', 'axis');
+  const a = axisOf(axis ?? 0, r, vs[0].names, 'concat', 'axis');
   const shape = vs[0].shape.slice();
   let total = 0;
   vs.forEach((v, i) => {
@@ -337,11 +337,11 @@ export function concat(xs, axis = 0, options) {
  * numpy.stack: `xs` (one dtype, one shape) along a new axis `axis` (default
  * 0, an axis of the result). Named inputs name it: options.dims.
  */
-export function stack(xs, axis = 0, options) {
+export function stack(xs, axis, options) {
   const o = readOptions(options, 'stack', ['out', 'dims']);
   const vs = sources(xs, 'stack');
   const r = vs[0].shape.length + 1;
-  const a = axisOf(axis, r, null, 'stack', 'axis');
+  const a = axisOf(axis ?? 0, r, null, 'stack', 'axis');
   vs.forEach((v, i) => {
     if (v.shape.length !== r - 1 || v.shape.some((d, k) => d !== vs[0].shape[k])) {
       const k = v.shape.findIndex((d, j) => d !== vs[0].shape[j]);

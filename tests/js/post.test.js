@@ -758,6 +758,11 @@ describe('null for an axis is its default (NumPy axis=None)', () => {
     const n = { data: x.data, shape: [2, 4], dims: ['b', 'c'] };
     same(tc.mean(n, { dims: null }), tc.mean(n));
   });
+  it('concat and stack: axis 0', () => {
+    same(tc.concat([x, x], null), tc.concat([x, x]));
+    expect(tc.concat([x, x], null).shape).toEqual([4, 4]);
+    same(tc.stack([x, x], null), tc.stack([x, x], 0));
+  });
   it('a PDPD axis: -1, in the shape calls, explain, the ops, evaluate and the backward calls', () => {
     const b = { data: Float32Array.of(1, 2, 3, 4), shape: [4] };
     const pdpd = { type: 'pdpd', axis: null };
