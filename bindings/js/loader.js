@@ -25,7 +25,7 @@
 // the full one, or in the tensorcast/shapes bundles the rules-only one
 // (shapes-engine.js). No Emscripten glue is loaded: host() below is the
 // engine's whole host side (its imports, its heap views, its start).
-import { ENGINE } from './engine.js';
+import { ENGINE, FULL, FILE } from './engine.js';
 import { readContract, clearContract } from './contract.js';
 import { refreshRequest } from './wire.js';
 
@@ -35,8 +35,8 @@ let epoch = 0;      // the number of the current load; bumped by each new load a
 let loading = null; // init()'s promise: the load under way, or the settled one once ready; null when idle
 let settle = null;  // { resolve, reject } of `loading` while a load is under way
 
-const RECIPE = `serve ${ENGINE.file} beside the bundle and pass its address as init({ wasmUrl })`
-  + (ENGINE.build === 'full' ? ", or import 'tensorcast/inline', which carries the wasm inside the JavaScript" : '')
+const RECIPE = `serve ${FILE} beside the bundle and pass its address as init({ wasmUrl })`
+  + (FULL ? ", or import 'tensorcast/inline', which carries the wasm inside the JavaScript" : '')
   + " (see the README's bundler recipes)";
 
 /**
@@ -150,7 +150,7 @@ export function moduleFrom(o) {
 function moduleFromSync(o) {
   if (o.module) return o.module;
   if (o.wasmBinary) return compileModuleSync(o.wasmBinary, 'options.wasmBinary');
-  throw new TypeError(`initSync: pass { wasmBinary } (the bytes of ${ENGINE.file}) or { module } (a WebAssembly.Module)`);
+  throw new TypeError(`initSync: pass { wasmBinary } (the bytes of ${FILE}) or { module } (a WebAssembly.Module)`);
 }
 
 /** Compile bytes, with an error naming where they came from (`what`). */
@@ -174,7 +174,7 @@ export function compileModuleSync(bytes, what) {
 }
 
 function notWasm(what, b, e) {
-  return Error(`tensorcast: ${what} is not WebAssembly (${describe(e)}; got ${b.byteLength} bytes); pass the bytes of this package's ${ENGINE.file}`, { cause: e });
+  return Error(`tensorcast: ${what} is not WebAssembly (${describe(e)}; got ${b.byteLength} bytes); pass the bytes of this package's ${FILE}`, { cause: e });
 }
 
 // ---- the check of a module, and its host side -------------------------------
@@ -197,12 +197,12 @@ function checkModule(module) {
   const why = [];
   if (missing.length) why.push(`it lacks ${missing.join(', ')}`);
   if (unmet.length) why.push(`it imports ${unmet.join(', ')}, which tensorcast does not provide`);
-  throw new Error(`tensorcast: this WebAssembly module is not the ${ENGINE.build === 'full' ? 'tensorcast' : 'tensorcast/shapes'} engine: ${why.join('; ')}. Pass this package's ${ENGINE.file} (its bytes, a module compiled from them, or its URL)${OTHER}`);
+  throw new Error(`tensorcast: this WebAssembly module is not the ${FULL ? 'tensorcast' : 'tensorcast/shapes'} engine: ${why.join('; ')}. Pass this package's ${FILE} (its bytes, a module compiled from them, or its URL)${OTHER}`);
 }
 
 // The other build's module is refused by the check above (each lacks an export the other's JS calls) or, at
 // the latest, by its contract's build (install()); both messages name the file this entry loads.
-const OTHER = ENGINE.build === 'full'
+const OTHER = FULL
   ? "; tensorcast-shapes.wasm is the engine of 'tensorcast/shapes' (the rules without the kernels)"
   : "; tensorcast.wasm is the engine of 'tensorcast' (with the kernels)";
 
@@ -353,7 +353,7 @@ export function bytesOf(b) {
 }
 
 async function fetchModule(url) {
-  let where = ENGINE.file;
+  let where = FILE;
   let res;
   try {
     // A bundle that is not ESM has no import.meta.url: the default URL is then an Invalid URL.
