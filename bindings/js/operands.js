@@ -390,10 +390,11 @@ function ortOperand(data, dims, type, what) {
   return operand(false, 0, data, shape, dtype, 0, undefined, undefined, undefined, null, false);
 }
 
-// The errors of readOperand (apart, so the function V8 inlines stays small).
-export function notOperand(x, what) {
+// The errors of readOperand (apart, so the function V8 inlines stays small). A call that
+// refuses a number or a BigInt before reading says `got a number` (a = 'a '), and `more`.
+export function notOperand(x, what, a = '', more = '') {
   if (x === null || typeof x !== 'object') {
-    return TypeError(`${what} must be { data, shape } or a resident tensor, got ${x === null ? 'null' : typeof x}`);
+    return TypeError(`${what} must be { data, shape } or a resident tensor, got ${x === null ? 'null' : a + typeof x}${more}`);
   }
   if (ArrayBuffer.isView(x)) {
     return TypeError(`${what} is a bare ${x.constructor?.name ?? 'typed array'}: pass { data, shape } (shape defaults to [data.length]) or tensor(data, shape)`);

@@ -12,7 +12,7 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
 import { readOptions } from './options.js';
-import { readOperand, settle, readNames, readOut, outHolds, isScalar, committable, commitError, withNames, handleOf } from './operands.js';
+import { readOperand, settle, readNames, readOut, outHolds, isScalar, notOperand, committable, commitError, withNames, handleOf } from './operands.js';
 import { request, execute } from './execute.js';
 import { view, malloc, free, heapCopy, fresh } from './heap.js';
 import { makeTensor } from './tensor.js';
@@ -28,7 +28,7 @@ export function read(x, axesIn, options, fn, keys, many) {
   mod();
   const o = readOptions(options, fn, keys);
   if (axesIn === TOPK) axesIn = o.axis;
-  if (isScalar(x)) throw new TypeError(`${fn}: x must be { data, shape } or a resident tensor, got a ${typeof x}`);
+  if (isScalar(x)) throw notOperand(x, `${fn}: x`, 'a ');
   const X = readOperand(x, `${fn}: x`);
   if (X.named !== null) readNames(X, 'x', fn);
   const list = many && Array.isArray(axesIn) ? [...axesIn] : axesIn;

@@ -6,7 +6,7 @@ import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { copyShape, describe, product, isU16 } from './shapes.js';
 import { readOptions } from './options.js';
-import { readOperand, settle, committable, commitError, taLength, handleOf } from './operands.js';
+import { readOperand, settle, committable, commitError, taLength, handleOf, isScalar, notOperand } from './operands.js';
 import { Tensor, viewOf, readTensorNames } from './tensor.js';
 import { contiguous } from './layout.js';
 
@@ -77,7 +77,7 @@ export function reshape(x, shape, options) {
   mod();
   // The snapshot: options, the operand, the shape, then the names (user code runs only here).
   const o = readOptions(options, 'reshape', ['dims', 'coords']);
-  if (typeof x === 'number' || typeof x === 'bigint') throw new TypeError(`reshape: x must be { data, shape } or a resident tensor, got a ${typeof x}`);
+  if (isScalar(x)) throw notOperand(x, 'reshape: x', 'a ');
   const X = readOperand(x, 'reshape: x');
   const req = copyShape(shape, 'reshape: shape');
   if (typeof req === 'string') throw new TypeError(`reshape: shape must be an array of dims (e.g. [2, -1]), got ${describe(req)}`);

@@ -9,7 +9,7 @@ import { domainRefusal, cannotHold } from './errors.js';
 import { renamed } from './tensor.js';
 import { checkKeys } from './options.js';
 import { checkOutNames } from './named.js';
-import { readOperand, settle, readNames, readOut, isScalar, outHolds, handleOf } from './operands.js';
+import { readOperand, settle, readNames, readOut, isScalar, notOperand, outHolds, handleOf } from './operands.js';
 import { request, execute } from './execute.js';
 import { accDtype } from './reduce.js';
 import { largeCall, LARGE } from './expr-large.js';
@@ -24,7 +24,7 @@ function snapshot(x, options, name, what) {
     outIn = options.out;
   }
   if (isScalar(x)) {
-    throw new TypeError(`${what} must be { data, shape } or a resident tensor, got a ${typeof x}; wrap a single value as { data: Float64Array.of(v) }`);
+    throw notOperand(x, what, 'a ', '; wrap a single value as { data: Float64Array.of(v) }');
   }
   const X = readOperand(x, what);
   if (X.named !== null) readNames(X, 'x', name);
