@@ -45,6 +45,9 @@ export function outLengthError(fn, have, shape, size) {
     { code: 'LENGTH_MISMATCH', shapes: [shape], dims: [have, size] });
 }
 
+/** What a reduction `op` over no elements gives, as the refusals of an empty axis say it. */
+export const noValueOf = (op) => `${op} of no elements has no value (sum gives 0, prod 1)`;
+
 /** A dtype's name with its article, as a message says it: 'an int32', 'a float32'. */
 export const aDtype = (name) => `${name[0] === 'i' ? 'an' : 'a'} ${name}`;
 

@@ -3,7 +3,7 @@
 // reduction axes), and what its answers say back: a named result's dims and
 // coordinates, and the error of a refused expression.
 import { C } from './contract.js';
-import { BroadcastError, castAdvice, makeError, aDtype } from './errors.js';
+import { BroadcastError, castAdvice, makeError, aDtype, noValueOf } from './errors.js';
 import { UNKNOWN_RANK, tooManyEntries } from './shapes.js';
 import { internNamed, nameKey } from './named.js';
 import { namedContext, readType } from './rules.js';
@@ -232,6 +232,6 @@ function runFailure(E, fn, s, head) {
 /** min or max over an axis of size 0 (a run's refusal; explain's, from the shapes). */
 export function noValue(E, fn, s) {
   const op = E.reduce?.op ?? 'the reduction';
-  return new BroadcastError(`${fn}: ${op} over an axis of size 0: ${op} of no elements has no value (sum gives 0, prod 1); reduce with sum or prod, or over axes of nonzero size`,
+  return new BroadcastError(`${fn}: ${op} over an axis of size 0: ${noValueOf(op)}; reduce with sum or prod, or over axes of nonzero size`,
     { code: 'INVALID_AXIS', shapes: shapesOf(s), dims: [0] });
 }

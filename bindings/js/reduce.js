@@ -3,7 +3,7 @@
 // the forward ops (ops.js): arguments read once, one wasm call.
 import { C, none } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
+import { BroadcastError, formatShape, outLengthError, outDtypeError, noValueOf } from './errors.js';
 import { copyShape } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
@@ -376,7 +376,7 @@ function runReduce(name, fn, X, axes, keepdims, acc, dest) {
     const e = res.error();
     const code = C.statuses[e.status] ?? 'INVALID_SHAPE';
     if (code === 'INVALID_AXIS' && e.detail === -6) {
-      return new BroadcastError(`${pre}${name} of shape ${formatShape(X.shape)} over axis ${e.axis}: that axis has size 0, and ${name} of no elements has no value (sum gives 0, prod 1)`,
+      return new BroadcastError(`${pre}${name} of shape ${formatShape(X.shape)} over axis ${e.axis}: that axis has size 0, and ${noValueOf(name)}`,
         { code, shapes: [X.shape], axis: e.axis, dims: [0] });
     }
     if (code === 'INVALID_AXIS') {
