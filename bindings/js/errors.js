@@ -84,7 +84,7 @@ export function formatDim(d) {
 
 /** NumPy-style tuple: () for a scalar, (3,) for rank 1, (2,3) otherwise; [...] for unknown rank. */
 export function formatShape(shape) {
-  if (!Array.isArray(shape)) return shape === '[...]' ? '[...]' : String(shape);
+  if (!Array.isArray(shape)) return String(shape); // '[...]' (unknown rank) as itself
   if (shape.length === 1) return `(${formatDim(shape[0])},)`;
   return `(${shape.map(formatDim).join(',')})`;
 }
