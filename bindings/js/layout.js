@@ -265,7 +265,8 @@ export function expandDims(x, axis, options) {
   const r = v.shape.length + (Array.isArray(axis) ? axis.length : 1);
   if (r > C.limits.maxRank) throw rankTooLarge(r);
   const list = Array.isArray(axis) ? Array.from(axis) : [axis];
-  const at = axesOf(axis ?? list, r, null, 'expandDims', null); // a number is `axis` in messages, a list's entries `axes[i]`
+  // A number is `axis` in messages, a list's entries `axes[i]`; no axis is refused as NumPy refuses it.
+  const at = axis == null ? [axisOf(axis, r, null, 'expandDims', 'axis')] : axesOf(axis, r, null, 'expandDims', null);
   let newDims = null;
   if (v.names) {
     if (o.dims === undefined) throw new TypeError("expandDims: x has dims: name the new axis, expandDims(x, axis, { dims: ['name'] })");

@@ -66,7 +66,7 @@ export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
       }
       // With coords, the dim's size is its number of labels; a shape given too must agree.
       if (shape !== undefined && shape[i] !== c.length) {
-        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has size ${shape[i]} but ${c.length} coordinates`,
+        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has size ${shape[i]} but coordinates of length ${c.length}`,
           { code: 'INVALID_SHAPE', shapes: [shape], axis: i, dims: [shape[i], c.length] });
       }
       labels[i] = c;

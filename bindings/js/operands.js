@@ -17,7 +17,7 @@ import { rowMajor, isRowMajor, reach } from './strided.js';
 // from. tensor.js binds the Tensor class here (bindTensor): this module reads
 // tensors without importing tensor.js.
 
-/** The library's view of a tensor (its record), or null for anything else (tensor.js binds it). */
+/** The library's view of a tensor (its record), or null for anything else (tensor.js binds it); a disposed one throws, named `${what}${of}` (the call's operand) when given. */
 export let handleOf = () => null;
 /** True while a Tensor of this instance is not disposed. */
 let isAlive = () => false;
@@ -263,7 +263,7 @@ export const isScalar = (x) => typeof x === 'number' || typeof x === 'bigint';
  * read later (settle()), after the last user code of the call has run.
  */
 export function readOperand(x, what) {
-  const h = handleOf(x);
+  const h = handleOf(x, what);
   if (h) return h; // the tensor's own record: resident operands allocate nothing
   // (an object whose prototype is a Tensor, Object.create(t), is none: its getters are a Tensor's)
   if (x === null || typeof x !== 'object' || ArrayBuffer.isView(x) || Array.isArray(x) || isTensor(x)) throw notOperand(x, what);
@@ -467,7 +467,7 @@ export function scalarOperand(v, dtype, what) {
  */
 export function readOut(out, fn) {
   if (out === undefined) return null;
-  const h = handleOf(out);
+  const h = handleOf(out, fn, ': out');
   if (h) return h;
   if (isForeignTensor(out)) throw foreignTensor(`${fn}: out`);
   if (!ArrayBuffer.isView(out) || out instanceof DataView) throw new TypeError(`${fn}: out must be a typed array or a resident tensor`);

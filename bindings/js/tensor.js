@@ -51,11 +51,11 @@ export class Tensor {
 
   static {
     // The reading stage (operands.js) reads tensors through these.
-    bindTensor((x) => {
+    bindTensor((x, what, of = '') => {
       // instanceof first: a cheap no for plain objects (a private-name check on
       // every operand's map is not). A tensor whose prototype was swapped is not one.
       if (!(x instanceof Tensor) || !(#h in x)) return null;
-      if (x.#h === null) throw new TypeError('tensorcast: this tensor has been disposed');
+      if (x.#h === null) throw new TypeError(`${what ?? 'tensorcast: this tensor'}${of} has been disposed`);
       return x.#h;
     }, (t) => t.#h !== null, (x) => x instanceof Tensor);
     sharedAlloc = (t) => {
@@ -214,7 +214,7 @@ export function liveTensorCount() {
  * coords } (coords undefined when no dim has labels). `fn` names the call.
  */
 export function readTensorNames(named, shape, fn) {
-  const nd = readNamed({ dims: named.dims, shape, coords: named.coords }, fn, fn);
+  const nd = readNamed({ dims: named.dims, shape, coords: named.coords }, 'options', fn);
   checkLabels(fn, 'x', nd.dims, nd.labels, [shape]);
   let coords;
   if (nd.labels.some((l) => l)) coords = Object.fromEntries(nd.dims.map((d, i) => [String(d), nd.labels[i]]).filter(([, l]) => l));

@@ -150,11 +150,13 @@ add('less: out float32 for a compare', call('less', T([3]), 2, { out: new Float3
 add('add: clash', call('add', T([2, 3]), T([4])), err('INCOMPATIBLE_DIMS', 1));
 add('add: none with different shapes', call('add', T([2, 3]), T([3]), { broadcast: { type: 'none' } }), err('SHAPE_MISMATCH'));
 add('add: pdpd, B out-ranks A', call('add', T([3]), T([2, 3]), { broadcast: { type: 'pdpd' } }), err('RANK_MISMATCH'));
-for (const axis of [2, 3, -2, 2 ** 31, 1.5, NaN, Infinity, '1', 1n, null, {}]) {
+for (const axis of [2, 3, -2, 2 ** 31, 1.5, NaN, Infinity, '1', 1n, {}]) {
   // Axis 2 (= rank of A) is in range, for a B that is a scalar after trimming: this B does not fit.
   const expectAxis = axis === 2 ? err('RANK_MISMATCH') : typeof axis === 'number' ? err('INVALID_AXIS') : [err('INVALID_AXIS'), TYPE];
   add(`add: pdpd axis ${String(axis)}`, call('add', T([2, 3]), T([3]), { broadcast: { type: 'pdpd', axis } }), expectAxis);
 }
+// null is the default axis, -1 (since 0.9.28): A [2,3], B [3] at axis 1.
+add('add: pdpd axis null', call('add', T([2, 3]), T([3]), { broadcast: { type: 'pdpd', axis: null } }), ok((r) => expect(r.shape).toEqual([2, 3])));
 for (const type of ['NUMPY', 'explicit', 'bidirectional', '', 5, {}]) {
   add(`add: broadcast type ${JSON.stringify(type)}`, call('add', T([3]), T([3]), { broadcast: { type } }), TYPE);
 }

@@ -165,7 +165,7 @@ describe('errors that say the cause and the fix', () => {
     expect(() => tc.topk(x, '1')).toThrow(/got "1"$/);
     expect(() => tc.expandDims(x, 5)).toThrow(/expandDims: axis 5 is out of range/);
     expect(() => tc.expandDims(x, [0, 5])).toThrow(/expandDims: axes\[1\] 5 is out of range/);
-    expect(() => tc.expandDims(x)).toThrow(/expandDims: axes\[0\]/); // no axis: as before
+    expect(() => tc.expandDims(x)).toThrow(/^expandDims: axis must be an integer axis, got undefined$/); // no axis: NumPy's expand_dims needs one (until 0.9.28 "axes[0]")
   });
   it('an out of the wrong dtype gives dims [out\'s dtype, the result\'s] in the element-wise calls as in the unary ones (until 0.9.27 null there)', () => {
     const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
@@ -373,5 +373,32 @@ describe('an axis or k of a wrong type is a TypeError, as every argument of a wr
     expect(kind(() => tc.argmax(n, 'z'))?.[1]).toBe('INVALID_AXIS');
     expect(kind(() => tc.transpose(x, ['1', 0]))).toEqual(['BroadcastError', 'INVALID_AXIS', 'transpose: axes[0]: "1" is a dim name, and there are no dims']);
     expect(kind(() => tc.flip(n, 'z'))?.[2]).toBe('flip: axis: no dim "z" among [r, c]');
+  });
+});
+
+describe('refusals name what the caller passed (until 0.9.28 they did not)', () => {
+  beforeAll(() => tc.init());
+  it('a disposed tensor is named as the call names the operand', () => {
+    const t = tc.tensor(new Float32Array(6), [2, 3]);
+    const u = tc.tensor(new Float32Array(6), [2, 3]);
+    t.dispose();
+    const msg = (f) => { try { f(); } catch (e) { return `${e.name}: ${e.message}`; } return 'no error'; };
+    expect(msg(() => tc.add(u, t))).toBe('TypeError: add: b has been disposed');
+    expect(msg(() => tc.add(u, u, { out: t }))).toBe('TypeError: add: out has been disposed');
+    expect(msg(() => tc.sum(t))).toBe('TypeError: sum: x has been disposed');
+    expect(msg(() => tc.evaluate('a + 1', { a: t }))).toBe('TypeError: evaluate: a has been disposed');
+    expect(msg(() => tc.transpose(t))).toBe('TypeError: transpose: x has been disposed');
+    expect(tc.add(u, u).shape).toEqual([2, 3]); // the module goes on
+    u.dispose();
+  });
+  it('expandDims without an axis says axis; tensor and reshape name their options; a coordinate count is a length', () => {
+    const x = { data: new Float32Array(6), shape: [2, 3] };
+    expect(() => tc.expandDims(x)).toThrow(/^expandDims: axis must be an integer axis, got undefined$/);
+    expect(() => tc.tensor(new Float32Array(6), [2, 3], { dims: ['a'] })).toThrow(/^tensor: options has 1 dim names but shape \(2,3\)$/);
+    const t = tc.tensor(new Float32Array(6), [2, 3]);
+    expect(() => tc.reshape(t, [3, 2], { dims: ['a', 'b'], coords: 5 })).toThrow(/^reshape: options\.coords must be an object/);
+    t.dispose();
+    expect(() => tc.namedBroadcastShape({ dims: ['a'], shape: [2], coords: { a: ['p'] } }, { dims: ['b'], shape: [1] }))
+      .toThrow(/^namedBroadcastShape: left dim "a" has size 2 but coordinates of length 1$/);
   });
 });
