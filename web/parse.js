@@ -32,6 +32,7 @@ export function parseShape(text) {
   if (/[[\]()]/.test(inner)) return { ok: false, error: 'unbalanced or nested brackets: write one shape like [2, 3]' };
   const tokens = inner.split(/[\s,]+/).filter((x) => x !== '');
   if (/,\s*,/.test(inner)) return { ok: false, error: 'an empty dim between two commas' };
+  if (/^\s*,/.test(inner)) return { ok: false, error: 'an empty dim before the first comma' };
   const shape = [];
   for (const tok of tokens) {
     if (INT.test(tok)) {
