@@ -30,13 +30,16 @@ export function expressionInputs(text) {
 /**
  * The state after the expression became `text`: one shape per operand it
  * reads, the shape typed before for a name that stays, '1' for a new name.
+ * `earlier` (a Map, name -> shape) holds the shapes of names the expression
+ * read before: a name typed back gets its shape again, not '1' (typing `z * `
+ * before `y` passes through `x + z`, which reads no `y`).
  * While the text does not parse, the operand rows stay as they were.
  */
-export function withExpression(state, text) {
+export function withExpression(state, text, earlier = null) {
   const next = { ...state, expr: String(text).slice(0, MAX_EXPRESSION) };
   const r = expressionInputs(next.expr);
   if (!r.ok) return next;
-  const typed = new Map(state.vars ?? []);
+  const typed = new Map([...(earlier ?? []), ...(state.vars ?? [])]);
   next.vars = r.inputs.map((n) => [n, typed.has(n) ? typed.get(n) : '1']);
   return next;
 }

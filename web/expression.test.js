@@ -41,6 +41,15 @@ describe('operand rows', () => {
     expect(t.vars).toEqual([['x', '4,5'], ['mu', '1'], ['s', '4,1']]);
     expect(withExpression(t, 's * x').vars).toEqual([['s', '4,1'], ['x', '4,5']]);
   });
+  it('gives a name typed back the shape it had, not 1', () => {
+    // Typing `z * ` before `y` in `x + y` passes through `x + z`, which reads no y.
+    const s = exprState('x + y', [['x', '2,3'], ['y', '3']]);
+    const earlier = new Map(s.vars);
+    const t = withExpression(s, 'x + z', earlier);
+    expect(t.vars).toEqual([['x', '2,3'], ['z', '1']]);
+    for (const [n, v] of t.vars) earlier.set(n, v);
+    expect(withExpression(t, 'x + z * y', earlier).vars).toEqual([['x', '2,3'], ['z', '1'], ['y', '3']]);
+  });
   it('leaves the rows as they were while the text does not parse', () => {
     const s = exprState('x + y', [['x', '2'], ['y', '3']]);
     const t = withExpression(s, 'x + (');

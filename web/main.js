@@ -76,7 +76,12 @@ function buildStaticControls() {
   // The field holds no more than the page keeps (and a link carries): a longer text is never cut unseen.
   $('expr').maxLength = MAX_EXPRESSION;
   $('mapping').maxLength = MAX_TEXT; // what a link keeps of a shape or mapping: a longer text is never cut unseen
-  $('expr').addEventListener('input', (e) => setState(withExpression(state, e.target.value)));
+  // The shapes of the operands the expression has read: one edited away while typing comes back with its shape.
+  const earlier = new Map();
+  $('expr').addEventListener('input', (e) => {
+    for (const [n, t] of state.vars) earlier.set(n, t);
+    setState(withExpression(state, e.target.value, earlier));
+  });
   $('add-operand').addEventListener('click', () => {
     if (state.shapes.length >= MAX_OPERANDS) return;
     setState(applyPatch(state, { shapes: [...state.shapes, '1'], names: [...state.names, ''] }), { structure: true });
