@@ -99,6 +99,9 @@ describe('parseMapping', () => {
   it.each(['a', '1.5', '1,,x', '[[1]]'])('%j is an input error', (text) => {
     expect(parseMapping(text).ok).toBe(false);
   });
+  it.each(['1,,2', ',1', ',', '[, 2]'])('%j (an empty entry) is an input error, not a shorter mapping', (text) => {
+    expect(parseMapping(text)).toEqual({ ok: false, error: 'an empty entry before a comma' });
+  });
 });
 
 describe('parseDimNames', () => {

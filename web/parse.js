@@ -56,6 +56,7 @@ export function parseMapping(text) {
   if (typeof text !== 'string') return { ok: false, error: 'an axes mapping must be text' };
   const { inner } = stripBrackets(text);
   if (/[[\]()]/.test(inner)) return { ok: false, error: 'unbalanced or nested brackets' };
+  if (/^\s*,|,\s*,/.test(inner)) return { ok: false, error: 'an empty entry before a comma' };
   const tokens = inner.split(/[\s,]+/).filter((x) => x !== '');
   const mapping = [];
   for (const tok of tokens) {
