@@ -316,7 +316,7 @@ function install(inst) {
     inst._tc_request(4096);
     inst._tc_call(0);
   } catch (e) {
-    throw failure('the engine\'s contract could not be read (is this tensorcast.wasm from the same build as its JavaScript?)', e);
+    throw failure(`the engine's contract could not be read (is this ${FILE} from the same build as its JavaScript?)`, e);
   }
   commit();
   try {
