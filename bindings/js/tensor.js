@@ -215,7 +215,7 @@ export function liveTensorCount() {
  */
 export function readTensorNames(named, shape, fn) {
   const nd = readNamed({ dims: named.dims, shape, coords: named.coords }, 'options', fn);
-  checkLabels(fn, 'x', nd.dims, nd.labels, [shape]);
+  checkLabels(fn, 'options', nd.dims, nd.labels, [shape]);
   let coords;
   if (nd.labels.some((l) => l)) coords = Object.fromEntries(nd.dims.map((d, i) => [String(d), nd.labels[i]]).filter(([, l]) => l));
   return { dims: nd.dims, coords };

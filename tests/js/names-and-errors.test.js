@@ -397,6 +397,8 @@ describe('refusals name what the caller passed (until 0.9.28 they did not)', () 
     expect(() => tc.tensor(new Float32Array(6), [2, 3], { dims: ['a'] })).toThrow(/^tensor: options has 1 dim names but shape \(2,3\)$/);
     const t = tc.tensor(new Float32Array(6), [2, 3]);
     expect(() => tc.reshape(t, [3, 2], { dims: ['a', 'b'], coords: 5 })).toThrow(/^reshape: options\.coords must be an object/);
+    expect(() => tc.reshape(t, [3, 2], { dims: ['a', 'b'], coords: { b: ['p', 'p'] } })).toThrow(/^reshape: options has the coordinate "p" twice in dim "b"/);
+    expect(() => tc.tensor(new Float32Array(2), [2], { dims: ['a'], coords: { a: ['p', 'p'] } })).toThrow(/^tensor: options has the coordinate "p" twice in dim "a"/);
     t.dispose();
     expect(() => tc.namedBroadcastShape({ dims: ['a'], shape: [2], coords: { a: ['p'] } }, { dims: ['b'], shape: [1] }))
       .toThrow(/^namedBroadcastShape: left dim "a" has size 2 but coordinates of length 1$/);
