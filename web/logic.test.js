@@ -552,6 +552,8 @@ describe('data preview', () => {
     expect(previewWhy(plan(st({ shapes: ['3', '4'] })))).toBe('No data preview for a failed broadcast.');
     expect(previewWhy(null)).toBe('Fix the input to see data.');
     expect(previewable(plan(st({ rule: 'named', shapes: ['', ''], names: ['X{a,b}', 'X{b,a}'] })))).toBe(false); // a gather
+    // Labels that meet in none: the result is empty, not a gather to skip (until 0.9.28 "These labels trim B …").
+    expect(previewWhy(plan(st({ rule: 'named', shapes: ['', ''], names: ['X{}', 'X{a}'] })))).toBe('The result has no elements (a dim is 0): there is nothing to draw.');
   });
 });
 

@@ -338,8 +338,9 @@ export function previewable(plan, limit = PREVIEW_LIMIT) {
 export function previewWhy(plan) {
   if (!plan) return 'Fix the input to see data.';
   if (!plan.ok) return 'No data preview for a failed broadcast.';
-  if (plan.needsGather) return gatherText(plan);
+  // An empty result first: labels that meet in none (X{} with X{a}) leave nothing to gather either.
   if (plan.static && plan.size === 0) return 'The result has no elements (a dim is 0): there is nothing to draw.';
+  if (plan.needsGather) return gatherText(plan);
   return `The preview draws tensors of up to ${PREVIEW_LIMIT} elements with static shapes. Try the “NumPy, small” example.`;
 }
 
