@@ -375,7 +375,9 @@ function runReduce(name, fn, X, axes, keepdims, acc, dest) {
   const refuse = (res) => {
     const e = res.error();
     const code = C.statuses[e.status] ?? 'INVALID_SHAPE';
-    if (code === 'INVALID_AXIS' && e.detail === -6) {
+    // An empty reduction (detail -6) names the input's axis of size 0 (dims [0]); an axes entry of value -6
+    // out of range or repeated has that detail too, with dims [rank] (and a rank-0 input has no empty axis).
+    if (code === 'INVALID_AXIS' && e.detail === -6 && rank && !e.a) {
       return new BroadcastError(`${pre}${name} of shape ${formatShape(X.shape)} over axis ${e.axis}: that axis has size 0, and ${noValueOf(name)}`,
         { code, shapes: [X.shape], axis: e.axis, dims: [0] });
     }

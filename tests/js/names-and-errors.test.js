@@ -135,6 +135,28 @@ describe('errors that say the cause and the fix', () => {
     expect(() => tc.sum(x, { axes: [0, 1, 7] })).toThrow(/axes\[2\] = 7 is out of range: x has rank 2: use -2 to 1/);
     expect(() => tc.sum(x, { axes: [1, -1] })).toThrow(/axes\[1\] = -1 names axis 1, already named by axes\[0\] = 1/);
   });
+  it('an axes entry -6 out of range or repeated is called that, not an empty reduction (the engine gives both detail -6)', () => {
+    const err = (f) => { try { f(); } catch (e) { return e; } return null; };
+    const x5 = { data: new Float32Array(2), shape: [1, 1, 1, 2, 1] };
+    const x6 = { data: new Float32Array(2), shape: [1, 1, 1, 2, 1, 1] };
+    const cases = [
+      [() => tc.sum(x5, { axes: [-6] }), 'sum: axes[0] = -6 is out of range: x has rank 5: use -5 to 4'],
+      [() => tc.prod(x5, { axes: [-4, -6], keepdims: true }), 'prod: axes[1] = -6 is out of range: x has rank 5: use -5 to 4'],
+      [() => tc.sum(x6, { axes: [0, -6] }), 'sum: axes[1] = -6 names axis 0, already named by axes[0] = 0: name each axis once'],
+      [() => tc.max(x6, { axes: [-6, -6] }), 'max: axes[1] = -6 names axis 0, already named by axes[0] = -6: name each axis once'],
+      [() => tc.mean({ data: Float32Array.of(1), shape: [] }, { axes: -6 }), 'mean: axes[0] = -6 is out of range: a rank-0 input has no axes (reduce it with no axes given)'],
+    ];
+    for (const [f, msg] of cases) {
+      const e = err(f);
+      expect(e?.code).toBe('INVALID_AXIS');
+      expect(e.message).toBe(msg);
+      expect(e.dims).toBe(null);
+    }
+    // A valid -6 over an axis of size 0 is still the empty reduction.
+    const e = err(() => tc.min({ data: new Float32Array(0), shape: [0, 1, 1, 1, 1, 1] }, { axes: [-6] }));
+    expect(e.message).toBe('min of shape (0,1,1,1,1,1) over axis 0: that axis has size 0, and min of no elements has no value (sum gives 0, prod 1)');
+    expect([e.axis, e.dims]).toEqual([0, [0]]);
+  });
   it('an axes list longer than any rank is refused by its length, before its entries are read', () => {
     let reads = 0;
     const big = new Proxy(new Array(10_000_000).fill(0), {
