@@ -355,7 +355,7 @@ export function stack(xs, axis, options) {
     ...v,
     shape: ins(v.shape, 1),
     strides: ins(v.strides, 0),
-    names: v.names && { dims: ins(v.names.dims, o.dims ?? 'stack'), labels: ins(v.names.labels, null) },
+    names: v.names && { dims: ins(v.names.dims, o.dims), labels: ins(v.names.labels, null) },
   }));
   const named = vs.some((v) => v.names);
   if (named === (o.dims === undefined)) throw named ? TypeError('stack: the inputs have dims: name the new axis, stack(xs, axis, { dims: \'name\' })') : unnamedNewAxis('stack');

@@ -479,6 +479,19 @@ describe('layout functions: names, the string form, materialising', () => {
     t.dispose();
   });
 
+  it('stack of named inputs with options.dims null is refused, as expandDims refuses it (until now the new axis was named "stack")', () => {
+    const n = { data: iota(2), shape: [2], dims: ['a'] };
+    const t = tc.tensor(iota(2), [2], { dims: ['a'] });
+    const live = tc.memory();
+    for (const x of [n, t]) {
+      expect(() => tc.expandDims(x, 0, { dims: null })).toThrow(TypeError);
+      expect(() => tc.stack([x, x], 0, { dims: null })).toThrow(new TypeError('stack: the result.dims entries must be strings or numbers, got object'));
+    }
+    expect(tc.memory()).toEqual(live);
+    expect(tc.stack([n, n], 1, { dims: 's' }).dims).toEqual(['a', 's']);
+    t.dispose();
+  });
+
   it('names a result could not carry are refused where it is made: a dim twice, a coordinate twice, other coordinates off concat\'s axis (until 0.9.17 made, then refused by every later call, or relabelled)', () => {
     const t = tc.tensor(iota(6), [2, 3], { dims: ['b', 'c'], coords: { c: ['r', 'g', 'x'] } });
     const p = { data: iota(6), shape: [2, 3], dims: ['b', 'c'], coords: { c: ['r', 'g', 'x'] } };
