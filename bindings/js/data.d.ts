@@ -248,13 +248,13 @@ export declare class Tensor<D extends DType = DType> {
   /** Element strides (row-major unless this tensor is a view made by transpose, slice, flip, …). */
   readonly strides: number[];
   /** {@link transpose} of this tensor: a view. */
-  transpose(axes?: readonly (number | string)[]): Tensor<D>;
+  transpose(axes?: readonly (number | string)[] | null): Tensor<D>;
   /** {@link slice} of this tensor: a view. */
   slice(...specs: SliceSpec[]): Tensor<D>;
   /** {@link flip} of this tensor: a view. */
-  flip(axes?: number | string | readonly (number | string)[]): Tensor<D>;
+  flip(axes?: number | string | readonly (number | string)[] | null): Tensor<D>;
   /** {@link squeeze} of this tensor: a view. */
-  squeeze(axes?: number | string | readonly (number | string)[]): Tensor<D>;
+  squeeze(axes?: number | string | readonly (number | string)[] | null): Tensor<D>;
   /** {@link expandDims} of this tensor: a view. */
   expandDims(axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): Tensor<D>;
   /** {@link contiguous}: a row-major copy (a new tensor, or into `out`). */
@@ -362,10 +362,10 @@ export interface View<A extends TypedArray = TypedArray> {
  * coords follow their axes.
  * @throws {BroadcastError} INVALID_AXIS: an axis out of range, repeated, or not every axis
  */
-export declare function transpose<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: readonly (number | string)[]): View;
-export declare function transpose<D extends DType>(x: Tensor<D>, axes?: readonly (number | string)[]): Tensor<D>;
-export declare function transpose(x: Float16Bits, axes?: readonly (number | string)[]): Float16View;
-export declare function transpose<A extends TypedArray>(x: TensorLike<A>, axes?: readonly (number | string)[]): View<A>;
+export declare function transpose<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: readonly (number | string)[] | null): View;
+export declare function transpose<D extends DType>(x: Tensor<D>, axes?: readonly (number | string)[] | null): Tensor<D>;
+export declare function transpose(x: Float16Bits, axes?: readonly (number | string)[] | null): Float16View;
+export declare function transpose<A extends TypedArray>(x: TensorLike<A>, axes?: readonly (number | string)[] | null): View<A>;
 /**
  * NumPy's basic indexing, one spec per leading axis (the rest whole), or one
  * string of them all: `slice(x, '1:3, ::-1, 0')`. A view (see {@link transpose}).
@@ -376,18 +376,18 @@ export declare function slice<D extends DType>(x: Tensor<D>, ...specs: SliceSpec
 export declare function slice(x: Float16Bits, ...specs: SliceSpec[]): Float16View;
 export declare function slice<A extends TypedArray>(x: TensorLike<A>, ...specs: SliceSpec[]): View<A>;
 /** The elements in reverse order along `axes` (all by default), numpy.flip. A view. */
-export declare function flip<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: number | string | readonly (number | string)[]): View;
-export declare function flip<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
-export declare function flip(x: Float16Bits, axes?: number | string | readonly (number | string)[]): Float16View;
-export declare function flip<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
+export declare function flip<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: number | string | readonly (number | string)[] | null): View;
+export declare function flip<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[] | null): Tensor<D>;
+export declare function flip(x: Float16Bits, axes?: number | string | readonly (number | string)[] | null): Float16View;
+export declare function flip<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[] | null): View<A>;
 /**
  * Without its size-1 axes (or only `axes`, each of size 1), numpy.squeeze. A view.
  * @throws {BroadcastError} INVALID_AXIS: an axis whose size is not 1
  */
-export declare function squeeze<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: number | string | readonly (number | string)[]): View;
-export declare function squeeze<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[]): Tensor<D>;
-export declare function squeeze(x: Float16Bits, axes?: number | string | readonly (number | string)[]): Float16View;
-export declare function squeeze<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[]): View<A>;
+export declare function squeeze<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: number | string | readonly (number | string)[] | null): View;
+export declare function squeeze<D extends DType>(x: Tensor<D>, axes?: number | string | readonly (number | string)[] | null): Tensor<D>;
+export declare function squeeze(x: Float16Bits, axes?: number | string | readonly (number | string)[] | null): Float16View;
+export declare function squeeze<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[] | null): View<A>;
 /** A new axis of size 1 at `axis` of the result (numpy.expand_dims); a named operand names it: `options.dims`, a name per new axis (one axis: the name alone, as stack's; a TypeError for an operand without dims). A view. */
 export declare function expandDims<X extends OrtTensorLike>(x: UntypedOrt<X>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): View;
 export declare function expandDims<D extends DType>(x: Tensor<D>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): Tensor<D>;
@@ -452,21 +452,21 @@ type NoHalfMix<T extends readonly JoinInput[]> = 'float16' | 'uint16' extends Ha
  * names (all named, or none).
  * @throws {BroadcastError} DTYPE_MISMATCH, INVALID_SHAPE (dims differ off the axis), INVALID_AXIS, INCOMPATIBLE_DIMS (other dim names or coords)
  */
-export declare function concat(xs: readonly Float16Bits[], axis: number | string | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function concat(xs: readonly Float16Bits[], axis?: number | string, options?: { out?: ArrayOf<'float16'> }): Float16Copy;
-export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | string | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | string, options?: { out?: A }): Reshaped<A>;
-export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | string | undefined, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
-export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number | string, options?: { out?: Tensor<NoInferFrom<D>> }): Tensor<D>;
-export declare function concat<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | string, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
+export declare function concat(xs: readonly Float16Bits[], axis: number | string | null | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function concat(xs: readonly Float16Bits[], axis?: number | string | null, options?: { out?: ArrayOf<'float16'> }): Float16Copy;
+export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | string | null | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | string | null, options?: { out?: A }): Reshaped<A>;
+export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | string | null | undefined, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
+export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number | string | null, options?: { out?: Tensor<NoInferFrom<D>> }): Tensor<D>;
+export declare function concat<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | string | null, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
 /** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`, a TypeError for inputs without dims). As {@link concat}. */
-export declare function stack(xs: readonly Float16Bits[], axis: number | undefined, options: { out: Tensor<'float16'>; dims?: string | number }): Tensor<'float16'>;
-export declare function stack(xs: readonly Float16Bits[], axis?: number, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Float16Copy;
-export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number }): Tensor<DTypeOf<A>>;
-export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number, options?: { out?: A; dims?: string | number }): Reshaped<A>;
-export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | undefined, options: { out: ArrayOf<NoInferFrom<D>>; dims?: string | number }): Reshaped<ArrayOf<D>>;
-export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number, options?: { out?: Tensor<NoInferFrom<D>>; dims?: string | number }): Tensor<D>;
-export declare function stack<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number, options?: { out?: Tensor | TypedArray; dims?: string | number }): Tensor | Reshaped;
+export declare function stack(xs: readonly Float16Bits[], axis: number | null | undefined, options: { out: Tensor<'float16'>; dims?: string | number }): Tensor<'float16'>;
+export declare function stack(xs: readonly Float16Bits[], axis?: number | null, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Float16Copy;
+export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | null | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number }): Tensor<DTypeOf<A>>;
+export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | null, options?: { out?: A; dims?: string | number }): Reshaped<A>;
+export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | null | undefined, options: { out: ArrayOf<NoInferFrom<D>>; dims?: string | number }): Reshaped<ArrayOf<D>>;
+export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number | null, options?: { out?: Tensor<NoInferFrom<D>>; dims?: string | number }): Tensor<D>;
+export declare function stack<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | null, options?: { out?: Tensor | TypedArray; dims?: string | number }): Tensor | Reshaped;
 
 /** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch (an empty tensor holds 1 byte); `liveTensors` counts views too. */
 export declare function memory(): { wasmHeapBytes: number; allocatedBytes: number; scratchBytes: number; liveTensors: number };
@@ -494,7 +494,7 @@ export type Operand<D extends DType = DType> = TensorLike<ArrayOf<D>> | BitsOf<D
 
 export interface ElementwiseOptions<R extends DType = DType> extends NamedBroadcastOptions {
   /** The element-wise rule: numpy (default), none, or pdpd with axis (§1–§3); positional operands only (named ones align by name: a TypeError). */
-  broadcast?: { type?: 'numpy' | 'none' | 'pdpd'; axis?: number };
+  broadcast?: { type?: 'numpy' | 'none' | 'pdpd' | null; axis?: number | null };
   /**
    * Write the result here: a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor).
    * Only the size is checked: the result's elements go to out's in row-major order (a resident out keeps its own shape).
@@ -668,9 +668,9 @@ export declare function cast<A extends TypedArray, R extends DType>(x: TensorLik
 
 export interface BroadcastToDataOptions<D extends DType = DType> {
   /** 'numpy' (default, with -1 keeping the input's dim), 'explicit' (with axesMapping), 'bidirectional' or 'pdpd' (with axis). */
-  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd';
+  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd' | null;
   axesMapping?: readonly number[];
-  axis?: number;
+  axis?: number | null;
   /** Write the result here: a typed array of x's dtype and the result's size, or a resident tensor. */
   out?: ArrayOf<D> | Tensor<D>;
 }
@@ -741,7 +741,7 @@ export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensor
  */
 export type BackwardOptions =
   | (BroadcastToOptions & { type?: undefined })
-  | { type: 'numpy' | 'none' | 'pdpd'; axis?: number; mode?: undefined; axesMapping?: undefined };
+  | { type: 'numpy' | 'none' | 'pdpd' | null; axis?: number | null; mode?: undefined; axesMapping?: undefined };
 
 /**
  * The output axes, ascending, over which a gradient of shape `outShape` (what
@@ -806,7 +806,7 @@ export declare function unbroadcast<A extends TypedArray, R extends DType = DTyp
 /** Options of the reductions. */
 export interface ReduceOptions<R extends DType = DType> {
   /** An axis or a list of axes (negative count from the end); default all. Duplicates and out-of-range axes are refused (INVALID_AXIS). Not with `dims`. */
-  axes?: number | readonly number[];
+  axes?: number | readonly number[] | null;
   /**
    * Named operands: the dims to reduce, by name (`{ dims: ['in'] }`, as
    * xarray's `dim=`); not with `axes`. A name the operand lacks is refused
@@ -815,7 +815,7 @@ export interface ReduceOptions<R extends DType = DType> {
    * dims stay with size 1 and no coords; a reduction over every dim gives an
    * unnamed scalar).
    */
-  dims?: string | number | readonly (string | number)[];
+  dims?: string | number | readonly (string | number)[] | null;
   /** Keep the reduced axes as 1s. */
   keepdims?: boolean;
   /** Accumulate (and return) in this dtype, e.g. int8 data summed as int32. Each element converted as a typed-array store converts it (a float to an integer dtype truncates and wraps, NaN and ±Infinity give 0; `cast` saturates). */
@@ -832,14 +832,14 @@ export type Axis = number | string;
 
 /** Along one axis (softmax, logSoftmax): a resident input gives a Tensor, plain data plain data of its dtype. */
 export interface AlongAxis {
-  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis: Axis | undefined, options: { out: Tensor<FloatDType> }): Tensor<FloatDType>;
-  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis?: Axis, options?: { out?: ArrayOf<FloatDType> }): DataOf<FloatDType>;
-  <D extends FloatDType>(x: Tensor<D>, axis: Axis | undefined, options: { out: ArrayOf<D> }): DataOf<D>;
-  <D extends FloatDType>(x: Tensor<D>, axis?: Axis, options?: { out?: Tensor<D> }): Tensor<D>;
-  (x: Float16Bits, axis: Axis | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-  (x: Float16Bits, axis?: Axis, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
-  <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-  <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis: Axis | null | undefined, options: { out: Tensor<FloatDType> }): Tensor<FloatDType>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis?: Axis | null, options?: { out?: ArrayOf<FloatDType> }): DataOf<FloatDType>;
+  <D extends FloatDType>(x: Tensor<D>, axis: Axis | null | undefined, options: { out: ArrayOf<D> }): DataOf<D>;
+  <D extends FloatDType>(x: Tensor<D>, axis?: Axis | null, options?: { out?: Tensor<D> }): Tensor<D>;
+  (x: Float16Bits, axis: Axis | null | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
+  (x: Float16Bits, axis?: Axis | null, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+  <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | null | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+  <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis | null, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 }
 
 /**
@@ -852,29 +852,29 @@ export declare const softmax: AlongAxis;
 export declare const logSoftmax: AlongAxis;
 
 /** log(sum(exp(x))) over `axes` (default all), stable: m + log(sum(exp(x - m))), m the max (0 where not finite). */
-export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<FloatDType> }): Tensor<FloatDType>;
-export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<FloatDType> }): DataOf<FloatDType>;
-export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: ArrayOf<D> }): DataOf<D>;
-export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
-export declare function logSumExp(x: Float16Bits, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes: Axis | readonly Axis[] | undefined, options: { keepdims?: boolean; out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function logSumExp(x: Float16Bits, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<'float16'> }): DataOf<'float16'>;
-export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[], options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean; out: Tensor<FloatDType> }): Tensor<FloatDType>;
+export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean; out?: ArrayOf<FloatDType> }): DataOf<FloatDType>;
+export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean; out: ArrayOf<D> }): DataOf<D>;
+export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
+export declare function logSumExp(x: Float16Bits, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean; out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean; out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function logSumExp(x: Float16Bits, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean; out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 
 /** argmax / argmin: int32 indices along `axis` (default: into the flattened x), the first of equals, a NaN first (NumPy). */
 export interface ArgReduction {
-  (x: Tensor, axis: Axis | undefined, options: { keepdims?: boolean; out: Int32Array }): TensorData<Int32Array>;
-  (x: Tensor, axis?: Axis, options?: { keepdims?: boolean; out?: Tensor<'int32'> }): Tensor<'int32'>;
-  (x: TensorLike | OrtTensorLike, axis: Axis | undefined, options: { keepdims?: boolean; out: Tensor<'int32'> }): Tensor<'int32'>;
-  (x: TensorLike | OrtTensorLike, axis?: Axis, options?: { keepdims?: boolean; out?: Int32Array }): TensorData<Int32Array>;
+  (x: Tensor, axis: Axis | null | undefined, options: { keepdims?: boolean; out: Int32Array }): TensorData<Int32Array>;
+  (x: Tensor, axis?: Axis | null, options?: { keepdims?: boolean; out?: Tensor<'int32'> }): Tensor<'int32'>;
+  (x: TensorLike | OrtTensorLike, axis: Axis | null | undefined, options: { keepdims?: boolean; out: Tensor<'int32'> }): Tensor<'int32'>;
+  (x: TensorLike | OrtTensorLike, axis?: Axis | null, options?: { keepdims?: boolean; out?: Int32Array }): TensorData<Int32Array>;
 }
 export declare const argmax: ArgReduction;
 export declare const argmin: ArgReduction;
 
 /** Options of topk. */
 export interface TopkOptions<V, I> {
-  /** The axis to select along (default the last; a dim name for named operands). */
-  axis?: Axis;
+  /** The axis to select along (default the last, also for null; a dim name for named operands). */
+  axis?: Axis | null;
   /** false: the k smallest, smallest first. Default true. */
   largest?: boolean;
   /** Accepted for ONNX/tfjs parity: the result is always sorted (highest rank first). */

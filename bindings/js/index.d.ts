@@ -141,10 +141,10 @@ export declare function broadcastShapes(...shapes: (readonly number[])[]): numbe
 export declare function broadcastShapes(...shapes: Shape[]): ShapeResult;
 
 export interface AutoBroadcastOptions {
-  /** 'numpy' (default, §1), 'none' (§2: identical shapes only) or 'pdpd' (§3). */
-  type?: 'numpy' | 'none' | 'pdpd';
-  /** pdpd only: where B starts in A; -1 (default) = rank(A) - rank(B). */
-  axis?: number;
+  /** 'numpy' (default, §1; also null), 'none' (§2: identical shapes only) or 'pdpd' (§3). */
+  type?: 'numpy' | 'none' | 'pdpd' | null;
+  /** pdpd only: where B starts in A; -1 (default; also null) = rank(A) - rank(B). */
+  axis?: number | null;
 }
 
 /**
@@ -161,11 +161,11 @@ export interface BroadcastToOptions {
    * broadcast_to / torch expand), 'explicit' (needs `axesMapping`), 'bidirectional'
    * (ONNX Expand) or 'pdpd' (with `axis`).
    */
-  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd';
+  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd' | null;
   /** explicit: the output axis of each input axis, strictly increasing. */
   axesMapping?: readonly number[];
-  /** pdpd: where the input starts in the target; -1 (default) = rank(target) - rank(input). */
-  axis?: number;
+  /** pdpd: where the input starts in the target; -1 (default; also null) = rank(target) - rank(input). */
+  axis?: number | null;
 }
 
 /**
@@ -200,7 +200,7 @@ export interface NamedBroadcastOptions {
    * in the left's order), 'exact' (labels/sizes must be equal) or 'union'.
    * Without labels a shared dim must have the same size on both sides.
    */
-  shaping?: 'exact' | 'intersection' | 'union';
+  shaping?: 'exact' | 'intersection' | 'union' | null;
 }
 
 /**
@@ -240,11 +240,11 @@ export interface OperandPlan {
 
 export interface ExplainRequest {
   /** 'numpy' (default), 'none', 'pdpd', 'broadcastTo' or 'named'. */
-  rule?: 'numpy' | 'none' | 'pdpd' | 'broadcastTo' | 'named';
+  rule?: 'numpy' | 'none' | 'pdpd' | 'broadcastTo' | 'named' | null;
   /** numpy: any number of shapes; none/pdpd: [A, B]; broadcastTo: [input, target]. */
   shapes?: Shape[];
   /** pdpd / broadcastTo mode pdpd. */
-  axis?: number;
+  axis?: number | null;
   /** broadcastTo. */
   mode?: BroadcastToOptions['mode'];
   axesMapping?: readonly number[];
@@ -326,9 +326,9 @@ export type ExpressionOperands = { readonly [name: string]: ExpressionOperand };
 
 /** A rule for every op node of an expression (where() is planned with numpy whatever it is). */
 export interface ExpressionBroadcast {
-  type: 'numpy' | 'none' | 'pdpd';
+  type?: 'numpy' | 'none' | 'pdpd' | null;
   /** pdpd: where the second operand's axes start in the first (-1: aligned at the end). */
-  axis?: number;
+  axis?: number | null;
 }
 
 export interface EvaluateOptions {

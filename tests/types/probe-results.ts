@@ -7,8 +7,9 @@
 import {
   add, less, neg, sqrt, exp, atan2, cast, sum, mean, argmax, softmax, logSumExp, topk, unbroadcast, where, broadcastTo,
   reshape, transpose, expandDims, concat, evaluate, tensor, Tensor,
+  stack, logSoftmax, argmin, flip, squeeze, autoBroadcastShape, broadcastToShape, namedBroadcastShape, reductionAxes, explain,
 } from 'tensorcast';
-import type { TensorData, DataOf, View, Reshaped, OrtTensorLike } from 'tensorcast';
+import type { TensorData, DataOf, View, Reshaped, OrtTensorLike, Float16View } from 'tensorcast';
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
 function same<X, Y>(_: Equal<X, Y>): void {}
@@ -138,5 +139,43 @@ export function results(untyped: OrtTensorLike): string[] {
   // expandDims names one new axis with the name alone, as stack does (until 0.9.25 only a list compiled).
   const x1 = expandDims(named(), 0, { dims: 'n' }); same<typeof x1, View<F32>>(true); is("expandDims(named, 0, { dims: 'n' })", x1, 'Float32Array - dims n,a,b');
   const x2 = tensor(new Float32Array(6), [2, 3], { dims: ['a', 'b'] }).expandDims(-1, { dims: 'n' }); same<typeof x2, Tensor<'float32'>>(true); is("t.expandDims(-1, { dims: 'n' })", x2, 'Tensor float32');
+  // null for an axis, an axis list or a rule's option is its default, as undefined (README, §8's table):
+  // the runtime takes it in every call below, and until 0.9.27 none of them compiled.
+  const n1 = concat([f32(), f32()], null); same<typeof n1, Reshaped<F32>>(true); is('concat([f32, f32], null)', n1, 'Float32Array -');
+  const n2 = stack([resident(), resident()], null); same<typeof n2, Tensor<'float32'>>(true); is('stack([tensor, tensor], null)', n2, 'Tensor float32');
+  const n3 = softmax(f32(), null); same<typeof n3, DataOf<'float32'>>(true); is('softmax(f32, null)', n3, 'Float32Array float32');
+  const n4 = logSoftmax(resident(), null, {}); same<typeof n4, Tensor<'float32'>>(true); is('logSoftmax(tensor, null)', n4, 'Tensor float32');
+  const n5 = logSumExp(f32(), null, { keepdims: true }); same<typeof n5, DataOf<'float32'>>(true); is('logSumExp(f32, null)', n5, 'Float32Array float32');
+  const n6 = argmax(f32(), null); same<typeof n6, TensorData<Int32Array>>(true); is('argmax(f32, null)', n6, 'Int32Array int32');
+  const n7 = argmin(resident(), null, { keepdims: true }); same<typeof n7, Tensor<'int32'>>(true); is('argmin(tensor, null)', n7, 'Tensor int32');
+  const n8 = topk(f32(), 1, { axis: null }); same<typeof n8, Pair<DataOf<'float32'>, TensorData<Int32Array>>>(true);
+  is('topk(f32, 1, { axis: null })', n8, '{ values: Float32Array float32, indices: Int32Array int32 }');
+  const n9 = topk(resident(), 1, { axis: null }); same<typeof n9, Pair<Tensor<'float32'>, Tensor<'int32'>>>(true);
+  is('topk(tensor, 1, { axis: null })', n9, '{ values: Tensor float32, indices: Tensor int32 }');
+  const n10 = transpose(named(), null); same<typeof n10, View<F32>>(true); is('transpose(named, null)', n10, 'Float32Array - dims b,a');
+  const n11 = flip(resident(), null); same<typeof n11, Tensor<'float32'>>(true); is('flip(tensor, null)', n11, 'Tensor float32');
+  const n12 = squeeze({ ...h16(), shape: [1, 6] }, null); same<typeof n12, Float16View>(true); is('squeeze(float16 bits, null)', n12, 'Float16Data float16');
+  const n13 = resident().transpose(null).flip(null).squeeze(null); same<typeof n13, Tensor<'float32'>>(true); is('t.transpose(null).flip(null).squeeze(null)', n13, 'Tensor float32');
+  const n14 = sum(f32(), { axes: null }); same<typeof n14, DataOf<'float32'>>(true); is('sum(f32, { axes: null })', n14, 'Float32Array float32');
+  const n15 = mean(named(), { dims: null, keepdims: false }); same<typeof n15, DataOf<'float32'>>(true); is('mean(named, { dims: null })', n15, 'Float32Array float32');
+  const row = () => ({ data: Float32Array.of(1, 2, 3) });
+  const n16 = add(f32(), row(), { broadcast: { type: 'pdpd', axis: null } }); same<typeof n16, TensorData<Float32Array>>(true);
+  is("add(f32, row, { broadcast: { type: 'pdpd', axis: null } })", n16, 'Float32Array float32');
+  const n17 = add(named(), named(), { shaping: null }); same<typeof n17, TensorData<Float32Array>>(true);
+  is('add(named, named, { shaping: null })', n17, 'Float32Array float32 dims a,b');
+  const n18 = evaluate('x + y', { x: f32(), y: row() }, { broadcast: { type: 'pdpd', axis: null } });
+  same<typeof n18, TensorData<Float32Array>>(true); is('evaluate(x + y, { broadcast: { axis: null } })', n18, 'Float32Array float32');
+  const n19 = broadcastTo(row(), [2, 3], { mode: null, axis: null }); same<typeof n19, DataOf<'float32'>>(true); is('broadcastTo(row, { mode: null })', n19, 'Float32Array float32');
+  const n20 = unbroadcast(f32(), [3], { type: 'pdpd', axis: null }); same<typeof n20, DataOf<'float32'>>(true); is('unbroadcast(f32, [3], { axis: null })', n20, 'Float32Array float32');
+  const n21 = unbroadcast(resident(), [3], { type: null }); same<typeof n21, Tensor<'float32'>>(true); is('unbroadcast(tensor, [3], { type: null })', n21, 'Tensor float32');
+  const shapes: [string, unknown, string][] = [
+    ['autoBroadcastShape', autoBroadcastShape([2, 3], [3], { type: null, axis: null }), '[2,3]'],
+    ['broadcastToShape', broadcastToShape([3], [2, 3], { mode: null, axis: null }), '[2,3]'],
+    ['namedBroadcastShape', namedBroadcastShape({ dims: ['a'], shape: [2] }, { dims: ['b'], shape: [3] }, { shaping: null }).shape, '[2,3]'],
+    ['reductionAxes', reductionAxes([3], [2, 3], { type: 'pdpd', axis: null }), '[0]'],
+    ['explain', explain({ rule: null, shapes: [[2, 3], [3]], axis: null, mode: null, shaping: null }).shape, '[2,3]'],
+    ['explain(expression)', explain({ expression: 'x + y', shapes: { x: [2, 3], y: [3] }, broadcast: { type: 'pdpd', axis: null } }).shape, '[2,3]'],
+  ];
+  for (const [what, got, want] of shapes) if (JSON.stringify(got) !== want) bad.push(`${what} with null options: ${JSON.stringify(got)}, not ${want}`);
   return bad;
 }
