@@ -85,15 +85,15 @@ export declare const DTYPES: readonly DType[];
 export interface TensorLike<A extends TypedArray = TypedArray> extends OrtTensorMembers {
   data: A;
   /** onnxruntime's name of the data's dtype ('int64' for BigInt64Array, 'bool' or 'uint8' for Uint8Array, …): read, with numeric `dims` and no shape, as an ort Tensor. */
-  readonly type?: OrtTypeOf<A>;
-  shape?: readonly number[];
+  readonly type?: OrtTypeOf<A> | undefined;
+  shape?: readonly number[] | undefined;
   /**
    * Must agree with `data` (a TypeError otherwise), except `'float16'` on a
    * Uint16Array: the array holds float16 bits (for runtimes without Float16Array).
    */
-  dtype?: DType;
-  dims?: readonly (string | number)[];
-  coords?: { readonly [dim: string]: readonly Label[] };
+  dtype?: DType | undefined;
+  dims?: readonly (string | number)[] | undefined;
+  coords?: { readonly [dim: string]: readonly Label[] } | undefined;
   /**
    * A view (NumPy's strided layout): element `[i0, i1, …]` is
    * `data[offset + i0*strides[0] + i1*strides[1] + …]`. Strides in elements,
@@ -101,9 +101,9 @@ export interface TensorLike<A extends TypedArray = TypedArray> extends OrtTensor
    * row-major. Every element the view reaches must lie inside `data`
    * (LENGTH_MISMATCH naming the axis otherwise). Read in place by every call.
    */
-  strides?: readonly number[];
+  strides?: readonly number[] | undefined;
   /** Element 0's index in `data` (default 0); with it, `shape` may cover less than `data`. */
-  offset?: number;
+  offset?: number | undefined;
 }
 
 /** onnxruntime's tensor type names (`Tensor.Type` of onnxruntime-common). */
@@ -130,8 +130,8 @@ export type OrtTypeOf<A extends TypedArray> = OrtTypeNames[DTypeOf<A>];
  * check, as the runtime takes it. Typed loosely: they are not read.
  */
 export interface OrtTensorMembers {
-  readonly location?: string;
-  readonly size?: number;
+  readonly location?: string | undefined;
+  readonly size?: number | undefined;
   readonly texture?: unknown;
   readonly gpuBuffer?: unknown;
   readonly mlTensor?: unknown;
@@ -256,10 +256,10 @@ export declare class Tensor<D extends DType = DType> {
   /** {@link squeeze} of this tensor: a view. */
   squeeze(axes?: number | string | readonly (number | string)[] | null): Tensor<D>;
   /** {@link expandDims} of this tensor: a view. */
-  expandDims(axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): Tensor<D>;
+  expandDims(axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] | undefined }): Tensor<D>;
   /** {@link contiguous}: a row-major copy (a new tensor, or into `out`). */
   contiguous(options: { out: ArrayOf<D> }): Reshaped<ArrayOf<D>>;
-  contiguous(options?: { out?: Tensor<D> }): Tensor<D>;
+  contiguous(options?: { out?: Tensor<D> | undefined }): Tensor<D>;
   /** Free the wasm memory now (once no view of it is alive). Disposing again does nothing. */
   dispose(): void;
   /** `Tensor float32 (2,3) [1, 2, 3, 4, 5, 6]` (the first 8 elements; `(disposed)` once disposed). */
@@ -274,13 +274,13 @@ export interface Tensor<D extends DType = DType> extends DisposableMember {}
 export declare function tensor<A extends TypedArray>(
   data: A,
   shape?: readonly number[],
-  options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] }; dtype?: DTypeOf<A> },
+  options?: { dims?: readonly (string | number)[] | undefined; coords?: { readonly [dim: string]: readonly Label[] } | undefined; dtype?: DTypeOf<A> | undefined },
 ): Tensor<DTypeOf<A>>;
 /** float16 bits in a Uint16Array (a runtime without Float16Array): a float16 tensor; toArray() gives the bits. */
 export declare function tensor(
   data: Uint16Array,
   shape: readonly number[] | undefined,
-  options: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] }; dtype: 'float16' },
+  options: { dims?: readonly (string | number)[] | undefined; coords?: { readonly [dim: string]: readonly Label[] } | undefined; dtype: 'float16' },
 ): Tensor<'float16'>;
 /**
  * An onnxruntime Tensor: its data with `shape` defaulting to its dims, of the
@@ -290,7 +290,7 @@ export declare function tensor(
 export declare function tensor<T extends string, A extends OrtTensorLike['data'] = OrtTensorLike['data']>(
   data: OrtTensorLike & { readonly type: T; readonly data: A } & OrtTypeAgrees<T, A>,
   shape?: readonly number[],
-  options?: { dims?: readonly (string | number)[]; coords?: { readonly [dim: string]: readonly Label[] } },
+  options?: { dims?: readonly (string | number)[] | undefined; coords?: { readonly [dim: string]: readonly Label[] } | undefined },
 ): Tensor<[OrtDType<T>] extends [never] ? DType : OrtDType<T>>;
 
 // unknown when ort type `T` names typed array `A`'s dtype (OrtTypeOf), or when
@@ -301,8 +301,8 @@ type OrtTypeAgrees<T extends string, A> =
 
 /** Options of {@link reshape}: names for the result's dims (a reshape drops the input's). */
 export interface ReshapeOptions {
-  dims?: readonly (string | number)[];
-  coords?: { readonly [dim: string]: readonly Label[] };
+  dims?: readonly (string | number)[] | undefined;
+  coords?: { readonly [dim: string]: readonly Label[] } | undefined;
 }
 
 /** A plain operand reshaped: its typed array (a view's subarray, or a copy of a view not in row-major order) with the new shape. */
@@ -341,7 +341,7 @@ export declare function reshape<A extends TypedArray>(x: TensorLike<A>, shape: r
  * null / undefined for the defaults, negative indices, clamped, negative
  * steps), or the same as text (`'::-1'`, `'1:'`, `'0'`).
  */
-export type SliceSpec = number | null | undefined | string | readonly [(number | null)?, (number | null)?, (number | null)?];
+export type SliceSpec = number | null | undefined | string | readonly [(number | null | undefined)?, (number | null | undefined)?, (number | null | undefined)?];
 
 /** A plain operand's view: the same typed array with a shape, element strides and an offset. */
 export interface View<A extends TypedArray = TypedArray> {
@@ -389,20 +389,20 @@ export declare function squeeze<D extends DType>(x: Tensor<D>, axes?: number | s
 export declare function squeeze(x: Float16Bits, axes?: number | string | readonly (number | string)[] | null): Float16View;
 export declare function squeeze<A extends TypedArray>(x: TensorLike<A>, axes?: number | string | readonly (number | string)[] | null): View<A>;
 /** A new axis of size 1 at `axis` of the result (numpy.expand_dims); a named operand names it: `options.dims`, a name per new axis (one axis: the name alone, as stack's; a TypeError for an operand without dims). A view. */
-export declare function expandDims<X extends OrtTensorLike>(x: UntypedOrt<X>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): View;
-export declare function expandDims<D extends DType>(x: Tensor<D>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): Tensor<D>;
-export declare function expandDims(x: Float16Bits, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): Float16View;
-export declare function expandDims<A extends TypedArray>(x: TensorLike<A>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] }): View<A>;
+export declare function expandDims<X extends OrtTensorLike>(x: UntypedOrt<X>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] | undefined }): View;
+export declare function expandDims<D extends DType>(x: Tensor<D>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] | undefined }): Tensor<D>;
+export declare function expandDims(x: Float16Bits, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] | undefined }): Float16View;
+export declare function expandDims<A extends TypedArray>(x: TensorLike<A>, axis: number | readonly number[], options?: { dims?: string | number | readonly (string | number)[] | undefined }): View<A>;
 /** A row-major copy: a new resident tensor of a resident one (or into `out`), a new `{ data, shape }` of a plain one. */
 export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options: { out: Tensor }): Tensor;
-export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options?: { out?: TypedArray }): Reshaped;
+export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, options?: { out?: TypedArray | undefined }): Reshaped;
 /** A resident input written into a typed-array `out`: plain data over that array. */
 export declare function contiguous<D extends DType>(x: Tensor<D>, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
-export declare function contiguous<D extends DType>(x: Tensor<D>, options?: { out?: Tensor<D> }): Tensor<D>;
+export declare function contiguous<D extends DType>(x: Tensor<D>, options?: { out?: Tensor<D> | undefined }): Tensor<D>;
 export declare function contiguous(x: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function contiguous(x: Float16Bits, options?: { out?: ArrayOf<'float16'> }): Float16Copy;
+export declare function contiguous(x: Float16Bits, options?: { out?: ArrayOf<'float16'> | undefined }): Float16Copy;
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A }): Reshaped<A>;
+export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A | undefined }): Reshaped<A>;
 /** An input of {@link concat} or {@link stack}. */
 export type JoinInput = TensorLike | OrtTensorLike | Tensor;
 // One input's dtype where its type tells one (never for onnxruntime's untyped
@@ -453,20 +453,20 @@ type NoHalfMix<T extends readonly JoinInput[]> = 'float16' | 'uint16' extends Ha
  * @throws {BroadcastError} DTYPE_MISMATCH, INVALID_SHAPE (dims differ off the axis), INVALID_AXIS, INCOMPATIBLE_DIMS (other dim names or coords)
  */
 export declare function concat(xs: readonly Float16Bits[], axis: number | string | null | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function concat(xs: readonly Float16Bits[], axis?: number | string | null, options?: { out?: ArrayOf<'float16'> }): Float16Copy;
+export declare function concat(xs: readonly Float16Bits[], axis?: number | string | null, options?: { out?: ArrayOf<'float16'> | undefined }): Float16Copy;
 export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | string | null | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | string | null, options?: { out?: A }): Reshaped<A>;
+export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | string | null, options?: { out?: A | undefined }): Reshaped<A>;
 export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | string | null | undefined, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
-export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number | string | null, options?: { out?: Tensor<NoInferFrom<D>> }): Tensor<D>;
-export declare function concat<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | string | null, options?: { out?: Tensor | TypedArray }): Tensor | Reshaped;
+export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number | string | null, options?: { out?: Tensor<NoInferFrom<D>> | undefined }): Tensor<D>;
+export declare function concat<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | string | null, options?: { out?: Tensor | TypedArray | undefined }): Tensor | Reshaped;
 /** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`, a TypeError for inputs without dims). As {@link concat}. */
-export declare function stack(xs: readonly Float16Bits[], axis: number | null | undefined, options: { out: Tensor<'float16'>; dims?: string | number }): Tensor<'float16'>;
-export declare function stack(xs: readonly Float16Bits[], axis?: number | null, options?: { out?: ArrayOf<'float16'>; dims?: string | number }): Float16Copy;
-export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | null | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number }): Tensor<DTypeOf<A>>;
-export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | null, options?: { out?: A; dims?: string | number }): Reshaped<A>;
-export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | null | undefined, options: { out: ArrayOf<NoInferFrom<D>>; dims?: string | number }): Reshaped<ArrayOf<D>>;
-export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number | null, options?: { out?: Tensor<NoInferFrom<D>>; dims?: string | number }): Tensor<D>;
-export declare function stack<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | null, options?: { out?: Tensor | TypedArray; dims?: string | number }): Tensor | Reshaped;
+export declare function stack(xs: readonly Float16Bits[], axis: number | null | undefined, options: { out: Tensor<'float16'>; dims?: string | number | undefined }): Tensor<'float16'>;
+export declare function stack(xs: readonly Float16Bits[], axis?: number | null, options?: { out?: ArrayOf<'float16'> | undefined; dims?: string | number | undefined }): Float16Copy;
+export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | null | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number | undefined }): Tensor<DTypeOf<A>>;
+export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | null, options?: { out?: A | undefined; dims?: string | number | undefined }): Reshaped<A>;
+export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | null | undefined, options: { out: ArrayOf<NoInferFrom<D>>; dims?: string | number | undefined }): Reshaped<ArrayOf<D>>;
+export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis?: number | null, options?: { out?: Tensor<NoInferFrom<D>> | undefined; dims?: string | number | undefined }): Tensor<D>;
+export declare function stack<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | null, options?: { out?: Tensor | TypedArray | undefined; dims?: string | number | undefined }): Tensor | Reshaped;
 
 /** What the engine holds, like tf.memory(). `allocatedBytes` excludes the reusable scratch (an empty tensor holds 1 byte); `liveTensors` counts views too. */
 export declare function memory(): { wasmHeapBytes: number; allocatedBytes: number; scratchBytes: number; liveTensors: number };
@@ -494,14 +494,14 @@ export type Operand<D extends DType = DType> = TensorLike<ArrayOf<D>> | BitsOf<D
 
 export interface ElementwiseOptions<R extends DType = DType> extends NamedBroadcastOptions {
   /** The element-wise rule: numpy (default), none, or pdpd with axis (§1–§3); positional operands only (named ones align by name: a TypeError). */
-  broadcast?: { type?: 'numpy' | 'none' | 'pdpd' | null; axis?: number | null };
+  broadcast?: { type?: 'numpy' | 'none' | 'pdpd' | null | undefined; axis?: number | null | undefined } | undefined;
   /**
    * Write the result here: a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor).
    * Only the size is checked: the result's elements go to out's in row-major order (a resident out keeps its own shape).
    */
-  out?: ArrayOf<R> | Tensor<R>;
+  out?: ArrayOf<R> | Tensor<R> | undefined;
   /** Named union: the value of cells one side lacks (default NaN for floats, 0 for integers). */
-  fill?: number | bigint;
+  fill?: number | bigint | undefined;
 }
 
 /** The dtype an op gives for operands of dtype `D`: `D`, or `'uint8'` for comparisons and logical ops. */
@@ -528,8 +528,8 @@ export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = 
   <X extends OrtTensorLike>(a: Tensor, b: UntypedOrt<X>, options?: ElementwiseOptions): Tensor<Result<In, Bool>>;
   <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
   <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options?: ElementwiseOptions & { out?: TypedArray }): DataOf<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options?: ElementwiseOptions & { out?: TypedArray }): DataOf<Result<In, Bool>>;
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options?: ElementwiseOptions & { out?: TypedArray | undefined }): DataOf<Result<In, Bool>>;
+  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options?: ElementwiseOptions & { out?: TypedArray | undefined }): DataOf<Result<In, Bool>>;
   /** A resident operand written into a typed-array `out`: plain data over that array. */
   <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
   <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
@@ -540,15 +540,15 @@ export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = 
   /** float16 bits on either side (Float16Bits): float16 data, or into a resident `out`, that tensor. */
   (a: BitsOf<In>, b: PlainOperand<'float16'>, options: ElementwiseOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
   (a: PlainOperand<'float16'>, b: BitsOf<In>, options: ElementwiseOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
-  (a: BitsOf<In>, b: PlainOperand<'float16'>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> }): DataOf<Result<'float16', Bool>>;
-  (a: PlainOperand<'float16'>, b: BitsOf<In>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> }): DataOf<Result<'float16', Bool>>;
+  (a: BitsOf<In>, b: PlainOperand<'float16'>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> | undefined }): DataOf<Result<'float16', Bool>>;
+  (a: PlainOperand<'float16'>, b: BitsOf<In>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> | undefined }): DataOf<Result<'float16', Bool>>;
   /** A scalar first and plain data second: into a resident `out`, that tensor; else plain data. */
   <A extends PlainArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
-  <A extends PlainArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
+  <A extends PlainArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> | undefined }): DataOf<Result<DTypeOf<A>, Bool>>;
   /** Plain data first, written into a resident `out`: that tensor. */
   <A extends PlainArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
   /** Plain operands: plain data of their dtype (Uint8Array for comparisons and logical ops). Last, so a mismatch is reported against it. */
-  <A extends PlainArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
+  <A extends PlainArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> | undefined }): DataOf<Result<DTypeOf<A>, Bool>>;
 }
 
 /** Element-wise ops giving uint8 0/1. Truthiness is `!= 0` (NaN is true, as in NumPy). */
@@ -591,7 +591,7 @@ export declare const bitwiseXor: ElementwiseOp<IntegerDType>;
 
 /** Options of a unary op and of cast: `out`, a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor; it may be the input). */
 export interface UnaryOptions<R extends DType = DType> {
-  out?: ArrayOf<R> | Tensor<R>;
+  out?: ArrayOf<R> | Tensor<R> | undefined;
 }
 
 /**
@@ -605,18 +605,18 @@ export interface UnaryOptions<R extends DType = DType> {
 export interface UnaryOp<In extends DType = DType, Bool extends boolean = false> {
   /** onnxruntime's untyped Tensor (a session's output): the dtype is known at run time. */
   <X extends OrtTensorLike>(x: UntypedOrt<X>, options: UnaryOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
-  <X extends OrtTensorLike>(x: UntypedOrt<X>, options?: UnaryOptions & { out?: TypedArray }): DataOf<Result<In, Bool>>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, options?: UnaryOptions & { out?: TypedArray | undefined }): DataOf<Result<In, Bool>>;
   /** A resident operand written into a typed-array `out`: plain data over that array. */
   <D extends In>(x: Tensor<D>, options: UnaryOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
   /** A resident operand: a resident result. */
   <D extends In>(x: Tensor<D>, options?: UnaryOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
   /** float16 bits (Float16Bits): float16 data, or into a resident `out`, that tensor. */
   (x: BitsOf<In>, options: UnaryOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
-  (x: BitsOf<In>, options?: UnaryOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> }): DataOf<Result<'float16', Bool>>;
+  (x: BitsOf<In>, options?: UnaryOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> | undefined }): DataOf<Result<'float16', Bool>>;
   /** Plain data written into a resident `out`: that tensor. */
   <A extends PlainArrayOf<In>>(x: TensorLike<A>, options: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
   /** Plain data: plain data of its dtype (Uint8Array for logicalNot, isNaN, isFinite). */
-  <A extends PlainArrayOf<In>>(x: TensorLike<A>, options?: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> }): DataOf<Result<DTypeOf<A>, Bool>>;
+  <A extends PlainArrayOf<In>>(x: TensorLike<A>, options?: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> | undefined }): DataOf<Result<DTypeOf<A>, Bool>>;
 }
 
 /** -x (integers wrap; uint8clamped gives 0). */
@@ -660,19 +660,19 @@ export declare const isFinite: UnaryOp<DType, true>;
  * float16 round to nearest even. Any dtype to any dtype (the same: a copy).
  */
 export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options: UnaryOptions<NoInferFrom<R>> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function cast<X extends OrtTensorLike, R extends DType>(x: UntypedOrt<X>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 export declare function cast<D extends DType, R extends DType>(x: Tensor<D>, dtype: R, options: { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function cast<D extends DType, R extends DType>(x: Tensor<D>, dtype: R, options?: UnaryOptions<NoInferFrom<R>>): Tensor<R>;
 export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options: UnaryOptions<NoInferFrom<R>> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function cast<A extends TypedArray, R extends DType>(x: TensorLike<A>, dtype: R, options?: UnaryOptions<NoInferFrom<R>> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 
 export interface BroadcastToDataOptions<D extends DType = DType> {
   /** 'numpy' (default, with -1 keeping the input's dim), 'explicit' (with axesMapping), 'bidirectional' or 'pdpd' (with axis). */
-  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd' | null;
-  axesMapping?: readonly number[];
-  axis?: number | null;
+  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd' | null | undefined;
+  axesMapping?: readonly number[] | undefined;
+  axis?: number | null | undefined;
   /** Write the result here: a typed array of x's dtype and the result's size, or a resident tensor. */
-  out?: ArrayOf<D> | Tensor<D>;
+  out?: ArrayOf<D> | Tensor<D> | undefined;
 }
 
 /**
@@ -681,13 +681,13 @@ export interface BroadcastToDataOptions<D extends DType = DType> {
  * must be static. By position, so a named operand is a TypeError (as for {@link broadcastArrays}).
  */
 export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options: BroadcastToDataOptions & { out: Tensor }): Tensor;
-export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options?: BroadcastToDataOptions & { out?: TypedArray }): TensorData;
+export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, target: Shape, options?: BroadcastToDataOptions & { out?: TypedArray | undefined }): TensorData;
 export declare function broadcastTo<D extends DType>(x: Tensor<D>, target: Shape, options: BroadcastToDataOptions<NoInferFrom<D>> & { out: ArrayOf<NoInferFrom<D>> }): DataOf<D>;
 export declare function broadcastTo<D extends DType>(x: Tensor<D>, target: Shape, options?: BroadcastToDataOptions<NoInferFrom<D>>): Tensor<D>;
 export declare function broadcastTo(x: Float16Bits, target: Shape, options: BroadcastToDataOptions<'float16'> & { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function broadcastTo(x: Float16Bits, target: Shape, options?: BroadcastToDataOptions<'float16'> & { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+export declare function broadcastTo(x: Float16Bits, target: Shape, options?: BroadcastToDataOptions<'float16'> & { out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
 export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options: BroadcastToDataOptions<DTypeOf<A>> & { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options?: BroadcastToDataOptions<DTypeOf<A>> & { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options?: BroadcastToDataOptions<DTypeOf<A>> & { out?: ArrayOf<DTypeOf<A>> | undefined }): DataOf<DTypeOf<A>>;
 
 /** `cond` of {@link where}: data of any dtype, or a resident tensor; truthy where `!= 0`. */
 export type Condition = TensorLike | OrtTensorLike | Tensor;
@@ -700,34 +700,34 @@ export type Condition = TensorLike | OrtTensorLike | Tensor;
 // A typed-array out gives data over it, whatever the operands (resident ones too): those overloads come first.
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: Tensor | AnyPlainOperand, options: { out: TypedArray }): TensorData;
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: Tensor | AnyPlainOperand, b: UntypedOrt<X>, options: { out: TypedArray }): TensorData;
-export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: Tensor, options?: { out?: TypedArray | Tensor }): Tensor;
-export declare function where<X extends OrtTensorLike>(cond: Condition, a: Tensor, b: UntypedOrt<X>, options?: { out?: TypedArray | Tensor }): Tensor;
-export declare function where<X extends OrtTensorLike>(cond: Tensor, a: UntypedOrt<X>, b: AnyPlainOperand, options?: { out?: TypedArray | Tensor }): Tensor;
-export declare function where<X extends OrtTensorLike>(cond: Tensor, a: AnyPlainOperand, b: UntypedOrt<X>, options?: { out?: TypedArray | Tensor }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: Tensor, options?: { out?: TypedArray | Tensor | undefined }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: Tensor, b: UntypedOrt<X>, options?: { out?: TypedArray | Tensor | undefined }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Tensor, a: UntypedOrt<X>, b: AnyPlainOperand, options?: { out?: TypedArray | Tensor | undefined }): Tensor;
+export declare function where<X extends OrtTensorLike>(cond: Tensor, a: AnyPlainOperand, b: UntypedOrt<X>, options?: { out?: TypedArray | Tensor | undefined }): Tensor;
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: AnyPlainOperand, options: { out: Tensor }): Tensor;
 export declare function where<X extends OrtTensorLike>(cond: Condition, a: AnyPlainOperand, b: UntypedOrt<X>, options: { out: Tensor }): Tensor;
-export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: AnyPlainOperand, options?: { out?: TypedArray }): TensorData;
-export declare function where<X extends OrtTensorLike>(cond: Condition, a: AnyPlainOperand, b: UntypedOrt<X>, options?: { out?: TypedArray }): TensorData;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: UntypedOrt<X>, b: AnyPlainOperand, options?: { out?: TypedArray | undefined }): TensorData;
+export declare function where<X extends OrtTensorLike>(cond: Condition, a: AnyPlainOperand, b: UntypedOrt<X>, options?: { out?: TypedArray | undefined }): TensorData;
 export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b: Operand<NoInferFrom<D>>, options: { out: ArrayOf<NoInferFrom<D>> }): DataOf<D>;
 export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: { out: ArrayOf<NoInferFrom<D>> }): DataOf<D>;
-export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
-export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> }): Tensor<D>;
+export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> | undefined }): Tensor<D>;
+export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> | undefined }): Tensor<D>;
 export declare function where(cond: Condition, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: ArrayOf<'float16'> }): DataOf<'float16'>;
 export declare function where(cond: Condition, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: ArrayOf<'float16'> }): DataOf<'float16'>;
-export declare function where(cond: Tensor, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> }): Tensor<'float16'>;
-export declare function where(cond: Tensor, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> }): Tensor<'float16'>;
+export declare function where(cond: Tensor, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> | undefined }): Tensor<'float16'>;
+export declare function where(cond: Tensor, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> | undefined }): Tensor<'float16'>;
 export declare function where(cond: TensorLike | OrtTensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
 export declare function where(cond: TensorLike | OrtTensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function where(cond: TensorLike | OrtTensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
-export declare function where(cond: TensorLike | OrtTensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+export declare function where(cond: TensorLike | OrtTensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
+export declare function where(cond: TensorLike | OrtTensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
 export declare function where<A extends TypedArray>(cond: Condition, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: Condition, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
-export declare function where<A extends TypedArray>(cond: Tensor, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function where<A extends TypedArray>(cond: Tensor, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: Tensor, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> | undefined }): Tensor<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: Tensor, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> | undefined }): Tensor<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
-export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> | undefined }): DataOf<DTypeOf<A>>;
+export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensorLike, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: { out?: ArrayOf<DTypeOf<A>> | undefined }): DataOf<DTypeOf<A>>;
 
 // ---- the backward direction: reductionAxes, unbroadcast, reductions, broadcastArrays ----
 
@@ -741,7 +741,7 @@ export declare function where<A extends TypedArray>(cond: TensorLike | OrtTensor
  */
 export type BackwardOptions =
   | (BroadcastToOptions & { type?: undefined })
-  | { type: 'numpy' | 'none' | 'pdpd' | null; axis?: number | null; mode?: undefined; axesMapping?: undefined };
+  | { type: 'numpy' | 'none' | 'pdpd' | null; axis?: number | null | undefined; mode?: undefined; axesMapping?: undefined };
 
 /**
  * The output axes, ascending, over which a gradient of shape `outShape` (what
@@ -757,9 +757,9 @@ export declare function reductionAxes(inShape: Shape, outShape: Shape, options?:
 /** Options of {@link unbroadcast}: the forward call (see {@link BackwardOptions}), and the result's dtype. */
 export type UnbroadcastOptions<R extends DType = DType> = BackwardOptions & {
   /** Accumulate (and return) in this dtype; default the gradient's. Each element converted as a typed-array store converts it (a float to an integer dtype truncates and wraps, NaN and ±Infinity give 0; `cast` saturates). */
-  dtype?: R;
+  dtype?: R | undefined;
   /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
-  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>>;
+  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>> | undefined;
 };
 
 /**
@@ -778,17 +778,17 @@ export type UnbroadcastInput = Shape | Tensor | TensorLike | OrtTensorLike;
  * @example unbroadcast(grad, bias) // the same, from the bias tensor
  */
 export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function unbroadcast<X extends OrtTensorLike, R extends DType = DType>(grad: UntypedOrt<X>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R>): Tensor<R>;
 export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 /** Options of a named {@link unbroadcast}: dims are matched by name, so there is no mode. */
 export interface NamedUnbroadcastOptions<R extends DType = DType> {
-  dtype?: R;
-  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>>;
+  dtype?: R | undefined;
+  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>> | undefined;
 }
 /**
  * Named (§6): a gradient with dims summed over the dims `input` lacks and
@@ -799,14 +799,14 @@ export interface NamedUnbroadcastOptions<R extends DType = DType> {
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R>): Tensor<R>;
 export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 
 /** Options of the reductions. */
 export interface ReduceOptions<R extends DType = DType> {
   /** An axis or a list of axes (negative count from the end); default all. Duplicates and out-of-range axes are refused (INVALID_AXIS). Not with `dims`. */
-  axes?: number | readonly number[] | null;
+  axes?: number | readonly number[] | null | undefined;
   /**
    * Named operands: the dims to reduce, by name (`{ dims: ['in'] }`, as
    * xarray's `dim=`); not with `axes`. A name the operand lacks is refused
@@ -815,13 +815,13 @@ export interface ReduceOptions<R extends DType = DType> {
    * dims stay with size 1 and no coords; a reduction over every dim gives an
    * unnamed scalar).
    */
-  dims?: string | number | readonly (string | number)[] | null;
+  dims?: string | number | readonly (string | number)[] | null | undefined;
   /** Keep the reduced axes as 1s. */
-  keepdims?: boolean;
+  keepdims?: boolean | undefined;
   /** Accumulate (and return) in this dtype, e.g. int8 data summed as int32. Each element converted as a typed-array store converts it (a float to an integer dtype truncates and wraps, NaN and ±Infinity give 0; `cast` saturates). */
-  dtype?: R;
+  dtype?: R | undefined;
   /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
-  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>>;
+  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>> | undefined;
 }
 
 /** The dtype a reduction gives without `dtype`: the input's, or float64 for the mean of integers (NumPy). */
@@ -833,13 +833,13 @@ export type Axis = number | string;
 /** Along one axis (softmax, logSoftmax): a resident input gives a Tensor, plain data plain data of its dtype. */
 export interface AlongAxis {
   <X extends OrtTensorLike>(x: UntypedOrt<X>, axis: Axis | null | undefined, options: { out: Tensor<FloatDType> }): Tensor<FloatDType>;
-  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis?: Axis | null, options?: { out?: ArrayOf<FloatDType> }): DataOf<FloatDType>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, axis?: Axis | null, options?: { out?: ArrayOf<FloatDType> | undefined }): DataOf<FloatDType>;
   <D extends FloatDType>(x: Tensor<D>, axis: Axis | null | undefined, options: { out: ArrayOf<D> }): DataOf<D>;
-  <D extends FloatDType>(x: Tensor<D>, axis?: Axis | null, options?: { out?: Tensor<D> }): Tensor<D>;
+  <D extends FloatDType>(x: Tensor<D>, axis?: Axis | null, options?: { out?: Tensor<D> | undefined }): Tensor<D>;
   (x: Float16Bits, axis: Axis | null | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-  (x: Float16Bits, axis?: Axis | null, options?: { out?: ArrayOf<'float16'> }): DataOf<'float16'>;
+  (x: Float16Bits, axis?: Axis | null, options?: { out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
   <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | null | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-  <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis | null, options?: { out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+  <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis | null, options?: { out?: ArrayOf<DTypeOf<A>> | undefined }): DataOf<DTypeOf<A>>;
 }
 
 /**
@@ -852,21 +852,21 @@ export declare const softmax: AlongAxis;
 export declare const logSoftmax: AlongAxis;
 
 /** log(sum(exp(x))) over `axes` (default all), stable: m + log(sum(exp(x - m))), m the max (0 where not finite). */
-export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean; out: Tensor<FloatDType> }): Tensor<FloatDType>;
-export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean; out?: ArrayOf<FloatDType> }): DataOf<FloatDType>;
-export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean; out: ArrayOf<D> }): DataOf<D>;
-export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean; out?: Tensor<D> }): Tensor<D>;
-export declare function logSumExp(x: Float16Bits, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean; out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean; out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function logSumExp(x: Float16Bits, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean; out?: ArrayOf<'float16'> }): DataOf<'float16'>;
-export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean; out?: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
+export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean | undefined; out: Tensor<FloatDType> }): Tensor<FloatDType>;
+export declare function logSumExp<X extends OrtTensorLike>(x: UntypedOrt<X>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean | undefined; out?: ArrayOf<FloatDType> | undefined }): DataOf<FloatDType>;
+export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean | undefined; out: ArrayOf<D> }): DataOf<D>;
+export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean | undefined; out?: Tensor<D> | undefined }): Tensor<D>;
+export declare function logSumExp(x: Float16Bits, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean | undefined; out: Tensor<'float16'> }): Tensor<'float16'>;
+export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean | undefined; out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
+export declare function logSumExp(x: Float16Bits, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean | undefined; out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
+export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean | undefined; out?: ArrayOf<DTypeOf<A>> | undefined }): DataOf<DTypeOf<A>>;
 
 /** argmax / argmin: int32 indices along `axis` (default: into the flattened x), the first of equals, a NaN first (NumPy). */
 export interface ArgReduction {
-  (x: Tensor, axis: Axis | null | undefined, options: { keepdims?: boolean; out: Int32Array }): TensorData<Int32Array>;
-  (x: Tensor, axis?: Axis | null, options?: { keepdims?: boolean; out?: Tensor<'int32'> }): Tensor<'int32'>;
-  (x: TensorLike | OrtTensorLike, axis: Axis | null | undefined, options: { keepdims?: boolean; out: Tensor<'int32'> }): Tensor<'int32'>;
-  (x: TensorLike | OrtTensorLike, axis?: Axis | null, options?: { keepdims?: boolean; out?: Int32Array }): TensorData<Int32Array>;
+  (x: Tensor, axis: Axis | null | undefined, options: { keepdims?: boolean | undefined; out: Int32Array }): TensorData<Int32Array>;
+  (x: Tensor, axis?: Axis | null, options?: { keepdims?: boolean | undefined; out?: Tensor<'int32'> | undefined }): Tensor<'int32'>;
+  (x: TensorLike | OrtTensorLike, axis: Axis | null | undefined, options: { keepdims?: boolean | undefined; out: Tensor<'int32'> }): Tensor<'int32'>;
+  (x: TensorLike | OrtTensorLike, axis?: Axis | null, options?: { keepdims?: boolean | undefined; out?: Int32Array | undefined }): TensorData<Int32Array>;
 }
 export declare const argmax: ArgReduction;
 export declare const argmin: ArgReduction;
@@ -874,44 +874,44 @@ export declare const argmin: ArgReduction;
 /** Options of topk. */
 export interface TopkOptions<V, I> {
   /** The axis to select along (default the last, also for null; a dim name for named operands). */
-  axis?: Axis | null;
+  axis?: Axis | null | undefined;
   /** false: the k smallest, smallest first. Default true. */
-  largest?: boolean;
+  largest?: boolean | undefined;
   /** Accepted for ONNX/tfjs parity: the result is always sorted (highest rank first). */
-  sorted?: boolean;
+  sorted?: boolean | undefined;
   /** Write the values and/or the indices here. */
-  out?: { values?: V; indices?: I };
+  out?: { values?: V | undefined; indices?: I | undefined } | undefined;
 }
 /** The k largest (or smallest) elements along an axis, highest first, ties to the lower index, NaN above +Infinity. */
 /** onnxruntime's untyped Tensor: each of values and indices a Tensor when its `out` is one, else plain data. */
-export declare function topk<X extends OrtTensorLike, V extends TypedArray | Tensor | undefined = undefined, I extends Int32Array | Tensor<'int32'> | undefined = undefined>(x: UntypedOrt<X>, k: number, options?: Omit<TopkOptions<never, never>, 'out'> & { out?: { values?: V; indices?: I } }): { values: [V] extends [Tensor] ? Tensor : TensorData; indices: [I] extends [Tensor] ? Tensor<'int32'> : TensorData<Int32Array> };
+export declare function topk<X extends OrtTensorLike, V extends TypedArray | Tensor | undefined = undefined, I extends Int32Array | Tensor<'int32'> | undefined = undefined>(x: UntypedOrt<X>, k: number, options?: Omit<TopkOptions<never, never>, 'out'> & { out?: { values?: V | undefined; indices?: I | undefined } | undefined }): { values: [V] extends [Tensor] ? Tensor : TensorData; indices: [I] extends [Tensor] ? Tensor<'int32'> : TensorData<Int32Array> };
 // A resident x with both outs typed arrays: data over them (each out given alone keeps the other a Tensor).
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: ArrayOf<NoInferFrom<D>>; indices: Int32Array } }): { values: DataOf<D>; indices: TensorData<Int32Array> };
 /** A resident input with one typed-array `out`: that one plain data, the other a Tensor. */
-export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: ArrayOf<NoInferFrom<D>>; indices?: Tensor<'int32'> } }): { values: DataOf<D>; indices: Tensor<'int32'> };
-export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: Tensor<NoInferFrom<D>>; indices: Int32Array } }): { values: Tensor<D>; indices: TensorData<Int32Array> };
+export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: ArrayOf<NoInferFrom<D>>; indices?: Tensor<'int32'> | undefined } }): { values: DataOf<D>; indices: Tensor<'int32'> };
+export declare function topk<D extends DType>(x: Tensor<D>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: Tensor<NoInferFrom<D>> | undefined; indices: Int32Array } }): { values: Tensor<D>; indices: TensorData<Int32Array> };
 export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?: TopkOptions<Tensor<D>, Tensor<'int32'>>): { values: Tensor<D>; indices: Tensor<'int32'> };
 /** float16 bits with a resident `out`: that one a Tensor, the other plain data. */
 export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<'float16'>; indices: Tensor<'int32'> } }): { values: Tensor<'float16'>; indices: Tensor<'int32'> };
-export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<'float16'>; indices?: Int32Array } }): { values: Tensor<'float16'>; indices: TensorData<Int32Array> };
-export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: ArrayOf<'float16'>; indices: Tensor<'int32'> } }): { values: DataOf<'float16'>; indices: Tensor<'int32'> };
+export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<'float16'>; indices?: Int32Array | undefined } }): { values: Tensor<'float16'>; indices: TensorData<Int32Array> };
+export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: ArrayOf<'float16'> | undefined; indices: Tensor<'int32'> } }): { values: DataOf<'float16'>; indices: Tensor<'int32'> };
 export declare function topk(x: Float16Bits, k: number, options?: TopkOptions<ArrayOf<'float16'>, Int32Array>): { values: DataOf<'float16'>; indices: TensorData<Int32Array> };
 /** Plain data with a resident `out`: that one a Tensor, the other plain data. */
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<DTypeOf<A>>; indices: Tensor<'int32'> } }): { values: Tensor<DTypeOf<A>>; indices: Tensor<'int32'> };
-export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<DTypeOf<A>>; indices?: Int32Array } }): { values: Tensor<DTypeOf<A>>; indices: TensorData<Int32Array> };
-export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: ArrayOf<DTypeOf<A>>; indices: Tensor<'int32'> } }): { values: DataOf<DTypeOf<A>>; indices: Tensor<'int32'> };
+export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<DTypeOf<A>>; indices?: Int32Array | undefined } }): { values: Tensor<DTypeOf<A>>; indices: TensorData<Int32Array> };
+export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: ArrayOf<DTypeOf<A>> | undefined; indices: Tensor<'int32'> } }): { values: DataOf<DTypeOf<A>>; indices: Tensor<'int32'> };
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options?: TopkOptions<ArrayOf<DTypeOf<A>>, Int32Array>): { values: DataOf<DTypeOf<A>>; indices: TensorData<Int32Array> };
 
 /** A reduction over axes: a resident input gives a Tensor, plain data gives plain data; a typed-array `out`, plain data over it. */
 export interface Reduction<Mean extends boolean = false> {
   <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-  <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+  <X extends OrtTensorLike, R extends DType = DType>(x: UntypedOrt<X>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
   <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options: ReduceOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
   <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options?: ReduceOptions<R>): Tensor<R>;
   <R extends DType = 'float16'>(x: Float16Bits, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-  <R extends DType = 'float16'>(x: Float16Bits, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+  <R extends DType = 'float16'>(x: Float16Bits, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
   <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-  <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
+  <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 }
 
 /** Sum over `axes` (default all); integers wrap in their dtype (uint8clamped saturates at 255) unless `dtype` says otherwise; floats are summed pairwise. Zero elements sum to 0. */

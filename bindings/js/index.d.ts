@@ -32,18 +32,18 @@ export interface InitOptions {
    * Where to fetch `tensorcast.wasm` from, when a bundler did not emit it beside
    * the JavaScript (browsers/bundlers; in Node, a file path or file: URL).
    */
-  wasmUrl?: string | URLType;
+  wasmUrl?: string | URLType | undefined;
   /** The module's bytes, already loaded. */
-  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  wasmBinary?: ArrayBuffer | ArrayBufferView | undefined;
   /** A compiled module, e.g. one posted to a worker. */
-  module?: WasmModule;
+  module?: WasmModule | undefined;
 }
 
 export interface InitSyncOptions {
   /** The bytes of `tensorcast.wasm`. */
-  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  wasmBinary?: ArrayBuffer | ArrayBufferView | undefined;
   /** A compiled module. */
-  module?: WasmModule;
+  module?: WasmModule | undefined;
 }
 
 /**
@@ -118,7 +118,7 @@ export declare class BroadcastError extends Error {
   readonly operands: number[] | null;
   /** Every output axis that clashes, ascending (`axis` is one of them: the highest for §1–§5, the lowest for named dims, §6), else null. */
   readonly clashes: number[] | null;
-  constructor(message: string, info: { code: ErrorCode; shapes?: unknown[]; axis?: number | null; dims?: Dim[] | null; operands?: number[] | null; clashes?: number[] | null });
+  constructor(message: string, info: { code: ErrorCode; shapes?: unknown[] | undefined; axis?: number | null | undefined; dims?: Dim[] | null | undefined; operands?: number[] | null | undefined; clashes?: number[] | null | undefined });
   toJSON(): { name: string; code: ErrorCode; message: string; shapes: unknown[]; axis: number | null; dims: Dim[] | null; operands: number[] | null; clashes: number[] | null };
 }
 
@@ -142,9 +142,9 @@ export declare function broadcastShapes(...shapes: Shape[]): ShapeResult;
 
 export interface AutoBroadcastOptions {
   /** 'numpy' (default, §1; also null), 'none' (§2: identical shapes only) or 'pdpd' (§3). */
-  type?: 'numpy' | 'none' | 'pdpd' | null;
+  type?: 'numpy' | 'none' | 'pdpd' | null | undefined;
   /** pdpd only: where B starts in A; -1 (default; also null) = rank(A) - rank(B). */
-  axis?: number | null;
+  axis?: number | null | undefined;
 }
 
 /**
@@ -161,11 +161,11 @@ export interface BroadcastToOptions {
    * broadcast_to / torch expand), 'explicit' (needs `axesMapping`), 'bidirectional'
    * (ONNX Expand) or 'pdpd' (with `axis`).
    */
-  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd' | null;
+  mode?: 'numpy' | 'explicit' | 'bidirectional' | 'pdpd' | null | undefined;
   /** explicit: the output axis of each input axis, strictly increasing. */
-  axesMapping?: readonly number[];
+  axesMapping?: readonly number[] | undefined;
   /** pdpd: where the input starts in the target; -1 (default; also null) = rank(target) - rank(input). */
-  axis?: number | null;
+  axis?: number | null | undefined;
 }
 
 /**
@@ -183,8 +183,8 @@ export type Label = string | number | boolean;
 /** An operand with named dims: sizes from `shape`, or from `coords` (labels per dim). */
 export interface NamedShapeInput {
   dims: readonly (string | number)[];
-  shape?: readonly number[];
-  coords?: { readonly [dim: string]: readonly Label[] };
+  shape?: readonly number[] | undefined;
+  coords?: { readonly [dim: string]: readonly Label[] } | undefined;
 }
 
 export interface NamedShapeResult {
@@ -200,7 +200,7 @@ export interface NamedBroadcastOptions {
    * in the left's order), 'exact' (labels/sizes must be equal) or 'union'.
    * Without labels a shared dim must have the same size on both sides.
    */
-  shaping?: 'exact' | 'intersection' | 'union' | null;
+  shaping?: 'exact' | 'intersection' | 'union' | null | undefined;
 }
 
 /**
@@ -240,17 +240,17 @@ export interface OperandPlan {
 
 export interface ExplainRequest {
   /** 'numpy' (default), 'none', 'pdpd', 'broadcastTo' or 'named'. */
-  rule?: 'numpy' | 'none' | 'pdpd' | 'broadcastTo' | 'named' | null;
+  rule?: 'numpy' | 'none' | 'pdpd' | 'broadcastTo' | 'named' | null | undefined;
   /** numpy: any number of shapes; none/pdpd: [A, B]; broadcastTo: [input, target]. */
-  shapes?: Shape[];
+  shapes?: Shape[] | undefined;
   /** pdpd / broadcastTo mode pdpd. */
-  axis?: number | null;
+  axis?: number | null | undefined;
   /** broadcastTo. */
-  mode?: BroadcastToOptions['mode'];
-  axesMapping?: readonly number[];
+  mode?: BroadcastToOptions['mode'] | undefined;
+  axesMapping?: readonly number[] | undefined;
   /** named: [left, right]. */
-  operands?: [NamedShapeInput, NamedShapeInput];
-  shaping?: NamedBroadcastOptions['shaping'];
+  operands?: [NamedShapeInput, NamedShapeInput] | undefined;
+  shaping?: NamedBroadcastOptions['shaping'] | undefined;
   /**
    * Operands read as views: per shape, null (row-major) or its element
    * strides, one per dim (broadcastTo: the input's strides alone). The plan's
@@ -258,7 +258,7 @@ export interface ExplainRequest {
    * are refused as a call refuses a view's: not an array, a TypeError; an entry
    * that is no safe integer, or not one per dim, INVALID_SHAPE.
    */
-  strides?: readonly (readonly number[] | null)[] | readonly number[];
+  strides?: readonly (readonly number[] | null)[] | readonly number[] | undefined;
 }
 
 export interface Explanation {
@@ -326,20 +326,20 @@ export type ExpressionOperands = { readonly [name: string]: ExpressionOperand };
 
 /** A rule for every op node of an expression (where() is planned with numpy whatever it is). */
 export interface ExpressionBroadcast {
-  type?: 'numpy' | 'none' | 'pdpd' | null;
+  type?: 'numpy' | 'none' | 'pdpd' | null | undefined;
   /** pdpd: where the second operand's axes start in the first (-1: aligned at the end). */
-  axis?: number | null;
+  axis?: number | null | undefined;
 }
 
 export interface EvaluateOptions {
   /** Where the result goes: a typed array of the result's dtype and size, or a resident tensor of its dtype (in place where no operand is read broadcast or reordered). */
-  out?: TypedArray | Tensor;
+  out?: TypedArray | Tensor | undefined;
   /** The rule of every op node, for positional operands (default numpy). */
-  broadcast?: ExpressionBroadcast;
+  broadcast?: ExpressionBroadcast | undefined;
   /** Named operands: how dims present in some operands only combine (default 'exact'). */
-  shaping?: NamedBroadcastOptions['shaping'];
+  shaping?: NamedBroadcastOptions['shaping'] | undefined;
   /** A reduction wrapping the expression keeps its reduced axes as 1. */
-  keepdims?: boolean;
+  keepdims?: boolean | undefined;
 }
 
 /** The dtype of one operand of an expression (never for a scalar). */
@@ -461,10 +461,10 @@ export type ExpressionShapes = { readonly [name: string]: readonly number[] | Na
 
 export interface ExpressionExplainOptions {
   /** Each tensor operand's dtype (default 'float32'). */
-  dtypes?: { readonly [name: string]: DType };
-  broadcast?: ExpressionBroadcast;
-  shaping?: NamedBroadcastOptions['shaping'];
-  keepdims?: boolean;
+  dtypes?: { readonly [name: string]: DType } | undefined;
+  broadcast?: ExpressionBroadcast | undefined;
+  shaping?: NamedBroadcastOptions['shaping'] | undefined;
+  keepdims?: boolean | undefined;
 }
 
 export interface ExpressionExplainRequest extends ExpressionExplainOptions {
@@ -588,7 +588,7 @@ export interface Expression {
    */
   run<O extends ExpressionOperands, S extends string = string, T extends Tensor = Tensor>(this: { readonly source: S }, operands: O, options: EvaluateOptions & { out: T & TensorOutOf<T, EvaluateDType<O, S>> }): Tensor;
   run<O extends ExpressionOperands, S extends string = string, A extends TypedArray = TypedArray>(this: { readonly source: S }, operands: O, options: EvaluateOptions & { out: A & OutOf<A, EvaluateDType<O, S>> }): DataOf<EvaluateDType<O, S>>;
-  run<O extends ExpressionOperands, S extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(this: { readonly source: S }, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, S>> & TensorOutOf<A, EvaluateDType<O, S>> }): EvaluateResult<O, S>;
+  run<O extends ExpressionOperands, S extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(this: { readonly source: S }, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, S>> & TensorOutOf<A, EvaluateDType<O, S>> | undefined }): EvaluateResult<O, S>;
   /**
    * The plan for these shapes. Never throws, as explain({ expression, shapes }), whose answer it is:
    * a refusal (a BroadcastError's or TypeError's fields) comes back as `{ ok: false, error }`.
@@ -620,7 +620,7 @@ export interface ExpressionOf<E extends string> {
   readonly source: E;
   run<O extends ExpressionOperands, T extends Tensor = Tensor>(operands: O, options: EvaluateOptions & { out: T & TensorOutOf<T, EvaluateDType<O, E>> }): Tensor;
   run<O extends ExpressionOperands, A extends TypedArray = TypedArray>(operands: O, options: EvaluateOptions & { out: A & OutOf<A, EvaluateDType<O, E>> }): DataOf<EvaluateDType<O, E>>;
-  run<O extends ExpressionOperands, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> & TensorOutOf<A, EvaluateDType<O, E>> }): EvaluateResult<O, E>;
+  run<O extends ExpressionOperands, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> & TensorOutOf<A, EvaluateDType<O, E>> | undefined }): EvaluateResult<O, E>;
 }
 
 /**
@@ -633,7 +633,7 @@ export interface ExpressionOf<E extends string> {
  */
 export declare function evaluate<O extends ExpressionOperands, E extends string = string, T extends Tensor = Tensor>(expression: E, operands: O, options: EvaluateOptions & { out: T & TensorOutOf<T, EvaluateDType<O, E>> }): Tensor;
 export declare function evaluate<O extends ExpressionOperands, E extends string = string, A extends TypedArray = TypedArray>(expression: E, operands: O, options: EvaluateOptions & { out: A & OutOf<A, EvaluateDType<O, E>> }): DataOf<EvaluateDType<O, E>>;
-export declare function evaluate<O extends ExpressionOperands, E extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(expression: E, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> & TensorOutOf<A, EvaluateDType<O, E>> }): EvaluateResult<O, E>;
+export declare function evaluate<O extends ExpressionOperands, E extends string = string, A extends EvaluateOptions['out'] = EvaluateOptions['out']>(expression: E, operands: O, options?: EvaluateOptions & { out?: A & OutOf<A, EvaluateDType<O, E>> & TensorOutOf<A, EvaluateDType<O, E>> | undefined }): EvaluateResult<O, E>;
 
 import type { DType, FloatDType, ArrayOf, DTypeOf, OrtDType, OrtTensorLike, Tensor, TensorData, DataOf, TensorLike, TypedArray } from './data.js';
 export * from './data.js';

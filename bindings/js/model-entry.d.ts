@@ -56,9 +56,9 @@ export declare function isSymbol(d: unknown): d is string;
 
 export interface InferShapesOptions {
   /** OpenVINO IR: the .bin's bytes, to read Broadcast's target_shape and axes_mapping constants. */
-  bin?: Uint8Array | ArrayBuffer | ArrayBufferView;
+  bin?: Uint8Array | ArrayBuffer | ArrayBufferView | undefined;
   /** ONNX: also return `tensors` and `subgraphTensors`, the shape of every value a node makes, by name. */
-  tensors?: boolean;
+  tensors?: boolean | undefined;
 }
 
 export interface NodeReport {

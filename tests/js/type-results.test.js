@@ -52,9 +52,10 @@ async function load(file, use) {
 }
 
 describe('declared results match the runtime (tests/types/probe-results.ts)', () => {
-  it('type-checks under strict, with and without Float16Array in the lib', () => {
+  it('type-checks under strict, with and without Float16Array in the lib, also with exactOptionalPropertyTypes', () => {
     expect(diagnostics(['lib.es2022.d.ts'])).toEqual([]);
     expect(diagnostics(['lib.esnext.d.ts'])).toEqual([]);
+    expect(diagnostics(['lib.es2022.d.ts'], probe, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true })).toEqual([]);
   }, 60_000);
 
   it('returns at run time what the types declare', async () => {

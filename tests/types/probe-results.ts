@@ -7,7 +7,7 @@
 import {
   add, less, neg, sqrt, exp, atan2, cast, sum, mean, argmax, softmax, logSumExp, topk, unbroadcast, where, broadcastTo,
   reshape, transpose, expandDims, concat, evaluate, tensor, Tensor,
-  stack, logSoftmax, argmin, flip, squeeze, autoBroadcastShape, broadcastToShape, namedBroadcastShape, reductionAxes, explain,
+  stack, logSoftmax, argmin, flip, squeeze, slice, autoBroadcastShape, broadcastToShape, namedBroadcastShape, reductionAxes, explain,
 } from 'tensorcast';
 import type { TensorData, DataOf, View, Reshaped, OrtTensorLike, Float16View } from 'tensorcast';
 
@@ -177,5 +177,30 @@ export function results(untyped: OrtTensorLike): string[] {
     ['explain(expression)', explain({ expression: 'x + y', shapes: { x: [2, 3], y: [3] }, broadcast: { type: 'pdpd', axis: null } }).shape, '[2,3]'],
   ];
   for (const [what, got, want] of shapes) if (JSON.stringify(got) !== want) bad.push(`${what} with null options: ${JSON.stringify(got)}, not ${want}`);
+  // An option left undefined, as a caller's own optional parameter passes it on (`{ keepdims }` of
+  // `keepdims?: boolean`): the runtime reads it as left out. Until 0.9.27 none of these compiled
+  // under exactOptionalPropertyTypes, which tells `keepdims?: boolean` from `keepdims?: boolean | undefined`.
+  const opt = <T,>(v: T): T | undefined => (v === null ? undefined : undefined);
+  const v1 = argmax(f32(), opt(1), { keepdims: opt(true) }); same<typeof v1, TensorData<Int32Array>>(true); is('argmax(f32, undefined, { keepdims: undefined })', v1, 'Int32Array int32');
+  const v2 = sum(resident(), { axes: opt(0), keepdims: opt(true), dtype: opt('float32' as const) }); same<typeof v2, Tensor<'float32'>>(true); is('sum(tensor, { axes: undefined })', v2, 'Tensor float32');
+  const v3 = topk(f32(), 1, { axis: opt(-1), largest: opt(true), sorted: opt(true) }); same<typeof v3, Pair<DataOf<'float32'>, TensorData<Int32Array>>>(true);
+  is('topk(f32, 1, { axis: undefined })', v3, '{ values: Float32Array float32, indices: Int32Array int32 }');
+  const v4 = add({ data: Float32Array.of(1, 2), shape: opt([2]), dims: opt(['a']) }, 1, { out: opt(new Float32Array(2)), broadcast: { type: opt('numpy' as const), axis: opt(0) } });
+  same<typeof v4, TensorData<Float32Array>>(true); is('add({ shape: undefined }, 1, { out: undefined })', v4, 'Float32Array float32');
+  const v5 = softmax(f32(), undefined, { out: opt(new Float32Array(6)) }); same<typeof v5, DataOf<'float32'>>(true); is('softmax(f32, undefined, { out: undefined })', v5, 'Float32Array float32');
+  const v6 = evaluate('x + 1', { x: f32() }, { out: opt(new Float32Array(6)), keepdims: opt(false), broadcast: opt({ type: 'numpy' as const }) });
+  same<typeof v6, TensorData<Float32Array>>(true); is('evaluate(x + 1, { out: undefined })', v6, 'Float32Array float32');
+  const v7 = broadcastTo(f32(), [2, 2, 3], { mode: opt('numpy' as const), axesMapping: opt([1, 2]), axis: opt(0) }); same<typeof v7, DataOf<'float32'>>(true); is('broadcastTo(f32, { mode: undefined })', v7, 'Float32Array float32');
+  const v8 = unbroadcast(f32(), [3], { type: undefined, out: undefined }); same<typeof v8, DataOf<'float32'>>(true); is('unbroadcast(f32, [3], { out: undefined })', v8, 'Float32Array float32');
+  const v9 = concat([f32(), f32()], 0, { out: opt(new Float32Array(12)) }); same<typeof v9, Reshaped<F32>>(true); is('concat(f32, 0, { out: undefined })', v9, 'Float32Array -');
+  const v10 = expandDims(f32(), 0, { dims: opt('n') }); same<typeof v10, View<F32>>(true); is('expandDims(f32, 0, { dims: undefined })', v10, 'Float32Array -');
+  const v11 = tensor(Float32Array.of(1, 2), [2], { dims: opt(['a']), coords: undefined }); same<typeof v11, Tensor<'float32'>>(true); is('tensor(f32, [2], { dims: undefined })', v11, 'Tensor float32');
+  const v12 = transpose(f32(), opt([1, 0])).shape; const v13 = reshape(f32(), [6], { dims: opt(['n']) }).shape;
+  const v14 = autoBroadcastShape([2, 3], [3], { type: opt('pdpd' as const), axis: opt(1) }); const v15 = explain({ shapes: [[2, 3], [3]], rule: opt('numpy' as const), strides: undefined }).shape;
+  const v16 = namedBroadcastShape({ dims: ['a'], shape: [2], coords: undefined }, { dims: ['b'], shape: [3] }, { shaping: opt('exact' as const) }).shape;
+  for (const [what, got, want] of [['transpose', v12, '[3,2]'], ['reshape', v13, '[6]'], ['autoBroadcastShape', v14, '[2,3]'], ['explain', v15, '[2,3]'], ['namedBroadcastShape', v16, '[2,3]']] as const) {
+    if (JSON.stringify(got) !== want) bad.push(`${what} with undefined options: ${JSON.stringify(got)}, not ${want}`);
+  }
+  const v17 = slice(f32(), [undefined, undefined, -1]); same<typeof v17, View<F32>>(true); is('slice(f32, [undefined, undefined, -1])', v17, 'Float32Array -');
   return bad;
 }
