@@ -232,7 +232,7 @@ export function makeError(ctx, e) {
       } else {
         msg = `${H}: invalid shape${opA >= 0 ? ` (${name(opA)})` : ''}${detail >= 0 ? `, dim ${detail}` : ''}`;
       }
-      outAxis = null;
+      if (detail > -3) outAxis = null; // a name or label twice: the operand's axis, as the JS checks give it
       break;
     default:
       msg = `${H}: ${code}`;

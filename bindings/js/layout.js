@@ -178,7 +178,10 @@ export function slice(x, ...specs) {
 function range(spec, n, a, shape) {
   const pick = (e, i) => {
     if (e === undefined || e === null) return null;
-    if (typeof e !== 'number' || !Number.isInteger(e)) throw shapeError(`slice: spec ${a}[${i}] is ${describe(e)}: start, stop and step are integers (or null)`, shape, a, null);
+    if (!Number.isInteger(e)) { // not a number at all: a TypeError, as any argument of a wrong type (§8)
+      const m = `slice: spec ${a}[${i}] is ${describe(e)}: start, stop and step are integers (or null)`;
+      throw typeof e === 'number' ? shapeError(m, shape, a, null) : TypeError(m);
+    }
     return e;
   };
   let start = pick(spec[0], 0);

@@ -425,4 +425,16 @@ describe('refusals name what the caller passed (until 0.9.28 they did not)', () 
     expect(() => tc.namedBroadcastShape({ dims: ['a'], shape: [2], coords: { a: ['p'] } }, { dims: ['b'], shape: [1] }))
       .toThrow(/^namedBroadcastShape: left dim "a" has size 2 but coordinates of length 1$/);
   });
+  it('a label given twice has the operand\'s axis on every path; a slice bound of a wrong type is a TypeError (until 0.9.28 axis null from add and namedBroadcastShape, INVALID_SHAPE for [1n])', () => {
+    const a = { data: new Float32Array(6), shape: [2, 3], dims: ['x', 'y'], coords: { y: ['p', 'q', 'p'] } };
+    const b = { data: new Float32Array(3), shape: [3], dims: ['y'], coords: { y: ['p', 'q', 'r'] } };
+    const dup = { code: 'INVALID_SHAPE', axis: 1 };
+    expect(() => tc.add(a, b)).toThrow(expect.objectContaining(dup));
+    expect(() => tc.add(b, a)).toThrow(expect.objectContaining(dup));
+    expect(() => tc.namedBroadcastShape({ dims: a.dims, shape: a.shape, coords: a.coords }, { dims: ['y'], shape: [3] })).toThrow(expect.objectContaining(dup));
+    expect(() => tc.evaluate('a + b', { a, b })).toThrow(expect.objectContaining(dup));
+    const x = { data: new Float32Array(6), shape: [2, 3] };
+    for (const e of [1n, '1', true]) expect(() => tc.slice(x, [e]), String(e)).toThrow(TypeError);
+    expect(() => tc.slice(x, [1.5])).toThrow(expect.objectContaining({ name: 'BroadcastError', code: 'INVALID_SHAPE', axis: 0 }));
+  });
 });
