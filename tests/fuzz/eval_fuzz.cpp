@@ -163,23 +163,14 @@ struct Gen {
       case 11: case 12: {
         Node n;
         n.k = Node::sel;
-        if (x % 16 == 11) {
-          s += "where(";
-          n.a = expr(depth - 1, s);
-          s += ", ";
-          n.b = expr(depth - 1, s);
-          s += ", ";
-          n.c = expr(depth - 1, s);
-          s += ')';
-        } else {
-          s += '(';
-          n.a = expr(depth - 1, s);
-          s += " ? ";
-          n.b = expr(depth - 1, s);
-          s += " : ";
-          n.c = expr(depth - 1, s);
-          s += ')';
-        }
+        const bool call = x % 16 == 11;  // where(c, a, b), else (c ? a : b): one node either way
+        s += call ? "where(" : "(";
+        n.a = expr(depth - 1, s);
+        s += call ? ", " : " ? ";
+        n.b = expr(depth - 1, s);
+        s += call ? ", " : " : ";
+        n.c = expr(depth - 1, s);
+        s += ')';
         return add(n);
       }
       case 13: {
@@ -198,38 +189,11 @@ struct Gen {
 };
 
 // ---- operands -----------------------------------------------------------------
-void lay_out(View& v, const int* kinds, const int* custom) {
-  i64 row = 1;
-  v.elems = 1;
-  v.lo = v.hi = 0;
-  for (int a = v.shape.rank - 1; a >= 0; --a) {
-    const i64 d = v.shape.dims[a].lo;
-    v.elems *= d;
-    i64 s = 0;
-    switch ((kinds[a] >> 2) & 3) {
-      case 0: s = row; break;
-      case 1: s = 2 * row; break;
-      case 2: s = 0; break;
-      default: s = custom[a]; break;
-    }
-    if (kinds[a] & 16) s = -s;
-    v.strides[a] = s;
-    row *= d ? d : 1;
-    if (d > 1) {
-      const i64 ext = (d - 1) * s;
-      (ext < 0 ? v.lo : v.hi) += ext;
-    }
-  }
-}
-
 // Values: raw bytes (floats: mostly -1 -0 0 1 2 0.5 -3), or (`safe`) -1 -0 0 1 (integers 0 to 3).
 void fill(View& v, DType dt, const uint8_t* data, size_t n, size_t& at, bool safe) {
   const size_t es = dtype_size(dt);
   const i64 span = v.elems ? v.hi - v.lo + 1 : 0;
-  v.block_bytes = static_cast<size_t>(span) * es;
-  v.block.reset(new unsigned char[v.block_bytes ? v.block_bytes : 1]);
-  unsigned char* p = v.block.get();
-  for (size_t i = 0; i < v.block_bytes; ++i) p[i] = n ? data[at++ % n] : 0;
+  unsigned char* p = fill_block(v, es, data, n, at);
   if (safe && !is_float_dtype(dt))
     for (size_t i = 0; i < v.block_bytes; ++i) p[i] = i % es ? 0 : p[i] & 3;
   if (is_float_dtype(dt)) {
@@ -238,19 +202,9 @@ void fill(View& v, DType dt, const uint8_t* data, size_t n, size_t& at, bool saf
       unsigned char* e = p + static_cast<size_t>(i) * es;
       const double x = kVals[e[0] & (safe ? 3 : 7)];
       if (!safe && (e[0] & 0xf0) == 0xf0) continue;  // raw bits now and then: NaN, inf, subnormals
-      if (dt == DType::f32) {
-        const float f = static_cast<float>(x);
-        std::memcpy(e, &f, 4);
-      } else if (dt == DType::f64) {
-        std::memcpy(e, &x, 8);
-      } else {
-        const uint16_t h = x == 0 ? (std::signbit(x) ? 0x8000 : 0)
-                           : x == 1 ? 0x3c00 : x == -1 ? 0xbc00 : x == 2 ? 0x4000 : x == 0.5 ? 0x3800 : 0xc200;
-        std::memcpy(e, &h, 2);
-      }
+      store_float(dt, e, x);
     }
   }
-  v.first = v.block.get() + static_cast<size_t>(-v.lo) * es * (span ? 1 : 0);
 }
 
 struct Side {
@@ -351,7 +305,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   DType dts[3];
   Input::Kind kinds[3];
   double numbers[3];
-  int skinds[3][kMaxRank], custom[3][kMaxRank];
+  int step[3][kMaxRank], custom[3][kMaxRank];
+  bool flip[3][kMaxRank];
   for (int k = 0; k < 3; ++k) {
     const uint8_t kb = b.u8();
     const int kind = kb & 7;
@@ -367,11 +322,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       i64 d = base[ba];
       if (ab == 0xff) d = b.u8() % 7;
       else if ((ab & 1) && (ab & 2)) d = 1;
-      skinds[k][a] = ab;
-      custom[k][a] = ((ab >> 2) & 3) == 3 ? static_cast<int8_t>(b.u8()) : 0;
+      step[k][a] = (ab >> 2) & 3;
+      flip[k][a] = ab & 16;
+      custom[k][a] = step[k][a] == 3 ? static_cast<int8_t>(b.u8()) : 0;
       v.shape.dims[a] = Dim::fixed(d);
     }
-    lay_out(v, skinds[k], custom[k]);
+    lay_out(v, step[k], flip[k], custom[k]);
     if (v.elems > kMaxElems) return 0;
   }
   // The reduction's axes.

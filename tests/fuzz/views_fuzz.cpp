@@ -46,34 +46,21 @@ constexpr i64 kMaxElems = 2048;  // per view and per result: fast runs, and floa
 bool read_view(Bytes& b, View& v, int rank_cap) {
   const int rank = b.u8() % (rank_cap + 1);
   v.shape.rank = rank;
-  i64 dims[kMaxRank];
-  int kinds[kMaxRank], custom[kMaxRank];
+  int step[kMaxRank], custom[kMaxRank];
+  bool flip[kMaxRank];
+  i64 elems = 1;
   for (int a = 0; a < rank; ++a) {
     const uint8_t d = b.u8();
-    dims[a] = d < 0xe0 ? d % 7 : 100 + d % 40;
-    kinds[a] = b.u8();
-    custom[a] = (kinds[a] & 3) == 3 ? static_cast<int8_t>(b.u8()) : 0;
-    v.shape.dims[a] = Dim::fixed(dims[a]);
-    if (dims[a] && v.elems > kMaxElems / dims[a]) return false;
-    v.elems *= dims[a];
+    const i64 dim = d < 0xe0 ? d % 7 : 100 + d % 40;
+    const uint8_t kind = b.u8();
+    step[a] = kind & 3;
+    flip[a] = kind & 4;
+    custom[a] = step[a] == 3 ? static_cast<int8_t>(b.u8()) : 0;
+    v.shape.dims[a] = Dim::fixed(dim);
+    if (dim && elems > kMaxElems / dim) return false;
+    elems *= dim;
   }
-  i64 row = 1;
-  for (int a = rank - 1; a >= 0; --a) {
-    i64 s = 0;
-    switch (kinds[a] & 3) {
-      case 0: s = row; break;
-      case 1: s = 2 * row; break;
-      case 2: s = 0; break;
-      default: s = custom[a]; break;
-    }
-    if (kinds[a] & 4) s = -s;
-    v.strides[a] = s;
-    row *= dims[a] ? dims[a] : 1;
-    if (dims[a] > 1) {
-      const i64 ext = (dims[a] - 1) * s;
-      (ext < 0 ? v.lo : v.hi) += ext;
-    }
-  }
+  lay_out(v, step, flip, custom);
   return true;
 }
 
@@ -83,28 +70,14 @@ bool read_view(Bytes& b, View& v, int rank_cap) {
 void fill_view(View& v, DType dt, const uint8_t* data, size_t n, size_t& at, bool safe) {
   const size_t es = dtype_size(dt);
   const i64 span = v.elems ? v.hi - v.lo + 1 : 0;
-  v.block_bytes = static_cast<size_t>(span) * es;
-  v.block.reset(new unsigned char[v.block_bytes ? v.block_bytes : 1]);
-  unsigned char* p = v.block.get();
-  for (size_t i = 0; i < v.block_bytes; ++i) p[i] = n ? data[at++ % n] : 0;
+  unsigned char* p = fill_block(v, es, data, n, at);
   if (safe && is_float_dtype(dt)) {
     static const double kVals[4] = {-1.0, -0.0, 0.0, 1.0};
     for (i64 i = 0; i < span; ++i) {
-      const double x = kVals[p[static_cast<size_t>(i) * es] & 3];
       unsigned char* e = p + static_cast<size_t>(i) * es;
-      if (dt == DType::f32) {
-        const float f = static_cast<float>(x);
-        std::memcpy(e, &f, 4);
-      } else if (dt == DType::f64) {
-        std::memcpy(e, &x, 8);
-      } else {
-        const uint16_t h = x == 0 ? (std::signbit(x) ? 0x8000 : 0) : x > 0 ? 0x3c00 : 0xbc00;
-        std::memcpy(e, &h, 2);
-      }
+      store_float(dt, e, kVals[e[0] & 3]);
     }
   }
-  // A view with no elements gets an address the kernels must not read.
-  v.first = v.block.get() + static_cast<size_t>(-v.lo) * es * (span ? 1 : 0);
 }
 
 void check_same(DType dt, const std::vector<unsigned char>& got, const std::vector<unsigned char>& want) {
