@@ -4,7 +4,7 @@
 import { C, none } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError, noValueOf } from './errors.js';
-import { copyShape } from './shapes.js';
+import { copyShape, isShapeLike } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
 import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds, hasNames, isTensor, notOperand, committable, commitError } from './operands.js';
@@ -84,7 +84,7 @@ function readInput(x, fn) {
   }
   if (isForeignTensor(x)) throw foreignTensor(`${fn}: input`);
   if (isTensor(x)) throw notOperand(x, `${fn}: input`); // Object.create(t): a Tensor's getters, no tensor
-  if (typeof x === 'string' || Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))) {
+  if (typeof x === 'string' || isShapeLike(x)) {
     return { shape: copyShape(x, `${fn}: input shape`), named: null, what: 'the input shape' };
   }
   if (x === null || typeof x !== 'object') {

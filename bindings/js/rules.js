@@ -4,7 +4,7 @@
 import { C, none } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName, head, tail } from './errors.js';
-import { copyShape, checkShape, rankTooLarge, isDimValue, describe, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
+import { copyShape, checkShape, rankTooLarge, isDimValue, describe, isShapeLike, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
 import { begin, header, writeShape, shapeCost, call, requestBuffer, stridesCost, writeStrides } from './wire.js';
 import { readOptions, choose } from './options.js';
 import { readNamed, internNamed, writeNamed, describeNamed, namedOutNames, namedResult } from './named.js';
@@ -28,7 +28,7 @@ export function readAxis(axis, ctx) {
  */
 function copyMapping(m, shapes, fn) {
   if (m === undefined) return undefined;
-  if (!Array.isArray(m) && !(ArrayBuffer.isView(m) && !(m instanceof DataView))) {
+  if (!isShapeLike(m)) {
     throw new TypeError(`${fn}: axesMapping must be an array of integers, got ${m === null ? 'null' : typeof m}`);
   }
   const n = m.length;

@@ -82,7 +82,8 @@ export function strideCount(strides, shape, what) {
   }
 }
 
-function isShapeLike(s) {
+/** An array or a typed array (not a DataView): what a shape may be given as. */
+export function isShapeLike(s) {
   return Array.isArray(s) || (ArrayBuffer.isView(s) && !(s instanceof DataView));
 }
 
