@@ -4,7 +4,7 @@
 // (the elements it spans copied in, read with its strides), a resident Tensor
 // or a view of one (read in place), an onnxruntime Tensor, or a JS number /
 // bigint (a scalar of the other operand's dtype).
-import { C } from './contract.js';
+import { C, DTYPES } from './contract.js';
 import { readStaticShape, product, isDimValue, describe, taLength, taTag, part, isU16, readStrides, strideCount } from './shapes.js';
 import { halfBits } from './half.js';
 import { namedFrom, checkLabels } from './named.js';
@@ -161,7 +161,7 @@ export function declaredDtype(data, name, operand) {
   const what = `${operand}.dtype`; // built here, off the common path (no dtype given)
   const want = typeof name === 'string' ? C.dtypeByName.get(name) : undefined;
   if (want === undefined) {
-    throw new TypeError(`${what} must be one of ${[...C.dtypeByName.keys()].join(', ')}, got ${typeof name === 'string' ? JSON.stringify(name) : typeof name}`);
+    throw new TypeError(`${what} must be one of ${DTYPES.join(', ')}, got ${typeof name === 'string' ? JSON.stringify(name) : typeof name}`);
   }
   if (want === d) return d;
   const tag = taTag.call(data);

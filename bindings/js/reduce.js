@@ -1,7 +1,7 @@
 // The backward direction: reductionAxes, unbroadcast, the reductions (sum,
 // prod, min, max, mean) and broadcastArrays, on the same one-call contract as
 // the forward ops (ops.js): arguments read once, one wasm call.
-import { C, none } from './contract.js';
+import { C, DTYPES, none } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, outDtypeError, noValueOf } from './errors.js';
 import { copyShape, isShapeLike } from './shapes.js';
@@ -23,7 +23,7 @@ export function accDtype(name, fn) {
   if (name === undefined) return undefined;
   const d = typeof name === 'string' ? C.dtypeByName.get(name) : undefined;
   if (d) return d;
-  const names = [...C.dtypeByName.keys()].join(', ');
+  const names = DTYPES.join(', ');
   if (typeof name === 'function') {
     const named = C.dtypeByTag.get(name.name);
     if (named) throw new TypeError(`${fn}: dtype is a name: pass '${named.name}', not the ${name.name} constructor`);

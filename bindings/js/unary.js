@@ -3,7 +3,7 @@
 // and hands one request to execute.js: a one-operand plan (the numpy rule
 // with one shape), the result contiguous and of the same shape. Named
 // operands keep their dims and coords.
-import { C } from './contract.js';
+import { C, DTYPES } from './contract.js';
 import { mod } from './loader.js';
 import { domainRefusal, cannotHold } from './errors.js';
 import { renamed } from './tensor.js';
@@ -87,7 +87,7 @@ export function unaryOp(name) {
  */
 export function cast(x, dtype, options) {
   mod();
-  if (dtype === undefined) throw new TypeError(`cast: give the dtype to convert to, one of ${[...C.dtypeByName.keys()].join(', ')}: cast(x, 'float32')`);
+  if (dtype === undefined) throw new TypeError(`cast: give the dtype to convert to, one of ${DTYPES.join(', ')}: cast(x, 'float32')`);
   const to = accDtype(dtype, 'cast');
   const { X, dest } = snapshot(x, options, 'cast', 'cast: x');
   if (dest !== null && !outHolds(dest, to)) throw cannotHold('cast', dest, to, [X.shape], `; pass out of dtype ${to.name}`);
