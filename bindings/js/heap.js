@@ -33,9 +33,14 @@ export function heapCopy(d, off, n) {
 }
 
 // Node's Buffer.allocUnsafeSlow: a buffer of its own whose memory is not
-// zeroed first (browsers have no such allocation).
-const unzeroed = typeof globalThis.Buffer === 'function' && typeof globalThis.Buffer.allocUnsafeSlow === 'function'
-  ? globalThis.Buffer.allocUnsafeSlow : null;
+// zeroed first. Browsers have no such allocation: the Node entries hand it
+// over (useUnzeroed()), so the page carries no test for it.
+let unzeroed = null;
+
+/** Node's entries: `alloc(bytes)` (Buffer.allocUnsafeSlow) makes fresh()'s large arrays. */
+export function useUnzeroed(alloc) {
+  unzeroed = alloc;
+}
 const UNZEROED_MIN = 1 << 16;
 
 /**
