@@ -152,6 +152,9 @@ export function tail(ctx) {
   return ` (type ${ctx.rule}${ctx.rule === 'none' ? ': shapes must be identical' : ''})`;
 }
 
+/** The context of a refusal under the element-wise NumPy rule (makeError()'s ctx) for `shapes`. */
+export const numpyCtx = (shapes) => ({ kind: 'elementwise', rule: 'numpy', shapes });
+
 /** A BroadcastError from the engine's refusal `e` (Response.error()) of the call described by `ctx`. */
 export function makeError(ctx, e) {
   const code = C.statuses[e.status] ?? 'INVALID_SHAPE';

@@ -10,7 +10,7 @@
 //   4. one wasm call plans (cached by shape) and runs the kernel;
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
-import { BroadcastError, makeError, formatShape, outLengthError, outDtypeError } from './errors.js';
+import { BroadcastError, makeError, formatShape, outLengthError, outDtypeError, numpyCtx } from './errors.js';
 import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch, malloc, free, DESC_SLOT, OUT_SLOT } from './heap.js';
 import { mod } from './loader.js';
 import { makeTensor } from './tensor.js';
@@ -660,5 +660,5 @@ function failure(c, res, st) {
   }
   if (c.refuse !== null) return c.refuse(res);
   // The default element-wise rule builds its message context only when it is needed.
-  return makeError(c.ctx ?? { kind: 'elementwise', rule: 'numpy', shapes: c.shapes, axis: undefined }, res.error());
+  return makeError(c.ctx ?? numpyCtx(c.shapes), res.error());
 }

@@ -4,7 +4,7 @@
 // of operand and `out`.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, castAdvice, formatShape, outDtypeError, domainRefusal, cannotHold } from './errors.js';
+import { BroadcastError, castAdvice, formatShape, outDtypeError, domainRefusal, cannotHold, numpyCtx } from './errors.js';
 import { readOptions, checkKeys, choose, readBroadcast, byName } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
@@ -197,7 +197,7 @@ export function where(cond, a, b, options) {
     if (r !== null) return r;
   }
   const shapes = [Cd.shape, A.shape, B.shape];
-  const c = request(C.A.where, 'where', C.numpy, -1, [Cd, A, B], shapes, A.dtype, dest, { kind: 'elementwise', rule: 'numpy', shapes });
+  const c = request(C.A.where, 'where', C.numpy, -1, [Cd, A, B], shapes, A.dtype, dest, numpyCtx(shapes));
   c.dtype = Cd.dtype.id;
   c.elem = A.dtype.size;
   return execute(c);

@@ -3,7 +3,7 @@
 // request, makes one call, and turns a refusal into a BroadcastError.
 import { C, none } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, makeError, operandName, head, tail } from './errors.js';
+import { BroadcastError, makeError, operandName, head, tail, numpyCtx } from './errors.js';
 import { copyShape, checkShape, rankTooLarge, isDimValue, describe, isShapeLike, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
 import { begin, header, writeShape, shapeCost, call, requestBuffer, stridesCost, writeStrides } from './wire.js';
 import { readOptions, choose } from './options.js';
@@ -274,7 +274,7 @@ export function broadcastShapes(...shapes) {
       const err = res.error();
       const s = new Array(n);
       laneShapes(s, n);
-      throw makeError({ kind: 'elementwise', rule: 'numpy', shapes: s }, err);
+      throw makeError(numpyCtx(s), err);
     }
     return numpyShape(laneExit(shapes));
   }
@@ -298,7 +298,7 @@ export function checkCount(n) {
 function numpyShape(s) {
   for (let k = 0; k < s.length; k++) checkShape(s[k], false, s);
   const res = shapeCall(C.A.shape, C.numpy, -1, s, null);
-  if (res.status !== 0) throw makeError({ kind: 'elementwise', rule: 'numpy', shapes: s }, res.error());
+  if (res.status !== 0) throw makeError(numpyCtx(s), res.error());
   return res.shape();
 }
 
