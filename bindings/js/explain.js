@@ -8,6 +8,7 @@ import { copyShape, checkShape, exactSize, UNKNOWN_RANK, readStrides, strideCoun
 import { readOptions, choose } from './options.js';
 import { readType, readTo, snapTo, shapeCall, namedCall, namedContext, checkCount } from './rules.js';
 import { readNamed, namedResult } from './named.js';
+import { FULL } from './engine.js';
 
 let explainExpression = null;
 /** expr.js hands explain() its expression explainer (kept out of the shapes entry's bundle). */
@@ -158,7 +159,8 @@ function explainInner(req) {
   const o = readOptions(req, 'explain', KEYS);
   if (o.expression !== undefined) {
     // Expressions are the full entry's (expr.js registers itself); tensorcast/shapes has none.
-    if (explainExpression === null) throw new TypeError("explain: expressions need the full entry: import from 'tensorcast'");
+    // The full entry always has it (index.js loads expr.js); FULL is a constant, so its page carries no refusal.
+    if (!FULL) throw new TypeError("explain: expressions need the full entry: import from 'tensorcast'");
     return explainExpression(o);
   }
   if (rule === 'numpy' || rule === 'none' || rule === 'pdpd') {
