@@ -477,7 +477,9 @@ export function outputsOf(n, ins, v, bytes) {
       if (shapes.some((s) => s === null)) return [info(null, et)];
       const r = shapes[0].length;
       if (shapes.some((sh) => sh.length !== r)) throw new RangeError('Concat: the inputs differ in rank');
-      const a = axisIn(attrInt(n, 'axis', v < 4 ? 1 : 0), r, op); // before opset 4 the axis may be left out: 1
+      // before opset 4 the axis may be left out: 1; from 4 on it is required (onnx and onnxruntime refuse the node)
+      if (v >= 4 && !attr(n, 'axis')) throw new RangeError('Concat: no axis (required from opset 4)');
+      const a = axisIn(attrInt(n, 'axis', 1), r, op);
       const out = shapes[0].slice();
       for (let i = 0; i < r; i++) {
         if (i === a) out[i] = shapes.map((s) => s[i]).reduce(addDims);

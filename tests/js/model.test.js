@@ -1002,6 +1002,15 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(concat([3], [4], 3)).toBe(null); // rank 1 has no axis 1
   });
 
+  it('Concat from opset 4 without an axis is malformed, its output unknown, as onnx and onnxruntime refuse it (until 0.9.28 read as axis 0)', () => {
+    const concat = (a, b, opset, attrs = []) => y([[...nodeOf('Concat', ['a', 'b'], ['y'], 'cat'), ...attrs]], [valueInfo('a', 1, a), valueInfo('b', 1, b)], [], opset);
+    for (const opset of [4, 11, 13, 17]) {
+      expect(concat([2, 3], [5, 3], opset)).toBe(null);
+      expect(concat([3], [4], opset)).toBe(null);
+      expect(concat([2, 3], [2, 4], opset, attrI('axis', -1))).toEqual([2, 7]);
+    }
+  });
+
   it('SimplifiedLayerNormalization\'s inv_std_var and SkipLayerNormalization\'s mean and inv_std_var keep the normalised axes as 1, as onnxruntime makes them (until 0.9.24 x\'s shape: [2, 3, 4], not [2, 3, 1])', () => {
     const norm = (op, outs, attrs = [], domain = []) => y([[...nodeOf(op, ['x', 's', 'g'], outs, 'n'), ...domain, ...attrs]], [x(2, 3, 4), valueInfo('s', 1, [2, 3, 4]), valueInfo('g', 1, [4])]);
     expect(norm('SimplifiedLayerNormalization', ['o', 'y'])).toEqual([2, 3, 1]);
