@@ -507,6 +507,8 @@ export function outputsOf(n, ins, v, bytes) {
         else if (num(x[a]) && !unknown) {
           const parts = n.outputs.length;
           const each = Math.ceil(x[a] / parts);
+          // opset 18's uneven parts: a last part of none (more parts than the dim has) is refused, as onnxruntime does
+          if (v >= 18 && x[a] - each * (parts - 1) <= 0) throw new RangeError(`Split: ${x[a]} is not ${parts} parts`);
           s[a] = k < parts - 1 ? each : x[a] - each * (parts - 1);
         } else s[a] = '?';
         return info(s, et);

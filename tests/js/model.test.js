@@ -1011,6 +1011,19 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     }
   });
 
+  it('Split-18 into more parts than make a last part of at least 1 is malformed, as onnxruntime refuses it (until 0.9.28 a last part of 0: 3 into 4 gave 1, 1, 1, 0)', () => {
+    const split = (dims, parts, opset = 18) => {
+      const outs = Array.from({ length: parts }, (_, k) => (k === 0 ? 'y' : `y${k}`));
+      return y([[...nodeOf('Split', ['x'], outs, 'split'), ...attrI('axis', 0), ...(opset >= 18 ? attrI('num_outputs', parts) : [])]], [x(...dims)], [], opset);
+    };
+    expect(split([3], 4)).toBe(null); // more parts than the dim
+    expect(split([6], 4)).toBe(null); // 2, 2, 2 and nothing left
+    expect(split([0, 2], 1)).toBe(null);
+    expect(split([7], 4)).toEqual([2]); // 2, 2, 2, 1
+    expect(split([3], 3)).toEqual([1]);
+    expect(split([0, 2], 2, 13)).toEqual([0, 2]); // before 18, equal parts: two of none
+  });
+
   it('SimplifiedLayerNormalization\'s inv_std_var and SkipLayerNormalization\'s mean and inv_std_var keep the normalised axes as 1, as onnxruntime makes them (until 0.9.24 x\'s shape: [2, 3, 4], not [2, 3, 1])', () => {
     const norm = (op, outs, attrs = [], domain = []) => y([[...nodeOf(op, ['x', 's', 'g'], outs, 'n'), ...domain, ...attrs]], [x(2, 3, 4), valueInfo('s', 1, [2, 3, 4]), valueInfo('g', 1, [4])]);
     expect(norm('SimplifiedLayerNormalization', ['o', 'y'])).toEqual([2, 3, 1]);
