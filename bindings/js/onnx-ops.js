@@ -69,6 +69,19 @@ export function info(shape, elemType = 0, value = null, lostAt = null) {
   return { shape, elemType, value, lostAt, elem: null };
 }
 
+/** A sequence (an optional) holding `elem` (null: elements not known). */
+function holding(elem) {
+  const v = info(null);
+  v.elem = elem;
+  return v;
+}
+
+/** What two tensors share: their dims where equal, '?' where not; no rank where their ranks differ or one is unknown. */
+function union(a, b) {
+  const [s, t] = [a ? a.shape : null, b ? b.shape : null];
+  return info(s && t && s.length === t.length ? s.map((d, i) => (d === t[i] ? d : '?')) : null, a ? a.elemType : 0);
+}
+
 /**
  * Values as the shape functions read them: Numbers. A 64-bit value past 2^53 - 1 is kept as the
  * file has it (a BigInt: tensorValues) while ops only move it (Concat, Gather, Slice, Cast to a wide
@@ -605,12 +618,10 @@ export function outputsOf(n, ins, v, bytes) {
       return [info(rankKnown ? [x.length, '?'] : [ '?', '?'], 7)];
     case 'SequenceAt':
       return [ins[0] && ins[0].elem ? ins[0].elem : info(null)];
-    case 'SequenceInsert':
-    case 'SequenceErase': {
-      const v = info(null);
-      v.elem = ins[0] ? ins[0].elem : null;
-      return [v];
-    }
+    case 'SequenceInsert': // the elements it holds and the one inserted: the dims they agree on
+      return [holding(ins[0] && ins[0].elem && ins[1] ? union(ins[0].elem, ins[1]) : null)];
+    case 'SequenceErase':
+      return [holding(ins[0] ? ins[0].elem : null)];
     case 'LSTM':
     case 'GRU':
     case 'RNN': {

@@ -1024,6 +1024,18 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(split([0, 2], 2, 13)).toEqual([0, 2]); // before 18, equal parts: two of none
   });
 
+  // TypeProto.sequence_type (4) { elem_type (1): TypeProto }
+  const seqInfo = (name, elem, dims) => [...str(1, name), ...fld(2, fld(4, fld(1, tensorType(elem, dims))))];
+
+  it('SequenceInsert holds what the sequence held and the tensor inserted: the dims they agree on, as onnx unites them (until 0.9.28 the sequence\'s alone: SequenceAt gave (2, 3) for an inserted (4, 3))', () => {
+    const at = (seq, w) => y([nodeOf('SequenceInsert', ['s', 'w'], ['s2'], 'ins'), nodeOf('SequenceAt', ['s2', 'i'], ['y'], 'at')],
+      [seqInfo('s', 1, seq), valueInfo('w', 1, w), valueInfo('i', 7, [])]);
+    expect(at([2, 3], [4, 3])).toEqual(['?', 3]);
+    expect(at([2, 3], [2, 3])).toEqual([2, 3]);
+    expect(at(['N', 3], ['N', 5])).toEqual(['N', '?']);
+    expect(at([2, 3], [2, 3, 1])).toBe(null); // ranks differ
+  });
+
   it('SimplifiedLayerNormalization\'s inv_std_var and SkipLayerNormalization\'s mean and inv_std_var keep the normalised axes as 1, as onnxruntime makes them (until 0.9.24 x\'s shape: [2, 3, 4], not [2, 3, 1])', () => {
     const norm = (op, outs, attrs = [], domain = []) => y([[...nodeOf(op, ['x', 's', 'g'], outs, 'n'), ...domain, ...attrs]], [x(2, 3, 4), valueInfo('s', 1, [2, 3, 4]), valueInfo('g', 1, [4])]);
     expect(norm('SimplifiedLayerNormalization', ['o', 'y'])).toEqual([2, 3, 1]);
