@@ -402,6 +402,8 @@ export function outputsOf(n, ins, v, bytes) {
       if (vf) return [info([vf.floats.length], 1, vf.floats.slice())];
       const f1 = attr(n, 'value_float');
       if (f1) return [info([], 1, [f1.f])];
+      if (attr(n, 'value_strings')) return [info([attr(n, 'value_strings').strings.length], 8)];
+      if (attr(n, 'value_string')) return [info([], 8)];
       return null;
     }
     case 'Shape': {

@@ -1036,6 +1036,19 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(at([2, 3], [2, 3, 1])).toBe(null); // ranks differ
   });
 
+  it('a Constant of strings has its shape: value_strings (n), value_string (), a string tensor its dims (until 0.9.28 value_strings and value_string were unknown ops)', () => {
+    const attrStrs = (name, vs) => fld(5, [...str(1, name), ...vs.flatMap((v) => str(9, v)), ...int(20, 8)]);
+    const constant = (a) => {
+      const r = tc.inferShapes(onnxModel([[...nodeOf('Constant', [], ['y'], 'c'), ...a]], [], [unshaped('y')]), { tensors: true });
+      return [r.tensors.y, r.coverage.unknownOps];
+    };
+    expect(constant(attrStrs('value_strings', ['a', 'b', 'c']))).toEqual([[3], []]);
+    expect(constant(attrStrs('value_strings', []))).toEqual([[0], []]);
+    expect(constant(attrS('value_string', 'abc'))).toEqual([[], []]);
+    // TensorProto: dims 1, data_type 2 (8: string), string_data 6
+    expect(constant(fld(5, [...str(1, 'value'), ...fld(5, [...int(1, 2), ...int(1, 1), ...int(2, 8), ...str(6, 'a'), ...str(6, 'b')]), ...int(20, 4)]))).toEqual([[2, 1], []]);
+  });
+
   it('SimplifiedLayerNormalization\'s inv_std_var and SkipLayerNormalization\'s mean and inv_std_var keep the normalised axes as 1, as onnxruntime makes them (until 0.9.24 x\'s shape: [2, 3, 4], not [2, 3, 1])', () => {
     const norm = (op, outs, attrs = [], domain = []) => y([[...nodeOf(op, ['x', 's', 'g'], outs, 'n'), ...domain, ...attrs]], [x(2, 3, 4), valueInfo('s', 1, [2, 3, 4]), valueInfo('g', 1, [4])]);
     expect(norm('SimplifiedLayerNormalization', ['o', 'y'])).toEqual([2, 3, 1]);
