@@ -181,7 +181,8 @@ function axesIn(as, r, op) {
 // Ops whose outputs follow from their inputs' shapes and attributes in a line or two (moreShapes).
 const MORE = new Set(('NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss Unique Adagrad Adam Momentum NonMaxSuppression ' +
   'TfIdfVectorizer DynamicQuantizeLinear GridSample GatherND OneHot StringNormalizer Einsum HannWindow HammingWindow ' +
-  'BlackmanWindow MelWeightMatrix Compress Det RoiAlign DFT STFT OptionalHasElement').split(' '));
+  'BlackmanWindow MelWeightMatrix Compress Det RoiAlign DFT STFT OptionalHasElement MaxUnpool MaxRoiPool RandomNormal ' +
+  'RandomUniform Multinomial').split(' '));
 // The optimisers of ai.onnx.preview.training. Their inputs after R and T are groups of n: X, its
 // gradient G, then the states (Adagrad H; Adam V, H; Momentum V); their outputs are X and the states,
 // new: each output group's input group.
@@ -292,6 +293,27 @@ function moreShapes(n, op, ins, vals, v) {
     }
     case 'OptionalHasElement':
       return [info([], 9)];
+    case 'MaxUnpool': { // each spatial dim (d - 1) * stride + kernel - pads (onnxruntime refuses one below 1), or output_shape's values
+      const [k, st, p] = ['kernel_shape', 'strides', 'pads'].map((a) => attrInts(n, a) ?? []);
+      const sp = x ? x.length - 2 : 0;
+      const out = x && x.map((d, i) => (i < 2 ? d : num(d) && num(k[i - 2]) ? (d - 1) * (st[i - 2] ?? 1) + k[i - 2] - (p[i - 2] ?? 0) - (p[i - 2 + sp] ?? 0) : '?'));
+      if (out && out.some((d, i) => i > 1 && d < 1)) throw new RangeError(`MaxUnpool: an output dim of ${out.find((d, i) => i > 1 && d < 1)}`);
+      if (!n.inputs[2]) return [info(out, et)];
+      const os = vals(2) ?? (shape(2)?.length === 1 && num(shape(2)[0]) && shape(2)[0] <= MAX_VALUES ? new Array(shape(2)[0]).fill('?') : null);
+      // one dim a dim of x, none smaller than the one computed (onnx and onnxruntime refuse the node)
+      if (os && out && (os.length !== out.length || os.some((d, i) => num(d) && num(out[i]) && d < out[i]))) throw new RangeError(`MaxUnpool: output_shape [${os}] for [${out}]`);
+      return [info(os, et)];
+    }
+    case 'MaxRoiPool': { // [num_rois, C, pooled_shape]
+      const rois = shape(1);
+      const ps = attrInts(n, 'pooled_shape');
+      return [info([rois ? rois[0] : '?', x ? x[1] : '?', ...(ps && ps.length === 2 ? ps : ['?', '?'])], et)];
+    }
+    case 'RandomNormal':
+    case 'RandomUniform':
+      return [info(attrInts(n, 'shape'), attrInt(n, 'dtype', 1))];
+    case 'Multinomial': // [batch_size, sample_size]
+      return [info([x ? x[0] : '?', attrInt(n, 'sample_size', 1)], attrInt(n, 'dtype', 6))];
     default:
       return null;
   }
@@ -619,11 +641,45 @@ export function outputsOf(n, ins, v, bytes) {
     case 'NonZero':
       return [info(rankKnown ? [x.length, '?'] : [ '?', '?'], 7)];
     case 'SequenceAt':
-      return [ins[0] && ins[0].elem ? ins[0].elem : info(null)];
+    case 'OptionalGetElement': // an optional's element; opset 18's tensor input: itself
+      return [ins[0] && ins[0].elem ? ins[0].elem : info(op === 'SequenceAt' ? null : x, et)];
+    case 'Optional':
+      return [holding(ins[0] ?? null)];
+    case 'SequenceEmpty':
+      return [holding(info(null, attrInt(n, 'dtype', 1)))];
+    case 'SequenceConstruct':
+      return [holding(ins.reduce((a, b) => union(a, b)))];
     case 'SequenceInsert': // the elements it holds and the one inserted: the dims they agree on
       return [holding(ins[0] && ins[0].elem && ins[1] ? union(ins[0].elem, ins[1]) : null)];
     case 'SequenceErase':
       return [holding(ins[0] ? ins[0].elem : null)];
+    case 'SequenceLength':
+      return [info([], 7)];
+    case 'SplitToSequence': {
+      if (!rankKnown) return [holding(info(null, et))];
+      const a = axisIn(attrInt(n, 'axis', 0), x.length, op);
+      const split = n.inputs[1] ? vals(1) : null;
+      const d = x[a];
+      let part = '?'; // the elements' dim at the axis: the parts' size where all are one size
+      if (!n.inputs[1]) return [holding(info(attrInt(n, 'keepdims', 1) === 1 ? x.map((e, i) => (i === a ? 1 : e)) : x.filter((_, i) => i !== a), et))];
+      if (split && ins[1].shape?.length === 0) { // a scalar: parts of that size, the last the rest
+        if (!(split[0] > 0)) throw new RangeError(`SplitToSequence: a split of ${split[0]}`);
+        part = num(d) && d <= split[0] ? d : num(d) && d % split[0] === 0 ? split[0] : '?';
+      } else if (split) {
+        if (num(d) && split.every(num) && split.reduce((t, e) => t + e, 0) !== d) throw new RangeError(`SplitToSequence: the sizes do not sum to ${d}`);
+        part = split.every((e) => e === split[0]) ? split[0] : '?';
+      }
+      return [holding(info(x.map((e, i) => (i === a ? part : e)), et))];
+    }
+    case 'ConcatFromSequence': { // the elements joined at axis (or stacked on a new one): how many is not known
+      const e = ins[0] && ins[0].elem ? ins[0].elem.shape : null;
+      if (e === null) return [info(null, ins[0]?.elem?.elemType ?? 0)];
+      const stack = attrInt(n, 'new_axis', 0) === 1;
+      const a = axisIn(attrInt(n, 'axis', 0), e.length + (stack ? 1 : 0), op);
+      const out = e.slice();
+      out.splice(a, stack ? 0 : 1, '?');
+      return [info(out, ins[0].elem.elemType)];
+    }
     case 'LSTM':
     case 'GRU':
     case 'RNN': {

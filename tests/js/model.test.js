@@ -1049,6 +1049,70 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(constant(fld(5, [...str(1, 'value'), ...fld(5, [...int(1, 2), ...int(1, 1), ...int(2, 8), ...str(6, 'a'), ...str(6, 'b')]), ...int(20, 4)]))).toEqual([[2, 1], []]);
   });
 
+  // Checked against onnx 1.12's strict inference and onnxruntime-node on 800 generated models while these were written
+  const all = (nodes, inputs, inits = [], opset = 17, outs = ['y']) => tc.inferShapes(new Uint8Array([...int(1, 8), ...fld(8, [...str(1, ''), ...int(2, opset)]), ...fld(7, [
+    ...nodes.flatMap((n) => fld(1, n)), ...str(2, 'g'), ...inits.flat(), ...inputs.flatMap((v) => fld(11, v)), ...outs.flatMap((o) => fld(12, unshaped(o)))])]), { tensors: true });
+
+  it('MaxUnpool: each spatial dim (d - 1) * stride + kernel - pads, or output_shape\'s values; one below 1, an output_shape of another rank or smaller is malformed (until 0.9.28 an unknown op)', () => {
+    const unpool = (dims, attrs, os) => y([[...nodeOf('MaxUnpool', ['x', 'i', ...(os ? ['os'] : [])], ['y'], 'u'), ...attrs]],
+      [x(...dims), valueInfo('i', 7, dims), ...(Array.isArray(os) || !os ? [] : [valueInfo('os', 7, [os])])], Array.isArray(os) ? [i64('os', os)] : []);
+    const k2s2 = [...attrInts('kernel_shape', [2, 2]), ...attrInts('strides', [2, 2])];
+    expect(unpool([1, 3, 2, 3], k2s2)).toEqual([1, 3, 4, 6]);
+    expect(unpool(['N', 3, 'H', 3], [...k2s2, ...attrInts('pads', [1, 0, 0, 1])])).toEqual(['N', 3, '?', 5]);
+    expect(unpool([1, 3, 2, 3], attrInts('kernel_shape', [3, 1]))).toEqual([1, 3, 4, 3]); // strides 1
+    expect(unpool([1, 1, 1, 2], [...attrInts('kernel_shape', [2, 2]), ...attrInts('pads', [1, 0, 1, 0])])).toBe(null); // 0 high
+    expect(unpool([1, 3, 2, 3], k2s2, [1, 3, 5, 7])).toEqual([1, 3, 5, 7]);
+    expect(unpool([1, 3, 2, 3], k2s2, [1, 3, 3, 7])).toBe(null); // smaller than 4
+    expect(unpool([1, 3, 2, 3], k2s2, [3, 5, 7])).toBe(null);
+    expect(unpool([1, 3, 2, 3], k2s2, 4)).toEqual(['?', '?', '?', '?']); // its values not known
+  });
+
+  it('Optional, OptionalGetElement and the sequence ops carry their elements\' shapes (until 0.9.28 unknown ops but SequenceAt, SequenceInsert and SequenceErase)', () => {
+    const opt = all([nodeOf('Optional', ['x'], ['o'], 'o'), nodeOf('OptionalGetElement', ['o'], ['y'], 'g'), nodeOf('OptionalHasElement', ['o'], ['h'], 'h')],
+      [x('N', 3)], [], 17, ['y', 'h']);
+    expect([opt.tensors.y, opt.tensors.h, opt.coverage.unknownOps]).toEqual([['N', 3], [], []]);
+    // SequenceConstruct: the dims its tensors agree on; SequenceLength a scalar; SequenceEmpty holds none known
+    const seq = (shapes, more = []) => all([nodeOf('SequenceConstruct', shapes.map((_, k) => `x${k}`), ['s'], 'c'), nodeOf('SequenceAt', ['s', 'i'], ['y'], 'at'),
+      nodeOf('SequenceLength', ['s'], ['n'], 'len'), ...more], [...shapes.map((sh, k) => valueInfo(`x${k}`, 1, sh)), valueInfo('i', 7, [])], [], 17, ['y', 'n', 'c']);
+    expect(seq([[2, 3], [2, 3]]).tensors).toMatchObject({ y: [2, 3], n: [] });
+    expect(seq([['N', 3], ['N', 4]]).tensors.y).toEqual(['N', '?']);
+    expect(seq([[2, 3], [2, 3, 1]]).tensors.y).toBe(null);
+    // ConcatFromSequence: how many elements is not known (the axis's dim), new_axis stacks them on a new one; its axis within the rank
+    const cat = (attrs, shapes = [[2, 3], [2, 3]]) => seq(shapes, [[...nodeOf('ConcatFromSequence', ['s'], ['c'], 'cat'), ...attrs]]).tensors.c;
+    expect(cat(attrI('axis', 1))).toEqual([2, '?']);
+    expect(cat([...attrI('axis', -1), ...attrI('new_axis', 1)])).toEqual([2, 3, '?']);
+    expect(cat([...attrI('axis', 2), ...attrI('new_axis', 1)])).toEqual([2, 3, '?']);
+    expect(cat(attrI('axis', 2))).toBe(null);
+    expect(cat([...attrI('axis', 3), ...attrI('new_axis', 1)])).toBe(null);
+    expect(cat(attrI('axis', 0), [[2, 3], [3]])).toBe(null);
+    const empty = all([[...nodeOf('SequenceEmpty', [], ['s'], 'e'), ...attrI('dtype', 1)], nodeOf('SequenceInsert', ['s', 'x'], ['t'], 'ins'), nodeOf('SequenceAt', ['t', 'i'], ['y'], 'at')],
+      [x(2, 3), valueInfo('i', 7, [])]);
+    expect([empty.tensors.y, empty.coverage.unknownOps]).toEqual([null, []]); // as onnx: what the empty sequence held is not known
+  });
+
+  it('SplitToSequence: without split each slice (kept as 1 or dropped by keepdims), a scalar split its size where every part has it, a list of one size that size; a split that does not fit is malformed (until 0.9.28 an unknown op)', () => {
+    const parts = (dims, attrs, split) => y([[...nodeOf('SplitToSequence', ['x', ...(split === undefined ? [] : ['sp'])], ['s'], 's'), ...attrs], nodeOf('SequenceAt', ['s', 'i'], ['y'], 'at')],
+      [x(...dims), valueInfo('i', 7, [])], split === undefined ? [] : [i64('sp', [].concat(split), Array.isArray(split) ? [split.length] : [])]);
+    expect(parts([5, 'N'], attrI('axis', 1))).toEqual([5, 1]);
+    expect(parts([5, 'N'], [...attrI('axis', 0), ...attrI('keepdims', 0)])).toEqual(['N']);
+    expect(parts([6, 2], [], 3)).toEqual([3, 2]);
+    expect(parts([5, 2], [], 3)).toEqual(['?', 2]); // 3 and 2
+    expect(parts([5, 2], [], 9)).toEqual([5, 2]); // one part
+    expect(parts([6, 2], [], [2, 2, 2])).toEqual([2, 2]);
+    expect(parts([6, 2], [], [2, 4])).toEqual(['?', 2]);
+    expect(parts([6, 2], [], [2, 2])).toBe(null); // sums to 4
+    expect(parts([6, 2], [], 0)).toBe(null);
+    expect(parts([6, 2], attrI('axis', 2))).toBe(null);
+  });
+
+  it('RandomNormal, RandomUniform, Multinomial and MaxRoiPool have their shapes (until 0.9.28 unknown ops)', () => {
+    expect(y([[...nodeOf('RandomNormal', [], ['y'], 'r'), ...attrInts('shape', [2, 3])]], [])).toEqual([2, 3]);
+    expect(y([[...nodeOf('RandomUniform', [], ['y'], 'r'), ...attrInts('shape', [4])]], [])).toEqual([4]);
+    expect(y([[...nodeOf('Multinomial', ['x'], ['y'], 'm'), ...attrI('sample_size', 5)]], [x('B', 10)])).toEqual(['B', 5]);
+    expect(y([nodeOf('Multinomial', ['x'], ['y'], 'm')], [x(3, 10)])).toEqual([3, 1]);
+    expect(y([[...nodeOf('MaxRoiPool', ['x', 'rois'], ['y'], 'p'), ...attrInts('pooled_shape', [2, 3])]], [x(1, 8, 20, 20), valueInfo('rois', 1, ['R', 5])])).toEqual(['R', 8, 2, 3]);
+  });
+
   it('SimplifiedLayerNormalization\'s inv_std_var and SkipLayerNormalization\'s mean and inv_std_var keep the normalised axes as 1, as onnxruntime makes them (until 0.9.24 x\'s shape: [2, 3, 4], not [2, 3, 1])', () => {
     const norm = (op, outs, attrs = [], domain = []) => y([[...nodeOf(op, ['x', 's', 'g'], outs, 'n'), ...domain, ...attrs]], [x(2, 3, 4), valueInfo('s', 1, [2, 3, 4]), valueInfo('g', 1, [4])]);
     expect(norm('SimplifiedLayerNormalization', ['o', 'y'])).toEqual([2, 3, 1]);
