@@ -665,34 +665,39 @@ class Run {
     const inner = new Scope(scope);
     // The body's inputs: what it declares; else, for a Loop, the iteration
     // number and the condition (scalars) and each carried value as it starts.
-    // For a Scan (opset 9 on), its states as they start and each scan input without its scan axis.
+    // For a Scan (opset 9 on), its states as they start and each scan input without its scan axis;
+    // Scan-8's inputs are sequence_lens, then states and scan inputs that have a batch axis 0 (and the scan axis 1).
     const loop = n.opType === 'Loop';
+    const v8 = !loop && this.opset() < 9;
     const scans = loop ? 0 : attrInt(n, 'num_scan_inputs', 0);
-    const first = loop ? 2 : 0; // the first carried value (state) among the inputs
+    const first = loop ? 2 : v8 ? 1 : 0; // the first carried value (state) among the inputs
     const carried = n.inputs.length - first - scans;
     const inAxes = attrInts(n, 'scan_input_axes');
     const axisOf = (x, j, axes) => normAxis(axes?.[j] ?? 0, x.length);
-    const slices = ins.slice(first + carried).map((x, j) => (x && x.shape ? info(x.shape.filter((_, i) => i !== axisOf(x.shape, j, inAxes)), x.elemType) : info(null, x ? x.elemType : 0)));
-    const seed = loop ? [info([], 7), info([], 9), ...ins.slice(2)] : [...ins.slice(0, carried), ...slices];
+    const past = (x, k) => info(x && x.shape ? x.shape.slice(k) : null, x ? x.elemType : 0); // Scan-8's without its batch (and scan) axis
+    const slices = ins.slice(first + carried).map((x, j) => (v8 ? past(x, 2) : x && x.shape ? info(x.shape.filter((_, i) => i !== axisOf(x.shape, j, inAxes)), x.elemType) : info(null, x ? x.elemType : 0)));
+    const states = ins.slice(first, first + carried).map((x) => (v8 ? past(x, 1) : x));
+    const seed = loop ? [info([], 7), info([], 9), ...ins.slice(2)] : [...states, ...slices];
     this.graph(g, inner, g.name || `${graphName}/${where}.body`, seed);
-    if (!loop && this.opset() < 9) return null; // Scan-8 (a batch axis, sequence lengths): the shapes the file declares
     // Each carried value keeps the shape it starts with (when the body returns
     // the same); each scan output stacks the body's along a new axis (Loop:
-    // the first, of a length not known; Scan: scan_output_axes, of the scan's length).
+    // the first, of a length not known; Scan: scan_output_axes, of the scan's length;
+    // Scan-8: axis 1, after the batch axis, which states keep too).
     const lead = ins[first + carried];
-    const len = loop || !lead || !lead.shape ? '?' : lead.shape[axisOf(lead.shape, 0, inAxes)];
+    const len = loop || !lead || !lead.shape ? '?' : v8 ? lead.shape[1] ?? '?' : lead.shape[axisOf(lead.shape, 0, inAxes)];
+    const batch = (x) => (v8 ? [x && x.shape && x.shape.length ? x.shape[0] : '?'] : []);
     const outAxes = attrInts(n, 'scan_output_axes');
     return n.outputs.map((_, k) => {
       const body = inner.get(g.outputs[k + (loop ? 1 : 0)]?.name ?? '');
       if (k < carried) {
-        const start = ins[k + first];
+        const start = (loop ? ins.slice(2) : states)[k];
         const same = start && body && start.shape && body.shape && start.shape.length === body.shape.length;
-        return info(same ? start.shape.map((d, i) => (d === body.shape[i] ? d : '?')) : null, start ? start.elemType : 0);
+        return info(same ? [...batch(ins[k + first]), ...start.shape.map((d, i) => (d === body.shape[i] ? d : '?'))] : null, start ? start.elemType : 0);
       }
       if (!body || !body.shape) return info(null, body ? body.elemType : 0);
       const s = body.shape.slice();
-      s.splice(loop ? 0 : normAxis(outAxes?.[k - carried] ?? 0, s.length + 1), 0, len);
-      return info(s, body.elemType);
+      s.splice(loop || v8 ? 0 : normAxis(outAxes?.[k - carried] ?? 0, s.length + 1), 0, len);
+      return info([...batch(lead), ...s], body.elemType);
     });
   }
 }

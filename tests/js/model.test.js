@@ -1105,6 +1105,21 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(parts([6, 2], attrI('axis', 2))).toBe(null);
   });
 
+  it('Scan-8: the body sees each state without its batch axis and each scan input without its batch and scan axes; outputs keep the batch axis first (until 0.9.28 the body was seeded as Scan-9\'s: a state got sequence_lens\'s shape, a scan input kept its batch axis)', () => {
+    const graphAttr = (name, g) => fld(5, [...str(1, name), ...int(20, 5), ...fld(6, g)]);
+    const body = [...fld(1, nodeOf('Add', ['st', 'xs'], ['st2'], 'add')), ...fld(1, nodeOf('Mul', ['xs', 'xs'], ['ys'], 'mul')), ...str(2, 'body'),
+      ...fld(11, unshaped('st')), ...fld(11, unshaped('xs')), ...fld(12, unshaped('st2')), ...fld(12, unshaped('ys'))];
+    const scan = (lens, st0, xd) => all([[...nodeOf('Scan', [lens ? 'lens' : '', 'st0', 'x'], ['y', 'ys_all'], 'scan'), ...attrI('num_scan_inputs', 1), ...graphAttr('body', body)]],
+      [...(lens ? [valueInfo('lens', 7, [st0[0]])] : []), valueInfo('st0', 1, st0), valueInfo('x', 1, xd)], [], 8, ['y', 'ys_all']);
+    for (const lens of [false, true]) {
+      const r = scan(lens, ['B', 4], ['B', 5, 4]);
+      expect(r.subgraphTensors.body).toEqual({ st2: [4], ys: [4] });
+      expect([r.tensors.y, r.tensors.ys_all]).toEqual([['B', 4], ['B', 5, 4]]);
+      expect(r.nodes.map((n) => [n.name, n.status, n.output.shape])).toEqual([['add', 'ok', [4]], ['mul', 'ok', [4]]]);
+    }
+    expect(scan(false, [2], [2, 3]).tensors).toEqual({ y: [2], ys_all: [2, 3] }); // a batch of scalars
+  });
+
   it('RandomNormal, RandomUniform, Multinomial and MaxRoiPool have their shapes (until 0.9.28 unknown ops)', () => {
     expect(y([[...nodeOf('RandomNormal', [], ['y'], 'r'), ...attrInts('shape', [2, 3])]], [])).toEqual([2, 3]);
     expect(y([[...nodeOf('RandomUniform', [], ['y'], 'r'), ...attrInts('shape', [4])]], [])).toEqual([4]);
