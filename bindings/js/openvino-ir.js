@@ -252,6 +252,9 @@ export function inferOpenVino(xml, bin) {
       report.rule = `broadcastTo ${mode}`;
       // Broadcast-3 takes it in explicit mode (OpenVINO refuses the layer without it)
       if (mode === 'explicit' && ins.length < 3) return refuse(typeError(`${where}: Broadcast-3 takes 3 inputs in explicit mode (its axes_mapping); the file records ${ins.length}`));
+      // and only then: OpenVINO refuses a third input in another mode; Broadcast-1 takes 2 or 3 in any
+      const most = v1 || mode === 'explicit' ? 3 : 2;
+      if (ins.length > most) return refuse(typeError(`${where}: Broadcast${v1 ? '-1' : '-3'} takes at most ${most} inputs${v1 ? '' : ` in ${mode} mode (an axes_mapping only in explicit mode)`}; the file records ${ins.length}`));
       const target = constValues(source(layer, ins[1]) ?? { children: [] }, bin);
       const mapping = ins[2] ? constValues(source(layer, ins[2]) ?? { children: [] }, bin) : null;
       const t = target ?? (mode === 'bidirectional' ? null : out.shape);

@@ -194,6 +194,19 @@ describe('OpenVINO IR: what the file says badly', () => {
     expect(broadcast('opset3', { mode: 'explicit' }, [3], [2, 3], [2, 3])).toMatchObject({ status: 'clash', rule: 'broadcastTo explicit' });
   });
 
+  it('Broadcast-3 with a third input in a mode other than explicit is refused, as OpenVINO refuses it (until 0.9.28 ok, the input ignored)', () => {
+    for (const mode of ['numpy', 'bidirectional', 'pdpd']) {
+      const n = broadcast('opset3', { mode }, [2, 3], [2, 3], [2, 3], [0, 1]);
+      expect(n, mode).toMatchObject({ status: 'clash', rule: `broadcastTo ${mode}`, error: { name: 'TypeError', code: null } });
+      expect(n.error.message).toBe(`bc: Broadcast-3 takes at most 2 inputs in ${mode} mode (an axes_mapping only in explicit mode); the file records 3`);
+      expect(broadcast('opset3', { mode }, [2, 3], [2, 3], [2, 3]).status, mode).toBe('ok');
+    }
+    // Broadcast-1 takes a third input in any mode
+    expect(broadcast('opset1', { mode: 'numpy' }, [3], [2, 3], [2, 3], [1])).toMatchObject({ status: 'ok', rule: 'broadcastTo numpy' });
+    const four = only(ir([layer(1, 'Broadcast', { data: { mode: 'explicit' }, inputs: [[3], [2], [1], [1]], outputs: [[2, 3]] })]));
+    expect(four.error.message).toBe('Broadcast_1: Broadcast-1 takes at most 3 inputs; the file records 4');
+  });
+
   it('a scalar under a one-entry axes_mapping takes a target dim of 1 there, as OpenVINO checks it (until 0.9.24 any dim: the scalar stretched)', () => {
     const n = broadcast('opset3', { mode: 'explicit' }, [], [2, 3], [2, 3], [1]);
     expect(n).toMatchObject({ status: 'clash', error: { name: 'BroadcastError', code: 'INCOMPATIBLE_DIMS', axis: 1, dims: [1, 3] } });
