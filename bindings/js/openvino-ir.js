@@ -255,6 +255,9 @@ export function inferOpenVino(xml, bin) {
       // and only then: OpenVINO refuses a third input in another mode; Broadcast-1 takes 2 or 3 in any
       const most = v1 || mode === 'explicit' ? 3 : 2;
       if (ins.length > most) return refuse(typeError(`${where}: Broadcast${v1 ? '-1' : '-3'} takes at most ${most} inputs${v1 ? '' : ` in ${mode} mode (an axes_mapping only in explicit mode)`}; the file records ${ins.length}`));
+      // target_shape is 1-D, and so is axes_mapping in explicit mode (OpenVINO refuses another rank)
+      const k = ins[1].shape.length !== 1 ? 1 : mode === 'explicit' && ins[2].shape.length !== 1 ? 2 : 0;
+      if (k) return refuse(typeError(`${where}: ${k === 1 ? 'target_shape' : 'axes_mapping'} (port ${ins[k].id}) has rank ${ins[k].shape.length}, not 1`));
       const target = constValues(source(layer, ins[1]) ?? { children: [] }, bin);
       const mapping = ins[2] ? constValues(source(layer, ins[2]) ?? { children: [] }, bin) : null;
       const t = target ?? (mode === 'bidirectional' ? null : out.shape);

@@ -207,6 +207,20 @@ describe('OpenVINO IR: what the file says badly', () => {
     expect(four.error.message).toBe('Broadcast_1: Broadcast-1 takes at most 3 inputs; the file records 4');
   });
 
+  it('a Broadcast target_shape, or explicit axes_mapping, of a rank other than 1 is refused, as OpenVINO refuses it (until 0.9.28 its values were read flat)', () => {
+    const bin = new Uint8Array(24);
+    [2, 3, 1].forEach((v, i) => new DataView(bin.buffer).setBigInt64(i * 8, BigInt(v), true));
+    const konst = (id, shape, offset, dims) => `<layer id="${id}" name="c${id}" type="Const" version="opset1"><data element_type="i64" shape="${shape}" offset="${offset}" size="${dims.reduce((p, d) => p * d, 1) * 8}"/><output><port id="0" precision="I64">${dims.map((d) => `<dim>${d}</dim>`).join('')}</port></output></layer>`;
+    const edges = '<edge from-layer="1" from-port="0" to-layer="3" to-port="1"/><edge from-layer="2" from-port="0" to-layer="3" to-port="2"/>';
+    const run = (mode, target, mapping) => tc.inferShapes(ir([konst(1, target.join(','), 0, target), konst(2, mapping.join(','), 16, mapping),
+      layer(3, 'Broadcast', { data: { mode }, inputs: [[3], target, ...(mode === 'explicit' ? [mapping] : [])], outputs: [[2, 3]], name: 'bc' }).replace('opset1', 'opset3')], edges), { bin }).nodes[0];
+    const two = run('numpy', [1, 2], [1]);
+    expect(two).toMatchObject({ status: 'clash', error: { name: 'TypeError', code: null, message: 'bc: target_shape (port 1) has rank 2, not 1' } });
+    expect(run('explicit', [2], [1, 1]).error.message).toBe('bc: axes_mapping (port 2) has rank 2, not 1');
+    expect(run('explicit', [2], [1])).toMatchObject({ status: 'ok', output: { shape: [2, 3] } });
+    expect(run('numpy', [2], [1])).toMatchObject({ status: 'ok', output: { shape: [2, 3] } });
+  });
+
   it('a scalar under a one-entry axes_mapping takes a target dim of 1 there, as OpenVINO checks it (until 0.9.24 any dim: the scalar stretched)', () => {
     const n = broadcast('opset3', { mode: 'explicit' }, [], [2, 3], [2, 3], [1]);
     expect(n).toMatchObject({ status: 'clash', error: { name: 'BroadcastError', code: 'INCOMPATIBLE_DIMS', axis: 1, dims: [1, 3] } });
