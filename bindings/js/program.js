@@ -161,6 +161,8 @@ export function plan(fn, text, host) {
     let name = null;
     if (!last) program = true;
     if (toks[s]?.k === 'n' && toks[s + 1]?.k === '=') {
+      const q = toks.slice(s + 2, e).slice(0, 2).find((t) => t.k === '='); // `x = = y`, `a = b = c`
+      if (q) fail('unexpected "="', q.a, q.b);
       if (last) fail('the last statement is the result, not an assignment', toks[s].a, toks[s + 1].b);
       name = toks[s].s;
       s += 2;

@@ -270,6 +270,10 @@ describe('statements and reductions inside expressions', () => {
     ['max(x, [-1], true) +', /the expression ends too early at offset 20/],
     ['m = max(x, [-1], true); e = exp(x - m) +* 2; e', /unexpected "\*" at offset 40/],
     ['a = x', /the last statement is the result, not an assignment at offset 0/],
+    // A second `=` is the token refused (until now `x = = y` was called an assignment in the last statement, and
+    // `a = b = x; a` blamed its last statement too).
+    ['x = = y', /^evaluate: unexpected "=" at offset 4\n/],
+    ['a = b = x; a', /^evaluate: unexpected "=" at offset 6\n/],
     ['x + 1; x', /each statement before the last assigns a name/],
     ['y = argmax(x) + 1; y', /argmax stands only around the whole of the last statement at offset 4/],
     ['argmax(argmax(x, -1))', /argmax stands only around the whole of the last statement at offset 7/],
