@@ -30,7 +30,7 @@ const TERMINAL = { argmax, argmin };
 
 // A token for the cut: a name (k 'n'), a number or string ('0'), a bracket, `,`, `;` or an assignment's `=`
 // (itself), any other operator (itself, or 'o' for `==`, `<=` and the like).
-const TOKEN = /(["'])(?:(?!\1)[^])*\1?|[\w$.]+|[=<>!]=*|\S/g;
+const TOKEN = /(["'])(?:(?!\1)[^])*\1|[\w$.]+|[=<>!]=*|\S/g;
 const tokens = (text) => Array.from(text.matchAll(TOKEN), ({ 0: s, index: a }) => (
   { s, a, b: a + s.length, k: /["'\d.]/.test(s[0]) ? '0' : /[\w$]/.test(s[0]) ? 'n' : s.length > 1 ? 'o' : s }));
 

@@ -274,6 +274,10 @@ describe('statements and reductions inside expressions', () => {
     // `a = b = x; a` blamed its last statement too).
     ['x = = y', /^evaluate: unexpected "=" at offset 4\n/],
     ['a = b = x; a', /^evaluate: unexpected "=" at offset 6\n/],
+    // A stray quote: the string it opens ends with its statement (until now it swallowed the `;`s after it, and the
+    // first statement was blamed as the last one's assignment at offset 0).
+    ["a = x ' + x; b = a * 2; b - x", /^evaluate: unterminated string at offset 6\n/],
+    ["a = x + 1; b = a * 2 '; b - x", /^evaluate: unterminated string at offset 21\n/],
     ['x + 1; x', /each statement before the last assigns a name/],
     ['y = argmax(x) + 1; y', /argmax stands only around the whole of the last statement at offset 4/],
     ['argmax(argmax(x, -1))', /argmax stands only around the whole of the last statement at offset 7/],
