@@ -169,7 +169,6 @@ export function plan(fn, text, host) {
     }
     const at = toks[e]?.a ?? text.length;
     if (s >= e) fail('an empty statement', at, at + 1);
-    if (name === null && !last) fail('each statement before the last assigns a name', toks[s].a, at);
     const t = terminal(s, e, last);
     if (t) {
       s = t.s;
@@ -178,6 +177,7 @@ export function plan(fn, text, host) {
     const { reps, top } = lift(s, e, true);
     const p = pass(t ? prefix + passes.length : name, toks[s].a, toks[e - 1].b, top === null ? reps : top.reps, top?.keepdims);
     p.at = toks[s - 2];
+    if (!(name || last)) p.bad = [toks[s].a, at]; // refused once it parses: a syntax error in it is the better message
     if (t) passes.push({ name: null, terminal: { fn: t.fn, input: p.name, axis: t.axis, keepdims: t.keepdims } });
   });
   if (!program) return null;
@@ -194,6 +194,7 @@ export function plan(fn, text, host) {
       if (e.offset === undefined) throw e;
       fail(/: ([^]*) at offset \d+/.exec(e.message)[1], e.offset, e.offset + e.length);
     }
+    if (p.bad) fail('each statement before the last assigns a name', ...p.bad);
     for (const n of p.E.inputs) if (!names.has(n) && !inputs.includes(n)) inputs.push(n);
     if (p.name !== null && (names.has(p.name) || inputs.includes(p.name))) fail(`"${p.name}" is assigned twice, or after it was read`, p.at.a, p.at.b);
     names.add(p.name);

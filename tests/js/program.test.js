@@ -278,6 +278,11 @@ describe('statements and reductions inside expressions', () => {
     // first statement was blamed as the last one's assignment at offset 0).
     ["a = x ' + x; b = a * 2; b - x", /^evaluate: unterminated string at offset 6\n/],
     ["a = x + 1; b = a * 2 '; b - x", /^evaluate: unterminated string at offset 21\n/],
+    // A `;` inside brackets, a stray token: the syntax error in the statement, not the missing name (until now
+    // `(x; - x) / x` was "each statement before the last assigns a name").
+    ['(x; - x) / x', /^evaluate: the expression ends too early at offset 2\n/],
+    ['sum(x, [0]; 1)', /^evaluate: the expression ends too early at offset 10\n/],
+    ['a x = + x; a', /^evaluate: unexpected "x" at offset 2\n/],
     ['x + 1; x', /each statement before the last assigns a name/],
     ['y = argmax(x) + 1; y', /argmax stands only around the whole of the last statement at offset 4/],
     ['argmax(argmax(x, -1))', /argmax stands only around the whole of the last statement at offset 7/],
