@@ -152,7 +152,7 @@ export interface OrtTensorMembers {
  * disposed) are a TypeError at run time.
  */
 export interface OrtTensorLike extends OrtTensorMembers {
-  readonly type: string;
+  readonly type: OrtTensorType | (string & {});
   readonly dims: readonly number[];
   readonly data: TypedArray | readonly string[];
   readonly shape?: undefined;
@@ -160,11 +160,13 @@ export interface OrtTensorLike extends OrtTensorMembers {
 
 /**
  * `X` when it is onnxruntime's untyped `Tensor` (what `session.run()`
- * returns: its `data` any of ort's arrays), else never. Every data call takes
- * one, and gives data whose dtype is known at run time only (`r.dtype`); a
- * typed ort tensor (`TypedTensor<'float32'>`) is a TensorLike and keeps its dtype.
+ * returns: its `data` any of ort's arrays), or an ort-like object whose `type`
+ * is a `string` (`{ type: 'float32', dims, data }` written without `as const`),
+ * else never. Every data call takes one, and gives data whose dtype is known
+ * at run time only (`r.dtype`); a typed ort tensor (`TypedTensor<'float32'>`,
+ * or `type` a literal) is a TensorLike and keeps its dtype.
  */
-export type UntypedOrt<X extends OrtTensorLike> = X & (string[] extends X['data'] ? unknown : never);
+export type UntypedOrt<X extends OrtTensorLike> = X & (IsUntypedOrt<X> extends true ? unknown : never);
 
 /**
  * float16 bits in a Uint16Array marked `dtype: 'float16'` (a runtime without
@@ -410,7 +412,7 @@ export type JoinInput = TensorLike | OrtTensorLike | Tensor;
 type KnownDType<V> = V extends unknown ? (OperandDType<V> extends infer D extends DType ? ([D] extends [never] ? never : [D] extends [Intersected<D>] ? D : never) : never) : never;
 // The intersection of union D's members: D itself only when D is one type.
 type Intersected<D> = (D extends unknown ? (x: D) => void : never) extends (x: infer I) => void ? I : never;
-type IsUntypedOrt<V> = V extends OrtTensorLike ? (string[] extends V['data'] ? true : false) : false;
+type IsUntypedOrt<V> = V extends OrtTensorLike ? (string[] extends V['data'] ? true : string extends V['type'] ? true : false) : false;
 /**
  * Inputs with a resident one: `D` is read from the Tensors only (data of
  * another dtype beside them does not widen it; with no Tensor, D is the
@@ -487,10 +489,10 @@ type NoInferFrom<T> = [T][T extends unknown ? 0 : never];
 type PlainArrayOf<In extends DType> = ArrayOf<Exclude<In, 'float16'>> | ('float16' extends In ? Float16ArrayOfLib : never);
 
 /** A plain operand of dtype `D`: data with a shape, or a JS scalar. */
-export type PlainOperand<D extends DType> = TensorLike<ArrayOf<D>> | BitsOf<D> | ScalarOf<D>;
+export type PlainOperand<D extends DType> = TensorLike<PlainArrayOf<D>> | BitsOf<D> | ScalarOf<D>;
 
 /** An operand of dtype `D`: data with a shape, a resident tensor, or a JS number / bigint (a scalar of the other operand's dtype). */
-export type Operand<D extends DType = DType> = TensorLike<ArrayOf<D>> | BitsOf<D> | Tensor<D> | ScalarOf<D>;
+export type Operand<D extends DType = DType> = TensorLike<PlainArrayOf<D>> | BitsOf<D> | Tensor<D> | ScalarOf<D>;
 
 export interface ElementwiseOptions<R extends DType = DType> extends NamedBroadcastOptions {
   /** The element-wise rule: numpy (default), none, or pdpd with axis (§1–§3); positional operands only (named ones align by name: a TypeError). */
@@ -522,14 +524,14 @@ type Result<D extends DType, Bool extends boolean> = Bool extends true ? 'uint8'
  */
 export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = false> {
   /** onnxruntime's untyped Tensor (a session's output) on either side: the dtype is known at run time; a typed-array `out`, plain data over it. */
-  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: Tensor, options: ElementwiseOptions & { out: TypedArray }): DataOf<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: Tensor, b: UntypedOrt<X>, options: ElementwiseOptions & { out: TypedArray }): DataOf<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: Tensor, options?: ElementwiseOptions): Tensor<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: Tensor, b: UntypedOrt<X>, options?: ElementwiseOptions): Tensor<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options?: ElementwiseOptions & { out?: TypedArray | undefined }): DataOf<Result<In, Bool>>;
-  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options?: ElementwiseOptions & { out?: TypedArray | undefined }): DataOf<Result<In, Bool>>;
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: Tensor, options: ElementwiseOptions & { out: TypedArray }): DataOf<Result<OrtIn<X, In>, Bool>>;
+  <X extends OrtTensorLike>(a: Tensor, b: UntypedOrt<X>, options: ElementwiseOptions & { out: TypedArray }): DataOf<Result<OrtIn<X, In>, Bool>>;
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: Tensor, options?: ElementwiseOptions): Tensor<Result<OrtIn<X, In>, Bool>>;
+  <X extends OrtTensorLike>(a: Tensor, b: UntypedOrt<X>, options?: ElementwiseOptions): Tensor<Result<OrtIn<X, In>, Bool>>;
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<OrtIn<X, In>, Bool>>;
+  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options: ElementwiseOptions & { out: Tensor }): Tensor<Result<OrtIn<X, In>, Bool>>;
+  <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options?: ElementwiseOptions & { out?: TypedArray | undefined }): DataOf<Result<OrtIn<X, In>, Bool>>;
+  <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options?: ElementwiseOptions & { out?: TypedArray | undefined }): DataOf<Result<OrtIn<X, In>, Bool>>;
   /** A resident operand written into a typed-array `out`: plain data over that array. */
   <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
   <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
@@ -550,6 +552,9 @@ export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = 
   /** Plain operands: plain data of their dtype (Uint8Array for comparisons and logical ops). Last, so a mismatch is reported against it. */
   <A extends PlainArrayOf<In>>(a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> | undefined }): DataOf<Result<DTypeOf<A>, Bool>>;
 }
+
+/** The dtype untyped ort operand `X` is read as where its data tells one (`type` a `string` over a Float32Array: float32), else any of `In`. */
+type OrtIn<X, In extends DType> = OperandDType<X> extends infer D extends DType ? ([D] extends [never] ? In : [D] extends [Intersected<D>] ? ([D] extends [In] ? D : In) : In) : In;
 
 /** Element-wise ops giving uint8 0/1. Truthiness is `!= 0` (NaN is true, as in NumPy). */
 export type ComparisonOp = ElementwiseOp<DType, true>;
@@ -604,8 +609,8 @@ export interface UnaryOptions<R extends DType = DType> {
  */
 export interface UnaryOp<In extends DType = DType, Bool extends boolean = false> {
   /** onnxruntime's untyped Tensor (a session's output): the dtype is known at run time. */
-  <X extends OrtTensorLike>(x: UntypedOrt<X>, options: UnaryOptions & { out: Tensor }): Tensor<Result<In, Bool>>;
-  <X extends OrtTensorLike>(x: UntypedOrt<X>, options?: UnaryOptions & { out?: TypedArray | undefined }): DataOf<Result<In, Bool>>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, options: UnaryOptions & { out: Tensor }): Tensor<Result<OrtIn<X, In>, Bool>>;
+  <X extends OrtTensorLike>(x: UntypedOrt<X>, options?: UnaryOptions & { out?: TypedArray | undefined }): DataOf<Result<OrtIn<X, In>, Bool>>;
   /** A resident operand written into a typed-array `out`: plain data over that array. */
   <D extends In>(x: Tensor<D>, options: UnaryOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
   /** A resident operand: a resident result. */
@@ -926,7 +931,7 @@ export declare const max: Reduction;
 export declare const mean: Reduction<true>;
 
 /** What {@link broadcastArrays} gives for each operand: a Tensor for a resident one, else plain data. */
-export type Broadcasted<T> = T extends Tensor<infer D> ? Tensor<D> : T extends Float16Bits ? DataOf<'float16'> : T extends { data: infer A extends TypedArray } ? DataOf<DTypeOf<A>> : T extends OrtTensorLike ? TensorData : never;
+export type Broadcasted<T> = T extends Tensor<infer D> ? Tensor<D> : T extends Float16Bits ? DataOf<'float16'> : T extends OrtTensorLike ? DataOf<OrtIn<T, DType>> : T extends { data: infer A extends TypedArray } ? DataOf<DTypeOf<A>> : never;
 
 /** Every operand materialised to the common NumPy shape (numpy.broadcast_arrays), in the order given; by position, so a named operand is a TypeError. */
 export declare function broadcastArrays<T extends readonly (TensorLike | OrtTensorLike | Tensor)[]>(...xs: T): { -readonly [K in keyof T]: Broadcasted<T[K]> };

@@ -345,10 +345,13 @@ export interface EvaluateOptions {
 /** The dtype of one operand of an expression (never for a scalar). */
 export type OperandDType<V> =
   V extends Tensor<infer D> ? D
-  : V extends { readonly type: infer T extends string; readonly dims: readonly number[]; readonly shape?: undefined } ? OrtDType<T>
+  : V extends { readonly type: infer T extends string; readonly dims: readonly number[]; readonly shape?: undefined } ? (string extends T ? OrtDataDType<V> : OrtDType<T>)
   : V extends { readonly data: TypedArray; readonly dtype: 'float16' } ? 'float16'
   : V extends { readonly data: infer A extends TypedArray } ? DTypeOf<A>
   : never;
+
+// An ort-like operand whose `type` is a `string`: the dtype of its data (a Uint16Array: uint16 or float16 bits).
+type OrtDataDType<V> = V extends { readonly data: infer A extends TypedArray } ? (DTypeOf<A> extends 'uint16' ? 'uint16' | 'float16' : DTypeOf<A>) : never;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 /** U when it is one dtype, else every dtype. */

@@ -7,9 +7,9 @@
 import {
   add, less, neg, sqrt, exp, atan2, cast, sum, mean, argmax, softmax, logSumExp, topk, unbroadcast, where, broadcastTo,
   reshape, transpose, expandDims, concat, evaluate, tensor, Tensor,
-  stack, logSoftmax, argmin, flip, squeeze, slice, autoBroadcastShape, broadcastToShape, namedBroadcastShape, reductionAxes, explain,
+  stack, logSoftmax, argmin, flip, squeeze, slice, broadcastArrays, autoBroadcastShape, broadcastToShape, namedBroadcastShape, reductionAxes, explain,
 } from 'tensorcast';
-import type { TensorData, DataOf, View, Reshaped, OrtTensorLike, Float16View } from 'tensorcast';
+import type { TensorData, DataOf, DType, View, Reshaped, OrtTensorLike, Float16View } from 'tensorcast';
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
 function same<X, Y>(_: Equal<X, Y>): void {}
@@ -202,5 +202,18 @@ export function results(untyped: OrtTensorLike): string[] {
     if (JSON.stringify(got) !== want) bad.push(`${what} with undefined options: ${JSON.stringify(got)}, not ${want}`);
   }
   const v17 = slice(f32(), [undefined, undefined, -1]); same<typeof v17, View<F32>>(true); is('slice(f32, [undefined, undefined, -1])', v17, 'Float32Array -');
+
+  // An onnxruntime-like object kept in a variable without `as const`: its `type` widens to string, and
+  // the runtime reads it as the ort tensor it is. Until 0.9.28 no op took it; the dtype is its data's.
+  const ortLike = () => { const o = { type: 'float32', dims: [2, 3], data: Float32Array.of(1, 2, 3, 4, 5, 6) }; return o; };
+  const ol1 = add(ortLike(), ortLike()); same<typeof ol1, DataOf<'float32'>>(true); is('add(ort-like, ort-like)', ol1, 'Float32Array float32');
+  const ol2 = neg(ortLike()); same<typeof ol2, DataOf<'float32'>>(true); is('neg(ort-like)', ol2, 'Float32Array float32');
+  const ol3 = less(ortLike(), 3); same<typeof ol3, DataOf<'uint8'>>(true); is('less(ort-like, 3)', ol3, 'Uint8Array uint8');
+  const ol4 = add(resident(), ortLike()); same<typeof ol4, Tensor<'float32'>>(true); is('add(tensor, ort-like)', ol4, 'Tensor float32');
+  const ol5 = evaluate('a * 2', { a: ortLike() }); same<typeof ol5, TensorData<Float32Array>>(true); is('evaluate(a * 2, { a: ort-like })', ol5, 'Float32Array float32');
+  const ol6 = sum(ortLike()); same<typeof ol6, DataOf<DType>>(true); is('sum(ort-like)', ol6, 'Float32Array float32');
+  const ol7 = transpose(ortLike()); same<typeof ol7, View>(true); is('transpose(ort-like)', ol7, 'Float32Array -');
+  const ol8 = concat([ortLike(), f32()]); same<typeof ol8, Tensor | Reshaped>(true); is('concat([ort-like, f32])', ol8, 'Float32Array -');
+  const ol9 = broadcastArrays(ortLike(), f32()); same<typeof ol9, [DataOf<'float32'>, DataOf<'float32'>]>(true); is('broadcastArrays(ort-like, f32)[0]', ol9[0], 'Float32Array float32');
   return bad;
 }
