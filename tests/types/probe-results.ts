@@ -215,5 +215,9 @@ export function results(untyped: OrtTensorLike): string[] {
   const ol7 = transpose(ortLike()); same<typeof ol7, View>(true); is('transpose(ort-like)', ol7, 'Float32Array -');
   const ol8 = concat([ortLike(), f32()]); same<typeof ol8, Tensor | Reshaped>(true); is('concat([ort-like, f32])', ol8, 'Float32Array -');
   const ol9 = broadcastArrays(ortLike(), f32()); same<typeof ol9, [DataOf<'float32'>, DataOf<'float32'>]>(true); is('broadcastArrays(ort-like, f32)[0]', ol9[0], 'Float32Array float32');
+  // Its type a string over a Uint16Array: uint16 or float16 bits, which the types cannot tell (until 0.9.28 broadcastArrays said uint16).
+  const halfLike = () => { const o = { type: 'float16', dims: [2, 3], data: new Uint16Array(6) }; return o; };
+  const ol10 = broadcastArrays(halfLike()); same<typeof ol10, [DataOf<DType>]>(true); is('broadcastArrays(ort-like float16)[0]', ol10[0], 'Float16Data float16');
+  const ol11 = add(halfLike(), 1); same<typeof ol11, DataOf<DType>>(true); is('add(ort-like float16, 1)', ol11, 'Float16Data float16');
   return bad;
 }
