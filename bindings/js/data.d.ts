@@ -489,10 +489,10 @@ type NoInferFrom<T> = [T][T extends unknown ? 0 : never];
 type PlainArrayOf<In extends DType> = ArrayOf<Exclude<In, 'float16'>> | ('float16' extends In ? Float16ArrayOfLib : never);
 
 /** A plain operand of dtype `D`: data with a shape, or a JS scalar. */
-export type PlainOperand<D extends DType> = TensorLike<ArrayOf<D>> | BitsOf<D> | ScalarOf<D>;
+export type PlainOperand<D extends DType> = TensorLike<PlainArrayOf<D>> | BitsOf<D> | ScalarOf<D>;
 
 /** An operand of dtype `D`: data with a shape, a resident tensor, or a JS number / bigint (a scalar of the other operand's dtype). */
-export type Operand<D extends DType = DType> = TensorLike<ArrayOf<D>> | BitsOf<D> | Tensor<D> | ScalarOf<D>;
+export type Operand<D extends DType = DType> = TensorLike<PlainArrayOf<D>> | BitsOf<D> | Tensor<D> | ScalarOf<D>;
 
 export interface ElementwiseOptions<R extends DType = DType> extends NamedBroadcastOptions {
   /** The element-wise rule: numpy (default), none, or pdpd with axis (§1–§3); positional operands only (named ones align by name: a TypeError). */
