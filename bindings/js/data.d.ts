@@ -189,6 +189,13 @@ export type Float16View = View<Uint16Array> & { dtype: 'float16' };
 /** A plain result of dtype `D`: its typed array (float16: Float16Data) and `D` itself. */
 export type DataOf<D extends DType> = TensorData<ArrayOf<D>, D>;
 
+/**
+ * A typed-array `out` of a result of dtype `D`: its typed array, and for a
+ * float16 result also a Uint16Array for the bits (a runtime without
+ * Float16Array, whatever the lib declares).
+ */
+export type HalfOut<D extends DType> = ArrayOf<D> | ('float16' extends D ? Uint16Array : never);
+
 /** Float16Bits where `D` admits float16, else never. */
 export type BitsOf<D extends DType> = 'float16' extends D ? Float16Bits : never;
 
@@ -402,7 +409,7 @@ export declare function contiguous<X extends OrtTensorLike>(x: UntypedOrt<X>, op
 export declare function contiguous<D extends DType>(x: Tensor<D>, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
 export declare function contiguous<D extends DType>(x: Tensor<D>, options?: { out?: Tensor<D> | undefined }): Tensor<D>;
 export declare function contiguous(x: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function contiguous(x: Float16Bits, options?: { out?: ArrayOf<'float16'> | undefined }): Float16Copy;
+export declare function contiguous(x: Float16Bits, options?: { out?: HalfOut<'float16'> | undefined }): Float16Copy;
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function contiguous<A extends TypedArray>(x: TensorLike<A>, options?: { out?: A | undefined }): Reshaped<A>;
 /** An input of {@link concat} or {@link stack}. */
@@ -455,7 +462,7 @@ type NoHalfMix<T extends readonly JoinInput[]> = 'float16' | 'uint16' extends Ha
  * @throws {BroadcastError} DTYPE_MISMATCH, INVALID_SHAPE (dims differ off the axis), INVALID_AXIS, INCOMPATIBLE_DIMS (other dim names or coords)
  */
 export declare function concat(xs: readonly Float16Bits[], axis: number | string | null | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function concat(xs: readonly Float16Bits[], axis?: number | string | null, options?: { out?: ArrayOf<'float16'> | undefined }): Float16Copy;
+export declare function concat(xs: readonly Float16Bits[], axis?: number | string | null, options?: { out?: HalfOut<'float16'> | undefined }): Float16Copy;
 export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | string | null | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function concat<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | string | null, options?: { out?: A | undefined }): Reshaped<A>;
 export declare function concat<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | string | null | undefined, options: { out: ArrayOf<NoInferFrom<D>> }): Reshaped<ArrayOf<D>>;
@@ -463,7 +470,7 @@ export declare function concat<D extends DType = never, T extends readonly JoinI
 export declare function concat<T extends readonly JoinInput[]>(xs: T & UntypedJoin<T>, axis?: number | string | null, options?: { out?: Tensor | TypedArray | undefined }): Tensor | Reshaped;
 /** numpy.stack: `xs` (one dtype and shape) along a new axis `axis` (default 0); named inputs name it (`options.dims`, a TypeError for inputs without dims). As {@link concat}. */
 export declare function stack(xs: readonly Float16Bits[], axis: number | null | undefined, options: { out: Tensor<'float16'>; dims?: string | number | undefined }): Tensor<'float16'>;
-export declare function stack(xs: readonly Float16Bits[], axis?: number | null, options?: { out?: ArrayOf<'float16'> | undefined; dims?: string | number | undefined }): Float16Copy;
+export declare function stack(xs: readonly Float16Bits[], axis?: number | null, options?: { out?: HalfOut<'float16'> | undefined; dims?: string | number | undefined }): Float16Copy;
 export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis: number | null | undefined, options: { out: Tensor<DTypeOf<A>>; dims?: string | number | undefined }): Tensor<DTypeOf<A>>;
 export declare function stack<A extends TypedArray, T extends readonly JoinInput[] = []>(xs: readonly TensorLike<A>[] & T & NoHalfMix<T>, axis?: number | null, options?: { out?: A | undefined; dims?: string | number | undefined }): Reshaped<A>;
 export declare function stack<D extends DType = never, T extends readonly JoinInput[] = []>(xs: WithResident<D> & T & NoHalfMix<T>, axis: number | null | undefined, options: { out: ArrayOf<NoInferFrom<D>>; dims?: string | number | undefined }): Reshaped<ArrayOf<D>>;
@@ -501,7 +508,7 @@ export interface ElementwiseOptions<R extends DType = DType> extends NamedBroadc
    * Write the result here: a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor).
    * Only the size is checked: the result's elements go to out's in row-major order (a resident out keeps its own shape).
    */
-  out?: ArrayOf<R> | Tensor<R> | undefined;
+  out?: HalfOut<R> | Tensor<R> | undefined;
   /** Named union: the value of cells one side lacks (default NaN for floats, 0 for integers). */
   fill?: number | bigint | undefined;
 }
@@ -533,8 +540,8 @@ export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = 
   <X extends OrtTensorLike>(a: UntypedOrt<X>, b: AnyPlainOperand, options?: ElementwiseOptions & { out?: TypedArray | undefined }): DataOf<Result<OrtIn<X, In>, Bool>>;
   <X extends OrtTensorLike>(a: AnyPlainOperand, b: UntypedOrt<X>, options?: ElementwiseOptions & { out?: TypedArray | undefined }): DataOf<Result<OrtIn<X, In>, Bool>>;
   /** A resident operand written into a typed-array `out`: plain data over that array. */
-  <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
-  <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
+  <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: HalfOut<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
+  <D extends In>(a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: ElementwiseOptions<Result<NoInferFrom<D>, Bool>> & { out: HalfOut<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
   /** A resident first operand: a resident result. */
   <D extends In>(a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: ElementwiseOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
   /** A resident second operand: a resident result. */
@@ -542,8 +549,8 @@ export interface ElementwiseOp<In extends DType = DType, Bool extends boolean = 
   /** float16 bits on either side (Float16Bits): float16 data, or into a resident `out`, that tensor. */
   (a: BitsOf<In>, b: PlainOperand<'float16'>, options: ElementwiseOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
   (a: PlainOperand<'float16'>, b: BitsOf<In>, options: ElementwiseOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
-  (a: BitsOf<In>, b: PlainOperand<'float16'>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> | undefined }): DataOf<Result<'float16', Bool>>;
-  (a: PlainOperand<'float16'>, b: BitsOf<In>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> | undefined }): DataOf<Result<'float16', Bool>>;
+  (a: BitsOf<In>, b: PlainOperand<'float16'>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: HalfOut<Result<'float16', Bool>> | undefined }): DataOf<Result<'float16', Bool>>;
+  (a: PlainOperand<'float16'>, b: BitsOf<In>, options?: ElementwiseOptions<Result<'float16', Bool>> & { out?: HalfOut<Result<'float16', Bool>> | undefined }): DataOf<Result<'float16', Bool>>;
   /** A scalar first and plain data second: into a resident `out`, that tensor; else plain data. */
   <A extends PlainArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
   <A extends PlainArrayOf<In>>(a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options?: ElementwiseOptions<Result<DTypeOf<A>, Bool>> & { out?: ArrayOf<Result<DTypeOf<A>, Bool>> | undefined }): DataOf<Result<DTypeOf<A>, Bool>>;
@@ -596,7 +603,7 @@ export declare const bitwiseXor: ElementwiseOp<IntegerDType>;
 
 /** Options of a unary op and of cast: `out`, a typed array of the result's dtype and size, or a resident tensor (then the result is that tensor; it may be the input). */
 export interface UnaryOptions<R extends DType = DType> {
-  out?: ArrayOf<R> | Tensor<R> | undefined;
+  out?: HalfOut<R> | Tensor<R> | undefined;
 }
 
 /**
@@ -612,12 +619,12 @@ export interface UnaryOp<In extends DType = DType, Bool extends boolean = false>
   <X extends OrtTensorLike>(x: UntypedOrt<X>, options: UnaryOptions & { out: Tensor }): Tensor<Result<OrtIn<X, In>, Bool>>;
   <X extends OrtTensorLike>(x: UntypedOrt<X>, options?: UnaryOptions & { out?: TypedArray | undefined }): DataOf<Result<OrtIn<X, In>, Bool>>;
   /** A resident operand written into a typed-array `out`: plain data over that array. */
-  <D extends In>(x: Tensor<D>, options: UnaryOptions<Result<NoInferFrom<D>, Bool>> & { out: ArrayOf<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
+  <D extends In>(x: Tensor<D>, options: UnaryOptions<Result<NoInferFrom<D>, Bool>> & { out: HalfOut<Result<NoInferFrom<D>, Bool>> }): DataOf<Result<D, Bool>>;
   /** A resident operand: a resident result. */
   <D extends In>(x: Tensor<D>, options?: UnaryOptions<Result<NoInferFrom<D>, Bool>>): Tensor<Result<D, Bool>>;
   /** float16 bits (Float16Bits): float16 data, or into a resident `out`, that tensor. */
   (x: BitsOf<In>, options: UnaryOptions<Result<'float16', Bool>> & { out: Tensor<Result<'float16', Bool>> }): Tensor<Result<'float16', Bool>>;
-  (x: BitsOf<In>, options?: UnaryOptions<Result<'float16', Bool>> & { out?: ArrayOf<Result<'float16', Bool>> | undefined }): DataOf<Result<'float16', Bool>>;
+  (x: BitsOf<In>, options?: UnaryOptions<Result<'float16', Bool>> & { out?: HalfOut<Result<'float16', Bool>> | undefined }): DataOf<Result<'float16', Bool>>;
   /** Plain data written into a resident `out`: that tensor. */
   <A extends PlainArrayOf<In>>(x: TensorLike<A>, options: UnaryOptions<Result<DTypeOf<A>, Bool>> & { out: Tensor<Result<DTypeOf<A>, Bool>> }): Tensor<Result<DTypeOf<A>, Bool>>;
   /** Plain data: plain data of its dtype (Uint8Array for logicalNot, isNaN, isFinite). */
@@ -677,7 +684,7 @@ export interface BroadcastToDataOptions<D extends DType = DType> {
   axesMapping?: readonly number[] | undefined;
   axis?: number | null | undefined;
   /** Write the result here: a typed array of x's dtype and the result's size, or a resident tensor. */
-  out?: ArrayOf<D> | Tensor<D> | undefined;
+  out?: HalfOut<D> | Tensor<D> | undefined;
 }
 
 /**
@@ -690,7 +697,7 @@ export declare function broadcastTo<X extends OrtTensorLike>(x: UntypedOrt<X>, t
 export declare function broadcastTo<D extends DType>(x: Tensor<D>, target: Shape, options: BroadcastToDataOptions<NoInferFrom<D>> & { out: ArrayOf<NoInferFrom<D>> }): DataOf<D>;
 export declare function broadcastTo<D extends DType>(x: Tensor<D>, target: Shape, options?: BroadcastToDataOptions<NoInferFrom<D>>): Tensor<D>;
 export declare function broadcastTo(x: Float16Bits, target: Shape, options: BroadcastToDataOptions<'float16'> & { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function broadcastTo(x: Float16Bits, target: Shape, options?: BroadcastToDataOptions<'float16'> & { out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
+export declare function broadcastTo(x: Float16Bits, target: Shape, options?: BroadcastToDataOptions<'float16'> & { out?: HalfOut<'float16'> | undefined }): DataOf<'float16'>;
 export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options: BroadcastToDataOptions<DTypeOf<A>> & { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
 export declare function broadcastTo<A extends TypedArray>(x: TensorLike<A>, target: Shape, options?: BroadcastToDataOptions<DTypeOf<A>> & { out?: ArrayOf<DTypeOf<A>> | undefined }): DataOf<DTypeOf<A>>;
 
@@ -717,14 +724,14 @@ export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b:
 export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options: { out: ArrayOf<NoInferFrom<D>> }): DataOf<D>;
 export declare function where<D extends DType>(cond: Condition, a: Tensor<D>, b: Operand<NoInferFrom<D>>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> | undefined }): Tensor<D>;
 export declare function where<D extends DType>(cond: Condition, a: PlainOperand<NoInferFrom<D>>, b: Tensor<D>, options?: { out?: ArrayOf<NoInferFrom<D>> | Tensor<NoInferFrom<D>> | undefined }): Tensor<D>;
-export declare function where(cond: Condition, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: ArrayOf<'float16'> }): DataOf<'float16'>;
-export declare function where(cond: Condition, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: ArrayOf<'float16'> }): DataOf<'float16'>;
-export declare function where(cond: Tensor, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> | undefined }): Tensor<'float16'>;
-export declare function where(cond: Tensor, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> | Tensor<'float16'> | undefined }): Tensor<'float16'>;
+export declare function where(cond: Condition, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: HalfOut<'float16'> }): DataOf<'float16'>;
+export declare function where(cond: Condition, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: HalfOut<'float16'> }): DataOf<'float16'>;
+export declare function where(cond: Tensor, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: HalfOut<'float16'> | Tensor<'float16'> | undefined }): Tensor<'float16'>;
+export declare function where(cond: Tensor, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: HalfOut<'float16'> | Tensor<'float16'> | undefined }): Tensor<'float16'>;
 export declare function where(cond: TensorLike | OrtTensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
 export declare function where(cond: TensorLike | OrtTensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-export declare function where(cond: TensorLike | OrtTensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
-export declare function where(cond: TensorLike | OrtTensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
+export declare function where(cond: TensorLike | OrtTensorLike, a: Float16Bits, b: PlainOperand<'float16'>, options?: { out?: HalfOut<'float16'> | undefined }): DataOf<'float16'>;
+export declare function where(cond: TensorLike | OrtTensorLike, a: PlainOperand<'float16'>, b: Float16Bits, options?: { out?: HalfOut<'float16'> | undefined }): DataOf<'float16'>;
 export declare function where<A extends TypedArray>(cond: Condition, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options: { out: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: Condition, a: ScalarOf<DTypeOf<A>>, b: TensorLike<A>, options: { out: ArrayOf<DTypeOf<A>> }): DataOf<DTypeOf<A>>;
 export declare function where<A extends TypedArray>(cond: Tensor, a: TensorLike<A>, b: PlainOperand<DTypeOf<A>>, options?: { out?: ArrayOf<DTypeOf<A>> | Tensor<DTypeOf<A>> | undefined }): Tensor<DTypeOf<A>>;
@@ -764,7 +771,7 @@ export type UnbroadcastOptions<R extends DType = DType> = BackwardOptions & {
   /** Accumulate (and return) in this dtype; default the gradient's. Each element converted as a typed-array store converts it (a float to an integer dtype truncates and wraps, NaN and ±Infinity give 0; `cast` saturates). */
   dtype?: R | undefined;
   /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
-  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>> | undefined;
+  out?: HalfOut<NoInferFrom<R>> | Tensor<NoInferFrom<R>> | undefined;
 };
 
 /**
@@ -787,13 +794,13 @@ export declare function unbroadcast<X extends OrtTensorLike, R extends DType = D
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R>): Tensor<R>;
 export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
+export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: HalfOut<NoInferFrom<R>> | undefined }): DataOf<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options: UnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, inShape: UnbroadcastInput, options?: UnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 /** Options of a named {@link unbroadcast}: dims are matched by name, so there is no mode. */
 export interface NamedUnbroadcastOptions<R extends DType = DType> {
   dtype?: R | undefined;
-  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>> | undefined;
+  out?: HalfOut<NoInferFrom<R>> | Tensor<NoInferFrom<R>> | undefined;
 }
 /**
  * Named (§6): a gradient with dims summed over the dims `input` lacks and
@@ -804,7 +811,7 @@ export interface NamedUnbroadcastOptions<R extends DType = DType> {
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
 export declare function unbroadcast<D extends DType, R extends DType = D>(grad: Tensor<D>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R>): Tensor<R>;
 export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
+export declare function unbroadcast<R extends DType = 'float16'>(grad: Float16Bits, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: HalfOut<NoInferFrom<R>> | undefined }): DataOf<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options: NamedUnbroadcastOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
 export declare function unbroadcast<A extends TypedArray, R extends DType = DTypeOf<A>>(grad: TensorLike<A>, input: NamedShapeInput, options?: NamedUnbroadcastOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 
@@ -826,7 +833,7 @@ export interface ReduceOptions<R extends DType = DType> {
   /** Accumulate (and return) in this dtype, e.g. int8 data summed as int32. Each element converted as a typed-array store converts it (a float to an integer dtype truncates and wraps, NaN and ±Infinity give 0; `cast` saturates). */
   dtype?: R | undefined;
   /** Write the result here: a typed array of the result's dtype and size, or a resident tensor. */
-  out?: ArrayOf<NoInferFrom<R>> | Tensor<NoInferFrom<R>> | undefined;
+  out?: HalfOut<NoInferFrom<R>> | Tensor<NoInferFrom<R>> | undefined;
 }
 
 /** The dtype a reduction gives without `dtype`: the input's, or float64 for the mean of integers (NumPy). */
@@ -842,7 +849,7 @@ export interface AlongAxis {
   <D extends FloatDType>(x: Tensor<D>, axis: Axis | null | undefined, options: { out: ArrayOf<D> }): DataOf<D>;
   <D extends FloatDType>(x: Tensor<D>, axis?: Axis | null, options?: { out?: Tensor<D> | undefined }): Tensor<D>;
   (x: Float16Bits, axis: Axis | null | undefined, options: { out: Tensor<'float16'> }): Tensor<'float16'>;
-  (x: Float16Bits, axis?: Axis | null, options?: { out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
+  (x: Float16Bits, axis?: Axis | null, options?: { out?: HalfOut<'float16'> | undefined }): DataOf<'float16'>;
   <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis: Axis | null | undefined, options: { out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
   <A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axis?: Axis | null, options?: { out?: ArrayOf<DTypeOf<A>> | undefined }): DataOf<DTypeOf<A>>;
 }
@@ -863,7 +870,7 @@ export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes: Axis
 export declare function logSumExp<D extends FloatDType>(x: Tensor<D>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean | undefined; out?: Tensor<D> | undefined }): Tensor<D>;
 export declare function logSumExp(x: Float16Bits, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean | undefined; out: Tensor<'float16'> }): Tensor<'float16'>;
 export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes: Axis | readonly Axis[] | null | undefined, options: { keepdims?: boolean | undefined; out: Tensor<DTypeOf<A>> }): Tensor<DTypeOf<A>>;
-export declare function logSumExp(x: Float16Bits, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean | undefined; out?: ArrayOf<'float16'> | undefined }): DataOf<'float16'>;
+export declare function logSumExp(x: Float16Bits, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean | undefined; out?: HalfOut<'float16'> | undefined }): DataOf<'float16'>;
 export declare function logSumExp<A extends PlainArrayOf<FloatDType>>(x: TensorLike<A>, axes?: Axis | readonly Axis[] | null, options?: { keepdims?: boolean | undefined; out?: ArrayOf<DTypeOf<A>> | undefined }): DataOf<DTypeOf<A>>;
 
 /** argmax / argmin: int32 indices along `axis` (default: into the flattened x), the first of equals, a NaN first (NumPy). */
@@ -899,8 +906,8 @@ export declare function topk<D extends DType>(x: Tensor<D>, k: number, options?:
 /** float16 bits with a resident `out`: that one a Tensor, the other plain data. */
 export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<'float16'>; indices: Tensor<'int32'> } }): { values: Tensor<'float16'>; indices: Tensor<'int32'> };
 export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<'float16'>; indices?: Int32Array | undefined } }): { values: Tensor<'float16'>; indices: TensorData<Int32Array> };
-export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: ArrayOf<'float16'> | undefined; indices: Tensor<'int32'> } }): { values: DataOf<'float16'>; indices: Tensor<'int32'> };
-export declare function topk(x: Float16Bits, k: number, options?: TopkOptions<ArrayOf<'float16'>, Int32Array>): { values: DataOf<'float16'>; indices: TensorData<Int32Array> };
+export declare function topk(x: Float16Bits, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values?: HalfOut<'float16'> | undefined; indices: Tensor<'int32'> } }): { values: DataOf<'float16'>; indices: Tensor<'int32'> };
+export declare function topk(x: Float16Bits, k: number, options?: TopkOptions<HalfOut<'float16'>, Int32Array>): { values: DataOf<'float16'>; indices: TensorData<Int32Array> };
 /** Plain data with a resident `out`: that one a Tensor, the other plain data. */
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<DTypeOf<A>>; indices: Tensor<'int32'> } }): { values: Tensor<DTypeOf<A>>; indices: Tensor<'int32'> };
 export declare function topk<A extends TypedArray>(x: TensorLike<A>, k: number, options: Omit<TopkOptions<never, never>, 'out'> & { out: { values: Tensor<DTypeOf<A>>; indices?: Int32Array | undefined } }): { values: Tensor<DTypeOf<A>>; indices: TensorData<Int32Array> };
@@ -914,7 +921,7 @@ export interface Reduction<Mean extends boolean = false> {
   <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options: ReduceOptions<R> & { out: ArrayOf<NoInferFrom<R>> }): DataOf<R>;
   <D extends DType, R extends DType = ReducedDType<D, Mean>>(x: Tensor<D>, options?: ReduceOptions<R>): Tensor<R>;
   <R extends DType = 'float16'>(x: Float16Bits, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
-  <R extends DType = 'float16'>(x: Float16Bits, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
+  <R extends DType = 'float16'>(x: Float16Bits, options?: ReduceOptions<R> & { out?: HalfOut<NoInferFrom<R>> | undefined }): DataOf<R>;
   <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options: ReduceOptions<R> & { out: Tensor<NoInferFrom<R>> }): Tensor<R>;
   <A extends TypedArray, R extends DType = ReducedDType<DTypeOf<A>, Mean>>(x: TensorLike<A>, options?: ReduceOptions<R> & { out?: ArrayOf<NoInferFrom<R>> | undefined }): DataOf<R>;
 }

@@ -223,5 +223,15 @@ export function results(untyped: OrtTensorLike): string[] {
   refuses('add(float16 tensor, uint16 data)', () => add(tensor(new Uint16Array(6), [2, 3], { dtype: 'float16' }), { data: new Uint16Array(6), shape: [2, 3] }));
   // @ts-expect-error the same, the uint16 data first
   refuses('where(c, uint16 data, float16 tensor)', () => where(f32(), { data: new Uint16Array(6), shape: [2, 3] }, tensor(new Uint16Array(6), [2, 3], { dtype: 'float16' })));
+  // float16 bits into a Uint16Array `out` (a runtime without Float16Array, whatever the lib declares):
+  // float16 under lib esnext too, where until 0.9.28 such a call was declared uint16 or did not compile.
+  const th16 = () => tensor(new Uint16Array(6), [2, 3], { dtype: 'float16' });
+  const hu1 = neg(h16(), { out: new Uint16Array(6) }); same<typeof hu1, DataOf<'float16'>>(true); is('neg(float16 bits, { out: Uint16Array })', hu1, 'Float16Data float16');
+  const hu2 = add(h16(), h16(), { out: new Uint16Array(6) }); same<typeof hu2, DataOf<'float16'>>(true); is('add(float16 bits, float16 bits, { out: Uint16Array })', hu2, 'Float16Data float16');
+  const hu3 = sum(h16(), { out: new Uint16Array(1) }); same<typeof hu3, DataOf<'float16'>>(true); is('sum(float16 bits, { out: Uint16Array })', hu3, 'Float16Data float16');
+  const hu4 = add(th16(), h16(), { out: new Uint16Array(6) }); same<typeof hu4, DataOf<'float16'>>(true); is('add(float16 tensor, float16 bits, { out: Uint16Array })', hu4, 'Float16Data float16');
+  const hu5 = where(f32(), h16(), h16(), { out: new Uint16Array(6) }); same<typeof hu5, DataOf<'float16'>>(true); is('where(c, float16 bits, float16 bits, { out: Uint16Array })', hu5, 'Float16Data float16');
+  const hu6 = broadcastTo(h16(), [2, 2, 3], { out: new Uint16Array(12) }); same<typeof hu6, DataOf<'float16'>>(true); is('broadcastTo(float16 bits, { out: Uint16Array })', hu6, 'Float16Data float16');
+  const hu7 = sqrt(th16(), { out: new Uint16Array(6) }); same<typeof hu7, DataOf<'float16'>>(true); is('sqrt(float16 tensor, { out: Uint16Array })', hu7, 'Float16Data float16');
   return bad;
 }
