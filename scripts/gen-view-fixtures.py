@@ -1005,6 +1005,55 @@ def strided_cases():
                 add_case({'id': cid(op, name), 'fn': 'binary', 'op': op, 'a': a, 'b': b, 'expect': enc(e, name)})
 
 
+# ---- 4. reshape of views -------------------------------------------------------------------
+def rand_shape_of(n):
+    """A random shape holding n > 0 elements: n cut into factors, some merged, 1s put in."""
+    fs = []
+    while n > 1:
+        d = pr.choice([d for d in range(2, n + 1) if n % d == 0])
+        fs.append(d)
+        n //= d
+    pr.shuffle(fs)
+    out = []
+    for d in fs:
+        if out and pr.random() < 0.4:
+            out[-1] *= d
+        else:
+            out.append(d)
+    for _ in range(pr.randint(0, 2)):
+        out.insert(pr.randint(0, len(out)), 1)
+    return out
+
+
+def reshape_cases():
+    """A chain of layout steps, then a reshape: NumPy's result, whether it is a
+    view of the input (NumPy reshapes a view without a copy wherever strides can
+    read it in the new shape), and then its strides in elements (None for a dim
+    of 1, whose stride never moves)."""
+    n = 0
+    for k in range(240):
+        name = ALL_DTYPES[k % len(ALL_DTYPES)]
+        s = [pr.randint(1, 4) for _ in range(pr.randint(1, 4))]
+        if k % 40 == 39:
+            s[pr.randrange(len(s))] = 0
+        x = layout_data(name, s)
+        steps, v = [], x
+        for _k in range(pr.randint(1, 3)):
+            st = rand_step(list(v.shape))
+            v = apply_step(v, st)
+            steps.append(st)
+        size = prod(list(v.shape))
+        target = rand_shape_of(size) if size else pr.choice([[0], [0, 3], [2, 0, 1]])
+        if target and size and pr.random() < 0.3:
+            target[pr.randrange(len(target))] = -1
+        e = v.reshape(target)
+        view = size == 0 or np.shares_memory(e, v)  # the reshape's own copy or not (an index to a 0-d value copies in NumPy's chain)
+        strides = [st // e.itemsize if d != 1 else None for d, st in zip(e.shape, e.strides)] if view and size else None
+        n += 1
+        add_case({'id': 'reshape/%s/%d' % (name, n), 'fn': 'reshape', 'x': enc(x, name), 'steps': steps,
+                  'shape': target, 'view': bool(view), 'strides': strides, 'expect': enc(e.copy(order='C'), name)})
+
+
 # ---- main ---------------------------------------------------------------------------------
 def main():
     with np.errstate(over='ignore'):       # integer wraparound is intended
@@ -1012,6 +1061,7 @@ def main():
         layout_error_cases()
         view_op_cases()
         strided_cases()
+        reshape_cases()
     ids = [c['id'] for c in CASES]
     assert len(set(ids)) == len(ids)
     head = '{"generator":"scripts/gen-view-fixtures.py","numpy":%s,"seed":%d,"cases":[\n' % (

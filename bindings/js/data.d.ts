@@ -250,7 +250,7 @@ export declare class Tensor<D extends DType = DType> {
   item(): ElementOf<D>;
   /**
    * The same elements in another shape: a view over this tensor's memory (no
-   * copy; a view not in row-major order is copied first), as {@link reshape}. One dim may be `-1` (inferred). Names are
+   * copy; as NumPy, a view not in row-major order is copied first where no strides can read it in the new shape), as {@link reshape}. One dim may be `-1` (inferred). Names are
    * dropped unless `options.dims` (and `coords`) name the new dims.
    */
   reshape(shape: readonly number[], options?: ReshapeOptions): Tensor<D>;
@@ -314,10 +314,18 @@ export interface ReshapeOptions {
   coords?: { readonly [dim: string]: readonly Label[] } | undefined;
 }
 
-/** A plain operand reshaped: its typed array (a view's subarray, or a copy of a view not in row-major order) with the new shape. */
+/**
+ * A plain operand reshaped: its typed array (a view's subarray) with the new shape; a view not
+ * in row-major order keeps its data with new `strides` and its `offset` where strides can read
+ * it in the new shape (NumPy's view), and is a row-major copy where none can.
+ */
 export interface Reshaped<A extends TypedArray = TypedArray> {
   data: A;
   shape: number[];
+  /** Element strides: only on a reshaped view not in row-major order. */
+  strides?: number[];
+  /** Element 0's index in `data`, beside `strides`. */
+  offset?: number;
   /** 'float16' when `data` holds float16 bits (a Uint16Array given with dtype 'float16'). */
   dtype?: 'float16';
   dims?: (string | number)[];
@@ -328,12 +336,13 @@ export interface Reshaped<A extends TypedArray = TypedArray> {
  * `x` in another shape, the same elements in the same row-major order
  * (numpy.reshape): one dim may be `-1`, inferred from the size. A resident
  * tensor gives a Tensor over the same memory (a view, nothing copied; the
- * memory is freed when the last tensor over it is disposed, in any order),
- * unless it is a view not in row-major order (a transpose, a flip, a step),
- * which is copied first (NumPy copies only where no strides can express the
- * new shape, and otherwise gives a view); a plain operand gives
+ * memory is freed when the last tensor over it is disposed, in any order).
+ * As NumPy, a view not in row-major order (a transpose, a flip, a step) stays
+ * a view where strides can read it in the new shape, and is copied first where
+ * none can (`transpose(x).reshape([-1])`); a plain operand gives
  * `{ data, shape }` with the same typed array (a view `{ data, shape, strides, offset }` in
- * row-major order: the subarray it covers; any other view: a copy, as for a tensor)
+ * row-major order: the subarray it covers; any other view: the same data with
+ * new strides, or a copy where none can read it)
  * (float16 bits keep `dtype: 'float16'`). Names are
  * dropped unless `options.dims` (and `coords`) name the new dims.
  * @example reshape(t, [3, -1]) // (2,3) -> (3,2)

@@ -1,7 +1,7 @@
 // reshape: the same elements in another shape, NumPy's rules (one -1
-// inferred). Tensors are contiguous and row-major, so a reshape is always a
-// view: a resident tensor's result shares its memory (tensor.js viewOf), a
-// plain operand's result shares its typed array. Nothing is copied.
+// inferred). As NumPy, a view where strides can read the new shape (always,
+// for a row-major operand): a resident tensor's result shares its memory
+// (tensor.js viewOf), a plain operand's its typed array. Otherwise a copy.
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
 import { copyShape, describe, product, isU16 } from './shapes.js';
@@ -9,6 +9,7 @@ import { readOptions } from './options.js';
 import { readOperand, settle, committable, commitError, taLength, handleOf, isScalar, notOperand } from './operands.js';
 import { Tensor, viewOf, readTensorNames } from './tensor.js';
 import { contiguous } from './layout.js';
+import { restride } from './strided.js';
 
 /**
  * The requested shape, copied once and checked (no user code runs here): every
@@ -63,9 +64,11 @@ const formatReq = (req) => formatShape(req.map((d) => (typeof d === 'number' ? d
  *   copied): writing through either is seen through the other (`out` included),
  *   and the memory is freed when the last tensor over it is disposed, in any order.
  *   A view whose elements are not in row-major order (a transpose, a flip, a
- *   step) is copied first (NumPy copies only where no strides express the new shape): the result is a tensor of its own.
+ *   step) stays a view where strides can read the new shape, as in NumPy;
+ *   otherwise it is copied first: the result is a tensor of its own.
  * - A plain operand `{ data, shape }` gives `{ data, shape }`: the same typed
- *   array with the new shape.
+ *   array with the new shape (a plain view: the same data with new strides,
+ *   or a copy where none can).
  *
  * Names do not survive a reshape: the result has no dims, unless
  * `options.dims` (and `coords`) name the new shape's dims.
@@ -90,18 +93,20 @@ export function reshape(x, shape, options) {
   // No user code runs past this point: the commit check.
   if (X.resident) {
     if (!committable(X)) throw commitError(X, 'reshape: x');
-    if (X.strides !== null) {
-      // A view not in row-major order has no reshape over the same memory (NumPy copies too): a row-major copy, in the new shape.
-      const c = contiguous(X.tensor);
-      const v = viewOf(handleOf(c), to, names?.dims, names?.coords);
-      c.dispose();
-      return v;
-    }
-    return viewOf(X, to, names?.dims, names?.coords);
+    // A view's new strides (its elements keep their order: not row-major, as the view is not).
+    const s = X.strides && restride(X.shape, X.strides, to);
+    if (!X.strides || s) return viewOf(X, to, names?.dims, names?.coords, s);
+    // No strides read this view in the new shape (NumPy copies too): a row-major copy, in the new shape.
+    const c = contiguous(X.tensor);
+    const v = viewOf(handleOf(c), to, names?.dims, names?.coords);
+    c.dispose();
+    return v;
   }
   settle(X, 'reshape: x');
-  const data = X.strides !== null ? contiguous({ data: X.data, shape: X.shape, strides: X.strides, offset: X.offset }).data : X.data;
-  const r = { data, shape: to };
+  const s = X.strides && restride(X.shape, X.strides, to);
+  const r = s ? { data: X.data, shape: to, strides: s, offset: X.offset }
+    : { data: X.strides ? contiguous({ data: X.data, shape: X.shape, strides: X.strides, offset: X.offset }).data : X.data, shape: to };
+  const data = r.data;
   if (X.dtype.half && isU16(data)) r.dtype = 'float16'; // bits stay marked as float16
   if (names) {
     r.dims = names.dims;
@@ -114,7 +119,7 @@ export function reshape(x, shape, options) {
 Object.defineProperty(Tensor.prototype, 'reshape', {
   /**
    * The same data in another shape: a view over this tensor's memory (no
-   * copy; a view not in row-major order is copied first; NumPy copies only where no strides express the new shape),
+   * copy; as NumPy, a view not in row-major order is copied first where no strides express the new shape),
    * as reshape(this, shape, options). One dim may be -1 (inferred).
    */
   value: function reshape_(shape, options) { return reshape(this, shape, options); },

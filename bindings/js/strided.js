@@ -26,6 +26,40 @@ export function isRowMajor(shape, strides) {
 }
 
 /**
+ * Strides that read the view (`shape`, `strides`) in its row-major order as
+ * shape `to` (the same size): numpy.reshape without a copy. From the inside
+ * out, the view's axes fall in runs that are contiguous in themselves; each
+ * run is cut into new dims that hold exactly its elements, or there are no
+ * such strides: null (a row-major copy is needed). Axes of 1 keep row-major strides.
+ */
+export function restride(shape, strides, to) {
+  const ns = rowMajor(to);
+  if (to.includes(0)) return ns; // no element: any strides read it
+  let i = shape.length;
+  let left = 1; // elements of the current run not yet cut
+  let st = 0; // the stride of the next new dim in that run
+  for (let j = to.length; j--;) {
+    const d = to[j];
+    if (d === 1) continue;
+    if (left === 1) {
+      while (shape[--i] === 1);
+      st = strides[i];
+      left = shape[i];
+      for (let k = i; k--;) {
+        if (shape[k] === 1) continue;
+        if (strides[k] !== strides[i] * shape[i]) break;
+        left *= shape[i = k];
+      }
+    }
+    if (left % d) return null;
+    ns[j] = st;
+    st *= d;
+    left /= d;
+  }
+  return ns;
+}
+
+/**
  * The element indices a view reaches relative to its offset: [lo, hi]
  * (inclusive), or null when it has no elements.
  */

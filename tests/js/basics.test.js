@@ -292,6 +292,30 @@ describe('reshape: resident tensors are views', () => {
     expect([sum.dtype, Array.from(sum.data)]).toEqual(['float16', [0x4000, 0x4200]]); // 2, 3
     expect(tc.reshape({ data: Uint16Array.of(1, 2), shape: [2] }, [1, 2]).dtype).toBeUndefined(); // uint16 stays uint16
   });
+
+  it('a view not in row-major order stays a view where strides can read the new shape (as NumPy; until 0.9.29 copied)', () => {
+    const r = tc.tensor(iota(24), [4, 6]);
+    const cols = r.slice(null, '::2'); // [4,3], strides [6,2]
+    const before = tc.memory().allocatedBytes;
+    const v = cols.reshape([2, 2, 3]);
+    expect(tc.memory().allocatedBytes).toBe(before); // no element memory
+    expect([v.shape, v.strides]).toEqual([[2, 2, 3], [12, 6, 2]]); // NumPy's (96, 48, 16) bytes
+    tc.add(v, 100, { out: v });
+    expect(arr(r).slice(0, 6)).toEqual([101, 2, 103, 4, 105, 6]); // written through to the base
+    const tr = r.transpose();
+    const t = tr.reshape([3, 2, 4]); // splits an axis of the transpose: a view too
+    expect([t.strides, tc.memory().allocatedBytes]).toEqual([[2, 1, 6], before]);
+    const flat = tr.reshape([24]); // no strides read a transpose flat: a copy
+    expect(tc.memory().allocatedBytes).toBeGreaterThan(before);
+    for (const x of [flat, t, tr, v, cols, r]) x.dispose();
+    // A plain view: the same data, with strides and its offset; float16 bits stay float16.
+    const h = { data: Uint16Array.from(iota(12)), shape: [3, 4], dtype: 'float16' };
+    const p = tc.reshape(tc.slice(h, '::-1', '::-2'), [6]); // strides [-4,-2]: one run, read at -2
+    expect([p.data, p.shape, p.strides, p.offset, p.dtype]).toEqual([h.data, [6], [-2], 11, 'float16']);
+    expect(Array.from(tc.contiguous(p).data)).toEqual([12, 10, 8, 6, 4, 2]);
+    const q = tc.reshape(tc.slice(h, '::-1', '1::2'), [6]); // strides [-4,2]: no run, a copy
+    expect([q.data === h.data, q.strides, Array.from(q.data)]).toEqual([false, undefined, [10, 12, 6, 8, 2, 4]]);
+  });
 });
 
 describe('Tensor#item()', () => {

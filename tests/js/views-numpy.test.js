@@ -2,13 +2,16 @@
 // (tests/fixtures/views-numpy.json, NumPy's own answers): transpose, slice
 // (every spec form, the string form, negative steps, empty results), flip,
 // squeeze, expandDims, concat, stack over every dtype; chains of them (views
-// of views); element-wise ops, reductions, unary ops, casts and evaluate over
+// of views), and reshapes of those chains (a view wherever NumPy gives one); element-wise ops, reductions, unary ops, casts and evaluate over
 // those views; and random strided plain operands (permutations, steps,
 // offsets, negative strides). Every case runs on plain operands and on
 // resident tensors, and ends with nothing left allocated.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as tc from '../../dist/node.js';
+
+/** Row-major element strides of `shape`. */
+const rowMajor = (shape) => shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
 
 const fixtures = JSON.parse(readFileSync(new URL('../fixtures/views-numpy.json', import.meta.url), 'utf8'));
 const cases = fixtures.cases;
@@ -87,6 +90,19 @@ function run(sc, c) {
       for (const s of c.steps) v = sc.keep(step(v, s));
       return v;
     }
+    case 'reshape': {
+      const x = sc.input(c.x);
+      let v = x;
+      for (const s of c.steps) v = sc.keep(step(v, s));
+      const before = tc.memory().allocatedBytes;
+      const r = sc.keep(tc.reshape(v, c.shape));
+      // As NumPy: a view wherever strides read the new shape (no element memory; the same buffer), with NumPy's strides.
+      const view = sc.resident ? tc.memory().allocatedBytes === before : r.data.buffer === x.data.buffer;
+      expect(view, `${c.id}: a view`).toBe(c.view);
+      const strides = r.strides ?? rowMajor(r.shape);
+      if (c.strides) c.strides.forEach((st, i) => { if (st !== null) expect(strides[i], `${c.id}: stride ${i}`).toBe(st); });
+      return r;
+    }
     case 'concat': return sc.keep(tc.concat(c.xs.map((a) => sc.input(a)), c.axis));
     case 'stack': return sc.keep(tc.stack(c.xs.map((a) => sc.input(a)), c.axis));
     case 'binary': return sc.keep(tc[c.op](operand(sc, c.a), operand(sc, c.b)));
@@ -119,7 +135,7 @@ describe('views: NumPy fixtures, bit for bit', () => {
   it('the fixture file is NumPy\'s, with every kind of case', () => {
     expect(fixtures.generator).toBe('scripts/gen-view-fixtures.py');
     expect(cases.length).toBeGreaterThan(900);
-    for (const fn of ['transpose', 'slice', 'flip', 'squeeze', 'expandDims', 'concat', 'stack', 'chain', 'binary', 'reduce', 'unary', 'cast', 'evaluate']) {
+    for (const fn of ['transpose', 'slice', 'flip', 'squeeze', 'expandDims', 'concat', 'stack', 'chain', 'reshape', 'binary', 'reduce', 'unary', 'cast', 'evaluate']) {
       expect(cases.some((c) => c.fn === fn), fn).toBe(true);
     }
   });
