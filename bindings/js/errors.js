@@ -52,17 +52,11 @@ export const noValueOf = (op) => `${op} of no elements has no value (sum gives 0
 export const aDtype = (name) => `${name[0] === 'i' ? 'an' : 'a'} ${name}`;
 
 /**
- * The refusal of `out` (a snapshot: its dtype, resident or not) for a result of dtype `want`, as the
- * element-wise and unary calls say it (`more` ends the message): DTYPE_MISMATCH, dims [out's, want].
+ * The refusal of `out` (a snapshot: its dtype, resident or not) for a result of dtype `want`, as
+ * every call says it (`more` ends the message): DTYPE_MISMATCH, dims [out's, want].
  */
 export const cannotHold = (fn, dest, want, shapes, more = '') => new BroadcastError(`${fn}: out: ${aDtype(dest.dtype.name)} ${dest.resident ? 'tensor' : 'array'} cannot hold ${aDtype(want.name)} result${more}`,
   { code: 'DTYPE_MISMATCH', shapes, dims: [dest.dtype.name, want.name] });
-
-/** The refusal of an `out` of dtype `have` for a result of dtype `want` (dtype records): DTYPE_MISMATCH. */
-export function outDtypeError(fn, have, want, shapes) {
-  return new BroadcastError(`${fn}: out: ${aDtype(have.name)} cannot hold the ${want.name} result`,
-    { code: 'DTYPE_MISMATCH', shapes, dims: [have.name, want.name] });
-}
 
 /**
  * The refusal of dtype `dt` by an op that takes only floats or only integers (op.domain), or

@@ -10,7 +10,7 @@
 //   4. one wasm call plans (cached by shape) and runs the kernel;
 //   5. the result is copied out, or handed over as a Tensor.
 import { C } from './contract.js';
-import { BroadcastError, makeError, formatShape, outLengthError, outDtypeError, numpyCtx } from './errors.js';
+import { BroadcastError, makeError, formatShape, outLengthError, numpyCtx, cannotHold } from './errors.js';
 import { view, viewFor, copyIn, copyOut, slot, slotBytes, slotMade, trimScratch, malloc, free, DESC_SLOT, OUT_SLOT } from './heap.js';
 import { mod } from './loader.js';
 import { makeTensor } from './tensor.js';
@@ -158,7 +158,7 @@ export function intoOut(dest, fn, ops, run) {
     const dims = h !== null ? h.dims : r.dims;
     if (dims !== undefined) checkOutNames(fn, dest, dims, h !== null ? h.labels : dims.map((d) => r.coords?.[nameKey(d)] ?? null), h !== null ? h.shape : r.shape);
     if (dt !== dest.dtype) {
-      throw outDtypeError(fn, dest.dtype, dt, [dest.shape]);
+      throw cannotHold(fn, dest, dt, [dest.shape]);
     }
     if (size !== dest.size) {
       const shape = h !== null ? h.shape : r.shape;
@@ -550,7 +550,7 @@ function answer(c, res, len, out) {
   if (c.engineDtype && (st === 0 || st === C.signals.outTooSmall)) {
     c.outDtype = C.dtypes[res.field('dtype')]; // evaluate: the result's dtype is the engine's to say
     if (dest !== null && !outHolds(dest, c.outDtype)) {
-      throw outDtypeError(c.fn, dest.dtype, c.outDtype, c.shapes);
+      throw cannotHold(c.fn, dest, c.outDtype, c.shapes);
     }
   }
   if (st === C.signals.outTooSmall) {

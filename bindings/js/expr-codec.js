@@ -188,7 +188,7 @@ export function refusal(E, fn, s, res, interned = null) {
       return new BroadcastError(`${at}: the op does not take ${a}${/float/.test(a) ? ' (it takes integer dtypes)' : " (it takes float dtypes: cast(x, 'float32') first)"}${where}`,
         { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a] });
     case 'out_dtype':
-      return new BroadcastError(`${fn}: out: ${aDtype(a)} tensor cannot hold the ${b} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a, b] });
+      return new BroadcastError(`${fn}: out: ${aDtype(a)} tensor cannot hold ${aDtype(b)} result`, { code: 'DTYPE_MISMATCH', shapes: shapesOf(s), dims: [a, b] });
     case 'no_tensor': // (operands read, but not where the result takes its dtype: `where(x < 2, 3, 4)`)
       return TypeError(s.values.some((v) => typeof v === 'object') ? `${at} takes no dtype from numbers alone: cast one (cast(3, 'float32'))${where}` : NO_TENSOR(fn));
     case 'not_integer':

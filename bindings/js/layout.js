@@ -5,7 +5,7 @@
 // row-major result (or `out`). Every call reads views in place (operands.js
 // reads a plain view's strides, execute.js hands them to the engine).
 import { mod } from './loader.js';
-import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
+import { BroadcastError, formatShape, outLengthError, cannotHold } from './errors.js';
 import { product, describe, rankTooLarge, readList, mayShare, taSet, isU16 } from './shapes.js';
 import { C, none } from './contract.js';
 import { readOptions } from './options.js';
@@ -415,7 +415,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   if (dest !== null) {
     if (names) checkOutNames(fn, dest, names.dims, names.labels, shape); // a resident out with dims is read by them (a typed one has none)
     if (dest.dtype !== dt && !(dt.half && !dest.resident && isU16(dest.data))) {
-      throw outDtypeError(fn, dest.dtype, dt, [shape]);
+      throw cannotHold(fn, dest, dt, [shape]);
     }
     const have = dest.resident ? dest.size : taLength.call(dest.data);
     if (have !== size) {

@@ -4,7 +4,7 @@
 // of operand and `out`.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, castAdvice, formatShape, outDtypeError, domainRefusal, cannotHold, numpyCtx } from './errors.js';
+import { BroadcastError, castAdvice, formatShape, domainRefusal, cannotHold, numpyCtx } from './errors.js';
 import { readOptions, checkKeys, choose, readBroadcast, byName } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
 import { copyShape } from './shapes.js';
@@ -152,7 +152,7 @@ export function materialise(X, t, to, dest, fn) {
     throw new BroadcastError(`${fn}: target ${formatShape(t)} must be static to materialise`, { code: 'INVALID_SHAPE', shapes: [X.shape, t] });
   }
   if (dest && !outHolds(dest, X.dtype)) {
-    throw outDtypeError(fn, dest.dtype, X.dtype, [X.shape, t]);
+    throw cannotHold(fn, dest, X.dtype, [X.shape, t]);
   }
   const c = request(C.A.copy, fn, rule, axis, [X], [X.shape, t], X.dtype, dest, ctx);
   c.mapping = mapping;
@@ -190,7 +190,7 @@ export function where(cond, a, b, options) {
       { code: 'DTYPE_MISMATCH', shapes: [Cd.shape, A.shape, B.shape], dims: [A.dtype.name, B.dtype.name] });
   }
   if (dest && !outHolds(dest, A.dtype)) {
-    throw outDtypeError('where', dest.dtype, A.dtype, [Cd.shape, A.shape, B.shape]);
+    throw cannotHold('where', dest, A.dtype, [Cd.shape, A.shape, B.shape]);
   }
   if (Cd.size + A.size + B.size >= LARGE) {
     const r = largeCall('where(a, b, c)', [Cd, A, B], dest, A.dtype, C.numpy, -1);

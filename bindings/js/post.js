@@ -10,7 +10,7 @@
 // or a new typed array.
 import { C } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, formatShape, outLengthError, outDtypeError } from './errors.js';
+import { BroadcastError, formatShape, outLengthError, cannotHold } from './errors.js';
 import { readOptions } from './options.js';
 import { readOperand, settle, readNames, readOut, outHolds, isScalar, notOperand, committable, commitError, withNames, handleOf } from './operands.js';
 import { request, execute } from './execute.js';
@@ -183,7 +183,7 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null, ch
   if (dims?.length === 0) dims = undefined; // every dim reduced: an unnamed scalar, as the reductions give
   if (dest !== null) {
     const have = dest.resident ? dest.size : taLength.call(dest.data);
-    if (!outHolds(dest, dt)) throw outDtypeError(fn, dest.dtype, dt, [shape]);
+    if (!outHolds(dest, dt)) throw cannotHold(fn, dest, dt, [shape]);
     if (have !== size) throw outLengthError(fn, have, shape, size);
   }
   if (checkOnly) return;

@@ -3,7 +3,7 @@
 // the forward ops (ops.js): arguments read once, one wasm call.
 import { C, DTYPES, none } from './contract.js';
 import { mod } from './loader.js';
-import { BroadcastError, formatShape, outLengthError, outDtypeError, noValueOf } from './errors.js';
+import { BroadcastError, formatShape, outLengthError, noValueOf, cannotHold } from './errors.js';
 import { copyShape, isShapeLike } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
@@ -60,7 +60,7 @@ export function unbroadcast(grad, inShape, options) {
   const { rule, ctx, axis, mapping } = readBack(i, G.shape, to, 'unbroadcast');
   const acc = accDtype(o.dtype, 'unbroadcast') ?? G.dtype;
   if (dest && !outHolds(dest, acc)) {
-    throw outDtypeError('unbroadcast', dest.dtype, acc, [i, G.shape]);
+    throw cannotHold('unbroadcast', dest, acc, [i, G.shape]);
   }
   const c = request(C.A.unbroadcast, 'unbroadcast', rule, axis, [G], [i, G.shape], acc, dest, ctx);
   c.mapping = mapping;
@@ -131,7 +131,7 @@ function unbroadcastNamed(G, I, o) {
   settle(G, `${fn}: grad`);
   const acc = accDtype(o.dtype, fn) ?? G.dtype;
   if (dest && !outHolds(dest, acc)) {
-    throw outDtypeError(fn, dest.dtype, acc, [input.sizes, G.shape]);
+    throw cannotHold(fn, dest, acc, [input.sizes, G.shape]);
   }
   // Labels name cells: a dim that has one twice is refused, as in every named call (grad's: when read).
   checkLabels(fn, 'input', input.dims, input.labels, [input.sizes, G.shape]);
@@ -339,7 +339,7 @@ function reduce(name, x, options) {
   // default (the input's, integers wrap; for mean of integers float64, NumPy).
   const acc = accDtype(o.dtype, name) ?? C.reduceAcc.get(name)[X.dtype.id];
   if (dest && !outHolds(dest, acc)) {
-    throw outDtypeError(name, dest.dtype, acc, [X.shape]);
+    throw cannotHold(name, dest, acc, [X.shape]);
   }
   if (X.dims === undefined) return runReduce(name, name, X, axes, keepdims === true, acc, dest);
   return reduceNamed(name, X, axes, keepdims === true, acc, dest);
