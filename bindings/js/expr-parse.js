@@ -9,7 +9,7 @@ import { begin, call, header, requestBuffer } from './wire.js';
 // SyntaxCode (src/expr/parse.hpp), in order.
 const SYNTAX = [
   null,
-  (t) => `unexpected character ${quote(t)}`,
+  (t) => `unexpected character ${quote(t)} (\\u{${t.codePointAt(0).toString(16)}})`, // its code: a no-break or zero-width space shows as nothing
   (t) => `unexpected ${quote(t)}`,
   () => 'the expression ends too early',
   (t) => `${quote(t)} is not a function of expressions (the element-wise ops, unary ops, where, cast, sum, prod, min, max, mean, argmax, argmin)`,

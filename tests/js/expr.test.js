@@ -654,7 +654,10 @@ describe('refusals: clear errors, never a trap, the engine unharmed', () => {
   };
 
   it('every SyntaxCode: a SyntaxError naming the offset, with the text and a caret', () => {
-    syntax('x @ y', 2, /unexpected character "@"/);
+    syntax('x @ y', 2, /unexpected character "@" \(\\u\{40\}\)/);
+    // A character that prints as nothing, or as a plain space, is named by its code (until 0.9.29 only quoted).
+    syntax('x\u00a0+ y', 1, /unexpected character "\u00a0" \(\\u\{a0\}\)/);
+    syntax('x + \u200by', 4, /unexpected character "\u200b" \(\\u\{200b\}\)/);
     syntax('x + * y', 4, /unexpected "\*"/);
     syntax(')', 0, /unexpected "\)"/);
     syntax('x +', 3, /ends too early/);
