@@ -7,6 +7,7 @@
 // user code runs, so nothing can move the buffers or change the request.
 import { C, none } from './contract.js';
 import { UNKNOWN_RANK, INTERVAL } from './shapes.js';
+import { FULL } from './engine.js';
 
 let reqPtr = 0; // request buffer start, in doubles
 let reqCap = 0;
@@ -28,11 +29,9 @@ export function refreshRequest(module) {
   M._tc_call(0); // an empty request: answered with a refusal, changes nothing
   tcRequest = M._tc_request;
   tcCall = M._tc_call;
-  rerunBinary = null;
-  if (typeof M._tc_rerun_binary === 'function') {
-    M._tc_rerun_binary(-1, 0, 0, 0, 0, 0, 0); // no plan -1: answered 1, changes nothing
-    rerunBinary = M._tc_rerun_binary;
-  }
+  // The full build's engine has it (tensorcast/shapes' has not): a constant the minifier folds.
+  rerunBinary = FULL ? M._tc_rerun_binary : null;
+  if (FULL) rerunBinary(-1, 0, 0, 0, 0, 0, 0); // no plan -1: answered 1, changes nothing
 }
 
 /** The heap as doubles, current after any growth. */
