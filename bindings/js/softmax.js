@@ -13,9 +13,10 @@ import { read, block, emit, check } from './post.js';
 // They take float dtypes only, refused as the float-only element-wise and unary ops refuse the others.
 const FLOAT_ONLY = { domain: 'float' };
 
-/** softmax (mode 0), logSoftmax (1), logSumExp (2) of the snapshot s. */
-function soft(s, fn, mode, keep) {
-  const { X, axes, dest } = s;
+/** softmax (mode 0), logSoftmax (1), logSumExp (2, over axes) of x, read as `fn` reads it. */
+function soft(x, axesIn, options, fn, mode) {
+  const { X, axes, dest, o } = read(x, axesIn, options, fn, mode < 2 ? ['out'] : ['out', 'keepdims'], mode > 1);
+  const keep = mode < 2 ? 'k' : o.keepdims ? 1 : 0;
   const refused = domainRefusal(FLOAT_ONLY, fn, X.dtype, X.shape);
   if (refused !== null) throw refused;
   const half = X.dtype.half;
@@ -54,8 +55,6 @@ function soft(s, fn, mode, keep) {
   }
 }
 
-const OUT = ['out'];
-
 /**
  * softmax along `axis` (default the last; a dim name for named operands):
  * exp(x - max) * (1 / sum(exp(x - max))), the same bits as those ops called
@@ -63,12 +62,12 @@ const OUT = ['out'];
  * Float dtypes (float16 computed in float32, rounded once).
  */
 export function softmax(x, axis, options) {
-  return soft(read(x, axis, options, 'softmax', OUT, false), 'softmax', 0, 'k');
+  return soft(x, axis, options, 'softmax', 0);
 }
 
 /** log(softmax(x)) along `axis`, as (x - max) - log(sum(exp(x - max))): stable. */
 export function logSoftmax(x, axis, options) {
-  return soft(read(x, axis, options, 'logSoftmax', OUT, false), 'logSoftmax', 1, 'k');
+  return soft(x, axis, options, 'logSoftmax', 1);
 }
 
 /**
@@ -77,6 +76,5 @@ export function logSoftmax(x, axis, options) {
  * options.keepdims keeps the reduced axes as 1.
  */
 export function logSumExp(x, axes, options) {
-  const s = read(x, axes, options, 'logSumExp', ['out', 'keepdims'], true);
-  return soft(s, 'logSumExp', 2, s.o.keepdims ? 1 : 0);
+  return soft(x, axes, options, 'logSumExp', 2);
 }
