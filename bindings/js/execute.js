@@ -132,7 +132,7 @@ export function rowMajorCopy(o, temps) {
     return c;
   }
   const es = o.dtype.size;
-  const ptr = malloc(Math.max(o.size * es, 1));
+  const ptr = malloc(o.size * es);
   temps.push(ptr);
   const heap = view(o.dtype); // after the allocation (memory may have grown)
   copyView(heap, o.ptr / es, o.shape, o.strides, heap, ptr / es, rowMajor(o.shape));

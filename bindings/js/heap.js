@@ -106,13 +106,13 @@ export function viewFor(d, data) {
 }
 
 /**
- * Allocate `bytes` in wasm memory (TOO_LARGE when it cannot); returns the
+ * Allocate `bytes` in wasm memory, at least 1 (TOO_LARGE when it cannot); returns the
  * block's address. Every address is unsigned (0 to 2^32): memory may grow to
  * 4 GB, and a wasm i32 reaches JS as a signed number, negative from 2 GiB on
  * (docs/boundary.md, "Addresses").
  */
 export function malloc(bytes) {
-  const p = mod()._tc_malloc(bytes) >>> 0;
+  const p = mod()._tc_malloc(bytes || 1) >>> 0; // an empty result's block too: an address, never 0
   if (p === 0) {
     throw new BroadcastError(`cannot allocate ${bytes} bytes in WebAssembly memory`, { code: 'TOO_LARGE' });
   }

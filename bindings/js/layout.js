@@ -444,7 +444,7 @@ function gatherInto(fn, vs, a, shape, outIn, names) {
   // Into a typed array (out's, or new), or wasm memory (a resident out's, or a new block).
   const es = dt.size;
   const data = resident ? null : dest !== null ? dest.data : fresh(dt, size); // the runtime's form, whatever the inputs'
-  const ptr = !resident ? 0 : dest !== null ? dest.ptr : malloc(Math.max(size * es, 1));
+  const ptr = !resident ? 0 : dest !== null ? dest.ptr : malloc(size * es);
   // A typed out over the buffer a plain operand reads: gathered apart, then copied in (as NumPy's
   // copyto), so no element is read after it was written.
   const into = data !== null && vs.some((v) => !v.o.resident && mayShare(v.o.data, data)) ? arrayLike(data, dt, size) : data; // (a new array shares no buffer)

@@ -107,7 +107,7 @@ export function block(X, axes, fn, copy = false) {
   if (X.resident && X.strides === null && inOrder && !copy) return { ptr: X.ptr, own: false, perm, inOrder, rows, n };
   const dt = X.dtype;
   const es = dt.size;
-  const ptr = malloc(Math.max(X.size * es, 1));
+  const ptr = malloc(X.size * es);
   const st = X.strides ?? rowMajor(X.shape);
   const shape = perm.map((i) => X.shape[i]);
   if (X.size > 999 && !(inOrder && X.strides === null)) {
@@ -212,7 +212,7 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null, ch
       temps.splice(at, 1);
       return makeTensor(ptr, shape, dt, dims, coords);
     }
-    const q = malloc(Math.max(size * es, 1));
+    const q = malloc(size * es);
     copyView(view(dt), ptr / es, shape, order, view(dt), q / es, rowMajor(shape));
     return makeTensor(q, shape, dt, dims, coords);
   }
@@ -248,7 +248,7 @@ function arg(fn, x, axis, options, min) {
   const b = block(X, axes, fn);
   let q = 0;
   try {
-    q = malloc(Math.max(b.rows * 4, 1));
+    q = malloc(b.rows * 4);
     if (b.rows > 0) check(mod()._tc_argreduce(b.ptr, q, b.rows, b.n, X.dtype.id, min ? 1 : 0), fn);
     return emit(q, C.dtypeByName.get('int32'), X, b.perm, axes, 1, s.o.keepdims ? 1 : 0, s.dest, fn);
   } finally {
@@ -285,8 +285,8 @@ export function topk(x, k, options) {
   let v = 0;
   let ix = 0;
   try {
-    v = malloc(Math.max(b.rows * k * dt.size, 1));
-    ix = malloc(Math.max(b.rows * k * 4, 1));
+    v = malloc(b.rows * k * dt.size);
+    ix = malloc(b.rows * k * 4);
     if (b.rows > 0 && k > 0) check(mod()._tc_topk(b.ptr, v, ix, b.rows, b.n, k, dt.id, s.o.largest === false ? 0 : 1), 'topk');
     // Both outs checked before either is written (a refused indices out leaves values as they were).
     if (pair?.indices) emit(ix, I32, X, b.perm, axes, k, 'k', pair.indices, 'topk', null, true);

@@ -39,7 +39,7 @@ function soft(x, axesIn, options, fn, mode) {
       return dest.tensor;
     }
     // softmax of a block of its own (a copy of x) runs in place: half the memory touched.
-    let q = mode === 0 && (b.own || b.t) && !half ? ptr : malloc(Math.max(b.rows * k * dt.size, 1));
+    let q = mode === 0 && (b.own || b.t) && !half ? ptr : malloc(b.rows * k * dt.size);
     if (q !== ptr) temps.push(q);
     if (b.rows > 0 && b.n > 0) check(mod()._tc_softmax(ptr, q, b.rows, b.n, dt.id, mode), fn);
     else if (mode === 2) view(dt).fill(-Infinity, q / dt.size, q / dt.size + b.rows); // log of an empty sum

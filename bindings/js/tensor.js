@@ -268,7 +268,7 @@ export function tensor(data, shape, options) {
   if (bytes > C.limits.maxBytes) {
     throw new BroadcastError(`tensor: ${bytes} bytes do not fit WebAssembly memory`, { code: 'TOO_LARGE', shapes: [s] });
   }
-  const ptr = malloc(Math.max(bytes, 1));
+  const ptr = malloc(bytes);
   // From here the block is this call's: whatever fails gives it back.
   try {
     if (n > 0) (dt.half ? viewFor(dt, data) : view(dt)).set(data, ptr / dt.size);
