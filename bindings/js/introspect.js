@@ -22,19 +22,18 @@ export function memory() {
 export { releaseScratch };
 
 /**
- * Registry `which` as [{ index, name, ...fields, simd }]: 0 (the element-wise
- * kernels) from tc_listing(), the others from tc_test_listing() (the test
- * build, tensorcast-full.wasm; the shipped module has none). Each
+ * Registry `which` as [{ index, name, ...fields, simd }], read through `list`:
+ * 0 (the element-wise kernels) from tc_listing(), the others from
+ * tc_test_listing() (testListing(): the test build, tensorcast-full.wasm; the
+ * shipped module has none, and the page carries no word of it). Each
  * record is five uint32: the name's address, three fields, 1 for SIMD; `fields`
  * names the fields in order, a name starting with '#' being a number (select's
  * width) and any other the address of a name. Names repeat (every kernel of
  * a dtype names it), so each address is decoded once.
  */
-function listing(which, fields) {
+function listing(which, fields, list = mod()._tc_listing) {
   const M = mod();
-  const list = which === 0 ? M._tc_listing : M._tc_test_listing;
-  const n = list ? list(which, 0, 0) : -1;
-  if (!(n >= 0)) throw new Error(`tensorcast: the engine has no kernel listing ${which} (the test build, tensorcast-full.wasm, lists them all)`);
+  const n = list(which, 0, 0);
   const p = slot(0, Math.max(n * 20, 1));
   list(which, p, n);
   const r = M.HEAPU32.slice(p >>> 2, (p >>> 2) + n * 5); // copied: decoding allocates nothing in wasm, but stay independent of the slot
@@ -58,6 +57,13 @@ function listing(which, fields) {
   return out;
 }
 
+/** Registry `which` of the test build's tc_test_listing() (test hooks). */
+function testListing(which, fields) {
+  const list = mod()._tc_test_listing;
+  if (!list || !(list(which, 0, 0) >= 0)) throw new Error(`tensorcast: the engine has no kernel listing ${which} (the test build, tensorcast-full.wasm, lists them all)`);
+  return listing(which, fields, list);
+}
+
 /** Every element-wise kernel in this build: { index, name, dtype, op, form, simd }. */
 export function kernels() {
   return listing(0, ['dtype', 'op', 'form']);
@@ -65,12 +71,12 @@ export function kernels() {
 
 /** The select (where) kernels of this build: { index, name, width (bytes), form, simd } (test hook). */
 export function selectKernels() {
-  return listing(1, ['#width', 'form']);
+  return testListing(1, ['#width', 'form']);
 }
 
 /** The reduction kernels of this build: { index, name, dtype, op, shape (row | col), simd } (test hook). */
 export function reduceKernels() {
-  return listing(2, ['dtype', 'op', 'shape']);
+  return testListing(2, ['dtype', 'op', 'shape']);
 }
 
 /** Run registry kernel `index` on typed arrays (test hook; the test build only, tensorcast-full.wasm): out = a (op) b over n elements. */
@@ -103,12 +109,12 @@ export function runSelectKernel(index, mask, x, y, out, n) {
 
 /** The unary kernels of this build: { index, name, dtype, op, simd } (test hook). */
 export function unaryKernels() {
-  return listing(3, ['dtype', 'op']);
+  return testListing(3, ['dtype', 'op']);
 }
 
 /** The cast kernels of this build: { index, name, from, to, simd } (test hook). */
 export function castKernels() {
-  return listing(4, ['from', 'to']);
+  return testListing(4, ['from', 'to']);
 }
 
 /** Run unary kernel `index` (test hook): out = op(input) over n elements; `inPlace` runs it with out at input's address. */
