@@ -434,6 +434,16 @@ def rand_step(shape):
     return step
 
 
+def rand_chain(x, n):
+    """n random valid steps from x, one after the other: (the steps, NumPy's result)."""
+    steps, v = [], x
+    for _k in range(n):
+        st = rand_step(list(v.shape))
+        v = apply_step(v, st)
+        steps.append(st)
+    return steps, v
+
+
 # ---- views of a given shape (built backwards from the result) -------------------------------
 def inv_slice_dim(m):
     """(n, spec): a spec that takes exactly m elements of an axis of n."""
@@ -676,11 +686,7 @@ def layout_cases():
             if len(s) < 2:
                 s = [2, 3, 4] if pr.random() < 0.5 else [3, 1, 4]
             x = layout_data(name, s)
-            steps, v = [], x
-            for _k in range(pr.randint(2, 4)):
-                st = rand_step(list(v.shape))
-                v = apply_step(v, st)
-                steps.append(st)
+            steps, v = rand_chain(x, pr.randint(2, 4))
             add_case({'id': cid('chain'), 'fn': 'chain', 'x': enc(x, name), 'steps': steps, 'expect': enc(v, name)})
 
 
@@ -1037,11 +1043,7 @@ def reshape_cases():
         if k % 40 == 39:
             s[pr.randrange(len(s))] = 0
         x = layout_data(name, s)
-        steps, v = [], x
-        for _k in range(pr.randint(1, 3)):
-            st = rand_step(list(v.shape))
-            v = apply_step(v, st)
-            steps.append(st)
+        steps, v = rand_chain(x, pr.randint(1, 3))
         size = prod(list(v.shape))
         target = rand_shape_of(size) if size else pr.choice([[0], [0, 3], [2, 0, 1]])
         if target and size and pr.random() < 0.3:
