@@ -206,8 +206,6 @@ const OTHER = FULL
   ? "; tensorcast-shapes.wasm is the engine of 'tensorcast/shapes' (the rules without the kernels)"
   : "; tensorcast.wasm is the engine of 'tensorcast' (with the kernels)";
 
-const MAX_HEAP = 4294901760; // 4 GiB less one page: the engine's addresses are u32 (-sMAXIMUM_MEMORY=4GB)
-
 /**
  * The engine's host side, before its instance exists: the imports it is
  * instantiated with (module "env", the names the C++ gives them: the link keeps
@@ -228,17 +226,20 @@ function host() {
     // abort() in the C++ (a failed invariant): the call throws; nothing of it is kept.
     abort() { throw new WebAssembly.RuntimeError('Aborted: the engine called abort()'); },
     // malloc's sbrk asks for `size` bytes in all: a fifth more than now (at most 96 MiB past `size`), or
-    // else just `size`, in whole pages; 0 when memory cannot reach `size`.
+    // else just `size`, in whole pages; 0 when memory cannot reach `size`. Memory ends a page short of
+    // 4 GiB (the module's maximum, -sMAXIMUM_MEMORY: grow() past it throws), so that the engine's
+    // addresses are u32; growing to that end and saying yes when `size` is past it had sbrk hand out
+    // memory past the end.
     emscripten_resize_heap(size) {
       size >>>= 0;
       const now = M.memory.buffer.byteLength;
-      for (const want of [Math.min(MAX_HEAP, Math.max(size, Math.min(now * 1.2, size + 100663296))), size]) {
+      for (const want of [Math.max(size, Math.min(now * 1.2, size + 100663296)), size]) {
         try {
           M.memory.grow(Math.ceil(want / 65536) - now / 65536);
           views();
           return 1;
         } catch {
-          // too large for this runtime, or past 4 GiB: the smaller step, then 0
+          // too large for this runtime, or past the end of memory: the smaller step, then 0
         }
       }
       return 0;

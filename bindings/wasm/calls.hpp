@@ -18,8 +18,8 @@ i64 axis_of(double axis);
 // counted by allocated_bytes() / allocation_count() (memory() and the leak tests).
 void* allocate(double bytes);
 void release(void* ptr);
-// Whether a data block of `bytes` at `block` leaves the engine its reserve at the top of memory (malloc.cpp).
-bool data_block_fits(const void* block, std::uint64_t bytes);
+// A data block below the engine's reserve at the top of memory, or null (malloc.cpp).
+void* data_block(std::size_t alignment, std::size_t size);
 size_t allocated_bytes();
 size_t allocation_count();
 
