@@ -12,6 +12,7 @@
 // baseline, allocation failures, the addresses the cases got). The test
 // compares the two processes' results.
 import { createHash } from 'node:crypto';
+import { fillMemory } from './heap-fill.mjs';
 
 // TENSORCAST_DIST: another build's dist/ (a directory), to run the same cases against it.
 const dist = process.env.TENSORCAST_DIST ? new URL(`file://${process.env.TENSORCAST_DIST.replace(/\/?$/, '/')}`) : new URL('../../dist/', import.meta.url);
@@ -279,14 +280,7 @@ if (mode === 'large') {
   const ro = tc.tensor(new Float32Array(1e6), [1000, 1000]);
   tc.add(ra, rb, { out: ro }); // the plan cached: planning it again would allocate
   tc.releaseScratch();
-  const blocks = [];
-  for (let size = GIB; size >= 1; size /= 2) {
-    for (;;) {
-      const p = M._tc_malloc(size) >>> 0;
-      if (p === 0) break;
-      blocks.push(p);
-    }
-  }
+  const blocks = fillMemory(M);
   // Filled to within the engine's reserve (16 MiB, malloc.cpp) of 4 GB.
   checks.fullHeap = tc.memory().wasmHeapBytes > 4 * GIB - 2 ** 26;
   const small = { data: f32(12, 17), shape: [3, 4] };

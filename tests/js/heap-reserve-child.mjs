@@ -5,6 +5,8 @@
 // round gave.
 //
 // TENSORCAST_DIST: another build's dist/ (a directory), to run the same rounds against it.
+import { fillMemory } from './heap-fill.mjs';
+
 const dist = process.env.TENSORCAST_DIST ? new URL(`file://${process.env.TENSORCAST_DIST.replace(/\/?$/, '/')}`) : new URL('../../dist/', import.meta.url);
 const tc = await import(new URL('node.js', dist).href);
 // The module itself (the same instance node.js loads): to fill memory without writing 4 GB.
@@ -20,14 +22,7 @@ const run = (f) => { try { return f(); } catch (e) { return `${e.code} ${e.messa
 
 function round(k) {
   const r = {};
-  const blocks = [];
-  for (let size = GIB; size >= 1; size /= 2) {
-    for (;;) {
-      const p = M._tc_malloc(size) >>> 0;
-      if (p === 0) break;
-      blocks.push(p);
-    }
-  }
+  const blocks = fillMemory(M);
   r.full = tc.memory().wasmHeapBytes > 4 * GIB - 2 ** 26;
   // New expressions and plans while memory is full of data: the engine's own
   // blocks (in the second round, with the reserve plugged by the first: given back).
