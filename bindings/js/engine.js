@@ -14,5 +14,5 @@ export const ENGINE = Object.freeze({
   file: FILE,
   // A literal new URL(..., import.meta.url): bundlers see it and ship the file.
   url: () => new URL('./tensorcast.wasm', import.meta.url),
-  exports: ['__wasm_call_ctors', 'tc_contract', 'tc_version', 'tc_request', 'tc_call', 'tc_malloc', 'tc_free'],
+  exports: ['__wasm_call_ctors', 'tc_contract', 'tc_version', 'tc_request', 'tc_call', 'tc_malloc', 'tc_free', 'tc_rerun_binary'],
 });

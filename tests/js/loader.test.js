@@ -118,8 +118,8 @@ const EMPTY_MODULE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
  * the real tensorcast.wasm), whose every function runs `code`; with `abort`,
  * it imports the engine's abort() (env.abort, as the engine names it) as function 0.
  */
-function engineShaped(code = [], { abort = false, start = false } = {}) {
-  const real = WebAssembly.Module.exports(new WebAssembly.Module(ENGINE));
+function engineShaped(code = [], { abort = false, start = false, without = null } = {}) {
+  const real = WebAssembly.Module.exports(new WebAssembly.Module(ENGINE)).filter((e) => e.name !== without);
   const imports = [];
   if (abort) imports.push(['env', 'abort']);
   const fns = real.filter((e) => e.kind === 'function');
@@ -225,6 +225,9 @@ describe('a failed load rejects once, leaves nothing, and is retried from scratc
     ['an empty ArrayBuffer', () => ({ wasmBinary: new ArrayBuffer(0) }), /is not WebAssembly/],
     ['a truncated engine', () => ({ wasmBinary: ENGINE.subarray(0, 1000) }), /is not WebAssembly/],
     ['a compiled foreign module', () => ({ module: new WebAssembly.Module(EMPTY_MODULE) }), /not the tensorcast engine/],
+    // The full build calls it from the start: a module without it is refused by name.
+    ['the engine without the binary rerun export', () => ({ wasmBinary: engineShaped([], { without: 'tc_rerun_binary' }) }),
+      /not the tensorcast engine: it lacks tc_rerun_binary \(function\)/],
     ['an engine-shaped module whose start function traps (instantiation fails)', () => ({ wasmBinary: engineShaped([UNREACHABLE], { start: true }) }),
       /could not be instantiated \(RuntimeError/],
     ['an engine-shaped module whose constructors trap', () => ({ wasmBinary: engineShaped([UNREACHABLE]) }), /the engine failed to start \(RuntimeError/],
