@@ -426,6 +426,8 @@ export function outputsOf(n, ins, v, bytes) {
       if (f1) return [info([], 1, [f1.f])];
       if (attr(n, 'value_strings')) return [info([attr(n, 'value_strings').strings.length], 8)];
       if (attr(n, 'value_string')) return [info([], 8)];
+      const sv = attr(n, 'sparse_value');
+      if (sv && sv.sparse) return [info(sv.sparse.dims.slice(), sv.sparse.dataType)];
       return null;
     }
     case 'Shape': {

@@ -223,6 +223,7 @@ function attribute(r, end) {
     else if (f === 8) r.ints(w, a.ints);
     else if (f === 9 && w === 2) a.strings.push(r.string(r.len()));
     else if (f === 11 && w === 2) a.graphs.push(graph(r, r.len()));
+    else if (f === 22 && w === 2) a.sparse = sparseTensor(r, r.len()); // a SparseTensorProto (Constant's `sparse_value`)
     else if (f === 21 && w === 2) a.ref = r.string(r.len()); // in a function body: the caller's attribute of that name
     else if (f === 7 && w === 2) r.floats(4, a.floats);
     else if (f === 7 && w === 5) a.floats.push(r.float(4)); // unpacked (proto2: onnx's own writers)
@@ -251,6 +252,19 @@ const MAX_NESTING = 32;
 let nesting = 0; // graphs open in the read (readOnnx starts it at 0)
 let bigDims = false; // a dim_value (or a tensor's dim) past 2^53 - 1 was read (readOnnx starts it false)
 
+/** A SparseTensorProto as a tensor without data: its dims (field 3), its values' name and type (field 1's). */
+function sparseTensor(r, end) {
+  const t = emptyTensor();
+  let values = null;
+  r.fields(end, (h, u) => {
+    if (h === 1 && u === 2) values = tensor(r, r.len(), values);
+    else if (h === 3) { r.ints(u, t.dims, true); if (t.dims.some((d) => typeof d === 'bigint')) bigDims = true; }
+    else r.skip(u);
+  });
+  if (values) { t.name = values.name; t.dataType = values.dataType; }
+  return t;
+}
+
 /** A GraphProto; `into`: the graph an earlier occurrence of the same field read (merged into it, as protobuf does). */
 function graph(r, end, into = null) {
   if (++nesting > MAX_NESTING) throw new TypeError(`inferShapes: not a model onnx can read (graphs nested deeper than ${MAX_NESTING}: the main graph and ${MAX_NESTING - 1} levels of subgraphs are read, at byte ${r.p})`);
@@ -259,19 +273,8 @@ function graph(r, end, into = null) {
     if (f === 1 && w === 2) g.nodes.push(node(r, r.len()));
     else if (f === 2 && w === 2) g.name = r.string(r.len());
     else if (f === 5 && w === 2) g.initializers.push(tensor(r, r.len()));
-    else if (f === 15 && w === 2) {
-      // a sparse initializer: its dims (field 3) and its values' name (field 1's name)
-      const e = r.len();
-      const t = emptyTensor();
-      let values = null;
-      r.fields(e, (h, u) => {
-        if (h === 1 && u === 2) values = tensor(r, r.len(), values);
-        else if (h === 3) { r.ints(u, t.dims, true); if (t.dims.some((d) => typeof d === 'bigint')) bigDims = true; }
-        else r.skip(u);
-      });
-      if (values) { t.name = values.name; t.dataType = values.dataType; }
-      g.initializers.push(t);
-    } else if (f === 11 && w === 2) g.inputs.push(valueInfo(r, r.len()));
+    else if (f === 15 && w === 2) g.initializers.push(sparseTensor(r, r.len()));
+    else if (f === 11 && w === 2) g.inputs.push(valueInfo(r, r.len()));
     else if (f === 12 && w === 2) g.outputs.push(valueInfo(r, r.len()));
     else if (f === 13 && w === 2) g.valueInfo.push(valueInfo(r, r.len()));
     else r.skip(w);

@@ -1090,6 +1090,19 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect([empty.tensors.y, empty.coverage.unknownOps]).toEqual([null, []]); // as onnx: what the empty sequence held is not known
   });
 
+  it('a Constant with sparse_value has the sparse tensor\'s dims (until 0.9.29 an unknown op)', () => {
+    // SparseTensorProto: values (1) a TensorProto of nnz values, indices (2), dims (3)
+    const sparse = (dims, nnz) => fld(5, [...str(1, 'sparse_value'), ...int(20, 11), ...fld(22, [
+      ...fld(1, [...int(1, nnz), ...int(2, 1), ...str(8, 'v'), ...fld(4, new Array(nnz * 4).fill(0))]),
+      ...fld(2, [...int(1, nnz), ...int(2, 7), ...str(8, 'ix'), ...fld(7, Array.from({ length: nnz }, (_, k) => k).flatMap(varint))]), ...dims.flatMap((d) => int(3, d))])]);
+    const constant = (dims, nnz) => {
+      const r = all([[...nodeOf('Constant', [], ['c'], 'c'), ...sparse(dims, nnz)], nodeOf('Shape', ['c'], ['sh'], 'sh'), nodeOf('ConstantOfShape', ['sh'], ['y'], 'y')], []);
+      return [r.tensors.c, r.tensors.y, r.coverage.unknownOps];
+    };
+    expect(constant([3, 4], 2)).toEqual([[3, 4], [3, 4], []]);
+    expect(constant([0, 5, 1], 0)).toEqual([[0, 5, 1], [0, 5, 1], []]);
+  });
+
   it('SplitToSequence: without split each slice (kept as 1 or dropped by keepdims), a scalar split its size where every part has it, a list of one size that size; a split that does not fit is malformed (until 0.9.28 an unknown op)', () => {
     const parts = (dims, attrs, split) => y([[...nodeOf('SplitToSequence', ['x', ...(split === undefined ? [] : ['sp'])], ['s'], 's'), ...attrs], nodeOf('SequenceAt', ['s', 'i'], ['y'], 'at')],
       [x(...dims), valueInfo('i', 7, [])], split === undefined ? [] : [i64('sp', [].concat(split), Array.isArray(split) ? [split.length] : [])]);
