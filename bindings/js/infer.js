@@ -10,21 +10,13 @@ import { readOnnx, tensorValues, MAX_VALUES } from './onnx-read.js';
 import { Symbols, nodePlan, isSymbol, requestOf } from './symbolic.js';
 import { isDimValue } from './shapes.js';
 import { num, info, numbers, mulDims, addDims, normAxis, attr, attrInt, attrInts, attrStr, FLOAT, BINARY, BINARY_NEW, VARIADIC,
-  OPTIMISERS, broadcasts, einsumPlan, outputsOf } from './onnx-ops.js';
+  OPTIMISERS, broadcasts, einsumPlan, outputsOf, fromType } from './onnx-ops.js';
 
 /** A dim a shape may hold: a count (0 to 2^53 - 1, as the library's own shapes), a name, '?'. */
 const isDim = (d) => (num(d) ? isDimValue(d) : typeof d === 'string' && d !== '' && d.trim() === d);
 const describeDim = (d) => (typeof d === 'string' ? JSON.stringify(d) : String(d));
 
 // ---- a graph's values -----------------------------------------------------------
-
-/** The info of a declared type: a tensor's shape, or a sequence (optional) of them. */
-function fromType(t) {
-  if (t.kind === 'tensor') return info(t.shape ? t.shape.slice() : null, t.elemType);
-  const v = info(null);
-  if ((t.kind === 'sequence' || t.kind === 'optional') && t.elem) v.elem = fromType(t.elem);
-  return v;
-}
 
 const UNKNOWN = info(null);
 

@@ -76,6 +76,12 @@ function holding(elem) {
   return v;
 }
 
+/** The info of a declared type: a tensor's shape, or a sequence (optional) of them. */
+export function fromType(t) {
+  if (t.kind === 'tensor') return info(t.shape ? t.shape.slice() : null, t.elemType);
+  return holding((t.kind === 'sequence' || t.kind === 'optional') && t.elem ? fromType(t.elem) : null);
+}
+
 /** What two tensors share: their dims where equal, '?' where not; no rank where their ranks differ or one is unknown. */
 function union(a, b) {
   const [s, t] = [a ? a.shape : null, b ? b.shape : null];
@@ -645,8 +651,8 @@ export function outputsOf(n, ins, v, bytes) {
     case 'SequenceAt':
     case 'OptionalGetElement': // an optional's element; opset 18's tensor input: itself
       return [ins[0] && ins[0].elem ? ins[0].elem : info(op === 'SequenceAt' ? null : x, et)];
-    case 'Optional':
-      return [holding(ins[0] ?? null)];
+    case 'Optional': // an empty one: its `type`
+      return [holding(ins[0] ?? (attr(n, 'type')?.tp ? fromType(attr(n, 'type').tp) : null))];
     case 'SequenceEmpty':
       return [holding(info(null, attrInt(n, 'dtype', 1)))];
     case 'SequenceConstruct':

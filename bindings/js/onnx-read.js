@@ -223,6 +223,7 @@ function attribute(r, end) {
     else if (f === 8) r.ints(w, a.ints);
     else if (f === 9 && w === 2) a.strings.push(r.string(r.len()));
     else if (f === 11 && w === 2) a.graphs.push(graph(r, r.len()));
+    else if (f === 14 && w === 2) a.tp = typeProto(r, r.len(), 0, a.tp); // a TypeProto (Optional's `type`)
     else if (f === 22 && w === 2) a.sparse = sparseTensor(r, r.len()); // a SparseTensorProto (Constant's `sparse_value`)
     else if (f === 21 && w === 2) a.ref = r.string(r.len()); // in a function body: the caller's attribute of that name
     else if (f === 7 && w === 2) r.floats(4, a.floats);

@@ -1103,6 +1103,13 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(constant([0, 5, 1], 0)).toEqual([[0, 5, 1], [0, 5, 1], []]);
   });
 
+  it('an empty Optional holds its `type`: a tensor\'s shape, a sequence of them (until 0.9.29 not read: its element unknown)', () => {
+    const typed = (tp, more = []) => all([[...nodeOf('Optional', [], ['o'], 'o'), ...fld(5, [...str(1, 'type'), ...fld(14, tp), ...int(20, 13)])], ...more], [valueInfo('i', 7, [])], [], 15);
+    expect(typed(tensorType(1, [2, 'N']), [nodeOf('OptionalGetElement', ['o'], ['y'], 'g')]).tensors.y).toEqual([2, 'N']);
+    expect(typed(fld(4, fld(1, tensorType(1, [3]))), [nodeOf('OptionalGetElement', ['o'], ['e'], 'g'), nodeOf('SequenceAt', ['e', 'i'], ['y'], 'at')]).tensors.y).toEqual([3]);
+    expect(typed(fld(1, int(1, 1)), [nodeOf('OptionalGetElement', ['o'], ['y'], 'g')]).tensors.y).toBe(null); // a tensor of no shape
+  });
+
   it('SplitToSequence: without split each slice (kept as 1 or dropped by keepdims), a scalar split its size where every part has it, a list of one size that size; a split that does not fit is malformed (until 0.9.28 an unknown op)', () => {
     const parts = (dims, attrs, split) => y([[...nodeOf('SplitToSequence', ['x', ...(split === undefined ? [] : ['sp'])], ['s'], 's'), ...attrs], nodeOf('SequenceAt', ['s', 'i'], ['y'], 'at')],
       [x(...dims), valueInfo('i', 7, [])], split === undefined ? [] : [i64('sp', [].concat(split), Array.isArray(split) ? [split.length] : [])]);
