@@ -101,7 +101,7 @@ export const numbers = (vs) => (vs && vs.some((d) => typeof d === 'bigint') ? vs
 const SAME = new Set(('Abs Acos Acosh Asin Asinh Atan Atanh Bernoulli Ceil Celu Clip Cos Cosh CumSum ' +
   'DequantizeLinear Dropout Elu Erf Exp Floor Gelu HardSigmoid HardSwish Hardmax InstanceNormalization IsInf IsNaN ' +
   'LeakyRelu Log LogSoftmax LpNormalization LRN MeanVarianceNormalization Mish Neg Not ' +
-  'QuantizeLinear RandomNormalLike RandomUniformLike Reciprocal Relu Round Selu Shrink Sigmoid Sign Sin Sinh Softmax Softplus ' +
+  'QuantizeLinear Reciprocal Relu Round Selu Shrink Sigmoid Sign Sin Sinh Softmax Softplus ' +
   'Softsign Sqrt Tan Tanh ThresholdedRelu Trilu BitwiseNot ScatterElements ScatterND Scatter ReverseSequence ' +
   'FastGelu BiasGelu QuickGelu EyeLike').split(' '));
 const SOFTMAX = new Set(['Softmax', 'LogSoftmax', 'Hardmax']);
@@ -188,7 +188,7 @@ function axesIn(as, r, op) {
 const MORE = new Set(('NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss Unique Adagrad Adam Momentum NonMaxSuppression ' +
   'TfIdfVectorizer DynamicQuantizeLinear GridSample GatherND OneHot StringNormalizer Einsum HannWindow HammingWindow ' +
   'BlackmanWindow MelWeightMatrix Compress Det RoiAlign DFT STFT OptionalHasElement MaxUnpool MaxRoiPool RandomNormal ' +
-  'RandomUniform Multinomial').split(' '));
+  'RandomUniform Multinomial RandomNormalLike RandomUniformLike').split(' '));
 // The optimisers of ai.onnx.preview.training. Their inputs after R and T are groups of n: X, its
 // gradient G, then the states (Adagrad H; Adam V, H; Momentum V); their outputs are X and the states,
 // new: each output group's input group.
@@ -315,6 +315,9 @@ function moreShapes(n, op, ins, vals, v) {
       const ps = attrInts(n, 'pooled_shape');
       return [info([rois ? rois[0] : '?', x ? x[1] : '?', ...(ps && ps.length === 2 ? ps : ['?', '?'])], et)];
     }
+    case 'RandomNormalLike':
+    case 'RandomUniformLike': // x's shape, in `dtype` (else x's type)
+      return [info(x, attrInt(n, 'dtype', et))];
     case 'RandomNormal':
     case 'RandomUniform':
       return [info(attrInts(n, 'shape'), attrInt(n, 'dtype', 1))];

@@ -1140,6 +1140,17 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(scan(false, [2], [2, 3]).tensors).toEqual({ y: [2], ys_all: [2, 3] }); // a batch of scalars
   });
 
+  it('RandomNormalLike and RandomUniformLike make their `dtype`, else their input\'s type: shape values cast like them divide as floats (until 0.9.29 the input\'s type always: 6 / 4 * 4 was 4, not 6)', () => {
+    const tensorOf = (name, type, dims, data) => fld(5, [...dims.flatMap((d) => int(1, d)), ...int(2, type), ...data, ...str(8, name)]);
+    const like = (op, dtype, d) => y([nodeOf('Shape', ['x'], ['s'], 's'), [...nodeOf(op, ['s'], ['r'], 'r'), ...(dtype ? attrI('dtype', dtype) : [])], nodeOf('CastLike', ['s', 'r'], ['f'], 'f'),
+      nodeOf('Div', ['f', 'd'], ['q'], 'q'), nodeOf('Mul', ['q', 'd'], ['p'], 'p'), [...nodeOf('Cast', ['p'], ['pi'], 'pi'), ...attrI('to', 7)], nodeOf('ConstantOfShape', ['pi'], ['y'], 'y')],
+    [x(6, 4)], [d], 17);
+    for (const op of ['RandomNormalLike', 'RandomUniformLike']) {
+      expect(like(op, 11, tensorOf('d', 11, [], fld(10, f64(4))))).toEqual([6, 4]); // 6 / 4 is 1.5
+      expect(like(op, 0, i64('d', [4], []))).toEqual([4, 4]); // int64: 6 / 4 is 1
+    }
+  });
+
   it('RandomNormal, RandomUniform, Multinomial and MaxRoiPool have their shapes (until 0.9.28 unknown ops)', () => {
     expect(y([[...nodeOf('RandomNormal', [], ['y'], 'r'), ...attrInts('shape', [2, 3])]], [])).toEqual([2, 3]);
     expect(y([[...nodeOf('RandomUniform', [], ['y'], 'r'), ...attrInts('shape', [4])]], [])).toEqual([4]);
