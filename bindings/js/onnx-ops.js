@@ -82,8 +82,10 @@ export function fromType(t) {
   return holding((t.kind === 'sequence' || t.kind === 'optional') && t.elem ? fromType(t.elem) : null);
 }
 
-/** What two tensors share: their dims where equal, '?' where not; no rank where their ranks differ or one is unknown. */
-function union(a, b) {
+/** What two tensors share: their dims where equal, '?' where not; no rank where their ranks differ or one is unknown; an empty sequence's none (the other's). */
+export function union(a, b) {
+  if (a && a.empty) return b;
+  if (b && b.empty) return a;
   const [s, t] = [a ? a.shape : null, b ? b.shape : null];
   return info(s && t && s.length === t.length ? s.map((d, i) => (d === t[i] ? d : '?')) : null, a ? a.elemType : 0);
 }
@@ -656,8 +658,8 @@ export function outputsOf(n, ins, v, bytes) {
       return [ins[0] && ins[0].elem ? ins[0].elem : info(op === 'SequenceAt' ? null : x, et)];
     case 'Optional': // an empty one: its `type`
       return [holding(ins[0] ?? (attr(n, 'type')?.tp ? fromType(attr(n, 'type').tp) : null))];
-    case 'SequenceEmpty':
-      return [holding(info(null, attrInt(n, 'dtype', 1)))];
+    case 'SequenceEmpty': // no elements: what is inserted is what it holds
+      return [holding({ ...info(null, attrInt(n, 'dtype', 1)), empty: true })];
     case 'SequenceConstruct':
       return [holding(ins.reduce((a, b) => union(a, b)))];
     case 'SequenceInsert': // the elements it holds and the one inserted: the dims they agree on
