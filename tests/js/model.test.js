@@ -1090,6 +1090,8 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect([empty.tensors.y, empty.coverage.unknownOps]).toEqual([[2, 3], []]); // it holds x alone (onnx: not known)
   });
 
+  const graphAttr = (name, g) => fld(5, [...str(1, name), ...int(20, 5), ...fld(6, g)]);
+
   it('a Constant with sparse_value has the sparse tensor\'s dims (until 0.9.29 an unknown op)', () => {
     // SparseTensorProto: values (1) a TensorProto of nnz values, indices (2), dims (3)
     const sparse = (dims, nnz) => fld(5, [...str(1, 'sparse_value'), ...int(20, 11), ...fld(22, [
@@ -1118,6 +1120,13 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
     expect(filled([[2, 3], [2, 5]]).tensors.y).toEqual([2, '?']);
     expect(filled([[2, 'N'], [2, 'N']], [[...nodeOf('ConcatFromSequence', ['s2'], ['c'], 'cat'), ...attrI('new_axis', 1)]]).tensors.c).toEqual(['?', 2, 'N']);
     expect(filled([]).tensors.y).toBe(null); // nothing inserted
+  });
+
+  it('If whose branches make sequences (optionals) holds the dims their elements agree on (until 0.9.29 unknown)', () => {
+    const branch = (name, v) => [...fld(1, nodeOf('SequenceConstruct', [v], [`${name}_s`], `${name}_c`)), ...str(2, name), ...fld(12, [...str(1, `${name}_s`)])];
+    const r = all([[...nodeOf('If', ['cond'], ['s'], 'if'), ...graphAttr('then_branch', branch('then', 'a')), ...graphAttr('else_branch', branch('else', 'b'))],
+      nodeOf('SequenceAt', ['s', 'i'], ['y'], 'at')], [valueInfo('cond', 9, []), valueInfo('a', 1, [2, 3]), valueInfo('b', 1, [2, 4]), valueInfo('i', 7, [])]);
+    expect(r.tensors.y).toEqual([2, '?']);
   });
 
   it('SplitToSequence: without split each slice (kept as 1 or dropped by keepdims), a scalar split its size where every part has it, a list of one size that size; a split that does not fit is malformed (until 0.9.28 an unknown op)', () => {
