@@ -282,6 +282,7 @@ class Run {
         // If, Loop and Scan walk their subgraphs; another op's outputs are its shape function's.
         if (n.opType === 'If') outs = this.ifNode(n, ins, scope, graphName, where);
         else if (n.opType === 'Loop' || n.opType === 'Scan') outs = this.loopNode(n, ins, scope, graphName, where);
+        else if (n.opType === 'SequenceMap') outs = this.mapNode(n, ins, scope, graphName, where);
         else outs = outputsOf(n, ins, this.opset(), this.bytes);
         // A malformed node (a perm past the rank, two -1s in a Reshape's target, a Slice step of 0,
         // a Split that does not divide) makes a dim that counts nothing: its outputs are unknown from
@@ -650,6 +651,22 @@ class Run {
       outs.push(info(a.shape.map((d, i) => (d === b.shape[i] ? d : '?')), a.elemType));
     }
     return outs;
+  }
+
+  /**
+   * SequenceMap: the body walked once, seeded with an element of each sequence input (a tensor
+   * input as it is); each output is a sequence of what the body makes of them.
+   */
+  mapNode(n, ins, scope, graphName, where) {
+    const g = attr(n, 'body')?.g;
+    if (!g) return null;
+    const inner = new Scope(scope);
+    this.graph(g, inner, g.name || `${graphName}/${where}.body`, ins.map((x) => (x && x.elem ? x.elem : x && x.shape ? x : UNKNOWN)));
+    return g.outputs.map((o) => {
+      const v = inner.get(o.name);
+      const e = v.shape === null && o.type.kind === 'tensor' && o.type.shape ? info(o.type.shape.slice(), o.type.elemType) : v;
+      return { ...info(null), elem: { ...e, value: null } };
+    });
   }
 
   loopNode(n, ins, scope, graphName, where) {

@@ -1092,6 +1092,23 @@ describe('inferShapes as the ONNX spec states each op (a differential run agains
 
   const graphAttr = (name, g) => fld(5, [...str(1, name), ...int(20, 5), ...fld(6, g)]);
 
+  it('SequenceMap walks its body on an element of each sequence input (a tensor input as it is): each output a sequence of what the body makes (until 0.9.29 an unknown op, its outputs unknown)', () => {
+    // o0 = Unsqueeze(e, 0) + t, o1 = Shape(e)
+    const body = [...fld(1, nodeOf('Unsqueeze', ['e', 'ax'], ['u'], 'u')), ...fld(1, nodeOf('Add', ['u', 't'], ['o0'], 'add')), ...fld(1, nodeOf('Shape', ['e'], ['o1'], 'sh')),
+      ...str(2, 'body'), ...i64('ax', [0]), ...fld(11, unshaped('e')), ...fld(11, unshaped('t')), ...fld(12, unshaped('o0')), ...fld(12, unshaped('o1'))];
+    const map = (a, b, t) => all([nodeOf('SequenceConstruct', ['a', 'b'], ['s'], 'c'), [...nodeOf('SequenceMap', ['s', 't'], ['m0', 'm1'], 'map'), ...graphAttr('body', body)],
+      nodeOf('SequenceAt', ['m0', 'i'], ['y'], 'at0'), nodeOf('SequenceAt', ['m1', 'i'], ['z'], 'at1')],
+    [valueInfo('a', 1, a), valueInfo('b', 1, b), valueInfo('t', 1, t), valueInfo('i', 7, [])], [], 17, ['y', 'z']);
+    const r = map([2, 3], [2, 3], [4, 1, 1]);
+    expect([r.tensors.y, r.tensors.z, r.coverage.unknownOps]).toEqual([[4, 2, 3], [2], []]);
+    expect(r.nodes.map((n) => [n.opType, n.output.shape])).toEqual([['Add', [4, 2, 3]]]);
+    expect(map(['N', 3], ['N', 5], [1]).tensors).toMatchObject({ y: [1, 'N', '?'], z: [2] });
+    // a second sequence: its element
+    const two = all([nodeOf('SequenceConstruct', ['a'], ['s'], 'c'), nodeOf('SplitToSequence', ['t'], ['s2'], 'sp'), [...nodeOf('SequenceMap', ['s', 's2'], ['m0', 'm1'], 'map'), ...graphAttr('body', body)],
+      nodeOf('SequenceAt', ['m0', 'i'], ['y'], 'at0')], [valueInfo('a', 1, [2, 3]), valueInfo('t', 1, [5, 1, 3]), valueInfo('i', 7, [])]);
+    expect(two.tensors.y).toEqual([1, 2, 3]); // (1, 2, 3) + (1, 1, 3)
+  });
+
   it('a Constant with sparse_value has the sparse tensor\'s dims (until 0.9.29 an unknown op)', () => {
     // SparseTensorProto: values (1) a TensorProto of nnz values, indices (2), dims (3)
     const sparse = (dims, nnz) => fld(5, [...str(1, 'sparse_value'), ...int(20, 11), ...fld(22, [
