@@ -151,6 +151,7 @@ class Run {
     this.active = new Set(); // the functions being walked (a recursive call is not followed)
     this.depth = 0; // graphs open in the walk (MAX_WALK_DEPTH)
     this.fnNodes = 0; // nodes walked in function bodies, at most FUNCTION_NODES
+    this.work = 0; // nodes walked in all; past FUNCTION_NODES a Loop body is walked again no more
     const over = this.functions.size ? fnExpansion(model.graph.nodes, this.functions) : null;
     if (over !== null) throw tooMany(over);
     this.fnName = null; // the function whose body is being walked (the innermost call's)
@@ -268,6 +269,7 @@ class Run {
 
   node(n, index, scope, graphName, declared, table) {
     this.coverage.nodes++;
+    this.work++; // nodes walked, second walks of Loop bodies too (bounds them: loopNode)
     if (this.fnName !== null && ++this.fnNodes > FUNCTION_NODES) throw tooMany(`${n.name || n.opType} in ${this.fnName}`);
     const where = n.name || `${n.opType}_${index}`;
     const ins = n.inputs.map((x) => scope.get(x));
@@ -672,7 +674,7 @@ class Run {
   loopNode(n, ins, scope, graphName, where) {
     const g = attr(n, 'body')?.g;
     if (!g) return null;
-    const inner = new Scope(scope);
+    let inner = new Scope(scope);
     // The body's inputs: what it declares; else, for a Loop, the iteration
     // number and the condition (scalars) and each carried value as it starts.
     // For a Scan (opset 9 on), its states as they start and each scan input without its scan axis;
@@ -688,7 +690,26 @@ class Run {
     const slices = ins.slice(first + carried).map((x, j) => (v8 ? past(x, 2) : x && x.shape ? info(x.shape.filter((_, i) => i !== axisOf(x.shape, j, inAxes)), x.elemType) : info(null, x ? x.elemType : 0)));
     const states = ins.slice(first, first + carried).map((x) => (v8 ? past(x, 1) : x));
     const seed = loop ? [info([], 7), info([], 9), ...ins.slice(2)] : [...states, ...slices];
-    this.graph(g, inner, g.name || `${graphName}/${where}.body`, seed);
+    // The body walked with the state as it starts; a carried value it changes (a dim, the rank, a value
+    // known) is generalised ('?', unknown rank, no value) and the body walked again from there, that
+    // walk's reports and tables replacing the first's. If the second walk still changes one (or the walk is past
+    // FUNCTION_NODES nodes: nested Loops), the outputs are unknown.
+    const name = g.name || `${graphName}/${where}.body`;
+    const mark = [this.nodes.length, { ...this.coverage }, new Map(this.graphNames), this.subgraphTensors?.size];
+    this.graph(g, inner, name, seed);
+    const at = loop ? 2 : 0; // the first carried value among the body's inputs
+    const outOf = (k) => inner.get(g.outputs[k + (loop ? 1 : 0)]?.name ?? '');
+    const states2 = states.map((_, k) => general(inner.get(g.inputs[at + k]?.name ?? ''), outOf(k)));
+    let vary = states2.some((x) => x !== null);
+    if (vary && this.work <= FUNCTION_NODES) {
+      this.nodes.length = mark[0];
+      Object.assign(this.coverage, { ...mark[1], unknownOps: this.coverage.unknownOps });
+      this.graphNames = mark[2];
+      if (this.subgraphTensors) [...this.subgraphTensors.keys()].slice(mark[3]).forEach((t) => this.subgraphTensors.delete(t));
+      inner = new Scope(scope);
+      this.graph(g, inner, name, seed.map((x, j) => (j >= at && j - at < carried ? states2[j - at] ?? x : x)));
+      vary = states2.some((_, k) => general(inner.get(g.inputs[at + k]?.name ?? ''), outOf(k)) !== null);
+    }
     // Each carried value keeps the shape it starts with (when the body returns
     // the same); each scan output stacks the body's along a new axis (Loop:
     // the first, of a length not known; Scan: scan_output_axes, of the scan's length;
@@ -698,7 +719,8 @@ class Run {
     const batch = (x) => (v8 ? [x && x.shape && x.shape.length ? x.shape[0] : '?'] : []);
     const outAxes = attrInts(n, 'scan_output_axes');
     return n.outputs.map((_, k) => {
-      const body = inner.get(g.outputs[k + (loop ? 1 : 0)]?.name ?? '');
+      const body = outOf(k);
+      if (vary) return info(null, (k < carried ? states[k] : body)?.elemType ?? 0); // no state that holds for every iteration
       if (k < carried) {
         const start = (loop ? ins.slice(2) : states)[k];
         const same = start && body && start.shape && body.shape && start.shape.length === body.shape.length;
@@ -710,6 +732,18 @@ class Run {
       return info([...batch(lead), ...s], body.elemType);
     });
   }
+}
+
+/**
+ * null when a Loop's (Scan's) carried value `a`, as its body sees it, comes out of the body as `b`
+ * (the same rank, dims, values known); else `a` generalised: a dim that differs '?', a rank that differs unknown, no values.
+ */
+function general(a, b) {
+  if (!a || !b) return a || b ? UNKNOWN : null;
+  const same = (x, y) => x === y || (x && y && x.length === y.length && x.every((d, i) => d === y[i]));
+  if (a.elem || b.elem) return a.elem && b.elem && general(a.elem, b.elem) === null ? null : UNKNOWN;
+  if (same(a.shape, b.shape) && same(a.value, b.value)) return null;
+  return a.shape && b.shape && a.shape.length === b.shape.length ? info(a.shape.map((d, i) => (d === b.shape[i] ? d : '?')), a.elemType) : info(null, a.elemType);
 }
 
 /** inferShapes for the bytes of an ONNX model (a plain Uint8Array: model-entry.js makes it one). */
