@@ -10,7 +10,7 @@ import { readOnnx, tensorValues, MAX_VALUES } from './onnx-read.js';
 import { Symbols, nodePlan, isSymbol, requestOf } from './symbolic.js';
 import { isDimValue } from './shapes.js';
 import { num, info, numbers, mulDims, addDims, normAxis, attr, attrInt, attrInts, attrStr, FLOAT, BINARY, BINARY_NEW, VARIADIC,
-  OPTIMISERS, broadcasts, einsumPlan, outputsOf, fromType, union } from './onnx-ops.js';
+  OPTIMISERS, broadcasts, einsumPlan, outputsOf, fromType, union, holding } from './onnx-ops.js';
 
 /** A dim a shape may hold: a count (0 to 2^53 - 1, as the library's own shapes), a name, '?'. */
 const isDim = (d) => (num(d) ? isDimValue(d) : typeof d === 'string' && d !== '' && d.trim() === d);
@@ -648,7 +648,7 @@ class Run {
     for (let k = 0; k < n.outputs.length; k++) {
       const a = results[0]?.[k];
       const b = results[1]?.[k];
-      if (a && b && a.elem && b.elem) { outs.push({ ...info(null), elem: union(a.elem, b.elem) }); continue; } // two sequences (optionals)
+      if (a && b && a.elem && b.elem) { outs.push(holding(union(a.elem, b.elem))); continue; } // two sequences (optionals)
       if (!a || !b || a.shape === null || b.shape === null || a.shape.length !== b.shape.length) { outs.push(info(null, a ? a.elemType : 0)); continue; }
       outs.push(info(a.shape.map((d, i) => (d === b.shape[i] ? d : '?')), a.elemType));
     }
@@ -667,7 +667,7 @@ class Run {
     return g.outputs.map((o) => {
       const v = inner.get(o.name);
       const e = v.shape === null && o.type.kind === 'tensor' && o.type.shape ? info(o.type.shape.slice(), o.type.elemType) : v;
-      return { ...info(null), elem: { ...e, value: null } };
+      return holding({ ...e, value: null });
     });
   }
 
@@ -743,7 +743,7 @@ function general(a, b) {
   const same = (x, y) => x === y || (x && y && x.length === y.length && x.every((d, i) => d === y[i]));
   if (a.elem || b.elem) return a.elem && b.elem && general(a.elem, b.elem) === null ? null : UNKNOWN;
   if (same(a.shape, b.shape) && same(a.value, b.value)) return null;
-  return a.shape && b.shape && a.shape.length === b.shape.length ? info(a.shape.map((d, i) => (d === b.shape[i] ? d : '?')), a.elemType) : info(null, a.elemType);
+  return union(a, b);
 }
 
 /** inferShapes for the bytes of an ONNX model (a plain Uint8Array: model-entry.js makes it one). */

@@ -70,7 +70,7 @@ export function info(shape, elemType = 0, value = null, lostAt = null) {
 }
 
 /** A sequence (an optional) holding `elem` (null: elements not known). */
-function holding(elem) {
+export function holding(elem) {
   const v = info(null);
   v.elem = elem;
   return v;
