@@ -80,11 +80,11 @@ function inlineSource(wasm) {
 // The bytes are text of printable ASCII, one or two characters a byte (see
 // scripts/entries.mjs), decoded once, at the first init() or initSync().
 import { init as initFrom, initSync as initSyncFrom, isReady } from './index.js';
-import { useUnzeroed } from './heap.js';
+import { useUnzeroed } from './execute.js';
 
 export * from './index.js';
 
-// In Node, large new results are not zeroed first (heap.js fresh()), as from the Node entry.
+// In Node, large new results are not zeroed first (execute.js fresh()), as from the Node entry.
 if (typeof globalThis.Buffer === 'function' && typeof globalThis.Buffer.allocUnsafeSlow === 'function') useUnzeroed(globalThis.Buffer.allocUnsafeSlow);
 
 const ALPHABET = '${ALPHABET}';

@@ -71,6 +71,12 @@ export function domainRefusal(op, name, dt, shape) {
   { code: 'DTYPE_MISMATCH', shapes: [shape], dims: [dt.name] });
 }
 
+/** A list of axes or dim names (`what`: its name in the message) longer than any rank: each may be named once. */
+export function tooManyEntries(what, key, n, shapes) {
+  return new BroadcastError(`${what} has ${n} entries, but a shape has at most ${C.limits.maxRank} ${key} and each may be named once`,
+    { code: 'INVALID_AXIS', shapes });
+}
+
 /** Format a dim the way the library prints it: 3, ?, 2..5, 6.., ..4, -1. */
 export function formatDim(d) {
   return String(d);

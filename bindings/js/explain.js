@@ -4,11 +4,11 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName } from './errors.js';
-import { copyShape, checkShape, exactSize, UNKNOWN_RANK, readStrides, strideCount, describe } from './shapes.js';
 import { readOptions, choose } from './options.js';
 import { readType, readTo, snapTo, shapeCall, namedCall, namedContext, checkCount } from './rules.js';
-import { readNamed, namedResult } from './named.js';
 import { FULL } from './engine.js';
+import { copyShape, checkShape, exactSize, UNKNOWN_RANK, readStrides, strideCount, describe, readNamed } from './operands.js';
+import { namedResult } from './execute.js';
 
 let explainExpression = null;
 /** expr.js hands explain() its expression explainer (kept out of the shapes entry's bundle). */

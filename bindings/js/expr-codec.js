@@ -3,12 +3,12 @@
 // reduction axes), and what its answers say back: a named result's dims and
 // coordinates, and the error of a refused expression.
 import { C } from './contract.js';
-import { BroadcastError, castAdvice, makeError, aDtype, noValueOf } from './errors.js';
-import { UNKNOWN_RANK, tooManyEntries } from './shapes.js';
-import { internNamed, nameKey } from './named.js';
+import { BroadcastError, castAdvice, makeError, aDtype, noValueOf, tooManyEntries } from './errors.js';
+import { internNamed } from './named.js';
 import { namedContext, readType } from './rules.js';
 import { byName, choose } from './options.js';
 import { quote, excerpt } from './expr-parse.js';
+import { UNKNOWN_RANK, nameKey } from './operands.js';
 
 const SCALAR = Object.freeze([]);
 
@@ -94,7 +94,7 @@ export function encode(E, fn, s) {
   if (axes === null) {
     key.push(-1);
   } else {
-    // As the reductions' own `axes` option (shapes.js readList): a list longer than any rank, by its length.
+    // As the reductions' own `axes` option (operands.js readList): a list longer than any rank, by its length.
     if (axes.length > C.limits.maxRank) throw tooManyEntries(`${fn}: ${E.reduce.op} axes`, 'axes', axes.length, shapesOf(s));
     key.push(axes.length);
     for (let k = 0; k < axes.length; k++) {

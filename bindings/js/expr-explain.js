@@ -3,10 +3,9 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { checkKeys, readBroadcast } from './options.js';
-import { copyShape, checkShape } from './shapes.js';
-import { readNamed, checkLabels } from './named.js';
-import { begin, call, header, requestBuffer } from './wire.js';
 import { encode, readResultNames, refusal, keepdimsOf, NO_TENSOR, noDims, ruleOf, noValue } from './expr-codec.js';
+import { begin, call, header, requestBuffer } from './execute.js';
+import { copyShape, checkShape, readNamed, checkLabels } from './operands.js';
 
 function explainCall(s, key) {
   const p = begin(1 + key.length);

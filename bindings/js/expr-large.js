@@ -1,32 +1,33 @@
 // A large element-wise call (ops.js, unary.js) run as the one-op expression
-// of its op, so that it goes a chunk at a time (stream.js) like evaluate().
-import { STREAM_MIN } from './stream.js';
-import { runExpr } from './execute.js';
+// of its op, so that it goes a chunk at a time (execute.js streamed()) like evaluate().
+import { STREAM_MIN } from './execute.js';
 import { parseText } from './expr-parse.js';
 import { explainExpr } from './expr-explain.js';
 import { Expression, codeStore, keyOf, exprRequest } from './expr.js';
 import { none } from './contract.js';
 
 const opCalls = new Map(none); // `name(a, b)` / `name(a)` / `cast(a, 'dtype')` / `where(a, b, c)` -> { parsed, runs, generated }
-/** Operand elements from which a call may be large enough for largeCall() (which decides by bytes): 1 MiB of 8-byte elements. */
+/** Operand elements from which a call may be large enough for largeRun() (which decides by bytes): 1 MiB of 8-byte elements. */
 export const LARGE = (1 << 20) / 8;
 const NAMES = ['a', 'b', 'c']; // the operands of `text`, in order
 const OP_RUNS = 8; // per op: the Expressions of its last 8 (dtypes, rule, axis, shapes); each repeats its own last run
 
 /**
  * A large element-wise call (a binary or unary op, cast or where; after its
- * snapshot and checks, on the same records): run as the one-op expression
- * `text` (operands a, b, c in order), which from its second or third run goes a chunk at
- * a time (stream.js) instead of copying whole operands in, running the kernel
- * over them and copying the whole result out. Its result is the op's, bit for
- * bit (one op, the same operations). Null to run the call on its own path:
- * when an operand has dims (or names not read yet), when it copies under
- * STREAM_MIN bytes, when its result would be a new
- * resident tensor, when the generator does not write the op for these dtypes
- * (the interpreter does not go in chunks), or when the engine refuses the run
- * (the op's own path then refuses it with its own error).
+ * snapshot and checks, on the same records) as the one-op expression `text`
+ * (operands a, b, c in order), which from its second or third run goes a
+ * chunk at a time (execute.js streamed()) instead of copying whole operands
+ * in, running the kernel over them and copying the whole result out. Its
+ * result is the op's, bit for bit (one op, the same operations). Returns the
+ * run for execute.js runLarge(): { E, s, key, request }. Null to run the call
+ * on its own path: when an operand has dims (or names not read yet), when it
+ * copies under STREAM_MIN bytes, when its result would be a new resident
+ * tensor, when the generator does not write the op for these dtypes (the
+ * interpreter does not go in chunks), or when the expression engine refuses
+ * it (the op's own path then refuses it with its own error; runLarge() says
+ * null when the engine does).
  */
-export function largeCall(text, ops, dest, outDtype, rule, axis) {
+export function largeRun(text, ops, dest, outDtype, rule, axis) {
   let resident = false;
   let bytes = 0;
   let size = 0;
@@ -58,9 +59,9 @@ export function largeCall(text, ops, dest, outDtype, rule, axis) {
   c.runs.set(k, E);
   const s = { values: ops, ops, dest, rule, axis, shaping: 0, keepdims: false, named: false, shapes: null };
   try {
-    return runExpr(E, 'evaluate', s, keyOf(E, 'evaluate', s).key, ops, exprRequest);
+    return { E, s, key: keyOf(E, 'evaluate', s).key, request: exprRequest };
   } catch {
-    return null;
+    return null; // a run the expression engine refuses: the op's own path refuses it with its own error
   }
 }
 

@@ -3,7 +3,7 @@
 // and the SyntaxError of a text the engine's parser refuses, with the offset
 // and a caret under the token.
 import { C } from './contract.js';
-import { begin, call, header, requestBuffer } from './wire.js';
+import { begin, call, header, requestBuffer } from './execute.js';
 
 // ---- syntax errors ---------------------------------------------------------------------
 // SyntaxCode (src/expr/parse.hpp), in order.

@@ -9,7 +9,7 @@
 /** A fresh store of compiled modules for one engine instance (loader.js install()). */
 export function generatedCode() {
   const runs = [];
-  const stats = { modules: 0, bytes: 0, compileMs: 0, refused: 0, streamed: 0, chunks: 0 }; // streamed, chunks: stream.js streamed()
+  const stats = { modules: 0, bytes: 0, compileMs: 0, refused: 0, streamed: 0, chunks: 0 }; // streamed, chunks: execute.js streamed()
   return {
     stats,
     /** Compile module `id` from its bytes; false when the runtime refuses it (the engine then interprets). */

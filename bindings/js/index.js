@@ -7,10 +7,10 @@
 export { init, initSync, isReady } from './loader.js';
 export { contract, DTYPES } from './contract.js';
 export { BroadcastError, ErrorCode, formatShape, formatDim } from './errors.js';
-export { UNKNOWN_RANK, MAX_RANK } from './shapes.js';
+export { UNKNOWN_RANK, MAX_RANK } from './operands.js';
 export { broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape } from './rules.js';
-export { explain } from './explain.js';
 export { Tensor, tensor } from './tensor.js';
+export { explain } from './explain.js';
 export { reshape } from './reshape.js';
 export { transpose, slice, flip, squeeze, expandDims, concat, stack, contiguous } from './layout.js';
 export { broadcastTo, where } from './ops.js';

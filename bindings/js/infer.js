@@ -8,7 +8,7 @@
 import { BroadcastError } from './errors.js';
 import { readOnnx, tensorValues, MAX_VALUES } from './onnx-read.js';
 import { Symbols, nodePlan, isSymbol, requestOf } from './symbolic.js';
-import { isDimValue } from './shapes.js';
+import { isDimValue } from './operands.js';
 import { num, info, numbers, mulDims, addDims, normAxis, attr, attrInt, attrInts, attrStr, FLOAT, BINARY, BINARY_NEW, VARIADIC,
   OPTIMISERS, broadcasts, einsumPlan, outputsOf, fromType, union, holding } from './onnx-ops.js';
 

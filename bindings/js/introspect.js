@@ -4,9 +4,9 @@
 // the kernel sweeps run them through are the test build's,
 // bindings/wasm/test_hooks.cpp).
 import { mod, cString } from './loader.js';
-import { slot, scratchInUse, releaseScratch } from './heap.js';
 import { liveTensorCount } from './tensor.js';
 import { none } from './contract.js';
+import { slot, scratchInUse, releaseScratch } from './execute.js';
 
 /** What the engine holds, like tf.memory(). */
 export function memory() {

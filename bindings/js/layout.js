@@ -6,15 +6,11 @@
 // reads a plain view's strides, execute.js hands them to the engine).
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, cannotHold } from './errors.js';
-import { product, describe, rankTooLarge, readList, mayShare, taSet, isU16 } from './shapes.js';
 import { C, none } from './contract.js';
 import { readOptions } from './options.js';
-import { readOperand, settle, readNames, readOut, committable, commitError, taLength, arrayLike } from './operands.js';
+import { readOperand, settle, readNames, readOut, commitError, taLength, product, describe, rankTooLarge, readList, mayShare, taSet, isU16, nameKey, namedFrom, checkLabels, rowMajor, isRowMajor } from './operands.js';
 import { Tensor, viewOf, makeTensor } from './tensor.js';
-import { view, malloc, free, fresh } from './heap.js';
-import { rowMajor, isRowMajor, copyView } from './strided.js';
-import { checkOverlap } from './execute.js';
-import { nameKey, namedFrom, checkLabels, sameNames, checkOutNames } from './named.js';
+import { checkOverlap, view, malloc, free, fresh, copyView, committable, arrayLike, sameNames, checkOutNames } from './execute.js';
 import { materialise } from './ops.js';
 
 // ---- reading the operand -------------------------------------------------------------

@@ -27,13 +27,18 @@
 // engine's whole host side (its imports, its heap views, its start).
 import { ENGINE, FULL, FILE } from './engine.js';
 import { readContract, clearContract } from './contract.js';
-import { refreshRequest } from './wire.js';
 
 let M = null;       // the engine (host()'s M: its exports and heap views), once ready
 let state = 'idle'; // 'idle' | 'loading' | 'ready'
 let epoch = 0;      // the number of the current load; bumped by each new load and by install()
 let loading = null; // init()'s promise: the load under way, or the settled one once ready; null when idle
 let settle = null;  // { resolve, reject } of `loading` while a load is under way
+// The running room's set-up over an engine being installed: execute.js binds it
+// (bindInstall), as this module imports nothing of the stages above it.
+let refreshRequest = () => {};
+export function bindInstall(f) {
+  refreshRequest = f;
+}
 
 const RECIPE = `serve ${FILE} beside the bundle and pass its address as init({ wasmUrl })`
   + (FULL ? ", or import 'tensorcast/inline', which carries the wasm inside the JavaScript" : '')
@@ -211,7 +216,7 @@ const OTHER = FULL
  * instantiated with (module "env", the names the C++ gives them: the link keeps
  * them unminified) and `M`, the object the JS layer calls it through once
  * started: its exports (tc_call as M._tc_call, ...), the memory, the heap views
- * M.HEAPU8, M.HEAPU32 and M.HEAPF64 (made anew when the memory grows, so heap.js notices
+ * M.HEAPU8, M.HEAPU32 and M.HEAPF64 (made anew when the memory grows, so execute.js view() notices
  * a new M.HEAPU8), and M.tcGen (expr.js puts the store of generated code there).
  */
 function host() {

@@ -18,7 +18,7 @@ export { init, initSync, isReady } from './loader.js';
 import { bytesOf } from './loader.js';
 export { contract } from './contract.js';
 export { BroadcastError, ErrorCode, formatShape, formatDim } from './errors.js';
-export { UNKNOWN_RANK, MAX_RANK } from './shapes.js';
+export { UNKNOWN_RANK, MAX_RANK } from './operands.js';
 export { namedBroadcastShape, reductionAxes } from './rules.js';
 export { isSymbol };
 

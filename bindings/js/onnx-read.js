@@ -3,7 +3,7 @@
 // value_info, and every subgraph. Initializer data is not copied: a tensor
 // keeps where its bytes are, and only small integer tensors (shapes, axes,
 // pads: what shape inference needs) are decoded. One pass over the bytes.
-import { INTERVAL, UNKNOWN_RANK } from './shapes.js';
+import { INTERVAL, UNKNOWN_RANK } from './operands.js';
 
 const TYPE_NAMES = ['undefined', 'float32', 'uint8', 'int8', 'uint16', 'int16', 'int32', 'int64', 'string', 'bool',
   'float16', 'float64', 'uint32', 'uint64', 'complex64', 'complex128', 'bfloat16'];

@@ -1,34 +1,40 @@
-// The reading stage: data operands and `out`, read once into one record each
-// (operand()). An operand is a plain { data, shape, dims?, coords? } (copied
-// into wasm memory for the call), a plain view { data, shape, strides, offset }
-// (the elements it spans copied in, read with its strides), a resident Tensor
-// or a view of one (read in place), an onnxruntime Tensor, or a JS number /
-// bigint (a scalar of the other operand's dtype).
-import { C, DTYPES } from './contract.js';
-import { readStaticShape, product, isDimValue, describe, taLength, taTag, part, isU16, readStrides, strideCount } from './shapes.js';
-import { halfBits } from './half.js';
-import { namedFrom, checkLabels } from './named.js';
-import { BroadcastError, formatShape } from './errors.js';
-import { rowMajor, isRowMajor, reach } from './strided.js';
+// The reading room: every argument a data call reads, read once into records
+// the library owns, and checked (user code runs only here, and never again
+// after a call's snapshot). An operand becomes one record (operand()): a plain
+// { data, shape, dims?, coords? } (copied into wasm memory for the call), a
+// plain view { data, shape, strides, offset } (the elements it spans copied
+// in, read with its strides), a resident Tensor or a view of one (read in
+// place), an onnxruntime Tensor, or a JS number / bigint (a scalar of the
+// other operand's dtype). Then the call goes to the running room (execute.js)
+// with its records, once.
+//
+// Its sections: the record (and the operand, `out` and scalar readers); dim
+// names and coordinates; shape arguments (and the typed-array intrinsics);
+// float16 bits; strides.
+import { C, DTYPES, none } from './contract.js';
+import { BroadcastError, formatShape, tooManyEntries } from './errors.js';
 
 // ---- the record --------------------------------------------------------------------
-// What a call reads of an operand, in one place: the record (operand()), its
-// commit check, and the typed-array, dtype and onnxruntime facts it is made
-// from. tensor.js binds the Tensor class here (bindTensor): this module reads
-// tensors without importing tensor.js.
+// What a call reads of an operand, in one place: the record (operand()), and
+// the typed-array, dtype and onnxruntime facts it is made from (its commit
+// check is execute.js's). tensor.js binds the Tensor class here (bindTensor):
+// this module reads tensors, and execute.js makes them, without importing tensor.js.
 
 /** The library's view of a tensor (its record), or null for anything else (tensor.js binds it); a disposed one throws, named `${what}${of}` (the call's operand) when given. */
 export let handleOf = () => null;
-/** True while a Tensor of this instance is not disposed. */
-let isAlive = () => false;
+/** True while a Tensor of this instance is not disposed (execute.js's commit check). */
+export let isAlive = () => false;
 /** True for a Tensor of this instance. */
 export let isTensor = () => false;
+/** A new resident Tensor over the engine's allocation at `ptr` (execute.js's results): makeTensor(ptr, shape, dtype, dims?, coords?). */
+export let makeTensor = null;
 
-/** tensor.js, once: how a Tensor's record, liveness and class are read. */
-export function bindTensor(h, alive, isT) {
+/** tensor.js, once: how a Tensor's record, liveness and class are read, and how a result becomes one. */
+export function bindTensor(h, alive, isT, make) {
   handleOf = h;
   isAlive = alive;
   isTensor = isT;
+  makeTensor = make;
 }
 
 // Every copy of tensorcast marks its tensors with this registered symbol, so a
@@ -37,8 +43,8 @@ export function bindTensor(h, alive, isT) {
 export const TENSOR_MARK = Symbol.for('tensorcast.Tensor');
 
 // The brand of a snapshot record: only operand() below sets it, and the commit
-// stage (committable) refuses any record without it. Module-private.
-const SNAPSHOT = Object.freeze({ snapshot: true });
+// stage (execute.js committable) refuses any record without it.
+export const SNAPSHOT = Object.freeze({ snapshot: true });
 
 /**
  * An operand as one call sees it, after its snapshot: a resident tensor's
@@ -59,22 +65,6 @@ export function operand(resident, ptr, data, shape, dtype, size, dims, labels, c
     strides: null, offset: 0, lo: 0, span: size, len: size,
     shared: false, // a resident tensor whose memory another tensor (a view, or its base) also reads
   };
-}
-
-/**
- * The commit stage's check of a record, made after the last user code of a
- * call has run and before its first heap access (execute.js runs it on every
- * operand and `out` it is handed): the record is a snapshot the library made,
- * a resident operand's tensor is still alive (a getter may have disposed it
- * after it was read), and a plain operand's data still has the length its
- * snapshot read (a getter may have resized a resizable buffer). True when all
- * holds; the error comes from commitError() (apart: this one stays small
- * enough for V8 to inline into the hot call).
- */
-export function committable(o) {
-  if (o.brand !== SNAPSHOT) return false;
-  if (o.resident) return isAlive(o.tensor);
-  return o.scalar || taLength.call(o.data) === o.len;
 }
 
 /** Why committable(o) said no; `what` names the operand in the message. */
@@ -122,14 +112,7 @@ export function withNames(o, dims, labels) {
   return c;
 }
 
-/** A new typed array of `n` elements of dtype `dt` of `data`'s kind (float16 as bits stays bits). */
-export const arrayLike = (data, dt, n) => (dt.half && isU16(data) ? new Uint16Array(n) : new dt.ctor(n));
 
-
-// A typed array's kind and length as the engine sees them: the intrinsic
-// getters, which neither a subclass, an own property nor a forged prototype can change.
-// (taLength and taTag: shapes.js.)
-export { taLength };
 
 /** The dtype of a typed array, or undefined. */
 let lastTag = null;
@@ -170,20 +153,6 @@ export function declaredDtype(data, name, operand) {
     ? `float16 data is a ${want.bits ? 'Uint16Array of its bits (this runtime has no Float16Array)' : 'Float16Array, or a Uint16Array of its bits'}`
     : `pass a ${want.array} or leave dtype out (it is the array's)`;
   throw new TypeError(`${what} is '${want.name}' but the data is a ${tag} (${d.name}): ${fix}`);
-}
-
-/**
- * Whether `out` (its snapshot `dest`) can take a result of dtype `dt`: the
- * same dtype, or a Uint16Array for a float16 result, which receives the
- * result's bits (the snapshot then says float16, so the copy moves bits).
- */
-export function outHolds(dest, dt) {
-  if (dest.dtype === dt) return true;
-  if (dt.half && !dest.resident && isU16(dest.data)) {
-    dest.dtype = dt;
-    return true;
-  }
-  return false;
 }
 
 // onnxruntime's tensor types (Tensor.Type of onnxruntime-common); each numeric one holds the typed
@@ -476,3 +445,468 @@ export function readOut(out, fn) {
   // Its length as of the snapshot: the commit stage checks it is still that.
   return operand(false, 0, out, null, dtype, taLength.call(out), undefined, undefined, undefined, null, false); // len: that length
 }
+
+// ==== Dim names and coordinates =============================================================
+// Named operands (§6): { dims, shape } or { dims, coords }, read once into owned arrays.
+/** A dim name's identity: coords keys are strings, so 1 and '1' are the same name. */
+export const nameKey = (d) => String(d);
+
+/**
+ * Read a named operand once: { dims, sizes, labels } with owned arrays.
+ * `which` names it in messages ('left', 'right', 'tensor', 'add: a').
+ */
+export function readNamed(t, which, fn = 'namedBroadcastShape') {
+  if (t === null || typeof t !== 'object' || Array.isArray(t)) throw new TypeError(`${fn}: ${which} must be { dims, shape } or { dims, coords }`);
+  const dimsIn = t.dims;
+  const coords = t.coords ?? null;
+  const shapeIn = t.shape;
+  return namedFrom(dimsIn ?? [], coords, shapeIn, which, fn);
+}
+
+/** The same from separately read parts (a data operand has read its shape already). */
+export function namedFrom(dimsIn, coords, shapeIn, which, fn) {
+  if (!Array.isArray(dimsIn)) throw new TypeError(`${fn}: ${which}.dims must be an array of dim names`);
+  const dims = Array.from(dimsIn);
+  for (const d of dims) {
+    if (typeof d !== 'string' && typeof d !== 'number') throw new TypeError(`${fn}: ${which}.dims entries must be strings or numbers, got ${typeof d}`);
+  }
+  const seen = new Map(none);
+  for (let i = 0; i < dims.length; i++) {
+    const k = nameKey(dims[i]);
+    if (seen.has(k)) {
+      throw new BroadcastError(`${fn}: ${which} has the dim name "${k}" twice (axes ${seen.get(k)} and ${i}): duplicate dim names (1 and '1' are the same name)`,
+        { code: 'INVALID_SHAPE', axis: i });
+    }
+    seen.set(k, i);
+  }
+  if (coords !== null && (typeof coords !== 'object' || Array.isArray(coords))) {
+    throw new TypeError(`${fn}: ${which}.coords must be an object of { dimName: labels[] }`);
+  }
+  let shape;
+  if (shapeIn !== undefined) {
+    shape = copyShape(shapeIn, `${fn}: ${which}.shape`);
+    checkShape(shape, false, [shape], `${fn}: ${which}.shape`);
+    if (!isStatic(shape)) {
+      throw new BroadcastError(`${fn}: ${which}.shape must be static`, { code: 'INVALID_SHAPE', shapes: [shape] });
+    }
+    if (shape.length !== dims.length) {
+      throw new BroadcastError(`${fn}: ${which} has ${dims.length} dim names but shape ${formatShape(shape)}`,
+        { code: 'INVALID_SHAPE', shapes: [shape] });
+    }
+  }
+  const sizes = new Array(dims.length);
+  const labels = new Array(dims.length);
+  const coordKeys = coords ? Object.keys(coords) : [];
+  for (let i = 0; i < dims.length; i++) {
+    let c = coords && Object.hasOwn(coords, nameKey(dims[i])) ? coords[nameKey(dims[i])] : undefined;
+    if (c !== undefined) {
+      if (!Array.isArray(c)) throw new TypeError(`${fn}: ${which}.coords.${dims[i]} must be an array of labels`);
+      c = Array.from(c);
+      if (c.length > C.limits.maxLabels) {
+        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has ${c.length} coordinates; at most ${C.limits.maxLabels}`, { code: 'TOO_LARGE', axis: i });
+      }
+      for (const l of c) {
+        if (typeof l !== 'string' && typeof l !== 'number' && typeof l !== 'boolean') throw new TypeError(`${fn}: coordinate labels must be strings, numbers or booleans, got ${typeof l}`);
+      }
+      // With coords, the dim's size is its number of labels; a shape given too must agree.
+      if (shape !== undefined && shape[i] !== c.length) {
+        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has size ${shape[i]} but coordinates of length ${c.length}`,
+          { code: 'INVALID_SHAPE', shapes: [shape], axis: i, dims: [shape[i], c.length] });
+      }
+      labels[i] = c;
+      sizes[i] = c.length;
+    } else {
+      if (shape === undefined) {
+        throw new BroadcastError(`${fn}: ${which} dim "${dims[i]}" has neither a size (shape) nor coordinates`, { code: 'INVALID_SHAPE', axis: i });
+      }
+      labels[i] = null;
+      sizes[i] = shape[i];
+    }
+  }
+  for (const k of coordKeys) {
+    if (!seen.has(k)) {
+      throw new BroadcastError(`${fn}: ${which}.coords names "${k}", which is not one of its dims`, { code: 'INVALID_SHAPE' });
+    }
+  }
+  return { dims, sizes, labels };
+}
+
+// Labels keyed by type then value (1 and '1' are different labels; -0 and 0,
+// and NaN and NaN, the same): one Map per type, so no key string is built per
+// label — a million-label axis is interned in milliseconds.
+export class LabelMap {
+  constructor() { this.n = new Map(none); this.s = new Map(none); this.b = new Map(none); }
+  map(l) { return typeof l === 'number' ? this.n : typeof l === 'string' ? this.s : this.b; }
+  get(l) { return this.map(l).get(l); }
+  has(l) { return this.map(l).has(l); }
+  set(l, v) { this.map(l).set(l, v); }
+}
+
+/** [i, j] of the first label j that repeats an earlier one i (1 and '1' differ; NaN repeats NaN), or null. */
+export function duplicateLabel(labels) {
+  const seen = new LabelMap();
+  for (let j = 0; j < labels.length; j++) {
+    if (seen.has(labels[j])) return [seen.get(labels[j]), j];
+    seen.set(labels[j], j);
+  }
+  return null;
+}
+
+/** Refuse `labels` (per dim of `dims`: an array, or null) that hold a coordinate twice: INVALID_SHAPE at that dim. */
+export function checkLabels(fn, which, dims, labels, shapes) {
+  labels.forEach((l, a) => {
+    const dup = l ? duplicateLabel(l) : null;
+    if (dup !== null) {
+      throw new BroadcastError(`${fn}: ${which} has the coordinate ${describe(l[dup[1]])} twice in dim "${dims[a]}" (at ${dup[0]} and ${dup[1]}): duplicate labels name no single cell`,
+        { code: 'INVALID_SHAPE', shapes, axis: a });
+    }
+  });
+}
+
+// ==== Shape arguments =======================================================================
+// Shape arguments: read once into arrays the library owns, then checked.
+//
+// copyShape() is the only place a caller's shape is read: its length once,
+// each element once (a getter or Proxy trap runs then, and never again).
+// Everything after works on the copy, so a shape cannot change under a call.
+export const UNKNOWN_RANK = '[...]';
+/** The most dims a shape may have. */
+export const MAX_RANK = 32;
+export const INTERVAL = /^\s*(\d*)\s*\.\.\s*(\d*)\s*$/;
+
+// The typed-array intrinsics: a caller's array read as the engine sees it, whatever its class or own properties say.
+const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
+const intrinsic = (k) => Object.getOwnPropertyDescriptor(TA_PROTO, k);
+export const taLength = intrinsic('length').get;
+export const taTag = intrinsic(Symbol.toStringTag).get;
+/** Whether a typed array is a Uint16Array (float16 bits where the dtype says float16), by its kind: any realm, any prototype. */
+export const isU16 = (t) => taTag.call(t) === 'Uint16Array';
+// The typed-array constructors by kind, as they were when the library loaded (a page may replace a global later).
+export const KINDS = {};
+for (const k of ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float16', 'Float32', 'Float64', 'BigInt64', 'BigUint64']) KINDS[`${k}Array`] = globalThis[`${k}Array`];
+export const taBuffer = intrinsic('buffer').get;
+export const taOffset = intrinsic('byteOffset').get;
+/** A typed array's element size, by its kind (not its own or its class's BYTES_PER_ELEMENT). */
+export const elemSize = (t) => KINDS[taTag.call(t)].BYTES_PER_ELEMENT;
+/** %TypedArray%.prototype.set: a typed-array source is read by its slots (no method, getter or species of a caller's array runs). */
+export const taSet = intrinsic('set').value;
+
+/**
+ * `n` elements of typed array `t` from element `lo`, as a new array of its
+ * kind over its memory, made by the intrinsics (after the commit check no
+ * getter, method or species of a caller's array runs: a subclass's or an
+ * own property's `subarray`, `buffer` or `length` cannot change what is read
+ * or how much is written into the heap).
+ */
+export function part(t, lo, n) {
+  const K = KINDS[taTag.call(t)];
+  return new K(taBuffer.call(t), taOffset.call(t) + lo * K.BYTES_PER_ELEMENT, n);
+}
+
+/** Whether two typed arrays may share memory: one buffer, or two SharedArrayBuffers (two objects may map one memory). */
+export const mayShare = (a, b) => {
+  const x = taBuffer.call(a);
+  const y = taBuffer.call(b);
+  return x === y || (!(x instanceof ArrayBuffer) && !(y instanceof ArrayBuffer));
+};
+
+export function describe(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'symbol') return 'a symbol';
+  return String(v);
+}
+
+/**
+ * A view's strides as given (operands.js, explain): an array of safe integers,
+ * -0 as 0. TypeError for a non-array; INVALID_SHAPE (its axis) for an entry.
+ */
+export function readStrides(stridesIn, what) {
+  if (!Array.isArray(stridesIn) && !ArrayBuffer.isView(stridesIn)) {
+    throw new TypeError(`${what}.strides must be an array of integers (one per axis), got ${describe(stridesIn)}`);
+  }
+  return Array.from(stridesIn, (v, i) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
+      throw new BroadcastError(`${what}.strides[${i}] is ${describe(v)}, not a safe integer`,
+        { code: 'INVALID_SHAPE', axis: i });
+    }
+    return v + 0; // -0 is 0
+  });
+}
+
+/** INVALID_SHAPE unless `strides` has one entry per axis of `shape`. */
+export function strideCount(strides, shape, what) {
+  if (strides.length !== shape.length) {
+    throw new BroadcastError(`${what} has ${strides.length} strides for its ${shape.length} axes ${formatShape(shape)}: give one stride per axis`,
+      { code: 'INVALID_SHAPE', shapes: [shape], dims: [strides.length, shape.length] });
+  }
+}
+
+/** An array or a typed array (not a DataView): what a shape may be given as. */
+export function isShapeLike(s) {
+  return Array.isArray(s) || (ArrayBuffer.isView(s) && !(s instanceof DataView));
+}
+
+/**
+ * The caller's shape as an owned array (or UNKNOWN_RANK). TypeError for a
+ * non-shape; INVALID_SHAPE for a rank over the limit. Dims are not checked yet.
+ */
+export function copyShape(shape, what, suffix = '') {
+  // typeof first: comparing an array with a string directly is a generic builtin call in V8.
+  if (typeof shape === 'string' && shape === UNKNOWN_RANK) return shape;
+  if (!isShapeLike(shape)) throw new TypeError(`${what}${suffix} must be an array of dims (e.g. [2, 3]), got ${describe(shape)}`);
+  const n = Array.isArray(shape) ? shape.length : taLength.call(shape);
+  if (!(n <= C.limits.maxRank)) throw rankTooLarge(n, what + suffix);
+  // new Array(n): exactly n slots (a push-grown array reserves 17 at its first push).
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = shape[i];
+  return out;
+}
+
+/**
+ * A list option (axes, dims) read once: a single entry (`isOne`) as a list of
+ * it, or an array read by its length once and each entry once. A list longer
+ * than any shape's rank is refused by its length, before anything is copied
+ * (a rank-r input has r distinct axes). `expected` says what the option
+ * takes, for its TypeError.
+ */
+export function readList(x, fn, key, isOne, expected) {
+  if (x == null) return null; // null: the default, as undefined
+  if (isOne(x)) return [x];
+  if (!Array.isArray(x)) throw new TypeError(`${fn}: ${key} must be ${expected}, got ${describe(x)}`);
+  const n = x.length;
+  if (!(n <= C.limits.maxRank)) throw tooManyEntries(`${fn}: ${key}`, key, n);
+  const out = new Array(n);
+  for (let k = 0; k < n; k++) out[k] = x[k];
+  return out;
+}
+
+/** INVALID_SHAPE for rank `n` over the limit; `what` (if given) names the shape: "add: a.shape". */
+export function rankTooLarge(n, what) {
+  return new BroadcastError(`${what ?? 'invalid shape'}: rank ${n} exceeds the maximum of ${C.limits.maxRank} dims`,
+    { code: 'INVALID_SHAPE' });
+}
+
+function invalidDim(shape, i, d, why, shapes, what = 'invalid shape') {
+  return new BroadcastError(`${what} ${safeFormat(shape)}: dim ${i} is ${describe(d)}; ${why}`,
+    { code: 'INVALID_SHAPE', shapes: shapes ?? [shape], axis: i, dims: [d] });
+}
+
+/** A shape as an invalid-shape message prints it: [2, "N", NaN]. */
+export function safeFormat(shape) {
+  return `[${shape.map(describe).join(', ')}]`;
+}
+
+/**
+ * Check a copied shape (no user code runs): dims are safe integers, '?' or
+ * intervals; `allowKeep` lets -1 through (a §5 target). Strings are trimmed in
+ * place. `shapes` is the call's list for the error; `what` (if given) names
+ * the shape in its message ("add: a.shape [2, -1]: dim 1 is -1; …").
+ */
+export function checkShape(s, allowKeep, shapes, what) {
+  if (typeof s === 'string') return s; // UNKNOWN_RANK
+  for (let i = 0; i < s.length; i++) {
+    const d = s[i];
+    if (typeof d === 'number') {
+      if (Number.isSafeInteger(d) && d >= 0) continue;
+      if (d === -1 && allowKeep) continue;
+      throw invalidDim(s, i, d, d === -1
+        ? '-1 is only meaningful in a broadcastTo target (mode numpy)'
+        : 'dims must be integers from 0 to 2^53-1', shapes, what);
+    }
+    if (typeof d === 'string') {
+      const t = d.trim();
+      if (t === '?') { s[i] = t; continue; }
+      const m = INTERVAL.exec(t);
+      if (m) {
+        const lo = m[1] === '' ? 0 : Number(m[1]);
+        const hi = m[2] === '' ? Infinity : Number(m[2]);
+        if (Number.isSafeInteger(lo) && (hi === Infinity || Number.isSafeInteger(hi)) && lo <= hi) { s[i] = t; continue; }
+      }
+      throw invalidDim(s, i, d, 'a dim is a number, "?" or an interval like "2..5"', shapes, what);
+    }
+    throw invalidDim(s, i, d, 'dims must be integers from 0 to 2^53-1', shapes, what);
+  }
+  return s;
+}
+
+/**
+ * The shape of data: copyShape + checkShape + a static check in one pass over
+ * an Array (each element read once, as copyShape does). A dim that is not a
+ * plain integer sends the rest of the copy, and the error, to the general checks.
+ */
+/**
+ * A static dim as the fast readers take it: a number that is an integer from
+ * 0 to 2^53-1 (Number.isSafeInteger written out: a function this small is
+ * inlined where it is called; the builtin is a call, a third of a reader's loop).
+ */
+export function isDimValue(d) {
+  return typeof d === 'number' && d >= 0 && d <= Number.MAX_SAFE_INTEGER && Math.floor(d) === d;
+}
+
+export function readStaticShape(shape, what, suffix = '') {
+  if (!Array.isArray(shape)) return staticOrThrow(checkShape(copyShape(shape, what, suffix), false, undefined, what + suffix), what, suffix);
+  const n = shape.length;
+  if (!(n <= C.limits.maxRank)) throw rankTooLarge(n, what + suffix); // its length read once: a Proxy cannot answer twice
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const d = shape[i];
+    out[i] = d;
+    if (!isDimValue(d)) {
+      for (let j = i + 1; j < n; j++) out[j] = shape[j];
+      return staticOrThrow(checkShape(out, false, undefined, what + suffix), what, suffix);
+    }
+  }
+  return out;
+}
+
+function staticOrThrow(s, what, suffix) {
+  if (isStatic(s)) return s;
+  throw new BroadcastError(`${what}${suffix} must be static (numbers only) to hold data, got ${formatShape(s)}`,
+    { code: 'INVALID_SHAPE', shapes: [s] });
+}
+
+/** True when every dim is a number (a shape that can hold data). */
+export function isStatic(s) {
+  if (typeof s === 'string') return false; // UNKNOWN_RANK
+  for (let i = 0; i < s.length; i++) if (typeof s[i] !== 'number') return false;
+  return true;
+}
+
+/** Product of a static shape, as a number (may be inexact past 2^53). */
+export function product(s) {
+  let n = 1;
+  for (let i = 0; i < s.length; i++) n *= s[i];
+  return n;
+}
+
+/** The exact element count of a static shape: a number when it is a safe integer, else null; and its decimal text. */
+export function exactSize(s) {
+  const n = product(s);
+  if (Number.isSafeInteger(n)) return { size: n, text: String(n) };
+  let b = 1n;
+  for (const d of s) b *= BigInt(d);
+  return { size: b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : null, text: b.toString() };
+}
+
+// ==== float16 bits ==========================================================================
+// float16 bits <-> numbers, for runtimes without Float16Array (Node 20): the
+// library's scalars and the display of float16 bits. The engine's conversions
+// (src/kernels/half.hpp) are the same algorithm; these agree with them bit for bit.
+const f32 = Float32Array.of(0); // (not `new Float32Array(1)`: see contract.js's `none`)
+const u32 = new Uint32Array(f32.buffer);
+
+/**
+ * The float16 nearest `v` (ties to even), as its 16 bits: one rounding (through
+ * float32 with round-to-odd). Overflow gives ±Infinity, NaN a quiet NaN.
+ * @param {number} v
+ * @returns {number}
+ */
+export function halfBits(v) {
+  f32[0] = v;
+  let b = u32[0];
+  if (f32[0] !== v && v === v) { // inexact in float32: round to odd, so that one rounding remains
+    if (Math.abs(f32[0]) > Math.abs(v)) b = (b - 1) >>> 0;
+    b = (b | 1) >>> 0;
+  }
+  const sign = (b >>> 16) & 0x8000;
+  const f = b & 0x7fffffff;
+  if (f >= 0x47800000) return sign | (f > 0x7f800000 ? 0x7e00 | ((f >>> 13) & 0x3ff) : 0x7c00);
+  if (f < 0x38800000) { // a subnormal or zero half: float32's adder rounds it
+    u32[0] = f;
+    f32[0] += 0.5;
+    return sign | (u32[0] - 0x3f000000);
+  }
+  return sign | ((f + 0xc8000fff + ((f >>> 13) & 1)) >>> 13);
+}
+
+/**
+ * The number float16 bits `h` hold (exact).
+ * @param {number} h
+ * @returns {number}
+ */
+export function halfValue(h) {
+  const e = (h >>> 10) & 0x1f;
+  const m = h & 0x3ff;
+  const s = h & 0x8000 ? -1 : 1;
+  if (e === 0x1f) return m ? NaN : s * Infinity;
+  return e === 0 ? s * m * 2 ** -24 : s * (1024 + m) * 2 ** (e - 25);
+}
+// ==== Strides ===============================================================================
+// Element strides of a view: pure arithmetic on shapes and strides (NumPy's
+// layout: a stretched axis is a stride of 0, a transposed one a permutation, a
+// step a multiple, a flip a negative stride).
+/** Row-major element strides of `shape`. */
+export function rowMajor(shape) {
+  const s = new Array(shape.length);
+  let acc = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    s[i] = acc;
+    acc *= shape[i];
+  }
+  return s;
+}
+
+/** Whether `strides` read `shape` in row-major order (size-1 axes read either way). */
+export function isRowMajor(shape, strides) {
+  let acc = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    if (shape[i] !== 1 && strides[i] !== acc) return false;
+    acc *= shape[i];
+  }
+  return true;
+}
+
+/**
+ * Strides that read the view (`shape`, `strides`) in its row-major order as
+ * shape `to` (the same size): numpy.reshape without a copy. From the inside
+ * out, the view's axes fall in runs that are contiguous in themselves; each
+ * run is cut into new dims that hold exactly its elements, or there are no
+ * such strides: null (a row-major copy is needed). Axes of 1 keep row-major strides.
+ */
+export function restride(shape, strides, to) {
+  const ns = rowMajor(to);
+  if (to.includes(0)) return ns; // no element: any strides read it
+  let i = shape.length;
+  let left = 1; // elements of the current run not yet cut
+  let st = 0; // the stride of the next new dim in that run
+  for (let j = to.length; j--;) {
+    const d = to[j];
+    if (d === 1) continue;
+    if (left === 1) {
+      while (shape[--i] === 1);
+      st = strides[i];
+      left = shape[i];
+      for (let k = i; k--;) {
+        if (shape[k] === 1) continue;
+        if (strides[k] !== strides[i] * shape[i]) break;
+        left *= shape[i = k];
+      }
+    }
+    if (left % d) return null;
+    ns[j] = st;
+    st *= d;
+    left /= d;
+  }
+  return ns;
+}
+
+/**
+ * The element indices a view reaches relative to its offset: [lo, hi]
+ * (inclusive), or null when it has no elements.
+ */
+export function reach(shape, strides) {
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < shape.length; i++) {
+    if (shape[i] === 0) return null;
+    const e = (shape[i] - 1) * strides[i];
+    if (e < 0) lo += e;
+    else hi += e;
+  }
+  return [lo, hi];
+}
+

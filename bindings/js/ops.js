@@ -7,11 +7,10 @@ import { mod } from './loader.js';
 import { BroadcastError, castAdvice, formatShape, domainRefusal, cannotHold, numpyCtx } from './errors.js';
 import { readOptions, checkKeys, choose, readBroadcast, byName } from './options.js';
 import { readType, readTo, snapTo, TO_KEYS, namedContext } from './rules.js';
-import { copyShape } from './shapes.js';
 import { internNamed } from './named.js';
-import { readOperand, settle, readNames, scalarOperand, readOut, isScalar, withNames, outHolds, hasNames } from './operands.js';
-import { request, execute, runBinary } from './execute.js';
-import { largeCall, LARGE } from './expr-large.js';
+import { readOperand, settle, readNames, scalarOperand, readOut, isScalar, hasNames, copyShape, withNames } from './operands.js';
+import { request, execute, runBinary, outHolds, runLarge } from './execute.js';
+import { largeRun, LARGE } from './expr-large.js';
 import { namedWhere } from './expr.js';
 
 // ---- element-wise ------------------------------------------------------------------------
@@ -46,31 +45,43 @@ function binary(op, name, whatA, whatB, a, b, options) {
   const dt = A.dtype;
   const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
   // The checks here, their errors (rare) in a function of its own: a small hot
-  // function is one V8 inlines its callees into.
+  // function is one V8 inlines its callees into. (out's dtype: execute.js runBinary.)
   if (dt !== B.dtype || (op.domain === 'integer' && dt.float) || (op.domain === 'float' && !dt.float)
-    || (dest !== null && !outHolds(dest, outDtype)) || (fillIn !== undefined && typeof fillIn !== 'number' && typeof fillIn !== 'bigint')) {
-    throw refuseBinary(op, name, A, B, dest, outDtype, fillIn);
+    || (fillIn !== undefined && typeof fillIn !== 'number' && typeof fillIn !== 'bigint')) {
+    throw refuseBinary(op, name, A, B, fillIn);
   }
-  if (A.dims !== undefined || B.dims !== undefined) {
-    if (typeIn !== undefined || axisIn !== undefined) throw byName(name); // as evaluate refuses it
-    return namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn);
-  }
-  if (shapingIn !== undefined) throw new TypeError(`${name}: options.shaping applies to named operands (with dims) only`);
   let rule = C.numpy; // the default rule, NumPy/ONNX multidirectional (its ctx made on failure)
   let axis = -1;
   let ctx = null;
-  if (bc !== undefined && (typeIn !== undefined || axisIn !== undefined)) {
-    ({ rule, ctx, axis } = readType(typeIn, axisIn, [A.shape, B.shape], name));
+  let named = null;
+  if (A.dims !== undefined || B.dims !== undefined) { // by dim name (§6), with the labels' shaping
+    if (typeIn !== undefined || axisIn !== undefined) throw byName(name); // as evaluate refuses it
+    // A rank-0 operand without names joins a named one (as a copy: a tensor's record is never changed).
+    if (A.dims === undefined && A.shape.length === 0) A = withNames(A, [], []);
+    if (B.dims === undefined && B.shape.length === 0) B = withNames(B, [], []);
+    if (A.dims === undefined || B.dims === undefined) throw new TypeError(`${name}: give dims to both operands (or neither) to broadcast by name`);
+    const shaping = choose(shapingIn, C.shapings, 'intersection', name, 'shaping');
+    const na = { dims: A.dims, sizes: A.shape, labels: A.labels };
+    const nb = { dims: B.dims, sizes: B.shape, labels: B.labels };
+    // Union cells one side lacks read the fill value (default NaN / 0).
+    const fill = fillIn ?? (dt.float ? NaN : 0);
+    const F = scalarOperand(fill, dt, `${name}: options.fill`);
+    rule = C.named;
+    ctx = namedContext(na, nb);
+    // (The fill is the engine's third and fourth operand, one for each side: one record, read twice.)
+    named = { ops: [A, B, F, F], shaping: C.shapings.get(shaping), interned: internNamed(na, nb) };
+  } else {
+    if (shapingIn !== undefined) throw new TypeError(`${name}: options.shaping applies to named operands (with dims) only`);
+    if (bc !== undefined && (typeIn !== undefined || axisIn !== undefined)) {
+      ({ rule, ctx, axis } = readType(typeIn, axisIn, [A.shape, B.shape], name));
+    }
   }
-  if (A.size + B.size >= LARGE) {
-    const r = largeCall(`${name}(a, b)`, [A, B], dest, outDtype, rule, axis);
-    if (r !== null) return r;
-  }
-  return runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx);
+  const large = A.size + B.size >= LARGE ? largeRun(`${name}(a, b)`, [A, B], dest, outDtype, rule, axis) : null; // (named operands: none)
+  return runBinary(name, op, A, B, dest, outDtype, rule, axis, ctx, named, large);
 }
 
 /** The error of an element-wise call binary() refuses, the first that applies. */
-function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
+function refuseBinary(op, name, A, B, fillIn) {
   const dt = A.dtype;
   if (dt !== B.dtype) {
     return new BroadcastError(`${name}: operands have different dtypes (${dt.name} vs ${B.dtype.name}); ${castAdvice(dt.name, B.dtype.name)}`,
@@ -78,34 +89,7 @@ function refuseBinary(op, name, A, B, dest, outDtype, fillIn) {
   }
   const refused = domainRefusal(op, name, dt, A.shape);
   if (refused !== null) return refused;
-  if (dest !== null && !outHolds(dest, outDtype)) {
-    return cannotHold(name, dest, outDtype, [A.shape, B.shape]);
-  }
   return TypeError(`${name}: options.fill must be a number (or a bigint for 64-bit integers), got ${fillIn === null ? 'null' : typeof fillIn}`);
-}
-
-/** Element-wise on named operands (§6): by dim name, with the labels' shaping. */
-function namedBinary(op, name, A, B, dest, outDtype, shapingIn, fillIn) {
-  const dt = A.dtype;
-  // A rank-0 operand without names joins a named one (as a copy: a tensor's record is never changed).
-  if (A.dims === undefined && A.shape.length === 0) A = withNames(A, [], []);
-  if (B.dims === undefined && B.shape.length === 0) B = withNames(B, [], []);
-  if (A.dims === undefined || B.dims === undefined) throw new TypeError(`${name}: give dims to both operands (or neither) to broadcast by name`);
-  const shaping = choose(shapingIn, C.shapings, 'intersection', name, 'shaping');
-  // (A resident `out` with names is read by them: execute() makes the result
-  // apart, compares its names with out's, then copies it in.)
-  const na = { dims: A.dims, sizes: A.shape, labels: A.labels };
-  const nb = { dims: B.dims, sizes: B.shape, labels: B.labels };
-  // Union cells one side lacks read the fill value (default NaN / 0).
-  const fill = fillIn ?? (dt.float ? NaN : 0);
-  const F = scalarOperand(fill, dt, `${name}: options.fill`);
-  const F2 = scalarOperand(fill, dt, `${name}: options.fill`);
-  const c = request(C.A.binary, name, C.named, -1, [A, B, F, F2], null, outDtype, dest, namedContext(na, nb));
-  c.shaping = C.shapings.get(shaping);
-  c.named = internNamed(na, nb);
-  c.op = op.id;
-  c.dtype = dt.id;
-  return execute(c);
 }
 
 /** An element-wise op by its name in ops.def (the engine's op table). */
@@ -193,7 +177,7 @@ export function where(cond, a, b, options) {
     throw cannotHold('where', dest, A.dtype, [Cd.shape, A.shape, B.shape]);
   }
   if (Cd.size + A.size + B.size >= LARGE) {
-    const r = largeCall('where(a, b, c)', [Cd, A, B], dest, A.dtype, C.numpy, -1);
+    const r = runLarge(largeRun('where(a, b, c)', [Cd, A, B], dest, A.dtype, C.numpy, -1));
     if (r !== null) return r;
   }
   const shapes = [Cd.shape, A.shape, B.shape];

@@ -1,6 +1,6 @@
 // Option objects: refused when they hold a key the function does not take
 // (a misspelling must not silently select a default), and read once.
-import { describe } from './shapes.js';
+import { describe } from './operands.js';
 
 const EMPTY = Object.freeze({});
 const FLAGS = ['keepdims', 'largest', 'sorted']; // options that are true or false

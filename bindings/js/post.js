@@ -12,13 +12,9 @@ import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, cannotHold } from './errors.js';
 import { readOptions } from './options.js';
-import { readOperand, settle, readNames, readOut, outHolds, isScalar, notOperand, committable, commitError, withNames, handleOf } from './operands.js';
-import { request, execute } from './execute.js';
-import { view, malloc, free, heapCopy, fresh } from './heap.js';
+import { readOperand, settle, readNames, readOut, isScalar, notOperand, commitError, withNames, handleOf, product, describe, taLength, nameKey, rowMajor, isRowMajor } from './operands.js';
+import { request, execute, view, malloc, free, heapCopy, fresh, copyView, outHolds, committable, checkOutNames } from './execute.js';
 import { makeTensor } from './tensor.js';
-import { copyView, rowMajor, isRowMajor, gather, scatter } from './strided.js';
-import { product, describe, taLength } from './shapes.js';
-import { nameKey, checkOutNames } from './named.js';
 
 /**
  * x, the axes named by `axesIn` (one axis, or a list: logSumExp; TOPK: the
@@ -128,7 +124,7 @@ export function block(X, axes, fn, copy = false) {
   const src = X.resident ? heap : X.data;
   const base = X.resident ? X.ptr / es : X.offset;
   try {
-    copyView(src, base, shape, perm.map((i) => st[i]), heap, ptr / es, rowMajor(shape));
+    copyView(src, base, shape, perm.map((i) => st[i]), heap, ptr / es, null);
   } catch (e) { // (no user code runs here; a failure of the environment's, a replaced global, leaves nothing behind)
     free(ptr);
     throw e;
@@ -199,11 +195,11 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null, ch
   if (dest !== null) {
     if (dest.resident) {
       // A view (of any shape of this size) is written in its own order, as the ops write one.
-      if (dest.strides !== null) scatter(gather(src, ptr / es, shape, order, new src.constructor(size)), view(dt), dest.ptr / es, dest.shape, dest.strides);
-      else copyView(src, ptr / es, shape, order, view(dt), dest.ptr / es, rowMajor(shape));
+      if (dest.strides !== null) copyView(copyView(src, ptr / es, shape, order, new src.constructor(size), 0, null), 0, dest.shape, null, view(dt), dest.ptr / es, dest.strides);
+      else copyView(src, ptr / es, shape, order, view(dt), dest.ptr / es, null);
       return dest.tensor;
     }
-    copyView(src, ptr / es, shape, order, dest.data, 0, rowMajor(shape));
+    copyView(src, ptr / es, shape, order, dest.data, 0, null);
     return named({ data: dest.data, shape, dtype: dt.name }, dims, coords);
   }
   if (X.resident) {
@@ -213,13 +209,13 @@ export function emit(ptr, dt, X, perm, axes, k, keep, dest, fn, temps = null, ch
       return makeTensor(ptr, shape, dt, dims, coords);
     }
     const q = malloc(size * es);
-    copyView(view(dt), ptr / es, shape, order, view(dt), q / es, rowMajor(shape));
+    copyView(view(dt), ptr / es, shape, order, view(dt), q / es, null);
     return makeTensor(q, shape, dt, dims, coords);
   }
   let data;
-  if (dt.half) copyView(src, ptr / es, shape, order, data = new dt.ctor(size), 0, rowMajor(shape)); // the runtime's form, whatever x's
+  if (dt.half) copyView(src, ptr / es, shape, order, data = new dt.ctor(size), 0, null); // the runtime's form, whatever x's
   else if (isRowMajor(shape, order)) data = heapCopy(dt, ptr / es, size); // one copy, no zeroing first
-  else copyView(src, ptr / es, shape, order, data = fresh(dt, size), 0, rowMajor(shape));
+  else copyView(src, ptr / es, shape, order, data = fresh(dt, size), 0, null);
   return named({ data, shape, dtype: dt.name }, dims, coords);
 }
 

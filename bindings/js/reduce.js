@@ -4,15 +4,11 @@
 import { C, DTYPES, none } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape, outLengthError, noValueOf, cannotHold } from './errors.js';
-import { copyShape, isShapeLike } from './shapes.js';
 import { readOptions } from './options.js';
 import { readBack, snapTo, BACK_KEYS } from './rules.js';
-import { readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, outHolds, hasNames, isTensor, notOperand, committable, commitError } from './operands.js';
-import { readNamed, nameKey, LabelMap, checkLabels, ownObject, checkOutNames, describeDims } from './named.js';
-import { product, describe, isU16, taSet, readList } from './shapes.js';
-import { view } from './heap.js';
+import { safeFormat, readOperand, settle, readOut, readNames, mayBeOrt, taLength, isForeignTensor, foreignTensor, hasNames, isTensor, notOperand, commitError, copyShape, isShapeLike, readNamed, nameKey, LabelMap, checkLabels, product, describe, isU16, taSet, readList } from './operands.js';
 import { tensor, renamed, metaOf } from './tensor.js';
-import { request, execute, intoOut } from './execute.js';
+import { request, execute, intoOut, view, outHolds, committable, ownObject, checkOutNames } from './execute.js';
 import { materialise, byPosition } from './ops.js';
 import { broadcastList } from './rules.js';
 
@@ -118,7 +114,7 @@ function unbroadcastNamed(G, I, o) {
       + 'pass { dims, shape } (or { dims, coords }), or the named operand itself');
   }
   if (G.named === null && G.dims === undefined) {
-    throw new TypeError(`${fn}: ${I.what} is named (dims ${describeDims(I.named.dims)}) but the gradient has no dims: give grad its dims (the forward result's) to sum by name, `
+    throw new TypeError(`${fn}: ${I.what} is named (dims ${safeFormat(I.named.dims)}) but the gradient has no dims: give grad its dims (the forward result's) to sum by name, `
       + `or pass the input's shape ([${I.named.sizes.join(', ')}]) to sum by position`);
   }
   for (const k of BACK_KEYS) {
@@ -145,7 +141,7 @@ function unbroadcastNamed(G, I, o) {
   for (let a = 0; a < input.dims.length; a++) {
     const k = gPos.get(nameKey(input.dims[a]));
     if (k === undefined) {
-      throw new BroadcastError(`${fn}: the gradient (dims ${describeDims(G.dims)}) has no dim "${input.dims[a]}" of the input (dims ${describeDims(input.dims)}): it is not a gradient of this input`,
+      throw new BroadcastError(`${fn}: the gradient (dims ${safeFormat(G.dims)}) has no dim "${input.dims[a]}" of the input (dims ${safeFormat(input.dims)}): it is not a gradient of this input`,
         { code: 'INCOMPATIBLE_DIMS', shapes: [input.sizes, G.shape], axis: a, dims: [input.sizes[a], null] });
     }
     src.push(k);
@@ -276,7 +272,7 @@ function axesOfDims(names, X, fn) {
     const key = nameKey(names[k]);
     const a = at.get(key);
     if (a === undefined) {
-      throw new BroadcastError(`${fn}: x has no dim ${JSON.stringify(key)}; its dims are ${describeDims(X.dims)}`,
+      throw new BroadcastError(`${fn}: x has no dim ${JSON.stringify(key)}; its dims are ${safeFormat(X.dims)}`,
         { code: 'INVALID_AXIS', shapes: [X.shape] });
     }
     if (first.has(key)) {

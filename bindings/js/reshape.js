@@ -4,12 +4,11 @@
 // (tensor.js viewOf), a plain operand's its typed array. Otherwise a copy.
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
-import { copyShape, describe, product, isU16 } from './shapes.js';
 import { readOptions } from './options.js';
-import { readOperand, settle, committable, commitError, taLength, handleOf, isScalar, notOperand } from './operands.js';
+import { readOperand, settle, commitError, taLength, handleOf, isScalar, notOperand, copyShape, describe, product, isU16, restride } from './operands.js';
 import { Tensor, viewOf, readTensorNames } from './tensor.js';
 import { contiguous } from './layout.js';
-import { restride } from './strided.js';
+import { committable } from './execute.js';
 
 /**
  * The requested shape, copied once and checked (no user code runs here): every

@@ -4,10 +4,10 @@
 import { C, none } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, makeError, operandName, head, tail, numpyCtx } from './errors.js';
-import { copyShape, checkShape, rankTooLarge, isDimValue, describe, isShapeLike, UNKNOWN_RANK, MAX_RANK } from './shapes.js';
-import { begin, header, writeShape, shapeCost, call, requestBuffer, stridesCost, writeStrides } from './wire.js';
 import { readOptions, choose } from './options.js';
-import { readNamed, internNamed, writeNamed, describeNamed, namedOutNames, namedResult } from './named.js';
+import { internNamed, describeNamed, namedOutNames } from './named.js';
+import { begin, header, writeShape, shapeCost, call, requestBuffer, stridesCost, writeStrides, writeNamed, namedResult } from './execute.js';
+import { copyShape, checkShape, rankTooLarge, isDimValue, describe, isShapeLike, UNKNOWN_RANK, MAX_RANK, readNamed } from './operands.js';
 
 // ---- snapshots of the arguments -------------------------------------------------
 

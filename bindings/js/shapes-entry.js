@@ -7,6 +7,6 @@
 export { init, initSync, isReady } from './loader.js';
 export { contract } from './contract.js';
 export { BroadcastError, ErrorCode, formatShape, formatDim } from './errors.js';
-export { UNKNOWN_RANK, MAX_RANK } from './shapes.js';
+export { UNKNOWN_RANK, MAX_RANK } from './operands.js';
 export { broadcastShapes, autoBroadcastShape, broadcastToShape, namedBroadcastShape, reductionAxes } from './rules.js';
 export { explain } from './explain.js';

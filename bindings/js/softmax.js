@@ -3,12 +3,12 @@
 // float16 goes through cast, whose module reaches the expressions: post.js
 // stays free of them, so program.js can run argmax as an expression's last pass.
 import { mod } from './loader.js';
-import { domainRefusal } from './errors.js';
 import { handleOf } from './operands.js';
-import { view, malloc, free } from './heap.js';
 import { makeTensor } from './tensor.js';
 import { cast } from './unary.js';
 import { read, block, emit, check } from './post.js';
+import { view, malloc, free } from './execute.js';
+import { domainRefusal } from './errors.js';
 
 // They take float dtypes only, refused as the float-only element-wise and unary ops refuse the others.
 const FLOAT_ONLY = { domain: 'float' };

@@ -16,7 +16,7 @@
 // and every place that constrained it.
 import { BroadcastError, formatShape } from './errors.js';
 import { explain } from './explain.js';
-import { INTERVAL, UNKNOWN_RANK, safeFormat } from './shapes.js';
+import { INTERVAL, UNKNOWN_RANK, safeFormat } from './operands.js';
 
 /**
  * True when `d` is a symbol: a string other than '?', an interval and the

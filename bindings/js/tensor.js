@@ -4,13 +4,9 @@
 import { C } from './contract.js';
 import { mod } from './loader.js';
 import { BroadcastError, formatShape } from './errors.js';
-import { view, viewFor, heapCopy, malloc, free } from './heap.js';
-import { halfValue } from './half.js';
-import { readNamed, checkLabels } from './named.js';
 import { readOptions } from './options.js';
-import { readStaticShape, product } from './shapes.js';
-import { rowMajor, gather } from './strided.js';
-import { bindTensor, handleOf, operand, TENSOR_MARK, declaredDtype, notTypedArray, lengthError, taLength, isForeignTensor, foreignTensor, readOrt, ortDtype } from './operands.js';
+import { bindTensor, handleOf, operand, reach, TENSOR_MARK, declaredDtype, notTypedArray, lengthError, taLength, isForeignTensor, foreignTensor, readOrt, ortDtype, halfValue, readNamed, checkLabels, readStaticShape, product, rowMajor } from './operands.js';
+import { view, viewFor, heapCopy, malloc, free, copyView } from './execute.js';
 
 export { handleOf };
 
@@ -50,14 +46,14 @@ export class Tensor {
   #alloc;
 
   static {
-    // The reading stage (operands.js) reads tensors through these.
+    // The reading stage (operands.js) reads tensors through these, and the running one (execute.js) makes them.
     bindTensor((x, what, of = '') => {
       // instanceof first: a cheap no for plain objects (a private-name check on
       // every operand's map is not). A tensor whose prototype was swapped is not one.
       if (!(x instanceof Tensor) || !(#h in x)) return null;
       if (x.#h === null) throw new TypeError(`${what ?? 'tensorcast: this tensor'}${of} has been disposed`);
       return x.#h;
-    }, (t) => t.#h !== null, (x) => x instanceof Tensor);
+    }, (t) => t.#h !== null, (x) => x instanceof Tensor, makeTensor);
     sharedAlloc = (t) => {
       if (t.#alloc === null) {
         t.#alloc = { ptr: t.#h.ptr, count: 1 };
@@ -85,10 +81,15 @@ export class Tensor {
     const sh = shape.slice();
     const ds = dims ? Object.freeze(dims.slice()) : undefined;
     const cs = coords ? Object.freeze(Object.fromEntries(Object.entries(coords).map(([k, v]) => [k, Object.freeze(v.slice())]))) : undefined;
-    this.#h = operand(true, ptr, null, sh, dtype, product(sh), ds,
+    const h = this.#h = operand(true, ptr, null, sh, dtype, product(sh), ds,
       ds ? Object.freeze(ds.map((d) => cs?.[String(d)] ?? null)) : undefined, cs, this, false);
-    if (strides) this.#h.strides = strides.slice(); // a view that is not row-major (layout.js)
-    if (alloc) this.#h.shared = true;
+    if (strides) { // a view that is not row-major (layout.js), and the elements it reaches from ptr: [lo, lo + span)
+      const [lo, hi] = reach(sh, strides) ?? [0, -1];
+      h.strides = strides.slice();
+      h.lo = lo;
+      h.span = hi - lo + 1;
+    }
+    if (alloc) h.shared = true;
     this.#alloc = alloc ?? null;
     if (alloc) alloc.count++;
     liveTensors++;
@@ -111,7 +112,7 @@ export class Tensor {
   toArray() {
     const h = handleOf(this);
     const off = h.ptr / h.dtype.size;
-    if (h.strides !== null) return gather(view(h.dtype), off, h.shape, h.strides, new h.dtype.ctor(h.size));
+    if (h.strides !== null) return copyView(view(h.dtype), off, h.shape, h.strides, new h.dtype.ctor(h.size), 0, null);
     return heapCopy(h.dtype, off, h.size);
   }
 

@@ -5,14 +5,13 @@
 // operands keep their dims and coords.
 import { C, DTYPES } from './contract.js';
 import { mod } from './loader.js';
-import { domainRefusal, cannotHold } from './errors.js';
+import { cannotHold, domainRefusal } from './errors.js';
 import { renamed } from './tensor.js';
 import { checkKeys } from './options.js';
-import { checkOutNames } from './named.js';
-import { readOperand, settle, readNames, readOut, isScalar, notOperand, outHolds, handleOf } from './operands.js';
-import { request, execute } from './execute.js';
+import { readOperand, settle, readNames, readOut, isScalar, notOperand, handleOf } from './operands.js';
+import { request, execute, outHolds, checkOutNames, runLarge } from './execute.js';
 import { accDtype } from './reduce.js';
-import { largeCall, LARGE } from './expr-large.js';
+import { largeRun, LARGE } from './expr-large.js';
 
 const OUT_KEYS = ['out'];
 
@@ -57,7 +56,7 @@ function unaryCall(op, name, what, x, options) {
   const outDtype = op.bool ? C.dtypeByName.get('uint8') : dt;
   if (dest !== null && !outHolds(dest, outDtype)) throw cannotHold(name, dest, outDtype, [X.shape], `; pass out of dtype ${outDtype.name}`);
   if (X.size >= LARGE) {
-    const r = largeCall(`${name}(a)`, [X], dest, outDtype, C.numpy, -1);
+    const r = runLarge(largeRun(`${name}(a)`, [X], dest, outDtype, C.numpy, -1));
     if (r !== null) return r;
   }
   const c = request(C.A.unary, name, C.numpy, -1, [X], [X.shape], outDtype, dest, null);
@@ -92,7 +91,7 @@ export function cast(x, dtype, options) {
   const { X, dest } = snapshot(x, options, 'cast', 'cast: x');
   if (dest !== null && !outHolds(dest, to)) throw cannotHold('cast', dest, to, [X.shape], `; pass out of dtype ${to.name}`);
   if (X.size >= LARGE) {
-    const r = largeCall(`cast(a, '${to.name}')`, [X], dest, to, C.numpy, -1);
+    const r = runLarge(largeRun(`cast(a, '${to.name}')`, [X], dest, to, C.numpy, -1));
     if (r !== null) return r;
   }
   const c = request(C.A.cast, 'cast', C.numpy, -1, [X], [X.shape], to, dest, null);

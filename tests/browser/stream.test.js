@@ -1,9 +1,9 @@
-// A large repeated expression run a chunk at a time (bindings/js/stream.js) in
+// A large repeated expression run a chunk at a time (bindings/js/execute.js streamed()) in
 // headless Chromium: its typed arrays and memcpy are the browser's, not
 // Node's. The package's browser entry in a page runs a*b + c*d - e over
 // [1024,1024] operands three times (the engine's run, then two in chunks) and
 // NCHW (x - m) / s, and compares every result with op by op, byte for byte;
-// then a large sub and neg (one-op expressions, expr-large.js largeCall) against the
+// then a large sub and neg (one-op expressions, expr-large.js largeRun) against the
 // ops on one row at a time.
 import { describe, it, expect } from 'vitest';
 import { sharedScriptPage } from './chromium.js';
@@ -42,7 +42,7 @@ const body = `
     out.runs.push([diff(A.run(o).data, tc.div(tc.sub(o.x, o.m), o.s).data)]);
   }
   out.streamed = mod().tcGen.stats.streamed;
-  // A large single op on typed arrays (expr-large.js largeCall), against the op on one row at a time.
+  // A large single op on typed arrays (expr-large.js largeRun), against the op on one row at a time.
   const x = { data: fill(1 << 20, 11), shape: [1024, 1024] };
   const r = { data: fill(1024, 12), shape: [1024] };
   const rows = new Float32Array(1 << 20);

@@ -431,7 +431,7 @@ describe('data API adversarial corpus', () => {
   });
 
   it('results of more than a few elements are copies too, of their own type, for every dtype', () => {
-    // Beyond 16 elements a result is copied out by the typed-array constructor (heap.js heapCopy).
+    // Beyond 16 elements a result is copied out by the typed-array constructor (execute.js heapCopy).
     const n = 100;
     for (const [ctor, one] of [[Float32Array, 1], [Float64Array, 1], [Int8Array, 1], [Uint8ClampedArray, 1],
       [Int16Array, 1], [Uint32Array, 1], [BigInt64Array, 1n], [BigUint64Array, 1n]]) {

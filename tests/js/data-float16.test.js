@@ -8,7 +8,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as tc from '../../dist/node.js';
-import { halfBits, halfValue } from '../../dist/half.js';
+import { halfBits, halfValue } from '../../dist/operands.js';
 import { OPS, apply, defined, BOOL_OPS } from './data-oracle.js';
 
 beforeAll(async () => { await tc.init(); });

@@ -9,7 +9,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../../dist/node.js';
 import { runKernel, selectKernels, runSelectKernel } from '../../dist/introspect.js';
 import { DTYPES, OPS, CTORS, rng, randomArray, apply, same, defined, outDtype, isFloat } from './data-oracle.js';
-import { halfBits } from '../../dist/half.js';
+import { halfBits } from '../../dist/operands.js';
 import { FULL_ENGINE } from './full-engine.js';
 
 // Every reference kept (full-engine.js): this file sweeps SIMD kernels against them.

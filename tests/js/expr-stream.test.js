@@ -1,5 +1,5 @@
 // A repeated expression run over large plain operands goes a chunk at a time
-// (bindings/js/stream.js streamed(), from execute.js runExpr): each chunk's operand rows
+// (bindings/js/execute.js streamed(), from runExpr): each chunk's operand rows
 // are copied into scratch, the generated module runs on the chunk, the chunk
 // is copied out. Every such run must give, bit for bit, what the engine's run
 // in one piece gives (the first run) and what op by op gives: every chunk axis
@@ -8,8 +8,8 @@
 // outs, outs sharing memory with an operand, memory growth between runs.
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as tc from '../../dist/node.js';
-import { streamPlan, CHUNK, STREAM_MIN } from '../../dist/stream.js';
-import { slot, fresh } from '../../dist/heap.js';
+import { streamPlan, CHUNK, STREAM_MIN } from '../../dist/execute.js';
+import { slot, fresh } from '../../dist/execute.js';
 import { C } from '../../dist/contract.js';
 import { counted, fill, firstDiff } from './stream-helpers.js';
 

@@ -1,7 +1,7 @@
 // A large element-wise call on typed arrays (a binary or unary op, cast or
 // where) runs as the one-op expression `name(a, b)` / `name(a)` / `cast(a,
 // 'dtype')` / `where(a, b, c)`
-// (expr-large.js largeCall), which goes a chunk at a time from its
+// (expr-large.js largeRun), which goes a chunk at a time from its
 // second or third run. Every result here is checked against the op's own
 // path run on pieces too small to take that route (one row at a time), or on
 // resident operands (a new resident result never takes it), byte for byte.

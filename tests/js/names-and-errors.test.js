@@ -189,6 +189,18 @@ describe('errors that say the cause and the fix', () => {
     expect(() => tc.expandDims(x, [0, 5])).toThrow(/expandDims: axes\[1\] 5 is out of range/);
     expect(() => tc.expandDims(x)).toThrow(/^expandDims: axis must be an integer axis, got undefined$/); // no axis: NumPy's expand_dims needs one (until 0.9.28 "axes[0]")
   });
+  it('an element-wise call refuses its operands and options before out\'s dtype, which it checks where it runs (until 0.9.29 out came before fill and shaping)', () => {
+    const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
+    const out = new Int32Array(6);
+    expect(() => tc.add(x, { data: new Int32Array(6), shape: [2, 3] }, { out })).toThrow(/add: operands have different dtypes/);
+    expect(() => tc.add(x, x, { out, fill: 'x' })).toThrow(/add: options\.fill must be a number/);
+    const n = { data: f32(1, 2, 3), shape: [3], dims: ['a'] };
+    expect(() => tc.add(n, n, { out: new Int32Array(3), shaping: 'outer' })).toThrow(/add: shaping must be 'exact', 'intersection' or 'union'/);
+    expect(() => tc.add(n, n, { out: new Int32Array(3) })).toThrow(/add: out: an int32 array cannot hold a float32 result$/);
+    expect(() => tc.add(x, 1, { out })).toThrow(/add: out: an int32 array cannot hold a float32 result$/);
+    // The module stays usable.
+    expect(Array.from(tc.add(n, n).data)).toEqual([2, 4, 6]);
+  });
   it('an out of the wrong dtype gives dims [out\'s dtype, the result\'s] in the element-wise calls as in the unary ones (until 0.9.27 null there)', () => {
     const x = { data: f32(1, 2, 3, 4, 5, 6), shape: [2, 3] };
     const named = { data: f32(1, 2), dims: ['x'], shape: [2] };

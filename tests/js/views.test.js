@@ -144,7 +144,7 @@ describe('every call family reads views in place', () => {
     const t = tc.tensor(base, [A0, B0, C0]);
     const y = { data: iota(B0).map((v) => v / 4), shape: [B0] };
     for (const x of [t.transpose([0, 2, 1]), t.transpose([0, 2, 1]).flip(2), t.transpose([0, 2, 1]).slice(null, '::-3')]) {
-      const want = Array.from(x.toArray()); // toArray walks the view in JS (strided.js)
+      const want = Array.from(x.toArray()); // toArray walks the view in JS (execute.js gather)
       const yy = Array.from({ length: want.length }, (_, k) => (k % B0) / 4);
       const e = tc.evaluate('x * 2 + y', { x, y });
       expect(Array.from(e.toArray())).toEqual(want.map((v, k) => v * 2 + yy[k]));
