@@ -94,7 +94,7 @@ export function fresh(d, n) {
 const SMALL = 16;
 
 /** `n` elements of typed array `data` (dtype `d`) into the heap at element `off`. */
-export function copyIn(d, data, off, n) {
+function copyIn(d, data, off, n) {
   if (n > SMALL || !d.loop) {
     if (n > 0) (d.half ? viewFor(d, data) : view(d)).set(data, off);
     return;
@@ -104,7 +104,7 @@ export function copyIn(d, data, off, n) {
 }
 
 /** A new typed array of dtype `d` holding the `n` heap elements from element `off`. */
-export function copyOut(d, off, n) {
+function copyOut(d, off, n) {
   if (n > SMALL || !d.loop) return heapCopy(d, off, n);
   const v = view(d);
   const r = new d.ctor(n);
@@ -157,9 +157,9 @@ const KEEP = 1 << 20;
 // (up to C.limits.maxExpressionInputs of them, execute.js place()), and DESC_SLOT.
 const SLOTS = 8 + 64 + 1;
 /** The last slot: a repeated expression run's descriptor (execute.js runExpr). */
-export const DESC_SLOT = SLOTS - 1;
+const DESC_SLOT = SLOTS - 1;
 /** The slot of a call's result when it goes to a typed array (the call below; streamed() its chunks). */
-export const OUT_SLOT = 7;
+const OUT_SLOT = 7;
 // made: counts the slot's allocations and frees (what its memory held may be gone when it changes).
 const slots = Array.from({ length: SLOTS }, () => ({ ptr: 0, raw: 0, bytes: 0, held: 0, made: 0 })); // bytes 0: none yet; held: what was allocated (bytes and the page skew)
 let scratchBytes = 0;
@@ -200,12 +200,12 @@ function growSlot(s, bytes) {
   return s.ptr;
 }
 
-export function slotBytes(k) {
+function slotBytes(k) {
   return slots[k].bytes;
 }
 
 /** Changes whenever slot k's memory is allocated or freed: while it is the same, so is what the slot holds. */
-export function slotMade(k) {
+function slotMade(k) {
   return slots[k].made;
 }
 
@@ -226,7 +226,7 @@ function freeSlots(over) {
 }
 
 /** End of a call: give back the slots that grew past KEEP. */
-export function trimScratch() {
+function trimScratch() {
   if (large !== 0) freeSlots(KEEP);
 }
 
@@ -254,7 +254,7 @@ let reqCap = 0;
 let tcCall = null;
 let tcRequest = null;
 /** The full engine's tc_rerun_binary (execute.js runBinary); null in tensorcast/shapes. */
-export let rerunBinary = null;
+let rerunBinary = null;
 let f64 = new Float64Array(none);
 
 /**
@@ -329,16 +329,16 @@ export let header = null;
  * request()): dataHeader(h, c, out, capacity), with the operands' buffers,
  * `out` and its capacity in bytes.
  */
-export let dataHeader = null;
+let dataHeader = null;
 /**
  * The request of a two-operand element-wise call: its header (every field: the
  * engine keys its plan cache on some it does not use here), then the two
  * static shapes: binaryRequest(h, rule, axis, op, dtype, in0, in1, out,
  * capacity, sa, sb). Returns the heap index past its end.
  */
-export let binaryRequest = null;
+let binaryRequest = null;
 /** Point the request at another result buffer (after an outTooSmall answer): setOut(h, out, capacity). */
-export let setOut = null;
+let setOut = null;
 
 function compileWriters(R, LEN, A_BINARY) {
   const ACTION = R.action; const RULE = R.rule; const AXIS = R.axis; const SHAPING = R.shaping; const OPERANDS = R.operands;
@@ -460,12 +460,12 @@ export function call(end) {
 }
 
 /** Call again with the same request (after changing header fields). */
-export function recall(len) {
+function recall(len) {
   const rp = tcCall(len) >>> 3;
   return RESPONSE.at(heapF64(), rp);
 }
 
-export function requestLength(end) {
+function requestLength(end) {
   return end - reqPtr;
 }
 

@@ -578,7 +578,7 @@ export const INTERVAL = /^\s*(\d*)\s*\.\.\s*(\d*)\s*$/;
 const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
 const intrinsic = (k) => Object.getOwnPropertyDescriptor(TA_PROTO, k);
 export const taLength = intrinsic('length').get;
-export const taTag = intrinsic(Symbol.toStringTag).get;
+const taTag = intrinsic(Symbol.toStringTag).get;
 /** Whether a typed array is a Uint16Array (float16 bits where the dtype says float16), by its kind: any realm, any prototype. */
 export const isU16 = (t) => taTag.call(t) === 'Uint16Array';
 // The typed-array constructors by kind, as they were when the library loaded (a page may replace a global later).
